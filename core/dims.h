@@ -1,0 +1,28 @@
+// The vocabulary of the whole core, declared once.
+//
+//   B    batch size
+//   L    query length (seq_len)
+//   S    key/value length (kv_len; S == L for self-attention)
+//   E    hidden_dim, the model width (embed_dim)
+//   H    num_heads
+//   d_h  head width, E / H
+//   kdim width of the key input   (E unless cross-attention says otherwise)
+//   vdim width of the value input (E unless cross-attention says otherwise)
+//
+// Every matrix is row-major float32, so data() is already in NumPy's C order
+// and in the layout a GL texture upload expects.
+#pragma once
+
+#include <Eigen/Core>
+
+namespace attn {
+
+using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Vec = Eigen::Matrix<float, 1, Eigen::Dynamic, Eigen::RowMajor>;  // a row vector
+using MatMap = Eigen::Map<Mat>;
+using ConstMatMap = Eigen::Map<const Mat>;
+// A block inside a wider row-major buffer: rows are `stride` floats apart.
+using StridedMap = Eigen::Map<Mat, 0, Eigen::OuterStride<>>;
+using ConstStridedMap = Eigen::Map<const Mat, 0, Eigen::OuterStride<>>;
+
+}  // namespace attn

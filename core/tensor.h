@@ -1,0 +1,78 @@
+// Tensor: an n-d float32 view onto shared storage, with named dimensions.
+//
+// Like a PyTorch tensor, it is (storage, offset, shape, strides). A view or a
+// transpose makes a new Tensor over the *same* storage with other strides, so the
+// trace can show learners that `.view()` and `.transpose()` copy nothing and that a
+// transposed tensor is no longer contiguous (hence `.contiguous()` before `.view()`).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+using Storage = std::vector<float>;
+
+class Tensor {
+public:
+    Tensor() = default;
+    // A fresh contiguous (C order) tensor filled with zeros.
+    static Tensor zeros(std::vector<int64_t> shape, std::vector<std::string> dim_names);
+    // A contiguous tensor that takes over `values` (size must equal the product of shape).
+    static Tensor from_values(std::vector<int64_t> shape, std::vector<std::string> dim_names,
+                              std::vector<float> values);
+
+    const std::vector<int64_t>& shape() const { return shape_; }
+    const std::vector<int64_t>& strides() const { return strides_; }  // in elements
+    const std::vector<std::string>& dim_names() const { return dim_names_; }
+    int rank() const { return static_cast<int>(shape_.size()); }
+    int64_t dim(int i) const { return shape_[static_cast<size_t>(i)]; }
+    int64_t numel() const;
+    int64_t offset() const { return offset_; }  // first element, in storage elements
+    bool empty() const { return storage_ == nullptr; }
+
+    // True when elements are laid out densely in C order (what `.view()` needs).
+    bool is_contiguous() const;
+    // True when both tensors read the same storage buffer (a view, not a copy).
+    bool shares_storage_with(const Tensor& other) const { return storage_ && storage_ == other.storage_; }
+    const Storage* storage() const { return storage_.get(); }
+    size_t storage_bytes() const { return storage_ ? storage_->size() * sizeof(float) : 0; }
+
+    // Element access by full index (one entry per dimension).
+    float at(const std::vector<int64_t>& index) const;
+    // Element by flat index in logical C order (the order NumPy would print).
+    float flat(int64_t logical_index) const;
+    // Pointer to the first element; valid only for reading `storage` from offset.
+    const float* data() const { return storage_ ? storage_->data() + offset_ : nullptr; }
+    float* mutable_data() { return storage_ ? storage_->data() + offset_ : nullptr; }
+
+    // Same storage, new shape; only for contiguous tensors (else returns empty Tensor,
+    // just as torch raises "view size is not compatible with input tensor's size and stride").
+    Tensor view(std::vector<int64_t> shape, std::vector<std::string> dim_names) const;
+    // Same storage, two dimensions swapped (shape and strides permuted).
+    Tensor transpose(int dim0, int dim1) const;
+    // Same storage, dimension `dim` narrowed to [start, start + length).
+    Tensor narrow(int dim, int64_t start, int64_t length) const;
+    // A new contiguous copy in logical C order (or *this if already contiguous and
+    // `force_copy` is false).
+    Tensor contiguous(bool force_copy = false) const;
+    // The values in logical C order (copies when not contiguous).
+    std::vector<float> to_vector() const;
+
+    // "(B=1, L=4, H=2, d_h=3)"
+    std::string shape_string() const;
+
+private:
+    std::shared_ptr<Storage> storage_;
+    int64_t offset_ = 0;
+    std::vector<int64_t> shape_;
+    std::vector<int64_t> strides_;
+    std::vector<std::string> dim_names_;
+};
+
+// Strides of a contiguous C-order tensor with this shape.
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape);
+
+}  // namespace attn

@@ -1,0 +1,49 @@
+// The parameters of one multi-head attention layer and its inputs.
+//
+// Weights follow nn.Linear's convention: W is (out_features, in_features) and a
+// projection is x W^T + b. All four projections are stored separately; the fused
+// and stacked variants slice or stack these same numbers, so every variant computes
+// the same function.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/dims.h"
+#include "core/tensor.h"
+
+namespace attn {
+
+struct AttentionWeights {
+    Mat w_q;  // (E, E)
+    Mat w_k;  // (E, kdim)
+    Mat w_v;  // (E, vdim)
+    Mat w_o;  // (E, E)
+    Vec b_q, b_k, b_v, b_o;  // (E) each; all empty when the layer has no bias
+    bool has_bias() const { return b_q.size() > 0; }
+};
+
+// Inputs of one forward. For self-attention key/value are left empty.
+struct AttentionInputs {
+    Tensor query;  // (B, L, E)
+    Tensor key;    // (B, S, kdim)  cross-attention only
+    Tensor value;  // (B, S, vdim)  cross-attention only
+};
+
+// nn.Linear's default init, made deterministic: weights ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))
+// (kaiming_uniform with a = sqrt(5)), biases the same bound. Same seed, same numbers,
+// on every machine.
+AttentionWeights default_weights(const AttentionConfig& config);
+// Inputs ~ U(-1, 1), deterministic from config.seed.
+AttentionInputs default_inputs(const AttentionConfig& config);
+// One embedding row per token, derived from the token's text and the seed, so the
+// same word always gets the same vector: (B=1, L=tokens.size(), E).
+Tensor token_embeddings(const std::vector<std::string>& tokens, int hidden_dim, uint64_t seed);
+
+// Checks that weight and input shapes agree with each other and with config.
+Status check_shapes(const AttentionConfig& config, const AttentionWeights& weights,
+                    const AttentionInputs& inputs);
+
+}  // namespace attn
