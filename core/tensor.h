@@ -48,8 +48,9 @@ public:
     const float* data() const { return storage_ ? storage_->data() + offset_ : nullptr; }
     float* mutable_data() { return storage_ ? storage_->data() + offset_ : nullptr; }
 
-    // Same storage, new shape; only for contiguous tensors (else returns empty Tensor,
-    // just as torch raises "view size is not compatible with input tensor's size and stride").
+    // Same storage, new shape. Works for contiguous tensors and for splitting dimensions
+    // of strided ones; anything that would need a copy returns an empty Tensor, just as
+    // torch raises "view size is not compatible with input tensor's size and stride".
     Tensor view(std::vector<int64_t> shape, std::vector<std::string> dim_names) const;
     // Same storage, two dimensions swapped (shape and strides permuted).
     Tensor transpose(int dim0, int dim1) const;

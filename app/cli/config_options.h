@@ -1,8 +1,9 @@
-// The configuration options shared by `attnviz trace`, `bench` and `snapshot`.
+// The configuration options shared by the window, `attnviz trace`, `bench` and `snapshot`.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "app/io/problem.h"
 
@@ -14,13 +15,19 @@ struct ConfigOptions {
     std::string mask = "none";
     std::string variant = "split";
     std::string valid_lengths;  // "6,4,1"
-    std::string max_memory;     // "2GiB", "512MiB", bytes
+    std::string max_memory;     // "2GiB", "512MiB", or bytes
     std::string sentence;       // --tokens "the cat sat"
+    bool no_bias = false;
+    // Options that a file can contradict, to name them in messages.
+    std::vector<std::pair<CLI::Option*, const char*>> size_options;
 };
 
-// Adds --seq-len, --kv-len, --hidden-dim, ..., --weights, --query, --key, --value to `app`.
+// Adds --seq-len, --hidden-dim, ..., --weights, --query, --key, --value to `app`.
 void add_config_options(CLI::App& app, ConfigOptions& options);
 // Turns parsed options into a Problem (loads files, validates). Errors are one line.
-Result<io::Problem> resolve_problem(const ConfigOptions& options);
+Result<io::Problem> resolve_problem(ConfigOptions options);
+
+// "2GiB", "512MiB", "1.5G", "1000000" -> bytes.
+Result<uint64_t> parse_byte_size(const std::string& text);
 
 }  // namespace attn::cli

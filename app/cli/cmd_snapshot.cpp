@@ -1,0 +1,34 @@
+#include "app/cli/cmd_snapshot.h"
+
+#include <cstdio>
+
+namespace attn::cli {
+
+CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
+    CLI::App* sub = parent.add_subcommand("snapshot", "draw steps to DIR/NN_<step>.png (needs an X display, e.g. xvfb-run)");
+    add_config_options(*sub, command.config);
+    gui::SnapshotOptions& o = command.options;
+    sub->add_option("--out,-o", o.out_dir, "output folder (created if missing)")->required();
+    sub->add_option("--step", o.step, "a step name (e.g. attn_weights) or all")->capture_default_str();
+    sub->add_option("--progress", o.progress, "moment inside the step's animation, 0..1")->check(CLI::Range(0.0f, 1.0f))->capture_default_str();
+    sub->add_option("--size", command.size, "image size WxH before scaling (default 1280x720)");
+    sub->add_option("--scale", o.scale, "resolution multiplier: 1, 2 or 4")->check(CLI::IsMember({1, 2, 4}))->capture_default_str();
+    sub->add_option("--theme", o.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
+    return sub;
+}
+
+int run_snapshot_command(SnapshotCommand command) {
+    if (!command.size.empty()) {
+        int w = 0, h = 0;
+        char tail = 0;
+        if (std::sscanf(command.size.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < 64 || h < 64 || w > 8192 || h > 8192)
+            return fail("--size '" + command.size + "' must be WxH with each side in 64..8192, e.g. 1920x1080");
+        command.options.width = w;
+        command.options.height = h;
+    }
+    Result<io::Problem> problem = resolve_problem(command.config);
+    if (!problem) return fail(problem.error());
+    return gui::run_snapshot(problem.value(), command.options);
+}
+
+}  // namespace attn::cli

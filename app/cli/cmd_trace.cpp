@@ -1,0 +1,38 @@
+// `attnviz trace`: run one forward and write every step as .npy plus manifest.json.
+#include <cstdio>
+
+#include "app/cli/commands.h"
+#include "app/io/safetensors.h"
+#include "app/io/trace_writer.h"
+#include "app/io/weight_names.h"
+
+namespace attn::cli {
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "attnviz: error: %s\n", message.c_str());
+    return 2;
+}
+
+CLI::App* add_trace_command(CLI::App& parent, TraceCommand& command) {
+    CLI::App* sub = parent.add_subcommand("trace", "write every intermediate tensor as .npy files plus manifest.json");
+    add_config_options(*sub, command.config);
+    sub->add_option("--out,-o", command.out_dir, "output folder (replaced if it holds an earlier trace)")->required();
+    sub->add_option("--save-weights", command.save_weights, "also write the weights used as .safetensors (PyTorch names)");
+    return sub;
+}
+
+int run_trace(const TraceCommand& command) {
+    Result<io::Problem> problem = resolve_problem(command.config);
+    if (!problem) return fail(problem.error());
+    Result<Trace> trace = run_attention(problem->config, problem->weights, problem->inputs);
+    if (!trace) return fail(trace.error());
+    if (Status s = io::write_trace_dir(trace.value(), command.out_dir); !s) return fail(s.error());
+    if (!command.save_weights.empty())
+        if (Status s = io::write_safetensors(command.save_weights, io::weights_to_tensors(problem->weights)); !s)
+            return fail(s.error());
+    std::printf("wrote %zu steps (%s) to %s\n", trace->steps.size(), format_bytes(trace->storage_bytes()).c_str(),
+                command.out_dir.c_str());
+    return 0;
+}
+
+}  // namespace attn::cli

@@ -1,0 +1,35 @@
+// The subcommands of `attnviz`. Each registers its options on `parent` and returns
+// the subcommand; after parsing, the matching run_* function does the work and
+// returns the exit code (0 ok, 2 bad input with one line already on stderr).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "app/cli/config_options.h"
+
+namespace attn::cli {
+
+// Prints "attnviz: error: <message>" on stderr and returns 2.
+int fail(const std::string& message);
+
+struct TraceCommand {
+    ConfigOptions config;
+    std::string out_dir;
+    std::string save_weights;
+};
+CLI::App* add_trace_command(CLI::App& parent, TraceCommand& command);
+int run_trace(const TraceCommand& command);
+
+struct BenchCommand {
+    ConfigOptions config;
+    int repeat = 7;
+    int threads = 0;  // 0: OpenMP's default
+    bool json = false;
+    bool render = false;
+    int width = 1280, height = 720;
+};
+CLI::App* add_bench_command(CLI::App& parent, BenchCommand& command);
+int run_bench(const BenchCommand& command);
+
+}  // namespace attn::cli

@@ -1,0 +1,107 @@
+#include "app/cli/config_options.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace attn::cli {
+
+Result<uint64_t> parse_byte_size(const std::string& text) {
+    std::istringstream in(text);
+    double number = 0;
+    std::string unit;
+    if (!(in >> number) || number <= 0)
+        return Result<uint64_t>::failure("--max-memory '" + text + "' is not a size (examples: 2GiB, 512MiB, 1000000)");
+    in >> unit;
+    double scale = 1;
+    if (unit.empty() || unit == "B") scale = 1;
+    else if (unit == "K" || unit == "KiB" || unit == "KB") scale = 1024.0;
+    else if (unit == "M" || unit == "MiB" || unit == "MB") scale = 1024.0 * 1024;
+    else if (unit == "G" || unit == "GiB" || unit == "GB") scale = 1024.0 * 1024 * 1024;
+    else return Result<uint64_t>::failure("--max-memory '" + text + "' has an unknown unit (use B, KiB, MiB or GiB)");
+    const double bytes = number * scale;
+    if (bytes >= 1.8e19) return Result<uint64_t>::failure("--max-memory '" + text + "' is too large");
+    return static_cast<uint64_t>(std::llround(bytes));
+}
+
+void add_config_options(CLI::App& app, ConfigOptions& o) {
+    AttentionConfig& c = o.config;
+    const auto sized = [&](const char* flag, int& value, const char* help) {
+        CLI::Option* opt = app.add_option(flag, value, help)->check(CLI::Range(1, 1 << 20))->capture_default_str();
+        o.size_options.emplace_back(opt, flag);
+    };
+    sized("--seq-len,-L", c.seq_len, "query length L");
+    sized("--kv-len,-S", c.kv_len, "key/value length S (cross-attention; default L)");
+    sized("--hidden-dim,-E", c.hidden_dim, "hidden_dim E (embed_dim)");
+    app.add_option("--num-heads,-H", c.num_heads, "number of heads H (must divide E)")->check(CLI::Range(1, 1 << 20))->capture_default_str();
+    sized("--kdim", c.kdim, "key input width (default E)");
+    sized("--vdim", c.vdim, "value input width (default E)");
+    sized("--batch,-B", c.batch, "batch size B");
+    app.add_option("--seed", c.seed, "seed for default weights and inputs")->capture_default_str();
+    app.add_option("--mask", o.mask, "mask: none, causal or padding")->check(CLI::IsMember({"none", "causal", "padding"}))->capture_default_str();
+    app.add_option("--valid-lengths", o.valid_lengths, "padding mask: valid key count per batch item, e.g. 6,4,1");
+    app.add_option("--dropout", c.dropout, "dropout probability p in [0, 1)")->capture_default_str();
+    app.add_option("--dropout-seed", c.dropout_seed, "seed for the dropout mask")->capture_default_str();
+    app.add_flag("--no-bias", o.no_bias, "projections without bias");
+    app.add_flag("--cross", c.cross_attention, "cross-attention with its own key/value inputs");
+    app.add_option("--variant", o.variant, "split, stacked or fused")->check(CLI::IsMember({"split", "stacked", "fused"}))->capture_default_str();
+    app.add_option("--max-memory", o.max_memory, "refuse traces estimated above this size (default 2GiB)");
+    app.add_option("--tokens", o.sentence, "a sentence whose words become the sequence");
+    app.add_option("--weights", o.sources.weights_path, "weights .safetensors (PyTorch MHA or Hugging Face names)");
+    app.add_option("--query", o.sources.query_path, "query input .npy, (B,L,E) or (L,E)");
+    app.add_option("--key", o.sources.key_path, "key input .npy, (B,S,kdim) or (S,kdim)");
+    app.add_option("--value", o.sources.value_path, "value input .npy, (B,S,vdim) or (S,vdim)");
+}
+
+static Result<std::vector<int>> parse_lengths(const std::string& text) {
+    std::vector<int> lengths;
+    std::istringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        try {
+            size_t used = 0;
+            const int value = std::stoi(item, &used);
+            if (used != item.size()) throw std::invalid_argument(item);
+            lengths.push_back(value);
+        } catch (const std::exception&) {
+            return Result<std::vector<int>>::failure("--valid-lengths '" + text + "' must be whole numbers separated by commas, e.g. 6,4,1");
+        }
+    }
+    return lengths;
+}
+
+Result<io::Problem> resolve_problem(ConfigOptions o) {
+    using R = Result<io::Problem>;
+    AttentionConfig& c = o.config;
+    c.mask = parse_mask(o.mask).value();
+    c.variant = parse_variant(o.variant).value();
+    c.bias = !o.no_bias;
+    if (!o.valid_lengths.empty()) {
+        Result<std::vector<int>> lengths = parse_lengths(o.valid_lengths);
+        if (!lengths) return R::failure(lengths.error());
+        c.valid_lengths = lengths.value();
+    }
+    if (!o.max_memory.empty()) {
+        Result<uint64_t> bytes = parse_byte_size(o.max_memory);
+        if (!bytes) return R::failure(bytes.error());
+        c.max_memory_bytes = bytes.value();
+    }
+    o.sources.tokens = io::split_tokens(o.sentence);
+    if (!o.sentence.empty() && o.sources.tokens.empty()) return R::failure("--tokens is empty; give at least one word");
+
+    R problem = io::build_problem(c, o.sources);
+    if (!problem) return problem;
+    // Files decide sizes; an explicit option that disagrees is an error, not silently ignored.
+    const AttentionConfig& got = problem->config;
+    for (const auto& [opt, flag] : o.size_options) {
+        if (opt->count() == 0) continue;
+        const std::string name = std::string(flag).substr(0, std::string(flag).find(','));
+        const int given = std::stoi(opt->as<std::string>());
+        const int actual = name == "--seq-len" ? got.L() : name == "--kv-len" ? got.S() : name == "--hidden-dim" ? got.E()
+                         : name == "--kdim" ? got.key_dim() : name == "--vdim" ? got.value_dim() : got.batch;
+        if (given != actual)
+            return R::failure(name + " " + std::to_string(given) + " disagrees with the inputs (files or --tokens), which give " + std::to_string(actual));
+    }
+    if (o.no_bias && got.bias) return R::failure("--no-bias disagrees with the weights file, which has biases");
+    return problem;
+}
+
+}  // namespace attn::cli

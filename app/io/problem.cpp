@@ -1,0 +1,133 @@
+#include "app/io/problem.h"
+
+#include <sstream>
+
+#include "app/io/npy.h"
+#include "app/io/safetensors.h"
+#include "app/io/weight_names.h"
+
+namespace attn::io {
+
+std::vector<std::string> split_tokens(const std::string& sentence) {
+    std::istringstream in(sentence);
+    std::vector<std::string> tokens;
+    for (std::string word; in >> word;) tokens.push_back(word);
+    return tokens;
+}
+
+namespace {
+
+// Reads a (B, N, W) or (N, W) .npy and names its dimensions.
+Result<Tensor> read_sequence(const std::string& path, const char* role, const char* length_name, const char* width_name) {
+    Result<Tensor> loaded = read_npy(path);
+    if (!loaded) return loaded;
+    Tensor t = std::move(loaded.value());
+    if (t.rank() == 2) t = t.view({1, t.dim(0), t.dim(1)}, {"B", length_name, width_name});
+    else if (t.rank() == 3) t = t.view(t.shape(), {"B", length_name, width_name});
+    else
+        return Result<Tensor>::failure(std::string(role) + " file '" + path + "' has " + std::to_string(t.rank()) +
+                                       " dimensions; expected (B, " + length_name + ", " + width_name + ") or (" + length_name +
+                                       ", " + width_name + ")");
+    return t;
+}
+
+std::vector<std::string> numbered(const char* prefix, int count) {
+    std::vector<std::string> labels;
+    for (int i = 0; i < count; ++i) labels.push_back(prefix + std::to_string(i));
+    return labels;
+}
+
+std::string mismatch(const std::string& what, int64_t got, const char* name, int64_t expected, const std::string& source) {
+    return what + " has " + name + " = " + std::to_string(got) + " but " + source + " says " + std::to_string(expected);
+}
+
+}  // namespace
+
+Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src) {
+    using R = Result<Problem>;
+    Problem p;
+    bool have_weights = false;
+    LoadedWeights loaded;
+    if (!src.weights_path.empty()) {
+        Result<NamedTensors> tensors = read_safetensors(src.weights_path);
+        if (!tensors) return R::failure(tensors.error());
+        Result<LoadedWeights> w = weights_from_tensors(tensors.value(), "'" + src.weights_path + "'");
+        if (!w) return R::failure(w.error());
+        loaded = std::move(w.value());
+        have_weights = true;
+        // The file decides the widths and whether there are biases.
+        config.hidden_dim = loaded.hidden_dim;
+        config.kdim = loaded.kdim == loaded.hidden_dim ? 0 : loaded.kdim;
+        config.vdim = loaded.vdim == loaded.hidden_dim ? 0 : loaded.vdim;
+        config.bias = loaded.bias;
+    }
+
+    if (!src.query_path.empty()) {
+        Result<Tensor> q = read_sequence(src.query_path, "query", "L", "E");
+        if (!q) return R::failure(q.error());
+        const Tensor& t = q.value();
+        if (have_weights && t.dim(2) != config.hidden_dim)
+            return R::failure(mismatch("query file '" + src.query_path + "'", t.dim(2), "E", config.hidden_dim, "the weights file"));
+        config.batch = static_cast<int>(t.dim(0));
+        config.seq_len = static_cast<int>(t.dim(1));
+        config.hidden_dim = static_cast<int>(t.dim(2));
+        p.inputs.query = t;
+    } else if (!src.tokens.empty()) {
+        config.seq_len = static_cast<int>(src.tokens.size());
+    }
+
+    if (src.key_path.empty() != src.value_path.empty())
+        return R::failure("cross-attention needs both a key file and a value file");
+    if (!src.key_path.empty()) {
+        Result<Tensor> k = read_sequence(src.key_path, "key", "S", "kdim");
+        if (!k) return R::failure(k.error());
+        Result<Tensor> v = read_sequence(src.value_path, "value", "S", "vdim");
+        if (!v) return R::failure(v.error());
+        const std::string key_what = "key file '" + src.key_path + "'", value_what = "value file '" + src.value_path + "'";
+        if (k->dim(1) != v->dim(1))
+            return R::failure(mismatch(value_what, v->dim(1), "S", k->dim(1), "the key file") + " (keys and values pair up)");
+        if (k->dim(0) != config.batch) return R::failure(mismatch(key_what, k->dim(0), "B", config.batch, "the query"));
+        if (v->dim(0) != config.batch) return R::failure(mismatch(value_what, v->dim(0), "B", config.batch, "the query"));
+        if (have_weights && k->dim(2) != loaded.kdim) return R::failure(mismatch(key_what, k->dim(2), "kdim", loaded.kdim, "the weights file"));
+        if (have_weights && v->dim(2) != loaded.vdim) return R::failure(mismatch(value_what, v->dim(2), "vdim", loaded.vdim, "the weights file"));
+        config.cross_attention = true;
+        config.kv_len = static_cast<int>(k->dim(1));
+        config.kdim = k->dim(2) == config.hidden_dim ? 0 : static_cast<int>(k->dim(2));
+        config.vdim = v->dim(2) == config.hidden_dim ? 0 : static_cast<int>(v->dim(2));
+        p.inputs.key = std::move(k.value());
+        p.inputs.value = std::move(v.value());
+    } else if (have_weights && (loaded.kdim != loaded.hidden_dim || loaded.vdim != loaded.hidden_dim)) {
+        config.cross_attention = true;  // kdim/vdim differ from E: the keys must come from elsewhere
+    }
+
+    if (Status s = validate(config); !s) return R::failure(s.error());
+
+    // Whatever no file provided comes from the seed (or from the tokens' text).
+    const AttentionInputs defaults = default_inputs(config);
+    if (p.inputs.query.empty()) {
+        if (!src.tokens.empty()) {
+            const Tensor one = token_embeddings(src.tokens, config.hidden_dim, config.seed);
+            std::vector<float> tiled;  // the same sentence in every batch item
+            for (int b = 0; b < config.batch; ++b) {
+                const std::vector<float> row = one.to_vector();
+                tiled.insert(tiled.end(), row.begin(), row.end());
+            }
+            p.inputs.query = Tensor::from_values({config.batch, config.L(), config.E()}, {"B", "L", "E"}, std::move(tiled));
+        } else {
+            p.inputs.query = defaults.query;
+        }
+    }
+    if (config.is_cross() && p.inputs.key.empty()) {
+        p.inputs.key = defaults.key;
+        p.inputs.value = defaults.value;
+    }
+    p.weights = have_weights ? std::move(loaded.weights) : default_weights(config);
+    if (Status s = check_shapes(config, p.weights, p.inputs); !s) return R::failure(s.error());
+
+    p.query_tokens = !src.tokens.empty() && src.query_path.empty() ? src.tokens : numbered("t", config.L());
+    p.key_tokens = config.is_cross() ? numbered("k", config.S()) : p.query_tokens;
+    p.config = config;
+    return p;
+}
+
+}  // namespace attn::io

@@ -1,0 +1,143 @@
+#include "app/io/safetensors.h"
+
+#include <cmath>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "app/io/file_util.h"
+
+namespace attn::io {
+
+using nlohmann::json;
+
+float half_to_float(uint16_t bits) {
+    const uint32_t sign = (bits >> 15) & 1u, exponent = (bits >> 10) & 0x1fu, mantissa = bits & 0x3ffu;
+    float magnitude;
+    if (exponent == 0) magnitude = std::ldexp(static_cast<float>(mantissa), -24);  // zero or subnormal
+    else if (exponent == 31) magnitude = mantissa ? std::nanf("") : INFINITY;
+    else magnitude = std::ldexp(static_cast<float>(mantissa | 0x400u), static_cast<int>(exponent) - 25);
+    return sign ? -magnitude : magnitude;
+}
+
+float bfloat16_to_float(uint16_t bits) {
+    const uint32_t wide = static_cast<uint32_t>(bits) << 16;  // bfloat16 is the top half of a float32
+    float f;
+    std::memcpy(&f, &wide, sizeof f);
+    return f;
+}
+
+namespace {
+
+size_t dtype_size(const std::string& dtype) {
+    if (dtype == "F32") return 4;
+    if (dtype == "F16" || dtype == "BF16") return 2;
+    if (dtype == "F64") return 8;
+    return 0;
+}
+
+std::vector<float> to_float32(const char* data, size_t count, const std::string& dtype) {
+    std::vector<float> out(count);
+    for (size_t i = 0; i < count; ++i) {
+        if (dtype == "F32") {
+            std::memcpy(&out[i], data + 4 * i, 4);
+        } else if (dtype == "F64") {
+            double d;
+            std::memcpy(&d, data + 8 * i, 8);
+            out[i] = static_cast<float>(d);
+        } else {
+            uint16_t bits;
+            std::memcpy(&bits, data + 2 * i, 2);
+            out[i] = dtype == "F16" ? half_to_float(bits) : bfloat16_to_float(bits);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+Result<NamedTensors> decode_safetensors(const std::string& bytes, const std::string& what) {
+    using R = Result<NamedTensors>;
+    if (bytes.size() < 8) return R::failure(what + " is too short to be a safetensors file");
+    uint64_t header_len = 0;
+    for (int i = 7; i >= 0; --i) header_len = header_len << 8 | static_cast<unsigned char>(bytes[static_cast<size_t>(i)]);
+    if (header_len > bytes.size() - 8)
+        return R::failure(what + ": header length " + std::to_string(header_len) + " runs past the end of the file (" +
+                          std::to_string(bytes.size()) + " bytes); the file is truncated or not safetensors");
+    json header;
+    try {
+        header = json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<std::ptrdiff_t>(header_len));
+    } catch (const json::exception& e) {
+        return R::failure(what + ": the JSON header is malformed (" + std::string(e.what()) + ")");
+    }
+    if (!header.is_object()) return R::failure(what + ": the JSON header is not an object");
+    const size_t data_start = 8 + header_len;
+    const size_t data_size = bytes.size() - data_start;
+
+    NamedTensors tensors;
+    for (auto it = header.begin(); it != header.end(); ++it) {
+        if (it.key() == "__metadata__") continue;
+        const std::string where = what + ": tensor '" + it.key() + "'";
+        const json& entry = it.value();
+        if (!entry.is_object() || !entry.contains("dtype") || !entry.contains("shape") || !entry.contains("data_offsets"))
+            return R::failure(where + " needs dtype, shape and data_offsets");
+        if (!entry["dtype"].is_string()) return R::failure(where + " has a non-string dtype");
+        const std::string dtype = entry["dtype"];
+        const size_t item = dtype_size(dtype);
+        if (!item) return R::failure(where + " has dtype " + dtype + "; AttnViz reads F32, F16, BF16 and F64");
+        const json& shape_json = entry["shape"];
+        const json& offsets = entry["data_offsets"];
+        if (!shape_json.is_array()) return R::failure(where + " has a malformed shape");
+        std::vector<int64_t> shape;
+        uint64_t count = 1;
+        for (const json& d : shape_json) {
+            if (!d.is_number_unsigned()) return R::failure(where + " has a malformed shape");
+            shape.push_back(d.get<int64_t>());
+            count *= d.get<uint64_t>();
+            if (count > (uint64_t{1} << 36)) return R::failure(where + " is too large");
+        }
+        if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned())
+            return R::failure(where + " has malformed data_offsets");
+        const uint64_t begin = offsets[0], end = offsets[1];
+        if (begin > end || end > data_size)
+            return R::failure(where + ": data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) +
+                              "] are outside the " + std::to_string(data_size) + " data bytes");
+        if (end - begin != count * item)
+            return R::failure(where + ": data_offsets cover " + std::to_string(end - begin) + " bytes but shape and dtype need " +
+                              std::to_string(count * item));
+        std::vector<float> values = to_float32(bytes.data() + data_start + begin, count, dtype);
+        if (shape.empty()) shape.push_back(1);  // a scalar, kept as one element
+        std::vector<std::string> names;
+        for (size_t i = 0; i < shape.size(); ++i) names.push_back("d" + std::to_string(i));
+        tensors.emplace_back(it.key(), Tensor::from_values(std::move(shape), std::move(names), std::move(values)));
+    }
+    return tensors;
+}
+
+Result<NamedTensors> read_safetensors(const std::string& path) {
+    Result<std::string> bytes = read_file_bytes(path);
+    if (!bytes) return Result<NamedTensors>::failure(bytes.error());
+    return decode_safetensors(bytes.value(), "'" + path + "'");
+}
+
+std::string encode_safetensors(const NamedTensors& tensors) {
+    json header = json::object();
+    std::string data;
+    for (const auto& [name, tensor] : tensors) {
+        const std::vector<float> values = tensor.to_vector();
+        const size_t begin = data.size();
+        data.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+        header[name] = {{"dtype", "F32"}, {"shape", tensor.shape()}, {"data_offsets", {begin, data.size()}}};
+    }
+    header["__metadata__"] = {{"format", "pt"}, {"written_by", "attnviz"}};
+    std::string text = header.dump();
+    text.append((8 - text.size() % 8) % 8, ' ');  // keep the data 8-byte aligned
+    std::string out(8, '\0');
+    for (int i = 0; i < 8; ++i) out[static_cast<size_t>(i)] = static_cast<char>((text.size() >> (8 * i)) & 0xff);
+    return out + text + data;
+}
+
+Status write_safetensors(const std::string& path, const NamedTensors& tensors) {
+    return write_file_bytes(path, encode_safetensors(tensors));
+}
+
+}  // namespace attn::io

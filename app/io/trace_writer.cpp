@@ -1,0 +1,89 @@
+#include "app/io/trace_writer.h"
+
+#include <filesystem>
+#include <random>
+
+#include "app/io/file_util.h"
+#include "app/io/npy.h"
+
+namespace attn::io {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json config_to_json(const AttentionConfig& c) {
+    return {{"batch", c.batch},          {"seq_len", c.L()},           {"kv_len", c.S()},
+            {"hidden_dim", c.E()},       {"num_heads", c.H()},         {"head_dim", c.head_dim()},
+            {"kdim", c.key_dim()},       {"vdim", c.value_dim()},      {"cross_attention", c.is_cross()},
+            {"bias", c.bias},            {"mask", to_string(c.mask)},  {"valid_lengths", c.valid_lengths},
+            {"dropout", c.dropout},      {"dropout_seed", c.dropout_seed}, {"seed", c.seed},
+            {"variant", to_string(c.variant)}};
+}
+
+json trace_manifest(const Trace& trace) {
+    json steps = json::array();
+    for (size_t i = 0; i < trace.steps.size(); ++i) {
+        const Step& s = trace.steps[i];
+        steps.push_back({{"index", i},
+                         {"name", s.name},
+                         {"title", s.title},
+                         {"kind", to_string(s.kind)},
+                         {"formula", s.formula},
+                         {"explanation", s.explanation},
+                         {"shape", s.tensor.shape()},
+                         {"dims", s.tensor.dim_names()},
+                         {"strides", s.tensor.strides()},
+                         {"storage_offset", s.tensor.offset()},
+                         {"contiguous", s.tensor.is_contiguous()},
+                         {"is_view", s.is_view},
+                         {"sources", s.sources},
+                         {"file", s.name + ".npy"}});
+    }
+    return {{"format", "attnviz-trace"},
+            {"version", 1},
+            {"config", config_to_json(trace.config)},
+            {"trace_bytes", trace.storage_bytes()},
+            {"fully_masked_rows", trace.count_fully_masked_rows()},
+            {"steps", steps}};
+}
+
+Status write_trace_dir(const Trace& trace, const std::string& dir) {
+    std::error_code ec;
+    const fs::path target = fs::path(dir).lexically_normal();
+    if (target.empty()) return Status::failure("no output folder given");
+    const bool exists = fs::exists(target, ec);
+    if (exists && !fs::is_directory(target, ec)) return Status::failure("'" + dir + "' exists and is not a folder");
+    const bool replacing = exists && !fs::is_empty(target, ec);
+    if (replacing && !fs::exists(target / "manifest.json", ec))
+        return Status::failure("'" + dir + "' is not empty and is not an AttnViz trace; choose another folder");
+    fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    if (!fs::exists(parent, ec) && !fs::create_directories(parent, ec))
+        return Status::failure("cannot create '" + parent.string() + "': " + ec.message());
+
+    const fs::path temp = parent / ("." + target.filename().string() + ".tmp-" + std::to_string(std::random_device{}()));
+    if (!fs::create_directory(temp, ec)) return Status::failure("cannot write in '" + parent.string() + "': " + ec.message());
+    const auto fail = [&](const std::string& message) {
+        fs::remove_all(temp, ec);
+        return Status::failure(message);
+    };
+    for (const Step& step : trace.steps)
+        if (Status s = write_npy((temp / (step.name + ".npy")).string(), step.tensor); !s) return fail(s.error());
+    if (Status s = write_file_bytes((temp / "manifest.json").string(), trace_manifest(trace).dump(2) + "\n"); !s)
+        return fail(s.error());
+
+    // Swap in: the old folder is only removed once the new one is complete.
+    const fs::path old = parent / ("." + target.filename().string() + ".old-" + std::to_string(std::random_device{}()));
+    if (exists) {
+        fs::rename(target, old, ec);
+        if (ec) return fail("cannot replace '" + dir + "': " + ec.message());
+    }
+    fs::rename(temp, target, ec);
+    if (ec) {
+        if (exists) fs::rename(old, target, ec);
+        return fail("cannot create '" + dir + "'");
+    }
+    if (exists) fs::remove_all(old, ec);
+    return ok_status();
+}
+
+}  // namespace attn::io

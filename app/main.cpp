@@ -1,0 +1,68 @@
+// attnviz: the window when run without a subcommand, else one of
+//   trace     write every step of a forward as .npy + manifest.json
+//   bench     time the forward (or, with --render, the frames)
+//   snapshot  draw steps to PNG files without interaction
+// Every error is one line on stderr and exit code 2; nothing escapes main.
+#include <cstdio>
+#include <exception>
+
+#include "app/cli/commands.h"
+#ifdef ATTNVIZ_HAVE_GUI
+#include "app/cli/cmd_snapshot.h"
+#include "app/gui/entry.h"
+#endif
+
+namespace {
+constexpr const char* kDefaultSentence = "the cat sat on the mat";
+}
+
+static int run(int argc, char** argv) {
+    using namespace attn::cli;
+    CLI::App app{"AttnViz: step through multi-head attention, one tensor at a time"};
+    app.require_subcommand(0, 1);
+    ConfigOptions window;
+    add_config_options(app, window);
+    TraceCommand trace;
+    CLI::App* trace_cmd = add_trace_command(app, trace);
+    BenchCommand bench;
+    CLI::App* bench_cmd = add_bench_command(app, bench);
+#ifdef ATTNVIZ_HAVE_GUI
+    SnapshotCommand snapshot;
+    CLI::App* snapshot_cmd = add_snapshot_command(app, snapshot);
+#endif
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        return fail(std::string(e.what()) + " (see attnviz --help)");
+    }
+
+    if (trace_cmd->parsed()) return run_trace(trace);
+    if (bench_cmd->parsed()) return run_bench(bench);
+#ifdef ATTNVIZ_HAVE_GUI
+    if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
+    if (window.sources.query_path.empty() && window.sentence.empty() && window.size_options.front().first->count() == 0)
+        window.sentence = kDefaultSentence;
+    Result<attn::io::Problem> problem = resolve_problem(window);
+    if (!problem) return fail(problem.error());
+    return attn::gui::run_window(problem.value());
+#else
+    (void)kDefaultSentence;
+    return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF); use a subcommand, see attnviz --help");
+#endif
+}
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "attnviz: error: %s\n", e.what());
+        return 2;
+    } catch (...) {
+        std::fprintf(stderr, "attnviz: error: unexpected failure\n");
+        return 2;
+    }
+}

@@ -1,0 +1,155 @@
+#include "core/config.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace attn {
+
+const char* to_string(MaskKind mask) {
+    switch (mask) {
+        case MaskKind::None: return "none";
+        case MaskKind::Causal: return "causal";
+        case MaskKind::Padding: return "padding";
+    }
+    return "?";
+}
+
+const char* to_string(Variant variant) {
+    switch (variant) {
+        case Variant::Split: return "split";
+        case Variant::Stacked: return "stacked";
+        case Variant::Fused: return "fused";
+    }
+    return "?";
+}
+
+Result<MaskKind> parse_mask(const std::string& text) {
+    if (text == "none") return MaskKind::None;
+    if (text == "causal") return MaskKind::Causal;
+    if (text == "padding") return MaskKind::Padding;
+    return Result<MaskKind>::failure("unknown mask '" + text + "' (use none, causal or padding)");
+}
+
+Result<Variant> parse_variant(const std::string& text) {
+    if (text == "split") return Variant::Split;
+    if (text == "stacked") return Variant::Stacked;
+    if (text == "fused") return Variant::Fused;
+    return Result<Variant>::failure("unknown variant '" + text + "' (use split, stacked or fused)");
+}
+
+bool AttentionConfig::is_cross() const {
+    return cross_attention || S() != L() || key_dim() != E() || value_dim() != E();
+}
+
+std::vector<int> nearest_valid_heads(int hidden_dim, int num_heads) {
+    std::vector<int> out;
+    if (hidden_dim < 1) return out;
+    for (int h = std::min(num_heads, hidden_dim); h >= 1; --h)
+        if (hidden_dim % h == 0) { out.push_back(h); break; }
+    for (int h = std::max(num_heads, 1); h <= hidden_dim; ++h)
+        if (hidden_dim % h == 0) {
+            if (out.empty() || out.back() != h) out.push_back(h);
+            break;
+        }
+    return out;
+}
+
+std::vector<int> nearest_valid_hidden(int hidden_dim, int num_heads) {
+    std::vector<int> out;
+    if (num_heads < 1) return out;
+    const int below = (hidden_dim / num_heads) * num_heads;
+    if (below >= num_heads) out.push_back(below);
+    const int above = below == hidden_dim ? below : below + num_heads;
+    if (out.empty() || out.back() != above) out.push_back(above);
+    return out;
+}
+
+std::string format_bytes(uint64_t bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double value = static_cast<double>(bytes);
+    int unit = 0;
+    while (value >= 1024.0 && unit < 5) { value /= 1024.0; ++unit; }
+    char text[32];
+    if (unit == 0) std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
+    else std::snprintf(text, sizeof text, value < 10 ? "%.1f %s" : "%.0f %s", value, units[unit]);
+    return text;
+}
+
+static std::string join(const std::vector<int>& values, const char* separator) {
+    std::ostringstream out;
+    for (size_t i = 0; i < values.size(); ++i) out << (i ? separator : "") << values[i];
+    return out.str();
+}
+
+// Computed in double so absurd sizes cannot overflow before they are refused.
+static double estimate_bytes_double(const AttentionConfig& c) {
+    const double B = c.batch, L = c.L(), S = c.S(), E = c.E(), H = c.H();
+    const double per_head_maps = B * H * L * S;  // one (B,H,L,S) tensor
+    double floats = B * L * E;                   // input
+    if (c.is_cross()) floats += B * S * (c.key_dim() + c.value_dim());
+    switch (c.variant) {
+        case Variant::Split: floats += B * L * E + 2 * B * S * E; break;        // q, k, v
+        case Variant::Fused: floats += 3 * B * L * E; break;                    // qkv (q,k,v are slices)
+        case Variant::Stacked: floats += B * L * E + 2 * B * S * E; break;      // per-head q,k,v
+    }
+    int maps = 3;  // scores, scaled, weights
+    if (c.mask != MaskKind::None) ++maps;
+    if (c.dropout > 0) ++maps;
+    floats += maps * per_head_maps;
+    floats += B * L * E;      // context (B,H,L,d_h)
+    floats += 2 * B * L * E;  // concat, out
+    return floats * sizeof(float) + B * H * L;  // + one flag byte per query row
+}
+
+uint64_t estimate_trace_bytes(const AttentionConfig& config) {
+    const double bytes = estimate_bytes_double(config);
+    return bytes >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(bytes);
+}
+
+Status validate(const AttentionConfig& c) {
+    struct Size { const char* name; int value; };
+    const Size sizes[] = {{"batch", c.batch},          {"seq_len", c.seq_len},
+                          {"hidden_dim", c.hidden_dim}, {"num_heads", c.num_heads}};
+    for (const Size& s : sizes)
+        if (s.value < 1) return Status::failure(std::string(s.name) + " must be at least 1 (got " + std::to_string(s.value) + ")");
+    const Size optional_sizes[] = {{"kv_len", c.kv_len}, {"kdim", c.kdim}, {"vdim", c.vdim}};
+    for (const Size& s : optional_sizes)
+        if (s.value < 0) return Status::failure(std::string(s.name) + " must be at least 1 (got " + std::to_string(s.value) + ")");
+
+    if (c.hidden_dim % c.num_heads != 0) {
+        std::ostringstream msg;
+        msg << "hidden_dim " << c.hidden_dim << " is not divisible by num_heads " << c.num_heads
+            << " (each head gets hidden_dim / num_heads columns); try num_heads "
+            << join(nearest_valid_heads(c.hidden_dim, c.num_heads), " or ") << ", or hidden_dim "
+            << join(nearest_valid_hidden(c.hidden_dim, c.num_heads), " or ");
+        return Status::failure(msg.str());
+    }
+    if (!(c.dropout >= 0.0f && c.dropout < 1.0f))  // also rejects NaN
+        return Status::failure("dropout must be in [0, 1) (got " + std::to_string(c.dropout) + ")");
+    if (c.variant == Variant::Fused && c.is_cross())
+        return Status::failure("the fused variant projects one input into Q, K and V, so it needs self-attention "
+                               "(same input, kv_len = seq_len, kdim = vdim = hidden_dim); use --variant split or stacked");
+
+    if (c.mask == MaskKind::Padding) {
+        const size_t n = c.valid_lengths.size();
+        if (n != 1 && n != static_cast<size_t>(c.batch))
+            return Status::failure("the padding mask needs one valid length per batch item (batch " + std::to_string(c.batch) +
+                                   ", got " + std::to_string(n) + " lengths)");
+        for (int len : c.valid_lengths)
+            if (len < 1 || len > c.S())
+                return Status::failure("valid length " + std::to_string(len) + " is outside 1.." + std::to_string(c.S()) +
+                                       " (the number of keys)");
+    } else if (!c.valid_lengths.empty()) {
+        return Status::failure("valid lengths are only used by the padding mask (mask is " + std::string(to_string(c.mask)) + ")");
+    }
+
+    const double bytes = estimate_bytes_double(c);
+    if (bytes > static_cast<double>(c.max_memory_bytes))
+        return Status::failure("this configuration's trace needs about " + format_bytes(estimate_trace_bytes(c)) +
+                               ", over the memory budget of " + format_bytes(c.max_memory_bytes) +
+                               "; lower seq_len, kv_len or batch, or raise the budget (--max-memory)");
+    return ok_status();
+}
+
+}  // namespace attn

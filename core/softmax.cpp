@@ -1,0 +1,33 @@
+#include "core/softmax.h"
+
+#include <limits>
+
+namespace attn {
+
+using RowArray = Eigen::Array<float, 1, Eigen::Dynamic, Eigen::RowMajor>;
+
+int masked_softmax_rows(const float* scores, float* weights, int rows, int cols, unsigned char* row_flags) {
+    constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+    int fully_masked = 0;
+    for (int i = 0; i < rows; ++i) {
+        Eigen::Map<const RowArray> in(scores + static_cast<ptrdiff_t>(i) * cols, cols);
+        Eigen::Map<RowArray> out(weights + static_cast<ptrdiff_t>(i) * cols, cols);
+        const float row_max = in.maxCoeff();
+        if (row_max == neg_inf) {
+            // Every key is masked: softmax would be 0/0. Attend to nothing instead.
+            out.setZero();
+            if (row_flags) row_flags[i] = 1;
+            ++fully_masked;
+            continue;
+        }
+        // Subtracting the max keeps exp() <= 1, so large scores cannot overflow.
+        // Vectorised exp(-inf) is not always exactly 0 (PERF_NOTES), so masked entries
+        // are zeroed explicitly.
+        out = (in == neg_inf).select(0.0f, (in - row_max).exp());
+        out *= 1.0f / out.sum();
+        if (row_flags) row_flags[i] = 0;
+    }
+    return fully_masked;
+}
+
+}  // namespace attn

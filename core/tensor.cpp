@@ -1,0 +1,158 @@
+#include "core/tensor.h"
+
+#include <cassert>
+#include <sstream>
+#include <utility>
+
+namespace attn {
+
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape) {
+    std::vector<int64_t> strides(shape.size(), 1);
+    for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
+        strides[static_cast<size_t>(i)] = strides[static_cast<size_t>(i) + 1] * shape[static_cast<size_t>(i) + 1];
+    return strides;
+}
+
+static int64_t product(const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+}
+
+Tensor Tensor::zeros(std::vector<int64_t> shape, std::vector<std::string> dim_names) {
+    std::vector<float> values(static_cast<size_t>(product(shape)), 0.0f);
+    return from_values(std::move(shape), std::move(dim_names), std::move(values));
+}
+
+Tensor Tensor::from_values(std::vector<int64_t> shape, std::vector<std::string> dim_names,
+                           std::vector<float> values) {
+    assert(static_cast<int64_t>(values.size()) == product(shape) && "values must fill the shape");
+    assert(dim_names.size() == shape.size() && "one name per dimension");
+    Tensor t;
+    t.storage_ = std::make_shared<Storage>(std::move(values));
+    t.strides_ = contiguous_strides(shape);
+    t.shape_ = std::move(shape);
+    t.dim_names_ = std::move(dim_names);
+    return t;
+}
+
+int64_t Tensor::numel() const { return empty() ? 0 : product(shape_); }
+
+bool Tensor::is_contiguous() const {
+    // Dimensions of size 1 may have any stride, as in PyTorch.
+    int64_t expected = 1;
+    for (int i = rank() - 1; i >= 0; --i) {
+        const auto d = static_cast<size_t>(i);
+        if (shape_[d] != 1 && strides_[d] != expected) return false;
+        expected *= shape_[d];
+    }
+    return true;
+}
+
+float Tensor::at(const std::vector<int64_t>& index) const {
+    assert(static_cast<int>(index.size()) == rank() && "one index per dimension");
+    int64_t pos = offset_;
+    for (size_t d = 0; d < index.size(); ++d) pos += index[d] * strides_[d];
+    return (*storage_)[static_cast<size_t>(pos)];
+}
+
+float Tensor::flat(int64_t logical_index) const {
+    int64_t pos = offset_;
+    for (int i = rank() - 1; i >= 0; --i) {
+        const auto d = static_cast<size_t>(i);
+        pos += (logical_index % shape_[d]) * strides_[d];
+        logical_index /= shape_[d];
+    }
+    return (*storage_)[static_cast<size_t>(pos)];
+}
+
+// A view exists when the new shape can be read with strides alone. Two cases are
+// enough for attention: any reshape of a contiguous tensor, and splitting dimensions
+// of a strided one (e.g. E -> (H, d_h) on a slice of a fused QKV buffer), which is
+// always possible because each piece just inherits a multiple of the old stride.
+Tensor Tensor::view(std::vector<int64_t> shape, std::vector<std::string> dim_names) const {
+    if (empty() || product(shape) != numel()) return Tensor();
+    Tensor t = *this;
+    if (is_contiguous()) {
+        t.strides_ = contiguous_strides(shape);
+    } else {
+        std::vector<int64_t> strides(shape.size());
+        size_t next = 0;
+        for (size_t d = 0; d < shape_.size(); ++d) {
+            // Consume new dimensions until their product equals old dimension d.
+            int64_t covered = 1;
+            const size_t first = next;
+            if (next == shape.size()) return Tensor();
+            do covered *= shape[next++];  // at least one, so size-1 dimensions pair up too
+            while (next < shape.size() && covered < shape_[d]);
+            if (covered != shape_[d]) return Tensor();  // would merge dimensions: needs a copy
+            int64_t stride = strides_[d];
+            for (size_t k = next; k-- > first;) {
+                strides[k] = stride;
+                stride *= shape[k];
+            }
+        }
+        for (; next < shape.size(); ++next) {  // trailing size-1 dimensions
+            if (shape[next] != 1) return Tensor();
+            strides[next] = 1;
+        }
+        t.strides_ = std::move(strides);
+    }
+    t.shape_ = std::move(shape);
+    t.dim_names_ = std::move(dim_names);
+    return t;
+}
+
+Tensor Tensor::transpose(int dim0, int dim1) const {
+    Tensor t = *this;
+    std::swap(t.shape_[static_cast<size_t>(dim0)], t.shape_[static_cast<size_t>(dim1)]);
+    std::swap(t.strides_[static_cast<size_t>(dim0)], t.strides_[static_cast<size_t>(dim1)]);
+    std::swap(t.dim_names_[static_cast<size_t>(dim0)], t.dim_names_[static_cast<size_t>(dim1)]);
+    return t;
+}
+
+Tensor Tensor::narrow(int dim, int64_t start, int64_t length) const {
+    Tensor t = *this;
+    t.offset_ += start * strides_[static_cast<size_t>(dim)];
+    t.shape_[static_cast<size_t>(dim)] = length;
+    return t;
+}
+
+std::vector<float> Tensor::to_vector() const {
+    if (empty()) return {};
+    const int64_t n = numel();
+    if (is_contiguous()) return std::vector<float>(data(), data() + n);
+    std::vector<float> out(static_cast<size_t>(n));
+    // Walk the logical index like an odometer instead of dividing per element.
+    std::vector<int64_t> index(static_cast<size_t>(rank()), 0);
+    int64_t pos = offset_;
+    for (int64_t i = 0; i < n; ++i) {
+        out[static_cast<size_t>(i)] = (*storage_)[static_cast<size_t>(pos)];
+        for (int d = rank() - 1; d >= 0; --d) {
+            const auto u = static_cast<size_t>(d);
+            pos += strides_[u];
+            if (++index[u] < shape_[u]) break;
+            pos -= strides_[u] * shape_[u];
+            index[u] = 0;
+        }
+    }
+    return out;
+}
+
+Tensor Tensor::contiguous(bool force_copy) const {
+    if (is_contiguous() && !force_copy) return *this;
+    return from_values(shape_, dim_names_, to_vector());
+}
+
+std::string Tensor::shape_string() const {
+    std::ostringstream out;
+    out << '(';
+    for (int i = 0; i < rank(); ++i) {
+        if (i) out << ", ";
+        out << dim_names_[static_cast<size_t>(i)] << '=' << shape_[static_cast<size_t>(i)];
+    }
+    out << ')';
+    return out.str();
+}
+
+}  // namespace attn

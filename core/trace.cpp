@@ -1,0 +1,50 @@
+#include "core/trace.h"
+
+#include <set>
+
+namespace attn {
+
+const char* to_string(StepKind kind) {
+    switch (kind) {
+        case StepKind::Input: return "input";
+        case StepKind::Projection: return "projection";
+        case StepKind::Slice: return "slice";
+        case StepKind::View: return "view";
+        case StepKind::Transpose: return "transpose";
+        case StepKind::Scores: return "scores";
+        case StepKind::Scale: return "scale";
+        case StepKind::Mask: return "mask";
+        case StepKind::Softmax: return "softmax";
+        case StepKind::Dropout: return "dropout";
+        case StepKind::WeightedSum: return "weighted_sum";
+        case StepKind::Concat: return "concat";
+    }
+    return "?";
+}
+
+const Step* Trace::find(const std::string& name) const {
+    const int i = index_of(name);
+    return i < 0 ? nullptr : &steps[static_cast<size_t>(i)];
+}
+
+int Trace::index_of(const std::string& name) const {
+    for (size_t i = 0; i < steps.size(); ++i)
+        if (steps[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
+uint64_t Trace::storage_bytes() const {
+    std::set<const Storage*> seen;
+    uint64_t bytes = fully_masked_rows.size();
+    for (const Step& step : steps)
+        if (seen.insert(step.tensor.storage()).second) bytes += step.tensor.storage_bytes();
+    return bytes;
+}
+
+int Trace::count_fully_masked_rows() const {
+    int n = 0;
+    for (uint8_t flag : fully_masked_rows) n += flag;
+    return n;
+}
+
+}  // namespace attn

@@ -1,0 +1,248 @@
+// The attention forward against a plain reference, its invariants, and the variants.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "core/attention.h"
+#include "reference_attention.h"
+
+using namespace attn;
+
+static AttentionConfig small_config() {
+    AttentionConfig c;
+    c.batch = 2;
+    c.seq_len = 5;
+    c.hidden_dim = 12;
+    c.num_heads = 3;
+    c.seed = 7;
+    return c;
+}
+
+static const Tensor& step(const Trace& t, const char* name) {
+    const Step* s = t.find(name);
+    REQUIRE_MESSAGE(s != nullptr, "missing step ", name);
+    return s->tensor;
+}
+
+static void check_against_reference(const AttentionConfig& c) {
+    const AttentionWeights w = default_weights(c);
+    const AttentionInputs in = default_inputs(c);
+    Result<Trace> trace = run_attention(c, w, in);
+    REQUIRE_MESSAGE(trace.ok(), trace.error());
+    const ref::Result r = ref::attention(c, w, in);
+    const Trace& t = trace.value();
+    const std::pair<const char*, const std::vector<double>*> checks[] = {
+        {"attn_scaled", &r.scaled}, {"attn_weights", &r.weights}, {"context", &r.context},
+        {"concat", &r.concat},      {"out", &r.out}};
+    for (const auto& [name, expected] : checks) {
+        const double diff = ref::max_abs_diff(step(t, name), *expected);
+        CAPTURE(name);
+        CHECK(diff < 2e-5);
+    }
+    if (c.variant != Variant::Stacked) {
+        CHECK(ref::max_abs_diff(step(t, "q"), r.q) < 2e-5);
+        CHECK(ref::max_abs_diff(step(t, "k"), r.k) < 2e-5);
+        CHECK(ref::max_abs_diff(step(t, "v"), r.v) < 2e-5);
+    }
+}
+
+TEST_CASE("every step matches a plain triple-loop reference") {
+    AttentionConfig c = small_config();
+    SUBCASE("no mask") {}
+    SUBCASE("causal mask") { c.mask = MaskKind::Causal; }
+    SUBCASE("padding mask") { c.mask = MaskKind::Padding; c.valid_lengths = {3, 5}; }
+    SUBCASE("no bias") { c.bias = false; }
+    SUBCASE("one head") { c.num_heads = 1; }
+    SUBCASE("one token") { c.seq_len = 1; }
+    SUBCASE("cross-attention with kdim and vdim") { c.kv_len = 7; c.kdim = 5; c.vdim = 9; }
+    SUBCASE("stacked variant") { c.variant = Variant::Stacked; }
+    SUBCASE("fused variant, causal") { c.variant = Variant::Fused; c.mask = MaskKind::Causal; }
+    check_against_reference(c);
+}
+
+TEST_CASE("self-attention records the documented steps in order") {
+    AttentionConfig c = small_config();
+    c.mask = MaskKind::Causal;
+    c.dropout = 0.1f;
+    Result<Trace> t = run_attention(c);
+    REQUIRE(t.ok());
+    std::vector<std::string> names;
+    for (const Step& s : t->steps) names.push_back(s.name);
+    const std::vector<std::string> expected = {"input", "q", "k", "v", "q_split", "k_split", "v_split", "q_heads", "k_heads",
+                                               "v_heads", "attn_scores", "attn_scaled", "attn_masked", "attn_weights",
+                                               "attn_dropped", "context", "context_split", "concat", "out"};
+    CHECK(names == expected);
+    for (const Step& s : t->steps) {
+        CAPTURE(s.name);
+        CHECK_FALSE(s.title.empty());
+        CHECK(s.explanation.size() > 60);
+        CHECK(s.tensor.dim_names().size() == s.tensor.shape().size());
+        for (const std::string& src : s.sources) CHECK(t->index_of(src) >= 0);
+        for (const std::string& src : s.sources) CHECK(t->index_of(src) < t->index_of(s.name));
+    }
+    CHECK(step(t.value(), "q_heads").shape_string() == "(B=2, H=3, L=5, d_h=4)");
+    CHECK(step(t.value(), "attn_scores").shape_string() == "(B=2, H=3, L=5, S=5)");
+}
+
+TEST_CASE("cross-attention adds key and value inputs and uses length S") {
+    AttentionConfig c = small_config();
+    c.kv_len = 8;
+    c.kdim = 6;
+    c.vdim = 10;
+    Result<Trace> t = run_attention(c);
+    REQUIRE(t.ok());
+    CHECK(t->steps[1].name == "key_input");
+    CHECK(t->steps[2].name == "value_input");
+    CHECK(step(t.value(), "key_input").shape_string() == "(B=2, S=8, kdim=6)");
+    CHECK(step(t.value(), "k").shape_string() == "(B=2, S=8, E=12)");
+    CHECK(step(t.value(), "attn_weights").shape_string() == "(B=2, H=3, L=5, S=8)");
+}
+
+TEST_CASE("views and transposes are marked and copy nothing; concat copies") {
+    Result<Trace> t = run_attention(small_config());
+    REQUIRE(t.ok());
+    const auto is_view = [&](const char* name) { return t->find(name)->is_view; };
+    CHECK(is_view("q_split"));
+    CHECK(is_view("q_heads"));
+    CHECK(is_view("context_split"));
+    CHECK_FALSE(is_view("concat"));
+    CHECK(step(t.value(), "q_heads").shares_storage_with(step(t.value(), "q")));
+    CHECK_FALSE(step(t.value(), "q_heads").is_contiguous());
+    CHECK(step(t.value(), "q_split").is_contiguous());
+    CHECK_FALSE(step(t.value(), "context_split").is_contiguous());
+    CHECK(step(t.value(), "concat").is_contiguous());
+}
+
+TEST_CASE("softmax rows sum to one and masked weights are exactly zero") {
+    AttentionConfig c = small_config();
+    c.seq_len = 9;
+    SUBCASE("causal: the upper triangle is zero") {
+        c.mask = MaskKind::Causal;
+        Result<Trace> t = run_attention(c);
+        REQUIRE(t.ok());
+        const Tensor& w = step(t.value(), "attn_weights");
+        const Tensor& m = step(t.value(), "attn_masked");
+        for (int64_t b = 0; b < 2; ++b)
+            for (int64_t h = 0; h < 3; ++h)
+                for (int64_t i = 0; i < 9; ++i) {
+                    double sum = 0;
+                    for (int64_t j = 0; j < 9; ++j) {
+                        sum += w.at({b, h, i, j});
+                        if (j > i) {
+                            CHECK(w.at({b, h, i, j}) == 0.0f);
+                            CHECK(std::isinf(m.at({b, h, i, j})));
+                        }
+                    }
+                    CHECK(sum == doctest::Approx(1.0).epsilon(1e-5));
+                }
+    }
+    SUBCASE("padding: keys past the valid length get zero weight") {
+        c.mask = MaskKind::Padding;
+        c.valid_lengths = {4, 9};
+        Result<Trace> t = run_attention(c);
+        REQUIRE(t.ok());
+        const Tensor& w = step(t.value(), "attn_weights");
+        for (int64_t h = 0; h < 3; ++h)
+            for (int64_t i = 0; i < 9; ++i) {
+                for (int64_t j = 4; j < 9; ++j) CHECK(w.at({0, h, i, j}) == 0.0f);
+                CHECK(w.at({1, h, i, 8}) > 0.0f);
+            }
+    }
+}
+
+TEST_CASE("a fully masked row gives zeros, not NaN, and is flagged") {
+    AttentionConfig c = small_config();
+    std::vector<uint8_t> mask(static_cast<size_t>(c.L() * c.S()), 0);
+    for (int j = 0; j < c.S(); ++j) mask[static_cast<size_t>(2 * c.S() + j)] = 1;  // query 2 sees nothing
+    Result<Trace> t = run_attention(c, default_weights(c), default_inputs(c), mask);
+    REQUIRE(t.ok());
+    const Tensor& w = step(t.value(), "attn_weights");
+    const Tensor& ctx = step(t.value(), "context");
+    for (float x : w.to_vector()) REQUIRE_FALSE(std::isnan(x));
+    for (int64_t j = 0; j < c.S(); ++j) CHECK(w.at({1, 2, 2, j}) == 0.0f);
+    for (int64_t d = 0; d < c.head_dim(); ++d) CHECK(ctx.at({0, 1, 2, d}) == 0.0f);
+    CHECK(t->count_fully_masked_rows() == c.batch * c.H());
+    CHECK(t->fully_masked_rows[static_cast<size_t>((1 * c.H() + 2) * c.L() + 2)] == 1);
+    CHECK(t->fully_masked_rows[static_cast<size_t>((1 * c.H() + 2) * c.L() + 1)] == 0);
+}
+
+TEST_CASE("split, stacked and fused give the same output from the same weights") {
+    AttentionConfig c = small_config();
+    c.hidden_dim = 32;
+    c.num_heads = 4;
+    c.seq_len = 11;
+    SUBCASE("no mask") {}
+    SUBCASE("causal") { c.mask = MaskKind::Causal; }
+    SUBCASE("no bias") { c.bias = false; }
+    const AttentionWeights w = default_weights(c);
+    const AttentionInputs in = default_inputs(c);
+    std::vector<std::vector<float>> outs;
+    for (Variant v : {Variant::Split, Variant::Stacked, Variant::Fused}) {
+        c.variant = v;
+        Result<Trace> t = run_attention(c, w, in);
+        REQUIRE_MESSAGE(t.ok(), t.error());
+        outs.push_back(step(t.value(), "out").to_vector());
+    }
+    for (size_t k = 1; k < outs.size(); ++k) {
+        double worst = 0;
+        for (size_t i = 0; i < outs[0].size(); ++i) worst = std::max(worst, double(std::abs(outs[0][i] - outs[k][i])));
+        CAPTURE(k);
+        CHECK(worst < 1e-5);
+    }
+}
+
+TEST_CASE("the fused variant slices Q, K and V out of one buffer") {
+    AttentionConfig c = small_config();
+    c.variant = Variant::Fused;
+    Result<Trace> t = run_attention(c);
+    REQUIRE(t.ok());
+    CHECK(step(t.value(), "qkv").shape_string() == "(B=2, L=5, 3E=36)");
+    CHECK(step(t.value(), "k").shares_storage_with(step(t.value(), "qkv")));
+    CHECK_FALSE(step(t.value(), "k").is_contiguous());
+    CHECK(step(t.value(), "k").strides()[1] == 36);
+}
+
+TEST_CASE("inverted dropout zeroes some weights and scales survivors by 1/(1-p)") {
+    AttentionConfig c = small_config();
+    c.seq_len = 16;
+    c.dropout = 0.25f;
+    c.dropout_seed = 3;
+    Result<Trace> t = run_attention(c);
+    REQUIRE(t.ok());
+    const std::vector<float> w = step(t.value(), "attn_weights").to_vector();
+    const std::vector<float> d = step(t.value(), "attn_dropped").to_vector();
+    size_t dropped = 0;
+    for (size_t i = 0; i < w.size(); ++i) {
+        if (d[i] == 0.0f) ++dropped;
+        else CHECK(d[i] == doctest::Approx(w[i] / 0.75f).epsilon(1e-6));
+    }
+    const double fraction = double(dropped) / double(w.size());
+    CHECK(fraction > 0.18);
+    CHECK(fraction < 0.32);
+    SUBCASE("the same dropout seed drops the same cells; another seed does not") {
+        Result<Trace> again = run_attention(c);
+        CHECK(step(again.value(), "attn_dropped").to_vector() == d);
+        c.dropout_seed = 4;
+        Result<Trace> other = run_attention(c);
+        CHECK(step(other.value(), "attn_dropped").to_vector() != d);
+    }
+}
+
+TEST_CASE("the same seed gives the same numbers; another seed different ones") {
+    AttentionConfig c = small_config();
+    const std::vector<float> a = step(run_attention(c).value(), "out").to_vector();
+    CHECK(step(run_attention(c).value(), "out").to_vector() == a);
+    c.seed = 8;
+    CHECK(step(run_attention(c).value(), "out").to_vector() != a);
+}
+
+TEST_CASE("the memory estimate equals what the trace really holds") {
+    AttentionConfig c = small_config();
+    SUBCASE("split") {}
+    SUBCASE("stacked, masked, dropout") { c.variant = Variant::Stacked; c.mask = MaskKind::Causal; c.dropout = 0.5f; }
+    SUBCASE("fused") { c.variant = Variant::Fused; }
+    SUBCASE("cross") { c.kv_len = 3; c.kdim = 4; c.vdim = 7; }
+    Result<Trace> t = run_attention(c);
+    REQUIRE(t.ok());
+    CHECK(t->storage_bytes() == estimate_trace_bytes(c));
+}

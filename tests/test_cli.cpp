@@ -1,0 +1,159 @@
+// `attnviz trace` end to end: the real binary, its files, and every error path
+// (one line on stderr, exit code 2, nothing half-written).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+#include "app/io/npy.h"
+#include "app/io/safetensors.h"
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+static fs::path scratch(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("attnviz_cli_test_" + std::to_string(::getpid())) / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir.parent_path());
+    return dir;
+}
+
+static std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+static CliRun run_cli(const std::string& args) {
+    const fs::path base = scratch("run");
+    const std::string command = std::string(ATTNVIZ_BINARY) + " " + args + " >" + base.string() + ".out 2>" + base.string() + ".err";
+    const int status = std::system(command.c_str());
+    CliRun r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(base.string() + ".out");
+    r.err = slurp(base.string() + ".err");
+    return r;
+}
+
+static int count_lines(const std::string& text) {
+    int n = 0;
+    for (char c : text) n += c == '\n';
+    return n;
+}
+
+static const fs::path kFixtures = fs::path(ATTNVIZ_SOURCE_DIR) / "tests" / "fixtures" / "torch";
+
+static void write_bytes(const fs::path& p, const std::string& bytes) {
+    std::ofstream(p, std::ios::binary) << bytes;
+}
+
+TEST_CASE("attnviz trace writes a manifest and one npy per step") {
+    const fs::path out = scratch("trace_ok");
+    CliRun r = run_cli("trace --seq-len 5 --hidden-dim 8 --num-heads 2 --mask causal --out " + out.string());
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const std::string manifest = slurp(out / "manifest.json");
+    CHECK(manifest.find("\"attn_masked\"") != std::string::npos);
+    CHECK(manifest.find("\"contiguous\": false") != std::string::npos);
+    attn::Result<attn::Tensor> heads = attn::io::read_npy((out / "q_heads.npy").string());
+    REQUIRE(heads.ok());
+    CHECK(heads->shape() == std::vector<int64_t>{1, 2, 5, 4});
+    for (const auto& entry : fs::directory_iterator(out.parent_path()))
+        CHECK(entry.path().filename().string().find(".tmp-") == std::string::npos);  // no leftovers
+}
+
+TEST_CASE("attnviz trace reproduces torch from the fixture files, and saves loadable weights") {
+    const fs::path dir = kFixtures / "cross_kdim_vdim";
+    const fs::path out = scratch("trace_files");
+    const fs::path saved = scratch("saved.safetensors");
+    CliRun r = run_cli("trace --num-heads 2 --weights " + (dir / "weights.safetensors").string() + " --query " +
+                       (dir / "query.npy").string() + " --key " + (dir / "key.npy").string() + " --value " +
+                       (dir / "value.npy").string() + " --save-weights " + saved.string() + " --out " + out.string());
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const std::vector<float> ours = attn::io::read_npy((out / "out.npy").string()).value().to_vector();
+    const std::vector<float> torch = attn::io::read_npy((dir / "out.npy").string()).value().to_vector();
+    REQUIRE(ours.size() == torch.size());
+    for (size_t i = 0; i < ours.size(); ++i) CHECK(ours[i] == doctest::Approx(torch[i]).epsilon(1e-4));
+    attn::Result<attn::io::NamedTensors> back = attn::io::read_safetensors(saved.string());
+    REQUIRE(back.ok());
+    CHECK(back->size() == 6);  // q/k/v_proj_weight, in_proj_bias, out_proj.weight, out_proj.bias
+}
+
+TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output folder") {
+    const fs::path work = scratch("bad_inputs");
+    fs::create_directories(work);
+    const fs::path out = work / "out";
+    const std::string good_weights = (kFixtures / "self_basic" / "weights.safetensors").string();
+    const std::string good_query = (kFixtures / "self_basic" / "query.npy").string();
+    const std::string weights_bytes = slurp(good_weights);
+
+    // Crafted broken files.
+    write_bytes(work / "truncated.safetensors", weights_bytes.substr(0, weights_bytes.size() / 2));
+    std::string past_end = weights_bytes;
+    past_end[5] = 0x7f;
+    write_bytes(work / "past_end.safetensors", past_end);
+    std::string bad_json = weights_bytes;
+    bad_json[9] = '#';
+    write_bytes(work / "bad_json.safetensors", bad_json);
+    std::string wrong_dtype = weights_bytes;
+    wrong_dtype.replace(wrong_dtype.find("F32"), 3, "I64");
+    write_bytes(work / "wrong_dtype.safetensors", wrong_dtype);
+    attn::Tensor nan_query = attn::io::read_npy(good_query).value().contiguous(true);
+    nan_query.mutable_data()[3] = std::nanf("");
+    REQUIRE(attn::io::write_npy((work / "nan.npy").string(), nan_query).ok());
+    write_bytes(work / "not_npy.npy", "this is text");
+    fs::create_directories(work / "occupied");
+    write_bytes(work / "occupied" / "precious.txt", "keep me");
+
+    struct Case { std::string why; std::string args; const char* expect; };
+    const Case cases[] = {
+        {"unknown option", "--frobnicate", "frobnicate"},
+        {"missing --out", "", "--out"},
+        {"indivisible heads", "--hidden-dim 10 --num-heads 3", "not divisible"},
+        {"zero length", "--seq-len 0", "seq-len"},
+        {"non-numeric size", "--seq-len abc", "seq-len"},
+        {"bad mask", "--mask diagonal", "mask"},
+        {"bad variant", "--variant magic", "variant"},
+        {"dropout out of range", "--dropout 1.5", "dropout"},
+        {"bad valid lengths", "--mask padding --valid-lengths 3,x", "valid-lengths"},
+        {"valid length too long", "--mask padding --valid-lengths 9", "outside 1..4"},
+        {"lengths without padding", "--valid-lengths 2", "padding"},
+        {"memory budget", "--seq-len 20000 --max-memory 1MiB", "memory budget"},
+        {"bad memory size", "--max-memory lots", "max-memory"},
+        {"fused cross", "--variant fused --kv-len 7", "fused"},
+        {"missing weights file", "--weights /nonexistent/w.safetensors", "cannot open"},
+        {"truncated safetensors", "--weights " + (work / "truncated.safetensors").string(), "outside"},
+        {"header past the end", "--weights " + (work / "past_end.safetensors").string(), "past the end"},
+        {"bad JSON header", "--weights " + (work / "bad_json.safetensors").string(), "malformed"},
+        {"wrong dtype", "--weights " + (work / "wrong_dtype.safetensors").string(), "dtype I64"},
+        {"not an npy", "--query " + (work / "not_npy.npy").string(), "not a .npy"},
+        {"NaN in the query", "--query " + (work / "nan.npy").string(), "NaN"},
+        {"query width vs weights", "--weights " + good_weights + " --query " + (kFixtures / "causal" / "query.npy").string(), "weights file"},
+        {"seq-len vs query file", "--query " + good_query + " --seq-len 3", "disagrees"},
+        {"key without value", "--key " + good_query, "both a key file and a value file"},
+        {"no-bias vs weights", "--weights " + good_weights + " --no-bias", "--no-bias"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.why);
+        CliRun r = run_cli("trace " + c.args + (c.why == "missing --out" ? "" : " --out " + out.string()));
+        CHECK(r.exit_code == 2);
+        CHECK(count_lines(r.err) == 1);
+        CHECK(r.err.rfind("attnviz: error: ", 0) == 0);
+        CHECK_MESSAGE(r.err.find(c.expect) != std::string::npos, r.err);
+        CHECK_FALSE(fs::exists(out));
+    }
+
+    SUBCASE("a non-empty folder that is not a trace is left alone") {
+        CliRun r = run_cli("trace --out " + (work / "occupied").string());
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("not empty") != std::string::npos);
+        CHECK(slurp(work / "occupied" / "precious.txt") == "keep me");
+    }
+}
