@@ -76,7 +76,7 @@ private:
 // x: (B, N, in) contiguous; w: (out, in); b: (out) or empty  ->  (B, N, out)
 Tensor linear(const Tensor& x, const Eigen::Ref<const Mat>& w, const Vec& b, std::vector<std::string> dim_names) {
     const int64_t rows = x.dim(0) * x.dim(1);
-    Tensor y = Tensor::zeros({x.dim(0), x.dim(1), w.rows()}, std::move(dim_names));
+    Tensor y = Tensor::uninitialized({x.dim(0), x.dim(1), w.rows()}, std::move(dim_names));
     ConstMatMap x_rows(x.data(), rows, x.dim(2));
     MatMap y_rows(y.mutable_data(), rows, w.rows());
     y_rows.noalias() = x_rows * w.transpose();
@@ -88,7 +88,7 @@ Tensor linear(const Tensor& x, const Eigen::Ref<const Mat>& w, const Vec& b, std
 // x: (B, N, in)  ->  (B, H, N, d_h), contiguous, one head block after another.
 Tensor per_head_linear(const Tensor& x, const Mat& w, const Vec& b, int num_heads, const char* length_name) {
     const int64_t B = x.dim(0), N = x.dim(1), dh = w.rows() / num_heads;
-    Tensor y = Tensor::zeros({B, num_heads, N, dh}, {"B", "H", length_name, "d_h"});
+    Tensor y = Tensor::uninitialized({B, num_heads, N, dh}, {"B", "H", length_name, "d_h"});
     ConstMatMap x_rows(x.data(), B * N, x.dim(2));
     for (int h = 0; h < num_heads; ++h) {
         const Mat head_out = x_rows * w.middleRows(h * dh, dh).transpose();  // (B*N, d_h)
@@ -135,12 +135,12 @@ HeadMaps attend_per_head(const AttentionConfig& c, const Tensor& q_heads, const 
     const bool has_dropout = c.dropout > 0.0f;
     const std::vector<std::string> map_dims = {"B", "H", "L", "S"};
     HeadMaps m;
-    m.scores = Tensor::zeros({B, H, L, S}, map_dims);
-    m.scaled = Tensor::zeros({B, H, L, S}, map_dims);
-    if (has_mask) m.masked = Tensor::zeros({B, H, L, S}, map_dims);
-    m.weights = Tensor::zeros({B, H, L, S}, map_dims);
-    if (has_dropout) m.dropped = Tensor::zeros({B, H, L, S}, map_dims);
-    m.context = Tensor::zeros({B, H, L, dh}, {"B", "H", "L", "d_h"});
+    m.scores = Tensor::uninitialized({B, H, L, S}, map_dims);
+    m.scaled = Tensor::uninitialized({B, H, L, S}, map_dims);
+    if (has_mask) m.masked = Tensor::uninitialized({B, H, L, S}, map_dims);
+    m.weights = Tensor::uninitialized({B, H, L, S}, map_dims);
+    if (has_dropout) m.dropped = Tensor::uninitialized({B, H, L, S}, map_dims);
+    m.context = Tensor::uninitialized({B, H, L, dh}, {"B", "H", "L", "d_h"});
     m.fully_masked.assign(static_cast<size_t>(B * H * L), 0);
 
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));

@@ -23,8 +23,14 @@ int masked_softmax_rows(const float* scores, float* weights, int rows, int cols,
         // Subtracting the max keeps exp() <= 1, so large scores cannot overflow.
         // Vectorised exp(-inf) is not always exactly 0 (PERF_NOTES), so masked entries
         // are zeroed explicitly.
-        out = (in == neg_inf).select(0.0f, (in - row_max).exp());
-        out *= 1.0f / out.sum();
+        out = (in - row_max).exp();
+        float sum = 0.0f;
+        for (int j = 0; j < cols; ++j) {  // a plain loop the compiler vectorises as a blend
+            const float e = in[j] == neg_inf ? 0.0f : out[j];
+            out[j] = e;
+            sum += e;
+        }
+        out *= 1.0f / sum;
         if (row_flags) row_flags[i] = 0;
     }
     return fully_masked;

@@ -1,5 +1,6 @@
 #include "core/tensor.h"
 
+#include <algorithm>
 #include <cassert>
 #include <sstream>
 #include <utility>
@@ -20,19 +21,26 @@ static int64_t product(const std::vector<int64_t>& shape) {
 }
 
 Tensor Tensor::zeros(std::vector<int64_t> shape, std::vector<std::string> dim_names) {
-    std::vector<float> values(static_cast<size_t>(product(shape)), 0.0f);
-    return from_values(std::move(shape), std::move(dim_names), std::move(values));
+    Tensor t = uninitialized(std::move(shape), std::move(dim_names));
+    std::fill(t.storage_->begin(), t.storage_->end(), 0.0f);
+    return t;
 }
 
-Tensor Tensor::from_values(std::vector<int64_t> shape, std::vector<std::string> dim_names,
-                           std::vector<float> values) {
-    assert(static_cast<int64_t>(values.size()) == product(shape) && "values must fill the shape");
+Tensor Tensor::uninitialized(std::vector<int64_t> shape, std::vector<std::string> dim_names) {
     assert(dim_names.size() == shape.size() && "one name per dimension");
     Tensor t;
-    t.storage_ = std::make_shared<Storage>(std::move(values));
+    t.storage_ = std::make_shared<Storage>(static_cast<size_t>(product(shape)));  // default-initialised floats
     t.strides_ = contiguous_strides(shape);
     t.shape_ = std::move(shape);
     t.dim_names_ = std::move(dim_names);
+    return t;
+}
+
+Tensor Tensor::from_values(std::vector<int64_t> shape, std::vector<std::string> dim_names,
+                           const std::vector<float>& values) {
+    assert(static_cast<int64_t>(values.size()) == product(shape) && "values must fill the shape");
+    Tensor t = uninitialized(std::move(shape), std::move(dim_names));
+    std::copy(values.begin(), values.end(), t.storage_->begin());
     return t;
 }
 
@@ -118,16 +126,17 @@ Tensor Tensor::narrow(int dim, int64_t start, int64_t length) const {
     return t;
 }
 
-std::vector<float> Tensor::to_vector() const {
-    if (empty()) return {};
+void Tensor::copy_logical(float* out) const {
     const int64_t n = numel();
-    if (is_contiguous()) return std::vector<float>(data(), data() + n);
-    std::vector<float> out(static_cast<size_t>(n));
+    if (is_contiguous()) {
+        std::copy(data(), data() + n, out);
+        return;
+    }
     // Walk the logical index like an odometer instead of dividing per element.
     std::vector<int64_t> index(static_cast<size_t>(rank()), 0);
     int64_t pos = offset_;
     for (int64_t i = 0; i < n; ++i) {
-        out[static_cast<size_t>(i)] = (*storage_)[static_cast<size_t>(pos)];
+        out[i] = (*storage_)[static_cast<size_t>(pos)];
         for (int d = rank() - 1; d >= 0; --d) {
             const auto u = static_cast<size_t>(d);
             pos += strides_[u];
@@ -136,12 +145,19 @@ std::vector<float> Tensor::to_vector() const {
             index[u] = 0;
         }
     }
+}
+
+std::vector<float> Tensor::to_vector() const {
+    std::vector<float> out(static_cast<size_t>(numel()));
+    if (!empty()) copy_logical(out.data());
     return out;
 }
 
 Tensor Tensor::contiguous(bool force_copy) const {
     if (is_contiguous() && !force_copy) return *this;
-    return from_values(shape_, dim_names_, to_vector());
+    Tensor t = uninitialized(shape_, dim_names_);
+    copy_logical(t.storage_->data());
+    return t;
 }
 
 std::string Tensor::shape_string() const {

@@ -11,18 +11,21 @@
 #include <string>
 #include <vector>
 
-namespace attn {
+#include "core/storage.h"
 
-using Storage = std::vector<float>;
+namespace attn {
 
 class Tensor {
 public:
     Tensor() = default;
     // A fresh contiguous (C order) tensor filled with zeros.
     static Tensor zeros(std::vector<int64_t> shape, std::vector<std::string> dim_names);
-    // A contiguous tensor that takes over `values` (size must equal the product of shape).
+    // A fresh contiguous tensor whose values the caller will write (not zeroed: for
+    // results that overwrite every element).
+    static Tensor uninitialized(std::vector<int64_t> shape, std::vector<std::string> dim_names);
+    // A contiguous copy of `values` (size must equal the product of shape).
     static Tensor from_values(std::vector<int64_t> shape, std::vector<std::string> dim_names,
-                              std::vector<float> values);
+                              const std::vector<float>& values);
 
     const std::vector<int64_t>& shape() const { return shape_; }
     const std::vector<int64_t>& strides() const { return strides_; }  // in elements
@@ -66,6 +69,8 @@ public:
     std::string shape_string() const;
 
 private:
+    void copy_logical(float* out) const;  // all elements in logical C order
+
     std::shared_ptr<Storage> storage_;
     int64_t offset_ = 0;
     std::vector<int64_t> shape_;
