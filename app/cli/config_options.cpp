@@ -25,8 +25,10 @@ Result<uint64_t> parse_byte_size(const std::string& text) {
 
 void add_config_options(CLI::App& app, ConfigOptions& o) {
     AttentionConfig& c = o.config;
+    // 0 in kv_len/kdim/vdim means "same as L / E", so only real defaults are shown.
     const auto sized = [&](const char* flag, int& value, const char* help) {
-        CLI::Option* opt = app.add_option(flag, value, help)->check(CLI::Range(1, 1 << 20))->capture_default_str();
+        CLI::Option* opt = app.add_option(flag, value, help)->check(CLI::Range(1, 1 << 20));
+        if (value > 0) opt->capture_default_str();
         o.size_options.emplace_back(opt, flag);
     };
     sized("--seq-len,-L", c.seq_len, "query length L");
