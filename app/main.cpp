@@ -40,11 +40,17 @@ static int run(int argc, char** argv) {
         return fail(std::string(e.what()) + " (see attnviz --help)");
     }
 
+    // Options written before a subcommand belong to the window and would be ignored.
+    if (!app.get_subcommands().empty())
+        for (const CLI::Option* opt : app.get_options())
+            if (opt->count() > 0 && opt->get_name() != "--help")
+                return fail(opt->get_name() + " comes before the subcommand; put it after '" +
+                            app.get_subcommands().front()->get_name() + "'");
     if (trace_cmd->parsed()) return run_trace(trace);
     if (bench_cmd->parsed()) return run_bench(bench);
 #ifdef ATTNVIZ_HAVE_GUI
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
-    if (window.sources.query_path.empty() && window.sentence.empty() && window.size_options.front().first->count() == 0)
+    if (window.sources.query_path.empty() && window.sentence.empty() && window.size_options.front().option->count() == 0)
         window.sentence = kDefaultSentence;
     Result<attn::io::Problem> problem = resolve_problem(window);
     if (!problem) return fail(problem.error());

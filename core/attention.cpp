@@ -280,7 +280,12 @@ Result<Trace> run_attention(const AttentionConfig& c, const AttentionWeights& w,
         concat = rec.add("concat", StepKind::Concat, context_split.contiguous(true).view({B, L, E}, {"B", "L", "E"}),
                          {"context_split"});
     }
-    rec.add("out", StepKind::Projection, linear(concat, w.w_o, w.b_o, {"B", "L", "E"}), {"concat"});
+    const Tensor& out = rec.add("out", StepKind::Projection, linear(concat, w.w_o, w.b_o, {"B", "L", "E"}), {"concat"});
+    // Finite inputs can still overflow float32 in a dot product; say so rather than
+    // hand the learner a trace full of NaN.
+    if (!out.all_finite())
+        return Result<Trace>::failure("the scores overflow float32 (inputs or weights are too large, e.g. |x| ~ 1e20); "
+                                      "scale them down");
     return std::move(rec.trace);
 }
 

@@ -88,11 +88,8 @@ static double estimate_bytes_double(const AttentionConfig& c) {
     const double per_head_maps = B * H * L * S;  // one (B,H,L,S) tensor
     double floats = B * L * E;                   // input
     if (c.is_cross()) floats += B * S * (c.key_dim() + c.value_dim());
-    switch (c.variant) {
-        case Variant::Split: floats += B * L * E + 2 * B * S * E; break;        // q, k, v
-        case Variant::Fused: floats += 3 * B * L * E; break;                    // qkv (q,k,v are slices)
-        case Variant::Stacked: floats += B * L * E + 2 * B * S * E; break;      // per-head q,k,v
-    }
+    // q, k, v: own buffers (split), per-head blocks (stacked), or slices of one qkv (fused, S = L).
+    floats += B * L * E + 2 * B * S * E;
     int maps = 3;  // scores, scaled, weights
     if (c.mask != MaskKind::None) ++maps;
     if (c.dropout > 0) ++maps;
@@ -102,10 +99,18 @@ static double estimate_bytes_double(const AttentionConfig& c) {
     return floats * sizeof(float) + B * H * L;  // + one flag byte per query row
 }
 
-uint64_t estimate_trace_bytes(const AttentionConfig& config) {
-    const double bytes = estimate_bytes_double(config);
-    return bytes >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(bytes);
+static uint64_t to_bytes(double bytes) { return bytes >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(bytes); }
+
+uint64_t estimate_trace_bytes(const AttentionConfig& config) { return to_bytes(estimate_bytes_double(config)); }
+
+// The trace plus the weights, held twice at most (the fused variant stacks a copy).
+static double estimate_peak_double(const AttentionConfig& c) {
+    const double E = c.E();
+    const double weight_floats = E * (2 * E + c.key_dim() + c.value_dim()) + 4 * E;
+    return estimate_bytes_double(c) + 2 * weight_floats * sizeof(float);
 }
+
+uint64_t estimate_peak_bytes(const AttentionConfig& config) { return to_bytes(estimate_peak_double(config)); }
 
 Status validate(const AttentionConfig& c) {
     struct Size { const char* name; int value; };
@@ -144,9 +149,8 @@ Status validate(const AttentionConfig& c) {
         return Status::failure("valid lengths are only used by the padding mask (mask is " + std::string(to_string(c.mask)) + ")");
     }
 
-    const double bytes = estimate_bytes_double(c);
-    if (bytes > static_cast<double>(c.max_memory_bytes))
-        return Status::failure("this configuration's trace needs about " + format_bytes(estimate_trace_bytes(c)) +
+    if (estimate_peak_double(c) > static_cast<double>(c.max_memory_bytes))
+        return Status::failure("this configuration needs about " + format_bytes(estimate_peak_bytes(c)) + " (trace and weights)" +
                                ", over the memory budget of " + format_bytes(c.max_memory_bytes) +
                                "; lower seq_len, kv_len or batch, or raise the budget (--max-memory)");
     return ok_status();

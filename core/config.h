@@ -42,6 +42,7 @@ struct AttentionConfig {
     uint64_t max_memory_bytes = 2ull << 30;  // refuse traces estimated above this
 
     // Resolved sizes (after the 0 = "default" rules).
+    int batch_size() const { return batch; }
     int L() const { return seq_len; }
     int S() const { return kv_len > 0 ? kv_len : seq_len; }
     int E() const { return hidden_dim; }
@@ -53,7 +54,8 @@ struct AttentionConfig {
     bool is_cross() const;
 };
 
-// Checks sizes, divisibility, mask lengths, dropout and the memory budget.
+// Checks sizes, divisibility, mask lengths, dropout and the memory budget
+// (estimate_peak_bytes against max_memory_bytes).
 // The message names the offending values and what would be valid.
 Status validate(const AttentionConfig& config);
 
@@ -65,6 +67,9 @@ uint64_t estimate_trace_bytes(const AttentionConfig& config);
 std::vector<int> nearest_valid_heads(int hidden_dim, int num_heads);
 // The multiples of num_heads nearest to hidden_dim (below and above).
 std::vector<int> nearest_valid_hidden(int hidden_dim, int num_heads);
+
+// The trace plus the weights: what validate() compares with max_memory_bytes.
+uint64_t estimate_peak_bytes(const AttentionConfig& config);
 
 // "512 MiB", "1.5 GiB": for messages.
 std::string format_bytes(uint64_t bytes);

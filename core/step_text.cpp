@@ -42,7 +42,7 @@ std::string heads_text(const char* letter, const AttentionConfig& c) {
     return fmt("transpose(1, 2) swaps the sequence and head dimensions so each head owns a (%s x d_h) matrix, ready for "
                "one batched matrix multiply over B x H. Only the strides are swapped: the buffer is unchanged, which "
                "makes this tensor non-contiguous (stepping along the sequence now jumps %d floats).",
-               letter[0] == 'Q' ? "L" : "S", c.E());
+               letter[0] == 'Q' ? "L" : "S", c.variant == Variant::Fused ? 3 * c.E() : c.E());
 }
 
 }  // namespace

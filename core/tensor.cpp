@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <sstream>
 #include <utility>
 
@@ -158,6 +159,25 @@ Tensor Tensor::contiguous(bool force_copy) const {
     Tensor t = uninitialized(shape_, dim_names_);
     copy_logical(t.storage_->data());
     return t;
+}
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+    std::string s = "(";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + ")";
+}
+
+std::vector<std::string> numbered_dim_names(size_t rank) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < rank; ++i) names.push_back("d" + std::to_string(i));
+    return names;
+}
+
+bool Tensor::all_finite() const {
+    if (is_contiguous()) return std::all_of(data(), data() + numel(), [](float x) { return std::isfinite(x); });
+    for (float x : to_vector())
+        if (!std::isfinite(x)) return false;
+    return true;
 }
 
 std::string Tensor::shape_string() const {

@@ -67,6 +67,8 @@ public:
 
     // "(B=1, L=4, H=2, d_h=3)"
     std::string shape_string() const;
+    // False when any element is NaN or +-Inf.
+    bool all_finite() const;
 
 private:
     void copy_logical(float* out) const;  // all elements in logical C order
@@ -77,6 +79,11 @@ private:
     std::vector<int64_t> strides_;
     std::vector<std::string> dim_names_;
 };
+
+// "(2, 3)": a shape without names, for messages.
+std::string shape_text(const std::vector<int64_t>& shape);
+// {"d0", "d1", ...}: placeholder names for tensors read from files.
+std::vector<std::string> numbered_dim_names(size_t rank);
 
 // Strides of a contiguous C-order tensor with this shape.
 std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape);

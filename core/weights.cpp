@@ -71,9 +71,7 @@ Tensor token_embeddings(const std::vector<std::string>& tokens, int hidden_dim, 
     return t;
 }
 
-static std::string dims(const Mat& m) {
-    return "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")";
-}
+static std::string dims(const Mat& m) { return shape_text({m.rows(), m.cols()}); }
 
 static Status check_matrix(const char* name, const Mat& m, int rows, int cols) {
     if (m.rows() == rows && m.cols() == cols) return ok_status();
@@ -88,8 +86,7 @@ static Status check_input(const char* name, const Tensor& t, int64_t batch, int6
         return Status::failure(std::string(name) + " input has shape " + t.shape_string() + " but the configuration needs (B=" +
                                std::to_string(batch) + ", " + length_name + "=" + std::to_string(length) + ", " +
                                width_name + "=" + std::to_string(width) + ")");
-    for (float x : t.to_vector())
-        if (!std::isfinite(x)) return Status::failure(std::string(name) + " input contains NaN or Inf values");
+    if (!t.all_finite()) return Status::failure(std::string(name) + " input contains NaN or Inf values");
     return ok_status();
 }
 
@@ -106,6 +103,8 @@ Status check_shapes(const AttentionConfig& c, const AttentionWeights& w, const A
             if (b->size() != E) return Status::failure("a bias has " + std::to_string(b->size()) + " entries, expected hidden_dim " + std::to_string(E));
     for (const Mat* m : {&w.w_q, &w.w_k, &w.w_v, &w.w_o})
         if (!m->allFinite()) return Status::failure("the weights contain NaN or Inf values");
+    for (const Vec* b : {&w.b_q, &w.b_k, &w.b_v, &w.b_o})
+        if (!b->allFinite()) return Status::failure("the biases contain NaN or Inf values");
     if (Status s = check_input("query", in.query, c.batch, c.L(), E, "L", "E"); !s) return s;
     if (c.is_cross()) {
         if (Status s = check_input("key", in.key, c.batch, c.S(), c.key_dim(), "S", "kdim"); !s) return s;

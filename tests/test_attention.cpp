@@ -236,6 +236,22 @@ TEST_CASE("the same seed gives the same numbers; another seed different ones") {
     CHECK(step(run_attention(c).value(), "out").to_vector() != a);
 }
 
+TEST_CASE("NaN biases and scores that overflow float32 are refused, not traced as NaN") {
+    AttentionConfig c = small_config();
+    AttentionWeights w = default_weights(c);
+    AttentionInputs in = default_inputs(c);
+    SUBCASE("NaN bias") {
+        w.b_v[2] = std::nanf("");
+        CHECK(run_attention(c, w, in).error().find("biases contain NaN") != std::string::npos);
+    }
+    SUBCASE("huge but finite inputs") {
+        Tensor big = in.query.contiguous(true);
+        for (int64_t i = 0; i < big.numel(); ++i) big.mutable_data()[i] = 1e30f;
+        in.query = big;
+        CHECK(run_attention(c, w, in).error().find("overflow float32") != std::string::npos);
+    }
+}
+
 TEST_CASE("the memory estimate equals what the trace really holds") {
     AttentionConfig c = small_config();
     SUBCASE("split") {}

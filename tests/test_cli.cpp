@@ -69,6 +69,16 @@ TEST_CASE("attnviz trace writes a manifest and one npy per step") {
         CHECK(entry.path().filename().string().find(".tmp-") == std::string::npos);  // no leftovers
 }
 
+TEST_CASE("a trailing slash on --out names the same folder, and a trace folder is replaced") {
+    const fs::path out = scratch("slash");
+    for (int run = 0; run < 2; ++run) {
+        CliRun r = run_cli("trace --out " + out.string() + "/");
+        REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    }
+    CHECK(fs::exists(out / "manifest.json"));
+    for (const auto& entry : fs::directory_iterator(out)) CHECK(entry.path().filename().string()[0] != '.');
+}
+
 TEST_CASE("attnviz trace reproduces torch from the fixture files, and saves loadable weights") {
     const fs::path dir = kFixtures / "cross_kdim_vdim";
     const fs::path out = scratch("trace_files");
@@ -109,6 +119,11 @@ TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output f
     nan_query.mutable_data()[3] = std::nanf("");
     REQUIRE(attn::io::write_npy((work / "nan.npy").string(), nan_query).ok());
     write_bytes(work / "not_npy.npy", "this is text");
+    // A tensor whose name holds a newline (JSON "\n"), with a dtype we refuse.
+    const std::string evil_header = R"({"evil\nname":{"dtype":"I8","shape":[1],"data_offsets":[0,1]}})";
+    std::string evil(8, '\0');
+    evil[0] = static_cast<char>(evil_header.size());
+    write_bytes(work / "evil_name.safetensors", evil + evil_header + "x");
     fs::create_directories(work / "occupied");
     write_bytes(work / "occupied" / "precious.txt", "keep me");
 
@@ -139,6 +154,9 @@ TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output f
         {"seq-len vs query file", "--query " + good_query + " --seq-len 3", "disagrees"},
         {"key without value", "--key " + good_query, "both a key file and a value file"},
         {"no-bias vs weights", "--weights " + good_weights + " --no-bias", "--no-bias"},
+        {"tokens and a query file", "--query " + good_query + " --tokens \"a b c d e\"", "not both"},
+        {"unwritable weights path", "--save-weights /nonexistent/dir/w.safetensors", "cannot write"},
+        {"a newline in a tensor name stays on one line", "--weights " + (work / "evil_name.safetensors").string(), "dtype I8"},
     };
     for (const Case& c : cases) {
         CAPTURE(c.why);
@@ -150,6 +168,19 @@ TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output f
         CHECK_FALSE(fs::exists(out));
     }
 
+    SUBCASE("a folder with a manifest.json and other files is not a trace to replace") {
+        fs::create_directories(work / "project");
+        write_bytes(work / "project" / "manifest.json", "{}");
+        write_bytes(work / "project" / "thesis.tex", "keep me");
+        CliRun r = run_cli("trace --out " + (work / "project").string());
+        CHECK(r.exit_code == 2);
+        CHECK(slurp(work / "project" / "thesis.tex") == "keep me");
+    }
+    SUBCASE("options before the subcommand are refused, not ignored") {
+        CliRun r = run_cli("-L 8 trace --out " + out.string());
+        CHECK(r.exit_code == 2);
+        CHECK(r.err.find("before the subcommand") != std::string::npos);
+    }
     SUBCASE("a non-empty folder that is not a trace is left alone") {
         CliRun r = run_cli("trace --out " + (work / "occupied").string());
         CHECK(r.exit_code == 2);

@@ -46,6 +46,26 @@ TEST_CASE("malformed npy files are refused with a reason") {
         bad.replace(bad.find("<f4"), 3, "<i4");
         CHECK(decode_npy(bad, "f").error().find("only float32") != std::string::npos);
     }
+    SUBCASE("a hostile header with 40000 spaces is refused, not a stack overflow") {
+        std::string bad = good;
+        const size_t at = bad.find("(2, 2)");
+        bad.insert(at + 1, std::string(40000, ' '));
+        CHECK_FALSE(decode_npy(bad, "f").ok());
+    }
+    SUBCASE("shapes must be whole positive numbers separated by commas") {
+        for (const char* shape : {"(2, -2)", "(2 2)  ", "(1.5, 2)", "(a, 2)  "}) {
+            std::string bad = good;
+            bad.replace(bad.find("(2, 2)"), 6, shape);
+            CAPTURE(shape);
+            CHECK(decode_npy(bad, "f").error().find("malformed shape") != std::string::npos);
+        }
+    }
+    SUBCASE("a shape whose product overflows is too large, not wrapped") {
+        std::string bad = good;
+        const std::string huge = "(1048576, 1048576, 16777216)";
+        bad.replace(bad.find("(2, 2)"), 6, huge);
+        CHECK(decode_npy(bad, "f").error().find("too large") != std::string::npos);
+    }
     SUBCASE("fortran order") {
         std::string bad = good;
         bad.replace(bad.find("False"), 5, "True ");
@@ -111,6 +131,13 @@ TEST_CASE("Hugging Face names are found under a layer prefix, and a missing bias
     }
 }
 
+TEST_CASE("PyTorch's add_bias_kv weights are refused rather than silently ignored") {
+    AttentionConfig c;
+    NamedTensors named = weights_to_tensors(default_weights(c));
+    named.emplace_back("bias_k", sample({1, 1, 6}));
+    CHECK(weights_from_tensors(named, "test").error().find("bias_k") != std::string::npos);
+}
+
 TEST_CASE("malformed safetensors files are refused with a reason") {
     const std::string good = encode_safetensors({{"x", sample({2, 3})}});
     uint64_t header_len = 0;
@@ -142,6 +169,14 @@ TEST_CASE("malformed safetensors files are refused with a reason") {
         std::string h = header;
         h.replace(h.find("[0,24]"), 6, "[0,20]");
         CHECK(decode_safetensors(with_header(h), "f").error().find("need 24") != std::string::npos);
+    }
+    SUBCASE("dimensions whose product overflows are refused") {
+        std::string h = header;
+        h.replace(h.find("[2,3]"), 5, "[4294967296,4294967296]");
+        CHECK(decode_safetensors(with_header(h), "f").error().find("malformed shape") != std::string::npos);
+        h = header;
+        h.replace(h.find("[2,3]"), 5, "[65536,65536,65536]");
+        CHECK(decode_safetensors(with_header(h), "f").error().find("too large") != std::string::npos);
     }
     SUBCASE("the good file reads") { CHECK(decode_safetensors(good, "f").ok()); }
 }

@@ -5,7 +5,6 @@ find_package(Eigen3 3.3 REQUIRED NO_MODULE)          # libeigen3-dev -> Eigen3::
 find_package(OpenMP REQUIRED COMPONENTS CXX)          # g++ runtime   -> OpenMP::OpenMP_CXX
 find_package(nlohmann_json 3 REQUIRED)                # nlohmann-json3-dev
 find_package(CLI11 REQUIRED)                          # libcli11-dev  -> CLI11::CLI11
-find_package(doctest REQUIRED)                        # doctest-dev   -> doctest::doctest
 find_package(PkgConfig REQUIRED)
 
 if(ATTNVIZ_BUILD_GUI)

@@ -1,5 +1,6 @@
 // `attnviz trace`: run one forward and write every step as .npy plus manifest.json.
 #include <cstdio>
+#include <string>
 
 #include "app/cli/commands.h"
 #include "app/io/safetensors.h"
@@ -9,7 +10,14 @@
 namespace attn::cli {
 
 int fail(const std::string& message) {
-    std::fprintf(stderr, "attnviz: error: %s\n", message.c_str());
+    // Messages can quote names from files; keep them on one line whatever they hold.
+    std::string line;
+    for (unsigned char ch : message) {
+        if (ch == '\n') line += "\\n";
+        else if (ch < 0x20 || ch == 0x7f) line += '?';
+        else line += static_cast<char>(ch);
+    }
+    std::fprintf(stderr, "attnviz: error: %s\n", line.c_str());
     return 2;
 }
 
@@ -26,10 +34,14 @@ int run_trace(const TraceCommand& command) {
     if (!problem) return fail(problem.error());
     Result<Trace> trace = run_attention(problem->config, problem->weights, problem->inputs);
     if (!trace) return fail(trace.error());
-    if (Status s = io::write_trace_dir(trace.value(), command.out_dir); !s) return fail(s.error());
+    // Weights first: if they cannot be written, no trace is left behind either.
     if (!command.save_weights.empty())
         if (Status s = io::write_safetensors(command.save_weights, io::weights_to_tensors(problem->weights)); !s)
             return fail(s.error());
+    if (Status s = io::write_trace_dir(trace.value(), command.out_dir); !s) {
+        if (!command.save_weights.empty()) std::remove(command.save_weights.c_str());
+        return fail(s.error());
+    }
     std::printf("wrote %zu steps (%s) to %s\n", trace->steps.size(), format_bytes(trace->storage_bytes()).c_str(),
                 command.out_dir.c_str());
     return 0;

@@ -9,9 +9,11 @@ Result<uint64_t> parse_byte_size(const std::string& text) {
     std::istringstream in(text);
     double number = 0;
     std::string unit;
-    if (!(in >> number) || number <= 0)
-        return Result<uint64_t>::failure("--max-memory '" + text + "' is not a size (examples: 2GiB, 512MiB, 1000000)");
+    if (!(in >> number) || !(number > 0))
+        return Result<uint64_t>::failure("--max-memory '" + text + "' is not a positive size (examples: 2GiB, 512MiB, 1000000)");
     in >> unit;
+    if (std::string rest; in >> rest)
+        return Result<uint64_t>::failure("--max-memory '" + text + "' has extra text after the unit");
     double scale = 1;
     if (unit.empty() || unit == "B") scale = 1;
     else if (unit == "K" || unit == "KiB" || unit == "KB") scale = 1024.0;
@@ -19,6 +21,7 @@ Result<uint64_t> parse_byte_size(const std::string& text) {
     else if (unit == "G" || unit == "GiB" || unit == "GB") scale = 1024.0 * 1024 * 1024;
     else return Result<uint64_t>::failure("--max-memory '" + text + "' has an unknown unit (use B, KiB, MiB or GiB)");
     const double bytes = number * scale;
+    if (bytes < 1024) return Result<uint64_t>::failure("--max-memory '" + text + "' is below 1 KiB; no trace fits");
     if (bytes >= 1.8e19) return Result<uint64_t>::failure("--max-memory '" + text + "' is too large");
     return static_cast<uint64_t>(std::llround(bytes));
 }
@@ -26,18 +29,19 @@ Result<uint64_t> parse_byte_size(const std::string& text) {
 void add_config_options(CLI::App& app, ConfigOptions& o) {
     AttentionConfig& c = o.config;
     // 0 in kv_len/kdim/vdim means "same as L / E", so only real defaults are shown.
-    const auto sized = [&](const char* flag, int& value, const char* help) {
-        CLI::Option* opt = app.add_option(flag, value, help)->check(CLI::Range(1, 1 << 20));
-        if (value > 0) opt->capture_default_str();
-        o.size_options.emplace_back(opt, flag);
+    const auto sized = [&](const char* flags, const char* flag, int AttentionConfig::*field,
+                           int (AttentionConfig::*resolved)() const, const char* help) {
+        CLI::Option* opt = app.add_option(flags, c.*field, help)->check(CLI::Range(1, 1 << 20));
+        if (c.*field > 0) opt->capture_default_str();
+        o.size_options.push_back({opt, flag, field, resolved});
     };
-    sized("--seq-len,-L", c.seq_len, "query length L");
-    sized("--kv-len,-S", c.kv_len, "key/value length S (cross-attention; default L)");
-    sized("--hidden-dim,-E", c.hidden_dim, "hidden_dim E (embed_dim)");
+    sized("--seq-len,-L", "--seq-len", &AttentionConfig::seq_len, &AttentionConfig::L, "query length L");
+    sized("--kv-len,-S", "--kv-len", &AttentionConfig::kv_len, &AttentionConfig::S, "key/value length S (cross-attention; default L)");
+    sized("--hidden-dim,-E", "--hidden-dim", &AttentionConfig::hidden_dim, &AttentionConfig::E, "hidden_dim E (embed_dim)");
+    sized("--kdim", "--kdim", &AttentionConfig::kdim, &AttentionConfig::key_dim, "key input width (default E)");
+    sized("--vdim", "--vdim", &AttentionConfig::vdim, &AttentionConfig::value_dim, "value input width (default E)");
+    sized("--batch,-B", "--batch", &AttentionConfig::batch, &AttentionConfig::batch_size, "batch size B");
     app.add_option("--num-heads,-H", c.num_heads, "number of heads H (must divide E)")->check(CLI::Range(1, 1 << 20))->capture_default_str();
-    sized("--kdim", c.kdim, "key input width (default E)");
-    sized("--vdim", c.vdim, "value input width (default E)");
-    sized("--batch,-B", c.batch, "batch size B");
     app.add_option("--seed", c.seed, "seed for default weights and inputs")->capture_default_str();
     app.add_option("--mask", o.mask, "mask: none, causal or padding")->check(CLI::IsMember({"none", "causal", "padding"}))->capture_default_str();
     app.add_option("--valid-lengths", o.valid_lengths, "padding mask: valid key count per batch item, e.g. 6,4,1");
@@ -57,6 +61,7 @@ void add_config_options(CLI::App& app, ConfigOptions& o) {
 static Result<std::vector<int>> parse_lengths(const std::string& text) {
     std::vector<int> lengths;
     std::istringstream in(text);
+    if (!text.empty() && text.back() == ',') return Result<std::vector<int>>::failure("--valid-lengths '" + text + "' ends with a comma");
     for (std::string item; std::getline(in, item, ',');) {
         try {
             size_t used = 0;
@@ -93,14 +98,12 @@ Result<io::Problem> resolve_problem(ConfigOptions o) {
     if (!problem) return problem;
     // Files decide sizes; an explicit option that disagrees is an error, not silently ignored.
     const AttentionConfig& got = problem->config;
-    for (const auto& [opt, flag] : o.size_options) {
-        if (opt->count() == 0) continue;
-        const std::string name = std::string(flag).substr(0, std::string(flag).find(','));
-        const int given = std::stoi(opt->as<std::string>());
-        const int actual = name == "--seq-len" ? got.L() : name == "--kv-len" ? got.S() : name == "--hidden-dim" ? got.E()
-                         : name == "--kdim" ? got.key_dim() : name == "--vdim" ? got.value_dim() : got.batch;
+    for (const ConfigOptions::SizeOption& size : o.size_options) {
+        if (size.option->count() == 0) continue;
+        const int given = o.config.*size.given, actual = (got.*size.resolved)();
         if (given != actual)
-            return R::failure(name + " " + std::to_string(given) + " disagrees with the inputs (files or --tokens), which give " + std::to_string(actual));
+            return R::failure(std::string(size.flag) + " " + std::to_string(given) +
+                              " disagrees with the inputs (files or --tokens), which give " + std::to_string(actual));
     }
     if (o.no_bias && got.bias) return R::failure("--no-bias disagrees with the weights file, which has biases");
     return problem;

@@ -18,8 +18,14 @@ struct ConfigOptions {
     std::string max_memory;     // "2GiB", "512MiB", or bytes
     std::string sentence;       // --tokens "the cat sat"
     bool no_bias = false;
-    // Options that a file can contradict, to name them in messages.
-    std::vector<std::pair<CLI::Option*, const char*>> size_options;
+    // Sizes that files (or --tokens) can fix: an explicit option must agree with them.
+    struct SizeOption {
+        CLI::Option* option;
+        const char* flag;                         // "--seq-len"
+        int AttentionConfig::*given;              // the parsed value
+        int (AttentionConfig::*resolved)() const; // what the problem ended up with
+    };
+    std::vector<SizeOption> size_options;
 };
 
 // Adds --seq-len, --hidden-dim, ..., --weights, --query, --key, --value to `app`.

@@ -1,7 +1,8 @@
 #include "app/io/npy.h"
 
 #include <cstring>
-#include <regex>
+#include <cctype>
+#include <cmath>
 
 #include "app/io/file_util.h"
 
@@ -15,6 +16,64 @@ std::string shape_tuple(const std::vector<int64_t>& shape) {
     std::string s = "(";
     for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
     return s + (shape.size() == 1 ? ",)" : ")");
+}
+// numpy writes headers under 4 KiB; anything far larger is not a real .npy.
+constexpr size_t kMaxHeader = 65536;
+// At most 2^31 elements (8 GiB of float32): bounds every size computed from a header.
+constexpr int64_t kMaxElements = int64_t{1} << 31;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The raw text of the value of 'key' in the header dict: a quoted string (quotes kept),
+// a parenthesised tuple (parentheses dropped), or a bare word such as True. Empty when
+// the key is absent or the value is malformed. A hand-written scanner, not std::regex,
+// which recurses per character and overflows the stack on long hostile headers.
+std::string header_value(const std::string& header, const std::string& key) {
+    const size_t at = header.find("'" + key + "'");
+    if (at == std::string::npos) return {};
+    size_t i = at + key.size() + 2;
+    while (i < header.size() && is_space(header[i])) ++i;
+    if (i >= header.size() || header[i] != ':') return {};
+    ++i;
+    while (i < header.size() && is_space(header[i])) ++i;
+    if (i >= header.size()) return {};
+    if (header[i] == '\'' || header[i] == '"') {
+        const size_t close = header.find(header[i], i + 1);
+        return close == std::string::npos ? std::string() : header.substr(i, close - i + 1);
+    }
+    if (header[i] == '(') {
+        const size_t close = header.find(')', i);
+        return close == std::string::npos ? std::string() : header.substr(i + 1, close - i - 1);
+    }
+    size_t end = i;
+    while (end < header.size() && std::isalnum(static_cast<unsigned char>(header[end]))) ++end;
+    return header.substr(i, end - i);
+}
+
+// "2, 3, 4" or "5," -> {2, 3, 4} / {5}; whole positive numbers only, product bounded.
+Result<std::vector<int64_t>> parse_shape(const std::string& text) {
+    using R = Result<std::vector<int64_t>>;
+    std::vector<int64_t> shape;
+    int64_t count = 1;
+    size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && is_space(text[i])) ++i;
+        if (i == text.size()) break;
+        size_t end = i;
+        while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+        if (end == i || end - i > 10) return R::failure("has a malformed shape (" + text.substr(0, 40) + ")");
+        const int64_t d = std::stoll(text.substr(i, end - i));
+        if (d == 0) return R::failure("is empty (a dimension of size 0)");
+        if (d > kMaxElements / count) return R::failure("is too large (more than 2^31 elements)");
+        count *= d;
+        shape.push_back(d);
+        i = end;
+        while (i < text.size() && is_space(text[i])) ++i;
+        if (i < text.size() && text[i] != ',') return R::failure("has a malformed shape (" + text.substr(0, 40) + ")");
+        ++i;
+    }
+    if (shape.empty()) return R::failure("holds a scalar; a tensor was expected");
+    return shape;
 }
 }  // namespace
 
@@ -55,36 +114,23 @@ Result<Tensor> decode_npy(const std::string& bytes, const std::string& what) {
         return R::failure(what + " uses .npy format version " + std::to_string(major) + ", which is not supported");
     }
     if (header_start + header_len > bytes.size()) return R::failure(what + " is truncated (header runs past the end of the file)");
+    if (header_len > kMaxHeader) return R::failure(what + " has a header of " + std::to_string(header_len) + " bytes, more than a .npy ever needs");
     const std::string header = bytes.substr(header_start, header_len);
 
-    std::smatch m;
-    if (!std::regex_search(header, m, std::regex(R"('descr'\s*:\s*'([^']*)')")))
-        return R::failure(what + " has a malformed header (no dtype)");
-    const std::string descr = m[1];
+    const std::string descr = header_value(header, "descr");
     size_t item = 0;
-    if (descr == "<f4" || descr == "=f4" || descr == "|f4") item = 4;
-    else if (descr == "<f8" || descr == "=f8") item = 8;
-    else return R::failure(what + " has dtype '" + descr + "'; only float32 and float64 are supported (use arr.astype('float32'))");
-    if (std::regex_search(header, std::regex(R"('fortran_order'\s*:\s*True)")))
-        return R::failure(what + " is in Fortran order; save it with np.ascontiguousarray first");
-    if (!std::regex_search(header, m, std::regex(R"('shape'\s*:\s*\(([^)]*)\))")))
-        return R::failure(what + " has a malformed header (no shape)");
-    std::vector<int64_t> shape;
-    const std::string dims = m[1];
-    const std::regex digits_re(R"(\d+)");
-    std::sregex_iterator it(dims.begin(), dims.end(), digits_re), end;
-    for (; it != end; ++it) {
-        const std::string digits = it->str();
-        if (digits.size() > 12) return R::failure(what + " has an absurd dimension " + digits);
-        shape.push_back(std::stoll(digits));
-    }
-    if (shape.empty()) return R::failure(what + " holds a scalar; a tensor was expected");
+    if (descr == "'<f4'" || descr == "'=f4'" || descr == "'|f4'") item = 4;
+    else if (descr == "'<f8'" || descr == "'=f8'") item = 8;
+    else if (descr.empty()) return R::failure(what + " has a malformed header (no dtype)");
+    else return R::failure(what + " has dtype " + descr + "; only float32 and float64 are supported (use arr.astype('float32'))");
+    const std::string fortran = header_value(header, "fortran_order");
+    if (fortran == "True") return R::failure(what + " is in Fortran order; save it with np.ascontiguousarray first");
+    if (fortran != "False") return R::failure(what + " has a malformed header (fortran_order)");
+    Result<std::vector<int64_t>> parsed = parse_shape(header_value(header, "shape"));
+    if (!parsed) return R::failure(what + " " + parsed.error());
+    std::vector<int64_t> shape = std::move(parsed.value());
     int64_t count = 1;
-    for (int64_t d : shape) {
-        if (d == 0) return R::failure(what + " is empty (a dimension of size 0)");
-        count *= d;
-        if (count > (int64_t{1} << 40)) return R::failure(what + " is too large");
-    }
+    for (int64_t d : shape) count *= d;  // parse_shape bounded the product
     const size_t data_start = header_start + header_len;
     const size_t need = static_cast<size_t>(count) * item;
     if (bytes.size() - data_start < need)
@@ -99,12 +145,13 @@ Result<Tensor> decode_npy(const std::string& bytes, const std::string& what) {
         for (size_t i = 0; i < values.size(); ++i) {
             double v;
             std::memcpy(&v, data + i * 8, 8);
+            if (std::isfinite(v) && std::abs(v) > 3.4e38)
+                return R::failure(what + " holds " + std::to_string(v) + ", outside the float32 range");
             values[i] = static_cast<float>(v);
         }
     }
-    std::vector<std::string> names;
-    for (size_t i = 0; i < shape.size(); ++i) names.push_back("d" + std::to_string(i));
-    return Tensor::from_values(std::move(shape), std::move(names), std::move(values));
+    std::vector<std::string> names = numbered_dim_names(shape.size());
+    return Tensor::from_values(std::move(shape), std::move(names), values);
 }
 
 Result<Tensor> read_npy(const std::string& path) {

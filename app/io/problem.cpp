@@ -62,6 +62,8 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         config.bias = loaded.bias;
     }
 
+    if (!src.query_path.empty() && !src.tokens.empty())
+        return R::failure("give either a query file or tokens, not both (tokens only label seeded inputs)");
     if (!src.query_path.empty()) {
         Result<Tensor> q = read_sequence(src.query_path, "query", "L", "E");
         if (!q) return R::failure(q.error());
@@ -103,16 +105,14 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     if (Status s = validate(config); !s) return R::failure(s.error());
 
     // Whatever no file provided comes from the seed (or from the tokens' text).
-    const AttentionInputs defaults = default_inputs(config);
+    const bool need_defaults = (p.inputs.query.empty() && src.tokens.empty()) || (config.is_cross() && p.inputs.key.empty());
+    const AttentionInputs defaults = need_defaults ? default_inputs(config) : AttentionInputs{};
     if (p.inputs.query.empty()) {
         if (!src.tokens.empty()) {
-            const Tensor one = token_embeddings(src.tokens, config.hidden_dim, config.seed);
+            const std::vector<float> sentence = token_embeddings(src.tokens, config.hidden_dim, config.seed).to_vector();
             std::vector<float> tiled;  // the same sentence in every batch item
-            for (int b = 0; b < config.batch; ++b) {
-                const std::vector<float> row = one.to_vector();
-                tiled.insert(tiled.end(), row.begin(), row.end());
-            }
-            p.inputs.query = Tensor::from_values({config.batch, config.L(), config.E()}, {"B", "L", "E"}, std::move(tiled));
+            for (int b = 0; b < config.batch; ++b) tiled.insert(tiled.end(), sentence.begin(), sentence.end());
+            p.inputs.query = Tensor::from_values({config.batch, config.L(), config.E()}, {"B", "L", "E"}, tiled);
         } else {
             p.inputs.query = defaults.query;
         }

@@ -28,6 +28,10 @@ float bfloat16_to_float(uint16_t bits) {
 
 namespace {
 
+// Bounds every size computed from a header (2^31 floats = 8 GiB).
+constexpr uint64_t kMaxElements = uint64_t{1} << 31;
+constexpr uint64_t kMaxDim = uint64_t{1} << 31;
+
 size_t dtype_size(const std::string& dtype) {
     if (dtype == "F32") return 4;
     if (dtype == "F16" || dtype == "BF16") return 2;
@@ -90,10 +94,11 @@ Result<NamedTensors> decode_safetensors(const std::string& bytes, const std::str
         std::vector<int64_t> shape;
         uint64_t count = 1;
         for (const json& d : shape_json) {
-            if (!d.is_number_unsigned()) return R::failure(where + " has a malformed shape");
-            shape.push_back(d.get<int64_t>());
-            count *= d.get<uint64_t>();
-            if (count > (uint64_t{1} << 36)) return R::failure(where + " is too large");
+            if (!d.is_number_unsigned() || d.get<uint64_t>() > kMaxDim) return R::failure(where + " has a malformed shape");
+            const uint64_t size = d.get<uint64_t>();
+            if (size > 0 && count > kMaxElements / size) return R::failure(where + " is too large (more than 2^31 elements)");
+            count *= size;
+            shape.push_back(static_cast<int64_t>(size));
         }
         if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned())
             return R::failure(where + " has malformed data_offsets");
@@ -106,9 +111,8 @@ Result<NamedTensors> decode_safetensors(const std::string& bytes, const std::str
                               std::to_string(count * item));
         std::vector<float> values = to_float32(bytes.data() + data_start + begin, count, dtype);
         if (shape.empty()) shape.push_back(1);  // a scalar, kept as one element
-        std::vector<std::string> names;
-        for (size_t i = 0; i < shape.size(); ++i) names.push_back("d" + std::to_string(i));
-        tensors.emplace_back(it.key(), Tensor::from_values(std::move(shape), std::move(names), std::move(values)));
+        std::vector<std::string> names = numbered_dim_names(shape.size());
+        tensors.emplace_back(it.key(), Tensor::from_values(std::move(shape), std::move(names), values));
     }
     return tensors;
 }

@@ -47,15 +47,30 @@ json trace_manifest(const Trace& trace) {
             {"steps", steps}};
 }
 
+// True when `dir` holds only what write_trace_dir writes: an AttnViz manifest and .npy
+// files. Anything else in it might be the user's, so it is never replaced.
+static bool is_trace_folder(const fs::path& dir) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const fs::path name = entry.path().filename();
+        if (!entry.is_regular_file(ec) || (name != "manifest.json" && name.extension() != ".npy")) return false;
+    }
+    Result<std::string> manifest = read_file_bytes((dir / "manifest.json").string());
+    if (!manifest) return false;
+    const json parsed = json::parse(manifest.value(), nullptr, /*allow_exceptions=*/false);
+    return parsed.is_object() && parsed.value("format", "") == "attnviz-trace";
+}
+
 Status write_trace_dir(const Trace& trace, const std::string& dir) {
     std::error_code ec;
-    const fs::path target = fs::path(dir).lexically_normal();
-    if (target.empty()) return Status::failure("no output folder given");
+    fs::path target = fs::path(dir).lexically_normal();
+    if (!target.empty() && !target.has_filename()) target = target.parent_path();  // "out/" -> "out"
+    if (target.empty() || target == "." || target == "..") return Status::failure("give a folder name for the trace, e.g. --out trace");
     const bool exists = fs::exists(target, ec);
     if (exists && !fs::is_directory(target, ec)) return Status::failure("'" + dir + "' exists and is not a folder");
     const bool replacing = exists && !fs::is_empty(target, ec);
-    if (replacing && !fs::exists(target / "manifest.json", ec))
-        return Status::failure("'" + dir + "' is not empty and is not an AttnViz trace; choose another folder");
+    if (replacing && !is_trace_folder(target))
+        return Status::failure("'" + dir + "' is not empty and holds more than an AttnViz trace; choose another folder");
     fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::exists(parent, ec) && !fs::create_directories(parent, ec))
         return Status::failure("cannot create '" + parent.string() + "': " + ec.message());

@@ -32,11 +32,7 @@ Vec to_row(const Tensor& t) {
     return v;
 }
 
-std::string shape_text(const Tensor& t) {
-    std::string s = "(";
-    for (int i = 0; i < t.rank(); ++i) s += (i ? ", " : "") + std::to_string(t.dim(i));
-    return s + ")";
-}
+std::string shape_text(const Tensor& t) { return attn::shape_text(t.shape()); }
 
 }  // namespace
 
@@ -52,6 +48,8 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
     const Tensor *wq = nullptr, *wk = nullptr, *wv = nullptr, *wo = nullptr;
     const Tensor *bq = nullptr, *bk = nullptr, *bv = nullptr, *bo = nullptr;
     const Tensor* in_bias = nullptr;
+    if (get("bias_k") || get("bias_v"))
+        return R::failure(what + ": has bias_k/bias_v (nn.MultiheadAttention with add_bias_kv=True), which AttnViz does not model");
     if (in_proj || q_sep) {
         out.naming = "pytorch";
         wo = get("out_proj.weight");
@@ -84,6 +82,8 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
         return R::failure(what + ": several tensors end in '" + ambiguous + "'; keep one layer's weights in the file");
     if (!wo) return R::failure(what + ": the output projection (" + (out.naming == "pytorch" ? "out_proj.weight" : "o_proj.weight") + ") is missing");
 
+    for (const Tensor* t : {wq, wk, wv, wo, in_proj})
+        if (t && t->numel() == 0) return R::failure(what + ": a projection has shape " + shape_text(*t) + " with no elements");
     // Every size follows from W_o (E, E) and the input projections' widths.
     if (wo->rank() != 2 || wo->dim(0) != wo->dim(1))
         return R::failure(what + ": the output projection has shape " + shape_text(*wo) + ", expected square (E, E)");
@@ -139,8 +139,7 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
 
 NamedTensors weights_to_tensors(const AttentionWeights& w) {
     const auto tensor = [](const auto& m, std::vector<int64_t> shape) {
-        std::vector<std::string> names;
-        for (size_t i = 0; i < shape.size(); ++i) names.push_back("d" + std::to_string(i));
+        std::vector<std::string> names = numbered_dim_names(shape.size());
         return Tensor::from_values(std::move(shape), std::move(names), std::vector<float>(m.data(), m.data() + m.size()));
     };
     const int64_t E = w.w_q.rows();
