@@ -52,7 +52,7 @@ static int run(int argc, char** argv) {
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
     if (window.sources.query_path.empty() && window.sentence.empty() && window.size_options.front().option->count() == 0)
         window.sentence = kDefaultSentence;
-    Result<attn::io::Problem> problem = resolve_problem(window);
+    attn::Result<attn::io::Problem> problem = resolve_problem(window);
     if (!problem) return fail(problem.error());
     return attn::gui::run_window(problem.value());
 #else

@@ -1,0 +1,106 @@
+// Colour stops chosen by hand: see colormap.h for the intent.
+#include "app/gui/colormap.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::gui {
+namespace {
+
+// Blue (negative) to warm white (zero) to red (positive); the two arms have matching
+// lightness at equal distance from the centre, so neither sign looks "stronger".
+constexpr std::array<Rgb, 9> kDivergingStops = {{
+    {0.090f, 0.188f, 0.420f},
+    {0.165f, 0.357f, 0.639f},
+    {0.373f, 0.580f, 0.800f},
+    {0.675f, 0.808f, 0.910f},
+    {0.965f, 0.961f, 0.945f},
+    {0.957f, 0.745f, 0.635f},
+    {0.867f, 0.494f, 0.380f},
+    {0.710f, 0.216f, 0.200f},
+    {0.431f, 0.059f, 0.118f},
+}};
+
+// Dark violet through blue, teal and green to yellow: monotone in lightness.
+constexpr std::array<Rgb, 8> kSequentialStops = {{
+    {0.118f, 0.035f, 0.220f},
+    {0.231f, 0.149f, 0.478f},
+    {0.180f, 0.337f, 0.580f},
+    {0.129f, 0.494f, 0.565f},
+    {0.161f, 0.631f, 0.490f},
+    {0.408f, 0.765f, 0.345f},
+    {0.722f, 0.859f, 0.231f},
+    {0.984f, 0.918f, 0.243f},
+}};
+
+// Okabe & Ito's eight colour-blind-safe hues (black swapped for a grey-blue).
+constexpr std::array<Rgb, 8> kHeadBase = {{
+    {0.902f, 0.624f, 0.000f},  // orange
+    {0.337f, 0.706f, 0.914f},  // sky blue
+    {0.000f, 0.620f, 0.451f},  // bluish green
+    {0.941f, 0.894f, 0.259f},  // yellow
+    {0.000f, 0.447f, 0.698f},  // blue
+    {0.835f, 0.369f, 0.000f},  // vermillion
+    {0.800f, 0.475f, 0.655f},  // reddish purple
+    {0.560f, 0.600f, 0.680f},  // grey-blue
+}};
+
+template <size_t N>
+Rgb interpolate(const std::array<Rgb, N>& stops, float t) {
+    t = std::clamp(t, 0.0f, 1.0f);
+    const float x = t * static_cast<float>(N - 1);
+    const size_t i = std::min(static_cast<size_t>(x), N - 2);
+    const float f = x - static_cast<float>(i);
+    const Rgb& a = stops[i];
+    const Rgb& b = stops[i + 1];
+    return {a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f};
+}
+
+uint8_t to_byte(float v) {
+    return static_cast<uint8_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f));
+}
+
+}  // namespace
+
+Rgb sample_colormap(ColormapKind kind, float t) {
+    if (std::isnan(t)) t = 0.5f;
+    return kind == ColormapKind::Diverging ? interpolate(kDivergingStops, t)
+                                           : interpolate(kSequentialStops, t);
+}
+
+std::vector<uint8_t> colormap_table(ColormapKind kind) {
+    std::vector<uint8_t> table(256 * 4);
+    for (int i = 0; i < 256; ++i) {
+        const Rgb c = sample_colormap(kind, static_cast<float>(i) / 255.0f);
+        table[i * 4 + 0] = to_byte(c.r);
+        table[i * 4 + 1] = to_byte(c.g);
+        table[i * 4 + 2] = to_byte(c.b);
+        table[i * 4 + 3] = 255;
+    }
+    return table;
+}
+
+float colormap_position(float value, float vmin, float vmax) {
+    if (!(vmax > vmin) || std::isnan(value)) return 0.5f;
+    return std::clamp((value - vmin) / (vmax - vmin), 0.0f, 1.0f);
+}
+
+float luminance(Rgb c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b; }
+
+Rgb head_color(int head) {
+    const int h = ((head % 24) + 24) % 24;
+    const Rgb base = kHeadBase[static_cast<size_t>(h % 8)];
+    const int band = h / 8;  // 0: as is, 1: lighter, 2: darker
+    if (band == 0) return base;
+    if (band == 1) return {base.r + (1 - base.r) * 0.45f, base.g + (1 - base.g) * 0.45f,
+                           base.b + (1 - base.b) * 0.45f};
+    return {base.r * 0.6f, base.g * 0.6f, base.b * 0.6f};
+}
+
+uint32_t pack_rgba(Rgb c, float alpha) {
+    return static_cast<uint32_t>(to_byte(c.r)) | (static_cast<uint32_t>(to_byte(c.g)) << 8) |
+           (static_cast<uint32_t>(to_byte(c.b)) << 16) |
+           (static_cast<uint32_t>(to_byte(alpha)) << 24);
+}
+
+}  // namespace attn::gui

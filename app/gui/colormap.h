@@ -1,0 +1,38 @@
+// Colormaps and head colours: pure functions, no GL, no ImGui.
+//
+// Diverging (signed values): deep blue -> near white -> deep red, centred on zero.
+// Sequential (probabilities): dark violet -> blue -> teal -> green -> yellow, rising in
+// lightness so it reads in greyscale, on a projector and for colour-blind viewers.
+// The stops below are our own; the GPU samples a 256-entry table built from them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace attn::gui {
+
+struct Rgb {
+    float r = 0, g = 0, b = 0;  // 0..1
+};
+
+enum class ColormapKind { Diverging, Sequential };
+
+// Colour at t in [0, 1] (clamped) by piecewise-linear interpolation of the stops.
+Rgb sample_colormap(ColormapKind kind, float t);
+// The 256 x RGBA8 table the heatmap shader looks up.
+std::vector<uint8_t> colormap_table(ColormapKind kind);
+// Where `value` falls on the colormap for the range [vmin, vmax] (0..1, clamped;
+// 0.5 when the range is empty).
+float colormap_position(float value, float vmin, float vmax);
+// Relative luminance (0..1); used to pick black or white text on a cell.
+float luminance(Rgb c);
+
+// One colour per head, the same in every step (Okabe-Ito inspired, then lighter and
+// darker variants past 8 heads). Heads wrap around after 24.
+Rgb head_color(int head);
+
+// Packs to ImGui's IM_COL32 layout (ABGR in a uint32) without including ImGui.
+uint32_t pack_rgba(Rgb c, float alpha = 1.0f);
+
+}  // namespace attn::gui

@@ -1,0 +1,352 @@
+// Trace -> DisplayModel. Runs on the compute worker; see display_model.h.
+#include "app/gui/display_model.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <thread>
+
+namespace attn::gui {
+namespace {
+
+int find_dim(const Tensor& t, const std::string& name) {
+    const auto& names = t.dim_names();
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (names[i] == name) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+// Is this rank-2 (per batch item) step later cut into heads by a View or Slice?
+bool feeds_head_split(const Trace& trace, int index) {
+    const std::string& name = trace.steps[static_cast<size_t>(index)].name;
+    for (size_t j = static_cast<size_t>(index) + 1; j < trace.steps.size(); ++j) {
+        const Step& later = trace.steps[j];
+        if ((later.kind == StepKind::View || later.kind == StepKind::Slice) &&
+            !later.sources.empty() && later.sources.front() == name) {
+            return true;
+        }
+    }
+    return false;
+}
+
+AxisLabels labels_for(const std::string& dim_name) {
+    if (dim_name == "L") return AxisLabels::QueryTokens;
+    if (dim_name == "S") return AxisLabels::KeyTokens;
+    return AxisLabels::Indices;
+}
+
+// Reads the (rows, cols) slice of `t` starting at `origin`, stepping row_dim and col_dim.
+std::vector<float> read_slice(const Tensor& t, const std::vector<int64_t>& origin, int row_dim,
+                              int col_dim, int rows, int cols) {
+    const float* base = t.data();
+    const auto& strides = t.strides();
+    int64_t start = 0;
+    for (size_t i = 0; i < origin.size(); ++i) start += origin[i] * strides[i];
+    const int64_t rs = row_dim >= 0 ? strides[static_cast<size_t>(row_dim)] : 0;
+    const int64_t cs = col_dim >= 0 ? strides[static_cast<size_t>(col_dim)] : 0;
+    std::vector<float> out(static_cast<size_t>(rows) * cols);
+    for (int r = 0; r < rows; ++r) {
+        const float* row = base + start + r * rs;
+        float* dst = &out[static_cast<size_t>(r) * cols];
+        if (cs == 1) {
+            std::copy(row, row + cols, dst);
+        } else {
+            for (int c = 0; c < cols; ++c) dst[c] = row[c * cs];
+        }
+    }
+    return out;
+}
+
+// Head of the element at a full tensor index (or -2 when the tensor has no heads).
+struct HeadOf {
+    int h_dim = -1;        // tensor dimension holding the head
+    int group_dim = -1;    // or: the column dimension grouped by d_h
+    int head_dim = 1, heads = 1;
+    int operator()(const std::vector<int64_t>& idx) const {
+        if (h_dim >= 0) return static_cast<int>(idx[static_cast<size_t>(h_dim)]);
+        if (group_dim >= 0) return static_cast<int>((idx[static_cast<size_t>(group_dim)] / head_dim) % heads);
+        return -2;
+    }
+};
+
+StorageStrip make_strip(const Trace& trace, int index, const HeadOf& head_of,
+                        std::map<const Storage*, std::pair<int, std::string>>& buffers) {
+    const Step& step = trace.steps[static_cast<size_t>(index)];
+    const Tensor& t = step.tensor;
+    StorageStrip strip;
+    const Storage* storage = t.storage();
+    auto found = buffers.find(storage);
+    if (found == buffers.end()) {
+        const int id = static_cast<int>(buffers.size()) + 1;
+        found = buffers.emplace(storage, std::make_pair(id, step.name)).first;
+    } else {
+        strip.shares_with = found->second.second;
+    }
+    strip.buffer_id = found->second.first;
+    strip.storage_elements = storage ? static_cast<int64_t>(storage->size()) : 0;
+    strip.strides = t.strides();
+    strip.offset = t.offset();
+    strip.contiguous = t.is_contiguous();
+    if (strip.storage_elements == 0) return strip;
+
+    const int bins = static_cast<int>(std::min<int64_t>(strip.storage_elements, 1024));
+    strip.bins.assign(static_cast<size_t>(bins), -1);
+    const auto& shape = t.shape();
+    const auto& strides = t.strides();
+    // Storage position -> logical index: walk the dimensions from the largest stride
+    // down (views, transposes and slices keep strides a permutation of a dense layout).
+    std::vector<int> order;
+    for (int d = 0; d < t.rank(); ++d) {
+        if (shape[static_cast<size_t>(d)] > 1) order.push_back(d);
+    }
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return strides[static_cast<size_t>(a)] > strides[static_cast<size_t>(b)]; });
+    std::vector<int64_t> idx(shape.size(), 0);
+    const auto head_at = [&](int64_t pos) {
+        int64_t rem = pos - t.offset();
+        if (rem < 0) return -1;
+        std::fill(idx.begin(), idx.end(), 0);
+        for (int d : order) {
+            const auto du = static_cast<size_t>(d);
+            idx[du] = strides[du] > 0 ? rem / strides[du] : 0;
+            rem -= idx[du] * strides[du];
+            if (idx[du] >= shape[du]) return -1;
+        }
+        if (rem != 0) return -1;
+        const int h = head_of(idx);
+        return h >= 0 ? std::min(h, 127) : -2;
+    };
+    // Several samples per bin: a bin that covers more than one head is drawn as mixed
+    // instead of pretending to be whichever head its centre fell on.
+    const int64_t per_bin = std::max<int64_t>(1, strip.storage_elements / bins);
+    const int samples = static_cast<int>(std::min<int64_t>(per_bin, 16));
+    for (int bin = 0; bin < bins; ++bin) {
+        const int64_t begin = static_cast<int64_t>(bin) * strip.storage_elements / bins;
+        int value = head_at(begin);
+        for (int k = 1; k < samples; ++k) {
+            if (head_at(begin + per_bin * k / samples) != value) {
+                value = -3;
+                break;
+            }
+        }
+        strip.bins[static_cast<size_t>(bin)] = static_cast<int8_t>(value);
+    }
+    // The storage positions of the first logical elements, in logical (C) order.
+    const int64_t first = std::min<int64_t>(t.numel(), 16);
+    for (int64_t n = 0; n < first; ++n) {
+        int64_t r = n, p = t.offset();
+        for (int d = t.rank() - 1; d >= 0; --d) {
+            const auto du = static_cast<size_t>(d);
+            p += (r % shape[du]) * strides[du];
+            r /= shape[du];
+        }
+        strip.first_positions.push_back(p);
+    }
+    return strip;
+}
+
+}  // namespace
+
+std::vector<int64_t> cell_index(const Panel& panel, int row, int col) {
+    std::vector<int64_t> idx = panel.origin;
+    if (panel.row_dim >= 0) idx[static_cast<size_t>(panel.row_dim)] += row;
+    if (panel.col_dim >= 0) idx[static_cast<size_t>(panel.col_dim)] += col;
+    return idx;
+}
+
+float cell_value(const Tensor& tensor, const Panel& panel, int row, int col) {
+    if (tensor.empty()) return 0.0f;
+    const std::vector<int64_t> idx = cell_index(panel, row, col);
+    const auto& strides = tensor.strides();
+    int64_t pos = 0;
+    for (size_t i = 0; i < idx.size() && i < strides.size(); ++i) pos += idx[i] * strides[i];
+    return tensor.data()[pos];
+}
+
+bool is_probability_step(StepKind kind) {
+    return kind == StepKind::Softmax || kind == StepKind::Dropout;
+}
+
+int panel_texture_cap(int panel_count, int max_extent) {
+    if (panel_count <= 1) return max_extent;
+    if (panel_count <= 4) return std::max(64, max_extent / 2);
+    return std::max(64, max_extent / 4);
+}
+
+std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols, int out_rows,
+                                int out_cols) {
+    if (out_rows >= rows && out_cols >= cols) return values;
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    std::vector<float> out(static_cast<size_t>(out_rows) * out_cols, neg_inf);
+    std::vector<unsigned char> has_finite(out.size(), 0);
+    for (int r = 0; r < rows; ++r) {
+        const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
+        for (int c = 0; c < cols; ++c) {
+            const int ocol = static_cast<int>(static_cast<int64_t>(c) * out_cols / cols);
+            const size_t o = static_cast<size_t>(orow) * out_cols + ocol;
+            const float v = values[static_cast<size_t>(r) * cols + c];
+            if (std::isinf(v) && v < 0) continue;
+            if (!has_finite[o] || std::fabs(v) > std::fabs(out[o])) out[o] = v;
+            has_finite[o] = 1;
+        }
+    }
+    return out;
+}
+
+namespace {
+
+// One step's panels, ranges and axis meaning; independent of every other step, so
+// steps can be built in parallel. `head_of` is filled for the storage strip.
+StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model, int max_extent, HeadOf& head_of) {
+    const Step& step = trace.steps[static_cast<size_t>(index)];
+    const Tensor& t = step.tensor;
+    StepDisplay sd;
+    sd.step = index;
+    sd.from_step = step.sources.empty() ? -1 : trace.index_of(step.sources.front());
+    sd.colormap = is_probability_step(step.kind) ? ColormapKind::Sequential : ColormapKind::Diverging;
+    head_of.heads = model.heads;
+    head_of.head_dim = model.head_dim;
+    if (t.empty() || t.rank() == 0) return sd;
+
+    const int b_dim = find_dim(t, "B");
+    const int h_dim = find_dim(t, "H");
+    std::vector<int> rest;  // dimensions other than batch and head, in order
+    for (int d = 0; d < t.rank(); ++d) {
+        if (d != b_dim && d != h_dim) rest.push_back(d);
+    }
+    const int row_dim = rest.size() >= 2 ? rest[rest.size() - 2] : -1;
+    const int col_dim = rest.empty() ? -1 : rest.back();
+    const int rows = row_dim >= 0 ? static_cast<int>(t.dim(row_dim)) : 1;
+    const int cols = col_dim >= 0 ? static_cast<int>(t.dim(col_dim)) : 1;
+    sd.row_name = row_dim >= 0 ? t.dim_names()[static_cast<size_t>(row_dim)] : "";
+    sd.col_name = col_dim >= 0 ? t.dim_names()[static_cast<size_t>(col_dim)] : "";
+    sd.row_labels = labels_for(sd.row_name);
+    sd.col_labels = labels_for(sd.col_name);
+
+    std::vector<int64_t> origin(static_cast<size_t>(t.rank()), 0);
+    if (b_dim >= 0) origin[static_cast<size_t>(b_dim)] = std::min<int64_t>(model.batch_item, t.dim(b_dim) - 1);
+
+    struct Cut { int head; std::vector<int64_t> origin; int cols; std::string label; };
+    std::vector<Cut> cuts;
+    if (h_dim >= 0) {
+        head_of.h_dim = h_dim;
+        sd.arrangement = (row_dim >= 0 && h_dim > row_dim) ? Arrangement::ColumnGroups : Arrangement::Grid;
+        for (int h = 0; h < static_cast<int>(t.dim(h_dim)); ++h) {
+            Cut cut{h, origin, cols, ""};
+            cut.origin[static_cast<size_t>(h_dim)] = h;
+            cuts.push_back(cut);
+        }
+    } else {
+        const bool wide = sd.col_name == "E" || sd.col_name == "3E";
+        const bool grouped = model.heads > 1 && wide && col_dim >= 0 && cols % model.head_dim == 0 &&
+                             (step.kind == StepKind::Concat || feeds_head_split(trace, sd.step));
+        if (grouped) {
+            head_of.group_dim = col_dim;
+            sd.arrangement = Arrangement::ColumnGroups;
+            sd.joined = true;
+            for (int g = 0; g < cols / model.head_dim; ++g) {
+                Cut cut{g % model.heads, origin, model.head_dim, ""};
+                if (sd.col_name == "3E") {
+                    // Fused projection: Q's heads, then K's, then V's.
+                    const char* part[] = {"q", "k", "v"};
+                    cut.label = std::string(part[std::min(2, g / model.heads)]) + " h" + std::to_string(g % model.heads);
+                }
+                cut.origin[static_cast<size_t>(col_dim)] = static_cast<int64_t>(g) * model.head_dim;
+                cuts.push_back(cut);
+            }
+        } else {
+            cuts.push_back(Cut{-1, origin, cols, ""});
+        }
+    }
+
+    const int cap = panel_texture_cap(static_cast<int>(cuts.size()), max_extent);
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    float lo = std::numeric_limits<float>::infinity(), hi = neg_inf;
+    for (const Cut& cut : cuts) {
+        Panel p;
+        p.head = cut.head;
+        p.label = cut.label;
+        p.rows = rows;
+        p.cols = cut.cols;
+        p.origin = cut.origin;
+        p.row_dim = row_dim;
+        p.col_dim = col_dim;
+        std::vector<float> full = read_slice(t, cut.origin, row_dim, col_dim, rows, cut.cols);
+        for (float v : full) {
+            if (v == neg_inf) {
+                ++sd.masked_cells;
+                continue;
+            }
+            // NaN fails both comparisons and is ignored; +inf is not expected.
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+        }
+        p.tex_rows = std::min(rows, cap);
+        p.tex_cols = std::min(cut.cols, cap);
+        p.values = (p.tex_rows == rows && p.tex_cols == cut.cols)
+                       ? std::move(full)
+                       : pool_max_abs(full, rows, cut.cols, p.tex_rows, p.tex_cols);
+        sd.panels.push_back(std::move(p));
+    }
+    if (!(lo <= hi)) lo = hi = 0.0f;
+    sd.data_min = lo;
+    sd.data_max = hi;
+    if (sd.colormap == ColormapKind::Sequential) {
+        sd.vmin = 0.0f;
+        sd.vmax = hi > 0.0f ? hi : 1.0f;
+    } else {
+        const float m = std::max({std::fabs(lo), std::fabs(hi), 1e-6f});
+        sd.vmin = -m;
+        sd.vmax = m;
+    }
+    return sd;
+}
+
+}  // namespace
+
+DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
+                                 std::vector<std::string> key_tokens, int batch_item,
+                                 int max_extent) {
+    DisplayModel model;
+    model.query_tokens = std::move(query_tokens);
+    model.key_tokens = std::move(key_tokens);
+    model.heads = std::max(1, trace.config.H());
+    model.head_dim = std::max(1, trace.config.head_dim());
+    const int batch = std::max(1, trace.config.batch);
+    model.batch_item = std::clamp(batch_item, 0, batch - 1);
+
+    // Steps are independent: two threads share them (the machine has two cores).
+    const int n = static_cast<int>(trace.steps.size());
+    model.steps.resize(static_cast<size_t>(n));
+    std::vector<HeadOf> heads(static_cast<size_t>(n));
+    std::atomic<int> next{0};
+    const auto work = [&] {
+        for (int i = next++; i < n; i = next++) {
+            model.steps[static_cast<size_t>(i)] = build_step(trace, i, model, max_extent, heads[static_cast<size_t>(i)]);
+        }
+    };
+    std::thread helper(work);
+    work();
+    helper.join();
+
+    std::map<const Storage*, std::pair<int, std::string>> buffers;
+    for (int i = 0; i < n; ++i) {
+        StepDisplay& sd = model.steps[static_cast<size_t>(i)];
+        const Step& step = trace.steps[static_cast<size_t>(i)];
+        // Scaling and masking keep their source's colour range, so the learner sees the
+        // scores shrink towards zero instead of a re-normalised copy of the same picture.
+        if ((step.kind == StepKind::Scale || step.kind == StepKind::Mask) && sd.from_step >= 0 && sd.from_step < i) {
+            const StepDisplay& from = model.steps[static_cast<size_t>(sd.from_step)];
+            sd.vmin = from.vmin;
+            sd.vmax = from.vmax;
+        }
+        if (!step.tensor.empty() && step.tensor.rank() > 0) {
+            sd.strip = make_strip(trace, i, heads[static_cast<size_t>(i)], buffers);
+        }
+    }
+    return model;
+}
+
+}  // namespace attn::gui

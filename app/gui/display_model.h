@@ -1,0 +1,99 @@
+// DisplayModel: what the canvas needs to draw a Trace, prepared once per trace on the
+// compute worker (never per frame): every step cut into 2-D panels, reduced to display
+// resolution, with colour ranges, axis meaning and a picture of the storage buffer.
+// Pure data: no GL, no ImGui. Driven only by Step.kind, shapes, strides and dim_names.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gui/colormap.h"
+#include "core/trace.h"
+
+namespace attn::gui {
+
+// How the panels of one step sit on the canvas.
+enum class Arrangement {
+    Single,        // one matrix, e.g. out (L, E)
+    ColumnGroups,  // heads side by side, e.g. q_split (L, H, d_h): H panels of (L, d_h)
+    Grid,          // small multiples, e.g. attn_weights (H, L, S): H panels of (L, S)
+};
+
+// Which labels an axis gets.
+enum class AxisLabels { QueryTokens, KeyTokens, Indices };
+
+// One 2-D slice of a step's tensor.
+struct Panel {
+    int head = -1;            // head colour, -1 when the slice belongs to no head
+    std::string label;        // "q h0" for a fused QKV group; "" = "head <head>"
+    int rows = 0, cols = 0;   // logical cells
+    int tex_rows = 0, tex_cols = 0;  // size of `values` after reduction (<= rows, cols)
+    std::vector<float> values;       // (tex_rows, tex_cols) row-major; max-|v| pooled
+    // Where cell (r, c) lives in the tensor: full index = `origin` with
+    // index[row_dim] += r and index[col_dim] += c (col_dim may be -1 for rank-1 slices).
+    std::vector<int64_t> origin;
+    int row_dim = -1, col_dim = -1;
+};
+
+// The storage buffer under a tensor, drawn as a 1-D strip.
+struct StorageStrip {
+    int buffer_id = 0;               // 1, 2, ...: same id = same storage (a view)
+    int64_t storage_elements = 0;    // floats in the buffer (all batch items)
+    std::vector<int8_t> bins;        // per bin: head id, -1 = not part of this tensor, -2 = no head,
+                                     // -3 = several heads (too fine to show at this size)
+    std::vector<int64_t> first_positions;  // storage positions of the first logical elements
+    std::vector<int64_t> strides;    // in elements
+    int64_t offset = 0;
+    bool contiguous = true;
+    std::string shares_with;         // earlier step with the same buffer ("" = own buffer)
+};
+
+struct StepDisplay {
+    int step = -1;                   // index into Trace::steps
+    Arrangement arrangement = Arrangement::Single;
+    bool joined = false;             // ColumnGroups drawn without gaps (a plain (L, E) matrix)
+    std::vector<Panel> panels;
+    std::string row_name, col_name;  // "L", "d_h"
+    AxisLabels row_labels = AxisLabels::Indices, col_labels = AxisLabels::Indices;
+    ColormapKind colormap = ColormapKind::Diverging;
+    float vmin = -1, vmax = 1;       // colour range (symmetric around 0 when diverging)
+    float data_min = 0, data_max = 0;  // finite values actually present
+    int64_t masked_cells = 0;        // -inf cells in the shown batch item
+    int from_step = -1;              // the step this one animates from (its first source)
+    StorageStrip strip;
+};
+
+struct DisplayModel {
+    std::vector<StepDisplay> steps;  // same order as Trace::steps
+    std::vector<std::string> query_tokens, key_tokens;
+    int batch_item = 0;
+    int heads = 1;
+    int head_dim = 1;
+};
+
+// Largest side of a panel texture before pooling, chosen from the panel count so the
+// whole step stays near display resolution.
+int panel_texture_cap(int panel_count, int max_extent);
+
+// Cuts every step into panels for `batch_item` (clamped to the batch). `max_extent`
+// bounds a panel texture side (e.g. 512); larger slices are max-|v| pooled.
+DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
+                                 std::vector<std::string> key_tokens, int batch_item,
+                                 int max_extent = 512);
+
+// Pools a (rows, cols) row-major matrix down to (out_rows, out_cols), keeping in each
+// block the value of largest magnitude (its sign kept); -inf only if the whole block is.
+std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols,
+                                int out_rows, int out_cols);
+
+// Full tensor index of cell (row, col) of `panel`.
+std::vector<int64_t> cell_index(const Panel& panel, int row, int col);
+// The exact value of that cell, read from the tensor (not the pooled texture).
+float cell_value(const Tensor& tensor, const Panel& panel, int row, int col);
+
+// True when the colormap for this kind of step is sequential (probabilities).
+bool is_probability_step(StepKind kind);
+
+}  // namespace attn::gui

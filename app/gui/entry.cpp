@@ -1,0 +1,396 @@
+// run_window: the interactive window, in the spirit of ImGui's GLFW + OpenGL3 example:
+// set-up, state, then poll -> new frame -> draw -> render -> swap, clean-up in reverse.
+// (run_snapshot is in snapshot.cpp, run_render_bench in render_bench.cpp.)
+#include <epoxy/gl.h>
+
+#include "app/gui/entry.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "app/gui/app_state.h"
+#include "app/gui/compute_worker.h"
+#include "app/gui/export.h"
+#include "app/gui/fonts_theme.h"
+#include "app/gui/frame.h"
+#include "app/gui/gl/gl_objects.h"
+#include "app/gui/headless.h"
+#include "app/gui/snapshot.h"
+
+namespace attn::gui {
+namespace {
+
+// Ctrl+C or a polite kill closes the window the normal way (settings are saved).
+std::atomic<bool> g_stop_requested{false};
+void on_stop_signal(int) { g_stop_requested = true; }
+
+struct FullScreen {
+    bool on = false;
+    int x = 100, y = 100, w = 1440, h = 900;  // the windowed placement to return to
+};
+
+void set_full_screen(GLFWwindow* window, FullScreen& fs, bool on) {
+    if (on == fs.on) return;
+    if (on) {
+        glfwGetWindowPos(window, &fs.x, &fs.y);
+        glfwGetWindowSize(window, &fs.w, &fs.h);
+        GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+        const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+        if (!mode) return;
+        glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    } else {
+        glfwSetWindowMonitor(window, nullptr, fs.x, fs.y, fs.w, fs.h, 0);
+    }
+    fs.on = on;
+}
+
+// Key presses queued by a GLFW callback. ImGui 1.86 samples key state once per frame,
+// so a press and release inside one frame (xdotool, presentation clickers) would be lost.
+struct KeyQueue {
+    std::vector<std::pair<int, int>> presses;  // (key, mods)
+    std::vector<int> down_this_frame;          // pressed since the last frame
+    std::vector<int> released_early;           // pressed and released since the last frame
+
+    // Before NewFrame: keys that went down and up between two frames are shown to ImGui
+    // as down for one frame (so Enter in a text field or a clicker tap is not lost).
+    void before_new_frame() {
+        ImGuiIO& io = ImGui::GetIO();
+        for (int key : released_early) {
+            if (key >= 0 && key < IM_ARRAYSIZE(io.KeysDown)) io.KeysDown[key] = true;
+            if (key == GLFW_KEY_LEFT_CONTROL || key == GLFW_KEY_RIGHT_CONTROL) io.KeyCtrl = true;
+            if (key == GLFW_KEY_LEFT_SHIFT || key == GLFW_KEY_RIGHT_SHIFT) io.KeyShift = true;
+            if (key == GLFW_KEY_LEFT_ALT || key == GLFW_KEY_RIGHT_ALT) io.KeyAlt = true;
+        }
+    }
+    void after_new_frame() {
+        ImGuiIO& io = ImGui::GetIO();
+        for (int key : released_early) {
+            if (key >= 0 && key < IM_ARRAYSIZE(io.KeysDown)) io.KeysDown[key] = false;
+            if (key == GLFW_KEY_LEFT_CONTROL || key == GLFW_KEY_RIGHT_CONTROL) io.KeyCtrl = false;
+            if (key == GLFW_KEY_LEFT_SHIFT || key == GLFW_KEY_RIGHT_SHIFT) io.KeyShift = false;
+            if (key == GLFW_KEY_LEFT_ALT || key == GLFW_KEY_RIGHT_ALT) io.KeyAlt = false;
+        }
+        released_early.clear();
+        down_this_frame.clear();
+    }
+};
+
+void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
+    auto* queue = static_cast<KeyQueue*>(glfwGetWindowUserPointer(window));
+    if (!queue) return;
+    if (action == GLFW_PRESS) queue->down_this_frame.push_back(key);
+    if (action == GLFW_RELEASE) {
+        if (std::find(queue->down_this_frame.begin(), queue->down_this_frame.end(), key) != queue->down_this_frame.end()) {
+            queue->released_early.push_back(key);
+        }
+        return;
+    }
+    queue->presses.emplace_back(key, mods);
+}
+
+// Space, arrows, PageUp/PageDown (presentation clickers), Home/End, F, P, Escape.
+void handle_keys(AppState& state, GLFWwindow* window, FullScreen& fs, bool& rebuild_fonts, KeyQueue& queue) {
+    std::vector<std::pair<int, int>> presses;
+    presses.swap(queue.presses);
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput || state.dialog.kind != DialogState::Kind::None) return;
+    Playback& pb = state.playback;
+    for (const auto& [key, mods] : presses) {
+        switch (key) {
+            case GLFW_KEY_SPACE: pb.toggle_play(); break;
+            case GLFW_KEY_RIGHT:
+            case GLFW_KEY_PAGE_DOWN: pb.next(); break;
+            case GLFW_KEY_LEFT:
+            case GLFW_KEY_PAGE_UP: pb.previous(); break;
+            case GLFW_KEY_HOME: pb.jump_to(0); break;
+            case GLFW_KEY_END: pb.jump_to(pb.step_count() - 1); break;
+            case GLFW_KEY_F: set_full_screen(window, fs, !fs.on); break;
+            case GLFW_KEY_P:
+                state.presentation = !state.presentation;
+                set_full_screen(window, fs, state.presentation);
+                rebuild_fonts = true;
+                break;
+            case GLFW_KEY_ESCAPE:
+                if (state.presentation) {
+                    state.presentation = false;
+                    rebuild_fonts = true;
+                }
+                set_full_screen(window, fs, false);
+                break;
+            case GLFW_KEY_Q:
+                if (mods & GLFW_MOD_CONTROL) glfwSetWindowShouldClose(window, GLFW_TRUE);
+                break;
+            default: break;
+        }
+    }
+}
+
+float effective_scale(const AppState& state) {
+    return state.settings.ui_scale * (state.presentation ? 1.5f : 1.0f);
+}
+
+void post_request(AppState& state, ComputeWorker& worker) {
+    std::optional<ComputeRequest> request = make_request(state);
+    if (!request) return;
+    state.posted_generation = worker.post(std::move(*request));
+    state.posted_time = glfwGetTime();
+}
+
+// Exports that need GL run between frames, never inside one.
+struct Exporter {
+    std::unique_ptr<OffscreenRenderer> renderer;  // alive during "export all steps"
+    std::unique_ptr<PngEncoderPool> pool;
+    HeatmapCache cache;
+
+    void start(AppState& state, const ExportRequest& request, int win_w, int win_h) {
+        const double now = glfwGetTime();
+        auto report = [&](const Status& s, const std::string& done) {
+            if (s.ok()) {
+                state.dialog.close = true;
+                set_status(state, done, now);
+            } else {
+                state.dialog.error = s.error();
+            }
+        };
+        if (!state.trace) return;
+        const Step& step = state.trace->steps[static_cast<size_t>(state.playback.step())];
+        switch (request.kind) {
+            case ExportKind::StepCsv: {
+                const auto parent = std::filesystem::path(request.path).parent_path().string();
+                Status s = parent.empty() ? ok_status() : ensure_writable_dir(parent);
+                if (s.ok()) s = write_step_csv(step, request.path);
+                report(s, "wrote " + request.path);
+                return;
+            }
+            case ExportKind::TensorsDir: {
+                Status s = ensure_writable_dir(request.path);
+                if (s.ok()) s = write_trace_tensors(*state.trace, request.path);
+                report(s, "wrote the trace's tensors into " + request.path);
+                return;
+            }
+            case ExportKind::SnapshotPng: {
+                const auto parent = std::filesystem::path(request.path).parent_path().string();
+                Status s = parent.empty() ? ok_status() : ensure_writable_dir(parent);
+                if (s.ok()) {
+                    OffscreenRenderer r(win_w, win_h, static_cast<float>(request.scale), state.settings.light_theme);
+                    if (!r.valid()) {
+                        s = Status::failure(r.error());
+                    } else {
+                        cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+                        render_state(r, state, cache, request.canvas_only ? SnapshotLayout::CanvasOnly : SnapshotLayout::FullWindow);
+                        s = write_png(request.path, r.pixel_width(), r.pixel_height(), r.pixels());
+                    }
+                }
+                report(s, "wrote " + request.path);
+                return;
+            }
+            case ExportKind::AllStepsPng: {
+                const Status s = ensure_writable_dir(request.path);
+                if (!s.ok()) {
+                    state.dialog.error = s.error();
+                    return;
+                }
+                renderer = std::make_unique<OffscreenRenderer>(win_w, win_h, static_cast<float>(request.scale),
+                                                               state.settings.light_theme);
+                if (!renderer->valid()) {
+                    state.dialog.error = renderer->error();
+                    renderer.reset();
+                    return;
+                }
+                cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+                pool = std::make_unique<PngEncoderPool>();
+                state.export_progress = ExportProgress{true, 0, static_cast<int>(state.trace->steps.size()), request.path,
+                                                       request.scale, request.canvas_only};
+                state.dialog.close = true;
+                return;
+            }
+        }
+    }
+
+    // One step of "export all steps" per frame, so the progress bar moves.
+    void continue_all(AppState& state) {
+        ExportProgress& p = state.export_progress;
+        if (!p.active || !renderer) return;
+        if (p.next < p.total) {
+            AppState copy = state;  // the window's own position is not disturbed
+            render_steps_to_pngs(*renderer, copy, cache, p.canvas_only ? SnapshotLayout::CanvasOnly : SnapshotLayout::Slide,
+                                 {p.next}, 1.0f, p.folder, *pool);
+            ++p.next;
+            return;
+        }
+        const Status s = pool->finish();
+        set_status(state, s.ok() ? "wrote " + std::to_string(p.total) + " PNG files into " + p.folder : s.error(), glfwGetTime());
+        p.active = false;
+        renderer.reset();
+        pool.reset();
+    }
+};
+
+}  // namespace
+
+int run_window(const io::Problem& initial) {
+    glfwSetErrorCallback(nullptr);
+    if (!glfwInit()) {
+        std::fprintf(stderr, "%s\n", kNoDisplayMessage);
+        return 2;
+    }
+    AppState state;
+    state.settings = load_settings();
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    GLFWwindow* window = glfwCreateWindow(state.settings.window_width, state.settings.window_height,
+                                          "AttnViz - multi-head attention, step by step", nullptr, nullptr);
+    if (!window) {
+        std::fprintf(stderr, "%s\n", kNoDisplayMessage);
+        glfwTerminate();
+        return 2;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    // Layout and settings live in the XDG config folder, never the working directory.
+    const std::string dir = config_dir();
+    static std::string ini_path;
+    io.IniFilename = nullptr;  // never the working directory
+    if (!dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (std::filesystem::is_directory(dir, ec)) {
+            ini_path = dir + "/imgui.ini";
+            io.IniFilename = ini_path.c_str();
+        }
+    }
+    KeyQueue keys;
+    glfwSetWindowUserPointer(window, &keys);
+    glfwSetKeyCallback(window, on_key);  // installed first: ImGui's backend chains to it
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330");
+
+    init_from_problem(state, initial);
+    state.playback.set_speed(state.settings.speed);
+    Fonts fonts = load_fonts(effective_scale(state));
+    apply_theme(state.settings.light_theme, effective_scale(state));
+
+    ComputeWorker worker;
+    ComputeRequest first;
+    first.prebuilt = std::make_shared<const io::Problem>(initial);
+    state.posted_generation = worker.post(std::move(first));
+    state.posted_time = glfwGetTime();
+    // GL objects must die before the context: they live in these and are reset below.
+    auto cache_owner = std::make_unique<HeatmapCache>();
+    auto exporter_owner = std::make_unique<Exporter>();
+    HeatmapCache& cache = *cache_owner;
+    Exporter& exporter = *exporter_owner;
+    FullScreen fs;
+    bool rebuild_fonts = false;
+
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+    std::string saved_settings = serialize_settings(state.settings);
+    double last_settings_check = glfwGetTime();
+    while (!glfwWindowShouldClose(window) && !g_stop_requested) {
+        // Idle (nothing moving, nothing computing): wait for input instead of redrawing.
+        const bool busy = state.playback.animating() || worker.busy() || state.export_progress.active;
+        if (busy) glfwPollEvents();
+        else glfwWaitEventsTimeout(0.5);
+        int fb_w = 0, fb_h = 0;
+        glfwGetFramebufferSize(window, &fb_w, &fb_h);
+        if (fb_w <= 0 || fb_h <= 0 || glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
+            glfwWaitEventsTimeout(0.25);  // minimised or zero-sized: nothing to draw into
+            continue;
+        }
+        if (std::optional<ComputeResult> result = worker.take()) accept_result(state, std::move(*result), glfwGetTime());
+        if (state.model_changed) {
+            cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+            state.model_changed = false;
+        }
+        if (rebuild_fonts) {
+            fonts = load_fonts(effective_scale(state));
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+            apply_theme(state.settings.light_theme, effective_scale(state));
+            rebuild_fonts = false;
+        }
+
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        keys.before_new_frame();
+        ImGui::NewFrame();
+        keys.after_new_frame();
+        state.playback.update(io.DeltaTime);
+        handle_keys(state, window, fs, rebuild_fonts, keys);
+
+        FrameContext ctx;
+        ctx.cache = &cache;
+        ctx.fonts = fonts;
+        ctx.scale = effective_scale(state);
+        ctx.computing = worker.busy();
+        ctx.now = glfwGetTime();
+        const FrameActions actions = draw_frame(state, ctx);
+        if (actions.config_changed) post_request(state, worker);
+        if (actions.scale_changed) rebuild_fonts = true;
+        if (actions.theme_changed) {
+            apply_theme(state.settings.light_theme, effective_scale(state));
+            cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+        }
+        if (actions.toggle_fullscreen) set_full_screen(window, fs, !fs.on);
+        if (actions.toggle_presentation) {
+            state.presentation = !state.presentation;
+            set_full_screen(window, fs, state.presentation);
+            rebuild_fonts = true;
+        }
+        if (actions.quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
+
+        ImGui::Render();
+        gl::Framebuffer::bind_default(fb_w, fb_h);
+        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        gl::clear_color(bg.x, bg.y, bg.z, 1.0f);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        glfwSwapBuffers(window);
+
+        int win_w = 0, win_h = 0;
+        glfwGetWindowSize(window, &win_w, &win_h);
+        if (actions.export_request) exporter.start(state, *actions.export_request, win_w, win_h);
+        exporter.continue_all(state);
+        gl::Framebuffer::bind_default(fb_w, fb_h);
+        if (!fs.on && win_w > 0 && win_h > 0) {
+            state.settings.window_width = win_w;
+            state.settings.window_height = win_h;
+        }
+        // Settings are written a moment after they change, not only at exit.
+        if (glfwGetTime() - last_settings_check > 2.0) {
+            last_settings_check = glfwGetTime();
+            const std::string now = serialize_settings(state.settings);
+            if (now != saved_settings && save_settings(state.settings)) saved_settings = now;
+        }
+    }
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+
+    save_settings(state.settings);
+    exporter_owner.reset();
+    cache_owner.reset();
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return 0;
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,204 @@
+// [SECTION] index
+//   canvas_window      the canvas with its head selector, status and errors
+//   presentation       title + canvas + explanation, large type, no controls
+//   draw_frame         the normal layout: fixed panels around the canvas
+#include "app/gui/frame.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/gui/views/view_canvas.h"
+#include "app/gui/views/view_controls.h"
+#include "app/gui/views/view_explain.h"
+#include "app/gui/views/view_inspector.h"
+#include "app/gui/views/view_menu.h"
+#include "app/gui/views/view_timeline.h"
+
+namespace attn::gui {
+namespace {
+
+constexpr ImGuiWindowFlags kPanelFlags =
+    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+
+void place(float x, float y, float w, float h) {
+    ImGui::SetNextWindowPos(ImVec2(x, y));
+    ImGui::SetNextWindowSize(ImVec2(std::max(1.0f, w), std::max(1.0f, h)));
+}
+
+// The canvas and what sits on it: errors, "computing...", the head selector.
+void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, float w, float h, bool decorations) {
+    place(x, y, w, h);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::Begin("Canvas", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar |
+                                        ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    ImGui::PopStyleVar();
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    if (!state.trace || !state.model) {
+        ImGui::SetCursorPos(ImVec2(20, 20));
+        if (!state.compute_error.empty()) ImGui::TextWrapped("%s", state.compute_error.c_str());
+        else ImGui::TextDisabled("computing the first trace...");
+        ImGui::End();
+        return;
+    }
+    CanvasFrame frame;
+    frame.trace = state.trace.get();
+    frame.model = state.model.get();
+    frame.cache = ctx.cache;
+    frame.step = std::clamp(state.playback.step(), 0, static_cast<int>(state.model->steps.size()) - 1);
+    frame.progress = state.playback.progress();
+    frame.scale = ctx.scale;
+    frame.light = state.settings.light_theme;
+    frame.show_values = state.settings.show_values;
+    frame.interactive = !ctx.offscreen;
+    frame.fonts = ctx.fonts;
+    frame.show_storage = state.show_storage;
+    if (!state.config_message.empty()) frame.notice = "(showing the last valid settings; see Controls)";
+    const Rect area{pos.x, pos.y, size.x, size.y};
+    draw_canvas(frame, state.canvas, area);
+
+    if (decorations) {
+        const float s = ImGui::GetFontSize();
+        // Head selector for small multiples.
+        const StepDisplay& sd = state.model->steps[static_cast<size_t>(frame.step)];
+        const std::string caption = state.trace->steps[static_cast<size_t>(frame.step)].name + "   " +
+                                    state.trace->steps[static_cast<size_t>(frame.step)].tensor.shape_string();
+        const bool room = ImGui::CalcTextSize(caption.c_str()).x + s * 13.0f < size.x;
+        if (room && sd.arrangement == Arrangement::Grid && sd.panels.size() > 1) {
+            ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 11.0f, pos.y + s * 0.5f));
+            ImGui::SetNextItemWidth(s * 10.0f);
+            const std::string preview = state.canvas.enlarged_head < 0 ? "all heads" : "head " + std::to_string(state.canvas.enlarged_head);
+            if (ImGui::BeginCombo("##heads", preview.c_str())) {
+                if (ImGui::Selectable("all heads", state.canvas.enlarged_head < 0)) state.canvas.enlarged_head = -1;
+                for (size_t i = 0; i < sd.panels.size(); ++i) {
+                    const int head = sd.panels[i].head;
+                    const std::string label = "head " + std::to_string(head);
+                    if (ImGui::Selectable(label.c_str(), state.canvas.enlarged_head == head)) state.canvas.enlarged_head = head;
+                }
+                ImGui::EndCombo();
+            }
+        }
+        if (!state.compute_error.empty()) {
+            ImGui::SetCursorScreenPos(ImVec2(pos.x + s, pos.y + size.y - s * 3.2f));
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.4f, 1.0f));
+            ImGui::PushTextWrapPos(size.x - s);
+            ImGui::TextWrapped("Could not compute: %s (still showing the previous trace)", state.compute_error.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::PopStyleColor();
+        }
+        if (ctx.computing) {
+            const char* dots[] = {"computing", "computing.", "computing..", "computing..."};
+            const int phase = static_cast<int>(ctx.now * 4.0) % 4;
+            ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 18.0f, pos.y + s * 0.6f));
+            ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "%s", dots[phase]);
+        }
+    }
+    ImGui::End();
+}
+
+void presentation(AppState& state, const FrameContext& ctx, float w, float h) {
+    const float s = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
+    const float r = ImGui::GetFontSize();
+    const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+    const float header_h = s * 1.25f + r * 1.5f + pad.y * 2.0f;
+    const float footer_h = r * 3.6f + pad.y * 2.0f;
+    place(0, 0, w, header_h);
+    ImGui::Begin("##present_header", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    if (state.trace && !state.trace->steps.empty()) {
+        const int index = state.playback.step();
+        const Step& step = state.trace->steps[static_cast<size_t>(index)];
+        ImGui::PushFont(ctx.fonts.large);
+        ImGui::Text("%d / %zu   %s", index + 1, state.trace->steps.size(), step.title.c_str());
+        ImGui::PopFont();
+        ImGui::TextColored(ImVec4(0.45f, 0.75f, 1.0f, 1.0f), "%s", step.formula.c_str());
+    }
+    ImGui::End();
+    canvas_window(state, ctx, 0, header_h, w, h - header_h - footer_h, false);
+    place(0, h - footer_h, w, footer_h);
+    ImGui::Begin("##present_footer", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    if (state.trace && !state.trace->steps.empty()) {
+        const Step& step = state.trace->steps[static_cast<size_t>(state.playback.step())];
+        ImGui::PushTextWrapPos(w - 10.0f);
+        ImGui::TextWrapped("%s", step.explanation.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::End();
+}
+
+}  // namespace
+
+FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
+    FrameActions out;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (display.x <= 0.0f || display.y <= 0.0f) return out;
+
+    if (ctx.canvas_only) {
+        canvas_window(state, ctx, 0, 0, display.x, display.y, false);
+        return out;
+    }
+    if (state.presentation || ctx.presentation_header) {
+        presentation(state, ctx, display.x, display.y);
+        return out;
+    }
+
+    float top = 0.0f;
+    if (!ctx.offscreen) {
+        const MenuResult menu = draw_menu(state);
+        const MenuResult dialogs = draw_dialogs(state);
+        out.config_changed = menu.config_changed || dialogs.config_changed;
+        out.theme_changed = menu.theme_changed;
+        out.toggle_presentation = menu.toggle_presentation;
+        out.toggle_fullscreen = menu.toggle_fullscreen;
+        out.quit = menu.quit;
+        out.export_request = menu.export_request ? menu.export_request : dialogs.export_request;
+    }
+    top = ImGui::GetFrameHeight();
+    const float fs = ImGui::GetFontSize();
+    const float left_w = std::min(fs * 20.0f, display.x * 0.26f);
+    const float right_w = std::min(fs * 22.0f, display.x * 0.28f);
+    const float timeline_h = ImGui::GetFrameHeightWithSpacing() * 2.0f + ImGui::GetStyle().WindowPadding.y * 2.0f + fs * 0.6f;
+    const float mid_w = std::max(1.0f, display.x - left_w - right_w);
+    const float body_h = std::max(1.0f, display.y - top - timeline_h);
+
+    place(0, top, left_w, display.y - top);
+    ImGui::Begin("Controls", nullptr, kPanelFlags);
+    const ControlsResult controls = draw_controls(state, ctx.computing);
+    out.config_changed |= controls.config_changed;
+    out.scale_changed |= controls.scale_changed;
+    out.theme_changed |= controls.theme_changed;
+    if (ImGui::Button("Presentation mode (P)")) out.toggle_presentation = true;
+    ImGui::End();
+
+    canvas_window(state, ctx, left_w, top, mid_w, body_h, true);
+
+    place(left_w, top + body_h, mid_w, timeline_h);
+    ImGui::Begin("Timeline", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    draw_timeline(state);
+    ImGui::End();
+
+    const float explain_h = body_h * 0.58f;
+    place(left_w + mid_w, top, right_w, explain_h);
+    ImGui::Begin("Explanation", nullptr, kPanelFlags);
+    draw_explanation(state, ctx.fonts, false);
+    ImGui::End();
+    place(left_w + mid_w, top + explain_h, right_w, display.y - top - explain_h);
+    ImGui::Begin("Inspector", nullptr, kPanelFlags);
+    draw_inspector(state);
+    if (!state.status.empty() && ctx.now - state.status_time < 8.0) {
+        ImGui::Separator();
+        ImGui::TextWrapped("%s", state.status.c_str());
+    }
+    if (state.export_progress.active) {
+        ImGui::Separator();
+        ImGui::TextUnformatted("Exporting steps...");
+        const float fraction = state.export_progress.total > 0
+                                   ? static_cast<float>(state.export_progress.next) / static_cast<float>(state.export_progress.total)
+                                   : 0.0f;
+        ImGui::ProgressBar(fraction);
+    }
+    ImGui::End();
+    return out;
+}
+
+}  // namespace attn::gui

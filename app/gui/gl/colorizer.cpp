@@ -1,0 +1,55 @@
+#include <epoxy/gl.h>
+
+#include "app/gui/gl/colorizer.h"
+
+#include "app/gui/gl/shader_sources.h"
+
+namespace attn::gui::gl {
+
+Colorizer::Colorizer()
+    : program_(shaders::fullscreen_vert, shaders::heatmap_frag), vao_(VertexArray::create()) {
+    const auto div = colormap_table(ColormapKind::Diverging);
+    const auto seq = colormap_table(ColormapKind::Sequential);
+    diverging_ = Texture(Texture::Format::RGBA8, 256, 1, div.data(), /*linear=*/true);
+    sequential_ = Texture(Texture::Format::RGBA8, 256, 1, seq.data(), /*linear=*/true);
+}
+
+Texture Colorizer::bake(const float* values, int rows, int cols, float vmin, float vmax, ColormapKind kind,
+                        Rgb masked) {
+    if (!valid() || rows <= 0 || cols <= 0) return {};
+    GLint previous_fbo = 0, viewport[4] = {};
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_fbo);
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    const GLboolean blend = glIsEnabled(GL_BLEND), scissor = glIsEnabled(GL_SCISSOR_TEST);
+    glDisable(GL_BLEND);
+    glDisable(GL_SCISSOR_TEST);
+
+    const Texture input(Texture::Format::R32F, cols, rows, values);
+    Framebuffer target(cols, rows);
+    Texture out;
+    if (target.valid()) {
+        target.bind();
+        program_.use();
+        input.bind(0);
+        (kind == ColormapKind::Diverging ? diverging_ : sequential_).bind(1);
+        program_.set_int("u_values", 0);
+        program_.set_int("u_colormap", 1);
+        program_.set_float("u_vmin", vmin);
+        program_.set_float("u_vmax", vmax);
+        const float mask_rgba[4] = {masked.r, masked.g, masked.b, 1.0f};
+        program_.set_vec4("u_masked_color", mask_rgba);
+        vao_.bind();
+        draw_fullscreen_triangle();
+        glBindVertexArray(0);
+        glUseProgram(0);
+        glActiveTexture(GL_TEXTURE0);
+        out = target.take_color();
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous_fbo));
+    glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+    if (blend) glEnable(GL_BLEND);
+    if (scissor) glEnable(GL_SCISSOR_TEST);
+    return out;
+}
+
+}  // namespace attn::gui::gl

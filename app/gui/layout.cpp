@@ -1,0 +1,161 @@
+#include "app/gui/layout.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attn::gui {
+
+Rect lerp_rect(const Rect& a, const Rect& b, float t) {
+    return {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.w + (b.w - a.w) * t, a.h + (b.h - a.h) * t};
+}
+
+CellSize fit_cells(int rows, int cols, float w, float h, const LayoutStyle& style) {
+    if (rows <= 0 || cols <= 0 || w <= 0 || h <= 0) return {};
+    const float cw = w / static_cast<float>(cols);
+    const float ch = h / static_cast<float>(rows);
+    const float square = std::min({cw, ch, style.max_cell});
+    CellSize cell{square, square};
+    // Let the roomy axis grow up to a readable row height, never past its own space;
+    // when even that height is out of reach (1024 rows), cells stay square.
+    if (ch >= style.min_row && ch > square) cell.h = std::min({ch, std::max(square, style.min_row), style.max_cell});
+    if (cw >= style.min_row && cw > square) cell.w = std::min({cw, std::max(square, style.min_row), style.max_cell});
+    return cell;
+}
+
+int best_grid_columns(int count, int rows, int cols, float w, float h, const LayoutStyle& style) {
+    const auto cell_for = [&](int gc) {
+        const int gr = (count + gc - 1) / gc;
+        const float slot_w = (w - style.gap * static_cast<float>(gc - 1)) / static_cast<float>(gc);
+        const float slot_h = (h - style.gap * static_cast<float>(gr - 1)) / static_cast<float>(gr) -
+                             style.header - style.col_header;
+        return fit_cells(rows, cols, slot_w, slot_h, style);
+    };
+    int best = 1;
+    float best_area = -1.0f;
+    for (int gc = 1; gc <= std::max(1, count); ++gc) {
+        const CellSize c = cell_for(gc);
+        if (c.w * c.h > best_area * 1.0001f) {
+            best_area = c.w * c.h;
+            best = gc;
+        }
+    }
+    if (cols >= rows) return best;  // square or wide maps (scores): biggest cells win
+    const CellSize top = cell_for(best);
+    const float enough = std::min(std::min(top.w, top.h), style.comfortable_cell);
+    for (int gc = 1; gc < best; ++gc) {
+        const CellSize c = cell_for(gc);
+        if (std::min(c.w, c.h) >= enough) return gc;
+    }
+    return best;
+}
+
+namespace {
+
+// Centres the laid-out panels horizontally inside `area`.
+StepLayout centred(StepLayout layout, const Rect& area) {
+    const float dx = std::max(0.0f, (area.w - layout.bounds.w) * 0.5f);
+    layout.bounds.x += dx;
+    for (PanelPlace& p : layout.panels) p.rect.x += dx;
+    return layout;
+}
+
+StepLayout layout_left(Arrangement arrangement, bool joined, const std::vector<std::pair<int, int>>& sizes,
+                       const Rect& area, const LayoutStyle& style);
+
+}  // namespace
+
+StepLayout layout_step(Arrangement arrangement, bool joined, const std::vector<std::pair<int, int>>& sizes,
+                       const Rect& area, const LayoutStyle& style) {
+    return centred(layout_left(arrangement, joined, sizes, area, style), area);
+}
+
+namespace {
+
+StepLayout layout_left(Arrangement arrangement, bool joined, const std::vector<std::pair<int, int>>& sizes,
+                       const Rect& area, const LayoutStyle& style) {
+    StepLayout out;
+    out.bounds = area;
+    const int n = static_cast<int>(sizes.size());
+    if (n == 0 || area.w <= 0 || area.h <= 0) return out;
+    const float left = area.x + style.row_gutter;
+    const float avail_w = std::max(1.0f, area.w - style.row_gutter);
+
+    if (arrangement == Arrangement::Grid && n > 1) {
+        const int rows = sizes[0].first, cols = sizes[0].second;
+        const int gc = best_grid_columns(n, rows, cols, avail_w, area.h, style);
+        const int gr = (n + gc - 1) / gc;
+        const float slot_w = (avail_w - style.gap * static_cast<float>(gc - 1)) / static_cast<float>(gc);
+        const float slot_h = (area.h - style.gap * static_cast<float>(gr - 1)) / static_cast<float>(gr);
+        const CellSize c = fit_cells(rows, cols, slot_w, slot_h - style.header - style.col_header, style);
+        const float pw = c.w * static_cast<float>(cols), ph = c.h * static_cast<float>(rows);
+        out.grid_cols = gc;
+        for (int i = 0; i < n; ++i) {
+            const int gx = i % gc, gy = i / gc;
+            PanelPlace p;
+            p.cell_w = c.w;
+            p.cell_h = c.h;
+            p.rect = {left + static_cast<float>(gx) * (pw + style.gap),
+                      area.y + static_cast<float>(gy) * (ph + style.header + style.col_header + style.gap) +
+                          style.header + style.col_header,
+                      pw, ph};
+            out.panels.push_back(p);
+        }
+        out.bounds = {area.x, area.y, style.row_gutter + static_cast<float>(gc) * (pw + style.gap) - style.gap,
+                      static_cast<float>(gr) * (ph + style.header + style.col_header + style.gap)};
+        return out;
+    }
+
+    // Single and ColumnGroups: panels in one row, sharing row labels.
+    int total_cols = 0;
+    int rows = 0;
+    for (const auto& s : sizes) {
+        total_cols += s.second;
+        rows = std::max(rows, s.first);
+    }
+    const float gap = (arrangement == Arrangement::ColumnGroups && !joined) ? style.group_gap : 0.0f;
+    const float gaps = gap * static_cast<float>(n - 1);
+    const float top = area.y + style.header + style.col_header;
+    const CellSize c = fit_cells(rows, total_cols, std::max(1.0f, avail_w - gaps),
+                                 area.h - style.header - style.col_header, style);
+    float x = left;
+    for (const auto& s : sizes) {
+        PanelPlace p;
+        p.cell_w = c.w;
+        p.cell_h = c.h;
+        p.rect = {x, top, c.w * static_cast<float>(s.second), c.h * static_cast<float>(s.first)};
+        x += p.rect.w + gap;
+        out.panels.push_back(p);
+    }
+    out.bounds = {area.x, area.y, x - gap - area.x, top - area.y + c.h * static_cast<float>(rows)};
+    return out;
+}
+
+}  // namespace
+
+CellHit hit_test(const StepLayout& layout, const std::vector<std::pair<int, int>>& sizes, float px, float py) {
+    for (size_t i = 0; i < layout.panels.size() && i < sizes.size(); ++i) {
+        const Rect& r = layout.panels[i].rect;
+        if (!r.contains(px, py)) continue;
+        CellHit hit;
+        hit.panel = static_cast<int>(i);
+        const int rows = sizes[i].first, cols = sizes[i].second;
+        hit.row = std::clamp(static_cast<int>((py - r.y) / r.h * static_cast<float>(rows)), 0, rows - 1);
+        hit.col = std::clamp(static_cast<int>((px - r.x) / r.w * static_cast<float>(cols)), 0, cols - 1);
+        return hit;
+    }
+    return {};
+}
+
+CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap) {
+    CanvasSplit split;
+    if (source_count <= 0) {
+        split.result = canvas;
+        return split;
+    }
+    const float sw = std::floor(canvas.w * 0.30f);
+    split.sources = {canvas.x, canvas.y, sw, canvas.h};
+    split.result = {canvas.x + sw + gap, canvas.y, std::max(0.0f, canvas.w - sw - gap), canvas.h};
+    return split;
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,76 @@
+// Where things go on the canvas: panel rectangles, cell sizes, small-multiple grids,
+// and the reverse question, which cell is under the mouse. Pure geometry, no ImGui.
+#pragma once
+
+#include <vector>
+
+#include "app/gui/display_model.h"
+
+namespace attn::gui {
+
+struct Rect {
+    float x = 0, y = 0, w = 0, h = 0;
+    bool contains(float px, float py) const { return px >= x && py >= y && px < x + w && py < y + h; }
+    float right() const { return x + w; }
+    float bottom() const { return y + h; }
+};
+
+// Linear blend of two rectangles (t = 0 -> a, 1 -> b).
+Rect lerp_rect(const Rect& a, const Rect& b, float t);
+
+// Sizes in pixels (already multiplied by the UI scale).
+struct LayoutStyle {
+    float gap = 14;          // between small multiples
+    float group_gap = 8;     // between head column groups
+    float max_cell = 56;     // cells never grow beyond this
+    float min_row = 18;      // a row is allowed this tall (room for a token) when space allows
+    float header = 20;       // head label / colour bar above a panel
+    float col_header = 16;   // column indices above a panel
+    float row_gutter = 64;   // token labels left of the panels
+    // Tall heads-first tensors such as (H, L, d_h) stack vertically (like NumPy prints
+    // them) while cells stay at least this big; otherwise the largest cells win.
+    float comfortable_cell = 28;
+};
+
+// Cell width and height for rows x cols cells inside w x h: square when possible,
+// but a tiny axis does not squash the other below min_row (L=6, E=512 stays readable).
+struct CellSize {
+    float w = 0, h = 0;
+};
+CellSize fit_cells(int rows, int cols, float w, float h, const LayoutStyle& style);
+
+struct PanelPlace {
+    Rect rect;         // the cells only (no header)
+    float cell_w = 0, cell_h = 0;
+};
+
+struct StepLayout {
+    std::vector<PanelPlace> panels;  // one per Panel, same order
+    Rect bounds;                     // everything, labels included
+    int grid_cols = 1;               // for Grid
+};
+
+// Places the panels of one step inside `area` (labels and headers included).
+// `sizes` are (rows, cols) per panel.
+StepLayout layout_step(Arrangement arrangement, bool joined, const std::vector<std::pair<int, int>>& sizes,
+                       const Rect& area, const LayoutStyle& style);
+
+// Columns of a small-multiple grid of `count` panels of (rows, cols) cells that gives the
+// largest cells inside w x h.
+int best_grid_columns(int count, int rows, int cols, float w, float h, const LayoutStyle& style);
+
+struct CellHit {
+    int panel = -1;  // -1: nothing under the point
+    int row = 0, col = 0;
+};
+// The logical cell under (px, py).
+CellHit hit_test(const StepLayout& layout, const std::vector<std::pair<int, int>>& sizes, float px, float py);
+
+// The canvas split into a column of source tensors (left) and the result (right).
+struct CanvasSplit {
+    Rect sources;  // w == 0 when there are no sources to show
+    Rect result;
+};
+CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap);
+
+}  // namespace attn::gui

@@ -1,0 +1,40 @@
+// Settings that survive a restart, stored under the XDG config folder
+// ($XDG_CONFIG_HOME/attnviz or ~/.config/attnviz), never the working directory.
+// ImGui's own window state goes to imgui.ini in the same folder.
+#pragma once
+
+#include <string>
+
+namespace attn::gui {
+
+struct UiSettings {
+    bool light_theme = false;
+    float ui_scale = 1.0f;      // 0.75 .. 2.5
+    float speed = 1.0f;         // animation speed multiplier
+    bool show_values = true;    // numbers in cells that are big enough
+    int window_width = 1440, window_height = 900;
+    // Last configuration, so the lesson resumes where it stopped.
+    std::string sentence = "the cat sat on the mat";
+    int seq_len = 6;
+    int hidden_dim = 8;
+    int num_heads = 2;
+    int batch = 1;
+    int mask = 0;               // MaskKind as int
+    int valid_length = 4;
+    float dropout = 0.0f;
+    bool bias = true;
+    int variant = 0;            // Variant as int
+    int seed = 0;
+};
+
+// The folder for attnviz's files ("" when neither XDG_CONFIG_HOME nor HOME is set).
+std::string config_dir();
+// "key = value" lines; unknown keys are ignored, bad values keep the defaults.
+std::string serialize_settings(const UiSettings& settings);
+UiSettings parse_settings(const std::string& text);
+// Reads <config_dir>/settings.ini (defaults when missing or unreadable).
+UiSettings load_settings();
+// Writes it, creating the folder; returns false (silently) when that is impossible.
+bool save_settings(const UiSettings& settings);
+
+}  // namespace attn::gui

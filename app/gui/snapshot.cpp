@@ -1,0 +1,98 @@
+// `attnviz snapshot` and the off-screen drawing it shares with exports.
+#include "app/gui/snapshot.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/gui/entry.h"
+#include "app/gui/export.h"
+#include "app/gui/format.h"
+#include "app/gui/frame.h"
+#include "app/gui/headless.h"
+
+namespace attn::gui {
+
+void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache, SnapshotLayout layout) {
+    // A copy keeps the caller's hover/pin state untouched by an off-screen frame.
+    AppState view = state;
+    view.canvas.hovered = CellRef{};
+    renderer.render([&](const Fonts& fonts) {
+        FrameContext ctx;
+        ctx.cache = &cache;
+        ctx.fonts = fonts;
+        ctx.scale = renderer.scale() * state.settings.ui_scale;
+        ctx.offscreen = true;
+        ctx.canvas_only = layout == SnapshotLayout::CanvasOnly;
+        ctx.presentation_header = layout == SnapshotLayout::Slide;
+        draw_frame(view, ctx);
+    });
+}
+
+std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache,
+                                              SnapshotLayout layout, const std::vector<int>& steps, float progress,
+                                              const std::string& dir, PngEncoderPool& pool) {
+    std::vector<std::string> files;
+    for (int step : steps) {
+        state.playback.set_position(step, progress);
+        render_state(renderer, state, cache, layout);
+        const std::string path = dir + "/" + snapshot_file_name(step, state.trace->steps[static_cast<size_t>(step)].name);
+        pool.submit(path, renderer.pixel_width(), renderer.pixel_height(), renderer.pixels());
+        files.push_back(path);
+    }
+    return files;
+}
+
+int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
+    auto fail = [](const std::string& message) {
+        std::fprintf(stderr, "attnviz: error: %s\n", message.c_str());
+        return 2;
+    };
+    if (options.scale != 1 && options.scale != 2 && options.scale != 4) return fail("--scale must be 1, 2 or 4");
+    if (options.width < 16 || options.height < 16 || options.width > 8192 || options.height > 8192) {
+        return fail("--width and --height must be between 16 and 8192");
+    }
+    if (options.theme != "dark" && options.theme != "light") return fail("--theme must be dark or light");
+    if (!(options.progress >= 0.0f && options.progress <= 1.0f)) return fail("--progress must be between 0 and 1");
+    const Status dir = ensure_writable_dir(options.out_dir);
+    if (!dir.ok()) return fail(dir.error());
+
+    ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
+    if (!computed.error.empty()) return fail(computed.error);
+    std::vector<int> steps;
+    if (options.step == "all") {
+        for (size_t i = 0; i < computed.trace->steps.size(); ++i) steps.push_back(static_cast<int>(i));
+    } else {
+        const int index = computed.trace->index_of(options.step);
+        if (index < 0) {
+            std::string names;
+            for (const Step& s : computed.trace->steps) names += (names.empty() ? "" : ", ") + s.name;
+            return fail("no step named '" + options.step + "'; this trace has: " + names);
+        }
+        steps.push_back(index);
+    }
+
+    HeadlessGl gl;
+    if (!gl.ok()) {
+        std::fprintf(stderr, "%s\n", kNoDisplayMessage);
+        return 2;
+    }
+    AppState state;
+    state.settings.light_theme = options.theme == "light";
+    state.trace = computed.trace;
+    state.model = computed.model;
+    state.query_tokens = computed.query_tokens;
+    state.key_tokens = computed.key_tokens;
+    state.playback.set_step_count(static_cast<int>(state.trace->steps.size()));
+    OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme);
+    if (!renderer.valid()) return fail(renderer.error());
+    HeatmapCache cache;
+    cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+    PngEncoderPool pool;
+    render_steps_to_pngs(renderer, state, cache, SnapshotLayout::Slide, steps, options.progress, options.out_dir, pool);
+    if (!cache.error().empty()) return fail(cache.error());
+    const Status written = pool.finish();
+    if (!written.ok()) return fail(written.error());
+    return 0;
+}
+
+}  // namespace attn::gui

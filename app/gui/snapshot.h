@@ -1,0 +1,27 @@
+// Off-screen drawing of whole steps to images, shared by `attnviz snapshot`, the
+// window's exports and the render bench.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gui/app_state.h"
+#include "app/gui/heatmap_cache.h"
+#include "app/gui/offscreen.h"
+
+namespace attn::gui {
+
+// What kind of picture: the canvas alone, title + canvas + explanation, or the full UI.
+enum class SnapshotLayout { CanvasOnly, Slide, FullWindow };
+
+// Draws `state` at its current playback position into `renderer` (one frame).
+void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache, SnapshotLayout layout);
+
+// Renders each listed step at `progress` and writes DIR/NN_<step>.png through `pool`
+// (PNG encoding runs on background threads). Returns the files written.
+std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache,
+                                              SnapshotLayout layout, const std::vector<int>& steps, float progress,
+                                              const std::string& dir, class PngEncoderPool& pool);
+
+}  // namespace attn::gui

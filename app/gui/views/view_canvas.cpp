@@ -1,0 +1,312 @@
+// [SECTION] index
+//   Painter helpers      text, measure, visible panels
+//   Heatmap pieces       image, frame, axis labels, cell values, legend
+//   draw_canvas          header line, split, result, sources, legend, strip, mouse
+#include "app/gui/views/view_canvas.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include "app/gui/colormap.h"
+#include "app/gui/format.h"
+#include "app/gui/views/view_canvas_anim.h"
+#include "app/gui/views/view_storage.h"
+
+namespace attn::gui {
+
+// ------------------------------------------------------------ Painter helpers
+void Painter::text(ImFont* font, ImVec2 pos, uint32_t color, const std::string& s) const {
+    ImFont* use = font ? font : ImGui::GetFont();
+    dl->AddText(use, use->FontSize, pos, color, s.c_str(), s.c_str() + s.size());
+}
+
+ImVec2 Painter::measure(ImFont* font, const std::string& s) const {
+    ImFont* use = font ? font : ImGui::GetFont();
+    return use->CalcTextSizeA(use->FontSize, FLT_MAX, 0.0f, s.c_str(), s.c_str() + s.size());
+}
+
+std::vector<int> visible_panels(const StepDisplay& sd, const CanvasUi& ui) {
+    std::vector<int> out;
+    if (sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0) {
+        for (size_t i = 0; i < sd.panels.size(); ++i) {
+            if (sd.panels[i].head == ui.enlarged_head) return {static_cast<int>(i)};
+        }
+    }
+    for (size_t i = 0; i < sd.panels.size(); ++i) out.push_back(static_cast<int>(i));
+    return out;
+}
+
+std::vector<std::pair<int, int>> panel_sizes(const StepDisplay& sd, const std::vector<int>& visible) {
+    std::vector<std::pair<int, int>> sizes;
+    for (int i : visible) sizes.emplace_back(sd.panels[static_cast<size_t>(i)].rows, sd.panels[static_cast<size_t>(i)].cols);
+    return sizes;
+}
+
+Arrangement shown_arrangement(const StepDisplay& sd, const std::vector<int>& visible) {
+    if (sd.arrangement == Arrangement::Grid && visible.size() == 1) return Arrangement::Single;
+    return sd.arrangement;
+}
+
+std::string panel_caption(const Panel& panel) {
+    return panel.head >= 0 ? "head " + std::to_string(panel.head) : "";
+}
+
+// ------------------------------------------------------------ Heatmap pieces
+void draw_heatmap(const Painter& p, int step, int panel, const Rect& r, float alpha, float row0, float row1,
+                  float col0, float col1) {
+    if (r.w <= 0.0f || r.h <= 0.0f || alpha <= 0.0f) return;
+    const gl::Texture* tex = p.f->cache ? p.f->cache->texture(step, panel) : nullptr;
+    const ImVec2 a(r.x + r.w * col0, r.y + r.h * row0), b(r.x + r.w * col1, r.y + r.h * row1);
+    if (!tex) {
+        p.dl->AddRectFilled(a, b, p.pal.empty_cell);
+        return;
+    }
+    const uint32_t tint = IM_COL32(255, 255, 255, static_cast<int>(std::clamp(alpha, 0.0f, 1.0f) * 255.0f));
+    p.dl->AddImage(tex->imgui_id(), a, b, ImVec2(col0, row0), ImVec2(col1, row1), tint);
+}
+
+void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const Rect& r, bool grid, float alpha) {
+    const Panel& pn = sd.panels[static_cast<size_t>(panel)];
+    if (pn.head < 0) {
+        p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), p.pal.frame);
+        return;
+    }
+    const uint32_t color = pack_rgba(head_color(pn.head), alpha);
+    const float bar = std::max(3.0f, 4.0f * p.f->scale);
+    const float top = r.y - p.style.col_header;
+    // A coloured bar on top of each head: the thread to follow through split, transpose and concat.
+    p.dl->AddRectFilled(ImVec2(r.x, top - bar), ImVec2(r.right(), top), color);
+    if (grid || !sd.joined) {
+        p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), color, 0.0f, 0,
+                      std::max(1.0f, 1.5f * p.f->scale));
+    }
+    // Label when it fits above the panel.
+    std::string label = !pn.label.empty() ? pn.label : (grid ? "head " : "h") + std::to_string(pn.head);
+    ImVec2 size = p.measure(p.f->fonts.small, label);
+    if (size.x > r.w && pn.label.empty()) {  // narrow panel: the short form
+        label = "h" + std::to_string(pn.head);
+        size = p.measure(p.f->fonts.small, label);
+    }
+    if (size.x <= r.w + p.style.group_gap * 0.5f && alpha > 0.05f) {
+        p.text(p.f->fonts.small, ImVec2(r.x + (grid ? 0.0f : (r.w - size.x) * 0.5f), top - bar - size.y - 1), color, label);
+    }
+}
+
+namespace {
+
+std::string axis_label(const Painter& p, AxisLabels kind, int i) {
+    const auto& tokens = kind == AxisLabels::QueryTokens ? p.f->model->query_tokens : p.f->model->key_tokens;
+    if (kind != AxisLabels::Indices && i < static_cast<int>(tokens.size())) return tokens[static_cast<size_t>(i)];
+    return std::to_string(i);
+}
+
+}  // namespace
+
+void draw_row_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_h) {
+    if (sd.panels.empty()) return;
+    const int rows = sd.panels.front().rows;
+    const float fh = p.small_size();
+    const int every = std::max(1, static_cast<int>(std::ceil(fh * 1.05f / std::max(cell_h, 0.01f))));
+    const int max_chars = std::max(2, static_cast<int>(p.style.row_gutter / (fh * 0.55f)) - 1);
+    for (int i = 0; i < rows; i += every) {
+        const std::string label = clip_label(axis_label(p, sd.row_labels, i), max_chars);
+        const ImVec2 size = p.measure(p.f->fonts.small, label);
+        const float y = r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f;
+        p.text(p.f->fonts.small, ImVec2(r.x - size.x - 5.0f * p.f->scale, y),
+               sd.row_labels == AxisLabels::Indices ? p.pal.dim_text : p.pal.text, label);
+    }
+}
+
+void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_w, int first_col) {
+    if (sd.panels.empty()) return;
+    const int cols = static_cast<int>(std::lround(r.w / std::max(cell_w, 0.01f)));
+    const bool tokens = sd.col_labels != AxisLabels::Indices;
+    const float widest = p.measure(p.f->fonts.small, tokens ? "mmmm" : std::to_string(first_col + cols)).x + 4.0f;
+    const int every = std::max(1, static_cast<int>(std::ceil(widest / std::max(cell_w, 0.01f))));
+    const int max_chars = std::max(1, static_cast<int>(cell_w * every / (p.small_size() * 0.6f)));
+    for (int j = 0; j < cols; j += every) {
+        const std::string label = clip_label(axis_label(p, sd.col_labels, first_col + j), max_chars);
+        const ImVec2 size = p.measure(p.f->fonts.small, label);
+        const float x = r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f;
+        if (every > 1 && (x < r.x - 2.0f || x + size.x > r.right() + 2.0f)) continue;  // would spill onto a neighbour
+        p.text(p.f->fonts.small, ImVec2(x, r.y - size.y - 1.0f), tokens ? p.pal.text : p.pal.dim_text, label);
+    }
+}
+
+void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, float cell_w, float cell_h, int stop_row,
+                      int stop_col, float alpha) {
+    if (!p.f->show_values || alpha <= 0.05f) return;
+    const float fh = p.small_size();
+    if (cell_h < fh + 1.0f) return;
+    const int max_chars = static_cast<int>(cell_w / (fh * 0.56f));
+    if (max_chars < 3) return;
+    const StepDisplay& sd = p.display(step);
+    const Panel& pn = sd.panels[static_cast<size_t>(panel)];
+    if (static_cast<int64_t>(pn.rows) * pn.cols > 6000) return;
+    const Tensor& t = p.step(step).tensor;
+    const int a = static_cast<int>(alpha * 255.0f);
+    for (int i = 0; i < pn.rows; ++i) {
+        if (i > stop_row) break;
+        for (int j = 0; j < pn.cols; ++j) {
+            if (i == stop_row && j >= stop_col) break;
+            const float v = cell_value(t, pn, i, j);
+            const std::string s = format_cell_value(v, std::min(max_chars, 6));
+            const bool masked = std::isinf(v) && v < 0;
+            const Rgb c = sample_colormap(sd.colormap, colormap_position(v, sd.vmin, sd.vmax));
+            const bool dark_text = masked ? p.f->light : luminance(c) > 0.45f;
+            const uint32_t color = dark_text ? IM_COL32(20, 20, 24, a) : IM_COL32(250, 250, 250, a);
+            const ImVec2 size = p.measure(p.f->fonts.small, s);
+            p.text(p.f->fonts.small,
+                   ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f,
+                          r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f),
+                   color, s);
+        }
+    }
+}
+
+Rect cell_rect(const Rect& panel, float cell_w, float cell_h, int row, int col) {
+    return {panel.x + static_cast<float>(col) * cell_w, panel.y + static_cast<float>(row) * cell_h, cell_w, cell_h};
+}
+
+void outline_rect(const Painter& p, const Rect& r, float thickness) {
+    const float t = thickness * p.f->scale;
+    p.dl->AddRectFilled(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), p.pal.highlight_fill);
+    // Dark outside, bright inside: visible on light and dark cells alike.
+    p.dl->AddRect(ImVec2(r.x - t, r.y - t), ImVec2(r.right() + t, r.bottom() + t), IM_COL32(0, 0, 0, 230), 0.0f, 0, t);
+    p.dl->AddRect(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), p.pal.highlight, 0.0f, 0, t);
+}
+
+void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
+    const int segments = 32;
+    const float w = r.w / static_cast<float>(segments);
+    for (int i = 0; i < segments; ++i) {
+        const Rgb a = sample_colormap(sd.colormap, static_cast<float>(i) / segments);
+        const Rgb b = sample_colormap(sd.colormap, static_cast<float>(i + 1) / segments);
+        const uint32_t ca = pack_rgba(a), cb = pack_rgba(b);
+        p.dl->AddRectFilledMultiColor(ImVec2(r.x + w * static_cast<float>(i), r.y),
+                                      ImVec2(r.x + w * static_cast<float>(i + 1), r.y + r.h), ca, cb, cb, ca);
+    }
+    p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), p.pal.frame);
+    const float ty = r.bottom() + 2.0f;
+    const std::string lo = format_value(sd.vmin), hi = format_value(sd.vmax);
+    p.text(p.f->fonts.small, ImVec2(r.x, ty), p.pal.dim_text, lo);
+    p.text(p.f->fonts.small, ImVec2(r.right() - p.measure(p.f->fonts.small, hi).x, ty), p.pal.dim_text, hi);
+    if (sd.colormap == ColormapKind::Diverging) {
+        const float zx = r.x + r.w * 0.5f;
+        p.dl->AddLine(ImVec2(zx, r.y), ImVec2(zx, r.bottom()), p.pal.frame);
+        p.text(p.f->fonts.small, ImVec2(zx - p.measure(p.f->fonts.small, "0").x * 0.5f, ty), p.pal.dim_text, "0");
+    }
+    const std::string title = sd.colormap == ColormapKind::Sequential ? "probability" : "value";
+    p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
+    if (sd.masked_cells > 0) {
+        const float sx = r.x - 70.0f * p.f->scale;
+        const Rect sw{sx, r.y, r.h, r.h};
+        p.dl->AddRectFilled(ImVec2(sw.x, sw.y), ImVec2(sw.right(), sw.bottom()), pack_rgba(p.pal.masked));
+        p.dl->AddRect(ImVec2(sw.x - 1, sw.y - 1), ImVec2(sw.right() + 1, sw.bottom() + 1), p.pal.frame);
+        p.text(p.f->fonts.small, ImVec2(sw.right() + 4.0f, sw.y), p.pal.dim_text, "-inf");
+    }
+}
+
+// ------------------------------------------------------------ draw_canvas
+void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
+    if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return;
+    if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return;
+    Painter p;
+    p.dl = ImGui::GetWindowDrawList();
+    p.f = &frame;
+    p.pal = canvas_palette(frame.light);
+    const float s = frame.scale;
+    p.style.gap = 16.0f * s;
+    p.style.group_gap = 10.0f * s;
+    p.style.max_cell = 64.0f * s;
+    p.style.min_row = p.small_size() + 4.0f * s;
+    p.style.comfortable_cell = p.small_size() * 2.1f;
+    p.style.header = p.small_size() + 8.0f * s;
+    p.style.col_header = p.small_size() + 3.0f * s;
+    // Gutter wide enough for the longest token (clipped at ~9 characters).
+    float gutter = p.measure(frame.fonts.small, "0000").x;
+    for (const auto& t : frame.model->query_tokens) gutter = std::max(gutter, p.measure(frame.fonts.small, clip_label(t, 9)).x);
+    p.style.row_gutter = gutter + 10.0f * s;
+
+    p.dl->PushClipRect(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), true);
+    p.dl->AddRectFilled(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), p.pal.background);
+
+    const StepDisplay& sd = p.display(frame.step);
+    const Step& step = p.step(frame.step);
+    const float pad = 12.0f * s;
+    const float legend_h = 2.0f * p.small_size() + 16.0f * s;
+    const float strip_h = 2.0f * p.small_size() + 26.0f * s;
+    Rect body{area.x + pad, area.y + pad, area.w - 2 * pad, area.h - 2 * pad};
+
+    // Shape line: the tensor's name and named dimensions, and what is shown of it.
+    std::string caption = step.name + "   " + step.tensor.shape_string();
+    if (frame.trace->config.batch > 1) caption += "   batch item " + std::to_string(frame.model->batch_item);
+    if (sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0) caption += "   head " + std::to_string(ui.enlarged_head) + " enlarged";
+    p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, caption);
+    if (!frame.notice.empty()) {
+        const float x = body.x + p.measure(frame.fonts.regular, caption).x + 16.0f * s;
+        p.text(frame.fonts.regular, ImVec2(x, body.y), IM_COL32(255, 170, 60, 255), frame.notice);
+    }
+    body.y += p.font_size() + 8.0f * s;
+    body.h -= p.font_size() + 8.0f * s;
+
+    const bool strip = frame.show_storage && body.h > 6.0f * strip_h;
+    Rect strip_area{body.x, body.bottom() - strip_h, body.w, strip_h};
+    body.h -= (strip ? strip_h : 0.0f) + legend_h;
+
+    const StepMotion motion = motion_for(step.kind);
+    const int source_count = motion.show_sources ? static_cast<int>(step.sources.size()) : 0;
+    const CanvasSplit split = split_canvas(body, body.w > 380.0f * s ? source_count : 0, 24.0f * s);
+
+    ResultDrawn drawn = draw_result(p, ui, split.result);
+    CellRef active = drawn.active;
+    const CellRef focus = ui.hovered.valid() ? ui.hovered : ui.pinned;
+    if (!active.valid() && focus.valid() && focus.step == frame.step && frame.progress >= 1.0f) active = focus;
+    if (split.sources.w > 0.0f) draw_sources(p, ui, split.sources, active);
+
+    // Pinned and hovered cells are outlined.
+    for (const CellRef& ref : {ui.pinned, ui.hovered}) {
+        if (!ref.valid() || ref.step != frame.step || frame.progress < 1.0f) continue;
+        for (size_t k = 0; k < drawn.visible.size(); ++k) {
+            if (drawn.visible[k] != ref.panel) continue;
+            const PanelPlace& place = drawn.layout.panels[k];
+            outline_rect(p, cell_rect(place.rect, place.cell_w, place.cell_h, ref.row, ref.col), 2.0f);
+        }
+    }
+
+    const float legend_w = std::min(260.0f * s, body.w * 0.4f);
+    draw_legend(p, sd, Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, 10.0f * s});
+    if (strip) draw_storage_strip(p, strip_area);
+    p.dl->PopClipRect();
+
+    // Mouse: hover shows a cell, click pins it, clicking a head's title enlarges it.
+    ui.hovered = CellRef{};
+    if (!frame.interactive || !ImGui::IsWindowHovered()) return;
+    const ImVec2 m = ImGui::GetMousePos();
+    const CellHit hit = hit_test(drawn.layout, drawn.sizes, m.x, m.y);
+    if (hit.panel >= 0) {
+        const int panel = drawn.visible[static_cast<size_t>(hit.panel)];
+        ui.hovered = CellRef{frame.step, panel, hit.row, hit.col};
+        const int head = sd.panels[static_cast<size_t>(panel)].head;
+        if (head >= 0) ui.focus_head = head;
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.pinned = ui.hovered;
+        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && sd.arrangement == Arrangement::Grid) {
+            ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
+        }
+        return;
+    }
+    // Click on a panel's header area (just above it) toggles enlargement.
+    if (sd.arrangement == Arrangement::Grid && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        for (size_t k = 0; k < drawn.layout.panels.size(); ++k) {
+            const Rect& r = drawn.layout.panels[k].rect;
+            const Rect head_area{r.x, r.y - p.style.header - p.style.col_header, r.w, p.style.header + p.style.col_header};
+            if (head_area.contains(m.x, m.y)) {
+                const int head = sd.panels[static_cast<size_t>(drawn.visible[k])].head;
+                ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
+            }
+        }
+    }
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,14 @@
+// The canvas view: the current step's tensor as heatmaps with labelled axes, its
+// sources, the legend and the storage strip, animated by Playback's progress.
+#pragma once
+
+#include "app/gui/layout.h"
+#include "app/gui/views/canvas_painter.h"
+
+namespace attn::gui {
+
+// Draws the canvas into the current ImGui window over `area` (screen pixels) and
+// updates ui.hovered / ui.pinned / ui.enlarged_head from the mouse when interactive.
+void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area);
+
+}  // namespace attn::gui

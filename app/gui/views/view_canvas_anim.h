@@ -1,0 +1,22 @@
+// The current step in motion: panels that travel (view, transpose, concat), cells that
+// fill in reading order (products), rows that turn into probabilities (softmax), fades;
+// and the column of source tensors with what feeds the active cell lit up.
+#pragma once
+
+#include "app/gui/views/canvas_painter.h"
+
+namespace attn::gui {
+
+// What draw_result drew, for hit testing and for the sources' highlights.
+struct ResultDrawn {
+    StepLayout layout;
+    std::vector<int> visible;
+    std::vector<std::pair<int, int>> sizes;
+    CellRef active;  // the cell being computed right now (raster fill), if any
+};
+// The current step's panels inside `area`, at the frame's progress.
+ResultDrawn draw_result(const Painter& p, CanvasUi& ui, const Rect& area);
+// The current step's sources (one head of per-head sources) inside `area`.
+void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const CellRef& active);
+
+}  // namespace attn::gui

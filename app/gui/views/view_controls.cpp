@@ -1,0 +1,192 @@
+#include "app/gui/views/view_controls.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/gui/colormap.h"
+
+namespace attn::gui {
+namespace {
+
+void help_marker(const char* text) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+        ImGui::TextUnformatted(text);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+bool slider_size(const char* label, int* value, int lo, int hi) {
+    return ImGui::SliderInt(label, value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+}
+
+// Puts the next item on the same line when it fits, else on a new line.
+void flow(const std::string& label) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float width = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    const float next = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+    if (next < right) ImGui::SameLine();
+}
+
+// Why hidden_dim and num_heads do not fit, and one-click fixes.
+bool divisibility_fixes(AppState& state) {
+    AttentionConfig& c = state.config;
+    if (c.num_heads <= 0 || c.hidden_dim % c.num_heads == 0) return false;
+    bool changed = false;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.35f, 1.0f));
+    ImGui::TextWrapped("hidden_dim %d is not divisible by num_heads %d: each head needs an equal share "
+                       "d_h = E / H of the columns. Pick one:", c.hidden_dim, c.num_heads);
+    ImGui::PopStyleColor();
+    bool first = true;
+    for (int h : nearest_valid_heads(c.hidden_dim, c.num_heads)) {
+        const std::string label = "heads " + std::to_string(h);
+        if (!first) flow(label);
+        first = false;
+        if (ImGui::SmallButton(label.c_str())) {
+            c.num_heads = h;
+            changed = true;
+        }
+    }
+    for (int e : nearest_valid_hidden(c.hidden_dim, c.num_heads)) {
+        if (e < 1 || e > 1024) continue;
+        const std::string label = "hidden_dim " + std::to_string(e);
+        if (!first) flow(label);
+        first = false;
+        if (ImGui::SmallButton(label.c_str())) {
+            c.hidden_dim = e;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+}  // namespace
+
+ControlsResult draw_controls(AppState& state, bool computing) {
+    ControlsResult out;
+    AttentionConfig& c = state.config;
+    ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.0f);
+
+    ImGui::TextUnformatted("Tokens");
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::InputTextWithHint("##sentence", "type a sentence", &state.sentence)) {
+        follow_sentence(state);
+        out.config_changed = true;
+    }
+    if (ImGui::Checkbox("rows are the sentence's words", &state.tokens_from_sentence)) out.config_changed = true;
+    help_marker("Each word becomes one token (one row); its embedding is derived from the word itself, "
+                "so the same word always gets the same vector. seq_len follows the number of words.");
+    ImGui::Separator();
+
+    ImGui::TextUnformatted("Sizes");
+    out.config_changed |= slider_size("seq_len (L)", &c.seq_len, 1, 1024);
+    out.config_changed |= slider_size("hidden_dim (E)", &c.hidden_dim, 1, 1024);
+    out.config_changed |= ImGui::SliderInt("num_heads (H)", &c.num_heads, 1, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
+    if (c.num_heads > 0 && c.hidden_dim % c.num_heads == 0) {
+        ImGui::TextDisabled("d_h = E / H = %d", c.hidden_dim / c.num_heads);
+    }
+    out.config_changed |= divisibility_fixes(state);
+    out.config_changed |= ImGui::SliderInt("batch (B)", &c.batch, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    if (c.batch > 1) {
+        int item = std::min(state.batch_item, c.batch - 1);
+        if (ImGui::SliderInt("show item", &item, 0, c.batch - 1, "%d", ImGuiSliderFlags_AlwaysClamp)) out.config_changed = true;
+        state.batch_item = item;
+    } else {
+        state.batch_item = 0;
+    }
+    ImGui::Separator();
+
+    ImGui::TextUnformatted("Attention");
+    int mask = static_cast<int>(c.mask);
+    const char* masks[] = {"none", "causal", "key padding"};
+    if (ImGui::Combo("mask", &mask, masks, 3)) {
+        c.mask = static_cast<MaskKind>(mask);
+        out.config_changed = true;
+    }
+    help_marker("causal: query i may only look at keys j <= i.\nkey padding: keys at or after the valid "
+                "length are padding and get -inf before the softmax.");
+    if (c.mask == MaskKind::Padding) {
+        state.valid_length = std::clamp(state.valid_length, 1, std::max(1, c.S()));
+        out.config_changed |= ImGui::SliderInt("valid length", &state.valid_length, 1, std::max(1, c.S()), "%d",
+                                               ImGuiSliderFlags_AlwaysClamp);
+    }
+    out.config_changed |= ImGui::SliderFloat("dropout p", &c.dropout, 0.0f, 0.9f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    out.config_changed |= ImGui::Checkbox("bias", &c.bias);
+    int variant = static_cast<int>(c.variant);
+    const char* variants[] = {"split (view + transpose)", "stacked (one module per head)", "fused (one QKV matrix)"};
+    if (ImGui::Combo("variant", &variant, variants, 3)) {
+        c.variant = static_cast<Variant>(variant);
+        out.config_changed = true;
+    }
+    int seed = static_cast<int>(c.seed);
+    if (ImGui::InputInt("seed", &seed)) {
+        c.seed = static_cast<uint64_t>(std::max(0, seed));
+        c.dropout_seed = c.seed;
+        out.config_changed = true;
+    }
+    if (!state.config_message.empty() && !(c.num_heads > 0 && c.hidden_dim % c.num_heads != 0)) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.35f, 1.0f));
+        ImGui::TextWrapped("%s", state.config_message.c_str());
+        ImGui::PopStyleColor();
+    }
+    if (!state.sources.weights_path.empty() || !state.sources.query_path.empty()) {
+        ImGui::Separator();
+        ImGui::TextUnformatted("Files");
+        if (!state.sources.weights_path.empty()) ImGui::TextWrapped("weights: %s", state.sources.weights_path.c_str());
+        if (!state.sources.query_path.empty()) ImGui::TextWrapped("query: %s", state.sources.query_path.c_str());
+        if (ImGui::SmallButton("use seeded numbers again")) {
+            state.sources = io::ProblemSources{};
+            out.config_changed = true;
+        }
+    }
+    ImGui::Separator();
+
+    ImGui::TextUnformatted("Display");
+    ImGui::Checkbox("numbers in cells", &state.settings.show_values);
+    ImGui::Checkbox("storage strip", &state.show_storage);
+    int theme = state.settings.light_theme ? 1 : 0;
+    if (ImGui::RadioButton("dark", &theme, 0)) out.theme_changed = true;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("light", &theme, 1)) out.theme_changed = true;
+    state.settings.light_theme = theme == 1;
+    // Applied when the slider is released: fonts are rebuilt, which is too slow per drag step.
+    float& pending = state.pending_ui_scale;
+    if (pending == 0.0f) pending = state.settings.ui_scale;
+    ImGui::SliderFloat("UI scale", &pending, 0.75f, 2.5f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemDeactivatedAfterEdit() && pending != state.settings.ui_scale) {
+        state.settings.ui_scale = pending;
+        out.scale_changed = true;
+    }
+    float speed = state.playback.speed();
+    if (ImGui::SliderFloat("speed", &speed, 0.1f, 8.0f, "%.2fx", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+        state.playback.set_speed(speed);
+        state.settings.speed = speed;
+    }
+    ImGui::Separator();
+
+    if (state.trace) {
+        ImGui::TextDisabled("trace: %zu steps, %s", state.trace->steps.size(),
+                            format_bytes(state.trace->storage_bytes()).c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        if (state.posted_generation > 1) {
+            ImGui::TextWrapped("computed in %.1f ms, on screen %.1f ms after the change", state.compute_ms, state.last_latency_ms);
+        } else {
+            ImGui::TextWrapped("computed in %.1f ms", state.compute_ms);
+        }
+        ImGui::PopStyleColor();
+    }
+    if (computing) {
+        ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "computing...");
+    }
+    ImGui::PopItemWidth();
+    return out;
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,211 @@
+#include "app/gui/views/view_inspector.h"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "app/gui/format.h"
+
+namespace attn::gui {
+namespace {
+
+using Named = std::map<std::string, int64_t>;
+
+// Index of every dimension by name (missing names read index 0).
+Named name_index(const Tensor& t, const std::vector<int64_t>& idx) {
+    Named out;
+    for (int d = 0; d < t.rank(); ++d) out[t.dim_names()[static_cast<size_t>(d)]] = idx[static_cast<size_t>(d)];
+    return out;
+}
+
+float value_at(const Tensor& t, const Named& names) {
+    std::vector<int64_t> idx(static_cast<size_t>(t.rank()), 0);
+    for (int d = 0; d < t.rank(); ++d) {
+        const auto it = names.find(t.dim_names()[static_cast<size_t>(d)]);
+        if (it != names.end()) idx[static_cast<size_t>(d)] = std::min<int64_t>(it->second, t.dim(d) - 1);
+    }
+    return t.at(idx);
+}
+
+std::string describe_index(const AppState& state, const Tensor& t, const std::vector<int64_t>& idx) {
+    std::string s = "[";
+    for (int d = 0; d < t.rank(); ++d) {
+        const std::string& name = t.dim_names()[static_cast<size_t>(d)];
+        const int64_t i = idx[static_cast<size_t>(d)];
+        s += (d ? ", " : "") + name + "=" + std::to_string(i);
+        const auto& tokens = name == "L" ? state.query_tokens : (name == "S" ? state.key_tokens : std::vector<std::string>{});
+        if (i < static_cast<int64_t>(tokens.size())) s += " '" + tokens[static_cast<size_t>(i)] + "'";
+    }
+    return s + "]";
+}
+
+void table_row(std::initializer_list<std::string> cells) {
+    ImGui::TableNextRow();
+    int column = 0;
+    for (const std::string& cell : cells) {
+        ImGui::TableSetColumnIndex(column++);
+        ImGui::TextUnformatted(cell.c_str());
+    }
+}
+
+void explain_origin(const AppState& state, const Step& step, const Named& at, float value) {
+    const Trace& trace = *state.trace;
+    const Step* s0 = step.sources.empty() ? nullptr : trace.find(step.sources[0]);
+    const Step* s1 = step.sources.size() > 1 ? trace.find(step.sources[1]) : nullptr;
+    const int64_t i = at.count("L") ? at.at("L") : 0;
+    const int64_t j = at.count("S") ? at.at("S") : 0;
+    const int dh = trace.config.head_dim();
+    switch (step.kind) {
+        case StepKind::Scores: {
+            if (!s0 || !s1) break;
+            ImGui::TextWrapped("dot product of query row %lld and key row %lld of this head:", static_cast<long long>(i),
+                               static_cast<long long>(j));
+            Named q = at, k = at;
+            k["S"] = j;
+            float sum = 0.0f;
+            const bool list = dh <= 16 && ImGui::BeginTable("##dot", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg);
+            if (list) {
+                ImGui::TableSetupColumn("d");
+                ImGui::TableSetupColumn("q[i,d]");
+                ImGui::TableSetupColumn("k[j,d]");
+                ImGui::TableSetupColumn("product");
+                ImGui::TableHeadersRow();
+            }
+            for (int d = 0; d < dh; ++d) {
+                q["d_h"] = d;
+                k["d_h"] = d;
+                const float a = value_at(s0->tensor, q), b = value_at(s1->tensor, k);
+                sum += a * b;
+                if (list) table_row({std::to_string(d), format_value(a), format_value(b), format_value(a * b)});
+            }
+            if (list) ImGui::EndTable();
+            ImGui::Text("sum = %s", format_value(sum).c_str());
+            break;
+        }
+        case StepKind::Scale:
+            if (s0) ImGui::Text("%s / sqrt(%d) = %s", format_value(value_at(s0->tensor, at)).c_str(), dh, format_value(value).c_str());
+            break;
+        case StepKind::Mask:
+            if (std::isinf(value)) {
+                ImGui::TextWrapped("masked: key %lld is not allowed for query %lld (%s), so the score becomes -inf and "
+                                   "its weight after the softmax is exactly 0.",
+                                   static_cast<long long>(j), static_cast<long long>(i), to_string(trace.config.mask));
+            } else {
+                ImGui::TextWrapped("allowed: the score passes through unchanged.");
+            }
+            break;
+        case StepKind::Softmax: {
+            if (!s0) break;
+            const int64_t S = trace.config.S();
+            Named r = at;
+            float mx = -INFINITY;
+            for (int64_t c = 0; c < S; ++c) {
+                r["S"] = c;
+                mx = std::max(mx, value_at(s0->tensor, r));
+            }
+            float sum = 0.0f;
+            for (int64_t c = 0; c < S; ++c) {
+                r["S"] = c;
+                const float x = value_at(s0->tensor, r);
+                sum += std::isinf(x) ? 0.0f : std::exp(x - mx);
+            }
+            ImGui::TextWrapped("row %lld: subtract the row max %s, exponentiate, divide by the row sum %s.",
+                               static_cast<long long>(i), format_value(mx).c_str(), format_value(sum).c_str());
+            if (S <= 16 && ImGui::BeginTable("##softmax", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+                ImGui::TableSetupColumn("key j");
+                ImGui::TableSetupColumn("score");
+                ImGui::TableSetupColumn("exp(score-max)");
+                ImGui::TableSetupColumn("weight");
+                ImGui::TableHeadersRow();
+                for (int64_t c = 0; c < S; ++c) {
+                    r["S"] = c;
+                    const float x = value_at(s0->tensor, r);
+                    const float e = std::isinf(x) ? 0.0f : std::exp(x - mx);
+                    table_row({std::to_string(c) + (c == j ? " <" : ""), format_value(x), format_value(e),
+                               format_value(sum > 0.0f ? e / sum : 0.0f)});
+                }
+                ImGui::EndTable();
+            }
+            r["S"] = j;
+            ImGui::Text("this cell: exp(%s - %s) / %s = %s", format_value(value_at(s0->tensor, r)).c_str(),
+                        format_value(mx).c_str(), format_value(sum).c_str(), format_value(value).c_str());
+            break;
+        }
+        case StepKind::Dropout:
+            if (s0) {
+                const float w = value_at(s0->tensor, at);
+                if (value == 0.0f && w != 0.0f) ImGui::TextWrapped("dropped (weight %s set to 0)", format_value(w).c_str());
+                else ImGui::TextWrapped("kept: %s / (1 - %.2f) = %s", format_value(w).c_str(), trace.config.dropout, format_value(value).c_str());
+            }
+            break;
+        case StepKind::WeightedSum: {
+            if (!s0 || !s1) break;
+            const int64_t d = at.count("d_h") ? at.at("d_h") : 0;
+            const int64_t S = trace.config.S();
+            ImGui::TextWrapped("sum over keys j of weight[%lld, j] * v[j, %lld]:", static_cast<long long>(i), static_cast<long long>(d));
+            const bool list = S <= 16 && ImGui::BeginTable("##wsum", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg);
+            if (list) {
+                ImGui::TableSetupColumn("key j");
+                ImGui::TableSetupColumn("weight");
+                ImGui::TableSetupColumn("v[j,d]");
+                ImGui::TableSetupColumn("product");
+                ImGui::TableHeadersRow();
+                for (int64_t c = 0; c < S; ++c) {
+                    Named w = at, v = at;
+                    w["S"] = c;
+                    v["S"] = c;
+                    const float a = value_at(s0->tensor, w), b = value_at(s1->tensor, v);
+                    const std::string key = c < static_cast<int64_t>(state.key_tokens.size())
+                                                ? std::to_string(c) + " " + state.key_tokens[static_cast<size_t>(c)]
+                                                : std::to_string(c);
+                    table_row({key, format_value(a), format_value(b), format_value(a * b)});
+                }
+                ImGui::EndTable();
+            }
+            ImGui::Text("sum = %s", format_value(value).c_str());
+            break;
+        }
+        case StepKind::Projection:
+            ImGui::TextWrapped("row %lld of %s times one row of the weight matrix W%s.", static_cast<long long>(i),
+                               s0 ? s0->name.c_str() : "the input", trace.config.bias ? ", plus the bias" : "");
+            break;
+        case StepKind::View:
+        case StepKind::Transpose:
+        case StepKind::Slice:
+        case StepKind::Concat:
+            if (s0) ImGui::TextWrapped("the same number as in %s: %s", s0->name.c_str(),
+                                       step.is_view ? "this step only changed how the buffer is read." : "copied into a new buffer.");
+            break;
+        case StepKind::Input:
+            ImGui::TextWrapped("given data (a token embedding or a loaded file).");
+            break;
+    }
+}
+
+}  // namespace
+
+void draw_inspector(const AppState& state) {
+    const CellRef ref = state.canvas.hovered.valid() ? state.canvas.hovered : state.canvas.pinned;
+    if (!state.trace || !state.model || !ref.valid() || ref.step >= static_cast<int>(state.model->steps.size())) {
+        ImGui::TextDisabled("Hover a cell to inspect it; click to pin it.");
+        return;
+    }
+    const Step& step = state.trace->steps[static_cast<size_t>(ref.step)];
+    const StepDisplay& sd = state.model->steps[static_cast<size_t>(ref.step)];
+    if (ref.panel >= static_cast<int>(sd.panels.size())) return;
+    const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
+    if (ref.row >= panel.rows || ref.col >= panel.cols) return;
+    const std::vector<int64_t> idx = cell_index(panel, ref.row, ref.col);
+    const float value = cell_value(step.tensor, panel, ref.row, ref.col);
+    ImGui::TextWrapped("%s%s", step.name.c_str(), describe_index(state, step.tensor, idx).c_str());
+    ImGui::Text("= %s", format_value(value).c_str());
+    int64_t pos = step.tensor.offset();
+    for (size_t d = 0; d < idx.size(); ++d) pos += idx[d] * step.tensor.strides()[d];
+    ImGui::TextDisabled("storage position %lld of buffer #%d", static_cast<long long>(pos), sd.strip.buffer_id);
+    ImGui::Separator();
+    explain_origin(state, step, name_index(step.tensor, idx), value);
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,101 @@
+#include <doctest/doctest.h>
+
+#include "app/gui/layout.h"
+
+using namespace attn::gui;
+
+TEST_CASE("cells are square when both axes have room") {
+    LayoutStyle style;
+    const CellSize c = fit_cells(4, 4, 400, 200, style);
+    CHECK(c.w == doctest::Approx(50.0f));
+    CHECK(c.h == doctest::Approx(50.0f));
+}
+
+TEST_CASE("a wide matrix keeps readable rows instead of square slivers") {
+    LayoutStyle style;
+    const CellSize c = fit_cells(6, 512, 900, 600, style);
+    CHECK(c.w == doctest::Approx(900.0f / 512.0f));
+    CHECK(c.h == doctest::Approx(style.min_row));
+}
+
+TEST_CASE("cells never exceed the maximum size") {
+    LayoutStyle style;
+    const CellSize c = fit_cells(1, 1, 1000, 1000, style);
+    CHECK(c.w == style.max_cell);
+}
+
+TEST_CASE("column groups sit side by side with gaps, and joined groups touch") {
+    LayoutStyle style;
+    const std::vector<std::pair<int, int>> sizes = {{4, 3}, {4, 3}};
+    const Rect area{0, 0, 800, 400};
+    const StepLayout gapped = layout_step(Arrangement::ColumnGroups, false, sizes, area, style);
+    const StepLayout joined = layout_step(Arrangement::ColumnGroups, true, sizes, area, style);
+    REQUIRE(gapped.panels.size() == 2u);
+    CHECK(gapped.panels[1].rect.x - gapped.panels[0].rect.right() == doctest::Approx(style.group_gap));
+    CHECK(joined.panels[1].rect.x == doctest::Approx(joined.panels[0].rect.right()));
+}
+
+TEST_CASE("small multiples fit inside their area and never overlap") {
+    LayoutStyle style;
+    const Rect area{10, 20, 1000, 600};
+    for (int heads : {1, 2, 3, 5, 8, 16}) {
+        const std::vector<std::pair<int, int>> sizes(static_cast<size_t>(heads), {32, 32});
+        const StepLayout lay = layout_step(Arrangement::Grid, false, sizes, area, style);
+        CAPTURE(heads);
+        REQUIRE(lay.panels.size() == static_cast<size_t>(heads));
+        for (size_t i = 0; i < lay.panels.size(); ++i) {
+            const Rect& r = lay.panels[i].rect;
+            CHECK(r.x >= area.x - 0.01f);
+            CHECK(r.right() <= area.right() + 0.01f);
+            CHECK(r.bottom() <= area.bottom() + 0.01f);
+            for (size_t j = i + 1; j < lay.panels.size(); ++j) {
+                const Rect& o = lay.panels[j].rect;
+                const bool apart = r.right() <= o.x + 0.01f || o.right() <= r.x + 0.01f || r.bottom() <= o.y + 0.01f ||
+                                   o.bottom() <= r.y + 0.01f;
+                CHECK(apart);
+            }
+        }
+    }
+}
+
+TEST_CASE("the grid picks the column count with the biggest cells") {
+    LayoutStyle style;
+    style.comfortable_cell = 1000.0f;  // no preference for stacking
+    CHECK(best_grid_columns(4, 10, 10, 1000, 250, style) == 4);
+    CHECK(best_grid_columns(4, 10, 10, 250, 1000, style) == 1);
+}
+
+TEST_CASE("hit testing finds the cell under the mouse and nothing between panels") {
+    LayoutStyle style;
+    const std::vector<std::pair<int, int>> sizes = {{4, 3}, {4, 3}};
+    const StepLayout lay = layout_step(Arrangement::ColumnGroups, false, sizes, Rect{0, 0, 800, 400}, style);
+    const PanelPlace& second = lay.panels[1];
+    const CellHit hit = hit_test(lay, sizes, second.rect.x + second.cell_w * 2.5f, second.rect.y + second.cell_h * 1.5f);
+    CHECK(hit.panel == 1);
+    CHECK(hit.row == 1);
+    CHECK(hit.col == 2);
+    const float between = lay.panels[0].rect.right() + style.group_gap * 0.5f;
+    CHECK(hit_test(lay, sizes, between, second.rect.y + 1.0f).panel == -1);
+}
+
+TEST_CASE("rectangles blend linearly") {
+    const Rect r = lerp_rect(Rect{0, 0, 10, 10}, Rect{10, 20, 30, 40}, 0.5f);
+    CHECK(r.x == 5.0f);
+    CHECK(r.y == 10.0f);
+    CHECK(r.w == 20.0f);
+    CHECK(r.h == 25.0f);
+}
+
+TEST_CASE("the canvas gives sources a column only when there are sources") {
+    const Rect canvas{0, 0, 1000, 500};
+    CHECK(split_canvas(canvas, 0, 10).sources.w == 0.0f);
+    const CanvasSplit two = split_canvas(canvas, 2, 10);
+    CHECK(two.sources.w > 0.0f);
+    CHECK(two.result.x >= two.sources.right());
+}
+
+TEST_CASE("a big square map keeps square cells even when one axis has room") {
+    LayoutStyle style;
+    const CellSize c = fit_cells(1024, 1024, 300, 600, style);
+    CHECK(c.w == doctest::Approx(c.h));
+}

@@ -1,0 +1,61 @@
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "app/gui/export.h"
+#include "app/gui/settings.h"
+#include "core/attention.h"
+
+using namespace attn::gui;
+
+TEST_CASE("settings survive a round trip through text") {
+    UiSettings s;
+    s.light_theme = true;
+    s.ui_scale = 1.5f;
+    s.sentence = "a b c";
+    s.num_heads = 4;
+    const UiSettings back = parse_settings(serialize_settings(s));
+    CHECK(back.light_theme);
+    CHECK(back.ui_scale == doctest::Approx(1.5f));
+    CHECK(back.sentence == "a b c");
+    CHECK(back.num_heads == 4);
+}
+
+TEST_CASE("bad settings keep defaults or are clamped") {
+    const UiSettings s = parse_settings("ui_scale = banana\nseq_len = 99999\nunknown = 3\nno equals sign\n");
+    CHECK(s.ui_scale == 1.0f);
+    CHECK(s.seq_len == 1024);
+}
+
+TEST_CASE("the config folder follows XDG_CONFIG_HOME") {
+    const char* before = std::getenv("XDG_CONFIG_HOME");
+    const std::string saved = before ? before : "";
+    setenv("XDG_CONFIG_HOME", "/tmp/attnviz_xdg_test", 1);
+    CHECK(config_dir() == "/tmp/attnviz_xdg_test/attnviz");
+    if (before) setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
+    else unsetenv("XDG_CONFIG_HOME");
+}
+
+TEST_CASE("a step exports as CSV with one line per element") {
+    attn::AttentionConfig c;
+    c.seq_len = 2;
+    c.hidden_dim = 4;
+    c.num_heads = 2;
+    const auto t = attn::run_attention(c);
+    REQUIRE(t.ok());
+    const attn::Step* heads = t->find("q_heads");
+    REQUIRE(heads != nullptr);
+    const std::string csv = step_csv(*heads);
+    CHECK(csv.rfind("B,H,L,d_h,value\n", 0) == 0);
+    size_t lines = 0;
+    for (char ch : csv) lines += ch == '\n';
+    CHECK(lines == 1u + 8u);
+    CHECK(csv.find("\n0,1,0,0,") != std::string::npos);
+}
+
+TEST_CASE("an unwritable export folder is refused with a message") {
+    const attn::Status s = ensure_writable_dir("/proc/attnviz_cannot_be_here");
+    CHECK_FALSE(s.ok());
+    CHECK(s.error().find("attnviz_cannot_be_here") != std::string::npos);
+}

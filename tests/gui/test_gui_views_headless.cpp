@@ -1,0 +1,112 @@
+// Headless smoke tests of the views: an ImGui context with a display size and built
+// fonts, no window and no GL. Every step, several moments of its animation, every head.
+#include <doctest/doctest.h>
+
+#include <imgui.h>
+
+#include "app/gui/frame.h"
+#include "core/attention.h"
+
+using namespace attn;
+using namespace attn::gui;
+
+namespace {
+
+struct HeadlessImGui {
+    ImGuiContext* ctx;
+    Fonts fonts;
+    HeadlessImGui(float w, float h) : ctx(ImGui::CreateContext()) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(w, h);
+        io.DeltaTime = 1.0f / 60.0f;
+        fonts = load_fonts(1.0f);
+        unsigned char* pixels = nullptr;
+        int tw = 0, th = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
+        apply_theme(false, 1.0f);
+    }
+    ~HeadlessImGui() { ImGui::DestroyContext(ctx); }
+    int frame(AppState& state, bool presentation, bool canvas_only) {
+        ImGui::NewFrame();
+        FrameContext fc;
+        fc.fonts = fonts;
+        fc.canvas_only = canvas_only;
+        fc.presentation_header = presentation;
+        draw_frame(state, fc);
+        ImGui::Render();
+        return ImGui::GetDrawData()->TotalVtxCount;
+    }
+};
+
+AppState state_for(const AttentionConfig& c) {
+    AppState state;
+    const auto computed = ComputeWorker::compute(ComputeRequest{c, {}, 0, 256, nullptr}, 1);
+    REQUIRE_MESSAGE(computed.error.empty(), computed.error);
+    state.config = c;
+    accept_result(state, computed, 0.0);
+    return state;
+}
+
+}  // namespace
+
+TEST_CASE("every step draws at every moment of its animation without a GL context") {
+    HeadlessImGui imgui(1280, 800);
+    for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
+        AttentionConfig c;
+        c.seq_len = 5;
+        c.hidden_dim = 6;
+        c.num_heads = 3;
+        c.mask = mask;
+        c.dropout = 0.2f;
+        AppState state = state_for(c);
+        for (int step = 0; step < state.playback.step_count(); ++step) {
+            for (float progress : {0.0f, 0.37f, 1.0f}) {
+                state.playback.set_position(step, progress);
+                CAPTURE(step);
+                CAPTURE(progress);
+                CHECK(imgui.frame(state, false, false) > 100);
+            }
+            for (int head = -1; head < 3; ++head) {
+                state.canvas.enlarged_head = head;
+                CHECK(imgui.frame(state, true, false) > 0);
+            }
+            state.canvas.enlarged_head = -1;
+        }
+    }
+}
+
+TEST_CASE("a window squeezed to almost nothing still draws without failing") {
+    HeadlessImGui imgui(40, 30);
+    AttentionConfig c;
+    AppState state = state_for(c);
+    for (int step = 0; step < state.playback.step_count(); ++step) {
+        state.playback.set_position(step, 0.5f);
+        imgui.frame(state, false, false);
+        imgui.frame(state, false, true);
+    }
+    CHECK(true);
+}
+
+TEST_CASE("an invalid head count is explained instead of computed") {
+    AppState state;
+    state.config.hidden_dim = 10;
+    state.config.num_heads = 4;
+    CHECK_FALSE(make_request(state).has_value());
+    CHECK_FALSE(state.config_message.empty());
+    state.config.num_heads = 5;
+    CHECK(make_request(state).has_value());
+    CHECK(state.config_message.empty());
+}
+
+TEST_CASE("the sentence decides the tokens and the sequence length") {
+    AppState state;
+    state.sentence = "the cat sat";
+    follow_sentence(state);
+    CHECK(state.config.seq_len == 3);
+    state.config.seq_len = 5;
+    const auto tokens = effective_tokens(state);
+    REQUIRE(tokens.size() == 5u);
+    CHECK(tokens[2] == "sat");
+    CHECK(tokens[4] == "t4");
+}
