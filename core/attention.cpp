@@ -209,6 +209,7 @@ Result<Trace> run_attention(const AttentionConfig& c, const AttentionWeights& w,
     const int64_t B = c.batch, L = c.L(), S = c.S(), E = c.E(), H = c.H(), dh = c.head_dim();
     StepRecorder rec;
     rec.trace.config = c;
+    rec.trace.weights = w;
 
     const Tensor x = rec.add("input", StepKind::Input, inputs.query.contiguous().view({B, L, E}, {"B", "L", "E"}), {});
     Tensor x_k = x, x_v = x;

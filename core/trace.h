@@ -9,6 +9,7 @@
 
 #include "core/config.h"
 #include "core/tensor.h"
+#include "core/weights.h"
 
 namespace attn {
 
@@ -44,6 +45,9 @@ struct Step {
 struct Trace {
     AttentionConfig config;
     std::vector<Step> steps;
+    // The parameters the forward used (W_q, W_k, W_v, W_o and biases), so a view can
+    // show "X times W^T" next to a projection. Not counted in storage_bytes().
+    AttentionWeights weights;
     // (B, H, L): 1 where every key of that query row was masked. Such rows get
     // all-zero weights (not NaN) and the GUI explains why.
     std::vector<uint8_t> fully_masked_rows;
