@@ -23,6 +23,8 @@ void follow_sentence(AppState& state) {
 
 void init_from_problem(AppState& state, const io::Problem& problem) {
     state.config = problem.config;
+    // -S, --kdim or --vdim on the command line imply separate key/value inputs.
+    state.config.cross_attention = problem.config.is_cross();
     if (state.config.mask == MaskKind::Padding && !state.config.valid_lengths.empty()) {
         state.valid_length = state.config.valid_lengths.front();
     }
@@ -38,6 +40,13 @@ void init_from_problem(AppState& state, const io::Problem& problem) {
 std::optional<ComputeRequest> make_request(AppState& state) {
     AttentionConfig config = state.config;
     config.batch = std::max(1, config.batch);
+    // The key/value sliders keep their values while cross-attention is off, but only
+    // count when it is on (is_cross() also looks at S, kdim and vdim).
+    if (!config.cross_attention) {
+        config.kv_len = 0;
+        config.kdim = 0;
+        config.vdim = 0;
+    }
     if (config.mask == MaskKind::Padding) {
         config.valid_lengths.assign(static_cast<size_t>(config.batch), std::clamp(state.valid_length, 1, config.S()));
     } else {

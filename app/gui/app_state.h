@@ -65,6 +65,7 @@ struct AppState {
     int batch_item = 0;            // which batch item is drawn
     io::ProblemSources sources;    // file paths (weights, query, key, value)
     std::string config_message;    // why the edited config cannot run ("" when fine)
+    std::string cross_note;        // why turning cross-attention on changed the variant
 
     // What is drawn (the newest finished trace).
     std::shared_ptr<const Trace> trace;

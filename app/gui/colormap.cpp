@@ -87,6 +87,29 @@ float colormap_position(float value, float vmin, float vmax) {
 
 float luminance(Rgb c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b; }
 
+float relative_luminance(Rgb c) {
+    const auto lin = [](float v) {
+        return v <= 0.04045f ? v / 12.92f : std::pow((v + 0.055f) / 1.055f, 2.4f);
+    };
+    return 0.2126f * lin(c.r) + 0.7152f * lin(c.g) + 0.0722f * lin(c.b);
+}
+
+float contrast_ratio(Rgb a, Rgb b) {
+    const float la = relative_luminance(a), lb = relative_luminance(b);
+    return (std::max(la, lb) + 0.05f) / (std::min(la, lb) + 0.05f);
+}
+
+Rgb with_contrast(Rgb c, Rgb bg, float min_ratio) {
+    const float target = relative_luminance(bg) > 0.18f ? 0.0f : 1.0f;
+    Rgb out = c;
+    for (int i = 0; i < 40 && contrast_ratio(out, bg) < min_ratio; ++i) {
+        out.r += (target - out.r) * 0.08f;
+        out.g += (target - out.g) * 0.08f;
+        out.b += (target - out.b) * 0.08f;
+    }
+    return out;
+}
+
 Rgb head_color(int head) {
     const int h = ((head % 24) + 24) % 24;
     const Rgb base = kHeadBase[static_cast<size_t>(h % 8)];

@@ -28,6 +28,14 @@ float colormap_position(float value, float vmin, float vmax);
 // Relative luminance (0..1); used to pick black or white text on a cell.
 float luminance(Rgb c);
 
+// WCAG 2 relative luminance (sRGB decoded to linear light), 0..1.
+float relative_luminance(Rgb c);
+// WCAG 2 contrast ratio of two colours, 1..21 (AA asks 4.5 for normal text).
+float contrast_ratio(Rgb a, Rgb b);
+// `c` moved towards black (on light backgrounds) or white (on dark ones) just far enough
+// to reach `min_ratio` against `bg`: head colours used as text stay recognisable.
+Rgb with_contrast(Rgb c, Rgb bg, float min_ratio);
+
 // One colour per head, the same in every step (Okabe-Ito inspired, then lighter and
 // darker variants past 8 heads). Heads wrap around after 24.
 Rgb head_color(int head);

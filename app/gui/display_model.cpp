@@ -1,6 +1,8 @@
 // Trace -> DisplayModel. Runs on the compute worker; see display_model.h.
 #include "app/gui/display_model.h"
 
+#include "app/gui/projection.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -165,6 +167,13 @@ float cell_value(const Tensor& tensor, const Panel& panel, int row, int col) {
     return tensor.data()[pos];
 }
 
+int bake_cell_px(const Panel& panel) {
+    const bool masked = std::any_of(panel.values.begin(), panel.values.end(), [](float v) { return std::isinf(v); });
+    if (!masked) return 1;
+    const int side = std::max({panel.tex_rows, panel.tex_cols, 1});
+    return std::clamp(512 / side, 1, 16);
+}
+
 bool is_probability_step(StepKind kind) {
     return kind == StepKind::Softmax || kind == StepKind::Dropout;
 }
@@ -187,7 +196,10 @@ std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int 
             const int ocol = static_cast<int>(static_cast<int64_t>(c) * out_cols / cols);
             const size_t o = static_cast<size_t>(orow) * out_cols + ocol;
             const float v = values[static_cast<size_t>(r) * cols + c];
-            if (std::isinf(v) && v < 0) continue;
+            if (std::isinf(v)) {  // masked: shown only where nothing finite shares the block
+                if (!has_finite[o]) out[o] = v;
+                continue;
+            }
             if (!has_finite[o] || std::fabs(v) > std::fabs(out[o])) out[o] = v;
             has_finite[o] = 1;
         }
@@ -196,6 +208,18 @@ std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int 
 }
 
 namespace {
+
+// The Mask step a probability step descends from (softmax <- mask, dropout <- softmax
+// <- mask), when it has the same shape; null when there is none.
+const Tensor* mask_behind(const Trace& trace, int index) {
+    const Tensor& t = trace.steps[static_cast<size_t>(index)].tensor;
+    for (int hops = 0; hops < 4 && index >= 0; ++hops) {
+        const Step& s = trace.steps[static_cast<size_t>(index)];
+        if (s.kind == StepKind::Mask) return s.tensor.shape() == t.shape() && s.tensor.dim_names() == t.dim_names() ? &s.tensor : nullptr;
+        index = s.sources.empty() ? -1 : trace.index_of(s.sources.front());
+    }
+    return nullptr;
+}
 
 // One step's panels, ranges and axis meaning; independent of every other step, so
 // steps can be built in parallel. `head_of` is filled for the storage strip.
@@ -262,6 +286,7 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     }
 
     const int cap = panel_texture_cap(static_cast<int>(cuts.size()), max_extent);
+    const Tensor* mask = is_probability_step(step.kind) ? mask_behind(trace, index) : nullptr;
     const float neg_inf = -std::numeric_limits<float>::infinity();
     float lo = std::numeric_limits<float>::infinity(), hi = neg_inf;
     for (const Cut& cut : cuts) {
@@ -283,12 +308,27 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
             if (v < lo) lo = v;
             if (v > hi) hi = v;
         }
+        if (mask) {
+            // Weights of masked keys are exactly 0; the texture marks them so the mask
+            // stays visible after the softmax (numbers still come from the tensor).
+            const std::vector<float> m = read_slice(*mask, cut.origin, row_dim, col_dim, rows, cut.cols);
+            for (size_t n = 0; n < full.size(); ++n) {
+                if (m[n] == neg_inf && full[n] == 0.0f) {
+                    full[n] = std::numeric_limits<float>::infinity();
+                    ++sd.masked_zero_cells;
+                }
+            }
+        }
         p.tex_rows = std::min(rows, cap);
         p.tex_cols = std::min(cut.cols, cap);
         p.values = (p.tex_rows == rows && p.tex_cols == cut.cols)
                        ? std::move(full)
                        : pool_max_abs(full, rows, cut.cols, p.tex_rows, p.tex_cols);
         sd.panels.push_back(std::move(p));
+    }
+    if (step.kind == StepKind::Projection) {
+        build_weight_panels(projection_weights(trace, index), sd, model.head_dim, cap, sd.weight_panels,
+                            sd.bias_panels, sd.weight_vmin, sd.weight_vmax);
     }
     if (!(lo <= hi)) lo = hi = 0.0f;
     sd.data_min = lo;

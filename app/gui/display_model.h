@@ -30,7 +30,9 @@ struct Panel {
     std::string label;        // "q h0" for a fused QKV group; "" = "head <head>"
     int rows = 0, cols = 0;   // logical cells
     int tex_rows = 0, tex_cols = 0;  // size of `values` after reduction (<= rows, cols)
-    std::vector<float> values;       // (tex_rows, tex_cols) row-major; max-|v| pooled
+    std::vector<float> values;       // (tex_rows, tex_cols) row-major; max-|v| pooled. -inf is a
+                                     // masked score; +inf marks a probability that is exactly 0
+                                     // because its key was masked (drawn faintly hatched)
     // Where cell (r, c) lives in the tensor: full index = `origin` with
     // index[row_dim] += r and index[col_dim] += c (col_dim may be -1 for rank-1 slices).
     std::vector<int64_t> origin;
@@ -61,7 +63,12 @@ struct StepDisplay {
     float vmin = -1, vmax = 1;       // colour range (symmetric around 0 when diverging)
     float data_min = 0, data_max = 0;  // finite values actually present
     int64_t masked_cells = 0;        // -inf cells in the shown batch item
+    int64_t masked_zero_cells = 0;   // probabilities that are 0 because their key was masked
     int from_step = -1;              // the step this one animates from (its first source)
+    // Projection steps only: W^T (in, cols) and b (1, cols) cut into the same column
+    // groups as `panels` (see projection.h), with their own symmetric colour range.
+    std::vector<Panel> weight_panels, bias_panels;
+    float weight_vmin = -1, weight_vmax = 1;
     StorageStrip strip;
 };
 
@@ -84,7 +91,7 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
                                  int max_extent = 512);
 
 // Pools a (rows, cols) row-major matrix down to (out_rows, out_cols), keeping in each
-// block the value of largest magnitude (its sign kept); -inf only if the whole block is.
+// block the value of largest magnitude (its sign kept); +-inf only if the whole block is.
 std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols,
                                 int out_rows, int out_cols);
 
@@ -92,6 +99,11 @@ std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int 
 std::vector<int64_t> cell_index(const Panel& panel, int row, int col);
 // The exact value of that cell, read from the tensor (not the pooled texture).
 float cell_value(const Tensor& tensor, const Panel& panel, int row, int col);
+
+// Fragments per cell side when a panel is baked: 1, or up to 16 for a small panel with
+// masked (+-inf) cells, so the shader can draw the hatching inside each cell while the
+// baked texture stays within 512 texels a side.
+int bake_cell_px(const Panel& panel);
 
 // True when the colormap for this kind of step is sequential (probabilities).
 bool is_probability_step(StepKind kind);

@@ -48,18 +48,59 @@ Fonts load_fonts(float scale) {
     return fonts;
 }
 
+ThemeColors theme_colors(bool light) {
+    ThemeColors c;
+    if (light) {
+        // On near-white every colour must be dark: ImGui's own disabled grey (0.6) and
+        // a sky-blue formula were ~2.5:1, unreadable on a projector.
+        c.window_bg = {0.97f, 0.97f, 0.96f};
+        c.text = {0.0f, 0.0f, 0.0f};
+        c.dim = {0.33f, 0.33f, 0.36f};
+        c.formula = {0.03f, 0.28f, 0.62f};
+        c.good = {0.05f, 0.42f, 0.15f};
+        c.warning = {0.66f, 0.24f, 0.0f};
+        c.error = {0.72f, 0.08f, 0.08f};
+        c.busy = {0.50f, 0.34f, 0.0f};
+        c.chip_bg = {0.05f, 0.33f, 0.72f};
+    } else {
+        c.window_bg = {0.105f, 0.11f, 0.125f};
+        c.text = {1.0f, 1.0f, 1.0f};
+        c.dim = {0.64f, 0.64f, 0.67f};
+        c.formula = {0.45f, 0.75f, 1.0f};
+        c.good = {0.4f, 0.85f, 0.5f};
+        c.warning = {1.0f, 0.6f, 0.38f};
+        c.error = {1.0f, 0.5f, 0.45f};
+        c.busy = {0.95f, 0.75f, 0.3f};
+        c.chip_bg = {0.05f, 0.33f, 0.72f};
+    }
+    return c;
+}
+
+ImVec4 to_imvec4(Rgb c, float alpha) { return ImVec4(c.r, c.g, c.b, alpha); }
+
 void apply_theme(bool light, float scale) {
     ImGuiStyle& style = ImGui::GetStyle();
     style = ImGuiStyle();
+    const ThemeColors tc = theme_colors(light);
     if (light) {
         ImGui::StyleColorsLight(&style);
-        style.Colors[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.96f, 1.0f);
         style.Colors[ImGuiCol_ChildBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
+        // ImGui's white fields vanish on a near-white window (and on a projector):
+        // grey fields with a border keep sliders and checkboxes visible.
+        style.Colors[ImGuiCol_FrameBg] = ImVec4(0.86f, 0.87f, 0.90f, 1.0f);
+        style.Colors[ImGuiCol_FrameBgHovered] = ImVec4(0.78f, 0.84f, 0.95f, 1.0f);
+        style.Colors[ImGuiCol_FrameBgActive] = ImVec4(0.70f, 0.80f, 0.96f, 1.0f);
+        style.Colors[ImGuiCol_Border] = ImVec4(0.55f, 0.56f, 0.60f, 0.80f);
+        style.FrameBorderSize = 1.0f;
     } else {
         ImGui::StyleColorsDark(&style);
-        style.Colors[ImGuiCol_WindowBg] = ImVec4(0.105f, 0.11f, 0.125f, 1.0f);
         style.Colors[ImGuiCol_ChildBg] = ImVec4(0.085f, 0.09f, 0.10f, 1.0f);
     }
+    style.Colors[ImGuiCol_WindowBg] = to_imvec4(tc.window_bg);
+    style.Colors[ImGuiCol_Text] = to_imvec4(tc.text);
+    style.Colors[ImGuiCol_TextDisabled] = to_imvec4(tc.dim);
+    // Dialogs dim the window behind them instead of washing it out in light grey.
+    style.Colors[ImGuiCol_ModalWindowDimBg] = ImVec4(0.0f, 0.0f, 0.0f, light ? 0.35f : 0.55f);
     style.WindowRounding = 0.0f;
     style.FrameRounding = 3.0f;
     style.GrabRounding = 3.0f;
@@ -80,6 +121,8 @@ CanvasPalette canvas_palette(bool light) {
         p.highlight = IM_COL32(255, 200, 0, 255);
         p.highlight_fill = IM_COL32(255, 200, 0, 50);
         p.masked = {0.55f, 0.55f, 0.58f};
+        p.background_rgb = {1.0f, 1.0f, 1.0f};
+        p.notice = IM_COL32(168, 60, 0, 255);
     } else {
         p.background = IM_COL32(22, 23, 26, 255);
         p.empty_cell = IM_COL32(44, 46, 52, 255);
@@ -89,6 +132,8 @@ CanvasPalette canvas_palette(bool light) {
         p.highlight = IM_COL32(255, 214, 10, 255);
         p.highlight_fill = IM_COL32(255, 214, 10, 45);
         p.masked = {0.04f, 0.04f, 0.05f};  // near black: unlike "not computed yet" cells
+        p.background_rgb = {22.0f / 255.0f, 23.0f / 255.0f, 26.0f / 255.0f};
+        p.notice = IM_COL32(255, 170, 60, 255);
     }
     return p;
 }

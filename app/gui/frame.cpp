@@ -1,7 +1,8 @@
 // [SECTION] index
+//   splitter           draggable bars between the side panels
 //   canvas_window      the canvas with its head selector, status and errors
 //   presentation       title + canvas + explanation, large type, no controls
-//   draw_frame         the normal layout: fixed panels around the canvas
+//   draw_frame         the normal layout: resizable panels around the canvas
 #include "app/gui/frame.h"
 
 #include <imgui.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/gui/fonts_theme.h"
 #include "app/gui/views/view_canvas.h"
 #include "app/gui/views/view_controls.h"
 #include "app/gui/views/view_explain.h"
@@ -25,6 +27,29 @@ constexpr ImGuiWindowFlags kPanelFlags =
 void place(float x, float y, float w, float h) {
     ImGui::SetNextWindowPos(ImVec2(x, y));
     ImGui::SetNextWindowSize(ImVec2(std::max(1.0f, w), std::max(1.0f, h)));
+}
+
+// A bar between two panels that can be dragged (vertical: sideways, else up and down).
+// Returns true while dragged, with the mouse's movement since the press in `delta`.
+bool splitter(const char* id, float x, float y, float w, float h, bool vertical, float& delta) {
+    place(x, y, w, h);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1, 1));
+    ImGui::Begin(id, nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar |
+                                  ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::PopStyleVar(2);
+    ImGui::SetCursorScreenPos(ImVec2(x, y));
+    ImGui::InvisibleButton("##bar", ImVec2(std::max(1.0f, w), std::max(1.0f, h)));
+    const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
+    if (hovered || active) ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+    const ImU32 color = ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive : (hovered ? ImGuiCol_SeparatorHovered : ImGuiCol_Separator));
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), color);
+    const ImVec2 drag = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 0.0f);
+    delta = vertical ? drag.x : drag.y;
+    ImGui::End();
+    if (!active) return false;
+    ImGui::ResetMouseDragDelta(ImGuiMouseButton_Left);
+    return true;
 }
 
 // The canvas and what sits on it: errors, "computing...", the head selector.
@@ -81,7 +106,7 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
         }
         if (!state.compute_error.empty()) {
             ImGui::SetCursorScreenPos(ImVec2(pos.x + s, pos.y + size.y - s * 3.2f));
-            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.4f, 1.0f));
+            ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).error));
             ImGui::PushTextWrapPos(size.x - s);
             ImGui::TextWrapped("Could not compute: %s (still showing the previous trace)", state.compute_error.c_str());
             ImGui::PopTextWrapPos();
@@ -91,7 +116,7 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
             const char* dots[] = {"computing", "computing.", "computing..", "computing..."};
             const int phase = static_cast<int>(ctx.now * 4.0) % 4;
             ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 18.0f, pos.y + s * 0.6f));
-            ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "%s", dots[phase]);
+            ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).busy), "%s", dots[phase]);
         }
     }
     ImGui::End();
@@ -111,7 +136,7 @@ void presentation(AppState& state, const FrameContext& ctx, float w, float h) {
         ImGui::PushFont(ctx.fonts.large);
         ImGui::Text("%d / %zu   %s", index + 1, state.trace->steps.size(), step.title.c_str());
         ImGui::PopFont();
-        ImGui::TextColored(ImVec4(0.45f, 0.75f, 1.0f, 1.0f), "%s", step.formula.c_str());
+        ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", step.formula.c_str());
     }
     ImGui::End();
     canvas_window(state, ctx, 0, header_h, w, h - header_h - footer_h, false);
@@ -155,11 +180,27 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
     }
     top = ImGui::GetFrameHeight();
     const float fs = ImGui::GetFontSize();
-    const float left_w = std::min(fs * 20.0f, display.x * 0.26f);
-    const float right_w = std::min(fs * 22.0f, display.x * 0.28f);
+    UiSettings& ui = state.settings;
+    const SidePanels side = side_panels(display.x, display.y - top, fs, ui.left_panel_em, ui.right_panel_em, ui.explain_fraction);
+    // Splitter bars sit in gaps between the panels (no overlap, so window order never hides them).
+    const float bar = ctx.offscreen ? 0.0f : std::max(4.0f, fs * 0.3f);
+    const float left_w = side.left, right_w = side.right;
     const float timeline_h = ImGui::GetFrameHeightWithSpacing() * 2.0f + ImGui::GetStyle().WindowPadding.y * 2.0f + fs * 0.6f;
-    const float mid_w = std::max(1.0f, display.x - left_w - right_w);
+    const float mid_x = left_w + bar;
+    const float mid_w = std::max(1.0f, display.x - left_w - right_w - 2.0f * bar);
+    const float right_x = mid_x + mid_w + bar;
     const float body_h = std::max(1.0f, display.y - top - timeline_h);
+    const float explain_h = side.explain_h;
+    if (!ctx.offscreen) {
+        // Dragging changes the saved sizes (in font heights, so they follow the UI scale).
+        float dx = 0.0f;
+        if (splitter("##split_left", left_w, top, bar, display.y - top, true, dx)) ui.left_panel_em = std::clamp((left_w + dx) / fs, 10.0f, 60.0f);
+        if (splitter("##split_right", right_x - bar, top, bar, display.y - top, true, dx)) ui.right_panel_em = std::clamp((right_w - dx) / fs, 10.0f, 60.0f);
+        const float column_h = std::max(1.0f, display.y - top);
+        if (splitter("##split_explain", right_x, top + explain_h, right_w, bar, false, dx)) {
+            ui.explain_fraction = std::clamp((explain_h + dx) / column_h, 0.15f, 0.85f);
+        }
+    }
 
     place(0, top, left_w, display.y - top);
     ImGui::Begin("Controls", nullptr, kPanelFlags);
@@ -170,19 +211,19 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
     if (ImGui::Button("Presentation mode (P)")) out.toggle_presentation = true;
     ImGui::End();
 
-    canvas_window(state, ctx, left_w, top, mid_w, body_h, true);
+    canvas_window(state, ctx, mid_x, top, mid_w, body_h, true);
 
-    place(left_w, top + body_h, mid_w, timeline_h);
+    place(mid_x, top + body_h, mid_w, timeline_h);
     ImGui::Begin("Timeline", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     draw_timeline(state);
     ImGui::End();
 
-    const float explain_h = body_h * 0.58f;
-    place(left_w + mid_w, top, right_w, explain_h);
+    place(right_x, top, right_w, explain_h);
     ImGui::Begin("Explanation", nullptr, kPanelFlags);
     draw_explanation(state, ctx.fonts, false);
     ImGui::End();
-    place(left_w + mid_w, top + explain_h, right_w, display.y - top - explain_h);
+    const float inspector_y = top + explain_h + bar;
+    place(right_x, inspector_y, right_w, display.y - inspector_y);
     ImGui::Begin("Inspector", nullptr, kPanelFlags);
     draw_inspector(state);
     if (!state.status.empty() && ctx.now - state.status_time < 8.0) {

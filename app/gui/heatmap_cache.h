@@ -3,6 +3,7 @@
 // Nothing is uploaded per frame.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,21 +13,26 @@
 
 namespace attn::gui {
 
+// Which set of a step's panels: its values, or (projections) W^T and the bias.
+enum class HeatmapLayer { Values = 0, WeightT = 1, Bias = 2 };
+
 class HeatmapCache {
 public:
     HeatmapCache() = default;
-    // Drops every texture; the next texture() call bakes from `model`.
+    // Drops every texture; the next texture() call bakes from `model`. Masked cells get
+    // `masked_color` with lighter (dark theme) or paler (light theme) stripes.
     void reset(std::shared_ptr<const DisplayModel> model, Rgb masked_color);
     // The texture of panel `panel` of step `step` (null when out of range or GL failed).
-    const gl::Texture* texture(int step, int panel);
+    const gl::Texture* texture(int step, int panel, HeatmapLayer layer = HeatmapLayer::Values);
     // Shader compile/link message, if any (shown in the window).
     std::string error() const;
 
 private:
     std::unique_ptr<gl::Colorizer> colorizer_;  // created on first use (needs a GL context)
     std::shared_ptr<const DisplayModel> model_;
-    std::vector<std::vector<gl::Texture>> baked_;  // [step][panel]
-    Rgb masked_;
+    std::vector<std::array<std::vector<gl::Texture>, 3>> baked_;  // [step][layer][panel]
+    std::vector<std::array<bool, 3>> done_;                       // [step][layer] baked already
+    Rgb masked_, hatch_;
 };
 
 }  // namespace attn::gui

@@ -158,4 +158,17 @@ CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap) {
     return split;
 }
 
+SidePanels side_panels(float display_w, float column_h, float font_size, float left_em, float right_em,
+                       float explain_fraction) {
+    SidePanels out;
+    const float min_w = font_size * 10.0f;
+    // Each side may take at most 30% of the window, so the canvas keeps at least 40%.
+    const float max_w = std::max(min_w, display_w * 0.3f);
+    out.left = std::clamp(left_em * font_size, min_w, max_w);
+    out.right = std::clamp(right_em * font_size, min_w, max_w);
+    const float min_h = std::min(column_h * 0.5f, font_size * 6.0f);
+    out.explain_h = std::clamp(explain_fraction * column_h, min_h, std::max(min_h, column_h - min_h));
+    return out;
+}
+
 }  // namespace attn::gui

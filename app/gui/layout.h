@@ -73,4 +73,13 @@ struct CanvasSplit {
 };
 CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap);
 
+// Side panels of the normal layout in pixels, from the saved sizes (font heights and a
+// fraction), clamped so each panel stays usable and the canvas keeps 40% of the width.
+struct SidePanels {
+    float left = 0, right = 0;  // widths
+    float explain_h = 0;        // height of the explanation above the inspector
+};
+SidePanels side_panels(float display_w, float column_h, float font_size, float left_em, float right_em,
+                       float explain_fraction);
+
 }  // namespace attn::gui

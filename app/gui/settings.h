@@ -13,6 +13,11 @@ struct UiSettings {
     float speed = 1.0f;         // animation speed multiplier
     bool show_values = true;    // numbers in cells that are big enough
     int window_width = 1440, window_height = 900;
+    // Side panels, dragged by their splitter bars: widths in font heights (so they follow
+    // the UI scale) and the explanation's share of the right column.
+    float left_panel_em = 20.0f;     // 10 .. 60
+    float right_panel_em = 22.0f;    // 10 .. 60
+    float explain_fraction = 0.45f;  // 0.15 .. 0.85
     // Last configuration, so the lesson resumes where it stopped.
     std::string sentence = "the cat sat on the mat";
     int seq_len = 6;

@@ -99,3 +99,24 @@ TEST_CASE("a big square map keeps square cells even when one axis has room") {
     const CellSize c = fit_cells(1024, 1024, 300, 600, style);
     CHECK(c.w == doctest::Approx(c.h));
 }
+
+TEST_CASE("side panels follow their saved sizes but always leave the canvas room") {
+    SUBCASE("saved sizes are used when they fit") {
+        const SidePanels p = side_panels(1920, 1000, 16, 20, 22, 0.58f);
+        CHECK(p.left == doctest::Approx(320.0f));
+        CHECK(p.right == doctest::Approx(352.0f));
+        CHECK(p.explain_h == doctest::Approx(580.0f));
+    }
+    SUBCASE("huge panels are capped at 30% each") {
+        const SidePanels p = side_panels(1000, 800, 16, 60, 60, 0.99f);
+        CHECK(p.left == doctest::Approx(300.0f));
+        CHECK(p.right == doctest::Approx(300.0f));
+        CHECK(p.explain_h <= 800.0f - 16.0f * 6.0f);
+    }
+    SUBCASE("tiny panels keep ten font heights") {
+        const SidePanels p = side_panels(1920, 800, 20, 1, 1, 0.0f);
+        CHECK(p.left == doctest::Approx(200.0f));
+        CHECK(p.right == doctest::Approx(200.0f));
+        CHECK(p.explain_h == doctest::Approx(120.0f));
+    }
+}

@@ -59,3 +59,18 @@ TEST_CASE("an unwritable export folder is refused with a message") {
     CHECK_FALSE(s.ok());
     CHECK(s.error().find("attnviz_cannot_be_here") != std::string::npos);
 }
+
+TEST_CASE("dragged side panel sizes are saved and clamped when read back") {
+    UiSettings s;
+    s.left_panel_em = 31.5f;
+    s.right_panel_em = 12.0f;
+    s.explain_fraction = 0.3f;
+    const UiSettings back = parse_settings(serialize_settings(s));
+    CHECK(back.left_panel_em == doctest::Approx(31.5f));
+    CHECK(back.right_panel_em == doctest::Approx(12.0f));
+    CHECK(back.explain_fraction == doctest::Approx(0.3f));
+    const UiSettings wild = parse_settings("left_panel_em = 500\nright_panel_em = -3\nexplain_fraction = 2\n");
+    CHECK(wild.left_panel_em == 60.0f);
+    CHECK(wild.right_panel_em == 10.0f);
+    CHECK(wild.explain_fraction == doctest::Approx(0.85f));
+}

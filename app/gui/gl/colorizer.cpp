@@ -15,8 +15,8 @@ Colorizer::Colorizer()
 }
 
 Texture Colorizer::bake(const float* values, int rows, int cols, float vmin, float vmax, ColormapKind kind,
-                        Rgb masked) {
-    if (!valid() || rows <= 0 || cols <= 0) return {};
+                        Rgb masked, Rgb hatch, int cell_px) {
+    if (!valid() || rows <= 0 || cols <= 0 || cell_px < 1) return {};
     GLint previous_fbo = 0, viewport[4] = {};
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_fbo);
     glGetIntegerv(GL_VIEWPORT, viewport);
@@ -25,7 +25,7 @@ Texture Colorizer::bake(const float* values, int rows, int cols, float vmin, flo
     glDisable(GL_SCISSOR_TEST);
 
     const Texture input(Texture::Format::R32F, cols, rows, values);
-    Framebuffer target(cols, rows);
+    Framebuffer target(cols * cell_px, rows * cell_px);
     Texture out;
     if (target.valid()) {
         target.bind();
@@ -38,6 +38,9 @@ Texture Colorizer::bake(const float* values, int rows, int cols, float vmin, flo
         program_.set_float("u_vmax", vmax);
         const float mask_rgba[4] = {masked.r, masked.g, masked.b, 1.0f};
         program_.set_vec4("u_masked_color", mask_rgba);
+        const float hatch_rgba[4] = {hatch.r, hatch.g, hatch.b, 1.0f};
+        program_.set_vec4("u_hatch_color", hatch_rgba);
+        program_.set_int("u_cell_px", cell_px);
         vao_.bind();
         draw_fullscreen_triangle();
         glBindVertexArray(0);

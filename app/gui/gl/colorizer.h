@@ -17,10 +17,12 @@ public:
     const std::string& error() const { return program_.error(); }
     bool valid() const { return program_.valid(); }
 
-    // values: (rows, cols) row-major. Returns an RGBA8 texture with one texel per value.
-    // -inf cells get `masked`. Restores the framebuffer binding and viewport.
+    // values: (rows, cols) row-major. Returns an RGBA8 texture of (rows * cell_px,
+    // cols * cell_px) texels. -inf cells get `masked` with diagonal stripes of `hatch`;
+    // +inf (a weight of a masked key) the colour of 0 with a faint hatch.
+    // Restores the framebuffer binding and viewport.
     Texture bake(const float* values, int rows, int cols, float vmin, float vmax, ColormapKind kind,
-                 Rgb masked);
+                 Rgb masked, Rgb hatch, int cell_px = 1);
 
 private:
     ShaderProgram program_;

@@ -11,6 +11,7 @@
 #include "app/gui/colormap.h"
 #include "app/gui/format.h"
 #include "app/gui/views/view_canvas_anim.h"
+#include "app/gui/views/view_canvas_product.h"
 #include "app/gui/views/view_storage.h"
 
 namespace attn::gui {
@@ -89,7 +90,10 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
         size = p.measure(p.f->fonts.small, label);
     }
     if (size.x <= r.w + p.style.group_gap * 0.5f && alpha > 0.05f) {
-        p.text(p.f->fonts.small, ImVec2(r.x + (grid ? 0.0f : (r.w - size.x) * 0.5f), top - bar - size.y - 1), color, label);
+        // The bar keeps the head's own colour; its label is darkened (light theme) or
+        // lightened just enough to read as text (WCAG AA against the canvas).
+        const uint32_t text = pack_rgba(with_contrast(head_color(pn.head), p.pal.background_rgb, 4.5f), alpha);
+        p.text(p.f->fonts.small, ImVec2(r.x + (grid ? 0.0f : (r.w - size.x) * 0.5f), top - bar - size.y - 1), text, label);
     }
 }
 
@@ -199,12 +203,27 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
     }
     const std::string title = sd.colormap == ColormapKind::Sequential ? "probability" : "value";
     p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
-    if (sd.masked_cells > 0) {
-        const float sx = r.x - 70.0f * p.f->scale;
-        const Rect sw{sx, r.y, r.h, r.h};
-        p.dl->AddRectFilled(ImVec2(sw.x, sw.y), ImVec2(sw.right(), sw.bottom()), pack_rgba(p.pal.masked));
-        p.dl->AddRect(ImVec2(sw.x - 1, sw.y - 1), ImVec2(sw.right() + 1, sw.bottom() + 1), p.pal.frame);
-        p.text(p.f->fonts.small, ImVec2(sw.right() + 4.0f, sw.y), p.pal.dim_text, "-inf");
+    if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
+        // The same hatching the shader draws: masked is neither a value nor "not computed yet".
+        const bool scores = sd.masked_cells > 0;
+        const std::string label = scores ? "masked (-inf)" : "masked key (0)";
+        const float sx = r.x - p.measure(p.f->fonts.small, label).x - r.h * 2.0f - 18.0f * p.f->scale;
+        const float side = r.h * 1.6f;
+        const Rect sw{sx, r.y - (side - r.h) * 0.5f, side, side};
+        const ImVec2 a(sw.x, sw.y), b(sw.right(), sw.bottom());
+        const Rgb zero = sample_colormap(sd.colormap, colormap_position(0.0f, sd.vmin, sd.vmax));
+        p.dl->AddRectFilled(a, b, scores ? pack_rgba(p.pal.masked) : pack_rgba(zero));
+        const Rgb hatch{std::min(1.0f, p.pal.masked.r + 0.3f), std::min(1.0f, p.pal.masked.g + 0.3f),
+                        std::min(1.0f, p.pal.masked.b + 0.3f)};
+        p.dl->PushClipRect(a, b, true);
+        for (float d = -side; d < side; d += side / 3.0f) {
+            p.dl->AddLine(ImVec2(sw.x + d, sw.bottom()), ImVec2(sw.x + d + side, sw.y), pack_rgba(hatch, scores ? 1.0f : 0.6f),
+                          std::max(1.0f, 1.5f * p.f->scale));
+        }
+        p.dl->PopClipRect();
+        p.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), p.pal.frame);
+        p.text(p.f->fonts.small, ImVec2(sw.right() + 5.0f * p.f->scale, r.y + r.h * 0.5f - p.small_size() * 0.5f),
+               p.pal.dim_text, label);
     }
 }
 
@@ -246,7 +265,7 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, caption);
     if (!frame.notice.empty()) {
         const float x = body.x + p.measure(frame.fonts.regular, caption).x + 16.0f * s;
-        p.text(frame.fonts.regular, ImVec2(x, body.y), IM_COL32(255, 170, 60, 255), frame.notice);
+        p.text(frame.fonts.regular, ImVec2(x, body.y), p.pal.notice, frame.notice);
     }
     body.y += p.font_size() + 8.0f * s;
     body.h -= p.font_size() + 8.0f * s;
@@ -255,15 +274,19 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     Rect strip_area{body.x, body.bottom() - strip_h, body.w, strip_h};
     body.h -= (strip ? strip_h : 0.0f) + legend_h;
 
-    const StepMotion motion = motion_for(step.kind);
-    const int source_count = motion.show_sources ? static_cast<int>(step.sources.size()) : 0;
-    const CanvasSplit split = split_canvas(body, body.w > 380.0f * s ? source_count : 0, 24.0f * s);
-
-    ResultDrawn drawn = draw_result(p, ui, split.result);
-    CellRef active = drawn.active;
-    const CellRef focus = ui.hovered.valid() ? ui.hovered : ui.pinned;
-    if (!active.valid() && focus.valid() && focus.step == frame.step && frame.progress >= 1.0f) active = focus;
-    if (split.sources.w > 0.0f) draw_sources(p, ui, split.sources, active);
+    // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
+    // with its sources in a column beside it.
+    ResultDrawn drawn;
+    if (step.kind != StepKind::Projection || !draw_product(p, ui, body, drawn)) {
+        const StepMotion motion = motion_for(step.kind);
+        const int source_count = motion.show_sources ? static_cast<int>(step.sources.size()) : 0;
+        const CanvasSplit split = split_canvas(body, body.w > 380.0f * s ? source_count : 0, 24.0f * s);
+        drawn = draw_result(p, ui, split.result);
+        CellRef active = drawn.active;
+        const CellRef focus = ui.hovered.valid() ? ui.hovered : ui.pinned;
+        if (!active.valid() && focus.valid() && focus.step == frame.step && frame.progress >= 1.0f) active = focus;
+        if (split.sources.w > 0.0f) draw_sources(p, ui, split.sources, active);
+    }
 
     // Pinned and hovered cells are outlined.
     for (const CellRef& ref : {ui.pinned, ui.hovered}) {

@@ -40,6 +40,33 @@ void decorate(const Painter& p, const StepDisplay& sd, int panel, const PanelPla
 
 }  // namespace
 
+RasterStop draw_raster_panel(const Painter& p, const CanvasUi& ui, const StepDisplay& sd, int panel,
+                             const PanelPlace& place, float progress, CellRef& active) {
+    const Rect& r = place.rect;
+    const Panel& pn = sd.panels[static_cast<size_t>(panel)];
+    // A plain matrix drawn as joined head groups fills as one matrix, left to right.
+    const int group_cols = sd.joined ? pn.cols * static_cast<int>(sd.panels.size()) : pn.cols;
+    const int first_col = sd.joined ? pn.cols * panel : 0;
+    RasterState rs = raster_state(progress, pn.rows, group_cols);
+    const bool cursor_here = rs.partial_cols >= first_col && rs.partial_cols < first_col + pn.cols;
+    rs.partial_cols = std::clamp(rs.partial_cols - first_col, 0, pn.cols);
+    p.dl->AddRectFilled(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), p.pal.empty_cell);
+    const float rows = static_cast<float>(pn.rows), cols = static_cast<float>(pn.cols);
+    draw_heatmap(p, sd.step, panel, r, 1.0f, 0.0f, static_cast<float>(rs.full_rows) / rows);
+    if (rs.full_rows < pn.rows && rs.partial_cols > 0) {
+        draw_heatmap(p, sd.step, panel, r, 1.0f, static_cast<float>(rs.full_rows) / rows,
+                     static_cast<float>(rs.full_rows + 1) / rows, 0.0f, static_cast<float>(rs.partial_cols) / cols);
+    }
+    if (rs.full_rows < pn.rows && (cursor_here || !sd.joined)) {
+        const Rect cell = cell_rect(r, place.cell_w, place.cell_h, rs.full_rows, rs.partial_cols);
+        outline_rect(p, cell, 2.0f);
+        if (!active.valid() && (sd.joined || pn.head == ui.focus_head || pn.head < 0)) {
+            active = CellRef{sd.step, panel, rs.full_rows, rs.partial_cols};
+        }
+    }
+    return RasterStop{rs.full_rows, rs.partial_cols};
+}
+
 ResultDrawn draw_result(const Painter& p, CanvasUi& ui, const Rect& area) {
     ResultDrawn out;
     const int step = p.f->step;
@@ -98,28 +125,9 @@ ResultDrawn draw_result(const Painter& p, CanvasUi& ui, const Rect& area) {
         float values_alpha = 1.0f;
         switch (progress >= 1.0f ? StepMotion::Fill::None : motion.fill) {
             case StepMotion::Fill::Raster: {
-                // A plain matrix drawn as joined head groups fills as one matrix, left to right.
-                const int group_cols = sd.joined ? pn.cols * static_cast<int>(sd.panels.size()) : pn.cols;
-                const int first_col = sd.joined ? pn.cols * panel : 0;
-                RasterState rs = raster_state(progress, pn.rows, group_cols);
-                const bool cursor_here = rs.partial_cols >= first_col && rs.partial_cols < first_col + pn.cols;
-                rs.partial_cols = std::clamp(rs.partial_cols - first_col, 0, pn.cols);
-                p.dl->AddRectFilled(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), p.pal.empty_cell);
-                const float rows = static_cast<float>(pn.rows), cols = static_cast<float>(pn.cols);
-                draw_heatmap(p, step, panel, r, 1.0f, 0.0f, static_cast<float>(rs.full_rows) / rows);
-                if (rs.full_rows < pn.rows && rs.partial_cols > 0) {
-                    draw_heatmap(p, step, panel, r, 1.0f, static_cast<float>(rs.full_rows) / rows,
-                                 static_cast<float>(rs.full_rows + 1) / rows, 0.0f, static_cast<float>(rs.partial_cols) / cols);
-                }
-                stop_row = rs.full_rows;
-                stop_col = rs.partial_cols;
-                if (rs.full_rows < pn.rows && (cursor_here || !sd.joined)) {
-                    const Rect cell = cell_rect(r, place.cell_w, place.cell_h, rs.full_rows, rs.partial_cols);
-                    outline_rect(p, cell, 2.0f);
-                    if (!out.active.valid() && (sd.joined || pn.head == ui.focus_head || pn.head < 0)) {
-                        out.active = CellRef{step, panel, rs.full_rows, rs.partial_cols};
-                    }
-                }
+                const RasterStop stop = draw_raster_panel(p, ui, sd, panel, place, progress, out.active);
+                stop_row = stop.row;
+                stop_col = stop.col;
                 break;
             }
             case StepMotion::Fill::Rows: {
@@ -184,7 +192,7 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
         if (per_head) title += " · head " + std::to_string(head);
         title += "  " + format_shape({first.rows, per_head ? first.cols : static_cast<int64_t>(first.cols * shown.size())},
                                      {ssd.row_name, ssd.col_name});
-        p.text(p.f->fonts.small, ImVec2(slot.x, slot.y), per_head ? pack_rgba(head_color(head)) : p.pal.dim_text, title);
+        p.text(p.f->fonts.small, ImVec2(slot.x, slot.y), per_head ? pack_rgba(with_contrast(head_color(head), p.pal.background_rgb, 4.5f)) : p.pal.dim_text, title);
         const Rect inner{slot.x, slot.y + p.small_size() + 4.0f * p.f->scale, slot.w, slot.h - p.small_size() - 4.0f * p.f->scale};
         const auto sizes = panel_sizes(ssd, shown);
         const Arrangement arr = shown.size() == 1 ? Arrangement::Single : ssd.arrangement;

@@ -14,6 +14,14 @@ struct ResultDrawn {
     std::vector<std::pair<int, int>> sizes;
     CellRef active;  // the cell being computed right now (raster fill), if any
 };
+// Raster fill of one result panel at `progress`: cells appear in reading order (joined
+// column groups fill as one matrix), the current cell is outlined and, if `active` is
+// still empty, becomes the active cell. Returns where the numbers stop.
+struct RasterStop {
+    int row = 0, col = 0;
+};
+RasterStop draw_raster_panel(const Painter& p, const CanvasUi& ui, const StepDisplay& sd, int panel,
+                             const PanelPlace& place, float progress, CellRef& active);
 // The current step's panels inside `area`, at the frame's progress.
 ResultDrawn draw_result(const Painter& p, CanvasUi& ui, const Rect& area);
 // The current step's sources (one head of per-head sources) inside `area`.

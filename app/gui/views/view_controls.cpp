@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/gui/colormap.h"
+#include "app/gui/fonts_theme.h"
 
 namespace attn::gui {
 namespace {
@@ -40,7 +41,7 @@ bool divisibility_fixes(AppState& state) {
     AttentionConfig& c = state.config;
     if (c.num_heads <= 0 || c.hidden_dim % c.num_heads == 0) return false;
     bool changed = false;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.35f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).warning));
     ImGui::TextWrapped("hidden_dim %d is not divisible by num_heads %d: each head needs an equal share "
                        "d_h = E / H of the columns. Pick one:", c.hidden_dim, c.num_heads);
     ImGui::PopStyleColor();
@@ -64,6 +65,86 @@ bool divisibility_fixes(AppState& state) {
             changed = true;
         }
     }
+    return changed;
+}
+
+constexpr const char* kFusedNeedsSelf =
+    "The fused variant projects ONE input through a single (3E x E) matrix into Q, K and V, "
+    "so it only exists for self-attention. With separate key/value inputs use split or stacked.";
+
+// Query length, key/value length and input widths: separate sliders only when the keys
+// and values come from their own input. Turning it on never leaves an invalid pair
+// (fused + cross): the variant moves to split, and the status line says why.
+bool cross_attention_controls(AppState& state) {
+    AttentionConfig& c = state.config;
+    bool changed = false;
+    // The label wraps in a narrow panel, and clicking it toggles like a checkbox label.
+    bool toggled = ImGui::Checkbox("##cross", &c.cross_attention);
+    ImGui::SameLine();
+    ImGui::TextWrapped("cross-attention (separate key/value input)");
+    if (ImGui::IsItemClicked()) {
+        c.cross_attention = !c.cross_attention;
+        toggled = true;
+    }
+    if (toggled) {
+        changed = true;
+        if (c.cross_attention) {
+            if (c.kv_len <= 0) c.kv_len = c.seq_len;
+            if (c.kdim <= 0) c.kdim = c.hidden_dim;
+            if (c.vdim <= 0) c.vdim = c.hidden_dim;
+            if (c.variant == Variant::Fused) {
+                c.variant = Variant::Split;
+                state.cross_note = "switched the variant to split: fused QKV needs self-attention";
+            }
+        } else {
+            state.cross_note.clear();
+        }
+    }
+    help_marker("Separate key/value input: queries come from the sentence (L rows), keys and values from "
+                "another sequence of S rows (k0, k1, ...) with its own widths kdim and vdim, as in an "
+                "encoder-decoder. Off: self-attention, keys and values come from the query input.");
+    if (!c.cross_attention) return changed;
+    ImGui::Indent();
+    changed |= slider_size("kv_len (S)", &c.kv_len, 1, 1024);
+    changed |= slider_size("kdim", &c.kdim, 1, 1024);
+    help_marker("Width of the key input. W_k is (E x kdim): it maps each key row into the model width E.");
+    changed |= slider_size("vdim", &c.vdim, 1, 1024);
+    help_marker("Width of the value input. W_v is (E x vdim).");
+    ImGui::Unindent();
+    if (!state.cross_note.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).warning));
+        ImGui::TextWrapped("%s", state.cross_note.c_str());
+        ImGui::PopStyleColor();
+    }
+    return changed;
+}
+
+// The three ways to write the layer; fused is greyed out (with the reason) for cross-attention.
+bool variant_combo(AppState& state) {
+    AttentionConfig& c = state.config;
+    const char* names[] = {"split (view + transpose)", "stacked (one module per head)", "fused (one QKV matrix)"};
+    const int current = std::clamp(static_cast<int>(c.variant), 0, 2);
+    bool changed = false;
+    if (ImGui::BeginCombo("variant", names[current])) {
+        for (int v = 0; v < 3; ++v) {
+            const bool blocked = v == static_cast<int>(Variant::Fused) && c.cross_attention;
+            const ImGuiSelectableFlags flags = blocked ? ImGuiSelectableFlags_Disabled : 0;
+            if (ImGui::Selectable(names[v], v == current, flags) && !blocked) {
+                c.variant = static_cast<Variant>(v);
+                changed = true;
+            }
+            if (blocked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+                ImGui::BeginTooltip();
+                ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
+                ImGui::TextUnformatted(kFusedNeedsSelf);
+                ImGui::PopTextWrapPos();
+                ImGui::EndTooltip();
+            }
+        }
+        ImGui::EndCombo();
+    }
+    if (c.cross_attention) help_marker(kFusedNeedsSelf);
+    if (changed) state.cross_note.clear();
     return changed;
 }
 
@@ -93,6 +174,7 @@ ControlsResult draw_controls(AppState& state, bool computing) {
         ImGui::TextDisabled("d_h = E / H = %d", c.hidden_dim / c.num_heads);
     }
     out.config_changed |= divisibility_fixes(state);
+    out.config_changed |= cross_attention_controls(state);
     out.config_changed |= ImGui::SliderInt("batch (B)", &c.batch, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     if (c.batch > 1) {
         int item = std::min(state.batch_item, c.batch - 1);
@@ -113,18 +195,15 @@ ControlsResult draw_controls(AppState& state, bool computing) {
     help_marker("causal: query i may only look at keys j <= i.\nkey padding: keys at or after the valid "
                 "length are padding and get -inf before the softmax.");
     if (c.mask == MaskKind::Padding) {
-        state.valid_length = std::clamp(state.valid_length, 1, std::max(1, c.S()));
-        out.config_changed |= ImGui::SliderInt("valid length", &state.valid_length, 1, std::max(1, c.S()), "%d",
+        // Padding masks keys: S when keys have their own input, else L.
+        const int keys = std::max(1, c.cross_attention ? c.S() : c.seq_len);
+        state.valid_length = std::clamp(state.valid_length, 1, keys);
+        out.config_changed |= ImGui::SliderInt("valid length", &state.valid_length, 1, keys, "%d",
                                                ImGuiSliderFlags_AlwaysClamp);
     }
     out.config_changed |= ImGui::SliderFloat("dropout p", &c.dropout, 0.0f, 0.9f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     out.config_changed |= ImGui::Checkbox("bias", &c.bias);
-    int variant = static_cast<int>(c.variant);
-    const char* variants[] = {"split (view + transpose)", "stacked (one module per head)", "fused (one QKV matrix)"};
-    if (ImGui::Combo("variant", &variant, variants, 3)) {
-        c.variant = static_cast<Variant>(variant);
-        out.config_changed = true;
-    }
+    out.config_changed |= variant_combo(state);
     int seed = static_cast<int>(c.seed);
     if (ImGui::InputInt("seed", &seed)) {
         c.seed = static_cast<uint64_t>(std::max(0, seed));
@@ -132,7 +211,7 @@ ControlsResult draw_controls(AppState& state, bool computing) {
         out.config_changed = true;
     }
     if (!state.config_message.empty() && !(c.num_heads > 0 && c.hidden_dim % c.num_heads != 0)) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.35f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).warning));
         ImGui::TextWrapped("%s", state.config_message.c_str());
         ImGui::PopStyleColor();
     }
@@ -183,7 +262,7 @@ ControlsResult draw_controls(AppState& state, bool computing) {
         ImGui::PopStyleColor();
     }
     if (computing) {
-        ImGui::TextColored(ImVec4(0.95f, 0.75f, 0.3f, 1.0f), "computing...");
+        ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).busy), "computing...");
     }
     ImGui::PopItemWidth();
     return out;

@@ -2,6 +2,10 @@
 
 #include <imgui.h>
 
+#include <string>
+
+#include "app/gui/fonts_theme.h"
+
 namespace attn::gui {
 
 void draw_explanation(const AppState& state, const Fonts& fonts, bool large) {
@@ -15,7 +19,8 @@ void draw_explanation(const AppState& state, const Fonts& fonts, bool large) {
     ImGui::TextWrapped("%d. %s", index + 1, step.title.c_str());
     ImGui::PopFont();
     if (large) ImGui::PushFont(fonts.large);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.45f, 0.75f, 1.0f, 1.0f));
+    const ThemeColors colors = theme_colors(state.settings.light_theme);
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.formula));
     ImGui::TextWrapped("%s", step.formula.c_str());
     ImGui::PopStyleColor();
 
@@ -26,11 +31,17 @@ void draw_explanation(const AppState& state, const Fonts& fonts, bool large) {
         }
     }
     ImGui::Text("-> %s %s", step.name.c_str(), step.tensor.shape_string().c_str());
+    // Wrapped, not TextColored: a narrow panel must not cut the sentence off.
+    const auto colored_wrapped = [](Rgb color, const char* text) {
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(color));
+        ImGui::TextWrapped("%s", text);
+        ImGui::PopStyleColor();
+    };
     if (step.is_view) {
-        ImGui::TextColored(ImVec4(0.4f, 0.85f, 0.5f, 1.0f), "a view: same storage, no bytes copied%s",
-                           step.tensor.is_contiguous() ? "" : " (now not contiguous)");
+        colored_wrapped(colors.good, step.tensor.is_contiguous() ? "a view: same storage, no bytes copied"
+                                                                 : "a view: same storage, no bytes copied (now not contiguous)");
     } else if (step.kind == StepKind::Concat) {
-        ImGui::TextColored(ImVec4(0.95f, 0.7f, 0.35f, 1.0f), "a copy: .contiguous() writes a new buffer");
+        colored_wrapped(colors.warning, "a copy: .contiguous() writes a new buffer");
     }
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0.0f);
@@ -39,8 +50,8 @@ void draw_explanation(const AppState& state, const Fonts& fonts, bool large) {
     if (step.kind == StepKind::Softmax || step.kind == StepKind::Mask) {
         const int fully = state.trace->count_fully_masked_rows();
         if (fully > 0) {
-            ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f),
-                               "%d query row(s) have every key masked: their weights are all zero, not NaN.", fully);
+            const std::string note = std::to_string(fully) + " query row(s) have every key masked: their weights are all zero, not NaN.";
+            colored_wrapped(colors.warning, note.c_str());
         }
     }
     if (large) ImGui::PopFont();

@@ -2,16 +2,23 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
 
 #include "app/gui/format.h"
+#include "app/gui/projection.h"
 
 namespace attn::gui {
 namespace {
 
 using Named = std::map<std::string, int64_t>;
+
+// Equal columns, nothing remembered: proportional widths learnt from the first frame a
+// table appeared in could leave columns a few pixels wide for good.
+constexpr ImGuiTableFlags kTableFlags =
+    ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_RowBg | ImGuiTableFlags_NoSavedSettings;
 
 // Index of every dimension by name (missing names read index 0).
 Named name_index(const Tensor& t, const std::vector<int64_t>& idx) {
@@ -50,7 +57,53 @@ void table_row(std::initializer_list<std::string> cells) {
     }
 }
 
-void explain_origin(const AppState& state, const Step& step, const Named& at, float value) {
+// Y[n, o] = sum_i X[n, i] W[o, i] + b[o]: every term when the width is small, else the
+// largest ones; all read from the trace's tensors and weights.
+void explain_projection(const AppState& state, const CellRef& ref, float value) {
+    const Trace& trace = *state.trace;
+    const ProjectionWeights pw = projection_weights(trace, ref.step);
+    const StepDisplay& sd = state.model->steps[static_cast<size_t>(ref.step)];
+    if (!pw.valid()) {
+        ImGui::TextWrapped("one row of the input times one row of the weight matrix, plus the bias.");
+        return;
+    }
+    const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
+    const int o = panel_first_feature(sd, panel, std::max(1, trace.config.head_dim())) + ref.col;
+    const DotTerms d = projection_terms(trace, pw, state.model->batch_item, ref.row, o);
+    if (d.x.empty()) return;
+    const std::string& x_name = trace.steps[static_cast<size_t>(pw.source_step)].name;
+    ImGui::TextWrapped("row %d of %s times column %d of %s^T (row %d of %s)%s:", ref.row, x_name.c_str(), o,
+                       pw.w_name.c_str(), o, pw.w_name.c_str(), d.has_bias ? ", plus the bias" : "");
+    // Every term when they fit in a short table; otherwise the ones that matter most.
+    std::vector<int> order(d.x.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    const bool all = order.size() <= 16;
+    if (!all) {
+        const auto product = [&](int i) { return std::fabs(d.x[static_cast<size_t>(i)] * d.w[static_cast<size_t>(i)]); };
+        std::partial_sort(order.begin(), order.begin() + 6, order.end(), [&](int a, int b) { return product(a) > product(b); });
+        order.resize(6);
+        ImGui::TextDisabled("%zu terms; the 6 largest:", d.x.size());
+    }
+    if (ImGui::BeginTable("##proj", 4, kTableFlags)) {
+        ImGui::TableSetupColumn("i");
+        ImGui::TableSetupColumn("x[n,i]");
+        ImGui::TableSetupColumn("W[o,i]");
+        ImGui::TableSetupColumn("product");
+        ImGui::TableHeadersRow();
+        for (int i : order) {
+            const float a = d.x[static_cast<size_t>(i)], b = d.w[static_cast<size_t>(i)];
+            table_row({std::to_string(i), format_value(a), format_value(b), format_value(a * b)});
+        }
+        ImGui::EndTable();
+    }
+    if (d.has_bias) ImGui::Text("+ %s[%d] = %s", pw.b_name.c_str(), o, format_value(d.bias).c_str());
+    ImGui::Text("sum = %s", format_value(static_cast<float>(d.sum)).c_str());
+    if (std::fabs(d.sum - value) > 1e-4 * (1.0 + std::fabs(d.sum))) {
+        ImGui::TextDisabled("(stored %s: float32 rounding)", format_value(value).c_str());
+    }
+}
+
+void explain_origin(const AppState& state, const CellRef& ref, const Step& step, const Named& at, float value) {
     const Trace& trace = *state.trace;
     const Step* s0 = step.sources.empty() ? nullptr : trace.find(step.sources[0]);
     const Step* s1 = step.sources.size() > 1 ? trace.find(step.sources[1]) : nullptr;
@@ -65,7 +118,7 @@ void explain_origin(const AppState& state, const Step& step, const Named& at, fl
             Named q = at, k = at;
             k["S"] = j;
             float sum = 0.0f;
-            const bool list = dh <= 16 && ImGui::BeginTable("##dot", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg);
+            const bool list = dh <= 16 && ImGui::BeginTable("##dot", 4, kTableFlags);
             if (list) {
                 ImGui::TableSetupColumn("d");
                 ImGui::TableSetupColumn("q[i,d]");
@@ -113,7 +166,7 @@ void explain_origin(const AppState& state, const Step& step, const Named& at, fl
             }
             ImGui::TextWrapped("row %lld: subtract the row max %s, exponentiate, divide by the row sum %s.",
                                static_cast<long long>(i), format_value(mx).c_str(), format_value(sum).c_str());
-            if (S <= 16 && ImGui::BeginTable("##softmax", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+            if (S <= 16 && ImGui::BeginTable("##softmax", 4, kTableFlags)) {
                 ImGui::TableSetupColumn("key j");
                 ImGui::TableSetupColumn("score");
                 ImGui::TableSetupColumn("exp(score-max)");
@@ -145,7 +198,7 @@ void explain_origin(const AppState& state, const Step& step, const Named& at, fl
             const int64_t d = at.count("d_h") ? at.at("d_h") : 0;
             const int64_t S = trace.config.S();
             ImGui::TextWrapped("sum over keys j of weight[%lld, j] * v[j, %lld]:", static_cast<long long>(i), static_cast<long long>(d));
-            const bool list = S <= 16 && ImGui::BeginTable("##wsum", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg);
+            const bool list = S <= 16 && ImGui::BeginTable("##wsum", 4, kTableFlags);
             if (list) {
                 ImGui::TableSetupColumn("key j");
                 ImGui::TableSetupColumn("weight");
@@ -168,8 +221,7 @@ void explain_origin(const AppState& state, const Step& step, const Named& at, fl
             break;
         }
         case StepKind::Projection:
-            ImGui::TextWrapped("row %lld of %s times one row of the weight matrix W%s.", static_cast<long long>(i),
-                               s0 ? s0->name.c_str() : "the input", trace.config.bias ? ", plus the bias" : "");
+            explain_projection(state, ref, value);
             break;
         case StepKind::View:
         case StepKind::Transpose:
@@ -199,13 +251,18 @@ void draw_inspector(const AppState& state) {
     if (ref.row >= panel.rows || ref.col >= panel.cols) return;
     const std::vector<int64_t> idx = cell_index(panel, ref.row, ref.col);
     const float value = cell_value(step.tensor, panel, ref.row, ref.col);
+    if (!state.canvas.hovered.valid() && ref.step != state.playback.step()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        ImGui::TextWrapped("pinned in step %d; hover or click a cell to inspect this step", ref.step + 1);
+        ImGui::PopStyleColor();
+    }
     ImGui::TextWrapped("%s%s", step.name.c_str(), describe_index(state, step.tensor, idx).c_str());
     ImGui::Text("= %s", format_value(value).c_str());
     int64_t pos = step.tensor.offset();
     for (size_t d = 0; d < idx.size(); ++d) pos += idx[d] * step.tensor.strides()[d];
     ImGui::TextDisabled("storage position %lld of buffer #%d", static_cast<long long>(pos), sd.strip.buffer_id);
     ImGui::Separator();
-    explain_origin(state, step, name_index(step.tensor, idx), value);
+    explain_origin(state, ref, step, name_index(step.tensor, idx), value);
 }
 
 }  // namespace attn::gui

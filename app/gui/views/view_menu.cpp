@@ -5,6 +5,8 @@
 
 #include <filesystem>
 
+#include "app/gui/fonts_theme.h"
+
 namespace attn::gui {
 namespace {
 
@@ -155,7 +157,7 @@ MenuResult draw_dialogs(AppState& state) {
         ImGui::Checkbox("canvas only (uncheck: the whole window)", &d.canvas_only);
     }
     if (!d.error.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.4f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).error));
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
         ImGui::TextWrapped("%s", d.error.c_str());
         ImGui::PopTextWrapPos();

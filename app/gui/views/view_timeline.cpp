@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "app/gui/fonts_theme.h"
+
 namespace attn::gui {
 
 void draw_timeline(AppState& state) {
@@ -45,7 +47,8 @@ void draw_timeline(AppState& state) {
         if (i > 0) ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 0.5f);
         const bool current = i == pb.step();
         if (current) {
-            ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyle().Colors[ImGuiCol_ButtonActive]);
+            // White on a deep blue: 6.9:1 in both themes (ImGui's ButtonActive gave 3.5:1).
+            ImGui::PushStyleColor(ImGuiCol_Button, to_imvec4(theme_colors(state.settings.light_theme).chip_bg));
             ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
         }
         const std::string chip = std::to_string(i + 1) + " " + step.name + (step.is_view ? " (view)" : "");
