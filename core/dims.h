@@ -25,4 +25,10 @@ using ConstMatMap = Eigen::Map<const Mat>;
 using StridedMap = Eigen::Map<Mat, 0, Eigen::OuterStride<>>;
 using ConstStridedMap = Eigen::Map<const Mat, 0, Eigen::OuterStride<>>;
 
+// True when no element is NaN or +-Inf. x * 0 is 0 for finite x and NaN otherwise,
+// and Eigen vectorises the sum, which Eigen's own allFinite() does not do as well.
+inline bool all_finite(const float* values, Eigen::Index count) {
+    return Eigen::Map<const Eigen::ArrayXf>(values, count).operator*(0.0f).sum() == 0.0f;
+}
+
 }  // namespace attn

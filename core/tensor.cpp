@@ -1,5 +1,7 @@
 #include "core/tensor.h"
 
+#include "core/dims.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -133,12 +135,15 @@ void Tensor::copy_logical(float* out) const {
         std::copy(data(), data() + n, out);
         return;
     }
-    // Walk the logical index like an odometer instead of dividing per element.
+    // Walk the logical index like an odometer instead of dividing per element; when
+    // the last dimension is unit-stride (every view in attention), copy whole rows.
+    const int64_t row = !strides_.empty() && strides_.back() == 1 ? shape_.back() : 1;
+    const int outer_rank = row > 1 ? rank() - 1 : rank();
     std::vector<int64_t> index(static_cast<size_t>(rank()), 0);
     int64_t pos = offset_;
-    for (int64_t i = 0; i < n; ++i) {
-        out[i] = (*storage_)[static_cast<size_t>(pos)];
-        for (int d = rank() - 1; d >= 0; --d) {
+    for (int64_t i = 0; i < n; i += row) {
+        std::copy_n(storage_->data() + pos, row, out + i);
+        for (int d = outer_rank - 1; d >= 0; --d) {
             const auto u = static_cast<size_t>(d);
             pos += strides_[u];
             if (++index[u] < shape_[u]) break;
@@ -174,10 +179,9 @@ std::vector<std::string> numbered_dim_names(size_t rank) {
 }
 
 bool Tensor::all_finite() const {
-    if (is_contiguous()) return std::all_of(data(), data() + numel(), [](float x) { return std::isfinite(x); });
-    for (float x : to_vector())
-        if (!std::isfinite(x)) return false;
-    return true;
+    if (is_contiguous()) return attn::all_finite(data(), numel());
+    const std::vector<float> values = to_vector();
+    return attn::all_finite(values.data(), static_cast<Eigen::Index>(values.size()));
 }
 
 std::string Tensor::shape_string() const {

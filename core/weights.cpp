@@ -102,9 +102,9 @@ Status check_shapes(const AttentionConfig& c, const AttentionWeights& w, const A
         for (const Vec* b : {&w.b_q, &w.b_k, &w.b_v, &w.b_o})
             if (b->size() != E) return Status::failure("a bias has " + std::to_string(b->size()) + " entries, expected hidden_dim " + std::to_string(E));
     for (const Mat* m : {&w.w_q, &w.w_k, &w.w_v, &w.w_o})
-        if (!m->allFinite()) return Status::failure("the weights contain NaN or Inf values");
+        if (!all_finite(m->data(), m->size())) return Status::failure("the weights contain NaN or Inf values");
     for (const Vec* b : {&w.b_q, &w.b_k, &w.b_v, &w.b_o})
-        if (!b->allFinite()) return Status::failure("the biases contain NaN or Inf values");
+        if (!all_finite(b->data(), b->size())) return Status::failure("the biases contain NaN or Inf values");
     if (Status s = check_input("query", in.query, c.batch, c.L(), E, "L", "E"); !s) return s;
     if (c.is_cross()) {
         if (Status s = check_input("key", in.key, c.batch, c.S(), c.key_dim(), "S", "kdim"); !s) return s;
