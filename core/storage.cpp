@@ -3,15 +3,13 @@
 #include <cstdlib>
 #include <deque>
 #include <mutex>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 namespace attn {
 
 namespace {
 
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
+// Blocks at least this large go through the cache (smaller ones are cheap to fault in).
+constexpr std::size_t kLargeBlock = std::size_t{2} << 20;
 // Freed large buffers are kept for the next forward of the same shape: recomputing
 // a trace then reuses mapped pages instead of faulting in (and zeroing) fresh ones.
 constexpr std::size_t kCacheLimit = std::size_t{768} << 20;
@@ -67,13 +65,10 @@ LargeBlockCache& cache() {
 void* allocate_storage(std::size_t bytes) {
     if (bytes == 0) bytes = 1;
     void* p = nullptr;
-    if (bytes >= kHugePage) {
+    if (bytes >= kLargeBlock) {
         if ((p = cache().take(bytes))) return p;
-        if (posix_memalign(&p, kHugePage, bytes) != 0) throw std::bad_alloc();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        madvise(p, bytes, MADV_HUGEPAGE);  // a hint: harmless where THP is off
-#endif
-        return p;
+        // No MADV_HUGEPAGE: on these machines it made first touch 4-5x slower
+        // (failed compaction, no huge page granted), so the cache is what helps.
     }
     if (posix_memalign(&p, 64, bytes) != 0) throw std::bad_alloc();  // cache-line aligned for SIMD
     return p;
@@ -81,7 +76,7 @@ void* allocate_storage(std::size_t bytes) {
 
 void free_storage(void* pointer, std::size_t bytes) noexcept {
     if (!pointer) return;
-    if (bytes >= kHugePage && cache().keep(pointer, bytes)) return;
+    if (bytes >= kLargeBlock && cache().keep(pointer, bytes)) return;
     std::free(pointer);
 }
 

@@ -1,10 +1,10 @@
 // Storage: the float buffer behind tensors, with an allocator tuned for traces.
 //
-// A large trace is hundreds of MiB of freshly allocated memory; with 4 KiB pages the
-// page faults alone cost more than the arithmetic (~30 ms per 64 MiB measured here).
-// Large buffers are therefore 2 MiB aligned and marked for transparent huge pages,
-// freed ones are cached for the next trace of the same shape, and elements are left
-// uninitialised on resize because every step writes all of them.
+// A large trace is hundreds of MiB of freshly allocated memory, and the page faults
+// alone cost more than the arithmetic (~30 ms per 64 MiB measured here). So freed large
+// buffers are cached for the next trace of the same shape (a recompute after a seed,
+// mask or dropout change), and elements are left uninitialised because every step
+// writes all of them.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +14,8 @@
 
 namespace attn {
 
-// Allocates `bytes` (huge-page friendly when large); throws std::bad_alloc on failure.
+// Allocates `bytes`, 64-byte aligned, reusing a cached block of the same size when
+// there is one; throws std::bad_alloc on failure.
 void* allocate_storage(std::size_t bytes);
 // Frees a block from allocate_storage; large blocks are kept (up to a limit) for reuse
 // by the next trace of the same shape.
