@@ -4,11 +4,9 @@
 #include "app/gui/projection.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
-#include <thread>
 
 namespace attn::gui {
 namespace {
@@ -74,20 +72,28 @@ struct HeadOf {
     }
 };
 
-StorageStrip make_strip(const Trace& trace, int index, const HeadOf& head_of,
-                        std::map<const Storage*, std::pair<int, std::string>>& buffers) {
+// Numbers each distinct storage buffer in trace order and notes which earlier step a
+// view shares its buffer with. Sequential: ids depend on the order of first use.
+void name_buffer(const Trace& trace, int index, StorageStrip& strip,
+                 std::map<const Storage*, std::pair<int, std::string>>& buffers) {
     const Step& step = trace.steps[static_cast<size_t>(index)];
-    const Tensor& t = step.tensor;
-    StorageStrip strip;
-    const Storage* storage = t.storage();
-    auto found = buffers.find(storage);
+    auto found = buffers.find(step.tensor.storage());
     if (found == buffers.end()) {
         const int id = static_cast<int>(buffers.size()) + 1;
-        found = buffers.emplace(storage, std::make_pair(id, step.name)).first;
+        found = buffers.emplace(step.tensor.storage(), std::make_pair(id, step.name)).first;
     } else {
         strip.shares_with = found->second.second;
     }
     strip.buffer_id = found->second.first;
+}
+
+// The strip's picture (which head each part of the buffer belongs to). Independent
+// per step, so it runs on the worker threads with the panels.
+StorageStrip make_strip(const Trace& trace, int index, const HeadOf& head_of) {
+    const Step& step = trace.steps[static_cast<size_t>(index)];
+    const Tensor& t = step.tensor;
+    StorageStrip strip;
+    const Storage* storage = t.storage();
     strip.storage_elements = storage ? static_cast<int64_t>(storage->size()) : 0;
     strip.strides = t.strides();
     strip.offset = t.offset();
@@ -357,19 +363,19 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
     const int batch = std::max(1, trace.config.batch);
     model.batch_item = std::clamp(batch_item, 0, batch - 1);
 
-    // Steps are independent: two threads share them (the machine has two cores).
+    // Steps are independent. They are shared out on OpenMP's threads, the same team
+    // that just computed the trace: a separate std::thread would compete with those
+    // threads while they still spin-wait after the forward (measured: 17-19 ms vs 11-13).
     const int n = static_cast<int>(trace.steps.size());
     model.steps.resize(static_cast<size_t>(n));
     std::vector<HeadOf> heads(static_cast<size_t>(n));
-    std::atomic<int> next{0};
-    const auto work = [&] {
-        for (int i = next++; i < n; i = next++) {
-            model.steps[static_cast<size_t>(i)] = build_step(trace, i, model, max_extent, heads[static_cast<size_t>(i)]);
-        }
-    };
-    std::thread helper(work);
-    work();
-    helper.join();
+#pragma omp parallel for schedule(dynamic)
+    for (int i = 0; i < n; ++i) {
+        StepDisplay& sd = model.steps[static_cast<size_t>(i)];
+        sd = build_step(trace, i, model, max_extent, heads[static_cast<size_t>(i)]);
+        const Tensor& t = trace.steps[static_cast<size_t>(i)].tensor;
+        if (!t.empty() && t.rank() > 0) sd.strip = make_strip(trace, i, heads[static_cast<size_t>(i)]);
+    }
 
     std::map<const Storage*, std::pair<int, std::string>> buffers;
     for (int i = 0; i < n; ++i) {
@@ -382,9 +388,7 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
             sd.vmin = from.vmin;
             sd.vmax = from.vmax;
         }
-        if (!step.tensor.empty() && step.tensor.rank() > 0) {
-            sd.strip = make_strip(trace, i, heads[static_cast<size_t>(i)], buffers);
-        }
+        if (!step.tensor.empty() && step.tensor.rank() > 0) name_buffer(trace, i, sd.strip, buffers);
     }
     return model;
 }
