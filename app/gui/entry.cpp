@@ -135,8 +135,18 @@ void handle_keys(AppState& state, GLFWwindow* window, FullScreen& fs, bool& rebu
     }
 }
 
+// The monitor's content scale (2 on a HiDPI screen), so type is readable at any DPI
+// before the user touches the UI scale control. Not saved: it belongs to the monitor.
+float g_content_scale = 1.0f;
+
+float monitor_content_scale(GLFWwindow* window) {
+    float x = 1.0f, y = 1.0f;
+    glfwGetWindowContentScale(window, &x, &y);
+    return std::clamp(std::max(x, y), 0.5f, 4.0f);
+}
+
 float effective_scale(const AppState& state) {
-    return state.settings.ui_scale * (state.presentation ? 1.5f : 1.0f);
+    return g_content_scale * state.settings.ui_scale * (state.presentation ? 1.5f : 1.0f);
 }
 
 void post_request(AppState& state, ComputeWorker& worker) {
@@ -259,6 +269,7 @@ int run_window(const io::Problem& initial) {
     }
     glfwMakeContextCurrent(window);
     glfwSwapInterval(1);
+    g_content_scale = monitor_content_scale(window);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -315,6 +326,10 @@ int run_window(const io::Problem& initial) {
             continue;
         }
         if (std::optional<ComputeResult> result = worker.take()) accept_result(state, std::move(*result), glfwGetTime());
+        if (const float scale = monitor_content_scale(window); scale != g_content_scale) {  // moved to another monitor
+            g_content_scale = scale;
+            rebuild_fonts = true;
+        }
         if (state.model_changed) {
             cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
             state.model_changed = false;
