@@ -27,10 +27,12 @@ static Vec linear_bias(uint64_t seed, const char* stream, int out_features, int 
 AttentionWeights default_weights(const AttentionConfig& c) {
     AttentionWeights w;
     const int E = c.E();
-    w.w_q = linear_weight(c.seed, "w_q", E, E);
-    w.w_k = linear_weight(c.seed, "w_k", E, c.key_dim());
-    w.w_v = linear_weight(c.seed, "w_v", E, c.value_dim());
-    w.w_o = linear_weight(c.seed, "w_o", E, E);
+    // Each matrix has its own random stream, so they can be drawn in parallel with the
+    // same result (a few ms at E = 512, paid on every seed change in the window).
+    struct Job { Mat* out; const char* stream; int in_features; };
+    const Job jobs[] = {{&w.w_q, "w_q", E}, {&w.w_k, "w_k", c.key_dim()}, {&w.w_v, "w_v", c.value_dim()}, {&w.w_o, "w_o", E}};
+#pragma omp parallel for if (E >= 128)
+    for (int i = 0; i < 4; ++i) *jobs[i].out = linear_weight(c.seed, jobs[i].stream, E, jobs[i].in_features);
     if (c.bias) {
         w.b_q = linear_bias(c.seed, "b_q", E, E);
         w.b_k = linear_bias(c.seed, "b_k", E, c.key_dim());
