@@ -196,12 +196,15 @@ std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int 
     const float neg_inf = -std::numeric_limits<float>::infinity();
     std::vector<float> out(static_cast<size_t>(out_rows) * out_cols, neg_inf);
     std::vector<unsigned char> has_finite(out.size(), 0);
+    std::vector<int> ocol_of(static_cast<size_t>(cols));  // one division per column, not per cell
+    for (int c = 0; c < cols; ++c) ocol_of[static_cast<size_t>(c)] = static_cast<int>(static_cast<int64_t>(c) * out_cols / cols);
     for (int r = 0; r < rows; ++r) {
         const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
+        const float* in_row = values.data() + static_cast<size_t>(r) * cols;
+        const size_t out_row = static_cast<size_t>(orow) * out_cols;
         for (int c = 0; c < cols; ++c) {
-            const int ocol = static_cast<int>(static_cast<int64_t>(c) * out_cols / cols);
-            const size_t o = static_cast<size_t>(orow) * out_cols + ocol;
-            const float v = values[static_cast<size_t>(r) * cols + c];
+            const size_t o = out_row + static_cast<size_t>(ocol_of[static_cast<size_t>(c)]);
+            const float v = in_row[c];
             if (std::isinf(v)) {  // masked: shown only where nothing finite shares the block
                 if (!has_finite[o]) out[o] = v;
                 continue;
