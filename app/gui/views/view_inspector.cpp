@@ -96,8 +96,8 @@ void explain_projection(const AppState& state, const CellRef& ref, float value) 
         }
         ImGui::EndTable();
     }
-    if (d.has_bias) ImGui::Text("+ %s[%d] = %s", pw.b_name.c_str(), o, format_value(d.bias).c_str());
-    ImGui::Text("sum = %s", format_value(static_cast<float>(d.sum)).c_str());
+    if (d.has_bias) ImGui::TextWrapped("+ %s[%d] = %s", pw.b_name.c_str(), o, format_value(d.bias).c_str());
+    ImGui::TextWrapped("sum = %s", format_value(static_cast<float>(d.sum)).c_str());
     if (std::fabs(d.sum - value) > 1e-4 * (1.0 + std::fabs(d.sum))) {
         ImGui::TextDisabled("(stored %s: float32 rounding)", format_value(value).c_str());
     }
@@ -134,11 +134,11 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
                 if (list) table_row({std::to_string(d), format_value(a), format_value(b), format_value(a * b)});
             }
             if (list) ImGui::EndTable();
-            ImGui::Text("sum = %s", format_value(sum).c_str());
+            ImGui::TextWrapped("sum = %s", format_value(sum).c_str());
             break;
         }
         case StepKind::Scale:
-            if (s0) ImGui::Text("%s / sqrt(%d) = %s", format_value(value_at(s0->tensor, at)).c_str(), dh, format_value(value).c_str());
+            if (s0) ImGui::TextWrapped("%s / sqrt(%d) = %s", format_value(value_at(s0->tensor, at)).c_str(), dh, format_value(value).c_str());
             break;
         case StepKind::Mask:
             if (std::isinf(value)) {
@@ -182,7 +182,7 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
                 ImGui::EndTable();
             }
             r["S"] = j;
-            ImGui::Text("this cell: exp(%s - %s) / %s = %s", format_value(value_at(s0->tensor, r)).c_str(),
+            ImGui::TextWrapped("this cell: exp(%s - %s) / %s = %s", format_value(value_at(s0->tensor, r)).c_str(),
                         format_value(mx).c_str(), format_value(sum).c_str(), format_value(value).c_str());
             break;
         }
@@ -217,7 +217,7 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
                 }
                 ImGui::EndTable();
             }
-            ImGui::Text("sum = %s", format_value(value).c_str());
+            ImGui::TextWrapped("sum = %s", format_value(value).c_str());
             break;
         }
         case StepKind::Projection:
@@ -257,7 +257,7 @@ void draw_inspector(const AppState& state) {
         ImGui::PopStyleColor();
     }
     ImGui::TextWrapped("%s%s", step.name.c_str(), describe_index(state, step.tensor, idx).c_str());
-    ImGui::Text("= %s", format_value(value).c_str());
+    ImGui::TextWrapped("= %s", format_value(value).c_str());
     int64_t pos = step.tensor.offset();
     for (size_t d = 0; d < idx.size(); ++d) pos += idx[d] * step.tensor.strides()[d];
     ImGui::TextDisabled("storage position %lld of buffer #%d", static_cast<long long>(pos), sd.strip.buffer_id);
