@@ -15,7 +15,7 @@ for h in "${harnesses[@]}"; do
     mkdir -p "$build/corpus/$h" "$build/crashes/$h"
     echo "== fuzz_$h for ${seconds}s"
     # -rss_limit_mb: a reader must refuse, not allocate, what a header promises.
-    if ! "$build/tests/fuzz/fuzz_$h" "$build/corpus/$h" "$here/corpus/$h" \
+    if ! "$build/fuzz_$h" "$build/corpus/$h" "$here/corpus/$h" \
             -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
             -print_final_stats=1 -artifact_prefix="$build/crashes/$h/" 2>"$build/fuzz_$h.log"; then
         failed+=("$h")
