@@ -2,12 +2,15 @@
 // (one line on stderr, exit code 2, nothing half-written).
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "app/io/file_util.h"
 #include "app/io/npy.h"
 #include "app/io/safetensors.h"
 
@@ -32,9 +35,11 @@ static std::string slurp(const fs::path& p) {
     return s.str();
 }
 
-static CliRun run_cli(const std::string& args) {
+// `timeout_s` > 0 kills a run that hangs (exit code 124 from coreutils' timeout).
+static CliRun run_cli(const std::string& args, int timeout_s = 0) {
     const fs::path base = scratch("run");
-    const std::string command = std::string(ATTNVIZ_BINARY) + " " + args + " >" + base.string() + ".out 2>" + base.string() + ".err";
+    const std::string prefix = timeout_s > 0 ? "timeout -s KILL " + std::to_string(timeout_s) + " " : "";
+    const std::string command = prefix + std::string(ATTNVIZ_BINARY) + " " + args + " >" + base.string() + ".out 2>" + base.string() + ".err";
     const int status = std::system(command.c_str());
     CliRun r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -187,4 +192,46 @@ TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output f
         CHECK(r.err.find("not empty") != std::string::npos);
         CHECK(slurp(work / "occupied" / "precious.txt") == "keep me");
     }
+}
+
+TEST_CASE("devices, pipes and folders given as input files are refused at once") {
+    const fs::path work = scratch("special_files");
+    fs::create_directories(work);
+    const fs::path out = work / "out";
+    const fs::path fifo = work / "pipe.npy";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    struct Case { std::string args; const char* expect; };
+    const Case cases[] = {
+        {"--query /dev/zero", "not a regular file"},       // used to read until memory ran out
+        {"--weights /dev/urandom", "not a regular file"},
+        {"--query " + fifo.string(), "not a regular file"},  // used to block forever
+        {"--key " + fifo.string() + " --value " + fifo.string() + " --cross", "not a regular file"},
+        {"--query " + work.string(), "is a folder"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.args);
+        const auto start = std::chrono::steady_clock::now();
+        CliRun r = run_cli("trace " + c.args + " --out " + out.string(), 20);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        CHECK(r.exit_code == 2);
+        CHECK(count_lines(r.err) == 1);
+        CHECK_MESSAGE(r.err.find(c.expect) != std::string::npos, r.err);
+        CHECK(seconds < 10.0);
+        CHECK_FALSE(fs::exists(out));
+    }
+}
+
+TEST_CASE("an input file above the size cap is refused without being read") {
+    const fs::path work = scratch("huge_file");
+    fs::create_directories(work);
+    const fs::path huge = work / "huge.safetensors";
+    { std::ofstream(huge, std::ios::binary) << "x"; }
+    fs::resize_file(huge, attn::io::kMaxInputFileBytes + 1);  // sparse: no disk space used
+    const auto r = attn::io::read_file_bytes(huge.string());
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().find("up to 4.0 GiB") != std::string::npos);
+    CliRun cli = run_cli("trace --weights " + huge.string() + " --out " + (work / "out").string(), 20);
+    CHECK(cli.exit_code == 2);
+    CHECK(count_lines(cli.err) == 1);
+    fs::remove(huge);
 }

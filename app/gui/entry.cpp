@@ -25,6 +25,7 @@
 #include "app/gui/frame.h"
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/headless.h"
+#include "app/gui/imgui_ini.h"
 #include "app/gui/input_queue.h"
 #include "app/gui/snapshot.h"
 
@@ -254,7 +255,8 @@ int run_window(const io::Problem& initial) {
         return 2;
     }
     AppState state;
-    state.settings = load_settings();
+    std::string settings_problem;  // shown in the status line once the window is up
+    state.settings = load_settings(&settings_problem);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -282,7 +284,9 @@ int run_window(const io::Problem& initial) {
         std::filesystem::create_directories(dir, ec);
         if (std::filesystem::is_directory(dir, ec)) {
             ini_path = dir + "/imgui.ini";
-            io.IniFilename = ini_path.c_str();
+            // Read and written by imgui_ini.cpp (checked, atomic), not by ImGui itself.
+            const std::string ini_problem = load_imgui_ini(ini_path);
+            if (settings_problem.empty()) settings_problem = ini_problem;
         }
     }
     KeyInput keys;
@@ -297,6 +301,8 @@ int run_window(const io::Problem& initial) {
     state.playback.set_speed(state.settings.speed);
     Fonts fonts = load_fonts(effective_scale(state));
     apply_theme(state.settings.light_theme, effective_scale(state));
+
+    if (!settings_problem.empty()) set_status(state, settings_problem, glfwGetTime());
 
     ComputeWorker worker;
     ComputeRequest first;
@@ -393,12 +399,14 @@ int run_window(const io::Problem& initial) {
             last_settings_check = glfwGetTime();
             const std::string now = serialize_settings(state.settings);
             if (now != saved_settings && save_settings(state.settings)) saved_settings = now;
+            save_imgui_ini(ini_path, false);
         }
     }
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 
     save_settings(state.settings);
+    save_imgui_ini(ini_path, true);
     exporter_owner.reset();
     cache_owner.reset();
     ImGui_ImplOpenGL3_Shutdown();
