@@ -223,13 +223,14 @@ ControlsResult draw_controls(AppState& state, bool computing) {
         const int item = std::clamp(state.batch_item, 0, std::max(0, c.batch - 1));
         while (static_cast<int>(state.valid_lengths.size()) < c.batch) state.valid_lengths.push_back(valid_length_of(state, c.batch));
         int length = std::clamp(valid_length_of(state, item), 1, keys);
-        const std::string label = c.batch > 1 ? "valid length, item " + std::to_string(item) : std::string("valid length");
-        if (ImGui::SliderInt(label.c_str(), &length, 1, keys, "%d", ImGuiSliderFlags_AlwaysClamp)) {
+        // The item goes into the slider's text so the label stays short in a narrow panel.
+        const std::string format = c.batch > 1 ? "item " + std::to_string(item) + ": %d" : std::string("%d");
+        if (ImGui::SliderInt("valid length", &length, 1, keys, format.c_str(), ImGuiSliderFlags_AlwaysClamp)) {
             state.valid_lengths[static_cast<size_t>(item)] = length;
             out.config_changed = true;
         }
         if (c.batch > 1) {
-            std::string all = "per item:";
+            std::string all = "valid lengths per item:";
             for (int b = 0; b < c.batch; ++b) all += " " + std::to_string(std::clamp(valid_length_of(state, b), 1, keys));
             ImGui::TextDisabled("%s", all.c_str());
         }
