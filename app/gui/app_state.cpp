@@ -4,6 +4,11 @@
 
 namespace attn::gui {
 
+namespace {
+// The start of the note shown while B or L were moved away from the typed sentences.
+const std::string kSentencesMismatch = "batch or seq_len no longer match the ";
+}  // namespace
+
 std::vector<std::string> effective_tokens(const AppState& state) {
     const auto sentences = io::split_sentences(state.sentence_in_use);
     std::vector<std::string> words = sentences.empty() ? std::vector<std::string>{} : sentences.front();
@@ -142,9 +147,12 @@ std::optional<ComputeRequest> make_request(AppState& state) {
             size_t longest = 0;
             for (const auto& words : sentences) longest = std::max(longest, words.size());
             if (static_cast<int>(sentences.size()) == config.batch && static_cast<int>(longest) == config.seq_len) {
+                if (state.sentence_message.rfind(kSentencesMismatch, 0) == 0) state.sentence_message.clear();
                 request.sources.sentences = std::move(sentences);
                 return request;
             }
+            state.sentence_message = kSentencesMismatch + std::to_string(sentences.size()) +
+                                     " sentences: every item now uses the first one (edit the text to use all)";
         }
         request.sources.tokens = effective_tokens(state);
     }

@@ -152,6 +152,16 @@ TEST_CASE("several sentences give one batch item each, with their own valid leng
     CHECK(w.at({1, 0, 0, 2}) > 0.0f);
     CHECK(w.at({1, 0, 0, 3}) == 0.0f);
     CHECK(w.at({0, 0, 0, 5}) > 0.0f);
+    // Moving B away from the sentences: the first sentence in every item, and a note.
+    state.config.batch = 3;
+    const auto tiled = make_request(state);
+    REQUIRE(tiled.has_value());
+    CHECK(tiled->sources.sentences.empty());
+    CHECK(tiled->sources.tokens.front() == "the");
+    CHECK_FALSE(state.sentence_message.empty());
+    state.config.batch = 2;
+    REQUIRE(make_request(state).has_value());
+    CHECK(state.sentence_message.empty());
 }
 
 TEST_CASE("per-item valid lengths from the command line survive a change in the window") {

@@ -107,9 +107,22 @@ void explain_projection(const AppState& state, const CellRef& ref, float value) 
         ImGui::TableSetupColumn("W[o,i]");
         ImGui::TableSetupColumn("product");
         ImGui::TableHeadersRow();
+        // W_o's terms: the index in the colour of the head whose context it reads.
+        const int term_head_dim = pw.w_name == "W_o" && trace.config.H() > 1 ? std::max(1, trace.config.head_dim()) : 0;
+        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         for (int i : order) {
             const float a = d.x[static_cast<size_t>(i)], b = d.w[static_cast<size_t>(i)];
-            table_row({std::to_string(i), format_value(a), format_value(b), format_value(a * b)});
+            if (term_head_dim > 0)
+                ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(i / term_head_dim), Rgb{bg.x, bg.y, bg.z}, 4.5f)));
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::TextUnformatted(std::to_string(i).c_str());
+            if (term_head_dim > 0) ImGui::PopStyleColor();
+            const std::string cells[] = {format_value(a), format_value(b), format_value(a * b)};
+            for (int column = 1; column < 4; ++column) {
+                ImGui::TableSetColumnIndex(column);
+                ImGui::TextUnformatted(cells[column - 1].c_str());
+            }
         }
         ImGui::EndTable();
     }
