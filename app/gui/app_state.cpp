@@ -44,13 +44,14 @@ bool follow_sentence(AppState& state) {
     if (sentences.size() > 1) {
         AttentionConfig& c = state.config;
         c.batch = static_cast<int>(sentences.size());
-        state.valid_lengths.clear();
+        // The padding mask hides the pads, which are keys only in self-attention.
         bool unequal = false;
-        for (const auto& words : sentences) {
-            state.valid_lengths.push_back(static_cast<int>(words.size()));
-            unequal |= words.size() != longest;
+        for (const auto& words : sentences) unequal |= words.size() != longest;
+        if (!c.cross_attention) {
+            state.valid_lengths.clear();
+            for (const auto& words : sentences) state.valid_lengths.push_back(static_cast<int>(words.size()));
+            if (unequal && c.mask == MaskKind::None) c.mask = MaskKind::Padding;
         }
-        if (unequal && c.mask == MaskKind::None && !c.cross_attention) c.mask = MaskKind::Padding;
     }
     return true;
 }
@@ -63,7 +64,7 @@ int valid_length_of(const AppState& state, int b) {
 void store_config_in_settings(AppState& state) {
     UiSettings& s = state.settings;
     const AttentionConfig& c = state.config;
-    s.sentence = state.sentence_in_use;
+    s.sentence = state.tokens_from_sentence ? state.sentence_in_use : std::string();
     s.seq_len = c.seq_len;
     s.hidden_dim = c.hidden_dim;
     s.num_heads = c.num_heads;
