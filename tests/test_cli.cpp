@@ -101,6 +101,32 @@ TEST_CASE("attnviz trace reproduces torch from the fixture files, and saves load
     CHECK(back->size() == 6);  // q/k/v_proj_weight, in_proj_bias, out_proj.weight, out_proj.bias
 }
 
+TEST_CASE("trace --tokens with several sentences gives one batch item each, padded and masked") {
+    const fs::path out = scratch("sentences");
+    CliRun r = run_cli("trace --tokens \"the cat sat on the mat | a dog ran\" -H 2 --out " + out.string());
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    attn::Result<attn::Tensor> input = attn::io::read_npy((out / "input.npy").string());
+    REQUIRE(input.ok());
+    REQUIRE(input->shape() == std::vector<int64_t>{2, 6, 6});  // B = 2 sentences, L = the longest
+    // Both start differently ("the" vs "a"): the items are not copies of one sentence.
+    CHECK(input->at({0, 0, 0}) != input->at({1, 0, 0}));
+    // "the" is word 0 and word 4 of sentence 0: the same word, the same embedding.
+    CHECK(input->at({0, 0, 1}) == input->at({0, 4, 1}));
+    attn::Result<attn::Tensor> weights = attn::io::read_npy((out / "attn_weights.npy").string());
+    REQUIRE(weights.ok());
+    for (int key = 0; key < 6; ++key) {
+        CAPTURE(key);
+        CHECK((weights->at({1, 0, 0, key}) > 0.0f) == (key < 3));  // item 1: 3 words, pads masked
+        CHECK(weights->at({0, 1, 2, key}) > 0.0f);                 // item 0: all 6 words
+    }
+    CliRun bad = run_cli("trace --tokens \"a b | \" --out " + scratch("sentences_bad").string());
+    CHECK(bad.exit_code == 2);
+    CHECK(count_lines(bad.err) == 1);
+    CHECK(bad.err.find("sentence 2") != std::string::npos);
+    CliRun disagree = run_cli("trace --tokens \"a b | c\" -B 3 --out " + scratch("sentences_b").string());
+    CHECK(disagree.exit_code == 2);
+}
+
 TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output folder") {
     const fs::path work = scratch("bad_inputs");
     fs::create_directories(work);

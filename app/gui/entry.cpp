@@ -397,6 +397,7 @@ int run_window(const io::Problem& initial) {
         // Settings are written a moment after they change, not only at exit.
         if (glfwGetTime() - last_settings_check > 2.0) {
             last_settings_check = glfwGetTime();
+            store_config_in_settings(state);
             const std::string now = serialize_settings(state.settings);
             if (now != saved_settings && save_settings(state.settings)) saved_settings = now;
             save_imgui_ini(ini_path, false);
@@ -405,6 +406,7 @@ int run_window(const io::Problem& initial) {
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 
+    store_config_in_settings(state);
     save_settings(state.settings);
     save_imgui_ini(ini_path, true);
     exporter_owner.reset();

@@ -99,7 +99,12 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
                 for (size_t i = 0; i < sd.panels.size(); ++i) {
                     const int head = sd.panels[i].head;
                     const std::string label = "head " + std::to_string(head);
+                    // Each entry in its head's colour, readable on the popup's background.
+                    const Rgb bg{ImGui::GetStyle().Colors[ImGuiCol_PopupBg].x, ImGui::GetStyle().Colors[ImGuiCol_PopupBg].y,
+                                 ImGui::GetStyle().Colors[ImGuiCol_PopupBg].z};
+                    ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(head), bg, 4.5f)));
                     if (ImGui::Selectable(label.c_str(), state.canvas.enlarged_head == head)) state.canvas.enlarged_head = head;
+                    ImGui::PopStyleColor();
                 }
                 ImGui::EndCombo();
             }
