@@ -10,6 +10,7 @@
 #include "app/gui/animation.h"
 #include "app/gui/compute_worker.h"
 #include "app/gui/display_model.h"
+#include "app/gui/file_chooser.h"
 #include "app/gui/settings.h"
 #include "app/io/problem.h"
 
@@ -32,6 +33,7 @@ struct CanvasUi {
     int chosen_head() const { return enlarged_head >= 0 ? enlarged_head : focus_head; }
     CellRef hovered;         // under the mouse this frame
     CellRef pinned;          // clicked; the inspector shows it until another click
+    float shown_w = 0, shown_h = 0;  // the canvas's size on screen last frame (canvas-only exports)
 };
 
 // The one dialog open at a time (file paths, export options, help).
@@ -45,6 +47,12 @@ struct DialogState {
     std::string error;        // shown inside the dialog
     bool close = false;       // set by the window loop when the dialog's action succeeded
     bool refocus = false;     // put the keyboard back into the path field (after a failed try)
+    std::string base;         // the folder relative paths start from (shown in the dialog)
+    FileChooser chooser;      // the folder listing under the path field
+    std::string question;     // "replace X?" / "create folder X?" awaiting an answer ("" when none)
+    std::string question_path;  // the resolved path the question is about
+    std::string create_folder;  // the one folder to create when the answer is yes
+    std::string last_folder;  // where the previous export went (the next one starts there)
 };
 
 // "Export all steps" runs one step per frame so the window stays responsive.

@@ -21,6 +21,7 @@
 #include "app/gui/app_state.h"
 #include "app/gui/compute_worker.h"
 #include "app/gui/export.h"
+#include "app/gui/export_runner.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/frame.h"
 #include "app/gui/gl/gl_objects.h"
@@ -156,96 +157,6 @@ void post_request(AppState& state, ComputeWorker& worker) {
     state.posted_time = glfwGetTime();
 }
 
-// Exports that need GL run between frames, never inside one.
-struct Exporter {
-    std::unique_ptr<OffscreenRenderer> renderer;  // alive during "export all steps"
-    std::unique_ptr<PngEncoderPool> pool;
-    HeatmapCache cache;
-
-    void start(AppState& state, const ExportRequest& request, int win_w, int win_h) {
-        const double now = glfwGetTime();
-        auto report = [&](const Status& s, const std::string& done) {
-            if (s.ok()) {
-                state.dialog.close = true;
-                set_status(state, done, now);
-            } else {
-                state.dialog.error = s.error();
-            }
-        };
-        if (!state.trace) return;
-        const Step& step = state.trace->steps[static_cast<size_t>(state.playback.step())];
-        switch (request.kind) {
-            case ExportKind::StepCsv: {
-                const auto parent = std::filesystem::path(request.path).parent_path().string();
-                Status s = parent.empty() ? ok_status() : ensure_writable_dir(parent);
-                if (s.ok()) s = write_step_csv(step, request.path);
-                report(s, "wrote " + request.path);
-                return;
-            }
-            case ExportKind::TensorsDir: {
-                Status s = ensure_writable_dir(request.path);
-                if (s.ok()) s = write_trace_tensors(*state.trace, request.path);
-                report(s, "wrote the trace's tensors into " + request.path);
-                return;
-            }
-            case ExportKind::SnapshotPng: {
-                const auto parent = std::filesystem::path(request.path).parent_path().string();
-                Status s = parent.empty() ? ok_status() : ensure_writable_dir(parent);
-                if (s.ok()) {
-                    OffscreenRenderer r(win_w, win_h, static_cast<float>(request.scale), state.settings.light_theme);
-                    if (!r.valid()) {
-                        s = Status::failure(r.error());
-                    } else {
-                        cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
-                        render_state(r, state, cache, request.canvas_only ? SnapshotLayout::CanvasOnly : SnapshotLayout::FullWindow);
-                        s = write_png(request.path, r.pixel_width(), r.pixel_height(), r.pixels());
-                    }
-                }
-                report(s, "wrote " + request.path);
-                return;
-            }
-            case ExportKind::AllStepsPng: {
-                const Status s = ensure_writable_dir(request.path);
-                if (!s.ok()) {
-                    state.dialog.error = s.error();
-                    return;
-                }
-                renderer = std::make_unique<OffscreenRenderer>(win_w, win_h, static_cast<float>(request.scale),
-                                                               state.settings.light_theme);
-                if (!renderer->valid()) {
-                    state.dialog.error = renderer->error();
-                    renderer.reset();
-                    return;
-                }
-                cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
-                pool = std::make_unique<PngEncoderPool>();
-                state.export_progress = ExportProgress{true, 0, static_cast<int>(state.trace->steps.size()), request.path,
-                                                       request.scale, request.canvas_only};
-                state.dialog.close = true;
-                return;
-            }
-        }
-    }
-
-    // One step of "export all steps" per frame, so the progress bar moves.
-    void continue_all(AppState& state) {
-        ExportProgress& p = state.export_progress;
-        if (!p.active || !renderer) return;
-        if (p.next < p.total) {
-            AppState copy = state;  // the window's own position is not disturbed
-            render_steps_to_pngs(*renderer, copy, cache, p.canvas_only ? SnapshotLayout::CanvasOnly : SnapshotLayout::Slide,
-                                 {p.next}, 1.0f, p.folder, *pool);
-            ++p.next;
-            return;
-        }
-        const Status s = pool->finish();
-        set_status(state, s.ok() ? "wrote " + std::to_string(p.total) + " PNG files into " + p.folder : s.error(), glfwGetTime());
-        p.active = false;
-        renderer.reset();
-        pool.reset();
-    }
-};
-
 }  // namespace
 
 int run_window(const io::Problem& initial) {
@@ -311,9 +222,9 @@ int run_window(const io::Problem& initial) {
     state.posted_time = glfwGetTime();
     // GL objects must die before the context: they live in these and are reset below.
     auto cache_owner = std::make_unique<HeatmapCache>();
-    auto exporter_owner = std::make_unique<Exporter>();
+    auto exporter_owner = std::make_unique<ExportRunner>();
     HeatmapCache& cache = *cache_owner;
-    Exporter& exporter = *exporter_owner;
+    ExportRunner& exporter = *exporter_owner;
     FullScreen fs;
     bool rebuild_fonts = false;
 
@@ -387,8 +298,8 @@ int run_window(const io::Problem& initial) {
 
         int win_w = 0, win_h = 0;
         glfwGetWindowSize(window, &win_w, &win_h);
-        if (actions.export_request) exporter.start(state, *actions.export_request, win_w, win_h);
-        exporter.continue_all(state);
+        if (actions.export_request) exporter.start(state, *actions.export_request, win_w, win_h, glfwGetTime());
+        exporter.continue_all(state, glfwGetTime());
         gl::Framebuffer::bind_default(fb_w, fb_h);
         if (!fs.on && win_w > 0 && win_h > 0) {
             state.settings.window_width = win_w;
