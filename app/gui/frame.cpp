@@ -187,7 +187,7 @@ void canvas_alone(AppState& state, const FrameContext& ctx, float w, float h) {
 }
 
 // Messages (an export finished, a file was written) and the progress of "export all
-// steps"; otherwise what the shown trace is.
+// steps"; otherwise "ready". Exports report here, never inside a view.
 void status_line(const AppState& state, const FrameContext& ctx, float y, float w, float h) {
     place(0, y, w, h);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetFontSize() * 0.5f, (h - ImGui::GetFontSize()) * 0.5f));
