@@ -13,7 +13,6 @@
 #include <cmath>
 
 #include "app/gui/fonts_theme.h"
-#include "app/gui/format.h"
 #include "app/gui/views/view_canvas.h"
 #include "app/gui/views/view_controls.h"
 #include "app/gui/views/view_explain.h"
@@ -193,7 +192,7 @@ void canvas_alone(AppState& state, const FrameContext& ctx, float w, float h) {
 }
 
 // Messages (an export finished, a file was written) and the progress of "export all
-// steps"; otherwise what the shown trace is.
+// steps"; otherwise "ready". Exports report here, never inside a view.
 void status_line(const AppState& state, const FrameContext& ctx, float y, float w, float h) {
     place(0, y, w, h);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetFontSize() * 0.5f, (h - ImGui::GetFontSize()) * 0.5f));
@@ -209,8 +208,8 @@ void status_line(const AppState& state, const FrameContext& ctx, float y, float 
         ImGui::TextUnformatted(text.c_str());
     } else if (!state.status.empty() && ctx.now - state.status_time < 8.0 && ctx.now >= state.status_time) {
         ImGui::TextUnformatted(state.status.c_str());
-    } else if (state.trace) {
-        ImGui::TextDisabled("%zu steps, computed in %s ms", state.trace->steps.size(), format_ms(state.compute_ms).c_str());
+    } else {
+        ImGui::TextDisabled("ready");
     }
     ImGui::End();
 }

@@ -145,6 +145,22 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
     }
 }
 
+// Digits over hatching are hard to read (stripes cross them): masked cells get a plate
+// of their plain colour behind the text, so "-inf" and "0.00" read in both themes.
+void draw_hatched_cell_plate(const Painter& p, const Panel& pn, int row, int col, float v, const StepDisplay& sd,
+                             ImVec2 center, ImVec2 text_size, float alpha) {
+    const bool unpooled = pn.tex_rows == pn.rows && pn.tex_cols == pn.cols;
+    if (!unpooled) return;
+    const size_t index = static_cast<size_t>(row) * static_cast<size_t>(pn.cols) + static_cast<size_t>(col);
+    if (index >= pn.values.size() || !std::isinf(pn.values[index])) return;
+    const bool masked_score = std::isinf(v) && v < 0;
+    const Rgb base = masked_score ? p.pal.masked : sample_colormap(sd.colormap, colormap_position(0.0f, sd.vmin, sd.vmax));
+    const float pad = 2.0f * p.f->scale;
+    p.dl->AddRectFilled(ImVec2(center.x - text_size.x * 0.5f - pad, center.y - text_size.y * 0.5f),
+                        ImVec2(center.x + text_size.x * 0.5f + pad, center.y + text_size.y * 0.5f), pack_rgba(base, alpha * 0.92f),
+                        2.0f * p.f->scale);
+}
+
 void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, float cell_w, float cell_h, int stop_row,
                       int stop_col, float alpha) {
     if (!p.f->show_values || alpha <= 0.05f) return;
@@ -176,6 +192,8 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
             const bool dark_text = masked ? p.f->light : luminance(c) > 0.45f;
             const uint32_t color = dark_text ? IM_COL32(20, 20, 24, a) : IM_COL32(250, 250, 250, a);
             const ImVec2 size = p.measure(p.f->fonts.small, s);
+            draw_hatched_cell_plate(p, pn, i, j, v, sd, ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w,
+                                                           r.y + (static_cast<float>(i) + 0.5f) * cell_h), size, alpha);
             p.text(p.f->fonts.small,
                    ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f,
                           r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f),

@@ -1,13 +1,11 @@
 #include "app/gui/views/view_menu.h"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <filesystem>
 
 #include "app/gui/export_path.h"
 #include "app/gui/format.h"
-#include "app/gui/views/view_file_chooser.h"
 
 #include "app/gui/fonts_theme.h"
 
@@ -34,7 +32,7 @@ const char* dialog_title(Kind kind) {
         case Kind::OpenValue: return "Open value (.npy)";
         case Kind::ExportSnapshot: return "Export snapshot (PNG)";
         case Kind::ExportAll: return "Export all steps (PNG per step)";
-        case Kind::ExportTensors: return "Export tensors (.npy per step)";
+        case Kind::ExportTensors: return "Export tensors (.npy per step, weights, tokens)";
         case Kind::ExportCsv: return "Export current step as CSV";
         case Kind::Keys: return "Keyboard";
         case Kind::None: break;

@@ -143,10 +143,21 @@ void draw_path_dialog(AppState& state, MenuResult& out, bool open) {
     PathCheck check;
     if (!opening) {
         check = check_dialog_path(d);
-        if (!d.path.empty()) {
-            if (check.verdict == PathVerdict::Refused) colored_wrapped(colors.error, check.message, width);
-            else if (check.verdict == PathVerdict::Ready) colored_wrapped(colors.dim, "writes " + check.resolved, width);
-            else colored_wrapped(colors.warning, check.message, width);
+        // A line that says what Export would do; a refusal or question shown below is not repeated.
+        const std::string name = fs::path(check.resolved).filename().string();
+        switch (check.verdict) {
+            case PathVerdict::Ready: colored_wrapped(colors.dim, "writes " + check.resolved, width); break;
+            case PathVerdict::AskOverwrite:
+                colored_wrapped(colors.warning, (folder ? "the folder '" + name + "' is not empty" : "'" + name + "' exists") +
+                                                    ": Export asks before replacing", width);
+                break;
+            case PathVerdict::AskCreateFolder:
+                colored_wrapped(colors.warning, "the folder '" + fs::path(check.missing_folder).filename().string() +
+                                                    "' does not exist yet: Export asks before creating it", width);
+                break;
+            case PathVerdict::Refused:
+                if (!d.path.empty() && d.error != check.message) colored_wrapped(colors.error, check.message, width);
+                break;
         }
     }
 
