@@ -61,6 +61,7 @@ void set_full_screen(GLFWwindow* window, FullScreen& fs, bool on) {
 // GLFW backend a frame at a time, always before NewFrame.
 struct KeyInput {
     InputQueue queue;
+    bool mouse_down[5] = {};  // buttons as the queue has delivered them so far
     std::vector<std::pair<int, int>> presses;  // (key, mods) fed this frame, for app shortcuts
 };
 
@@ -80,14 +81,22 @@ void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
     input->queue.push(InputEvent::key_event(key, scancode, action, mods, action == GLFW_RELEASE, is_modifier_key(key)));
 }
 
+void on_mouse_button(GLFWwindow* window, int button, int action, int mods) {
+    auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window));
+    if (!input) return;
+    input->queue.push(InputEvent::mouse_event(button, action, mods, action == GLFW_RELEASE));
+}
+
 void on_char(GLFWwindow* window, unsigned int codepoint) {
     auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window));
     if (!input) return;
     input->queue.push(InputEvent::char_event(codepoint));
 }
 
-// Before NewFrame: this frame's share of the queued events goes to ImGui's backend, which
-// sets io.KeysDown, io.KeyCtrl... and the text queue exactly as if they had just arrived.
+// After the backend's NewFrame and before ImGui's: this frame's share of the queued events
+// goes to ImGui's backend, which sets io.KeysDown, io.KeyCtrl... and the text queue exactly
+// as if they had just arrived. Mouse buttons are set here too, overriding the backend's
+// live reading, so a quick click is down for one whole frame and up in the next.
 void feed_frame_input(GLFWwindow* window, KeyInput& input) {
     input.presses.clear();
     for (const InputEvent& e : input.queue.take_frame()) {
@@ -95,9 +104,15 @@ void feed_frame_input(GLFWwindow* window, KeyInput& input) {
             ImGui_ImplGlfw_CharCallback(window, e.codepoint);
             continue;
         }
+        if (e.kind == InputEvent::Kind::MouseButton) {
+            if (e.key >= 0 && e.key < IM_ARRAYSIZE(input.mouse_down)) input.mouse_down[e.key] = !e.is_release;
+            continue;
+        }
         ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
         if (!e.is_release) input.presses.emplace_back(e.key, e.mods);
     }
+    ImGuiIO& io = ImGui::GetIO();
+    for (int b = 0; b < IM_ARRAYSIZE(input.mouse_down); ++b) io.MouseDown[b] = input.mouse_down[b];
 }
 
 // Space, arrows, PageUp/PageDown (presentation clickers), Home/End, F, P, Escape.
@@ -203,8 +218,10 @@ int run_window(const io::Problem& initial) {
     KeyInput keys;
     glfwSetWindowUserPointer(window, &keys);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
-    // Keys and text go through the queue; mouse, focus and scroll stay with the backend.
+    // Keys, text and mouse buttons go through the queue; the cursor position, focus and
+    // scroll stay with the backend.
     glfwSetKeyCallback(window, on_key);
+    glfwSetMouseButtonCallback(window, on_mouse_button);
     glfwSetCharCallback(window, on_char);
     ImGui_ImplOpenGL3_Init("#version 330");
 
