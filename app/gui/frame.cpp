@@ -194,7 +194,7 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
     if (!ctx.offscreen) {
         // Dragging changes the saved sizes (in font heights, so they follow the UI scale).
         float dx = 0.0f;
-        if (splitter("##split_left", left_w, top, bar, display.y - top, true, dx)) ui.left_panel_em = std::clamp((left_w + dx) / fs, 10.0f, 60.0f);
+        if (!side.left_collapsed && splitter("##split_left", left_w, top, bar, display.y - top, true, dx)) ui.left_panel_em = std::clamp((left_w + dx) / fs, 10.0f, 60.0f);
         if (splitter("##split_right", right_x - bar, top, bar, display.y - top, true, dx)) ui.right_panel_em = std::clamp((right_w - dx) / fs, 10.0f, 60.0f);
         const float column_h = std::max(1.0f, display.y - top);
         if (splitter("##split_explain", right_x, top + explain_h, right_w, bar, false, dx)) {
@@ -202,16 +202,29 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
         }
     }
 
-    place(0, top, left_w, display.y - top);
-    ImGui::Begin("Controls", nullptr, kPanelFlags);
-    const ControlsResult controls = draw_controls(state, ctx.computing);
-    out.config_changed |= controls.config_changed;
-    out.scale_changed |= controls.scale_changed;
-    out.theme_changed |= controls.theme_changed;
-    if (ImGui::Button("Presentation mode (P)")) out.toggle_presentation = true;
-    ImGui::End();
-
     canvas_window(state, ctx, mid_x, top, mid_w, body_h, true);
+
+    if (side.left_collapsed) {
+        // A narrow tab; the controls open over the canvas and close with the tab again.
+        place(0, top, left_w, display.y - top);
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 4));
+        ImGui::Begin("##controls_tab", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+        ImGui::PopStyleVar();
+        if (ImGui::Button(state.controls_open ? "<##tab" : ">##tab", ImVec2(-1.0f, fs * 3.0f))) state.controls_open = !state.controls_open;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip(state.controls_open ? "hide the controls" : "show the controls (the window is narrow)");
+        ImGui::End();
+    }
+    if (!side.left_collapsed || state.controls_open) {
+        const float controls_w = side.left_collapsed ? std::min(fs * 20.0f, display.x * 0.6f) : left_w;
+        place(side.left_collapsed ? left_w : 0.0f, top, controls_w, display.y - top);
+        ImGui::Begin("Controls", nullptr, kPanelFlags);
+        const ControlsResult controls = draw_controls(state, ctx.computing);
+        out.config_changed |= controls.config_changed;
+        out.scale_changed |= controls.scale_changed;
+        out.theme_changed |= controls.theme_changed;
+        if (ImGui::Button("Presentation mode (P)")) out.toggle_presentation = true;
+        ImGui::End();
+    }
 
     place(mid_x, top + body_h, mid_w, timeline_h);
     ImGui::Begin("Timeline", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);

@@ -162,13 +162,42 @@ SidePanels side_panels(float display_w, float column_h, float font_size, float l
                        float explain_fraction) {
     SidePanels out;
     const float min_w = font_size * 10.0f;
-    // Each side may take at most 30% of the window, so the canvas keeps at least 40%.
+    // Each side may take at most 30% of the window and both together half of it, so the
+    // canvas keeps at least 50% (a 1024 px projector still gets a ~500 px canvas).
     const float max_w = std::max(min_w, display_w * 0.3f);
-    out.left = std::clamp(left_em * font_size, min_w, max_w);
-    out.right = std::clamp(right_em * font_size, min_w, max_w);
+    const float budget = display_w * 0.5f;
+    out.left = std::max(1.0f, left_em) * font_size;
+    out.right = std::max(1.0f, right_em) * font_size;
+    if (out.left + out.right > budget) {
+        // Shrink both in proportion to the sizes the user chose.
+        const float k = budget / (out.left + out.right);
+        out.left *= k;
+        out.right *= k;
+    }
+    out.left = std::clamp(out.left, min_w, max_w);
+    out.right = std::clamp(out.right, min_w, max_w);
+    if (out.left + out.right > budget) {
+        // Too narrow for both: the controls fold into a tab (they open over the canvas);
+        // the explanation and inspector stay, they are what the lesson is read from.
+        out.left_collapsed = true;
+        out.left = collapsed_tab_width(font_size);
+        out.right = std::clamp(budget - out.left, std::min(min_w, display_w * 0.4f), max_w);
+    }
     const float min_h = std::min(column_h * 0.5f, font_size * 6.0f);
     out.explain_h = std::clamp(explain_fraction * column_h, min_h, std::max(min_h, column_h - min_h));
     return out;
+}
+
+float collapsed_tab_width(float font_size) { return std::ceil(font_size * 2.0f); }
+
+Rect fit_window(int want_w, int want_h, const Rect& work_area) {
+    if (work_area.w <= 0.0f || work_area.h <= 0.0f) {
+        return {0, 0, static_cast<float>(want_w), static_cast<float>(want_h)};
+    }
+    const float w = std::min(static_cast<float>(std::max(want_w, 320)), work_area.w);
+    const float h = std::min(static_cast<float>(std::max(want_h, 240)), work_area.h);
+    // Centred in the work area (so taskbars and docks are not covered).
+    return {std::floor(work_area.x + (work_area.w - w) * 0.5f), std::floor(work_area.y + (work_area.h - h) * 0.5f), w, h};
 }
 
 }  // namespace attn::gui

@@ -74,12 +74,21 @@ struct CanvasSplit {
 CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap);
 
 // Side panels of the normal layout in pixels, from the saved sizes (font heights and a
-// fraction), clamped so each panel stays usable and the canvas keeps 40% of the width.
+// fraction): each at least ten font heights and at most 30% of the window, both shrunk
+// in proportion so the canvas keeps half the width. When even the minimums do not fit,
+// the controls fold into a narrow tab (left_collapsed) and open over the canvas.
 struct SidePanels {
-    float left = 0, right = 0;  // widths
-    float explain_h = 0;        // height of the explanation above the inspector
+    float left = 0, right = 0;    // widths (left: the tab's width when collapsed)
+    float explain_h = 0;          // height of the explanation above the inspector
+    bool left_collapsed = false;  // the controls are a tab, not a column
 };
 SidePanels side_panels(float display_w, float column_h, float font_size, float left_em, float right_em,
                        float explain_fraction);
+// Width of the folded controls tab.
+float collapsed_tab_width(float font_size);
+
+// The first window's place: the saved size, shrunk to the monitor's work area and centred
+// in it (a 1024x768 projector must not get a 1440x900 window with its edges off-screen).
+Rect fit_window(int want_w, int want_h, const Rect& work_area);
 
 }  // namespace attn::gui

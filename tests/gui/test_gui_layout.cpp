@@ -107,10 +107,10 @@ TEST_CASE("side panels follow their saved sizes but always leave the canvas room
         CHECK(p.right == doctest::Approx(352.0f));
         CHECK(p.explain_h == doctest::Approx(580.0f));
     }
-    SUBCASE("huge panels are capped at 30% each") {
+    SUBCASE("huge panels share half the window between them") {
         const SidePanels p = side_panels(1000, 800, 16, 60, 60, 0.99f);
-        CHECK(p.left == doctest::Approx(300.0f));
-        CHECK(p.right == doctest::Approx(300.0f));
+        CHECK(p.left == doctest::Approx(250.0f));
+        CHECK(p.right == doctest::Approx(250.0f));
         CHECK(p.explain_h <= 800.0f - 16.0f * 6.0f);
     }
     SUBCASE("tiny panels keep ten font heights") {
@@ -118,5 +118,63 @@ TEST_CASE("side panels follow their saved sizes but always leave the canvas room
         CHECK(p.left == doctest::Approx(200.0f));
         CHECK(p.right == doctest::Approx(200.0f));
         CHECK(p.explain_h == doctest::Approx(120.0f));
+    }
+}
+
+TEST_CASE("at 1024x768 the canvas gets half the width and both side panels stay usable") {
+    for (const float font : {16.0f, 22.0f}) {  // UI scale 1 and 1.39
+        CAPTURE(font);
+        const SidePanels p = side_panels(1024, 740, font, 20, 22, 0.45f);
+        CHECK_FALSE(p.left_collapsed);
+        CHECK(p.left >= font * 10.0f);
+        CHECK(p.right >= font * 10.0f);
+        CHECK(1024.0f - p.left - p.right >= 512.0f);
+        // The user's proportions survive the shrinking.
+        CHECK(p.right / p.left == doctest::Approx(22.0f / 20.0f).epsilon(0.01));
+        CHECK(p.explain_h > 0.0f);
+        CHECK(p.explain_h < 740.0f);
+    }
+}
+
+TEST_CASE("a window too narrow for both side panels folds the controls into a tab") {
+    const SidePanels p = side_panels(600, 480, 16, 20, 22, 0.45f);
+    CHECK(p.left_collapsed);
+    CHECK(p.left == doctest::Approx(collapsed_tab_width(16)));
+    CHECK(p.right >= 160.0f);
+    CHECK(600.0f - p.left - p.right >= 300.0f);
+    SUBCASE("every size down to tiny gives positive panels") {
+        for (float w = 1920.0f; w >= 200.0f; w -= 37.0f) {
+            CAPTURE(w);
+            const SidePanels q = side_panels(w, 300, 16, 20, 22, 0.45f);
+            CHECK(q.left > 0.0f);
+            CHECK(q.right > 0.0f);
+            CHECK(w - q.left - q.right > 0.0f);
+        }
+    }
+}
+
+TEST_CASE("the first window fits the monitor's work area") {
+    SUBCASE("a 1440x900 default on a 1024x768 projector is shrunk and placed inside") {
+        const Rect r = fit_window(1440, 900, Rect{0, 0, 1024, 768});
+        CHECK(r.w == 1024.0f);
+        CHECK(r.h == 768.0f);
+        CHECK(r.x == 0.0f);
+        CHECK(r.y == 0.0f);
+    }
+    SUBCASE("a work area that leaves room for a panel is respected") {
+        const Rect r = fit_window(1440, 900, Rect{0, 32, 1280, 688});
+        CHECK(r.y >= 32.0f);
+        CHECK(r.bottom() <= 720.0f);
+        CHECK(r.right() <= 1280.0f);
+    }
+    SUBCASE("a size that fits is kept and centred") {
+        const Rect r = fit_window(800, 600, Rect{0, 0, 1920, 1080});
+        CHECK(r.w == 800.0f);
+        CHECK(r.h == 600.0f);
+        CHECK(r.x == 560.0f);
+    }
+    SUBCASE("no monitor information: the saved size as it is") {
+        const Rect r = fit_window(1440, 900, Rect{});
+        CHECK(r.w == 1440.0f);
     }
 }
