@@ -200,4 +200,52 @@ Rect fit_window(int want_w, int want_h, const Rect& work_area) {
     return {std::floor(work_area.x + (work_area.w - w) * 0.5f), std::floor(work_area.y + (work_area.h - h) * 0.5f), w, h};
 }
 
+LabelFit fit_stacked_labels(float cell, float font_px, float min_font_px, int longest_chars) {
+    LabelFit fit;
+    fit.max_chars = std::max(1, longest_chars);
+    const float line = 1.05f;  // a label's height per font pixel, with a hair of space
+    fit.font_px = std::min(font_px, cell / line);
+    if (fit.font_px >= min_font_px) return fit;
+    fit.font_px = std::min(font_px, min_font_px);
+    fit.every = std::max(1, static_cast<int>(std::ceil(fit.font_px * line / std::max(cell, 0.01f) - 1e-4f)));
+    return fit;
+}
+
+LabelFit fit_side_labels(float cell, float font_px, float min_font_px, float char_w, int longest_chars, int min_chars) {
+    LabelFit fit;
+    const int longest = std::max(1, longest_chars);
+    const int shortest = std::clamp(min_chars, 1, longest);
+    const float pad = 2.0f;  // between neighbouring labels
+    const auto width = [&](float font, int chars) { return font * char_w * static_cast<float>(chars) + pad; };
+    fit.font_px = font_px;
+    fit.max_chars = longest;
+    // 1) a smaller font, 2) fewer characters, 3) only then every k-th label.
+    if (width(font_px, longest) > cell) {
+        fit.font_px = std::max(std::min(font_px, min_font_px), (cell - pad) / (char_w * static_cast<float>(longest)));
+    }
+    if (width(fit.font_px, longest) > cell) {
+        fit.font_px = std::min(font_px, min_font_px);
+        const int chars = static_cast<int>(std::floor((cell - pad) / (fit.font_px * char_w)));
+        fit.max_chars = std::clamp(chars, shortest, longest);
+    }
+    if (width(fit.font_px, fit.max_chars) > cell) {
+        fit.every = std::max(1, static_cast<int>(std::ceil(width(fit.font_px, fit.max_chars) / std::max(cell, 0.01f))));
+    }
+    return fit;
+}
+
+int step_tab_detail(const std::vector<std::vector<float>>& widths_by_level, int current, float spacing, float avail) {
+    const int levels = static_cast<int>(widths_by_level.size());
+    for (int level = 0; level < levels; ++level) {
+        const std::vector<float>& w = widths_by_level[static_cast<size_t>(level)];
+        float total = 0.0f;
+        for (size_t i = 0; i < w.size(); ++i) {
+            const bool full = static_cast<int>(i) == current && !widths_by_level.empty() && i < widths_by_level[0].size();
+            total += (full ? widths_by_level[0][i] : w[i]) + (i ? spacing : 0.0f);
+        }
+        if (total <= avail) return level;
+    }
+    return std::max(0, levels - 1);
+}
+
 }  // namespace attn::gui

@@ -91,4 +91,24 @@ float collapsed_tab_width(float font_size);
 // in it (a 1024x768 projector must not get a 1440x900 window with its edges off-screen).
 Rect fit_window(int want_w, int want_h, const Rect& work_area);
 
+// How a row or column of axis labels is drawn: every label when it can be (in a smaller
+// font, or shortened to its first characters with the full text in a tooltip); only
+// when even the smallest font cannot fit does it skip to every `every`-th label.
+struct LabelFit {
+    float font_px = 0;  // font size to draw with
+    int max_chars = 0;  // labels longer than this are shortened
+    int every = 1;      // 1: every label is drawn
+};
+// Stacked labels (row labels, one above the other): `cell` is the row height.
+LabelFit fit_stacked_labels(float cell, float font_px, float min_font_px, int longest_chars);
+// Side-by-side labels (column labels): `cell` is the column width; `char_w` the width of
+// one character per font pixel (~0.6); `min_chars` the shortest useful abbreviation
+// (indices must keep all their digits: pass longest_chars).
+LabelFit fit_side_labels(float cell, float font_px, float min_font_px, float char_w, int longest_chars, int min_chars);
+
+// Step tabs in one row: the most detailed level of labels (0 = "5 q_split (view)",
+// 1 = "5 q_split", 2 = "5") at which every tab fits into `avail`; the current tab is
+// always counted in full. Returns the last level when none fits (the row then scrolls).
+int step_tab_detail(const std::vector<std::vector<float>>& widths_by_level, int current, float spacing, float avail);
+
 }  // namespace attn::gui

@@ -178,3 +178,67 @@ TEST_CASE("the first window fits the monitor's work area") {
         CHECK(r.w == 1440.0f);
     }
 }
+
+TEST_CASE("row labels shrink their font before they skip a token") {
+    SUBCASE("rows tall enough: the normal font, every row") {
+        const LabelFit f = fit_stacked_labels(24, 18, 12, 5);
+        CHECK(f.font_px == 18.0f);
+        CHECK(f.every == 1);
+    }
+    SUBCASE("16 px rows in presentation mode (18 px font): a smaller font, still every row") {
+        const LabelFit f = fit_stacked_labels(16, 18, 12, 5);
+        CHECK(f.every == 1);
+        CHECK(f.font_px * 1.05f <= 16.0f + 1e-3f);
+        CHECK(f.font_px >= 12.0f);
+    }
+    SUBCASE("rows far below the smallest font: every k-th, and the labels do not overlap") {
+        const LabelFit f = fit_stacked_labels(3, 12, 9, 5);
+        CHECK(f.every > 1);
+        CHECK(static_cast<float>(f.every) * 3.0f >= f.font_px * 1.05f - 1e-3f);
+    }
+}
+
+TEST_CASE("column labels shrink, then abbreviate, and skip only as a last resort") {
+    const float char_w = 0.6f;
+    SUBCASE("wide columns: whole words in the normal font") {
+        const LabelFit f = fit_side_labels(80, 18, 12, char_w, 5, 2);
+        CHECK(f.font_px == 18.0f);
+        CHECK(f.max_chars == 5);
+        CHECK(f.every == 1);
+    }
+    SUBCASE("40 px columns and 5-letter tokens: every token drawn, and each fits its column") {
+        const LabelFit f = fit_side_labels(40, 18, 12, char_w, 5, 2);
+        CHECK(f.every == 1);
+        CHECK(f.font_px * char_w * static_cast<float>(f.max_chars) + 2.0f <= 40.0f + 1e-3f);
+    }
+    SUBCASE("indices keep all their digits, so narrow columns skip some") {
+        const LabelFit f = fit_side_labels(4, 12, 9, char_w, 2, 2);
+        CHECK(f.max_chars == 2);
+        CHECK(f.every > 1);
+        CHECK(static_cast<float>(f.every) * 4.0f >= f.font_px * char_w * 2.0f + 2.0f - 1e-3f);
+    }
+    SUBCASE("every fit at any width is drawable: labels never overlap") {
+        for (float cell = 2.0f; cell < 120.0f; cell += 3.0f) {
+            CAPTURE(cell);
+            const LabelFit f = fit_side_labels(cell, 16, 11, char_w, 7, 2);
+            CHECK(f.every >= 1);
+            CHECK(f.max_chars >= 2);
+            CHECK(static_cast<float>(f.every) * cell >= f.font_px * char_w * static_cast<float>(f.max_chars) + 2.0f - 1e-3f);
+        }
+    }
+}
+
+TEST_CASE("step tabs drop detail until all 17 fit, and the current one keeps its name") {
+    std::vector<std::vector<float>> widths(3, std::vector<float>(17));
+    for (int i = 0; i < 17; ++i) {
+        widths[0][static_cast<size_t>(i)] = 120.0f;  // "5 q_split (view)"
+        widths[1][static_cast<size_t>(i)] = 70.0f;   // "5 q_split"
+        widths[2][static_cast<size_t>(i)] = 20.0f;   // "5"
+    }
+    CHECK(step_tab_detail(widths, 4, 4.0f, 1400.0f) == 1);
+    CHECK(step_tab_detail(widths, 4, 4.0f, 17.0f * 124.0f) == 0);
+    // A 1024x768 projector's ~520 px canvas: numbers, plus the current tab in full.
+    CHECK(step_tab_detail(widths, 4, 4.0f, 520.0f) == 2);
+    CHECK(step_tab_detail(widths, 4, 4.0f, 503.0f) == 2);
+    CHECK(step_tab_detail(widths, 4, 4.0f, 100.0f) == 2);  // nothing fits: scroll at the last level
+}

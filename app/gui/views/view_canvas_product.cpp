@@ -24,13 +24,13 @@ void draw_layer(const Painter& p, int step, int panel, HeatmapLayer layer, const
 
 // Indices 0..count-1 down the left side of `r` (rows of W^T: the input features).
 void draw_index_rows(const Painter& p, const Rect& r, int count, float cell_h) {
-    const float fh = p.small_size();
-    const int every = std::max(1, static_cast<int>(std::ceil(fh * 1.05f / std::max(cell_h, 0.01f))));
-    for (int i = 0; i < count; i += every) {
+    const LabelFit fit = fit_stacked_labels(cell_h, p.small_size(), min_label_font(p), 1);
+    ImFont* font = p.f->fonts.small ? p.f->fonts.small : ImGui::GetFont();
+    for (int i = 0; i < count; i += fit.every) {
         const std::string label = std::to_string(i);
-        const ImVec2 size = p.measure(p.f->fonts.small, label);
+        const ImVec2 size = font->CalcTextSizeA(fit.font_px, 1e9f, 0.0f, label.c_str());
         const float y = r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f;
-        p.text(p.f->fonts.small, ImVec2(r.x - size.x - 5.0f * p.f->scale, y), p.pal.dim_text, label);
+        p.dl->AddText(font, fit.font_px, ImVec2(r.x - size.x - 5.0f * p.f->scale, y), p.pal.dim_text, label.c_str());
     }
 }
 
