@@ -200,6 +200,17 @@ Rect fit_window(int want_w, int want_h, const Rect& work_area) {
     return {std::floor(work_area.x + (work_area.w - w) * 0.5f), std::floor(work_area.y + (work_area.h - h) * 0.5f), w, h};
 }
 
+int nice_stride(int every) {
+    int base = 1;
+    while (base < 1000000000) {
+        for (const int m : {1, 2, 5}) {
+            if (m * base >= every) return m * base;
+        }
+        base *= 10;
+    }
+    return every;
+}
+
 LabelFit fit_stacked_labels(float cell, float font_px, float min_font_px, int longest_chars) {
     LabelFit fit;
     fit.max_chars = std::max(1, longest_chars);

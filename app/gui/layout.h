@@ -99,6 +99,9 @@ struct LabelFit {
     int max_chars = 0;  // labels longer than this are shortened
     int every = 1;      // 1: every label is drawn
 };
+// 1, 2, 5, 10, 20, 50, ...: the smallest such stride of at least `every` (index labels
+// that skip read 0 5 10, not 0 3 6).
+int nice_stride(int every);
 // Stacked labels (row labels, one above the other): `cell` is the row height.
 LabelFit fit_stacked_labels(float cell, float font_px, float min_font_px, int longest_chars);
 // Side-by-side labels (column labels): `cell` is the column width; `char_w` the width of

@@ -242,3 +242,11 @@ TEST_CASE("step tabs drop detail until all 17 fit, and the current one keeps its
     CHECK(step_tab_detail(widths, 4, 4.0f, 503.0f) == 2);
     CHECK(step_tab_detail(widths, 4, 4.0f, 100.0f) == 2);  // nothing fits: scroll at the last level
 }
+
+TEST_CASE("index labels that must skip use round strides") {
+    CHECK(nice_stride(1) == 1);
+    CHECK(nice_stride(3) == 5);
+    CHECK(nice_stride(6) == 10);
+    CHECK(nice_stride(11) == 20);
+    CHECK(nice_stride(21) == 50);
+}

@@ -151,7 +151,8 @@ void draw_row_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
     const int rows = sd.panels.front().rows;
     const float gutter = p.style.row_gutter - 6.0f * p.f->scale;
     const LabelFit fit = fit_stacked_labels(cell_h, p.small_size(), min_label_font(p), longest_label(p, sd.row_labels, 0, rows));
-    for (int i = 0; i < rows; i += fit.every) {
+    const int every = sd.row_labels == AxisLabels::Indices ? nice_stride(fit.every) : fit.every;
+    for (int i = 0; i < rows; i += every) {
         const std::string full = axis_label(p, sd.row_labels, i);
         std::string label = full;
         // Shorten to the gutter (the full text is in the tooltip).
@@ -175,16 +176,19 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
     // Tokens may be abbreviated to two characters; indices keep every digit.
     const LabelFit fit = fit_side_labels(cell_w, p.small_size(), min_label_font(p), char_w * 1.1f, longest,
                                          tokens ? std::min(2, longest) : longest);
-    for (int j = 0; j < cols; j += fit.every) {
+    // Indices keep one stride across joined groups (0 4 8 ... not 0 2 | 0 2).
+    const int every = tokens || fit.every == 1 ? fit.every : nice_stride(fit.every);
+    const int start = tokens ? 0 : (every - first_col % every) % every;
+    for (int j = start; j < cols; j += every) {
         const std::string full = axis_label(p, sd.col_labels, first_col + j);
         std::string label = clip_label(full, fit.max_chars);
-        const float room = cell_w * static_cast<float>(fit.every) - 2.0f;
+        const float room = cell_w * static_cast<float>(every) - 2.0f;
         for (int chars = fit.max_chars; tokens && chars > 1 && measure_at(p, fit.font_px, label).x > room; --chars) {
             label = clip_label(full, chars - 1);
         }
         const ImVec2 size = measure_at(p, fit.font_px, label);
         const float x = r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f;
-        if (fit.every > 1 && (x < r.x - 2.0f || x + size.x > r.right() + 2.0f)) continue;  // would spill onto a neighbour
+        if (every > 1 && (x < r.x - 2.0f || x + size.x > r.right() + 2.0f)) continue;  // would spill onto a neighbour
         const ImVec2 at(x, r.y - size.y - 1.0f);
         text_at(p, fit.font_px, at, tokens ? p.pal.text : p.pal.dim_text, label);
         label_tooltip(p, Rect{r.x + static_cast<float>(j) * cell_w, at.y, cell_w, size.y}, full, label);
@@ -316,16 +320,34 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     if (frame.trace->config.batch > 1) caption += "   batch item " + std::to_string(frame.model->batch_item);
     if (sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0) caption += "   head " + std::to_string(ui.enlarged_head) + " enlarged";
     p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, caption);
+    float caption_w = p.measure(frame.fonts.regular, caption).x;
     if (!frame.notice.empty()) {
-        const float x = body.x + p.measure(frame.fonts.regular, caption).x + 16.0f * s;
+        const float x = body.x + caption_w + 16.0f * s;
         p.text(frame.fonts.regular, ImVec2(x, body.y), p.pal.notice, frame.notice);
+        caption_w += 16.0f * s + p.measure(frame.fonts.regular, frame.notice).x;
     }
-    body.y += p.font_size() + 8.0f * s;
-    body.h -= p.font_size() + 8.0f * s;
+    // The colour legend sits beside the caption when the line has room (the rows below
+    // then keep the height a band of their own would take), else under the heatmaps.
+    const float legend_w = std::min(260.0f * s, body.w * 0.4f);
+    const float legend_bar_h = 10.0f * s;
+    float legend_block_w = legend_w;
+    if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
+        legend_block_w += p.measure(frame.fonts.small, "masked key (0)").x + legend_bar_h * 3.6f + 18.0f * s;
+    }
+    const bool legend_on_top = caption_w + 24.0f * s + legend_block_w <= body.w;
+    const float caption_h = p.font_size() + 8.0f * s;
+    const float top_h = legend_on_top ? std::max(caption_h, 2.0f * p.small_size() + legend_bar_h + 6.0f * s) : caption_h;
+    const Rect legend_rect = legend_on_top
+                                 ? Rect{body.right() - legend_w, body.y + p.small_size() + 2.0f, legend_w, legend_bar_h}
+                                 : Rect{};
+    body.y += top_h;
+    body.h -= top_h;
 
     const bool strip = frame.show_storage && body.h > 6.0f * strip_h;
-    Rect strip_area{body.x, body.bottom() - strip_h, body.w, strip_h};
-    body.h -= (strip ? strip_h : 0.0f) + legend_h;
+    const float strip_full_h = storage_strip_height(p, body.w);
+    Rect strip_area{body.x, body.bottom() - strip_full_h, body.w, strip_full_h};
+    // A little air between the heatmaps and the strip's caption.
+    body.h -= (strip ? strip_full_h + 6.0f * s : 0.0f) + (legend_on_top ? 0.0f : legend_h);
 
     // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
     // with its sources in a column beside it.
@@ -351,8 +373,8 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         }
     }
 
-    const float legend_w = std::min(260.0f * s, body.w * 0.4f);
-    draw_legend(p, sd, Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, 10.0f * s});
+    draw_legend(p, sd, legend_on_top ? legend_rect
+                                     : Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, legend_bar_h});
     if (strip) draw_storage_strip(p, strip_area);
     p.dl->PopClipRect();
 

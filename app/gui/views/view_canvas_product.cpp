@@ -26,7 +26,7 @@ void draw_layer(const Painter& p, int step, int panel, HeatmapLayer layer, const
 void draw_index_rows(const Painter& p, const Rect& r, int count, float cell_h) {
     const LabelFit fit = fit_stacked_labels(cell_h, p.small_size(), min_label_font(p), 1);
     ImFont* font = p.f->fonts.small ? p.f->fonts.small : ImGui::GetFont();
-    for (int i = 0; i < count; i += fit.every) {
+    for (int i = 0; i < count; i += nice_stride(fit.every)) {
         const std::string label = std::to_string(i);
         const ImVec2 size = font->CalcTextSizeA(fit.font_px, 1e9f, 0.0f, label.c_str());
         const float y = r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f;
