@@ -146,13 +146,15 @@ CellHit hit_test(const StepLayout& layout, const std::vector<std::pair<int, int>
     return {};
 }
 
-CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap) {
+CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap, int result_panels) {
     CanvasSplit split;
     if (source_count <= 0) {
         split.result = canvas;
         return split;
     }
-    const float sw = std::floor(canvas.w * 0.30f);
+    // 30% up to 4 panels, then shrinking with the grid's side (16 heads: 15%).
+    const float fraction = std::clamp(0.60f / std::sqrt(static_cast<float>(std::max(1, result_panels))), 0.15f, 0.30f);
+    const float sw = std::floor(canvas.w * fraction);
     split.sources = {canvas.x, canvas.y, sw, canvas.h};
     split.result = {canvas.x + sw + gap, canvas.y, std::max(0.0f, canvas.w - sw - gap), canvas.h};
     return split;

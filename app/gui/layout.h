@@ -71,7 +71,9 @@ struct CanvasSplit {
     Rect sources;  // w == 0 when there are no sources to show
     Rect result;
 };
-CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap);
+// The sources get 30% of the width, less when the result is a grid of many small
+// multiples (16 heads), so a source panel is not four times the size of a thumbnail.
+CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap, int result_panels = 1);
 
 // Side panels of the normal layout in pixels, from the saved sizes (font heights and a
 // fraction): each at least ten font heights and at most 30% of the window, both shrunk

@@ -250,3 +250,18 @@ TEST_CASE("index labels that must skip use round strides") {
     CHECK(nice_stride(11) == 20);
     CHECK(nice_stride(21) == 50);
 }
+
+TEST_CASE("a grid of 16 heads is not dwarfed by the source panel beside it") {
+    const Rect canvas{0, 0, 988, 400};
+    const CanvasSplit few = split_canvas(canvas, 1, 10, 2);
+    const CanvasSplit many = split_canvas(canvas, 1, 10, 16);
+    CHECK(few.sources.w == doctest::Approx(std::floor(988.0f * 0.3f)));
+    CHECK(many.sources.w < few.sources.w * 0.6f);
+    CHECK(many.sources.w >= 988.0f * 0.15f - 1.0f);
+    // The thumbnails' cells come within a factor of two of the source's (8x8 maps).
+    LayoutStyle style;
+    const std::vector<std::pair<int, int>> sizes(16, {8, 8});
+    const StepLayout grid = layout_step(Arrangement::Grid, false, sizes, many.result, style);
+    const StepLayout source = layout_step(Arrangement::Single, false, {{8, 8}}, many.sources, style);
+    CHECK(source.panels[0].cell_w <= 2.0f * grid.panels[0].cell_w);
+}

@@ -328,13 +328,16 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     }
     // The colour legend sits beside the caption when the line has room (the rows below
     // then keep the height a band of their own would take), else under the heatmaps.
-    const float legend_w = std::min(260.0f * s, body.w * 0.4f);
+    float legend_w = std::min(260.0f * s, body.w * 0.4f);
     const float legend_bar_h = 10.0f * s;
     float legend_block_w = legend_w;
     if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
         legend_block_w += p.measure(frame.fonts.small, "masked key (0)").x + legend_bar_h * 3.6f + 18.0f * s;
     }
-    const bool legend_on_top = caption_w + 24.0f * s + legend_block_w <= body.w;
+    // On the caption line the bar may shrink to 150 px (scaled) to fit beside a long caption.
+    const float top_room = body.w - caption_w - 24.0f * s - (legend_block_w - legend_w);
+    const bool legend_on_top = top_room >= std::min(legend_w, 150.0f * s);
+    if (legend_on_top) legend_w = std::min(legend_w, top_room);
     const float caption_h = p.font_size() + 8.0f * s;
     const float top_h = legend_on_top ? std::max(caption_h, 2.0f * p.small_size() + legend_bar_h + 6.0f * s) : caption_h;
     const Rect legend_rect = legend_on_top
@@ -355,7 +358,8 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     if (step.kind != StepKind::Projection || !draw_product(p, ui, body, drawn)) {
         const StepMotion motion = motion_for(step.kind);
         const int source_count = motion.show_sources ? static_cast<int>(step.sources.size()) : 0;
-        const CanvasSplit split = split_canvas(body, body.w > 380.0f * s ? source_count : 0, 24.0f * s);
+        const int result_panels = sd.arrangement == Arrangement::Grid && ui.enlarged_head < 0 ? static_cast<int>(sd.panels.size()) : 1;
+        const CanvasSplit split = split_canvas(body, body.w > 380.0f * s ? source_count : 0, 24.0f * s, result_panels);
         drawn = draw_result(p, ui, split.result);
         CellRef active = drawn.active;
         const CellRef focus = ui.hovered.valid() ? ui.hovered : ui.pinned;
