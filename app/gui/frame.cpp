@@ -151,6 +151,29 @@ void presentation(AppState& state, const FrameContext& ctx, float w, float h) {
     ImGui::End();
 }
 
+// First run: how to move through the lesson, until dismissed (remembered in settings).
+void first_run_hint(AppState& state, float x, float y, float w) {
+    if (state.settings.hint_seen || !state.trace) return;
+    if (state.playback.step() != 0) {  // they found their way: no need to tell them
+        state.settings.hint_seen = true;
+        return;
+    }
+    const float fs = ImGui::GetFontSize();
+    const float hint_w = std::min(w - fs, fs * 26.0f);
+    ImGui::SetNextWindowPos(ImVec2(x + (w - hint_w) * 0.5f, y), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowSize(ImVec2(hint_w, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.94f);
+    ImGui::Begin("##first_run_hint", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize |
+                                                  ImGuiWindowFlags_NoFocusOnAppearing);
+    ImGui::TextWrapped("Step through the lesson with the Right and Left arrow keys (or PageDown / PageUp), "
+                       "play it with Space, or click a step tab below. Press P for presentation mode. "
+                       "Hover a cell to see how it was computed.");
+    if (ImGui::Button("Got it")) state.settings.hint_seen = true;
+    ImGui::SameLine();
+    ImGui::TextDisabled("(Help > Keyboard lists every key)");
+    ImGui::End();
+}
+
 }  // namespace
 
 FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
@@ -217,12 +240,15 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
     if (!side.left_collapsed || state.controls_open) {
         const float controls_w = side.left_collapsed ? std::min(fs * 20.0f, display.x * 0.6f) : left_w;
         place(side.left_collapsed ? left_w : 0.0f, top, controls_w, display.y - top);
-        ImGui::Begin("Controls", nullptr, kPanelFlags);
+        ImGui::Begin("Controls", nullptr, kPanelFlags | ImGuiWindowFlags_NoScrollbar);
+        // The controls scroll; the presentation button stays in sight below them.
+        ImGui::BeginChild("##controls_body", ImVec2(0.0f, -ImGui::GetFrameHeightWithSpacing()));
         const ControlsResult controls = draw_controls(state, ctx.computing);
+        ImGui::EndChild();
         out.config_changed |= controls.config_changed;
         out.scale_changed |= controls.scale_changed;
         out.theme_changed |= controls.theme_changed;
-        if (ImGui::Button("Presentation mode (P)")) out.toggle_presentation = true;
+        if (ImGui::Button("Presentation mode (P)", ImVec2(-1.0f, 0.0f))) out.toggle_presentation = true;
         ImGui::End();
     }
 
@@ -230,6 +256,7 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
     ImGui::Begin("Timeline", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     draw_timeline(state);
     ImGui::End();
+    if (!ctx.offscreen) first_run_hint(state, mid_x, top + body_h - fs * 0.5f, mid_w);
 
     place(right_x, top, right_w, explain_h);
     ImGui::Begin("Explanation", nullptr, kPanelFlags);

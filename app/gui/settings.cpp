@@ -44,6 +44,7 @@ std::string serialize_settings(const UiSettings& s) {
         << "left_panel_em = " << s.left_panel_em << "\n"
         << "right_panel_em = " << s.right_panel_em << "\n"
         << "explain_fraction = " << s.explain_fraction << "\n"
+        << "hint_seen = " << (s.hint_seen ? 1 : 0) << "\n"
         << "sentence = " << s.sentence << "\n"
         << "seq_len = " << s.seq_len << "\n"
         << "hidden_dim = " << s.hidden_dim << "\n"
@@ -77,6 +78,7 @@ UiSettings parse_settings(const std::string& text) {
         else if (key == "left_panel_em") read_number(value, s.left_panel_em, 10.0f, 60.0f);
         else if (key == "right_panel_em") read_number(value, s.right_panel_em, 10.0f, 60.0f);
         else if (key == "explain_fraction") read_number(value, s.explain_fraction, 0.15f, 0.85f);
+        else if (key == "hint_seen") { read_number(value, flag, 0, 1); s.hint_seen = flag != 0; }
         else if (key == "sentence") s.sentence = value.substr(0, 4096);
         else if (key == "seq_len") read_number(value, s.seq_len, 1, 1024);
         else if (key == "hidden_dim") read_number(value, s.hidden_dim, 1, 1024);
