@@ -81,16 +81,18 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
     frame.show_storage = state.show_storage;
     if (!state.config_message.empty()) frame.notice = "(showing the last valid settings; see Controls)";
     const Rect area{pos.x, pos.y, size.x, size.y};
+    const float s = ImGui::GetFontSize();
+    // Head selector for small multiples, top right (the canvas keeps that corner free).
+    const StepDisplay& sd = state.model->steps[static_cast<size_t>(frame.step)];
+    const std::string caption = state.trace->steps[static_cast<size_t>(frame.step)].name + "   " +
+                                state.trace->steps[static_cast<size_t>(frame.step)].tensor.shape_string();
+    const bool head_selector = decorations && ImGui::CalcTextSize(caption.c_str()).x + s * 13.0f < size.x &&
+                               sd.arrangement == Arrangement::Grid && sd.panels.size() > 1;
+    if (head_selector) frame.top_right_reserved = s * 11.5f;
     draw_canvas(frame, state.canvas, area);
 
     if (decorations) {
-        const float s = ImGui::GetFontSize();
-        // Head selector for small multiples.
-        const StepDisplay& sd = state.model->steps[static_cast<size_t>(frame.step)];
-        const std::string caption = state.trace->steps[static_cast<size_t>(frame.step)].name + "   " +
-                                    state.trace->steps[static_cast<size_t>(frame.step)].tensor.shape_string();
-        const bool room = ImGui::CalcTextSize(caption.c_str()).x + s * 13.0f < size.x;
-        if (room && sd.arrangement == Arrangement::Grid && sd.panels.size() > 1) {
+        if (head_selector) {
             ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 11.0f, pos.y + s * 0.5f));
             ImGui::SetNextItemWidth(s * 10.0f);
             const std::string preview = state.canvas.enlarged_head < 0 ? "all heads" : "head " + std::to_string(state.canvas.enlarged_head);

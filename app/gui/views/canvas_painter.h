@@ -27,6 +27,7 @@ struct CanvasFrame {
     bool show_storage = true;  // the storage strip under the heatmaps
     bool interactive = true;   // false for snapshots: no hover, no clicks
     std::string notice;        // shown after the caption, e.g. why the settings were not applied
+    float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
     Fonts fonts;
 };
 

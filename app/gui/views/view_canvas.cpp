@@ -335,13 +335,14 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         legend_block_w += p.measure(frame.fonts.small, "masked key (0)").x + legend_bar_h * 3.6f + 18.0f * s;
     }
     // On the caption line the bar may shrink to 150 px (scaled) to fit beside a long caption.
-    const float top_room = body.w - caption_w - 24.0f * s - (legend_block_w - legend_w);
+    const float top_room = body.w - caption_w - 24.0f * s - (legend_block_w - legend_w) - frame.top_right_reserved;
     const bool legend_on_top = top_room >= std::min(legend_w, 150.0f * s);
     if (legend_on_top) legend_w = std::min(legend_w, top_room);
     const float caption_h = p.font_size() + 8.0f * s;
     const float top_h = legend_on_top ? std::max(caption_h, 2.0f * p.small_size() + legend_bar_h + 6.0f * s) : caption_h;
     const Rect legend_rect = legend_on_top
-                                 ? Rect{body.right() - legend_w, body.y + p.small_size() + 2.0f, legend_w, legend_bar_h}
+                                 ? Rect{body.right() - frame.top_right_reserved - legend_w, body.y + p.small_size() + 2.0f,
+                                        legend_w, legend_bar_h}
                                  : Rect{};
     body.y += top_h;
     body.h -= top_h;
