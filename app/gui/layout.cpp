@@ -242,6 +242,9 @@ LabelFit fit_side_labels(float cell, float font_px, float min_font_px, float cha
         fit.max_chars = std::clamp(chars, shortest, longest);
     }
     if (width(fit.font_px, fit.max_chars) > cell) {
+        // Shortening did not make every label fit: skipping is unavoidable, and then
+        // whole labels ("t12") say more than shortened ones ("t1~").
+        fit.max_chars = longest;
         fit.every = std::max(1, static_cast<int>(std::ceil(width(fit.font_px, fit.max_chars) / std::max(cell, 0.01f))));
     }
     return fit;

@@ -174,10 +174,10 @@ ProductLayout layout_product(int rows, int in, const std::vector<int>& group_col
     const float wide_bias_h = bias ? std::clamp(col_w, style.min_row * 0.5f, style.max_cell * 0.6f) : 0.0f;
     float bias_h = wide_bias_h;
     float row_h = 0.0f, in_h = 0.0f;
-    // Twice: the bias row is at most 1.5 rows tall, so once the rows are known its
-    // height (and the space it reserved) shrinks and the rows get the difference
-    // (else the spare height sat empty above the picture).
-    for (int pass = 0; pass < 2; ++pass) {
+    // The bias row's height depends on the rows' (1.5 rows, at least one row of W^T) and
+    // the rows' on what it reserves: a few passes settle both, so no spare height sits
+    // empty above the picture. The rows are always computed with the final bias height.
+    for (int pass = 0; pass < 6; ++pass) {
         const float avail_h = area.h - top - mid - bias_h - bias_gap;
         if (!(avail_h > 0.0f)) return out;
         // Square cells when they fit; otherwise rows of X and Y stay tall enough for a token
@@ -194,10 +194,11 @@ ProductLayout layout_product(int rows, int in, const std::vector<int>& group_col
                 row_h = (avail_h - static_cast<float>(in) * in_h) / static_cast<float>(rows);
             }
         }
-        if (!bias || pass == 1) break;
-        const float fitted = std::clamp(std::min(wide_bias_h, row_h * 1.5f), 3.0f, style.max_cell * 0.6f);
-        if (fitted >= bias_h) break;
-        bias_h = fitted;  // rows only grow in the second pass, so this stays <= 1.5 rows
+        if (!bias || pass == 5) break;
+        // At least as tall as a row of W^T: many short X rows must not squash b to a line.
+        const float fitted = std::clamp(std::min(wide_bias_h, std::max(row_h * 1.5f, in_h)), 3.0f, style.max_cell * 0.6f);
+        if (std::fabs(fitted - bias_h) < 0.25f) break;
+        bias_h = fitted;
     }
     out.in_w = col_w;
     out.out_w = col_w;

@@ -217,6 +217,11 @@ TEST_CASE("column labels shrink, then abbreviate, and skip only as a last resort
         CHECK(f.every > 1);
         CHECK(static_cast<float>(f.every) * 4.0f >= f.font_px * char_w * 2.0f + 2.0f - 1e-3f);
     }
+    SUBCASE("when labels must be skipped anyway they stay whole") {
+        const LabelFit f = fit_side_labels(5, 12, 9, char_w, 3, 3);
+        CHECK(f.every > 1);
+        CHECK(f.max_chars == 3);
+    }
     SUBCASE("every fit at any width is drawable: labels never overlap") {
         for (float cell = 2.0f; cell < 120.0f; cell += 3.0f) {
             CAPTURE(cell);

@@ -190,6 +190,17 @@ TEST_CASE("a short, wide product area gives its height to the rows, not to empty
     REQUIRE(pl.ok);
     const float used = pl.y[0].rect.bottom() - (pl.w[0].y - style.header - style.col_header);
     CHECK(used >= area.h - 1.0f);  // no band left empty above or below
-    CHECK(pl.b[0].h <= pl.row_h * 1.5f + 0.01f);
+    CHECK(pl.b[0].h <= std::max(pl.row_h * 1.5f, pl.in_h) + 0.5f);
     CHECK(pl.row_h >= 20.0f);
+}
+
+TEST_CASE("many short rows of X do not squash the bias row below a row of W^T") {
+    LayoutStyle style;
+    style.gap = 24;
+    style.max_cell = 96;
+    style.min_row = 24;
+    const ProductLayout pl = layout_product(64, 6, {3, 3}, 0.0f, true, Rect{18, 200, 988, 380}, style);
+    REQUIRE(pl.ok);
+    CHECK(pl.b[0].h >= pl.in_h - 0.5f);
+    CHECK(pl.y[0].rect.bottom() <= 580.0f + 0.5f);
 }

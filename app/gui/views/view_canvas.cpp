@@ -144,7 +144,7 @@ int longest_label(const Painter& p, AxisLabels kind, int first, int count) {
 
 }  // namespace
 
-float min_label_font(const Painter& p) { return std::max(8.0f, p.small_size() * 0.72f); }
+float min_label_font(const Painter& p) { return std::max(8.0f, p.small_size() * 0.66f); }
 
 void draw_row_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_h) {
     if (sd.panels.empty()) return;
@@ -173,12 +173,13 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
     const bool tokens = sd.col_labels != AxisLabels::Indices;
     const int longest = longest_label(p, sd.col_labels, first_col, cols);
     const float char_w = measure_at(p, 100.0f, "0123456789abcdefghijklmnopqrstuvwxyz").x / 3600.0f;
-    // Tokens may be abbreviated to two characters; indices keep every digit.
+    // Tokens may be shortened to three characters ("sa~"); indices keep every digit.
     const LabelFit fit = fit_side_labels(cell_w, p.small_size(), min_label_font(p), char_w * 1.1f, longest,
-                                         tokens ? std::min(2, longest) : longest);
+                                         tokens ? std::min(3, longest) : longest);
     // Indices keep one stride across joined groups (0 4 8 ... not 0 2 | 0 2).
     const int every = tokens || fit.every == 1 ? fit.every : nice_stride(fit.every);
     const int start = tokens ? 0 : (every - first_col % every) % every;
+    float last_right = -FLT_MAX;
     for (int j = start; j < cols; j += every) {
         const std::string full = axis_label(p, sd.col_labels, first_col + j);
         std::string label = clip_label(full, fit.max_chars);
@@ -187,8 +188,13 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
             label = clip_label(full, chars - 1);
         }
         const ImVec2 size = measure_at(p, fit.font_px, label);
-        const float x = r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f;
-        if (every > 1 && (x < r.x - 2.0f || x + size.x > r.right() + 2.0f)) continue;  // would spill onto a neighbour
+        float x = r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f;
+        if (every > 1) {
+            // Kept over the panel (not onto a neighbour) and clear of the label before.
+            x = std::max(r.x, std::min(x, r.right() - size.x));
+            if (x < last_right) continue;
+            last_right = x + size.x + 2.0f;
+        }
         const ImVec2 at(x, r.y - size.y - 1.0f);
         text_at(p, fit.font_px, at, tokens ? p.pal.text : p.pal.dim_text, label);
         label_tooltip(p, Rect{r.x + static_cast<float>(j) * cell_w, at.y, cell_w, size.y}, full, label);
