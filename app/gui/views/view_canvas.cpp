@@ -171,7 +171,13 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
     if (sd.panels.empty()) return;
     const int cols = static_cast<int>(std::lround(r.w / std::max(cell_w, 0.01f)));
     const bool tokens = sd.col_labels != AxisLabels::Indices;
-    const int longest = longest_label(p, sd.col_labels, first_col, cols);
+    int longest = longest_label(p, sd.col_labels, first_col, cols);
+    if (!tokens && sd.joined) {
+        // Joined groups read as one matrix: one label width (and so one stride) for all.
+        int total = 0;
+        for (const Panel& pn : sd.panels) total += pn.cols;
+        longest = std::max(longest, static_cast<int>(std::to_string(std::max(0, total - 1)).size()));
+    }
     const float char_w = measure_at(p, 100.0f, "0123456789abcdefghijklmnopqrstuvwxyz").x / 3600.0f;
     // Tokens may be shortened to three characters ("sa~"); indices keep every digit.
     const LabelFit fit = fit_side_labels(cell_w, p.small_size(), min_label_font(p), char_w * 1.1f, longest,
