@@ -137,6 +137,7 @@ void label_tooltip(const Painter& p, const Rect& r, const std::string& full, con
 }
 
 int longest_label(const Painter& p, AxisLabels kind, int first, int count) {
+    if (kind == AxisLabels::Indices) return static_cast<int>(std::to_string(std::max(0, first + count - 1)).size());
     size_t n = 1;
     for (int i = first; i < first + count; ++i) n = std::max(n, axis_label(p, kind, i).size());
     return static_cast<int>(n);
