@@ -97,7 +97,9 @@ void draw_timeline(AppState& state) {
             }
         }
         if (ImGui::IsItemHovered()) {
-            ImGui::SetTooltip("%d %s%s\n%s", i + 1, step.title.c_str(), step.is_view ? " (a view)" : "", to_string(step.kind));
+            // Name, title and formula: what the tab shortens (the kind alone repeated the title).
+            ImGui::SetTooltip("%d %s: %s%s\n%s", i + 1, step.name.c_str(), step.title.c_str(), step.is_view ? " (a view)" : "",
+                              step.formula.c_str());
         }
     }
     // The wheel scrolls the row of tabs sideways.
