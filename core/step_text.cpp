@@ -59,7 +59,7 @@ StepText describe_step(const std::string& name, const AttentionConfig& c) {
     if (name == "input")
         return {"Input tokens", "X",
                 fmt("The sequence we attend over: %d token(s), each a vector of hidden_dim = %d numbers (for a "
-                    "language model, the token embeddings). Batch item, token, feature.", c.L(), c.E())};
+                    "language model, the token embeddings). Its three axes are the batch item, the token and the feature.", c.L(), c.E())};
     if (name == "key_input")
         return {"Key input", "X_k",
                 fmt("Cross-attention: keys come from a different sequence of S = %d tokens of width kdim = %d "

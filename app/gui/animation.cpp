@@ -19,24 +19,33 @@ bool Playback::animating() const {
 
 void Playback::next() {
     if (count_ == 0) return;
-    // From a finished step, the next one starts; mid-animation, the target moves on.
-    const int base = std::max(target_step_, step_);
-    if (base + 1 < count_) {
-        target_step_ = base + 1;
-        if (step_ < target_step_ && progress_ >= 1.0f) {
-            step_ += 1;
-            progress_ = 0.0f;
-        }
+    dwell_ = 0.0f;
+    // A press while something moves lands on where it was heading first, so presses
+    // never pile up into a queue that keeps running after the keys stop.
+    const bool moving = step_ != target_step_ || progress_ != target_progress_;
+    if (moving) {
+        step_ = target_step_;
+        progress_ = target_progress_;
     }
+    if (!moving && progress_ < 1.0f) {
+        target_progress_ = 1.0f;  // at rest mid-step (scrubbed): finish this step first
+        return;
+    }
+    if (step_ + 1 < count_) {
+        step_ += 1;
+        progress_ = 0.0f;
+    } else {
+        progress_ = 1.0f;
+    }
+    target_step_ = step_;
     target_progress_ = 1.0f;
 }
 
 void Playback::previous() {
     if (count_ == 0) return;
     playing_ = false;
-    const int base = std::min(target_step_, step_);
-    if (target_step_ == step_ && target_progress_ == 1.0f && progress_ < 1.0f) {
-        // Mid-animation: reverse it.
+    if (step_ == target_step_ && target_progress_ == 1.0f && progress_ < 1.0f) {
+        // Mid-animation forwards: reverse it.
         target_progress_ = 0.0f;
         target_step_ = step_;
         if (step_ > 0) {
@@ -45,8 +54,13 @@ void Playback::previous() {
         }
         return;
     }
-    if (base > 0) {
-        target_step_ = base - 1;
+    // Already moving backwards: land where it was heading, then go one further.
+    if (step_ != target_step_ || progress_ != target_progress_) {
+        step_ = target_step_;
+        progress_ = target_progress_;
+    }
+    if (step_ > 0) {
+        target_step_ = step_ - 1;
         target_progress_ = 1.0f;
     } else {
         target_step_ = 0;

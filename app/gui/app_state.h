@@ -96,6 +96,7 @@ struct AppState {
     float pending_ui_scale = 0;    // the UI scale slider's value until it is released (0 = unset)
     bool presentation = false;     // full screen, controls hidden, large type
     bool show_storage = true;      // the storage strip under the canvas
+    bool controls_open = false;    // narrow window: the folded controls are open over the canvas
     DialogState dialog;
     ExportProgress export_progress;
     std::string status;            // one-line message at the bottom (exports, errors)

@@ -11,6 +11,7 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <iterator>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -28,6 +29,7 @@
 #include "app/gui/headless.h"
 #include "app/gui/imgui_ini.h"
 #include "app/gui/input_queue.h"
+#include "app/gui/layout.h"
 #include "app/gui/snapshot.h"
 
 namespace attn::gui {
@@ -66,13 +68,9 @@ struct KeyInput {
 };
 
 bool is_modifier_key(int key) {
-    switch (key) {
-        case GLFW_KEY_LEFT_CONTROL: case GLFW_KEY_RIGHT_CONTROL:
-        case GLFW_KEY_LEFT_SHIFT: case GLFW_KEY_RIGHT_SHIFT:
-        case GLFW_KEY_LEFT_ALT: case GLFW_KEY_RIGHT_ALT:
-        case GLFW_KEY_LEFT_SUPER: case GLFW_KEY_RIGHT_SUPER: return true;
-        default: return false;
-    }
+    constexpr int kModifiers[] = {GLFW_KEY_LEFT_CONTROL, GLFW_KEY_RIGHT_CONTROL, GLFW_KEY_LEFT_SHIFT, GLFW_KEY_RIGHT_SHIFT,
+                                  GLFW_KEY_LEFT_ALT,     GLFW_KEY_RIGHT_ALT,     GLFW_KEY_LEFT_SUPER, GLFW_KEY_RIGHT_SUPER};
+    return std::find(std::begin(kModifiers), std::end(kModifiers), key) != std::end(kModifiers);
 }
 
 void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
@@ -187,12 +185,28 @@ int run_window(const io::Problem& initial) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    GLFWwindow* window = glfwCreateWindow(state.settings.window_width, state.settings.window_height,
+    // The saved (or default 1440x900) size, shrunk to the monitor's work area.
+    Rect work{};
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+        int wx = 0, wy = 0, ww = 0, wh = 0;
+        glfwGetMonitorWorkarea(monitor, &wx, &wy, &ww, &wh);
+        work = Rect{static_cast<float>(wx), static_cast<float>(wy), static_cast<float>(ww), static_cast<float>(wh)};
+    }
+    const Rect first_place = fit_window(state.settings.window_width, state.settings.window_height, work);
+    GLFWwindow* window = glfwCreateWindow(static_cast<int>(first_place.w), static_cast<int>(first_place.h),
                                           "AttnViz - multi-head attention, step by step", nullptr, nullptr);
     if (!window) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
         glfwTerminate();
         return 2;
+    }
+    if (work.w > 0.0f) {
+        // The title bar and borders count too: the whole frame must fit the work area.
+        int fl = 0, ft = 0, fr = 0, fb = 0;
+        glfwGetWindowFrameSize(window, &fl, &ft, &fr, &fb);
+        const Rect framed = fit_window(static_cast<int>(first_place.w) + fl + fr, static_cast<int>(first_place.h) + ft + fb, work);
+        glfwSetWindowSize(window, static_cast<int>(framed.w) - fl - fr, static_cast<int>(framed.h) - ft - fb);
+        glfwSetWindowPos(window, static_cast<int>(framed.x) + fl, static_cast<int>(framed.y) + ft);
     }
     glfwMakeContextCurrent(window);
     glfwSwapInterval(1);

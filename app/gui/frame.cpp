@@ -88,16 +88,18 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
     frame.show_storage = state.show_storage;
     if (!state.config_message.empty()) frame.notice = "(showing the last valid settings; see Controls)";
     const Rect area{pos.x, pos.y, size.x, size.y};
+    const float s = ImGui::GetFontSize();
+    // Head selector for small multiples, top right (the canvas keeps that corner free).
+    const StepDisplay& sd = state.model->steps[static_cast<size_t>(frame.step)];
+    const std::string caption = state.trace->steps[static_cast<size_t>(frame.step)].name + "   " +
+                                state.trace->steps[static_cast<size_t>(frame.step)].tensor.shape_string();
+    const bool head_selector = decorations && ImGui::CalcTextSize(caption.c_str()).x + s * 13.0f < size.x &&
+                               sd.arrangement == Arrangement::Grid && sd.panels.size() > 1;
+    if (head_selector) frame.top_right_reserved = s * 11.5f;
     draw_canvas(frame, state.canvas, area);
 
     if (decorations) {
-        const float s = ImGui::GetFontSize();
-        // Head selector for small multiples.
-        const StepDisplay& sd = state.model->steps[static_cast<size_t>(frame.step)];
-        const std::string caption = state.trace->steps[static_cast<size_t>(frame.step)].name + "   " +
-                                    state.trace->steps[static_cast<size_t>(frame.step)].tensor.shape_string();
-        const bool room = ImGui::CalcTextSize(caption.c_str()).x + s * 13.0f < size.x;
-        if (room && sd.arrangement == Arrangement::Grid && sd.panels.size() > 1) {
+        if (head_selector) {
             ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 11.0f, pos.y + s * 0.5f));
             ImGui::SetNextItemWidth(s * 10.0f);
             const std::string preview = state.canvas.enlarged_head < 0 ? "all heads" : "head " + std::to_string(state.canvas.enlarged_head);
@@ -214,6 +216,29 @@ void status_line(const AppState& state, const FrameContext& ctx, float y, float 
     ImGui::End();
 }
 
+// First run: how to move through the lesson, until dismissed (remembered in settings).
+void first_run_hint(AppState& state, float x, float y, float w) {
+    if (state.settings.hint_seen || !state.trace) return;
+    if (state.playback.step() != 0) {  // they found their way: no need to tell them
+        state.settings.hint_seen = true;
+        return;
+    }
+    const float fs = ImGui::GetFontSize();
+    const float hint_w = std::min(w - fs, fs * 26.0f);
+    ImGui::SetNextWindowPos(ImVec2(x + (w - hint_w) * 0.5f, y), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowSize(ImVec2(hint_w, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.94f);
+    ImGui::Begin("##first_run_hint", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize |
+                                                  ImGuiWindowFlags_NoFocusOnAppearing);
+    ImGui::TextWrapped("Step through the lesson with the Right and Left arrow keys (or PageDown / PageUp), "
+                       "play it with Space, or click a step tab below. Press P for presentation mode. "
+                       "Hover a cell to see how it was computed.");
+    if (ImGui::Button("Got it")) state.settings.hint_seen = true;
+    ImGui::SameLine();
+    ImGui::TextDisabled("(Help > Keyboard lists every key)");
+    ImGui::End();
+}
+
 }  // namespace
 
 FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
@@ -264,7 +289,7 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
     if (!ctx.offscreen) {
         // Dragging changes the saved sizes (in font heights, so they follow the UI scale).
         float dx = 0.0f;
-        if (splitter("##split_left", left_w, top, bar, display.y - top, true, dx)) ui.left_panel_em = std::clamp((left_w + dx) / fs, 10.0f, 60.0f);
+        if (!side.left_collapsed && splitter("##split_left", left_w, top, bar, display.y - top, true, dx)) ui.left_panel_em = std::clamp((left_w + dx) / fs, 10.0f, 60.0f);
         if (splitter("##split_right", right_x - bar, top, bar, display.y - top, true, dx)) ui.right_panel_em = std::clamp((right_w - dx) / fs, 10.0f, 60.0f);
         const float column_h = std::max(1.0f, display.y - top);
         if (splitter("##split_explain", right_x, top + explain_h, right_w, bar, false, dx)) {
@@ -272,21 +297,38 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
         }
     }
 
-    place(0, top, left_w, display.y - top);
-    ImGui::Begin("Controls", nullptr, kPanelFlags);
-    const ControlsResult controls = draw_controls(state, ctx.computing);
-    out.config_changed |= controls.config_changed;
-    out.scale_changed |= controls.scale_changed;
-    out.theme_changed |= controls.theme_changed;
-    if (ImGui::Button("Presentation mode (P)")) out.toggle_presentation = true;
-    ImGui::End();
-
     canvas_window(state, ctx, mid_x, top, mid_w, body_h, true);
+
+    if (side.left_collapsed) {
+        // A narrow tab; the controls open over the canvas and close with the tab again.
+        place(0, top, left_w, display.y - top);
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 4));
+        ImGui::Begin("##controls_tab", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+        ImGui::PopStyleVar();
+        if (ImGui::Button(state.controls_open ? "<##tab" : ">##tab", ImVec2(-1.0f, fs * 3.0f))) state.controls_open = !state.controls_open;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip(state.controls_open ? "hide the controls" : "show the controls (the window is narrow)");
+        ImGui::End();
+    }
+    if (!side.left_collapsed || state.controls_open) {
+        const float controls_w = side.left_collapsed ? std::min(fs * 20.0f, display.x * 0.6f) : left_w;
+        place(side.left_collapsed ? left_w : 0.0f, top, controls_w, display.y - top);
+        ImGui::Begin("Controls", nullptr, kPanelFlags | ImGuiWindowFlags_NoScrollbar);
+        // The controls scroll; the presentation button stays in sight below them.
+        ImGui::BeginChild("##controls_body", ImVec2(0.0f, -ImGui::GetFrameHeightWithSpacing()));
+        const ControlsResult controls = draw_controls(state, ctx.computing);
+        ImGui::EndChild();
+        out.config_changed |= controls.config_changed;
+        out.scale_changed |= controls.scale_changed;
+        out.theme_changed |= controls.theme_changed;
+        if (ImGui::Button("Presentation mode (P)", ImVec2(-1.0f, 0.0f))) out.toggle_presentation = true;
+        ImGui::End();
+    }
 
     place(mid_x, top + body_h, mid_w, timeline_h);
     ImGui::Begin("Timeline", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     draw_timeline(state);
     ImGui::End();
+    if (!ctx.offscreen) first_run_hint(state, mid_x, top + body_h - fs * 0.5f, mid_w);
 
     place(right_x, top, right_w, explain_h);
     ImGui::Begin("Explanation", nullptr, kPanelFlags);

@@ -146,13 +146,15 @@ CellHit hit_test(const StepLayout& layout, const std::vector<std::pair<int, int>
     return {};
 }
 
-CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap) {
+CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap, int result_panels) {
     CanvasSplit split;
     if (source_count <= 0) {
         split.result = canvas;
         return split;
     }
-    const float sw = std::floor(canvas.w * 0.30f);
+    // 30% up to 4 panels, then shrinking with the grid's side (16 heads: 15%).
+    const float fraction = std::clamp(0.60f / std::sqrt(static_cast<float>(std::max(1, result_panels))), 0.15f, 0.30f);
+    const float sw = std::floor(canvas.w * fraction);
     split.sources = {canvas.x, canvas.y, sw, canvas.h};
     split.result = {canvas.x + sw + gap, canvas.y, std::max(0.0f, canvas.w - sw - gap), canvas.h};
     return split;
@@ -162,13 +164,104 @@ SidePanels side_panels(float display_w, float column_h, float font_size, float l
                        float explain_fraction) {
     SidePanels out;
     const float min_w = font_size * 10.0f;
-    // Each side may take at most 30% of the window, so the canvas keeps at least 40%.
+    // Each side may take at most 30% of the window and both together half of it, so the
+    // canvas keeps at least 50% (a 1024 px projector still gets a ~500 px canvas).
     const float max_w = std::max(min_w, display_w * 0.3f);
-    out.left = std::clamp(left_em * font_size, min_w, max_w);
-    out.right = std::clamp(right_em * font_size, min_w, max_w);
+    const float budget = display_w * 0.5f;
+    out.left = std::max(1.0f, left_em) * font_size;
+    out.right = std::max(1.0f, right_em) * font_size;
+    if (out.left + out.right > budget) {
+        // Shrink both in proportion to the sizes the user chose.
+        const float k = budget / (out.left + out.right);
+        out.left *= k;
+        out.right *= k;
+    }
+    out.left = std::clamp(out.left, min_w, max_w);
+    out.right = std::clamp(out.right, min_w, max_w);
+    if (out.left + out.right > budget) {
+        // Too narrow for both: the controls fold into a tab (they open over the canvas);
+        // the explanation and inspector stay, they are what the lesson is read from.
+        out.left_collapsed = true;
+        out.left = collapsed_tab_width(font_size);
+        out.right = std::clamp(budget - out.left, std::min(min_w, display_w * 0.4f), max_w);
+    }
     const float min_h = std::min(column_h * 0.5f, font_size * 6.0f);
     out.explain_h = std::clamp(explain_fraction * column_h, min_h, std::max(min_h, column_h - min_h));
     return out;
+}
+
+float collapsed_tab_width(float font_size) { return std::ceil(font_size * 2.0f); }
+
+Rect fit_window(int want_w, int want_h, const Rect& work_area) {
+    if (work_area.w <= 0.0f || work_area.h <= 0.0f) {
+        return {0, 0, static_cast<float>(want_w), static_cast<float>(want_h)};
+    }
+    const float w = std::min(static_cast<float>(std::max(want_w, 320)), work_area.w);
+    const float h = std::min(static_cast<float>(std::max(want_h, 240)), work_area.h);
+    // Centred in the work area (so taskbars and docks are not covered).
+    return {std::floor(work_area.x + (work_area.w - w) * 0.5f), std::floor(work_area.y + (work_area.h - h) * 0.5f), w, h};
+}
+
+int nice_stride(int every) {
+    int base = 1;
+    while (base < 1000000000) {
+        for (const int m : {1, 2, 5}) {
+            if (m * base >= every) return m * base;
+        }
+        base *= 10;
+    }
+    return every;
+}
+
+LabelFit fit_stacked_labels(float cell, float font_px, float min_font_px, int longest_chars) {
+    LabelFit fit;
+    fit.max_chars = std::max(1, longest_chars);
+    const float line = 1.05f;  // a label's height per font pixel, with a hair of space
+    fit.font_px = std::min(font_px, cell / line);
+    if (fit.font_px >= min_font_px) return fit;
+    fit.font_px = std::min(font_px, min_font_px);
+    fit.every = std::max(1, static_cast<int>(std::ceil(fit.font_px * line / std::max(cell, 0.01f) - 1e-4f)));
+    return fit;
+}
+
+LabelFit fit_side_labels(float cell, float font_px, float min_font_px, float char_w, int longest_chars, int min_chars) {
+    LabelFit fit;
+    const int longest = std::max(1, longest_chars);
+    const int shortest = std::clamp(min_chars, 1, longest);
+    const float pad = 2.0f;  // between neighbouring labels
+    const auto width = [&](float font, int chars) { return font * char_w * static_cast<float>(chars) + pad; };
+    fit.font_px = font_px;
+    fit.max_chars = longest;
+    // 1) a smaller font, 2) fewer characters, 3) only then every k-th label.
+    if (width(font_px, longest) > cell) {
+        fit.font_px = std::max(std::min(font_px, min_font_px), (cell - pad) / (char_w * static_cast<float>(longest)));
+    }
+    if (width(fit.font_px, longest) > cell) {
+        fit.font_px = std::min(font_px, min_font_px);
+        const int chars = static_cast<int>(std::floor((cell - pad) / (fit.font_px * char_w)));
+        fit.max_chars = std::clamp(chars, shortest, longest);
+    }
+    if (width(fit.font_px, fit.max_chars) > cell) {
+        // Shortening did not make every label fit: skipping is unavoidable, and then
+        // whole labels ("t12") say more than shortened ones ("t1~").
+        fit.max_chars = longest;
+        fit.every = std::max(1, static_cast<int>(std::ceil(width(fit.font_px, fit.max_chars) / std::max(cell, 0.01f))));
+    }
+    return fit;
+}
+
+int step_tab_detail(const std::vector<std::vector<float>>& widths_by_level, int current, float spacing, float avail) {
+    const int levels = static_cast<int>(widths_by_level.size());
+    for (int level = 0; level < levels; ++level) {
+        const std::vector<float>& w = widths_by_level[static_cast<size_t>(level)];
+        float total = 0.0f;
+        for (size_t i = 0; i < w.size(); ++i) {
+            const bool full = static_cast<int>(i) == current && !widths_by_level.empty() && i < widths_by_level[0].size();
+            total += (full ? widths_by_level[0][i] : w[i]) + (i ? spacing : 0.0f);
+        }
+        if (total <= avail) return level;
+    }
+    return std::max(0, levels - 1);
 }
 
 }  // namespace attn::gui

@@ -71,15 +71,49 @@ struct CanvasSplit {
     Rect sources;  // w == 0 when there are no sources to show
     Rect result;
 };
-CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap);
+// The sources get 30% of the width, less when the result is a grid of many small
+// multiples (16 heads), so a source panel is not four times the size of a thumbnail.
+CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap, int result_panels = 1);
 
 // Side panels of the normal layout in pixels, from the saved sizes (font heights and a
-// fraction), clamped so each panel stays usable and the canvas keeps 40% of the width.
+// fraction): each at least ten font heights and at most 30% of the window, both shrunk
+// in proportion so the canvas keeps half the width. When even the minimums do not fit,
+// the controls fold into a narrow tab (left_collapsed) and open over the canvas.
 struct SidePanels {
-    float left = 0, right = 0;  // widths
-    float explain_h = 0;        // height of the explanation above the inspector
+    float left = 0, right = 0;    // widths (left: the tab's width when collapsed)
+    float explain_h = 0;          // height of the explanation above the inspector
+    bool left_collapsed = false;  // the controls are a tab, not a column
 };
 SidePanels side_panels(float display_w, float column_h, float font_size, float left_em, float right_em,
                        float explain_fraction);
+// Width of the folded controls tab.
+float collapsed_tab_width(float font_size);
+
+// The first window's place: the saved size, shrunk to the monitor's work area and centred
+// in it (a 1024x768 projector must not get a 1440x900 window with its edges off-screen).
+Rect fit_window(int want_w, int want_h, const Rect& work_area);
+
+// How a row or column of axis labels is drawn: every label when it can be (in a smaller
+// font, or shortened to its first characters with the full text in a tooltip); only
+// when even the smallest font cannot fit does it skip to every `every`-th label.
+struct LabelFit {
+    float font_px = 0;  // font size to draw with
+    int max_chars = 0;  // labels longer than this are shortened
+    int every = 1;      // 1: every label is drawn
+};
+// 1, 2, 5, 10, 20, 50, ...: the smallest such stride of at least `every` (index labels
+// that skip read 0 5 10, not 0 3 6).
+int nice_stride(int every);
+// Stacked labels (row labels, one above the other): `cell` is the row height.
+LabelFit fit_stacked_labels(float cell, float font_px, float min_font_px, int longest_chars);
+// Side-by-side labels (column labels): `cell` is the column width; `char_w` the width of
+// one character per font pixel (~0.6); `min_chars` the shortest useful abbreviation
+// (indices must keep all their digits: pass longest_chars).
+LabelFit fit_side_labels(float cell, float font_px, float min_font_px, float char_w, int longest_chars, int min_chars);
+
+// Step tabs in one row: the most detailed level of labels (0 = "5 q_split (view)",
+// 1 = "5 q_split", 2 = "5") at which every tab fits into `avail`; the current tab is
+// always counted in full. Returns the last level when none fits (the row then scrolls).
+int step_tab_detail(const std::vector<std::vector<float>>& widths_by_level, int current, float spacing, float avail);
 
 }  // namespace attn::gui

@@ -171,24 +171,35 @@ ProductLayout layout_product(int rows, int in, const std::vector<int>& group_col
 
     const float col_w = std::min(style.max_cell, (area.w - style.row_gutter - mid - gaps) / static_cast<float>(in + total_out));
     if (!(col_w > 0.0f)) return out;
-    float bias_h = bias ? std::clamp(col_w, style.min_row * 0.5f, style.max_cell * 0.6f) : 0.0f;
-    const float avail_h = area.h - top - mid - bias_h - bias_gap;
-    if (!(avail_h > 0.0f)) return out;
-    // Square cells when they fit; otherwise rows of X and Y stay tall enough for a token
-    // while W^T keeps at least a third of the height.
-    float row_h = std::min(std::max(col_w, style.min_row), style.max_cell);
-    float in_h = col_w;
-    const float need = static_cast<float>(rows) * row_h + static_cast<float>(in) * in_h;
-    if (need > avail_h) {
-        const float k = avail_h / need;
-        row_h *= k;
-        in_h *= k;
-        if (static_cast<float>(in) * in_h < avail_h / 3.0f && static_cast<float>(rows) * row_h > avail_h / 3.0f) {
-            in_h = std::min(col_w, avail_h / 3.0f / static_cast<float>(in));
-            row_h = (avail_h - static_cast<float>(in) * in_h) / static_cast<float>(rows);
+    const float wide_bias_h = bias ? std::clamp(col_w, style.min_row * 0.5f, style.max_cell * 0.6f) : 0.0f;
+    float bias_h = wide_bias_h;
+    float row_h = 0.0f, in_h = 0.0f;
+    // The bias row's height depends on the rows' (1.5 rows, at least one row of W^T) and
+    // the rows' on what it reserves: a few passes settle both, so no spare height sits
+    // empty above the picture. The rows are always computed with the final bias height.
+    for (int pass = 0; pass < 6; ++pass) {
+        const float avail_h = area.h - top - mid - bias_h - bias_gap;
+        if (!(avail_h > 0.0f)) return out;
+        // Square cells when they fit; otherwise rows of X and Y stay tall enough for a token
+        // while W^T keeps at least a third of the height.
+        row_h = std::min(std::max(col_w, style.min_row), style.max_cell);
+        in_h = col_w;
+        const float need = static_cast<float>(rows) * row_h + static_cast<float>(in) * in_h;
+        if (need > avail_h) {
+            const float k = avail_h / need;
+            row_h *= k;
+            in_h *= k;
+            if (static_cast<float>(in) * in_h < avail_h / 3.0f && static_cast<float>(rows) * row_h > avail_h / 3.0f) {
+                in_h = std::min(col_w, avail_h / 3.0f / static_cast<float>(in));
+                row_h = (avail_h - static_cast<float>(in) * in_h) / static_cast<float>(rows);
+            }
         }
+        if (!bias || pass == 5) break;
+        // At least as tall as a row of W^T: many short X rows must not squash b to a line.
+        const float fitted = std::clamp(std::min(wide_bias_h, std::max(row_h * 1.5f, in_h)), 3.0f, style.max_cell * 0.6f);
+        if (std::fabs(fitted - bias_h) < 0.25f) break;
+        bias_h = fitted;
     }
-    if (bias) bias_h = std::clamp(std::min(bias_h, row_h * 1.5f), 3.0f, style.max_cell * 0.6f);
     out.in_w = col_w;
     out.out_w = col_w;
     out.in_h = in_h;

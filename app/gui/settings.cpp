@@ -64,6 +64,7 @@ std::string serialize_settings(const UiSettings& s) {
         << "left_panel_em = " << s.left_panel_em << "\n"
         << "right_panel_em = " << s.right_panel_em << "\n"
         << "explain_fraction = " << s.explain_fraction << "\n"
+        << "hint_seen = " << (s.hint_seen ? 1 : 0) << "\n"
         << "sentence = " << s.sentence << "\n"
         << "seq_len = " << s.seq_len << "\n"
         << "hidden_dim = " << s.hidden_dim << "\n"
@@ -102,6 +103,7 @@ UiSettings parse_settings(const std::string& text, std::string* problem) {
             else if (key == "left_panel_em") ok = read_number(value, s.left_panel_em, 10.0f, 60.0f);
             else if (key == "right_panel_em") ok = read_number(value, s.right_panel_em, 10.0f, 60.0f);
             else if (key == "explain_fraction") ok = read_number(value, s.explain_fraction, 0.15f, 0.85f);
+            else if (key == "hint_seen") { ok = read_number(value, flag, 0, 1); s.hint_seen = flag != 0; }
             else if (key == "sentence") {
                 // Text only: a NUL or other control byte means the file is damaged.
                 ok = std::none_of(value.begin(), value.end(), [](char c) { return c >= 0 && c < 32 && c != '\t'; });

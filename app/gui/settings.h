@@ -18,6 +18,7 @@ struct UiSettings {
     float left_panel_em = 20.0f;     // 10 .. 60
     float right_panel_em = 22.0f;    // 10 .. 60
     float explain_fraction = 0.45f;  // 0.15 .. 0.85
+    bool hint_seen = false;     // the first-run hint (how to step) was dismissed
     // Last configuration, so the lesson resumes where it stopped.
     std::string sentence = "the cat sat on the mat";
     int seq_len = 6;

@@ -117,3 +117,54 @@ TEST_CASE("views and transposes move panels, products fill cells") {
     CHECK(ease(1.0f) == 1.0f);
     CHECK(ease(0.5f) == doctest::Approx(0.5f));
 }
+
+TEST_CASE("presses during an animation finish it and move one step, never piling up") {
+    // 13 Right presses 0.15 s apart (a clicker, an impatient student): the screen must
+    // end on the 14th step and stay there once the keys stop.
+    Playback pb;
+    pb.set_step_count(17);
+    pb.set_position(0, 1.0f);
+    for (int press = 0; press < 13; ++press) {
+        pb.next();
+        run(pb, 0.15f);
+        CAPTURE(press);
+        CHECK(pb.step() == press + 1);
+    }
+    run(pb, 10.0f);
+    CHECK(pb.step() == 13);
+    CHECK(pb.progress() == 1.0f);
+    CHECK_FALSE(pb.animating());
+}
+
+TEST_CASE("a press mid-animation jumps to that step's end before moving on") {
+    Playback pb;
+    pb.set_step_count(5);
+    pb.set_position(1, 1.0f);
+    pb.next();
+    run(pb, Playback::kStepSeconds * 0.3f);
+    REQUIRE(pb.step() == 2);
+    REQUIRE(pb.progress() < 1.0f);
+    pb.next();
+    CHECK(pb.step() == 3);
+    CHECK(pb.progress() == 0.0f);
+    SUBCASE("the last step stays finished") {
+        pb.next();
+        pb.next();
+        pb.next();
+        CHECK(pb.step() == 4);
+        CHECK(pb.progress() == 1.0f);
+    }
+}
+
+TEST_CASE("backward presses during a backward animation do not pile up either") {
+    Playback pb;
+    pb.set_step_count(10);
+    pb.set_position(9, 1.0f);
+    for (int press = 0; press < 5; ++press) {
+        pb.previous();
+        run(pb, 0.15f);
+    }
+    run(pb, 10.0f);
+    CHECK(pb.step() == 4);
+    CHECK(pb.progress() == 1.0f);
+}

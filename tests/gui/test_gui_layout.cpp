@@ -107,10 +107,10 @@ TEST_CASE("side panels follow their saved sizes but always leave the canvas room
         CHECK(p.right == doctest::Approx(352.0f));
         CHECK(p.explain_h == doctest::Approx(580.0f));
     }
-    SUBCASE("huge panels are capped at 30% each") {
+    SUBCASE("huge panels share half the window between them") {
         const SidePanels p = side_panels(1000, 800, 16, 60, 60, 0.99f);
-        CHECK(p.left == doctest::Approx(300.0f));
-        CHECK(p.right == doctest::Approx(300.0f));
+        CHECK(p.left == doctest::Approx(250.0f));
+        CHECK(p.right == doctest::Approx(250.0f));
         CHECK(p.explain_h <= 800.0f - 16.0f * 6.0f);
     }
     SUBCASE("tiny panels keep ten font heights") {
@@ -119,4 +119,154 @@ TEST_CASE("side panels follow their saved sizes but always leave the canvas room
         CHECK(p.right == doctest::Approx(200.0f));
         CHECK(p.explain_h == doctest::Approx(120.0f));
     }
+}
+
+TEST_CASE("at 1024x768 the canvas gets half the width and both side panels stay usable") {
+    for (const float font : {16.0f, 22.0f}) {  // UI scale 1 and 1.39
+        CAPTURE(font);
+        const SidePanels p = side_panels(1024, 740, font, 20, 22, 0.45f);
+        CHECK_FALSE(p.left_collapsed);
+        CHECK(p.left >= font * 10.0f);
+        CHECK(p.right >= font * 10.0f);
+        CHECK(1024.0f - p.left - p.right >= 512.0f);
+        // The user's proportions survive the shrinking.
+        CHECK(p.right / p.left == doctest::Approx(22.0f / 20.0f).epsilon(0.01));
+        CHECK(p.explain_h > 0.0f);
+        CHECK(p.explain_h < 740.0f);
+    }
+}
+
+TEST_CASE("a window too narrow for both side panels folds the controls into a tab") {
+    const SidePanels p = side_panels(600, 480, 16, 20, 22, 0.45f);
+    CHECK(p.left_collapsed);
+    CHECK(p.left == doctest::Approx(collapsed_tab_width(16)));
+    CHECK(p.right >= 160.0f);
+    CHECK(600.0f - p.left - p.right >= 300.0f);
+    SUBCASE("every size down to tiny gives positive panels") {
+        for (float w = 1920.0f; w >= 200.0f; w -= 37.0f) {
+            CAPTURE(w);
+            const SidePanels q = side_panels(w, 300, 16, 20, 22, 0.45f);
+            CHECK(q.left > 0.0f);
+            CHECK(q.right > 0.0f);
+            CHECK(w - q.left - q.right > 0.0f);
+        }
+    }
+}
+
+TEST_CASE("the first window fits the monitor's work area") {
+    SUBCASE("a 1440x900 default on a 1024x768 projector is shrunk and placed inside") {
+        const Rect r = fit_window(1440, 900, Rect{0, 0, 1024, 768});
+        CHECK(r.w == 1024.0f);
+        CHECK(r.h == 768.0f);
+        CHECK(r.x == 0.0f);
+        CHECK(r.y == 0.0f);
+    }
+    SUBCASE("a work area that leaves room for a panel is respected") {
+        const Rect r = fit_window(1440, 900, Rect{0, 32, 1280, 688});
+        CHECK(r.y >= 32.0f);
+        CHECK(r.bottom() <= 720.0f);
+        CHECK(r.right() <= 1280.0f);
+    }
+    SUBCASE("a size that fits is kept and centred") {
+        const Rect r = fit_window(800, 600, Rect{0, 0, 1920, 1080});
+        CHECK(r.w == 800.0f);
+        CHECK(r.h == 600.0f);
+        CHECK(r.x == 560.0f);
+    }
+    SUBCASE("no monitor information: the saved size as it is") {
+        const Rect r = fit_window(1440, 900, Rect{});
+        CHECK(r.w == 1440.0f);
+    }
+}
+
+TEST_CASE("row labels shrink their font before they skip a token") {
+    SUBCASE("rows tall enough: the normal font, every row") {
+        const LabelFit f = fit_stacked_labels(24, 18, 12, 5);
+        CHECK(f.font_px == 18.0f);
+        CHECK(f.every == 1);
+    }
+    SUBCASE("16 px rows in presentation mode (18 px font): a smaller font, still every row") {
+        const LabelFit f = fit_stacked_labels(16, 18, 12, 5);
+        CHECK(f.every == 1);
+        CHECK(f.font_px * 1.05f <= 16.0f + 1e-3f);
+        CHECK(f.font_px >= 12.0f);
+    }
+    SUBCASE("rows far below the smallest font: every k-th, and the labels do not overlap") {
+        const LabelFit f = fit_stacked_labels(3, 12, 9, 5);
+        CHECK(f.every > 1);
+        CHECK(static_cast<float>(f.every) * 3.0f >= f.font_px * 1.05f - 1e-3f);
+    }
+}
+
+TEST_CASE("column labels shrink, then abbreviate, and skip only as a last resort") {
+    const float char_w = 0.6f;
+    SUBCASE("wide columns: whole words in the normal font") {
+        const LabelFit f = fit_side_labels(80, 18, 12, char_w, 5, 2);
+        CHECK(f.font_px == 18.0f);
+        CHECK(f.max_chars == 5);
+        CHECK(f.every == 1);
+    }
+    SUBCASE("40 px columns and 5-letter tokens: every token drawn, and each fits its column") {
+        const LabelFit f = fit_side_labels(40, 18, 12, char_w, 5, 2);
+        CHECK(f.every == 1);
+        CHECK(f.font_px * char_w * static_cast<float>(f.max_chars) + 2.0f <= 40.0f + 1e-3f);
+    }
+    SUBCASE("indices keep all their digits, so narrow columns skip some") {
+        const LabelFit f = fit_side_labels(4, 12, 9, char_w, 2, 2);
+        CHECK(f.max_chars == 2);
+        CHECK(f.every > 1);
+        CHECK(static_cast<float>(f.every) * 4.0f >= f.font_px * char_w * 2.0f + 2.0f - 1e-3f);
+    }
+    SUBCASE("when labels must be skipped anyway they stay whole") {
+        const LabelFit f = fit_side_labels(5, 12, 9, char_w, 3, 3);
+        CHECK(f.every > 1);
+        CHECK(f.max_chars == 3);
+    }
+    SUBCASE("every fit at any width is drawable: labels never overlap") {
+        for (float cell = 2.0f; cell < 120.0f; cell += 3.0f) {
+            CAPTURE(cell);
+            const LabelFit f = fit_side_labels(cell, 16, 11, char_w, 7, 2);
+            CHECK(f.every >= 1);
+            CHECK(f.max_chars >= 2);
+            CHECK(static_cast<float>(f.every) * cell >= f.font_px * char_w * static_cast<float>(f.max_chars) + 2.0f - 1e-3f);
+        }
+    }
+}
+
+TEST_CASE("step tabs drop detail until all 17 fit, and the current one keeps its name") {
+    std::vector<std::vector<float>> widths(3, std::vector<float>(17));
+    for (int i = 0; i < 17; ++i) {
+        widths[0][static_cast<size_t>(i)] = 120.0f;  // "5 q_split (view)"
+        widths[1][static_cast<size_t>(i)] = 70.0f;   // "5 q_split"
+        widths[2][static_cast<size_t>(i)] = 20.0f;   // "5"
+    }
+    CHECK(step_tab_detail(widths, 4, 4.0f, 1400.0f) == 1);
+    CHECK(step_tab_detail(widths, 4, 4.0f, 17.0f * 124.0f) == 0);
+    // A 1024x768 projector's ~520 px canvas: numbers, plus the current tab in full.
+    CHECK(step_tab_detail(widths, 4, 4.0f, 520.0f) == 2);
+    CHECK(step_tab_detail(widths, 4, 4.0f, 503.0f) == 2);
+    CHECK(step_tab_detail(widths, 4, 4.0f, 100.0f) == 2);  // nothing fits: scroll at the last level
+}
+
+TEST_CASE("index labels that must skip use round strides") {
+    CHECK(nice_stride(1) == 1);
+    CHECK(nice_stride(3) == 5);
+    CHECK(nice_stride(6) == 10);
+    CHECK(nice_stride(11) == 20);
+    CHECK(nice_stride(21) == 50);
+}
+
+TEST_CASE("a grid of 16 heads is not dwarfed by the source panel beside it") {
+    const Rect canvas{0, 0, 988, 400};
+    const CanvasSplit few = split_canvas(canvas, 1, 10, 2);
+    const CanvasSplit many = split_canvas(canvas, 1, 10, 16);
+    CHECK(few.sources.w == doctest::Approx(std::floor(988.0f * 0.3f)));
+    CHECK(many.sources.w < few.sources.w * 0.6f);
+    CHECK(many.sources.w >= 988.0f * 0.15f - 1.0f);
+    // The thumbnails' cells come within a factor of two of the source's (8x8 maps).
+    LayoutStyle style;
+    const std::vector<std::pair<int, int>> sizes(16, {8, 8});
+    const StepLayout grid = layout_step(Arrangement::Grid, false, sizes, many.result, style);
+    const StepLayout source = layout_step(Arrangement::Single, false, {{8, 8}}, many.sources, style);
+    CHECK(source.panels[0].cell_w <= 2.0f * grid.panels[0].cell_w);
 }

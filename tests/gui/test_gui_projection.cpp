@@ -175,3 +175,32 @@ TEST_CASE("pooling keeps a masked mark only where a whole block is masked") {
     CHECK(std::isinf(pooled[0]));
     CHECK(pooled[1] == 0.5f);
 }
+
+TEST_CASE("a short, wide product area gives its height to the rows, not to empty space") {
+    // Presentation mode at 1024x768, step 2 (L = E = 6, bias): a wide area with little height.
+    LayoutStyle style;
+    style.gap = 24;
+    style.max_cell = 96;
+    style.min_row = 24;
+    style.header = 30;
+    style.col_header = 22;
+    style.row_gutter = 60;
+    const Rect area{18, 200, 988, 380};
+    const ProductLayout pl = layout_product(6, 6, {3, 3}, 0.0f, true, area, style);
+    REQUIRE(pl.ok);
+    const float used = pl.y[0].rect.bottom() - (pl.w[0].y - style.header - style.col_header);
+    CHECK(used >= area.h - 1.0f);  // no band left empty above or below
+    CHECK(pl.b[0].h <= std::max(pl.row_h * 1.5f, pl.in_h) + 0.5f);
+    CHECK(pl.row_h >= 20.0f);
+}
+
+TEST_CASE("many short rows of X do not squash the bias row below a row of W^T") {
+    LayoutStyle style;
+    style.gap = 24;
+    style.max_cell = 96;
+    style.min_row = 24;
+    const ProductLayout pl = layout_product(64, 6, {3, 3}, 0.0f, true, Rect{18, 200, 988, 380}, style);
+    REQUIRE(pl.ok);
+    CHECK(pl.b[0].h >= pl.in_h - 0.5f);
+    CHECK(pl.y[0].rect.bottom() <= 580.0f + 0.5f);
+}

@@ -74,3 +74,13 @@ TEST_CASE("dragged side panel sizes are saved and clamped when read back") {
     CHECK(wild.right_panel_em == 10.0f);
     CHECK(wild.explain_fraction == doctest::Approx(0.85f));
 }
+
+TEST_CASE("the first-run hint is shown once: its dismissal is remembered") {
+    UiSettings fresh;
+    CHECK_FALSE(fresh.hint_seen);
+    CHECK_FALSE(parse_settings("light_theme = 1\n").hint_seen);  // an older settings file
+    UiSettings seen;
+    seen.hint_seen = true;
+    CHECK(parse_settings(serialize_settings(seen)).hint_seen);
+    CHECK_FALSE(parse_settings("hint_seen = yes\n").hint_seen);  // unreadable keeps the default
+}

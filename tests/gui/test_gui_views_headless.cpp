@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include "app/gui/frame.h"
 #include "core/attention.h"
@@ -217,4 +218,65 @@ TEST_CASE("the saved settings are the configuration on screen") {
     store_config_in_settings(state);
     CHECK(state.settings.hidden_dim == 6);
     CHECK(serialize_settings(state.settings).find("hidden_dim = 6") != std::string::npos);
+}
+
+namespace {
+
+// The window named `name` if it was drawn in the last frame.
+const ImGuiWindow* drawn_window(const char* name) {
+    const ImGuiWindow* w = ImGui::FindWindowByName(name);
+    return w && w->Active ? w : nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a 1024x768 projector gives the canvas half the width and keeps every panel") {
+    HeadlessImGui imgui(1024, 768);
+    AttentionConfig c;
+    c.seq_len = 6;
+    c.hidden_dim = 6;
+    c.num_heads = 2;
+    AppState state = state_for(c);
+    state.settings.hint_seen = true;
+    imgui.frame(state, false, false);
+    const ImGuiWindow* canvas = drawn_window("Canvas");
+    REQUIRE(canvas);
+    CHECK(canvas->Size.x >= 1024.0f * 0.5f - 16.0f);
+    for (const char* name : {"Controls", "Timeline", "Explanation", "Inspector"}) {
+        CAPTURE(name);
+        const ImGuiWindow* w = drawn_window(name);
+        REQUIRE(w);
+        CHECK(w->Size.x > 100.0f);
+        CHECK(w->Size.y > 30.0f);
+        CHECK(w->Pos.x + w->Size.x <= 1024.0f + 0.5f);  // nothing off the right edge
+        CHECK(w->Pos.y + w->Size.y <= 768.0f + 0.5f);
+    }
+}
+
+TEST_CASE("a narrow window folds the controls into a tab that opens them over the canvas") {
+    HeadlessImGui imgui(600, 500);
+    AttentionConfig c;
+    AppState state = state_for(c);
+    state.settings.hint_seen = true;
+    imgui.frame(state, false, false);
+    CHECK(drawn_window("##controls_tab"));
+    CHECK_FALSE(drawn_window("Controls"));
+    CHECK(drawn_window("Canvas")->Size.x >= 300.0f - 16.0f);
+    state.controls_open = true;
+    imgui.frame(state, false, false);
+    CHECK(drawn_window("Controls"));
+}
+
+TEST_CASE("the first-run hint shows until it is dismissed or the user steps on") {
+    HeadlessImGui imgui(1280, 800);
+    AttentionConfig c;
+    AppState state = state_for(c);
+    REQUIRE_FALSE(state.settings.hint_seen);
+    imgui.frame(state, false, false);
+    CHECK(drawn_window("##first_run_hint"));
+    state.playback.set_position(1, 1.0f);
+    imgui.frame(state, false, false);
+    CHECK(state.settings.hint_seen);
+    imgui.frame(state, false, false);
+    CHECK_FALSE(drawn_window("##first_run_hint"));
 }

@@ -27,6 +27,7 @@ struct CanvasFrame {
     bool show_storage = true;  // the storage strip under the heatmaps
     bool interactive = true;   // false for snapshots: no hover, no clicks
     std::string notice;        // shown after the caption, e.g. why the settings were not applied
+    float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
     Fonts fonts;
 };
 
@@ -58,6 +59,8 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
 // Token or index labels for rows (left of `r`) and columns (above `r`).
 void draw_row_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_h);
 void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_w, int first_col);
+// The smallest font labels shrink to before some are skipped.
+float min_label_font(const Painter& p);
 // Numbers inside cells that are big enough; cells at or after (stop_row, stop_col) are skipped.
 void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, float cell_w, float cell_h,
                       int stop_row, int stop_col, float alpha);

@@ -89,19 +89,32 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
         p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), color, 0.0f, 0, w);
         p.dl->AddRect(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), edge);
     }
-    // Label when it fits above the panel.
-    std::string label = !pn.label.empty() ? pn.label : (grid ? "head " : "h") + std::to_string(pn.head);
-    ImVec2 size = p.measure(p.f->fonts.small, label);
-    if (size.x > r.w && pn.label.empty()) {  // narrow panel: the short form
-        label = "h" + std::to_string(pn.head);
-        size = p.measure(p.f->fonts.small, label);
+    // One label scheme per step: "head N" when the widest fits, else "hN", else "N",
+    // else every k-th head (never labels running into each other).
+    if (alpha <= 0.05f) return;
+    const float room = r.w - 4.0f * p.f->scale;
+    std::string label;
+    if (!pn.label.empty()) {
+        label = pn.label;
+        if (p.measure(p.f->fonts.small, label).x > room) return;
+    } else {
+        int widest_head = 0;
+        for (const Panel& other : sd.panels) widest_head = std::max(widest_head, other.head);
+        const std::string widest = std::to_string(widest_head);
+        int every = 1;
+        if (p.measure(p.f->fonts.small, "head " + widest).x <= room) label = "head ";
+        else if (p.measure(p.f->fonts.small, "h" + widest).x <= room) label = "h";
+        else every = std::max(1, static_cast<int>(std::ceil((p.measure(p.f->fonts.small, "h" + widest).x + 4.0f) /
+                                                            std::max(r.w, 1.0f))));
+        if (every == 1 && label.empty() && p.measure(p.f->fonts.small, widest).x > room) return;
+        if (pn.head % every != 0) return;
+        label = (every > 1 ? "h" : label) + std::to_string(pn.head);
     }
-    if (size.x <= r.w + p.style.group_gap * 0.5f && alpha > 0.05f) {
-        // The bar keeps the head's own colour; its label is darkened (light theme) or
-        // lightened just enough to read as text (WCAG AA against the canvas).
-        const uint32_t text = pack_rgba(with_contrast(head_color(pn.head), p.pal.background_rgb, 4.5f), alpha);
-        p.text(p.f->fonts.small, ImVec2(r.x + (grid ? 0.0f : (r.w - size.x) * 0.5f), top - bar - size.y - 1), text, label);
-    }
+    const ImVec2 size = p.measure(p.f->fonts.small, label);
+    // The bar keeps the head's own colour; its label is darkened (light theme) or
+    // lightened just enough to read as text (WCAG AA against the canvas).
+    const uint32_t text = pack_rgba(with_contrast(head_color(pn.head), p.pal.background_rgb, 4.5f), alpha);
+    p.text(p.f->fonts.small, ImVec2(r.x + (grid ? 0.0f : (r.w - size.x) * 0.5f), top - bar - size.y - 1), text, label);
 }
 
 namespace {
@@ -112,20 +125,53 @@ std::string axis_label(const Painter& p, AxisLabels kind, int i) {
     return std::to_string(i);
 }
 
+// Text at any size (ImGui scales the glyphs of the font it has).
+ImVec2 measure_at(const Painter& p, float size, const std::string& s) {
+    ImFont* font = p.f->fonts.small ? p.f->fonts.small : ImGui::GetFont();
+    return font->CalcTextSizeA(size, FLT_MAX, 0.0f, s.c_str(), s.c_str() + s.size());
+}
+
+void text_at(const Painter& p, float size, ImVec2 pos, uint32_t color, const std::string& s) {
+    ImFont* font = p.f->fonts.small ? p.f->fonts.small : ImGui::GetFont();
+    p.dl->AddText(font, size, pos, color, s.c_str(), s.c_str() + s.size());
+}
+
+// A shortened label shows its full text when the mouse is on it.
+void label_tooltip(const Painter& p, const Rect& r, const std::string& full, const std::string& shown) {
+    if (!p.f->interactive || full == shown || !ImGui::IsWindowHovered()) return;
+    const ImVec2 m = ImGui::GetMousePos();
+    if (r.contains(m.x, m.y)) ImGui::SetTooltip("%s", full.c_str());
+}
+
+int longest_label(const Painter& p, AxisLabels kind, int first, int count) {
+    if (kind == AxisLabels::Indices) return static_cast<int>(std::to_string(std::max(0, first + count - 1)).size());
+    size_t n = 1;
+    for (int i = first; i < first + count; ++i) n = std::max(n, axis_label(p, kind, i).size());
+    return static_cast<int>(n);
+}
+
 }  // namespace
+
+float min_label_font(const Painter& p) { return std::max(8.0f, p.small_size() * 0.66f); }
 
 void draw_row_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_h) {
     if (sd.panels.empty()) return;
     const int rows = sd.panels.front().rows;
-    const float fh = p.small_size();
-    const int every = std::max(1, static_cast<int>(std::ceil(fh * 1.05f / std::max(cell_h, 0.01f))));
-    const int max_chars = std::max(2, static_cast<int>(p.style.row_gutter / (fh * 0.55f)) - 1);
+    const float gutter = p.style.row_gutter - 6.0f * p.f->scale;
+    const LabelFit fit = fit_stacked_labels(cell_h, p.small_size(), min_label_font(p), longest_label(p, sd.row_labels, 0, rows));
+    const int every = sd.row_labels == AxisLabels::Indices ? nice_stride(fit.every) : fit.every;
     for (int i = 0; i < rows; i += every) {
-        const std::string label = clip_label(axis_label(p, sd.row_labels, i), max_chars);
-        const ImVec2 size = p.measure(p.f->fonts.small, label);
+        const std::string full = axis_label(p, sd.row_labels, i);
+        std::string label = full;
+        // Shorten to the gutter (the full text is in the tooltip).
+        for (int chars = static_cast<int>(full.size()); chars > 1 && measure_at(p, fit.font_px, label).x > gutter; --chars) {
+            label = clip_label(full, chars - 1);
+        }
+        const ImVec2 size = measure_at(p, fit.font_px, label);
         const float y = r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f;
-        p.text(p.f->fonts.small, ImVec2(r.x - size.x - 5.0f * p.f->scale, y),
-               sd.row_labels == AxisLabels::Indices ? p.pal.dim_text : p.pal.text, label);
+        const ImVec2 at(r.x - size.x - 5.0f * p.f->scale, y);
+        text_at(p, fit.font_px, at, sd.row_labels == AxisLabels::Indices ? p.pal.dim_text : p.pal.text, label);
+        label_tooltip(p, Rect{at.x, r.y + static_cast<float>(i) * cell_h, size.x, cell_h}, full, label);
     }
 }
 
@@ -133,15 +179,39 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
     if (sd.panels.empty()) return;
     const int cols = static_cast<int>(std::lround(r.w / std::max(cell_w, 0.01f)));
     const bool tokens = sd.col_labels != AxisLabels::Indices;
-    const float widest = p.measure(p.f->fonts.small, tokens ? "mmmm" : std::to_string(first_col + cols)).x + 4.0f;
-    const int every = std::max(1, static_cast<int>(std::ceil(widest / std::max(cell_w, 0.01f))));
-    const int max_chars = std::max(1, static_cast<int>(cell_w * every / (p.small_size() * 0.6f)));
-    for (int j = 0; j < cols; j += every) {
-        const std::string label = clip_label(axis_label(p, sd.col_labels, first_col + j), max_chars);
-        const ImVec2 size = p.measure(p.f->fonts.small, label);
-        const float x = r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f;
-        if (every > 1 && (x < r.x - 2.0f || x + size.x > r.right() + 2.0f)) continue;  // would spill onto a neighbour
-        p.text(p.f->fonts.small, ImVec2(x, r.y - size.y - 1.0f), tokens ? p.pal.text : p.pal.dim_text, label);
+    int longest = longest_label(p, sd.col_labels, first_col, cols);
+    if (!tokens && sd.joined) {
+        // Joined groups read as one matrix: one label width (and so one stride) for all.
+        int total = 0;
+        for (const Panel& pn : sd.panels) total += pn.cols;
+        longest = std::max(longest, static_cast<int>(std::to_string(std::max(0, total - 1)).size()));
+    }
+    const float char_w = measure_at(p, 100.0f, "0123456789abcdefghijklmnopqrstuvwxyz").x / 3600.0f;
+    // Tokens may be shortened to three characters ("sa~"); indices keep every digit.
+    const LabelFit fit = fit_side_labels(cell_w, p.small_size(), min_label_font(p), char_w * 1.1f, longest,
+                                         tokens ? std::min(3, longest) : longest);
+    // Indices keep one stride across joined groups (0 4 8 ... not 0 2 | 0 2).
+    const int every = tokens || fit.every == 1 ? fit.every : nice_stride(fit.every);
+    const int start = tokens ? 0 : (every - first_col % every) % every;
+    float last_right = -FLT_MAX;
+    for (int j = start; j < cols; j += every) {
+        const std::string full = axis_label(p, sd.col_labels, first_col + j);
+        std::string label = clip_label(full, fit.max_chars);
+        const float room = cell_w * static_cast<float>(every) - 2.0f;
+        for (int chars = fit.max_chars; tokens && chars > 1 && measure_at(p, fit.font_px, label).x > room; --chars) {
+            label = clip_label(full, chars - 1);
+        }
+        const ImVec2 size = measure_at(p, fit.font_px, label);
+        float x = r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f;
+        if (every > 1) {
+            // Kept over the panel (not onto a neighbour) and clear of the label before.
+            x = std::max(r.x, std::min(x, r.right() - size.x));
+            if (x < last_right) continue;
+            last_right = x + size.x + 2.0f;
+        }
+        const ImVec2 at(x, r.y - size.y - 1.0f);
+        text_at(p, fit.font_px, at, tokens ? p.pal.text : p.pal.dim_text, label);
+        label_tooltip(p, Rect{r.x + static_cast<float>(j) * cell_w, at.y, cell_w, size.y}, full, label);
     }
 }
 
@@ -296,16 +366,38 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     if (frame.trace->config.batch > 1) caption += "   batch item " + std::to_string(frame.model->batch_item);
     if (sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0) caption += "   head " + std::to_string(ui.enlarged_head) + " enlarged";
     p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, caption);
+    float caption_w = p.measure(frame.fonts.regular, caption).x;
     if (!frame.notice.empty()) {
-        const float x = body.x + p.measure(frame.fonts.regular, caption).x + 16.0f * s;
+        const float x = body.x + caption_w + 16.0f * s;
         p.text(frame.fonts.regular, ImVec2(x, body.y), p.pal.notice, frame.notice);
+        caption_w += 16.0f * s + p.measure(frame.fonts.regular, frame.notice).x;
     }
-    body.y += p.font_size() + 8.0f * s;
-    body.h -= p.font_size() + 8.0f * s;
+    // The colour legend sits beside the caption when the line has room (the rows below
+    // then keep the height a band of their own would take), else under the heatmaps.
+    float legend_w = std::min(260.0f * s, body.w * 0.4f);
+    const float legend_bar_h = 10.0f * s;
+    float legend_block_w = legend_w;
+    if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
+        legend_block_w += p.measure(frame.fonts.small, "masked key (0)").x + legend_bar_h * 3.6f + 18.0f * s;
+    }
+    // On the caption line the bar may shrink to 150 px (scaled) to fit beside a long caption.
+    const float top_room = body.w - caption_w - 24.0f * s - (legend_block_w - legend_w) - frame.top_right_reserved;
+    const bool legend_on_top = top_room >= std::min(legend_w, 150.0f * s);
+    if (legend_on_top) legend_w = std::min(legend_w, top_room);
+    const float caption_h = p.font_size() + 8.0f * s;
+    const float top_h = legend_on_top ? std::max(caption_h, 2.0f * p.small_size() + legend_bar_h + 6.0f * s) : caption_h;
+    const Rect legend_rect = legend_on_top
+                                 ? Rect{body.right() - frame.top_right_reserved - legend_w, body.y + p.small_size() + 2.0f,
+                                        legend_w, legend_bar_h}
+                                 : Rect{};
+    body.y += top_h;
+    body.h -= top_h;
 
     const bool strip = frame.show_storage && body.h > 6.0f * strip_h;
-    Rect strip_area{body.x, body.bottom() - strip_h, body.w, strip_h};
-    body.h -= (strip ? strip_h : 0.0f) + legend_h;
+    const float strip_full_h = storage_strip_height(p, body.w);
+    Rect strip_area{body.x, body.bottom() - strip_full_h, body.w, strip_full_h};
+    // A little air between the heatmaps and the strip's caption.
+    body.h -= (strip ? strip_full_h + 6.0f * s : 0.0f) + (legend_on_top ? 0.0f : legend_h);
 
     // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
     // with its sources in a column beside it.
@@ -313,7 +405,8 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     if (step.kind != StepKind::Projection || !draw_product(p, ui, body, drawn)) {
         const StepMotion motion = motion_for(step.kind);
         const int source_count = motion.show_sources ? static_cast<int>(step.sources.size()) : 0;
-        const CanvasSplit split = split_canvas(body, body.w > 380.0f * s ? source_count : 0, 24.0f * s);
+        const int result_panels = sd.arrangement == Arrangement::Grid && ui.enlarged_head < 0 ? static_cast<int>(sd.panels.size()) : 1;
+        const CanvasSplit split = split_canvas(body, body.w > 380.0f * s ? source_count : 0, 24.0f * s, result_panels);
         drawn = draw_result(p, ui, split.result);
         // The operands follow the chosen head; the animation's cursor or the hovered cell
         // previews another one, and a pinned cell counts unless another head was chosen.
@@ -336,8 +429,8 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         }
     }
 
-    const float legend_w = std::min(260.0f * s, body.w * 0.4f);
-    draw_legend(p, sd, Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, 10.0f * s});
+    draw_legend(p, sd, legend_on_top ? legend_rect
+                                     : Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, legend_bar_h});
     if (strip) draw_storage_strip(p, strip_area);
     p.dl->PopClipRect();
 

@@ -2,6 +2,7 @@
 // the column of source tensors with the rows/cells that feed the active cell lit.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "app/gui/animation.h"
 #include "app/gui/format.h"
@@ -185,12 +186,24 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
         if (shown.empty()) continue;
         const Rect slot{area.x, area.y + slot_h * static_cast<float>(si), area.w, slot_h - 8.0f * p.f->scale};
         const Panel& first = ssd.panels[static_cast<size_t>(shown.front())];
-        std::string title = p.step(index).name;
-        if (per_head) title += " · head " + std::to_string(head);
-        title += "  " + format_shape({first.rows, per_head ? first.cols : static_cast<int64_t>(first.cols * shown.size())},
-                                     {ssd.row_name, ssd.col_name});
-        p.text(p.f->fonts.small, ImVec2(slot.x, slot.y), per_head ? pack_rgba(with_contrast(head_color(head), p.pal.background_rgb, 4.5f)) : p.pal.dim_text, title);
-        const Rect inner{slot.x, slot.y + p.small_size() + 4.0f * p.f->scale, slot.w, slot.h - p.small_size() - 4.0f * p.f->scale};
+        std::vector<std::string> pieces{p.step(index).name};
+        if (per_head) pieces.push_back("· head " + std::to_string(head));
+        pieces.push_back(format_shape({first.rows, per_head ? first.cols : static_cast<int64_t>(first.cols * shown.size())},
+                                      {ssd.row_name, ssd.col_name}));
+        // As many pieces per line as fit the column (never across the result beside it).
+        std::vector<std::string> lines;
+        for (const std::string& piece : pieces) {
+            if (!lines.empty() && p.measure(p.f->fonts.small, lines.back() + " " + piece).x <= slot.w) lines.back() += " " + piece;
+            else lines.push_back(piece);
+        }
+        const uint32_t title_color = per_head ? pack_rgba(with_contrast(head_color(head), p.pal.background_rgb, 4.5f)) : p.pal.dim_text;
+        p.dl->PushClipRect(ImVec2(slot.x, slot.y), ImVec2(slot.right(), slot.bottom()), true);
+        for (size_t l = 0; l < lines.size(); ++l) {
+            p.text(p.f->fonts.small, ImVec2(slot.x, slot.y + static_cast<float>(l) * (p.small_size() + 2.0f)), title_color, lines[l]);
+        }
+        p.dl->PopClipRect();
+        const float title_h = static_cast<float>(lines.size()) * (p.small_size() + 2.0f) + 2.0f * p.f->scale;
+        const Rect inner{slot.x, slot.y + title_h, slot.w, slot.h - title_h};
         const auto sizes = panel_sizes(ssd, shown);
         const Arrangement arr = shown.size() == 1 ? Arrangement::Single : ssd.arrangement;
         LayoutStyle style = p.style;

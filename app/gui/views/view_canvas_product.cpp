@@ -27,7 +27,6 @@ void draw_layer(const Painter& p, int step, int panel, HeatmapLayer layer, const
 // `head_dim` > 0 (W_o, whose input is the heads' concatenation) each block of head_dim
 // rows gets its head's colour in a bar beside it: the rows that read head h's context.
 void draw_index_rows(const Painter& p, const Rect& r, int count, float cell_h, int head_dim = 0) {
-    const float fh = p.small_size();
     if (head_dim > 0) {
         const float bar = std::max(3.0f, 4.0f * p.f->scale);
         for (int first = 0, h = 0; first < count; first += head_dim, ++h) {
@@ -36,12 +35,14 @@ void draw_index_rows(const Painter& p, const Rect& r, int count, float cell_h, i
             p.dl->AddRectFilled(ImVec2(r.x - bar - 2.0f, y0), ImVec2(r.x - 2.0f, y1), pack_rgba(head_color(h)));
         }
     }
-    const int every = std::max(1, static_cast<int>(std::ceil(fh * 1.05f / std::max(cell_h, 0.01f))));
-    for (int i = 0; i < count; i += every) {
+    const LabelFit fit = fit_stacked_labels(cell_h, p.small_size(), min_label_font(p), 1);
+    ImFont* font = p.f->fonts.small ? p.f->fonts.small : ImGui::GetFont();
+    for (int i = 0; i < count; i += nice_stride(fit.every)) {
         const std::string label = std::to_string(i);
-        const ImVec2 size = p.measure(p.f->fonts.small, label);
+        const ImVec2 size = font->CalcTextSizeA(fit.font_px, 1e9f, 0.0f, label.c_str());
         const float y = r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f;
-        p.text(p.f->fonts.small, ImVec2(r.x - size.x - (head_dim > 0 ? 9.0f : 5.0f) * p.f->scale, y), p.pal.dim_text, label);
+        p.dl->AddText(font, fit.font_px, ImVec2(r.x - size.x - (head_dim > 0 ? 9.0f : 5.0f) * p.f->scale, y), p.pal.dim_text,
+                      label.c_str());
     }
 }
 

@@ -8,6 +8,7 @@
 #include "app/gui/format.h"
 
 #include "app/gui/fonts_theme.h"
+#include "app/gui/shortcuts.h"
 
 namespace attn::gui {
 namespace {
@@ -125,15 +126,20 @@ MenuResult draw_dialogs(AppState& state) {
         return out;
     }
     if (d.kind == Kind::Keys) {
-        ImGui::TextUnformatted("Space          play / pause\n"
-                               "Right, PgDown  next step (animated)\n"
-                               "Left, PgUp     previous step (animated backwards)\n"
-                               "Home / End     first / last step\n"
-                               "F              full screen\n"
-                               "P              presentation mode\n"
-                               "Escape         leave presentation / full screen\n"
-                               "Mouse          hover a cell to inspect, click to pin,\n"
-                               "               double-click a head to enlarge it");
+        // Two real columns, so keys and actions line up in any font.
+        if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit)) {
+            ImGui::TableSetupColumn("Key");
+            ImGui::TableSetupColumn("Does");
+            ImGui::TableHeadersRow();
+            for (const Shortcut& shortcut : kShortcuts) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(shortcut.keys);
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(shortcut.action);
+            }
+            ImGui::EndTable();
+        }
         if (ImGui::Button("Close")) {
             d.kind = Kind::None;
             ImGui::CloseCurrentPopup();

@@ -2,11 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "app/gui/animation.h"
 
 namespace attn::gui {
 namespace {
+
+// The colours of bins that are not a head's (explained by the key beside the caption).
+constexpr Rgb kNoHead{0.55f, 0.57f, 0.62f};
+constexpr Rgb kMixed{0.80f, 0.80f, 0.82f};
 
 std::string strides_text(const std::vector<int64_t>& strides) {
     std::string s = "(";
@@ -25,8 +31,8 @@ void draw_bins(const Painter& p, const StorageStrip& strip, const Rect& r, float
         const int h = strip.bins[static_cast<size_t>(start)];
         uint32_t color;
         if (h >= 0) color = pack_rgba(head_color(h), alpha);
-        else if (h == -2) color = pack_rgba(Rgb{0.55f, 0.57f, 0.62f}, alpha);
-        else if (h == -3) color = pack_rgba(Rgb{0.80f, 0.80f, 0.82f}, alpha * 0.8f);
+        else if (h == -2) color = pack_rgba(kNoHead, alpha);
+        else if (h == -3) color = pack_rgba(kMixed, alpha * 0.8f);
         else color = (p.pal.empty_cell & 0x00FFFFFFu) | (static_cast<uint32_t>(alpha * 255.0f) << 24);
         p.dl->AddRectFilled(ImVec2(r.x + w * static_cast<float>(start), r.y), ImVec2(r.x + w * static_cast<float>(i), r.bottom()), color);
         start = i;
@@ -40,7 +46,80 @@ void draw_bins(const Painter& p, const StorageStrip& strip, const Rect& r, float
     }
 }
 
+
+struct Caption {
+    std::vector<std::string> pieces;  // wrapped between pieces, never inside one
+    bool no_head = false, mixed = false, outside = false;  // which grey bins appear
+};
+
+Caption strip_caption(const Painter& p) {
+    const StepDisplay& sd = p.display(p.f->step);
+    const StorageStrip& strip = sd.strip;
+    const StepDisplay* from = sd.from_step >= 0 ? &p.display(sd.from_step) : nullptr;
+    Caption c;
+    c.pieces.push_back("storage buffer #" + std::to_string(strip.buffer_id) + ": " + std::to_string(strip.storage_elements) + " floats");
+    c.pieces.push_back("offset " + std::to_string(strip.offset));
+    c.pieces.push_back("strides " + strides_text(strip.strides));
+    c.pieces.push_back(strip.contiguous ? "contiguous" : "NOT contiguous");
+    if (!strip.shares_with.empty()) c.pieces.push_back("same buffer as " + strip.shares_with + " (view: 0 bytes copied)");
+    else if (from) c.pieces.push_back("new buffer (values written)");
+    const int64_t numel = p.step(p.f->step).tensor.numel();
+    const auto arcs = static_cast<int64_t>(strip.first_positions.size());
+    if (arcs > 1 && arcs < numel) {
+        c.pieces.push_back("arcs: the first " + std::to_string(arcs) + " of " + std::to_string(numel) + " elements in reading order");
+    }
+    for (const int8_t b : strip.bins) {
+        c.no_head |= b == -2;
+        c.mixed |= b == -3;
+        c.outside |= b == -1;
+    }
+    return c;
+}
+
+// The key entries for grey bins, in the order they are drawn.
+std::vector<std::pair<uint32_t, std::string>> grey_key(const Painter& p, const Caption& c) {
+    std::vector<std::pair<uint32_t, std::string>> key;
+    if (c.no_head) key.emplace_back(pack_rgba(kNoHead), "no head (before the split)");
+    if (c.mixed) key.emplace_back(pack_rgba(kMixed, 0.8f), "several heads per pixel");
+    if (c.outside) key.emplace_back(p.pal.empty_cell, "not part of this tensor");
+    return key;
+}
+
+// Caption pieces and key entries laid out in lines no wider than `width`.
+struct CaptionLines {
+    std::vector<std::vector<std::pair<float, int>>> lines;  // (x offset, item) per line
+};
+
+CaptionLines wrap_caption(const Painter& p, const Caption& c, const std::vector<std::pair<uint32_t, std::string>>& key,
+                          float width) {
+    CaptionLines out;
+    const float gap = p.measure(p.f->fonts.small, "   ").x;
+    const float swatch = p.small_size() + 4.0f * p.f->scale;
+    float x = 0.0f;
+    out.lines.emplace_back();
+    const int count = static_cast<int>(c.pieces.size() + key.size());
+    for (int i = 0; i < count; ++i) {
+        const bool is_key = i >= static_cast<int>(c.pieces.size());
+        const std::string& text = is_key ? key[static_cast<size_t>(i) - c.pieces.size()].second : c.pieces[static_cast<size_t>(i)];
+        const float w = p.measure(p.f->fonts.small, text).x + (is_key ? swatch : 0.0f);
+        if (x > 0.0f && x + w > width) {
+            out.lines.emplace_back();
+            x = 0.0f;
+        }
+        out.lines.back().emplace_back(x, i);
+        x += w + gap;
+    }
+    return out;
+}
+
 }  // namespace
+
+float storage_strip_height(const Painter& p, float width) {
+    const Caption c = strip_caption(p);
+    const CaptionLines lines = wrap_caption(p, c, grey_key(p, c), width);
+    const float line_h = p.small_size() + 2.0f * p.f->scale;
+    return static_cast<float>(lines.lines.size()) * line_h + p.small_size() + 26.0f * p.f->scale;
+}
 
 void draw_storage_strip(const Painter& p, const Rect& area) {
     const StepDisplay& sd = p.display(p.f->step);
@@ -51,16 +130,31 @@ void draw_storage_strip(const Painter& p, const Rect& area) {
     const bool animating = p.f->progress < 1.0f && from;
     const bool same_buffer = from && from->strip.buffer_id == strip.buffer_id;
 
-    std::string info = "storage buffer #" + std::to_string(strip.buffer_id) + ": " +
-                       std::to_string(strip.storage_elements) + " floats   offset " + std::to_string(strip.offset) +
-                       "   strides " + strides_text(strip.strides) + (strip.contiguous ? "   contiguous" : "   NOT contiguous");
-    if (!strip.shares_with.empty()) info += "   same buffer as " + strip.shares_with + " (view: 0 bytes copied)";
-    else if (from) info += "   new buffer (values written)";
-    p.text(p.f->fonts.small, ImVec2(area.x, area.y), p.pal.dim_text, info);
+    const Caption caption = strip_caption(p);
+    const auto key = grey_key(p, caption);
+    const CaptionLines lines = wrap_caption(p, caption, key, area.w);
+    const float line_h = p.small_size() + 2.0f * p.f->scale;
+    const float swatch = p.small_size() + 4.0f * p.f->scale;
+    for (size_t l = 0; l < lines.lines.size(); ++l) {
+        const float y = area.y + static_cast<float>(l) * line_h;
+        for (const auto& [x, item] : lines.lines[l]) {
+            if (item < static_cast<int>(caption.pieces.size())) {
+                p.text(p.f->fonts.small, ImVec2(area.x + x, y), p.pal.dim_text, caption.pieces[static_cast<size_t>(item)]);
+                continue;
+            }
+            const auto& [color, text] = key[static_cast<size_t>(item) - caption.pieces.size()];
+            const float side = p.small_size() * 0.8f;
+            const ImVec2 a(area.x + x, y + (p.small_size() - side) * 0.5f), b(a.x + side, a.y + side);
+            p.dl->AddRectFilled(a, b, color);
+            p.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), p.pal.frame);
+            p.text(p.f->fonts.small, ImVec2(area.x + x + swatch, y), p.pal.dim_text, text);
+        }
+    }
+    const float caption_h = static_cast<float>(lines.lines.size()) * line_h;
 
     const float arc_h = 10.0f * p.f->scale;
-    const Rect bar{area.x, area.y + p.small_size() + 4.0f * p.f->scale + arc_h, area.w,
-                   std::max(4.0f, area.h - p.small_size() - 6.0f * p.f->scale - arc_h)};
+    const Rect bar{area.x, area.y + caption_h + 2.0f * p.f->scale + arc_h, area.w,
+                   std::max(4.0f, area.h - caption_h - 4.0f * p.f->scale - arc_h)};
     if (animating && !same_buffer) {
         // A new buffer is written front to back while the step computes.
         p.dl->AddRectFilled(ImVec2(bar.x, bar.y), ImVec2(bar.right(), bar.bottom()), p.pal.empty_cell);

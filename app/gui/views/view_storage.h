@@ -7,6 +7,8 @@
 
 namespace attn::gui {
 
+// Height the strip needs at `width`: its caption wraps onto more lines when narrow.
+float storage_strip_height(const Painter& p, float width);
 // Draws the strip of the frame's current step inside `area`.
 void draw_storage_strip(const Painter& p, const Rect& area);
 

@@ -3,10 +3,23 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <vector>
 
 #include "app/gui/fonts_theme.h"
+#include "app/gui/layout.h"
 
 namespace attn::gui {
+namespace {
+
+// A tab's label at each level of detail (see step_tab_detail).
+std::string tab_label(const Step& step, int index, int level) {
+    const std::string number = std::to_string(index + 1);
+    if (level >= 2) return number;
+    if (level == 1) return number + " " + step.name;
+    return number + " " + step.name + (step.is_view ? " (view)" : "");
+}
+
+}  // namespace
 
 void draw_timeline(AppState& state) {
     if (!state.trace) {
@@ -22,7 +35,7 @@ void draw_timeline(AppState& state) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("previous step, animated backwards (Left / PageUp)");
     ImGui::SameLine();
     if (ImGui::Button(pb.playing() ? "pause" : "play ", ImVec2(ImGui::GetFontSize() * 4.0f, 0))) pb.toggle_play();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("play / pause (Space)");
     ImGui::SameLine();
     if (ImGui::Button(" > ")) pb.next();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("next step (Right / PageDown)");
@@ -30,34 +43,68 @@ void draw_timeline(AppState& state) {
     if (ImGui::Button(">|")) pb.jump_to(n - 1);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("last step (End)");
     ImGui::SameLine();
+    // Where we are, as text beside the scrub bar (inside it, the grab covered it).
+    const std::string where = "step " + std::to_string(pb.step() + 1) + " / " + std::to_string(n);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(where.c_str());
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%d%% of this step's animation", static_cast<int>(std::lround(pb.progress() * 100)));
+    }
+    ImGui::SameLine();
     // Scrub: the whole lesson as one continuous position, step + progress.
     float position = static_cast<float>(pb.step()) + pb.progress();
     ImGui::SetNextItemWidth(-1.0f);
-    const std::string label = "step " + std::to_string(pb.step() + 1) + " / " + std::to_string(n) + "   " +
-                              std::to_string(static_cast<int>(std::lround(pb.progress() * 100))) + "%%";
-    if (ImGui::SliderFloat("##scrub", &position, 0.0f, static_cast<float>(n), label.c_str(), ImGuiSliderFlags_AlwaysClamp)) {
+    if (ImGui::SliderFloat("##scrub", &position, 0.0f, static_cast<float>(n), "", ImGuiSliderFlags_AlwaysClamp)) {
         const int step = std::min(n - 1, static_cast<int>(std::floor(position)));
         pb.set_position(step, position - static_cast<float>(step));
     }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("drag to scrub through the steps and their animations");
 
-    // Step chips, scrolling sideways when they do not fit.
+    // Step tabs: as much of each name as lets all of them fit; else they scroll, and the
+    // current one is scrolled into view whenever it changes.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float spacing = style.ItemSpacing.x * 0.5f;
+    std::vector<std::vector<float>> widths(3, std::vector<float>(static_cast<size_t>(n)));
+    for (int level = 0; level < 3; ++level) {
+        for (int i = 0; i < n; ++i) {
+            const std::string label = tab_label(state.trace->steps[static_cast<size_t>(i)], i, level);
+            widths[static_cast<size_t>(level)][static_cast<size_t>(i)] =
+                ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2.0f;
+        }
+    }
+    const int current_step = pb.step();
+    const int level = step_tab_detail(widths, current_step, spacing, ImGui::GetContentRegionAvail().x - 2.0f);
     ImGui::BeginChild("##steps", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID shown_key = ImGui::GetID("##scrolled_to");
+    const bool step_changed = storage->GetInt(shown_key, -1) != current_step;
     for (int i = 0; i < n; ++i) {
         const Step& step = state.trace->steps[static_cast<size_t>(i)];
-        if (i > 0) ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 0.5f);
-        const bool current = i == pb.step();
+        if (i > 0) ImGui::SameLine(0.0f, spacing);
+        const bool current = i == current_step;
         if (current) {
             // White on a deep blue: 6.9:1 in both themes (ImGui's ButtonActive gave 3.5:1).
             ImGui::PushStyleColor(ImGuiCol_Button, to_imvec4(theme_colors(state.settings.light_theme).chip_bg));
             ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
         }
-        const std::string chip = std::to_string(i + 1) + " " + step.name + (step.is_view ? " (view)" : "");
+        const std::string chip = tab_label(step, i, current ? 0 : level) + "##tab" + std::to_string(i);
         if (ImGui::Button(chip.c_str())) pb.jump_to(i);
         if (current) {
             ImGui::PopStyleColor(2);
-            if (pb.animating()) ImGui::SetScrollHereX(0.5f);
+            if (step_changed) {
+                ImGui::SetScrollHereX(0.5f);
+                storage->SetInt(shown_key, current_step);
+            }
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", step.title.c_str(), step.formula.c_str());
+        if (ImGui::IsItemHovered()) {
+            // Name, title and formula: what the tab shortens (the kind alone repeated the title).
+            ImGui::SetTooltip("%d %s: %s%s\n%s", i + 1, step.name.c_str(), step.title.c_str(), step.is_view ? " (a view)" : "",
+                              step.formula.c_str());
+        }
+    }
+    // The wheel scrolls the row of tabs sideways.
+    if (ImGui::IsWindowHovered() && ImGui::GetIO().MouseWheel != 0.0f) {
+        ImGui::SetScrollX(ImGui::GetScrollX() - ImGui::GetIO().MouseWheel * ImGui::GetFontSize() * 3.0f);
     }
     ImGui::EndChild();
 }
