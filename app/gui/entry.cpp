@@ -226,7 +226,7 @@ int run_window(const io::Problem& initial) {
             ini_path = dir + "/imgui.ini";
             // Read and written by imgui_ini.cpp (checked, atomic), not by ImGui itself.
             const std::string ini_problem = load_imgui_ini(ini_path);
-            if (settings_problem.empty()) settings_problem = ini_problem;
+            if (!ini_problem.empty()) settings_problem += (settings_problem.empty() ? "" : "; ") + ini_problem;
         }
     }
     KeyInput keys;
