@@ -1,0 +1,317 @@
+"""Drives the real AttnViz window on a private Xvfb display, as a user would.
+
+Used by typing_test.py, monkey.py and config_memory.py. Only the Python standard library,
+Xvfb, xdotool and ImageMagick's `import` are needed; no window manager.
+
+Widgets are found through the app's test-only layout report (app/gui/test_hook.h): with
+ATTNVIZ_TEST_LAYOUT set, the window writes the rectangles of its ImGui windows, the
+keyboard-focused item, the hovered item and whether a text field is active. Text fields
+and sliders are reached with Tab (ImGui's tab stops are exactly the widgets that take
+typed text), menu rows by hovering them, so no pixel position is hard-coded.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+# When idle the window waits up to 0.5 s for input before drawing its next frame, and a
+# popup or a focus request shows one frame after the event that caused it.
+IDLE_FRAME = 0.6
+
+# Xvfb screen of every test; the window itself opens at the size its settings ask for.
+SCREEN_W, SCREEN_H = 1280, 1024
+
+
+class AppDied(Exception):
+    """The window's process ended (crash, assertion or quit)."""
+
+
+class Layout:
+    """One parsed layout report: windows by name, the focused item, hover and text state."""
+
+    def __init__(self, text):
+        self.windows = {}
+        self.focus = None          # (x0, y0, x1, y1, id, window name)
+        self.hovered = "00000000"
+        self.active = "00000000"
+        self.text_input = False
+        for line in text.splitlines():
+            parts = line.split(" ")
+            if parts[0] == "window" and len(parts) >= 6:
+                self.windows[" ".join(parts[5:])] = tuple(float(v) for v in parts[1:5])
+            elif parts[0] == "focus" and len(parts) >= 7:
+                self.focus = tuple(float(v) for v in parts[1:5]) + (parts[5], " ".join(parts[6:]))
+            elif parts[0] == "hovered" and len(parts) == 2:
+                self.hovered = parts[1]
+            elif parts[0] == "active" and len(parts) == 2:
+                self.active = parts[1]
+            elif parts[0] == "text_input" and len(parts) == 2:
+                self.text_input = parts[1] == "1"
+
+    def window(self, prefix):
+        """(x, y, w, h) of the first window whose name starts with prefix, else None."""
+        for name, rect in self.windows.items():
+            if name.startswith(prefix):
+                return rect
+        return None
+
+
+class Session:
+    """A private Xvfb, a private XDG_CONFIG_HOME, and one attnviz window on them."""
+
+    def __init__(self, attnviz, args=(), screen=(SCREEN_W, SCREEN_H), log=print):
+        self.attnviz = attnviz
+        self.args = list(args)
+        self.log = log
+        self.tmp = tempfile.mkdtemp(prefix="attnviz_gui_")
+        self.layout_path = os.path.join(self.tmp, "layout.txt")
+        self.screen = screen
+        self.xvfb = None
+        self.app = None
+        self.app_log = os.path.join(self.tmp, "attnviz.log")
+        self.restarts = 0
+        self._start_xvfb()
+
+    # --- processes -------------------------------------------------------------------------
+    def _start_xvfb(self):
+        # -displayfd: Xvfb picks a free display number itself, so parallel tests never clash.
+        read_fd, write_fd = os.pipe()
+        self.xvfb = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "%dx%dx24" % self.screen, "-nolisten", "tcp"],
+            pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(write_fd)
+        number = b""
+        with os.fdopen(read_fd, "rb") as pipe:
+            while not number.endswith(b"\n"):
+                chunk = pipe.read(1)
+                if not chunk:
+                    break
+                number += chunk
+        if not number.strip():
+            raise RuntimeError("Xvfb did not start")
+        self.display = ":" + number.decode().strip()
+        self.env = dict(os.environ, DISPLAY=self.display, XDG_CONFIG_HOME=os.path.join(self.tmp, "config"),
+                        ATTNVIZ_TEST_LAYOUT=self.layout_path)
+        self.env.pop("WAYLAND_DISPLAY", None)
+
+    def start_app(self):
+        if os.path.exists(self.layout_path):
+            os.remove(self.layout_path)
+        self.app_log_file = open(self.app_log, "ab")
+        self.app = subprocess.Popen([self.attnviz] + self.args, env=self.env, cwd=self.tmp,
+                                    stdout=self.app_log_file, stderr=subprocess.STDOUT)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            self.check_alive()
+            lay = self.layout()
+            if lay.window("Controls") or lay.window("##present"):
+                self.window_id = self._window_id()
+                time.sleep(0.3)
+                return
+            time.sleep(0.1)
+        raise RuntimeError("the window did not appear within 30 s")
+
+    def _window_id(self):
+        out = subprocess.run(["xdotool", "search", "--name", "AttnViz"], env=self.env,
+                             capture_output=True, text=True).stdout.split()
+        if not out:
+            raise RuntimeError("xdotool finds no AttnViz window")
+        return out[0]
+
+    def restart_app(self):
+        self.restarts += 1
+        self.start_app()
+
+    def check_alive(self):
+        code = self.app.poll()
+        if code is not None:
+            raise AppDied("attnviz exited with %s; last lines of its output:\n%s" % (describe_exit(code), self.log_tail()))
+
+    def log_tail(self, lines=6):
+        try:
+            with open(self.app_log, "rb") as f:
+                return "\n".join(f.read().decode(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def close(self):
+        if self.app and self.app.poll() is None:
+            self.app.send_signal(signal.SIGTERM)  # closes the normal way
+            try:
+                self.app.wait(10)
+            except subprocess.TimeoutExpired:
+                self.app.kill()
+                self.app.wait()
+        if self.xvfb:
+            self.xvfb.terminate()
+            self.xvfb.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    # --- what the window reports -----------------------------------------------------------
+    def layout(self):
+        try:
+            with open(self.layout_path) as f:
+                return Layout(f.read())
+        except OSError:
+            return Layout("")
+
+    def memory_kib(self):
+        """(VmRSS, VmHWM) of the window's process in KiB."""
+        rss = hwm = 0
+        with open("/proc/%d/status" % self.app.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    rss = int(line.split()[1])
+                elif line.startswith("VmHWM:"):
+                    hwm = int(line.split()[1])
+        return rss, hwm
+
+    def screenshot(self):
+        """The whole screen as raw RGB bytes (ImageMagick's import)."""
+        out = subprocess.run(["import", "-window", "root", "-depth", "8", "rgb:-"], env=self.env,
+                             capture_output=True, timeout=30)
+        return out.stdout
+
+    def save_png(self, path):
+        subprocess.run(["import", "-window", "root", path], env=self.env, timeout=30)
+
+    # --- input -----------------------------------------------------------------------------
+    def xdo(self, *args):
+        """One xdotool command; raises AppDied if the window is gone afterwards."""
+        subprocess.run(["xdotool"] + [str(a) for a in args], env=self.env, timeout=30,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.check_alive()
+
+    def click(self, x, y, button=1, modifiers=()):
+        """Click at window coordinates, holding the given modifier keys (e.g. "ctrl")."""
+        self.xdo("mousemove", "--window", self.window_id, int(x), int(y))
+        for m in modifiers:
+            self.xdo("keydown", m)
+        self.xdo("click", button)
+        for m in modifiers:
+            self.xdo("keyup", m)
+
+    def type_text(self, text, delay_ms):
+        self.xdo("type", "--delay", delay_ms, "--", text)
+
+    def keys(self, *keys, delay_ms=0):
+        self.xdo("key", "--delay", delay_ms, *keys)
+
+    def settle(self, seconds=0.15):
+        time.sleep(seconds)
+        self.check_alive()
+
+    # --- finding widgets -------------------------------------------------------------------
+    def tab_stops(self, window_prefix, limit=40):
+        """Every tab stop of a panel, in order, as (x0, y0, x1, y1, id): clicks the panel's
+        title bar (or its top-left corner when it has none), then presses Tab until the
+        focus comes back to the first one. Leaves no field active."""
+        rect = self.layout().window(window_prefix)
+        if rect is None:
+            return []
+        x, y, w, _ = rect
+        self.click(x + min(w - 4, 40), y + 4)
+        self.settle(IDLE_FRAME)
+        stops = []
+        for _ in range(limit):
+            self.keys("Tab")
+            self.settle(IDLE_FRAME)
+            focus = self.layout().focus
+            if focus is None or not focus[5].startswith(window_prefix):
+                if stops:
+                    break
+                continue
+            if stops and focus[4] == stops[0][4]:
+                break
+            if not stops or focus[4] != stops[-1][4]:
+                stops.append(focus[:5])
+        self.keys("Escape")
+        self.settle(IDLE_FRAME)
+        return stops
+
+    def menu_rows(self, menu_x):
+        """Opens the main menu entry at window x = menu_x and returns the rows of its popup
+        as (x, y_centre, hovered id), found by moving the mouse down the popup."""
+        bar = self.layout().window("##MainMenuBar")
+        if bar is None:
+            return []
+        self.click(menu_x, bar[1] + bar[3] / 2)
+        self.settle(IDLE_FRAME)
+        popup = self.layout().window("##Menu_")
+        if popup is None:
+            return []
+        px, py, pw, ph = popup
+        rows, current, start = [], None, None
+        y = py + 2
+        while y < py + ph - 1:
+            self.xdo("mousemove", "--window", self.window_id, int(px + min(40, pw / 2)), int(y))
+            time.sleep(0.03)
+            hovered = self.layout().hovered
+            hovered = None if hovered == "00000000" else hovered
+            if hovered != current:
+                if current is not None:
+                    rows.append((px + min(40, pw / 2), (start + y - 3) / 2, current))
+                current, start = hovered, y
+            y += 3
+        if current is not None:
+            rows.append((px + min(40, pw / 2), (start + y - 3) / 2, current))
+        return rows
+
+    def defocus(self):
+        """Leaves any text field (Escape) so that the window's own keys act again."""
+        for _ in range(3):
+            if not self.layout().text_input:
+                return
+            self.keys("Escape")
+            self.settle(0.1)
+
+
+def describe_exit(code):
+    if code < 0:
+        try:
+            return "signal %s" % signal.Signals(-code).name
+        except ValueError:
+            return "signal %d" % -code
+    return "code %d" % code
+
+
+def is_drawn(rgb, min_colours=8):
+    """True when a screenshot holds a picture, not a blank or single-colour screen."""
+    if len(rgb) < 3 * 1000:
+        return False
+    colours = set()
+    step = 3 * 997  # a prime stride samples rows and columns evenly
+    for i in range(0, len(rgb) - 3, step):
+        colours.add(rgb[i:i + 3])
+        if len(colours) >= min_colours:
+            return True
+    return False
+
+
+def check_draws(session, what):
+    """Fails unless the window still draws: a non-blank screen that changes when Right is
+    pressed (the next step animates). Returns a message, "" when all is well."""
+    session.defocus()
+    session.keys("Home")
+    session.settle(1.0)
+    before = session.screenshot()
+    if not is_drawn(before):
+        return "%s: the screen is blank" % what
+    session.keys("Right")
+    session.settle(1.2)
+    after = session.screenshot()
+    if not is_drawn(after):
+        return "%s: the screen is blank after Right" % what
+    if after == before:
+        return "%s: the picture did not change when Right was pressed" % what
+    return ""
+
+
+def find_attnviz(argv):
+    if len(argv) > 1 and os.path.exists(argv[1]):
+        return argv[1]
+    sys.exit("usage: %s <path to attnviz> [options]" % os.path.basename(argv[0]))
