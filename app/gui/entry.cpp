@@ -25,6 +25,7 @@
 #include "app/gui/frame.h"
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/headless.h"
+#include "app/gui/input_queue.h"
 #include "app/gui/snapshot.h"
 #include "app/gui/test_hook.h"
 
@@ -55,54 +56,52 @@ void set_full_screen(GLFWwindow* window, FullScreen& fs, bool on) {
     fs.on = on;
 }
 
-// Key presses queued by a GLFW callback. ImGui 1.86 samples key state once per frame,
-// so a press and release inside one frame (xdotool, presentation clickers) would be lost.
-struct KeyQueue {
-    std::vector<std::pair<int, int>> presses;  // (key, mods)
-    std::vector<int> down_this_frame;          // pressed since the last frame
-    std::vector<int> released_early;           // pressed and released since the last frame
-
-    // Before NewFrame: keys that went down and up between two frames are shown to ImGui
-    // as down for one frame (so Enter in a text field or a clicker tap is not lost).
-    void before_new_frame() {
-        ImGuiIO& io = ImGui::GetIO();
-        for (int key : released_early) {
-            if (key >= 0 && key < IM_ARRAYSIZE(io.KeysDown)) io.KeysDown[key] = true;
-            if (key == GLFW_KEY_LEFT_CONTROL || key == GLFW_KEY_RIGHT_CONTROL) io.KeyCtrl = true;
-            if (key == GLFW_KEY_LEFT_SHIFT || key == GLFW_KEY_RIGHT_SHIFT) io.KeyShift = true;
-            if (key == GLFW_KEY_LEFT_ALT || key == GLFW_KEY_RIGHT_ALT) io.KeyAlt = true;
-        }
-    }
-    void after_new_frame() {
-        ImGuiIO& io = ImGui::GetIO();
-        for (int key : released_early) {
-            if (key >= 0 && key < IM_ARRAYSIZE(io.KeysDown)) io.KeysDown[key] = false;
-            if (key == GLFW_KEY_LEFT_CONTROL || key == GLFW_KEY_RIGHT_CONTROL) io.KeyCtrl = false;
-            if (key == GLFW_KEY_LEFT_SHIFT || key == GLFW_KEY_RIGHT_SHIFT) io.KeyShift = false;
-            if (key == GLFW_KEY_LEFT_ALT || key == GLFW_KEY_RIGHT_ALT) io.KeyAlt = false;
-        }
-        released_early.clear();
-        down_this_frame.clear();
-    }
+// Keyboard events wait in an InputQueue (see input_queue.h for why) and reach ImGui's
+// GLFW backend a frame at a time, always before NewFrame.
+struct KeyInput {
+    InputQueue queue;
+    std::vector<std::pair<int, int>> presses;  // (key, mods) fed this frame, for app shortcuts
 };
 
-void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
-    auto* queue = static_cast<KeyQueue*>(glfwGetWindowUserPointer(window));
-    if (!queue) return;
-    if (action == GLFW_PRESS) queue->down_this_frame.push_back(key);
-    if (action == GLFW_RELEASE) {
-        if (std::find(queue->down_this_frame.begin(), queue->down_this_frame.end(), key) != queue->down_this_frame.end()) {
-            queue->released_early.push_back(key);
-        }
-        return;
+bool is_modifier_key(int key) {
+    switch (key) {
+        case GLFW_KEY_LEFT_CONTROL: case GLFW_KEY_RIGHT_CONTROL:
+        case GLFW_KEY_LEFT_SHIFT: case GLFW_KEY_RIGHT_SHIFT:
+        case GLFW_KEY_LEFT_ALT: case GLFW_KEY_RIGHT_ALT:
+        case GLFW_KEY_LEFT_SUPER: case GLFW_KEY_RIGHT_SUPER: return true;
+        default: return false;
     }
-    queue->presses.emplace_back(key, mods);
+}
+
+void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window));
+    if (!input) return;
+    input->queue.push(InputEvent::key_event(key, scancode, action, mods, action == GLFW_RELEASE, is_modifier_key(key)));
+}
+
+void on_char(GLFWwindow* window, unsigned int codepoint) {
+    auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window));
+    if (!input) return;
+    input->queue.push(InputEvent::char_event(codepoint));
+}
+
+// Before NewFrame: this frame's share of the queued events goes to ImGui's backend, which
+// sets io.KeysDown, io.KeyCtrl... and the text queue exactly as if they had just arrived.
+void feed_frame_input(GLFWwindow* window, KeyInput& input) {
+    input.presses.clear();
+    for (const InputEvent& e : input.queue.take_frame()) {
+        if (e.kind == InputEvent::Kind::Char) {
+            ImGui_ImplGlfw_CharCallback(window, e.codepoint);
+            continue;
+        }
+        ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
+        if (!e.is_release) input.presses.emplace_back(e.key, e.mods);
+    }
 }
 
 // Space, arrows, PageUp/PageDown (presentation clickers), Home/End, F, P, Escape.
-void handle_keys(AppState& state, GLFWwindow* window, FullScreen& fs, bool& rebuild_fonts, KeyQueue& queue) {
-    std::vector<std::pair<int, int>> presses;
-    presses.swap(queue.presses);
+void handle_keys(AppState& state, GLFWwindow* window, FullScreen& fs, bool& rebuild_fonts, const KeyInput& input) {
+    const std::vector<std::pair<int, int>>& presses = input.presses;
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput || state.dialog.kind != DialogState::Kind::None) return;
     Playback& pb = state.playback;
@@ -287,10 +286,12 @@ int run_window(const io::Problem& initial) {
             io.IniFilename = ini_path.c_str();
         }
     }
-    KeyQueue keys;
+    KeyInput keys;
     glfwSetWindowUserPointer(window, &keys);
-    glfwSetKeyCallback(window, on_key);  // installed first: ImGui's backend chains to it
     ImGui_ImplGlfw_InitForOpenGL(window, true);
+    // Keys and text go through the queue; mouse, focus and scroll stay with the backend.
+    glfwSetKeyCallback(window, on_key);
+    glfwSetCharCallback(window, on_char);
     ImGui_ImplOpenGL3_Init("#version 330");
 
     init_from_problem(state, initial);
@@ -317,7 +318,8 @@ int run_window(const io::Problem& initial) {
     double last_settings_check = glfwGetTime();
     while (!glfwWindowShouldClose(window) && !g_stop_requested) {
         // Idle (nothing moving, nothing computing): wait for input instead of redrawing.
-        const bool busy = state.playback.animating() || worker.busy() || state.export_progress.active;
+        const bool busy = state.playback.animating() || worker.busy() || state.export_progress.active ||
+                          !keys.queue.empty();
         if (busy) glfwPollEvents();
         else glfwWaitEventsTimeout(0.5);
         int fb_w = 0, fb_h = 0;
@@ -345,9 +347,8 @@ int run_window(const io::Problem& initial) {
 
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
-        keys.before_new_frame();
+        feed_frame_input(window, keys);
         ImGui::NewFrame();
-        keys.after_new_frame();
         state.playback.update(io.DeltaTime);
         handle_keys(state, window, fs, rebuild_fonts, keys);
 
