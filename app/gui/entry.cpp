@@ -374,7 +374,7 @@ int run_window(const io::Problem& initial) {
         if (actions.quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
 
         ImGui::Render();
-        report_layout_for_tests();  // test-only, see test_hook.h
+        report_layout_for_tests(keys.queue.size());  // test-only, see test_hook.h
         gl::Framebuffer::bind_default(fb_w, fb_h);
         const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         gl::clear_color(bg.x, bg.y, bg.z, 1.0f);

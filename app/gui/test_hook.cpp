@@ -9,7 +9,7 @@
 
 namespace attn::gui {
 
-void report_layout_for_tests() {
+void report_layout_for_tests(std::size_t pending_input) {
     static const char* path = std::getenv("ATTNVIZ_TEST_LAYOUT");
     static std::string last;
     if (!path || !*path) return;
@@ -28,8 +28,8 @@ void report_layout_for_tests() {
                       g.NavId, w->Name);
         text += line;
     }
-    std::snprintf(line, sizeof line, "hovered %08x\nactive %08x\ntext_input %d\n", g.HoveredId, g.ActiveId,
-                  ImGui::GetIO().WantTextInput ? 1 : 0);
+    std::snprintf(line, sizeof line, "hovered %08x\nactive %08x\ntext_input %d\npending_input %zu\n", g.HoveredId,
+                  g.ActiveId, ImGui::GetIO().WantTextInput ? 1 : 0, pending_input);
     text += line;
     if (text == last) return;
     last = text;

@@ -9,7 +9,7 @@ stops, turned into text fields by Ctrl+click), the step scrubber, and the path f
 every File menu dialog (Ctrl+A, then a path with underscores, then Enter). Passes when the
 process is still alive and still draws (a non-blank screen that changes on Right).
 
-usage: typing_test.py <attnviz> [--delays 0,10] [--repeat N]
+usage: typing_test.py <attnviz> [--delays 0,10] [--repeat N] [--all-texts] [--quiet]
 """
 
 import argparse
@@ -41,20 +41,27 @@ def type_into_field(s, stop, is_text_box, text, delay, log):
     log("  typed %r at --delay %d into the field at (%d, %d)" % (text, delay, cx, cy))
 
 
+DIALOG_PREFIXES = ("Open ", "Export ", "Keyboard")
+
+
+def dialog_names(lay):
+    return [n for n in lay.windows if n.startswith(DIALOG_PREFIXES)]
+
+
 def close_dialog(s):
     """Closes an open modal dialog with its title bar's close button."""
     for _ in range(3):
         lay = s.layout()
-        dialog = [r for n, r in lay.windows.items() if n.startswith(("Open ", "Export ", "Keyboard"))]
-        if not dialog:
+        names = dialog_names(lay)
+        if not names:
             return True
-        x, y, w, _ = dialog[0]
+        x, y, w, _ = lay.windows[names[0]]
         title_h = 24
         if lay.focus:
             title_h = lay.focus[3] - lay.focus[1]  # the path field is one frame high, like the title bar
         s.click(x + w - title_h / 2 - 2, y + title_h / 2)
-        s.settle(xdriver.IDLE_FRAME)
-    return not [n for n in s.layout().windows if n.startswith(("Open ", "Export "))]
+        s.wait_for(lambda l: not dialog_names(l), 2.0)
+    return not dialog_names(s.layout())
 
 
 def dialogs(s, delay, log):
@@ -62,21 +69,18 @@ def dialogs(s, delay, log):
     bar = s.layout().window("##MainMenuBar")
     file_x = bar[0] + 20
     rows = s.menu_rows(file_x)
-    s.keys("Escape")
-    s.click(file_x, bar[1] + bar[3] / 2)  # closes the menu
-    s.settle(xdriver.IDLE_FRAME)
+    s.close_menus()
     if len(rows) < 2:
         return "the File menu shows fewer than two rows"
     visited = 0
     for i, (x, y, _) in enumerate(rows[:-1]):
-        s.click(file_x, bar[1] + bar[3] / 2)
-        s.settle(xdriver.IDLE_FRAME)
+        if s.open_menu(file_x) is None:
+            return "the File menu did not open"
         s.click(x, y)
-        s.settle(xdriver.IDLE_FRAME)
-        lay = s.layout()
-        titles = [n for n in lay.windows if n.startswith(("Open ", "Export "))]
+        lay = s.wait_for(lambda l: dialog_names(l) or l.window("##Menu_") is None, 3.0)
+        titles = dialog_names(lay) if lay else []
         if not titles:
-            s.defocus()
+            s.close_menus()
             continue  # a row without a dialog (e.g. "Forget loaded files")
         visited += 1
         title = titles[0]
@@ -88,7 +92,8 @@ def dialogs(s, delay, log):
         path = os.path.join(s.tmp, "my_Export_dir", name)
         s.type_text(path, delay)
         s.keys("Return")
-        s.settle(1.0)
+        # An export closes its dialog when it is written; an open of a missing file stays.
+        s.wait_for(lambda l: not dialog_names(l), 5.0 if title.startswith("Export") else 0.5)
         log("  %s: typed %r, then Ctrl+A and %s, Enter (at --delay %d)" % (title, text, path, delay))
         if not close_dialog(s):
             return "the dialog '%s' could not be closed" % title
@@ -97,7 +102,7 @@ def dialogs(s, delay, log):
     return ""
 
 
-def run(attnviz, delays, repeat, log):
+def run(attnviz, delays, repeat, all_texts, log):
     s = xdriver.Session(attnviz, log=log)
     try:
         s.start_app()
@@ -109,9 +114,11 @@ def run(attnviz, delays, repeat, log):
         fields += [(stop, False) for stop in s.tab_stops("Timeline")]
         log("%d fields: the sentence box, %d sliders/number fields" % (len(fields), len(fields) - 1))
         for _ in range(repeat):
-            for delay in delays:
-                for text in TEXTS:
-                    for stop, is_text_box in fields:
+            for d, delay in enumerate(delays):
+                # Each field gets one of the texts per delay (all of them with --all-texts).
+                for f, (stop, is_text_box) in enumerate(fields):
+                    texts = TEXTS if all_texts else [TEXTS[(f + d) % len(TEXTS)]]
+                    for text in texts:
                         type_into_field(s, stop, is_text_box, text, delay, log)
                 problem = dialogs(s, delay, log)
                 if problem:
@@ -133,11 +140,12 @@ def main():
     parser.add_argument("attnviz")
     parser.add_argument("--delays", default="0,10", help="xdotool type delays in ms, comma-separated")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--all-texts", action="store_true", help="type every text into every field")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     started = time.time()
     log = (lambda m: None) if args.quiet else (lambda m: print(m, flush=True))
-    problem = run(args.attnviz, [int(d) for d in args.delays.split(",")], args.repeat, log)
+    problem = run(args.attnviz, [int(d) for d in args.delays.split(",")], args.repeat, args.all_texts, log)
     if problem:
         print("FAIL: " + problem, flush=True)
         return 1

@@ -18,12 +18,50 @@ import sys
 import tempfile
 import time
 
-# When idle the window waits up to 0.5 s for input before drawing its next frame, and a
-# popup or a focus request shows one frame after the event that caused it.
-IDLE_FRAME = 0.6
-
 # Xvfb screen of every test; the window itself opens at the size its settings ask for.
 SCREEN_W, SCREEN_H = 1280, 1024
+
+
+# Keysym names for typing through `xdotool key` (its script mode has no usable quoting).
+KEYSYMS = {" ": "space", "_": "underscore", "-": "minus", ".": "period", ",": "comma", ":": "colon",
+           ";": "semicolon", "!": "exclam", "?": "question", "@": "at", "#": "numbersign", "$": "dollar",
+           "%": "percent", "^": "asciicircum", "&": "ampersand", "*": "asterisk", "(": "parenleft",
+           ")": "parenright", "+": "plus", "=": "equal", "{": "braceleft", "}": "braceright",
+           "[": "bracketleft", "]": "bracketright", "|": "bar", '"': "quotedbl", "'": "apostrophe",
+           "<": "less", ">": "greater", "~": "asciitilde", "`": "grave", "\\": "backslash", "/": "slash"}
+
+
+def keysyms(text):
+    return [KEYSYMS.get(c, c) for c in text]
+
+
+class XdoStream:
+    """One long-lived `xdotool -` reading commands from a pipe: a new X connection per
+    command costs ~0.1 s under Xvfb, a line in the pipe ~15 ms. sync() waits until every
+    command written so far has run."""
+
+    def __init__(self, env):
+        self.env = env
+        self.proc = None
+
+    def send(self, args):
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = subprocess.Popen(["xdotool", "-"], env=self.env, stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.proc.stdin.write(" ".join(str(a) for a in args) + "\n")
+        self.proc.stdin.flush()
+
+    def sync(self):
+        self.send(["getmouselocation", "--shell"])
+        while True:
+            line = self.proc.stdout.readline()
+            if not line or line.startswith("WINDOW"):
+                return
+
+    def close(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.stdin.close()
+            self.proc.wait(10)
 
 
 class AppDied(Exception):
@@ -39,6 +77,7 @@ class Layout:
         self.hovered = "00000000"
         self.active = "00000000"
         self.text_input = False
+        self.pending_input = 0     # keyboard events the window has not handed to ImGui yet
         for line in text.splitlines():
             parts = line.split(" ")
             if parts[0] == "window" and len(parts) >= 6:
@@ -51,6 +90,8 @@ class Layout:
                 self.active = parts[1]
             elif parts[0] == "text_input" and len(parts) == 2:
                 self.text_input = parts[1] == "1"
+            elif parts[0] == "pending_input" and len(parts) == 2:
+                self.pending_input = int(parts[1])
 
     def window(self, prefix):
         """(x, y, w, h) of the first window whose name starts with prefix, else None."""
@@ -74,6 +115,11 @@ class Session:
         self.app = None
         self.app_log = os.path.join(self.tmp, "attnviz.log")
         self.restarts = 0
+        # The window hands queued key events to ImGui a frame at a time while mouse events
+        # go straight in, so a click right after fast typing can overtake the typed keys.
+        # With ordered_input, a click first waits until the typed keys have been taken.
+        self.ordered_input = True
+        self.xdo_stream = None
         self._start_xvfb()
 
     # --- processes -------------------------------------------------------------------------
@@ -139,6 +185,8 @@ class Session:
             return ""
 
     def close(self):
+        if self.xdo_stream:
+            self.xdo_stream.close()
         if self.app and self.app.poll() is None:
             self.app.send_signal(signal.SIGTERM)  # closes the normal way
             try:
@@ -180,14 +228,29 @@ class Session:
         subprocess.run(["import", "-window", "root", path], env=self.env, timeout=30)
 
     # --- input -----------------------------------------------------------------------------
-    def xdo(self, *args):
-        """One xdotool command; raises AppDied if the window is gone afterwards."""
-        subprocess.run(["xdotool"] + [str(a) for a in args], env=self.env, timeout=30,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    def stream(self, *args):
+        """Like xdo, through the long-lived xdotool (no text with spaces: use keysyms())."""
+        if self.xdo_stream is None:
+            self.xdo_stream = XdoStream(self.env)
+        self.xdo_stream.send(args)
+        self.xdo_stream.sync()
         self.check_alive()
+
+    def xdo(self, *args):
+        """One xdotool command; raises AppDied if the window is gone afterwards. Commands
+        go through the long-lived xdotool, except `type` (its text may hold spaces and
+        quotes), which runs as its own process exactly as a user would run it."""
+        if args and args[0] == "type":
+            subprocess.run(["xdotool"] + [str(a) for a in args], env=self.env, timeout=60,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self.check_alive()
+        else:
+            self.stream(*args)
 
     def click(self, x, y, button=1, modifiers=()):
         """Click at window coordinates, holding the given modifier keys (e.g. "ctrl")."""
+        if self.ordered_input:
+            self.wait_for(lambda l: l.pending_input == 0, 10.0)
         self.xdo("mousemove", "--window", self.window_id, int(x), int(y))
         for m in modifiers:
             self.xdo("keydown", m)
@@ -200,6 +263,24 @@ class Session:
 
     def keys(self, *keys, delay_ms=0):
         self.xdo("key", "--delay", delay_ms, *keys)
+
+    def nudge(self):
+        """Moves the mouse one pixel and back: the idle window draws a frame on any event."""
+        self.xdo("mousemove_relative", "--", 1, 0)
+        self.xdo("mousemove_relative", "--", -1, 0)
+
+    def wait_for(self, predicate, timeout=3.0):
+        """Polls the layout report (nudging frames) until predicate(layout) holds; returns
+        the layout, or None after timeout seconds."""
+        deadline = time.time() + timeout
+        while True:
+            time.sleep(0.08)
+            lay = self.layout()
+            if predicate(lay):
+                return lay
+            if time.time() > deadline:
+                return None
+            self.nudge()
 
     def settle(self, seconds=0.15):
         time.sleep(seconds)
@@ -215,51 +296,80 @@ class Session:
             return []
         x, y, w, _ = rect
         self.click(x + min(w - 4, 40), y + 4)
-        self.settle(IDLE_FRAME)
+        self.settle(0.1)
         stops = []
+        attempts_left = 3
         for _ in range(limit):
+            before = self.layout().focus
             self.keys("Tab")
-            self.settle(IDLE_FRAME)
-            focus = self.layout().focus
-            if focus is None or not focus[5].startswith(window_prefix):
-                if stops:
+            lay = self.wait_for(lambda l: l.focus is not None and l.focus != before, 1.5)
+            if lay is None and stops:
+                break  # Tab stays on the only stop
+            if lay is None or not lay.focus[5].startswith(window_prefix):
+                if stops or attempts_left == 0:
                     break
+                attempts_left -= 1
                 continue
+            focus = lay.focus
             if stops and focus[4] == stops[0][4]:
                 break
             if not stops or focus[4] != stops[-1][4]:
                 stops.append(focus[:5])
         self.keys("Escape")
-        self.settle(IDLE_FRAME)
+        self.wait_for(lambda l: not l.text_input, 1.5)
         return stops
+
+    def open_menu(self, menu_x):
+        """Clicks the main menu entry at window x = menu_x; returns the popup's rectangle."""
+        bar = self.layout().window("##MainMenuBar")
+        if bar is None:
+            return None
+        self.click(menu_x, bar[1] + bar[3] / 2)
+        lay = self.wait_for(lambda l: l.window("##Menu_") is not None, 2.0)
+        return lay.window("##Menu_") if lay else None
 
     def menu_rows(self, menu_x):
         """Opens the main menu entry at window x = menu_x and returns the rows of its popup
-        as (x, y_centre, hovered id), found by moving the mouse down the popup."""
-        bar = self.layout().window("##MainMenuBar")
-        if bar is None:
+        as (x, y_centre, hovered id). The menu stays open."""
+        if self.open_menu(menu_x) is None:
             return []
-        self.click(menu_x, bar[1] + bar[3] / 2)
-        self.settle(IDLE_FRAME)
-        popup = self.layout().window("##Menu_")
+        return self.popup_rows("##Menu_")
+
+    def popup_rows(self, prefix):
+        """The rows of the open popup window named prefix... (a menu or a combo's list) as
+        (x, y_centre, hovered id), found by moving the mouse down it and watching which
+        item the window reports as hovered."""
+        popup = self.layout().window(prefix)
         if popup is None:
             return []
         px, py, pw, ph = popup
+        x = px + min(40, pw / 2)
         rows, current, start = [], None, None
         y = py + 2
         while y < py + ph - 1:
-            self.xdo("mousemove", "--window", self.window_id, int(px + min(40, pw / 2)), int(y))
+            self.xdo("mousemove", "--window", self.window_id, int(x), int(y))
             time.sleep(0.03)
             hovered = self.layout().hovered
             hovered = None if hovered == "00000000" else hovered
             if hovered != current:
                 if current is not None:
-                    rows.append((px + min(40, pw / 2), (start + y - 3) / 2, current))
+                    rows.append((x, (start + y - 3) / 2, current))
                 current, start = hovered, y
             y += 3
         if current is not None:
-            rows.append((px + min(40, pw / 2), (start + y - 3) / 2, current))
+            rows.append((x, (start + y - 3) / 2, current))
         return rows
+
+    def close_menus(self):
+        """Closes an open menu by clicking the empty end of the menu bar (Escape does not,
+        as keyboard navigation is off)."""
+        for _ in range(3):
+            lay = self.layout()
+            bar = lay.window("##MainMenuBar")
+            if lay.window("##Menu_") is None or bar is None:
+                return
+            self.click(bar[0] + min(bar[2] - 5, 400), bar[1] + bar[3] / 2)
+            self.wait_for(lambda l: l.window("##Menu_") is None, 1.0)
 
     def defocus(self):
         """Leaves any text field (Escape) so that the window's own keys act again."""
