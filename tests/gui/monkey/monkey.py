@@ -50,6 +50,8 @@ class Monkey:
     def __init__(self, session, seed, log):
         self.s = session
         self.rng = random.Random(seed)
+        self.seed = seed
+        self.done = 0
         self.log = log
         self.history = []
         self.fields = []          # tab stops of the Controls and Timeline panels
@@ -249,6 +251,10 @@ class Monkey:
     def checkpoint(self, done):
         self.restore()
         problem = xdriver.check_draws(self.s, "after %d actions" % done)
+        if problem:
+            path = os.path.abspath("monkey_failure_seed%d.png" % self.seed)
+            self.s.save_png(path)
+            problem += " (screen saved to %s; window layout: %s)" % (path, sorted(self.s.layout().windows.items()))
         rss, hwm = self.s.memory_kib()
         self.peak_hwm_kib = max(self.peak_hwm_kib, hwm)
         self.log("after %5d actions: VmRSS %4.0f MiB, VmHWM %4.0f MiB, restarts after Quit %d" %
@@ -260,6 +266,7 @@ class Monkey:
         self.refresh_fields()
         every = max(1, count // max(1, checkpoints))
         for i in range(1, count + 1):
+            self.done = i
             r = self.rng.uniform(0, self.total_weight)
             for weight, action in self.actions:
                 r -= weight
@@ -315,7 +322,7 @@ def main():
         elapsed = time.time() - started
         s.close()
     print("%d actions in %.0f s (%.1f actions/s), peak VmHWM %.0f MiB (bound %.0f MiB), %d restarts after Quit" %
-          (args.actions, elapsed, args.actions / max(elapsed, 1e-9), monkey.peak_hwm_kib / 1024, args.rss_limit_mib,
+          (monkey.done, elapsed, monkey.done / max(elapsed, 1e-9), monkey.peak_hwm_kib / 1024, args.rss_limit_mib,
            monkey.quits))
     if problem:
         print("FAIL (seed %d): %s" % (seed, problem))

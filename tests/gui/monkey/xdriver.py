@@ -402,18 +402,27 @@ def is_drawn(rgb, min_colours=8):
     return False
 
 
-def check_draws(session, what):
+def check_draws(session, what, patience=10.0):
     """Fails unless the window still draws: a non-blank screen that changes when Right is
-    pressed (the next step animates). Returns a message, "" when all is well."""
+    pressed (the next step animates). A window that was just shown again or is finishing
+    a large trace gets `patience` seconds for each. Returns a message, "" when all is well."""
     session.defocus()
     session.keys("Home")
-    session.settle(1.0)
+    session.settle(0.8)
+    deadline = time.time() + patience
     before = session.screenshot()
+    while not is_drawn(before) and time.time() < deadline:
+        session.nudge()
+        session.settle(0.5)
+        before = session.screenshot()
     if not is_drawn(before):
         return "%s: the screen is blank" % what
     session.keys("Right")
-    session.settle(1.2)
-    after = session.screenshot()
+    deadline = time.time() + patience
+    after = before
+    while (after == before or not is_drawn(after)) and time.time() < deadline:
+        session.settle(0.4)
+        after = session.screenshot()
     if not is_drawn(after):
         return "%s: the screen is blank after Right" % what
     if after == before:
