@@ -232,9 +232,14 @@ class Monkey:
     # --- the run -------------------------------------------------------------------------
     def restore(self):
         """Back to a window that can be checked: shown, normal size, no dialog or field."""
+        # Escape first: leaving full screen returns to the size the window had before it,
+        # which may be the few pixels a resize action left.
         self.chain("windowmap", self.win())
-        self.chain("windowsize", self.win(), 1280, 900)
         self.s.wait_for(lambda l: l.pending_input == 0, 10.0)
+        self.s.defocus()
+        self.chain("key", "Escape", "Escape")
+        self.s.wait_for(lambda l: l.pending_input == 0, 10.0)
+        self.chain("windowsize", self.win(), 1280, 900)
         for _ in range(3):
             lay = self.s.layout()
             names = [n for n in lay.windows if n.startswith(("Open ", "Export ", "Keyboard"))]
@@ -245,7 +250,6 @@ class Monkey:
             self.s.wait_for(lambda l: not [n for n in l.windows if n == names[0]], 2.0)
         self.s.close_menus()
         self.s.defocus()
-        self.chain("key", "Escape")
         self.s.wait_for(lambda l: l.window("Controls") is not None, 3.0)
 
     def checkpoint(self, done):
