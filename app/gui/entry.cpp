@@ -31,6 +31,7 @@
 #include "app/gui/input_queue.h"
 #include "app/gui/layout.h"
 #include "app/gui/snapshot.h"
+#include "app/gui/test_hook.h"
 
 namespace attn::gui {
 namespace {
@@ -321,6 +322,7 @@ int run_window(const io::Problem& initial) {
         if (actions.quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
 
         ImGui::Render();
+        report_layout_for_tests(keys.queue.size());  // test-only, see test_hook.h
         gl::Framebuffer::bind_default(fb_w, fb_h);
         const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         gl::clear_color(bg.x, bg.y, bg.z, 1.0f);

@@ -1,0 +1,44 @@
+#include "app/gui/test_hook.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace attn::gui {
+
+void report_layout_for_tests(std::size_t pending_input) {
+    static const char* path = std::getenv("ATTNVIZ_TEST_LAYOUT");
+    static std::string last;
+    if (!path || !*path) return;
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    std::string text;
+    char line[512];
+    for (const ImGuiWindow* w : g.Windows) {
+        if (!w->Active || w->Hidden) continue;
+        std::snprintf(line, sizeof line, "window %.0f %.0f %.0f %.0f %s\n", w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, w->Name);
+        text += line;
+    }
+    if (ImGuiWindow* w = g.NavWindow; w && g.NavId != 0) {
+        // NavRectRel is the focused item's rectangle relative to the window's content start.
+        const ImRect r = ImGui::WindowRectRelToAbs(w, w->NavRectRel[g.NavLayer]);
+        std::snprintf(line, sizeof line, "focus %.0f %.0f %.0f %.0f %08x %s\n", r.Min.x, r.Min.y, r.Max.x, r.Max.y,
+                      g.NavId, w->Name);
+        text += line;
+    }
+    std::snprintf(line, sizeof line, "hovered %08x\nactive %08x\ntext_input %d\npending_input %zu\n", g.HoveredId,
+                  g.ActiveId, ImGui::GetIO().WantTextInput ? 1 : 0, pending_input);
+    text += line;
+    if (text == last) return;
+    last = text;
+    const std::string temp = std::string(path) + ".tmp";
+    if (std::FILE* f = std::fopen(temp.c_str(), "w")) {
+        std::fputs(text.c_str(), f);
+        std::fclose(f);
+        std::rename(temp.c_str(), path);
+    }
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,17 @@
+// Test-only layout report for the GUI tests in tests/gui/monkey/, which drive the real
+// window with xdotool and need to know where the widgets are wherever the layout puts them.
+#pragma once
+
+#include <cstddef>
+
+namespace attn::gui {
+
+// When ATTNVIZ_TEST_LAYOUT names a file, rewrites it (via a temporary file and a rename)
+// whenever the window list, the keyboard-focused item or the hovered item changed: one line
+// per visible ImGui window ("window x y w h name"), then "focus x0 y0 x1 y1 id window",
+// "hovered id", "active id", "text_input 0|1" and "pending_input n" (keyboard events still
+// waiting in the window's input queue). Call once per frame after ImGui::Render().
+// Does nothing, and costs one getenv at start-up, when the variable is unset.
+void report_layout_for_tests(std::size_t pending_input);
+
+}  // namespace attn::gui
