@@ -314,7 +314,9 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
         place(side.left_collapsed ? left_w : 0.0f, top, controls_w, display.y - top);
         ImGui::Begin("Controls", nullptr, kPanelFlags | ImGuiWindowFlags_NoScrollbar);
         // The controls scroll; the presentation button stays in sight below them.
-        ImGui::BeginChild("##controls_body", ImVec2(0.0f, -ImGui::GetFrameHeightWithSpacing()));
+        // NavFlattened: Tab walks from the controls to the button below as one panel.
+        ImGui::BeginChild("##controls_body", ImVec2(0.0f, -ImGui::GetFrameHeightWithSpacing()), false,
+                          ImGuiWindowFlags_NavFlattened);
         const ControlsResult controls = draw_controls(state, ctx.computing);
         ImGui::EndChild();
         out.config_changed |= controls.config_changed;
