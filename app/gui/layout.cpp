@@ -170,20 +170,24 @@ SidePanels side_panels(float display_w, float column_h, float font_size, float l
     const float budget = display_w * 0.5f;
     out.left = std::max(1.0f, left_em) * font_size;
     out.right = std::max(1.0f, right_em) * font_size;
-    if (out.left + out.right > budget) {
+    const bool shrunk = out.left + out.right > budget;
+    if (shrunk) {
         // Shrink both in proportion to the sizes the user chose.
         const float k = budget / (out.left + out.right);
         out.left *= k;
         out.right *= k;
     }
+    const float scaled_right = out.right;
     out.left = std::clamp(out.left, min_w, max_w);
     out.right = std::clamp(out.right, min_w, max_w);
-    if (out.left + out.right > budget) {
-        // Too narrow for both: the controls fold into a tab (they open over the canvas);
-        // the explanation and inspector stay, they are what the lesson is read from.
+    // Controls squeezed below 12 font heights are more clipped than usable (large UI
+    // scale on a projector), and when even the minimums do not fit there is no choice:
+    // the controls fold into a tab (they open over the canvas); the explanation and
+    // inspector stay, they are what the lesson is read from.
+    if (out.left + out.right > budget || (shrunk && out.left < font_size * 12.0f)) {
         out.left_collapsed = true;
         out.left = collapsed_tab_width(font_size);
-        out.right = std::clamp(budget - out.left, std::min(min_w, display_w * 0.4f), max_w);
+        out.right = std::clamp(scaled_right, std::min(min_w, display_w * 0.4f), std::max(min_w, std::min(max_w, budget - out.left)));
     }
     const float min_h = std::min(column_h * 0.5f, font_size * 6.0f);
     out.explain_h = std::clamp(explain_fraction * column_h, min_h, std::max(min_h, column_h - min_h));

@@ -188,8 +188,10 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
     }
     const float char_w = measure_at(p, 100.0f, "0123456789abcdefghijklmnopqrstuvwxyz").x / 3600.0f;
     // Tokens may be shortened to three characters ("sa~"); indices keep every digit.
-    const LabelFit fit = fit_side_labels(cell_w, p.small_size(), min_label_font(p), char_w * 1.1f, longest,
-                                         tokens ? std::min(3, longest) : longest);
+    // Indices: the digits' own width plus one digit of space between neighbours.
+    const float digit_w = measure_at(p, 100.0f, "0123456789").x / 1000.0f;
+    const LabelFit fit = tokens ? fit_side_labels(cell_w, p.small_size(), min_label_font(p), char_w * 1.1f, longest, std::min(3, longest))
+                                : fit_side_labels(cell_w, p.small_size(), min_label_font(p), digit_w, longest + 1, longest + 1);
     // Indices keep one stride across joined groups (0 4 8 ... not 0 2 | 0 2).
     const int every = tokens || fit.every == 1 ? fit.every : nice_stride(fit.every);
     const int start = tokens ? 0 : (every - first_col % every) % every;

@@ -127,8 +127,22 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
     const Step& src = p.step(pw.source_step);
     const std::string in_name = src.tensor.dim_names().back();
     const float label_band = p.style.col_header + (xs.panels.front().head >= 0 ? p.style.header : 0.0f);
-    p.text(p.f->fonts.small, ImVec2(pl.x.x, pl.x.y - label_band - p.small_size() - 2.0f * p.f->scale), p.pal.text,
-           "X = " + src.name + "  " + format_shape({rows, pw.in}, {xs.row_name, in_name}));
+    // The title above X shares its height with the "+ b" label: shortened when they would meet.
+    const float x_title_y = pl.x.y - label_band - p.small_size() - 2.0f * p.f->scale;
+    float x_title_room = pl.w.front().x - pl.x.x;
+    if (!pl.b.empty()) {
+        const Rect& br = pl.b.front();
+        const float bias_y = br.y + br.h * 0.5f - p.small_size() * 0.5f;
+        const float bias_left = pl.w.front().x - p.measure(p.f->fonts.small, std::to_string(pw.in)).x - 14.0f * p.f->scale -
+                                p.measure(p.f->fonts.small, "+ " + pw.b_name).x;
+        if (std::fabs(bias_y - x_title_y) < p.small_size() + 2.0f) x_title_room = bias_left - pl.x.x - 8.0f * p.f->scale;
+    }
+    for (const std::string& title : {"X = " + src.name + "  " + format_shape({rows, pw.in}, {xs.row_name, in_name}),
+                                     "X = " + src.name, std::string("X")}) {
+        if (p.measure(p.f->fonts.small, title).x > x_title_room && title != "X") continue;
+        p.text(p.f->fonts.small, ImVec2(pl.x.x, x_title_y), p.pal.text, title);
+        break;
+    }
 
     // ---- W^T and b above the result, cut into the result's column groups.
     const Step& st = p.step(step);
@@ -152,20 +166,31 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
     draw_index_rows(p, pl.w.front(), pw.in, pl.in_h, rows_by_head ? head_dim : 0);
     // Titles in the empty corner left of W^T.
     const float title_x = pl.w.front().x - p.measure(p.f->fonts.small, std::to_string(pw.in)).x - 14.0f * p.f->scale;
-    // Four lines centred on W^T; when W^T is short they spill upwards into the empty
-    // corner, never down onto the bias label.
-    const float block_h = p.font_size() + 3.0f * p.small_size() + 14.0f;
-    const float wy = pl.w.front().y + (pl.w.front().h - block_h) * 0.5f;
-    text_right(p, p.f->fonts.regular, title_x, wy, p.pal.text, pw.w_name + "^T");
+    // Up to four lines centred on W^T; when W^T is short they spill upwards into the
+    // empty corner, never down onto the bias label nor off the canvas: lines that do not
+    // fit are left out, the least needed (the colour range) first.
+    const float bottom_limit = pl.b.empty() ? pl.w.front().bottom()
+                                            : pl.b.front().y + pl.b.front().h * 0.5f - p.small_size() * 0.5f - 2.0f;
+    const auto block = [&](int n) { return p.font_size() + static_cast<float>(n - 1) * (p.small_size() + 4.0f) + 2.0f; };
+    int lines = 4;
+    while (lines > 1 && block(lines) > bottom_limit - area.y) --lines;
+    const float block_h = block(lines);
+    const float wy = std::max(area.y, std::min(pl.w.front().y + (pl.w.front().h - block_h) * 0.5f, bottom_limit - block_h));
+    const float room_w = title_x - area.x;
+    const auto put = [&](int line, ImFont* font, uint32_t color, const std::string& text) {
+        if (line >= lines || p.measure(font, text).x > room_w) return;
+        const float y = line == 0 ? wy : wy + p.font_size() + 2.0f + static_cast<float>(line - 1) * (p.small_size() + 4.0f);
+        text_right(p, font, title_x, y, color, text);
+    };
+    put(0, p.f->fonts.regular, p.pal.text, pw.w_name + "^T");
     const std::string w_shape = sd.arrangement == Arrangement::Grid
                                     ? format_shape({pw.in, head_dim}, {in_name, "d_h"}) + " per head"
                                     : format_shape({pw.in, pw.out}, {in_name, out_name});
-    text_right(p, p.f->fonts.small, title_x, wy + p.font_size() + 2.0f, p.pal.dim_text, w_shape);
+    put(1, p.f->fonts.small, p.pal.dim_text, w_shape);
     // What the picture computes, and W's own colour range (the legend is Y's).
     const std::string y_title = st.name + " = X " + pw.w_name + "^T" + (pw.has_bias() ? " + " + pw.b_name : "");
-    text_right(p, p.f->fonts.small, title_x, wy + p.font_size() + p.small_size() + 6.0f, p.pal.text, y_title);
-    text_right(p, p.f->fonts.small, title_x, wy + p.font_size() + 2.0f * p.small_size() + 10.0f, p.pal.dim_text,
-               "colours: " + format_value(sd.weight_vmin) + " .. " + format_value(sd.weight_vmax));
+    put(2, p.f->fonts.small, p.pal.text, y_title);
+    put(3, p.f->fonts.small, p.pal.dim_text, "colours: " + format_value(sd.weight_vmin) + " .. " + format_value(sd.weight_vmax));
     if (!pl.b.empty()) {
         const Rect& br = pl.b.front();
         text_right(p, p.f->fonts.small, title_x, br.y + br.h * 0.5f - p.small_size() * 0.5f, p.pal.text, "+ " + pw.b_name);

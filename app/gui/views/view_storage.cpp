@@ -66,7 +66,7 @@ Caption strip_caption(const Painter& p) {
     const int64_t numel = p.step(p.f->step).tensor.numel();
     const auto arcs = static_cast<int64_t>(strip.first_positions.size());
     if (arcs > 1 && arcs < numel) {
-        c.pieces.push_back("arcs: the first " + std::to_string(arcs) + " of " + std::to_string(numel) + " elements in reading order");
+        c.pieces.push_back("arcs: first " + std::to_string(arcs) + " of " + std::to_string(numel) + " shown");
     }
     for (const int8_t b : strip.bins) {
         c.no_head |= b == -2;
@@ -118,7 +118,7 @@ float storage_strip_height(const Painter& p, float width) {
     const Caption c = strip_caption(p);
     const CaptionLines lines = wrap_caption(p, c, grey_key(p, c), width);
     const float line_h = p.small_size() + 2.0f * p.f->scale;
-    return static_cast<float>(lines.lines.size()) * line_h + p.small_size() + 26.0f * p.f->scale;
+    return static_cast<float>(lines.lines.size()) * line_h + p.small_size() + 20.0f * p.f->scale;
 }
 
 void draw_storage_strip(const Painter& p, const Rect& area) {
