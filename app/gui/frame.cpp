@@ -91,17 +91,17 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
     const float s = ImGui::GetFontSize();
     // Head selector for small multiples, top right (the canvas keeps that corner free).
     const StepDisplay& sd = state.model->steps[static_cast<size_t>(frame.step)];
-    const std::string caption = state.trace->steps[static_cast<size_t>(frame.step)].name + "   " +
-                                state.trace->steps[static_cast<size_t>(frame.step)].tensor.shape_string();
-    const bool head_selector = decorations && ImGui::CalcTextSize(caption.c_str()).x + s * 13.0f < size.x &&
+    // It must not cover the caption (and notice) drawn on the same line.
+    const std::string caption = canvas_caption(frame, state.canvas) + (frame.notice.empty() ? "" : "    " + frame.notice);
+    const bool head_selector = decorations && ImGui::CalcTextSize(caption.c_str()).x + s * 9.5f < size.x &&
                                sd.arrangement == Arrangement::Grid && sd.panels.size() > 1;
-    if (head_selector) frame.top_right_reserved = s * 11.5f;
+    if (head_selector) frame.top_right_reserved = s * 8.5f;
     draw_canvas(frame, state.canvas, area);
 
     if (decorations) {
         if (head_selector) {
-            ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 11.0f, pos.y + s * 0.5f));
-            ImGui::SetNextItemWidth(s * 10.0f);
+            ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 8.0f, pos.y + s * 0.5f));
+            ImGui::SetNextItemWidth(s * 7.5f);
             const std::string preview = state.canvas.enlarged_head < 0 ? "all heads" : "head " + std::to_string(state.canvas.enlarged_head);
             if (ImGui::BeginCombo("##heads", preview.c_str())) {
                 if (ImGui::Selectable("all heads", state.canvas.enlarged_head < 0)) state.canvas.enlarged_head = -1;

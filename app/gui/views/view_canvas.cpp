@@ -333,6 +333,15 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
 }
 
 // ------------------------------------------------------------ draw_canvas
+std::string canvas_caption(const CanvasFrame& frame, const CanvasUi& ui) {
+    const Step& step = frame.trace->steps[static_cast<size_t>(frame.step)];
+    const StepDisplay& sd = frame.model->steps[static_cast<size_t>(frame.step)];
+    std::string caption = step.name + "   " + step.tensor.shape_string();
+    if (frame.trace->config.batch > 1) caption += "   item " + std::to_string(frame.model->batch_item);
+    if (sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0) caption += "   head " + std::to_string(ui.enlarged_head) + " enlarged";
+    return caption;
+}
+
 void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return;
     if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return;
@@ -364,9 +373,7 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     Rect body{area.x + pad, area.y + pad, area.w - 2 * pad, area.h - 2 * pad};
 
     // Shape line: the tensor's name and named dimensions, and what is shown of it.
-    std::string caption = step.name + "   " + step.tensor.shape_string();
-    if (frame.trace->config.batch > 1) caption += "   batch item " + std::to_string(frame.model->batch_item);
-    if (sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0) caption += "   head " + std::to_string(ui.enlarged_head) + " enlarged";
+    const std::string caption = canvas_caption(frame, ui);
     p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, caption);
     float caption_w = p.measure(frame.fonts.regular, caption).x;
     if (!frame.notice.empty()) {

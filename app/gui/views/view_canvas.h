@@ -2,6 +2,8 @@
 // sources, the legend and the storage strip, animated by Playback's progress.
 #pragma once
 
+#include <string>
+
 #include "app/gui/layout.h"
 #include "app/gui/views/canvas_painter.h"
 
@@ -10,5 +12,9 @@ namespace attn::gui {
 // Draws the canvas into the current ImGui window over `area` (screen pixels) and
 // updates ui.hovered / ui.pinned / ui.enlarged_head from the mouse when interactive.
 void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area);
+
+// The canvas's shape line ("attn_weights   (B=2, ...)   batch item 1"), without the notice;
+// the frame measures it to decide whether the head selector fits beside it.
+std::string canvas_caption(const CanvasFrame& frame, const CanvasUi& ui);
 
 }  // namespace attn::gui

@@ -130,12 +130,23 @@ bool cross_attention_controls(AppState& state) {
 }
 
 // The three ways to write the layer; fused is greyed out (with the reason) for cross-attention.
+// A combo's label: beside it when the panel is wide, on its own line above a full-width
+// combo when it is narrow (a 1024x768 projector), so the chosen text is never cut to
+// "key paddi". Returns the ImGui label to pass to the combo.
+std::string combo_label(const char* label) {
+    const float fs = ImGui::GetFontSize();
+    if (ImGui::GetContentRegionAvail().x >= fs * 19.0f) return label;
+    ImGui::TextUnformatted(label);
+    ImGui::SetNextItemWidth(-fs * 1.6f);  // room for a help marker
+    return std::string("##") + label;
+}
+
 bool variant_combo(AppState& state) {
     AttentionConfig& c = state.config;
     const char* names[] = {"split (view + transpose)", "stacked (one module per head)", "fused (one QKV matrix)"};
     const int current = std::clamp(static_cast<int>(c.variant), 0, 2);
     bool changed = false;
-    if (ImGui::BeginCombo("variant", names[current])) {
+    if (ImGui::BeginCombo(combo_label("variant").c_str(), names[current])) {
         for (int v = 0; v < 3; ++v) {
             const bool blocked = v == static_cast<int>(Variant::Fused) && c.cross_attention;
             const ImGuiSelectableFlags flags = blocked ? ImGuiSelectableFlags_Disabled : 0;
@@ -175,11 +186,16 @@ ControlsResult draw_controls(AppState& state, bool computing) {
         ImGui::TextWrapped("%s", state.sentence_message.c_str());
         ImGui::PopStyleColor();
     }
-    if (ImGui::Checkbox("rows are the sentence's words", &state.tokens_from_sentence)) {
+    // The label wraps beside the box instead of being cut off in a narrow panel.
+    if (ImGui::Checkbox("##rows_are_words", &state.tokens_from_sentence)) {
         // Ticking it with an empty box has no words to use: take the box's text first.
         if (state.tokens_from_sentence && !follow_sentence(state)) state.tokens_from_sentence = false;
         out.config_changed = true;
     }
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - ImGui::GetFontSize() * 1.6f);
+    ImGui::TextUnformatted("rows are the sentence's words");
+    ImGui::PopTextWrapPos();
     help_marker("Ticked: each word becomes one token (one row); its embedding is derived from the word "
                 "itself, so the same word always gets the same vector. Typing sets seq_len to the number "
                 "of words; moving the seq_len slider afterwards cuts the sentence or adds rows t6, t7, ...\n"
@@ -210,7 +226,7 @@ ControlsResult draw_controls(AppState& state, bool computing) {
     ImGui::TextUnformatted("Attention");
     int mask = static_cast<int>(c.mask);
     const char* masks[] = {"none", "causal", "key padding"};
-    if (ImGui::Combo("mask", &mask, masks, 3)) {
+    if (ImGui::Combo(combo_label("mask").c_str(), &mask, masks, 3)) {
         c.mask = static_cast<MaskKind>(mask);
         out.config_changed = true;
     }
