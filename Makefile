@@ -1,6 +1,9 @@
 # AttnViz: the two commands a user needs.
 #   make run    install what is missing (apt-get), build Release into build/, start the window
 #   make test   the same set-up plus Xvfb, then the whole suite through ctest
+#   make test-sanitize  the whole suite (GUI tests too) under ASan + UBSan, in build-sanitize/
+#   make fuzz           libFuzzer harnesses (clang-14) for every reader, FUZZ_SECONDS each
+#   make test-portable  a build without -march=native and OpenMP (build-portable/), core tests
 # Other targets: make build, make bench, make deps, make clean.
 
 BUILD_DIR ?= build
@@ -11,9 +14,18 @@ CMAKE_FLAGS ?=
 BUILD_PKGS := cmake make g++ pkg-config libeigen3-dev libimgui-dev libglfw3-dev libgl-dev \
               libepoxy-dev libstb-dev doctest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core
 TEST_PKGS  := xvfb xauth libgl1-mesa-dri xdotool python3 imagemagick
+# g++'s ASan/UBSan runtimes (libasan8, libubsan1) come with g++ itself.
+FUZZ_PKGS  := clang-14 libclang-rt-14-dev
 
+# Builds that must run on any x86-64 since ~2015 and under valgrind (which has no
+# AVX-512): AVX2 + FMA instead of this machine's -march=native.
+PORTABLE_ARCH ?= x86-64-v3
+SANITIZE_DIR  ?= build-sanitize
+FUZZ_DIR      ?= build-fuzz
+PORTABLE_DIR  ?= build-portable
+FUZZ_SECONDS  ?= 60
 
-.PHONY: run test build deps test-deps bench clean
+.PHONY: run test build deps test-deps bench clean test-sanitize fuzz test-portable
 
 run: build
 	./$(BUILD_DIR)/attnviz
@@ -32,9 +44,36 @@ deps:
 test-deps:
 	@./third_party/install-deps.sh $(BUILD_PKGS) $(TEST_PKGS)
 
+# Mesa's llvmpipe leaks on exit; tests/sanitize/lsan.supp names exactly those libraries.
+test-sanitize: test-deps
+	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_SANITIZE=ON \
+	      -DATTNVIZ_ARCH=$(PORTABLE_ARCH) $(CMAKE_FLAGS)
+	cmake --build $(SANITIZE_DIR) -j $(JOBS)
+	cd $(SANITIZE_DIR) && \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure --timeout 1200
+
+# clang without OpenMP (Debian's clang would need libomp) and without the window.
+fuzz: deps
+	@./third_party/install-deps.sh $(FUZZ_PKGS)
+	cmake -S . -B $(FUZZ_DIR) -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+	      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_FUZZ=ON -DATTNVIZ_BUILD_GUI=OFF \
+	      -DATTNVIZ_FAST_MATH_FLAGS=OFF -DATTNVIZ_ARCH=$(PORTABLE_ARCH) -DBUILD_TESTING=OFF
+	cmake --build $(FUZZ_DIR) -j $(JOBS)
+	./tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
+
+# The configuration an installable binary would use: no -march=native, no OpenMP.
+test-portable: deps
+	cmake -S . -B $(PORTABLE_DIR) -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_FAST_MATH_FLAGS=OFF \
+	      -DATTNVIZ_ARCH=none -DATTNVIZ_BUILD_GUI=OFF $(CMAKE_FLAGS)
+	cmake --build $(PORTABLE_DIR) -j $(JOBS)
+	cd $(PORTABLE_DIR) && ctest --output-on-failure --timeout 600
+
 bench: build
 	./$(BUILD_DIR)/attnviz bench --seq-len 512 --hidden-dim 512 --num-heads 8
 	./$(BUILD_DIR)/attnviz bench --seq-len 1024 --hidden-dim 1024 --num-heads 16
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(FUZZ_DIR) $(PORTABLE_DIR)

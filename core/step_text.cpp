@@ -1,6 +1,8 @@
 #include "core/step_text.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <cstdio>
 
 namespace attn {
@@ -39,10 +41,15 @@ std::string split_text(const char* letter, const AttentionConfig& c) {
 }
 
 std::string heads_text(const char* letter, const AttentionConfig& c) {
-    return fmt("transpose(1, 2) swaps the sequence and head dimensions so each head owns a (%s x d_h) matrix, ready for "
-               "one batched matrix multiply over B x H. Only the strides are swapped: the buffer is unchanged, which "
-               "makes this tensor non-contiguous (stepping along the sequence now jumps %d floats).",
-               letter[0] == 'Q' ? "L" : "S", c.variant == Variant::Fused ? 3 * c.E() : c.E());
+    const char* rows = letter[0] == 'Q' ? "L" : "S";
+    return fmt("transpose(1, 2) swaps the sequence and head dimensions: (B, %s, H, d_h) becomes (B, H, %s, d_h). "
+               "Why: matmul multiplies only the last two dimensions and treats every dimension before them as a batch "
+               "of independent products. With heads before %s, the last two are (%s x d_h), so one matmul runs "
+               "B x H = %d separate per-head products. Left as (B, %s, H, d_h), the last two would be (H x d_h) and "
+               "the product would pair heads with heads inside each token instead of tokens with tokens. Only the "
+               "strides are swapped: the buffer is unchanged, which makes this tensor non-contiguous (stepping along "
+               "the sequence now jumps %d floats).",
+               rows, rows, rows, rows, c.batch * c.H(), rows, c.variant == Variant::Fused ? 3 * c.E() : c.E());
 }
 
 }  // namespace
@@ -91,8 +98,11 @@ StepText describe_step(const std::string& name, const AttentionConfig& c) {
                     "for each of the %d heads. Heads never mix here.", c.L(), c.S(), c.H())};
     if (name == "attn_scaled")
         return {"Scale by 1/sqrt(d_h)", "scores / sqrt(d_h)",
-                fmt("A dot product of d_h random-ish numbers grows like sqrt(d_h), and large scores push softmax into "
-                    "a near one-hot where gradients vanish. Dividing by sqrt(%d) = %.3f keeps the scores near unit scale.",
+                fmt("A dot product of d_h numbers of unit size grows like sqrt(d_h). In a trained model with large "
+                    "d_h, unscaled scores of several units would push softmax towards a one-hot row whose gradients "
+                    "vanish. Dividing by sqrt(%d) = %.3f keeps the scores near unit scale whatever d_h is. How much it "
+                    "matters depends on the numbers: inspect a cell to see its row's largest weight with and without "
+                    "the division.",
                     dh, std::sqrt(static_cast<double>(dh)))};
     if (name == "attn_masked") {
         std::string why = c.mask == MaskKind::Causal
@@ -137,6 +147,79 @@ StepText describe_step(const std::string& name, const AttentionConfig& c) {
                 "A last linear layer mixes the heads: until now each head's columns were computed independently, and "
                 "W_o lets every output feature draw on all of them. The result has the input's shape, (B, L, E)."};
     return {name, "", ""};
+}
+
+std::string copy_badge(const std::string& name, const AttentionConfig& c) {
+    if (name != "concat") return "";
+    return c.variant == Variant::Stacked ? "a copy: torch.cat writes a new buffer"
+                                         : "a copy: .contiguous() writes a new buffer";
+}
+
+namespace {
+
+// One score of a (B, H, L, S) tensor, whatever its strides.
+float score_at(const Tensor& t, int b, int h, int i, int j) { return t.at({b, h, i, j}); }
+
+float max_softmax_weight(const std::vector<float>& row) {
+    float mx = -INFINITY;
+    for (float x : row) mx = std::max(mx, x);
+    if (!std::isfinite(mx)) return 0.0f;
+    double sum = 0.0;
+    for (float x : row) sum += std::isfinite(x) ? std::exp(static_cast<double>(x - mx)) : 0.0;
+    return static_cast<float>(1.0 / sum);  // the max element contributes exp(0) = 1
+}
+
+}  // namespace
+
+ScalingEffect scaling_effect(const Trace& trace, int batch_item, int head, int row) {
+    ScalingEffect e;
+    const Step* scores = trace.find("attn_scores");
+    const Step* weights = trace.find("attn_weights");
+    if (!scores || !weights || scores->tensor.rank() != 4) return e;
+    const Tensor& t = scores->tensor;
+    if (batch_item < 0 || head < 0 || row < 0 || batch_item >= t.dim(0) || head >= t.dim(1) || row >= t.dim(2)) return e;
+    const int S = static_cast<int>(t.dim(3));
+    const float scale = 1.0f / std::sqrt(static_cast<float>(std::max(1, trace.config.head_dim())));
+    // The mask applies to both versions: read which keys survived from the scaled+masked input of the softmax.
+    const Step* masked = weights->sources.empty() ? nullptr : trace.find(weights->sources.front());
+    std::vector<float> unscaled(static_cast<size_t>(S)), scaled(static_cast<size_t>(S));
+    for (int j = 0; j < S; ++j) {
+        const float s = score_at(t, batch_item, head, row, j);
+        const bool allowed = !masked || std::isfinite(masked->tensor.at({batch_item, head, row, j}));
+        unscaled[static_cast<size_t>(j)] = allowed ? s : -INFINITY;
+        scaled[static_cast<size_t>(j)] = allowed ? s * scale : -INFINITY;
+        if (allowed) e.largest_score = std::max(e.largest_score, std::fabs(s));
+    }
+    e.max_weight_scaled = max_softmax_weight(scaled);
+    e.max_weight_unscaled = max_softmax_weight(unscaled);
+    e.valid = true;
+    return e;
+}
+
+std::string describe_scaling_effect(const ScalingEffect& e, int head_dim) {
+    if (!e.valid) return "";
+    std::string text = fmt("In this row the largest score is %.2f. Its largest softmax weight is %.2f after dividing by "
+                           "sqrt(%d), and would be %.2f without. ",
+                           e.largest_score, e.max_weight_scaled, head_dim, e.max_weight_unscaled);
+    if (e.max_weight_unscaled < 0.5f)
+        text += "Both are far from one-hot: with scores this small the division changes little here.";
+    else if (e.max_weight_unscaled > 0.9f)
+        text += "Without the division this row would be nearly one-hot.";
+    else
+        text += "The division spreads this row's attention more evenly.";
+    return text;
+}
+
+std::string fully_masked_row_note(const Trace& trace, int batch_item, int head, int row) {
+    const int H = trace.config.H(), L = trace.config.L();
+    if (batch_item < 0 || head < 0 || row < 0 || head >= H || row >= L) return "";
+    const size_t flag = (static_cast<size_t>(batch_item) * static_cast<size_t>(H) + static_cast<size_t>(head)) *
+                            static_cast<size_t>(L) + static_cast<size_t>(row);
+    if (flag >= trace.fully_masked_rows.size() || trace.fully_masked_rows[flag] == 0) return "";
+    return fmt("Query row %d has every key masked: each score is -inf, so softmax would compute 0/0 = NaN. "
+               "The row is set to all zeros instead (and flagged), so this query takes nothing from the values and "
+               "its context row is the zero vector.",
+               row);
 }
 
 }  // namespace attn

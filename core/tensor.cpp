@@ -5,21 +5,39 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <utility>
 
 namespace attn {
 
+bool checked_shape_product(const std::vector<int64_t>& shape, int64_t& product) {
+    product = 1;
+    for (int64_t d : shape)
+        if (d < 0 || __builtin_mul_overflow(product, d, &product)) return false;
+    return true;
+}
+
 std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape) {
+    // A size-0 dimension counts as 1, as in PyTorch: the strides of (0, 2^31, 2^31, 2^31)
+    // must not multiply 2^93 out of the other dimensions. The readers bound the non-zero
+    // dimensions; should a caller not, the stride saturates instead of overflowing (UB).
     std::vector<int64_t> strides(shape.size(), 1);
-    for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
-        strides[static_cast<size_t>(i)] = strides[static_cast<size_t>(i) + 1] * shape[static_cast<size_t>(i) + 1];
+    for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) {
+        const auto d = static_cast<size_t>(i);
+        const int64_t next = std::max<int64_t>(shape[d + 1], 1);
+        if (__builtin_mul_overflow(strides[d + 1], next, &strides[d])) {
+            assert(false && "shape too large for int64 strides");
+            strides[d] = std::numeric_limits<int64_t>::max();
+        }
+    }
     return strides;
 }
 
 static int64_t product(const std::vector<int64_t>& shape) {
     int64_t n = 1;
-    for (int64_t d : shape) n *= d;
+    [[maybe_unused]] const bool fits = checked_shape_product(shape, n);
+    assert(fits && "tensor shape overflows int64");
     return n;
 }
 
@@ -50,7 +68,9 @@ Tensor Tensor::from_values(std::vector<int64_t> shape, std::vector<std::string> 
 int64_t Tensor::numel() const { return empty() ? 0 : product(shape_); }
 
 bool Tensor::is_contiguous() const {
-    // Dimensions of size 1 may have any stride, as in PyTorch.
+    // Dimensions of size 1 may have any stride, as in PyTorch; a tensor without
+    // elements is contiguous (and its other sizes must not be multiplied out).
+    if (numel() == 0) return true;
     int64_t expected = 1;
     for (int i = rank() - 1; i >= 0; --i) {
         const auto d = static_cast<size_t>(i);

@@ -87,5 +87,9 @@ std::vector<std::string> numbered_dim_names(size_t rank);
 
 // Strides of a contiguous C-order tensor with this shape.
 std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& shape);
+// Product of `shape` that cannot overflow: false when it would exceed INT64_MAX or a
+// dimension is negative. With a zero dimension the product is 0 however large the
+// others are, so a caller bounding sizes must also bound the non-zero dimensions.
+bool checked_shape_product(const std::vector<int64_t>& shape, int64_t& product);
 
 }  // namespace attn

@@ -18,28 +18,36 @@ vec3 colormap(float v) {
     return texture(u_colormap, vec2((t * 255.0 + 0.5) / 256.0, 0.5)).rgb;
 }
 
-// True on the diagonal stripes. Several fragments per cell: two stripes across each
-// cell, each half a period wide so neighbours join edge to edge into lines. One fragment
-// per cell (big maps): every third cell diagonal, which reads as hatching over a region.
-bool on_stripe(ivec2 px) {
-    if (u_cell_px < 4) return (px.x + px.y) % 3 == 0;
-    int period = u_cell_px / 2;
-    return (px.x + px.y) % period < (period + 1) / 2;
+// How much of this fragment the diagonal stripes cover, 0..1. Several fragments per
+// cell: two stripes across each cell, each half a period wide so neighbours join edge to
+// edge into lines, with edges one fragment soft (anti-aliased: no staircase when the
+// texture is magnified). One fragment per cell (big maps): every third cell diagonal,
+// which reads as hatching over a region.
+float stripe_coverage(vec2 frag) {
+    ivec2 px = ivec2(frag);
+    if (u_cell_px < 4) return (px.x + px.y) % 3 == 0 ? 1.0 : 0.0;
+    float period = float(u_cell_px / 2);          // along x + y, in fragments
+    float across = period * 0.70710678;            // the same period measured across the stripes
+    float phase = fract((frag.x + frag.y) / period);
+    float dist = abs(phase - 0.25) * across;       // from the centre of the stripe (first half of the period)
+    dist = min(dist, across - dist);
+    return clamp(across * 0.25 - dist + 0.5, 0.0, 1.0);
 }
 
 void main() {
     ivec2 px = ivec2(gl_FragCoord.xy);
     float v = texelFetch(u_values, px / max(u_cell_px, 1), 0).r;
+    float stripe = stripe_coverage(gl_FragCoord.xy);
     if (isinf(v) && v < 0.0) {
         // A masked score: neither a value on the colormap nor "not computed yet".
-        frag_color = vec4(on_stripe(px) ? u_hatch_color.rgb : u_masked_color.rgb, 1.0);
+        frag_color = vec4(mix(u_masked_color.rgb, u_hatch_color.rgb, stripe), 1.0);
         return;
     }
     if (isinf(v)) {
         // +inf marks a probability that is exactly 0 because its key was masked:
         // the colour of 0 with a faint hatch, so the mask stays visible.
         vec3 zero = colormap(0.0);
-        frag_color = vec4(on_stripe(px) ? mix(zero, u_hatch_color.rgb, 0.45) : zero, 1.0);
+        frag_color = vec4(mix(zero, u_hatch_color.rgb, 0.45 * stripe), 1.0);
         return;
     }
     if (isnan(v)) {

@@ -1,9 +1,11 @@
 // The attention forward against a plain reference, its invariants, and the variants.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/attention.h"
+#include "core/step_text.h"
 #include "reference_attention.h"
 
 using namespace attn;
@@ -261,4 +263,50 @@ TEST_CASE("the memory estimate equals what the trace really holds") {
     Result<Trace> t = run_attention(c);
     REQUIRE(t.ok());
     CHECK(t->storage_bytes() == estimate_trace_bytes(c));
+}
+
+TEST_CASE("a row the trace flags as fully masked is explained as all zeros") {
+    AttentionConfig c;
+    c.seq_len = 4;
+    c.hidden_dim = 4;
+    c.num_heads = 2;
+    Result<Trace> run = run_attention(c);
+    REQUIRE(run.ok());
+    Trace t = std::move(run.value());
+    CHECK(fully_masked_row_note(t, 0, 1, 2).empty());  // an ordinary row: nothing to say
+    // No mask the window offers yet can mask a whole row; build the trace the core would give.
+    REQUIRE(t.fully_masked_rows.size() == static_cast<size_t>(1 * 2 * 4));
+    t.fully_masked_rows[(0 * 2 + 1) * 4 + 2] = 1;  // (b=0, h=1, row 2)
+    const std::string note = fully_masked_row_note(t, 0, 1, 2);
+    CHECK(note.find("every key masked") != std::string::npos);
+    CHECK(note.find("all zeros") != std::string::npos);
+    CHECK(fully_masked_row_note(t, 0, 0, 2).empty());  // the other head's row is not flagged
+}
+
+TEST_CASE("the scaling readout is computed from the trace's scores") {
+    AttentionConfig c;
+    c.seq_len = 5;
+    c.hidden_dim = 8;
+    c.num_heads = 2;
+    Result<Trace> run = run_attention(c);
+    REQUIRE(run.ok());
+    const Trace& t = run.value();
+    const ScalingEffect e = scaling_effect(t, 0, 1, 3);
+    REQUIRE(e.valid);
+    // The scaled version is what the trace's softmax computed.
+    const Tensor& w = t.find("attn_weights")->tensor;
+    float largest = 0.0f;
+    for (int j = 0; j < 5; ++j) largest = std::max(largest, w.at({0, 1, 3, j}));
+    CHECK(e.max_weight_scaled == doctest::Approx(largest).epsilon(1e-4));
+    CHECK(e.max_weight_unscaled >= e.max_weight_scaled);  // dividing by sqrt(d_h) flattens the row
+    CHECK_FALSE(describe_scaling_effect(e, 4).empty());
+}
+
+TEST_CASE("the concat badge names what the variant really does") {
+    AttentionConfig c;
+    c.variant = Variant::Stacked;
+    CHECK(copy_badge("concat", c).find("torch.cat") != std::string::npos);
+    c.variant = Variant::Split;
+    CHECK(copy_badge("concat", c).find(".contiguous()") != std::string::npos);
+    CHECK(copy_badge("q_heads", c).empty());
 }

@@ -2,12 +2,15 @@
 // (one line on stderr, exit code 2, nothing half-written).
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "app/io/file_util.h"
 #include "app/io/npy.h"
 #include "app/io/safetensors.h"
 
@@ -32,9 +35,11 @@ static std::string slurp(const fs::path& p) {
     return s.str();
 }
 
-static CliRun run_cli(const std::string& args) {
+// `timeout_s` > 0 kills a run that hangs (exit code 124 from coreutils' timeout).
+static CliRun run_cli(const std::string& args, int timeout_s = 0) {
     const fs::path base = scratch("run");
-    const std::string command = std::string(ATTNVIZ_BINARY) + " " + args + " >" + base.string() + ".out 2>" + base.string() + ".err";
+    const std::string prefix = timeout_s > 0 ? "timeout -s KILL " + std::to_string(timeout_s) + " " : "";
+    const std::string command = prefix + std::string(ATTNVIZ_BINARY) + " " + args + " >" + base.string() + ".out 2>" + base.string() + ".err";
     const int status = std::system(command.c_str());
     CliRun r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -94,6 +99,32 @@ TEST_CASE("attnviz trace reproduces torch from the fixture files, and saves load
     attn::Result<attn::io::NamedTensors> back = attn::io::read_safetensors(saved.string());
     REQUIRE(back.ok());
     CHECK(back->size() == 6);  // q/k/v_proj_weight, in_proj_bias, out_proj.weight, out_proj.bias
+}
+
+TEST_CASE("trace --tokens with several sentences gives one batch item each, padded and masked") {
+    const fs::path out = scratch("sentences");
+    CliRun r = run_cli("trace --tokens \"the cat sat on the mat | a dog ran\" -H 2 --out " + out.string());
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    attn::Result<attn::Tensor> input = attn::io::read_npy((out / "input.npy").string());
+    REQUIRE(input.ok());
+    REQUIRE(input->shape() == std::vector<int64_t>{2, 6, 6});  // B = 2 sentences, L = the longest
+    // Both start differently ("the" vs "a"): the items are not copies of one sentence.
+    CHECK(input->at({0, 0, 0}) != input->at({1, 0, 0}));
+    // "the" is word 0 and word 4 of sentence 0: the same word, the same embedding.
+    CHECK(input->at({0, 0, 1}) == input->at({0, 4, 1}));
+    attn::Result<attn::Tensor> weights = attn::io::read_npy((out / "attn_weights.npy").string());
+    REQUIRE(weights.ok());
+    for (int key = 0; key < 6; ++key) {
+        CAPTURE(key);
+        CHECK((weights->at({1, 0, 0, key}) > 0.0f) == (key < 3));  // item 1: 3 words, pads masked
+        CHECK(weights->at({0, 1, 2, key}) > 0.0f);                 // item 0: all 6 words
+    }
+    CliRun bad = run_cli("trace --tokens \"a b | \" --out " + scratch("sentences_bad").string());
+    CHECK(bad.exit_code == 2);
+    CHECK(count_lines(bad.err) == 1);
+    CHECK(bad.err.find("sentence 2") != std::string::npos);
+    CliRun disagree = run_cli("trace --tokens \"a b | c\" -B 3 --out " + scratch("sentences_b").string());
+    CHECK(disagree.exit_code == 2);
 }
 
 TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output folder") {
@@ -187,4 +218,46 @@ TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output f
         CHECK(r.err.find("not empty") != std::string::npos);
         CHECK(slurp(work / "occupied" / "precious.txt") == "keep me");
     }
+}
+
+TEST_CASE("devices, pipes and folders given as input files are refused at once") {
+    const fs::path work = scratch("special_files");
+    fs::create_directories(work);
+    const fs::path out = work / "out";
+    const fs::path fifo = work / "pipe.npy";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    struct Case { std::string args; const char* expect; };
+    const Case cases[] = {
+        {"--query /dev/zero", "not a regular file"},       // used to read until memory ran out
+        {"--weights /dev/urandom", "not a regular file"},
+        {"--query " + fifo.string(), "not a regular file"},  // used to block forever
+        {"--key " + fifo.string() + " --value " + fifo.string() + " --cross", "not a regular file"},
+        {"--query " + work.string(), "is a folder"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.args);
+        const auto start = std::chrono::steady_clock::now();
+        CliRun r = run_cli("trace " + c.args + " --out " + out.string(), 20);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        CHECK(r.exit_code == 2);
+        CHECK(count_lines(r.err) == 1);
+        CHECK_MESSAGE(r.err.find(c.expect) != std::string::npos, r.err);
+        CHECK(seconds < 10.0);
+        CHECK_FALSE(fs::exists(out));
+    }
+}
+
+TEST_CASE("an input file above the size cap is refused without being read") {
+    const fs::path work = scratch("huge_file");
+    fs::create_directories(work);
+    const fs::path huge = work / "huge.safetensors";
+    { std::ofstream(huge, std::ios::binary) << "x"; }
+    fs::resize_file(huge, attn::io::kMaxInputFileBytes + 1);  // sparse: no disk space used
+    const auto r = attn::io::read_file_bytes(huge.string());
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().find("up to 4.0 GiB") != std::string::npos);
+    CliRun cli = run_cli("trace --weights " + huge.string() + " --out " + (work / "out").string(), 20);
+    CHECK(cli.exit_code == 2);
+    CHECK(count_lines(cli.err) == 1);
+    fs::remove(huge);
 }

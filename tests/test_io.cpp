@@ -178,5 +178,19 @@ TEST_CASE("malformed safetensors files are refused with a reason") {
         h.replace(h.find("[2,3]"), 5, "[65536,65536,65536]");
         CHECK(decode_safetensors(with_header(h), "f").error().find("too large") != std::string::npos);
     }
+    SUBCASE("a zero dimension does not hide huge ones (their strides would overflow int64)") {
+        // Found by UBSan: count 0 passed, then contiguous_strides multiplied 2^93 out.
+        const std::string h = R"({"x":{"dtype":"F32","shape":[0,2147483648,2147483648,2147483648],"data_offsets":[0,0]}})";
+        const auto r = decode_safetensors(with_header(h), "f");
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().find("too large") != std::string::npos);
+    }
+    SUBCASE("a zero dimension with small others reads as an empty tensor") {
+        const std::string h = R"({"x":{"dtype":"F32","shape":[0,3],"data_offsets":[0,0]}})";
+        const auto r = decode_safetensors(with_header(h), "f");
+        REQUIRE(r.ok());
+        CHECK(r->front().second.numel() == 0);
+        CHECK(r->front().second.is_contiguous());
+    }
     SUBCASE("the good file reads") { CHECK(decode_safetensors(good, "f").ok()); }
 }

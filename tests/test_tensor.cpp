@@ -78,3 +78,18 @@ TEST_CASE("flat indexing follows logical C order on strided tensors") {
     const std::vector<float> values = t.to_vector();
     for (int64_t i = 0; i < t.numel(); ++i) CHECK(t.flat(i) == values[static_cast<size_t>(i)]);
 }
+
+TEST_CASE("contiguous strides skip zero dimensions and never overflow int64") {
+    CHECK(attn::contiguous_strides({2, 3, 4}) == std::vector<int64_t>{12, 4, 1});
+    // PyTorch gives (0, 5) the strides (5, 1): a size-0 dimension counts as 1.
+    CHECK(attn::contiguous_strides({5, 0, 7}) == std::vector<int64_t>{7, 7, 1});
+    const int64_t big = int64_t{1} << 31;
+    CHECK(attn::contiguous_strides({0, big, big}) == std::vector<int64_t>{big * big, big, 1});
+    int64_t n = 0;
+    CHECK(attn::checked_shape_product({0, big, big, big}, n));
+    CHECK(n == 0);
+    CHECK_FALSE(attn::checked_shape_product({big, big, big}, n));
+    CHECK_FALSE(attn::checked_shape_product({2, -1}, n));
+    CHECK(attn::checked_shape_product({big, big}, n));
+    CHECK(n == big * big);
+}

@@ -2,7 +2,9 @@
 # No sources are copied here; see README "Building" for the apt package names.
 
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)          # libeigen3-dev -> Eigen3::Eigen
-find_package(OpenMP REQUIRED COMPONENTS CXX)          # g++ runtime   -> OpenMP::OpenMP_CXX
+if(ATTNVIZ_FAST_MATH_FLAGS)  # only the fast build uses OpenMP (clang would need libomp)
+    find_package(OpenMP REQUIRED COMPONENTS CXX)      # g++ runtime   -> OpenMP::OpenMP_CXX
+endif()
 find_package(nlohmann_json 3 REQUIRED)                # nlohmann-json3-dev
 find_package(CLI11 REQUIRED)                          # libcli11-dev  -> CLI11::CLI11
 find_package(PkgConfig REQUIRED)

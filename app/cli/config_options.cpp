@@ -43,7 +43,7 @@ void add_config_options(CLI::App& app, ConfigOptions& o) {
     sized("--batch,-B", "--batch", &AttentionConfig::batch, &AttentionConfig::batch_size, "batch size B");
     app.add_option("--num-heads,-H", c.num_heads, "number of heads H (must divide E)")->check(CLI::Range(1, 1 << 20))->capture_default_str();
     app.add_option("--seed", c.seed, "seed for default weights and inputs")->capture_default_str();
-    app.add_option("--mask", o.mask, "mask: none, causal or padding")->check(CLI::IsMember({"none", "causal", "padding"}))->capture_default_str();
+    o.mask_option = app.add_option("--mask", o.mask, "mask: none, causal or padding")->check(CLI::IsMember({"none", "causal", "padding"}))->capture_default_str();
     app.add_option("--valid-lengths", o.valid_lengths, "padding mask: valid key count per batch item, e.g. 6,4,1");
     app.add_option("--dropout", c.dropout, "dropout probability p in [0, 1)")->capture_default_str();
     app.add_option("--dropout-seed", c.dropout_seed, "seed for the dropout mask")->capture_default_str();
@@ -51,7 +51,9 @@ void add_config_options(CLI::App& app, ConfigOptions& o) {
     app.add_flag("--cross", c.cross_attention, "cross-attention with its own key/value inputs");
     app.add_option("--variant", o.variant, "split, stacked or fused")->check(CLI::IsMember({"split", "stacked", "fused"}))->capture_default_str();
     app.add_option("--max-memory", o.max_memory, "refuse traces estimated above this size (default 2GiB)");
-    app.add_option("--tokens", o.sentence, "a sentence whose words become the sequence");
+    app.add_option("--tokens", o.sentence,
+                   "a sentence whose words become the sequence; several sentences separated by '|' "
+                   "give one batch item each (shorter ones padded with <pad> and, by default, masked)");
     app.add_option("--weights", o.sources.weights_path, "weights .safetensors (PyTorch MHA or Hugging Face names)");
     app.add_option("--query", o.sources.query_path, "query input .npy, (B,L,E) or (L,E)");
     app.add_option("--key", o.sources.key_path, "key input .npy, (B,S,kdim) or (S,kdim)");
@@ -91,8 +93,25 @@ Result<io::Problem> resolve_problem(ConfigOptions o) {
         if (!bytes) return R::failure(bytes.error());
         c.max_memory_bytes = bytes.value();
     }
-    o.sources.tokens = io::split_tokens(o.sentence);
-    if (!o.sentence.empty() && o.sources.tokens.empty()) return R::failure("--tokens is empty; give at least one word");
+    if (!o.sentence.empty()) {
+        std::vector<std::vector<std::string>> sentences = io::split_sentences(o.sentence);
+        for (size_t i = 0; i < sentences.size(); ++i) {
+            if (!sentences[i].empty()) continue;
+            if (sentences.size() == 1) return R::failure("--tokens is empty; give at least one word");
+            return R::failure("--tokens: sentence " + std::to_string(i + 1) + " of " + std::to_string(sentences.size()) +
+                              " has no words (sentences are separated by '|')");
+        }
+        if (sentences.size() == 1) {
+            o.sources.tokens = sentences.front();
+        } else {
+            // Unequal sentences are padded; unless a mask was chosen, the padding mask hides the pads.
+            bool unequal = false;
+            for (const auto& words : sentences) unequal |= words.size() != sentences.front().size();
+            const bool mask_given = o.mask_option != nullptr && o.mask_option->count() > 0;
+            if (unequal && !mask_given) c.mask = MaskKind::Padding;
+            o.sources.sentences = std::move(sentences);
+        }
+    }
 
     R problem = io::build_problem(c, o.sources);
     if (!problem) return problem;

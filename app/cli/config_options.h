@@ -16,7 +16,8 @@ struct ConfigOptions {
     std::string variant = "split";
     std::string valid_lengths;  // "6,4,1"
     std::string max_memory;     // "2GiB", "512MiB", or bytes
-    std::string sentence;       // --tokens "the cat sat"
+    std::string sentence;       // --tokens "the cat sat" or "the cat sat | a dog ran away" (one per item)
+    CLI::Option* mask_option = nullptr;  // to tell an explicit --mask from the default
     bool no_bias = false;
     // Sizes that files (or --tokens) can fix: an explicit option must agree with them.
     struct SizeOption {

@@ -10,6 +10,7 @@
 #include "app/gui/animation.h"
 #include "app/gui/compute_worker.h"
 #include "app/gui/display_model.h"
+#include "app/gui/file_chooser.h"
 #include "app/gui/settings.h"
 #include "app/io/problem.h"
 
@@ -26,10 +27,13 @@ struct CellRef {
 
 // The canvas's own UI state (which head is enlarged, which cell is hovered).
 struct CanvasUi {
-    int enlarged_head = -1;  // -1: all heads as small multiples
-    int focus_head = 0;      // the head whose sources are shown beside the result
+    int enlarged_head = -1;  // -1: all heads as small multiples (chosen in the head dropdown)
+    int focus_head = 0;      // the head last clicked; its sources are shown beside the result
+    // The head the operand panels follow: the enlarged one, else the one last clicked.
+    int chosen_head() const { return enlarged_head >= 0 ? enlarged_head : focus_head; }
     CellRef hovered;         // under the mouse this frame
     CellRef pinned;          // clicked; the inspector shows it until another click
+    float shown_w = 0, shown_h = 0;  // the canvas's size on screen last frame (canvas-only exports)
 };
 
 // The one dialog open at a time (file paths, export options, help).
@@ -43,6 +47,12 @@ struct DialogState {
     std::string error;        // shown inside the dialog
     bool close = false;       // set by the window loop when the dialog's action succeeded
     bool refocus = false;     // put the keyboard back into the path field (after a failed try)
+    std::string base;         // the folder relative paths start from (shown in the dialog)
+    FileChooser chooser;      // the folder listing under the path field
+    std::string question;     // "replace X?" / "create folder X?" awaiting an answer ("" when none)
+    std::string question_path;  // the resolved path the question is about
+    std::string create_folder;  // the one folder to create when the answer is yes
+    std::string last_folder;  // where the previous export went (the next one starts there)
 };
 
 // "Export all steps" runs one step per frame so the window stays responsive.
@@ -59,9 +69,11 @@ struct AppState {
 
     // What the user edits. Only a validated copy is sent to the worker.
     AttentionConfig config;
-    std::string sentence = "the cat sat on the mat";
+    std::string sentence = "the cat sat on the mat";  // the box's text; '|' separates batch items
+    std::string sentence_in_use = "the cat sat on the mat";  // the last text with words in every part
+    std::string sentence_message;  // why the box's text is not used ("" when it is)
     bool tokens_from_sentence = true;
-    int valid_length = 4;          // key padding: keys >= this are masked (every batch item)
+    std::vector<int> valid_lengths{4};  // key padding, per batch item: keys >= valid_lengths[b] are masked
     int batch_item = 0;            // which batch item is drawn
     io::ProblemSources sources;    // file paths (weights, query, key, value)
     std::string config_message;    // why the edited config cannot run ("" when fine)
@@ -91,15 +103,27 @@ struct AppState {
 };
 
 // The tokens the worker embeds: the sentence's words, cut or padded ("t6", ...) to seq_len.
+// With several sentences ('|'), the first one.
 std::vector<std::string> effective_tokens(const AppState& state);
-// Sets seq_len from the sentence's word count (1..1024).
-void follow_sentence(AppState& state);
+// Takes the box's text: seq_len follows the word count (1..1024); several sentences set
+// B to their count, L to the longest and the padding mask's valid lengths to their
+// lengths (switching an unmasked config to the padding mask when they differ). Text
+// without words (or an empty sentence between bars) is not taken: the last valid
+// sentence stays and sentence_message says why. Returns true when something changed.
+bool follow_sentence(AppState& state);
+// Valid length of batch item `b` (the last one given repeats, as on the command line).
+int valid_length_of(const AppState& state, int b);
+// Copies what the window shows (sizes, mask, sentence...) into the settings to be saved.
+void store_config_in_settings(AppState& state);
 // Fills config/sentence from the problem the command line built.
 void init_from_problem(AppState& state, const io::Problem& problem);
 // The request for the edited inputs, or an empty optional with state.config_message set.
 std::optional<ComputeRequest> make_request(AppState& state);
 // Takes the worker's newest result into the state (keeps the old trace on failure).
 void accept_result(AppState& state, ComputeResult result, double now);
+// The head whose operands are drawn beside step `sd`: the head of `active` (the animation's
+// cursor or the hovered cell: a preview) when it has one, else the chosen head.
+int operand_head(const CanvasUi& ui, const StepDisplay& sd, const CellRef& active);
 // Short message for the status line.
 void set_status(AppState& state, std::string message, double now);
 

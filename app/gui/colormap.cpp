@@ -34,17 +34,6 @@ constexpr std::array<Rgb, 8> kSequentialStops = {{
 }};
 
 // Okabe & Ito's eight colour-blind-safe hues (black swapped for a grey-blue).
-constexpr std::array<Rgb, 8> kHeadBase = {{
-    {0.902f, 0.624f, 0.000f},  // orange
-    {0.337f, 0.706f, 0.914f},  // sky blue
-    {0.000f, 0.620f, 0.451f},  // bluish green
-    {0.941f, 0.894f, 0.259f},  // yellow
-    {0.000f, 0.447f, 0.698f},  // blue
-    {0.835f, 0.369f, 0.000f},  // vermillion
-    {0.800f, 0.475f, 0.655f},  // reddish purple
-    {0.560f, 0.600f, 0.680f},  // grey-blue
-}};
-
 template <size_t N>
 Rgb interpolate(const std::array<Rgb, N>& stops, float t) {
     t = std::clamp(t, 0.0f, 1.0f);
@@ -110,14 +99,42 @@ Rgb with_contrast(Rgb c, Rgb bg, float min_ratio) {
     return out;
 }
 
+Rgb oklab_to_srgb(float lightness, float a, float b) {
+    const float l = lightness + 0.3963377774f * a + 0.2158037573f * b;
+    const float m = lightness - 0.1055613458f * a - 0.0638541728f * b;
+    const float s = lightness - 0.0894841775f * a - 1.2914855480f * b;
+    const float l3 = l * l * l, m3 = m * m * m, s3 = s * s * s;
+    const auto encode = [](float linear) {
+        const float v = std::clamp(linear, 0.0f, 1.0f);
+        return v <= 0.0031308f ? 12.92f * v : 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f;
+    };
+    return {encode(4.0767416621f * l3 - 3.3077115913f * m3 + 0.2309699292f * s3),
+            encode(-1.2684380046f * l3 + 2.6097574011f * m3 - 0.3413193965f * s3),
+            encode(-0.0041960863f * l3 - 0.7034186147f * m3 + 1.7076147010f * s3)};
+}
+
+Rgb srgb_to_oklab(Rgb c) {
+    const auto decode = [](float v) { return v <= 0.04045f ? v / 12.92f : std::pow((v + 0.055f) / 1.055f, 2.4f); };
+    const float r = decode(c.r), g = decode(c.g), b = decode(c.b);
+    const float l = std::cbrt(0.4122214708f * r + 0.5363288632f * g + 0.0514459929f * b);
+    const float m = std::cbrt(0.2119034982f * r + 0.6806995451f * g + 0.1073969566f * b);
+    const float s = std::cbrt(0.0883024619f * r + 0.2817188376f * g + 0.6299787005f * b);
+    return {0.2104542553f * l + 0.7936177850f * m - 0.0040720468f * s,
+            1.9779984951f * l - 2.4285922050f * m + 0.4505937099f * s,
+            0.0259040371f * l + 0.7827717662f * m - 0.8086757660f * s};
+}
+
 Rgb head_color(int head) {
-    const int h = ((head % 24) + 24) % 24;
-    const Rgb base = kHeadBase[static_cast<size_t>(h % 8)];
-    const int band = h / 8;  // 0: as is, 1: lighter, 2: darker
-    if (band == 0) return base;
-    if (band == 1) return {base.r + (1 - base.r) * 0.45f, base.g + (1 - base.g) * 0.45f,
-                           base.b + (1 - base.b) * 0.45f};
-    return {base.r * 0.6f, base.g * 0.6f, base.b * 0.6f};
+    // 16 evenly spaced hues in OKLab (equal steps look equal), visited 3 apart so that
+    // neighbouring heads differ most; lightness alternates between a light and a dark
+    // band, and heads 16..31 take the other band of each hue. Chosen by measuring the
+    // smallest OKLab distance between any two of the 32 (see test_gui_colormap.cpp).
+    const int h = ((head % kDistinctHeads) + kDistinctHeads) % kDistinctHeads;
+    const int band = h / 16;
+    const float hue = static_cast<float>((h * 3) % 16) / 16.0f * 6.2831853f;
+    const float lightness = ((h + band) % 2 == 0) ? 0.80f : 0.60f;
+    const float chroma = 0.15f;
+    return oklab_to_srgb(lightness, chroma * std::cos(hue), chroma * std::sin(hue));
 }
 
 uint32_t pack_rgba(Rgb c, float alpha) {

@@ -36,9 +36,14 @@ float contrast_ratio(Rgb a, Rgb b);
 // to reach `min_ratio` against `bg`: head colours used as text stay recognisable.
 Rgb with_contrast(Rgb c, Rgb bg, float min_ratio);
 
-// One colour per head, the same in every step (Okabe-Ito inspired, then lighter and
-// darker variants past 8 heads). Heads wrap around after 24.
+// Heads with a colour of their own (the window allows up to 32 heads); past that colours repeat.
+constexpr int kDistinctHeads = 32;
+// One colour per head, the same in every step: evenly spaced hues with alternating
+// lightness, every pair of the 32 apart in OKLab (tested).
 Rgb head_color(int head);
+// OKLab (L, a, b) to sRGB (clipped to the gamut), and back: for the head palette and its test.
+Rgb oklab_to_srgb(float lightness, float a, float b);
+Rgb srgb_to_oklab(Rgb c);  // returns (L, a, b) in r, g, b
 
 // Packs to ImGui's IM_COL32 layout (ABGR in a uint32) without including ImGui.
 uint32_t pack_rgba(Rgb c, float alpha = 1.0f);

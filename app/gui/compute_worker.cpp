@@ -71,12 +71,13 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
         auto shared = std::make_shared<const Trace>(std::move(trace.value()));
         const auto model_start = std::chrono::steady_clock::now();
         result.model = std::make_shared<const DisplayModel>(
-            build_display_model(*shared, problem.query_tokens, problem.key_tokens, batch_item, max_extent));
+            build_display_model(*shared, problem.query_tokens_of(batch_item), problem.key_tokens_of(batch_item),
+                                batch_item, max_extent));
         result.model_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - model_start).count();
         result.trace = std::move(shared);
-        result.query_tokens = problem.query_tokens;
-        result.key_tokens = problem.key_tokens;
+        result.query_tokens = problem.query_tokens_of(batch_item);
+        result.key_tokens = problem.key_tokens_of(batch_item);
     } catch (const std::bad_alloc&) {
         result.error = "not enough memory for this configuration; choose smaller sizes";
     } catch (const std::exception& e) {

@@ -353,6 +353,68 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     return sd;
 }
 
+// Steps that only move, rescale or mix their source's values share its colour scale.
+bool keeps_source_scale(StepKind kind) {
+    switch (kind) {
+    case StepKind::Slice:
+    case StepKind::View:
+    case StepKind::Transpose:
+    case StepKind::Scale:        // the learner sees the scores shrink instead of a re-normalised copy
+    case StepKind::Mask:
+    case StepKind::WeightedSum:  // each output row is an average of V's rows
+    case StepKind::Concat:
+        return true;
+    case StepKind::Input:
+    case StepKind::Projection:
+    case StepKind::Scores:
+    case StepKind::Softmax:
+    case StepKind::Dropout:
+        return false;
+    }
+    return false;
+}
+
+// One colour scale per family of steps, so a colour means the same number across a step
+// and the sources drawn beside it: probabilities (softmax, dropout) on 0..1 (higher only
+// when dropout's 1/(1-p) lifts a survivor past 1), and signed values on one symmetric
+// range per chain of steps that keep their source's scale.
+void share_colour_ranges(const Trace& trace, DisplayModel& model) {
+    const size_t n = model.steps.size();
+    float top = 1.0f;
+    for (size_t i = 0; i < n; ++i)
+        if (model.steps[i].colormap == ColormapKind::Sequential) top = std::max(top, model.steps[i].data_max);
+    std::vector<size_t> group(n);
+    for (size_t i = 0; i < n; ++i) group[i] = i;
+    const auto root = [&](size_t i) {
+        while (group[i] != i) i = group[i] = group[group[i]];
+        return i;
+    };
+    for (size_t i = 0; i < n; ++i) {
+        const Step& step = trace.steps[i];
+        if (model.steps[i].colormap != ColormapKind::Diverging || !keeps_source_scale(step.kind)) continue;
+        for (const std::string& source : step.sources) {
+            const int s = trace.index_of(source);
+            if (s < 0 || model.steps[static_cast<size_t>(s)].colormap != ColormapKind::Diverging) continue;
+            group[root(i)] = root(static_cast<size_t>(s));
+        }
+    }
+    std::vector<float> extent(n, 1e-6f);
+    for (size_t i = 0; i < n; ++i) {
+        const StepDisplay& sd = model.steps[i];
+        extent[root(i)] = std::max({extent[root(i)], std::fabs(sd.data_min), std::fabs(sd.data_max)});
+    }
+    for (size_t i = 0; i < n; ++i) {
+        StepDisplay& sd = model.steps[i];
+        if (sd.colormap == ColormapKind::Sequential) {
+            sd.vmin = 0.0f;
+            sd.vmax = top;
+        } else {
+            sd.vmin = -extent[root(i)];
+            sd.vmax = extent[root(i)];
+        }
+    }
+}
+
 }  // namespace
 
 DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
@@ -384,15 +446,9 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
     for (int i = 0; i < n; ++i) {
         StepDisplay& sd = model.steps[static_cast<size_t>(i)];
         const Step& step = trace.steps[static_cast<size_t>(i)];
-        // Scaling and masking keep their source's colour range, so the learner sees the
-        // scores shrink towards zero instead of a re-normalised copy of the same picture.
-        if ((step.kind == StepKind::Scale || step.kind == StepKind::Mask) && sd.from_step >= 0 && sd.from_step < i) {
-            const StepDisplay& from = model.steps[static_cast<size_t>(sd.from_step)];
-            sd.vmin = from.vmin;
-            sd.vmax = from.vmax;
-        }
         if (!step.tensor.empty() && step.tensor.rank() > 0) name_buffer(trace, i, sd.strip, buffers);
     }
+    share_colour_ranges(trace, model);
     return model;
 }
 

@@ -60,7 +60,9 @@ struct StepDisplay {
     std::string row_name, col_name;  // "L", "d_h"
     AxisLabels row_labels = AxisLabels::Indices, col_labels = AxisLabels::Indices;
     ColormapKind colormap = ColormapKind::Diverging;
-    float vmin = -1, vmax = 1;       // colour range (symmetric around 0 when diverging)
+    float vmin = -1, vmax = 1;       // colour range, shared (see share_colour_ranges): probabilities
+                                     // 0..1 (or more after dropout's rescale), signed values one
+                                     // symmetric range per chain of steps that keep their source's scale
     float data_min = 0, data_max = 0;  // finite values actually present
     int64_t masked_cells = 0;        // -inf cells in the shown batch item
     int64_t masked_zero_cells = 0;   // probabilities that are 0 because their key was masked

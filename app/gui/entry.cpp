@@ -21,10 +21,12 @@
 #include "app/gui/app_state.h"
 #include "app/gui/compute_worker.h"
 #include "app/gui/export.h"
+#include "app/gui/export_runner.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/frame.h"
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/headless.h"
+#include "app/gui/imgui_ini.h"
 #include "app/gui/input_queue.h"
 #include "app/gui/snapshot.h"
 #include "app/gui/test_hook.h"
@@ -60,6 +62,7 @@ void set_full_screen(GLFWwindow* window, FullScreen& fs, bool on) {
 // GLFW backend a frame at a time, always before NewFrame.
 struct KeyInput {
     InputQueue queue;
+    bool mouse_down[5] = {};  // buttons as the queue has delivered them so far
     std::vector<std::pair<int, int>> presses;  // (key, mods) fed this frame, for app shortcuts
 };
 
@@ -79,14 +82,22 @@ void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
     input->queue.push(InputEvent::key_event(key, scancode, action, mods, action == GLFW_RELEASE, is_modifier_key(key)));
 }
 
+void on_mouse_button(GLFWwindow* window, int button, int action, int mods) {
+    auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window));
+    if (!input) return;
+    input->queue.push(InputEvent::mouse_event(button, action, mods, action == GLFW_RELEASE));
+}
+
 void on_char(GLFWwindow* window, unsigned int codepoint) {
     auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window));
     if (!input) return;
     input->queue.push(InputEvent::char_event(codepoint));
 }
 
-// Before NewFrame: this frame's share of the queued events goes to ImGui's backend, which
-// sets io.KeysDown, io.KeyCtrl... and the text queue exactly as if they had just arrived.
+// After the backend's NewFrame and before ImGui's: this frame's share of the queued events
+// goes to ImGui's backend, which sets io.KeysDown, io.KeyCtrl... and the text queue exactly
+// as if they had just arrived. Mouse buttons are set here too, overriding the backend's
+// live reading, so a quick click is down for one whole frame and up in the next.
 void feed_frame_input(GLFWwindow* window, KeyInput& input) {
     input.presses.clear();
     for (const InputEvent& e : input.queue.take_frame()) {
@@ -94,9 +105,15 @@ void feed_frame_input(GLFWwindow* window, KeyInput& input) {
             ImGui_ImplGlfw_CharCallback(window, e.codepoint);
             continue;
         }
+        if (e.kind == InputEvent::Kind::MouseButton) {
+            if (e.key >= 0 && e.key < IM_ARRAYSIZE(input.mouse_down)) input.mouse_down[e.key] = !e.is_release;
+            continue;
+        }
         ImGui_ImplGlfw_KeyCallback(window, e.key, e.scancode, e.action, e.mods);
         if (!e.is_release) input.presses.emplace_back(e.key, e.mods);
     }
+    ImGuiIO& io = ImGui::GetIO();
+    for (int b = 0; b < IM_ARRAYSIZE(input.mouse_down); ++b) io.MouseDown[b] = input.mouse_down[b];
 }
 
 // Space, arrows, PageUp/PageDown (presentation clickers), Home/End, F, P, Escape.
@@ -156,96 +173,6 @@ void post_request(AppState& state, ComputeWorker& worker) {
     state.posted_time = glfwGetTime();
 }
 
-// Exports that need GL run between frames, never inside one.
-struct Exporter {
-    std::unique_ptr<OffscreenRenderer> renderer;  // alive during "export all steps"
-    std::unique_ptr<PngEncoderPool> pool;
-    HeatmapCache cache;
-
-    void start(AppState& state, const ExportRequest& request, int win_w, int win_h) {
-        const double now = glfwGetTime();
-        auto report = [&](const Status& s, const std::string& done) {
-            if (s.ok()) {
-                state.dialog.close = true;
-                set_status(state, done, now);
-            } else {
-                state.dialog.error = s.error();
-            }
-        };
-        if (!state.trace) return;
-        const Step& step = state.trace->steps[static_cast<size_t>(state.playback.step())];
-        switch (request.kind) {
-            case ExportKind::StepCsv: {
-                const auto parent = std::filesystem::path(request.path).parent_path().string();
-                Status s = parent.empty() ? ok_status() : ensure_writable_dir(parent);
-                if (s.ok()) s = write_step_csv(step, request.path);
-                report(s, "wrote " + request.path);
-                return;
-            }
-            case ExportKind::TensorsDir: {
-                Status s = ensure_writable_dir(request.path);
-                if (s.ok()) s = write_trace_tensors(*state.trace, request.path);
-                report(s, "wrote the trace's tensors into " + request.path);
-                return;
-            }
-            case ExportKind::SnapshotPng: {
-                const auto parent = std::filesystem::path(request.path).parent_path().string();
-                Status s = parent.empty() ? ok_status() : ensure_writable_dir(parent);
-                if (s.ok()) {
-                    OffscreenRenderer r(win_w, win_h, static_cast<float>(request.scale), state.settings.light_theme);
-                    if (!r.valid()) {
-                        s = Status::failure(r.error());
-                    } else {
-                        cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
-                        render_state(r, state, cache, request.canvas_only ? SnapshotLayout::CanvasOnly : SnapshotLayout::FullWindow);
-                        s = write_png(request.path, r.pixel_width(), r.pixel_height(), r.pixels());
-                    }
-                }
-                report(s, "wrote " + request.path);
-                return;
-            }
-            case ExportKind::AllStepsPng: {
-                const Status s = ensure_writable_dir(request.path);
-                if (!s.ok()) {
-                    state.dialog.error = s.error();
-                    return;
-                }
-                renderer = std::make_unique<OffscreenRenderer>(win_w, win_h, static_cast<float>(request.scale),
-                                                               state.settings.light_theme);
-                if (!renderer->valid()) {
-                    state.dialog.error = renderer->error();
-                    renderer.reset();
-                    return;
-                }
-                cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
-                pool = std::make_unique<PngEncoderPool>();
-                state.export_progress = ExportProgress{true, 0, static_cast<int>(state.trace->steps.size()), request.path,
-                                                       request.scale, request.canvas_only};
-                state.dialog.close = true;
-                return;
-            }
-        }
-    }
-
-    // One step of "export all steps" per frame, so the progress bar moves.
-    void continue_all(AppState& state) {
-        ExportProgress& p = state.export_progress;
-        if (!p.active || !renderer) return;
-        if (p.next < p.total) {
-            AppState copy = state;  // the window's own position is not disturbed
-            render_steps_to_pngs(*renderer, copy, cache, p.canvas_only ? SnapshotLayout::CanvasOnly : SnapshotLayout::Slide,
-                                 {p.next}, 1.0f, p.folder, *pool);
-            ++p.next;
-            return;
-        }
-        const Status s = pool->finish();
-        set_status(state, s.ok() ? "wrote " + std::to_string(p.total) + " PNG files into " + p.folder : s.error(), glfwGetTime());
-        p.active = false;
-        renderer.reset();
-        pool.reset();
-    }
-};
-
 }  // namespace
 
 int run_window(const io::Problem& initial) {
@@ -255,7 +182,8 @@ int run_window(const io::Problem& initial) {
         return 2;
     }
     AppState state;
-    state.settings = load_settings();
+    std::string settings_problem;  // shown in the status line once the window is up
+    state.settings = load_settings(&settings_problem);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -283,14 +211,18 @@ int run_window(const io::Problem& initial) {
         std::filesystem::create_directories(dir, ec);
         if (std::filesystem::is_directory(dir, ec)) {
             ini_path = dir + "/imgui.ini";
-            io.IniFilename = ini_path.c_str();
+            // Read and written by imgui_ini.cpp (checked, atomic), not by ImGui itself.
+            const std::string ini_problem = load_imgui_ini(ini_path);
+            if (settings_problem.empty()) settings_problem = ini_problem;
         }
     }
     KeyInput keys;
     glfwSetWindowUserPointer(window, &keys);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
-    // Keys and text go through the queue; mouse, focus and scroll stay with the backend.
+    // Keys, text and mouse buttons go through the queue; the cursor position, focus and
+    // scroll stay with the backend.
     glfwSetKeyCallback(window, on_key);
+    glfwSetMouseButtonCallback(window, on_mouse_button);
     glfwSetCharCallback(window, on_char);
     ImGui_ImplOpenGL3_Init("#version 330");
 
@@ -299,6 +231,8 @@ int run_window(const io::Problem& initial) {
     Fonts fonts = load_fonts(effective_scale(state));
     apply_theme(state.settings.light_theme, effective_scale(state));
 
+    if (!settings_problem.empty()) set_status(state, settings_problem, glfwGetTime());
+
     ComputeWorker worker;
     ComputeRequest first;
     first.prebuilt = std::make_shared<const io::Problem>(initial);
@@ -306,9 +240,9 @@ int run_window(const io::Problem& initial) {
     state.posted_time = glfwGetTime();
     // GL objects must die before the context: they live in these and are reset below.
     auto cache_owner = std::make_unique<HeatmapCache>();
-    auto exporter_owner = std::make_unique<Exporter>();
+    auto exporter_owner = std::make_unique<ExportRunner>();
     HeatmapCache& cache = *cache_owner;
-    Exporter& exporter = *exporter_owner;
+    ExportRunner& exporter = *exporter_owner;
     FullScreen fs;
     bool rebuild_fonts = false;
 
@@ -383,8 +317,8 @@ int run_window(const io::Problem& initial) {
 
         int win_w = 0, win_h = 0;
         glfwGetWindowSize(window, &win_w, &win_h);
-        if (actions.export_request) exporter.start(state, *actions.export_request, win_w, win_h);
-        exporter.continue_all(state);
+        if (actions.export_request) exporter.start(state, *actions.export_request, win_w, win_h, glfwGetTime());
+        exporter.continue_all(state, glfwGetTime());
         gl::Framebuffer::bind_default(fb_w, fb_h);
         if (!fs.on && win_w > 0 && win_h > 0) {
             state.settings.window_width = win_w;
@@ -393,14 +327,18 @@ int run_window(const io::Problem& initial) {
         // Settings are written a moment after they change, not only at exit.
         if (glfwGetTime() - last_settings_check > 2.0) {
             last_settings_check = glfwGetTime();
+            store_config_in_settings(state);
             const std::string now = serialize_settings(state.settings);
             if (now != saved_settings && save_settings(state.settings)) saved_settings = now;
+            save_imgui_ini(ini_path, false);
         }
     }
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 
+    store_config_in_settings(state);
     save_settings(state.settings);
+    save_imgui_ini(ini_path, true);
     exporter_owner.reset();
     cache_owner.reset();
     ImGui_ImplOpenGL3_Shutdown();

@@ -1,29 +1,36 @@
 #include "app/gui/format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 
 namespace attn::gui {
 
-std::string format_cell_value(float value, int max_chars) {
-    if (max_chars < 3) max_chars = 3;
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-    char buf[32];
-    // Try decreasing precision until the text fits; fall back to exponent form.
-    for (int decimals = 2; decimals >= 0; --decimals) {
-        std::snprintf(buf, sizeof(buf), "%.*f", decimals, static_cast<double>(value));
-        std::string text = buf;
-        if (text == "-0" || text == "-0.0" || text == "-0.00") text = text.substr(1);
-        // "0.42" reads better as ".42" only when space is tight.
-        if (static_cast<int>(text.size()) > max_chars && decimals > 0 && std::fabs(value) < 1.0f) {
-            const size_t zero = text.find("0.");
-            if (zero != std::string::npos && (zero == 0 || zero == 1)) text.erase(zero, 1);
+int choose_cell_decimals(const float* values, size_t count, int max_chars) {
+    // Fewer decimals only while the largest value keeps two significant digits: a panel of
+    // "0", "-0", "1" would be right but say nothing.
+    float largest = 0.0f;
+    for (size_t i = 0; i < count; ++i)
+        if (std::isfinite(values[i])) largest = std::max(largest, std::fabs(values[i]));
+    const int fewest = largest > 0.0f ? std::clamp(1 - static_cast<int>(std::floor(std::log10(largest))), 0, 2) : 2;
+    for (int decimals = 2; decimals >= fewest; --decimals) {
+        bool fits = true;
+        for (size_t i = 0; i < count && fits; ++i) {
+            const float v = values[i];
+            if (!std::isfinite(v)) continue;  // -inf is drawn only when it fits, see format_cell_fixed
+            fits = static_cast<int>(format_cell_fixed(v, decimals).size()) <= max_chars;
         }
-        if (static_cast<int>(text.size()) <= max_chars) return text;
+        if (fits) return decimals;
     }
-    std::snprintf(buf, sizeof(buf), "%.0e", static_cast<double>(value));
+    return -1;
+}
+
+std::string format_cell_fixed(float value, int decimals) {
+    if (decimals < 0 || std::isnan(value)) return "";
+    if (std::isinf(value)) return value < 0 ? "-inf" : "";
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.*f", decimals, static_cast<double>(value));
     return buf;
 }
 

@@ -7,15 +7,50 @@
 
 namespace attn::gui {
 
-// A value short enough for a heatmap cell: "0.42", "-1.3", "12", "1e+03", "-inf".
-// `max_chars` bounds the result's length (at least 3).
-std::string format_cell_value(float value, int max_chars = 5);
+// Numbers in heatmap cells follow one rule: a number drawn is the value rounded to a
+// fixed count of decimals (sign kept, "-0.0" for -0.03 at one decimal, never ".32"), and
+// every cell of a panel uses the same count. When no count fits every cell of the
+// panel, the panel shows colours only.
+//
+// The decimals (2, 1 or 0) for a panel whose cells hold `count` values, each drawn in at
+// most `max_chars` characters; -1 when none fits. Fewer decimals are taken only while the
+// panel's largest |value| keeps two significant digits (0.32 needs 2, 1.1 needs 1). -inf (a masked
+// score) is drawn as "-inf" when 4 characters fit and ignored otherwise; nan and +inf
+// are not drawn and do not count.
+int choose_cell_decimals(const float* values, size_t count, int max_chars);
+// `value` with `decimals` decimals ("-0.03" -> "-0.0" at 1); "-inf" for -inf; "" for
+// nan/+inf or decimals < 0.
+std::string format_cell_fixed(float value, int decimals);
 // A value for tooltips and legends: up to 4 significant digits, "-inf", "nan".
 std::string format_value(float value);
 // "(L=4, H=2, d_h=3)" from sizes and names (names may be shorter than sizes).
 std::string format_shape(const std::vector<int64_t>& shape, const std::vector<std::string>& names);
 // "03_attn_scores.png": the 2-digit position in the trace, then the step name.
 std::string snapshot_file_name(int position, const std::string& step_name);
+// Lines of `text` no wider than `max_width` (by `width_of`), broken only at spaces so a
+// number such as "0.1756" or "-inf" is never split; a single word wider than the line
+// gets a line of its own.
+template <typename WidthOf>
+std::vector<std::string> wrap_at_spaces(const std::string& text, float max_width, WidthOf width_of) {
+    std::vector<std::string> lines;
+    std::string line;
+    size_t start = 0;
+    while (start <= text.size()) {
+        size_t end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(start, end - start);
+        const std::string joined = line.empty() ? word : line + " " + word;
+        if (!line.empty() && width_of(joined) > max_width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = joined;
+        }
+        start = end + 1;
+    }
+    if (!line.empty() || lines.empty()) lines.push_back(line);
+    return lines;
+}
 // Milliseconds with one decimal: "12.3".
 std::string format_ms(double ms);
 // A label that fits `max_chars` characters: "elephant" -> "elep~".

@@ -2,6 +2,8 @@
 //   splitter           draggable bars between the side panels
 //   canvas_window      the canvas with its head selector, status and errors
 //   presentation       title + canvas + explanation, large type, no controls
+//   canvas_alone       a canvas-only export: the step's title above the canvas
+//   status_line        the one-line strip at the bottom: messages, export progress
 //   draw_frame         the normal layout: resizable panels around the canvas
 #include "app/gui/frame.h"
 
@@ -60,6 +62,11 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
                                         ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus);
     ImGui::PopStyleVar();
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    if (!ctx.offscreen) {
+        // A "canvas only" export is laid out at the size the canvas has on screen.
+        state.canvas.shown_w = size.x;
+        state.canvas.shown_h = size.y;
+    }
     if (!state.trace || !state.model) {
         ImGui::SetCursorPos(ImVec2(20, 20));
         if (!state.compute_error.empty()) ImGui::TextWrapped("%s", state.compute_error.c_str());
@@ -99,7 +106,12 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
                 for (size_t i = 0; i < sd.panels.size(); ++i) {
                     const int head = sd.panels[i].head;
                     const std::string label = "head " + std::to_string(head);
+                    // Each entry in its head's colour, readable on the popup's background.
+                    const Rgb bg{ImGui::GetStyle().Colors[ImGuiCol_PopupBg].x, ImGui::GetStyle().Colors[ImGuiCol_PopupBg].y,
+                                 ImGui::GetStyle().Colors[ImGuiCol_PopupBg].z};
+                    ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(head), bg, 4.5f)));
                     if (ImGui::Selectable(label.c_str(), state.canvas.enlarged_head == head)) state.canvas.enlarged_head = head;
+                    ImGui::PopStyleColor();
                 }
                 ImGui::EndCombo();
             }
@@ -151,15 +163,66 @@ void presentation(AppState& state, const FrameContext& ctx, float w, float h) {
     ImGui::End();
 }
 
+// The title strip of a canvas-only export (kCanvasTitleEm large-font heights), so the
+// picture stands alone on a slide: "5 / 17  Scores: Q K^T per head" and the formula.
+void canvas_alone(AppState& state, const FrameContext& ctx, float w, float h) {
+    const float large = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
+    const float title_h = std::min(h * 0.5f, large * kCanvasTitleEm);
+    place(0, 0, w, title_h);
+    ImGui::Begin("##canvas_title", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    if (state.trace && !state.trace->steps.empty()) {
+        const int index = std::clamp(state.playback.step(), 0, static_cast<int>(state.trace->steps.size()) - 1);
+        const Step& step = state.trace->steps[static_cast<size_t>(index)];
+        ImGui::PushFont(ctx.fonts.large);
+        const std::string title = std::to_string(index + 1) + " / " + std::to_string(state.trace->steps.size()) + "   " + step.title;
+        ImGui::SetCursorPosY((title_h - ImGui::GetFontSize()) * 0.5f);
+        ImGui::TextUnformatted(title.c_str());
+        const float title_end = ImGui::GetItemRectMax().x;
+        ImGui::PopFont();
+        // The formula on the right when it fits beside the title.
+        const float formula_w = ImGui::CalcTextSize(step.formula.c_str()).x;
+        const float pad = ImGui::GetStyle().WindowPadding.x;
+        if (title_end + formula_w + pad * 4.0f < w) {
+            ImGui::SetCursorPos(ImVec2(w - formula_w - pad, (title_h - ImGui::GetFontSize()) * 0.5f));
+            ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", step.formula.c_str());
+        }
+    }
+    ImGui::End();
+    canvas_window(state, ctx, 0, title_h, w, h - title_h, false);
+}
+
+// Messages (an export finished, a file was written) and the progress of "export all
+// steps"; otherwise "ready". Exports report here, never inside a view.
+void status_line(const AppState& state, const FrameContext& ctx, float y, float w, float h) {
+    place(0, y, w, h);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetFontSize() * 0.5f, (h - ImGui::GetFontSize()) * 0.5f));
+    ImGui::Begin("##status_line", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    ImGui::PopStyleVar();
+    const ExportProgress& progress = state.export_progress;
+    if (progress.active) {
+        const float fraction = progress.total > 0 ? static_cast<float>(progress.next) / static_cast<float>(progress.total) : 0.0f;
+        const std::string text = "exporting step " + std::to_string(std::min(progress.next + 1, progress.total)) + " of " +
+                                 std::to_string(progress.total) + " into " + progress.folder;
+        ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 8.0f, ImGui::GetFontSize()), "");
+        ImGui::SameLine();
+        ImGui::TextUnformatted(text.c_str());
+    } else if (!state.status.empty() && ctx.now - state.status_time < 8.0 && ctx.now >= state.status_time) {
+        ImGui::TextUnformatted(state.status.c_str());
+    } else {
+        ImGui::TextDisabled("ready");
+    }
+    ImGui::End();
+}
+
 }  // namespace
 
 FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
     FrameActions out;
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImVec2 display = ImGui::GetIO().DisplaySize;
     if (display.x <= 0.0f || display.y <= 0.0f) return out;
 
     if (ctx.canvas_only) {
-        canvas_window(state, ctx, 0, 0, display.x, display.y, false);
+        canvas_alone(state, ctx, display.x, display.y);
         return out;
     }
     if (state.presentation || ctx.presentation_header) {
@@ -177,8 +240,15 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
         out.toggle_fullscreen = menu.toggle_fullscreen;
         out.quit = menu.quit;
         out.export_request = menu.export_request ? menu.export_request : dialogs.export_request;
+    } else {
+        // A whole-window export shows the menu bar as the window does (no mouse: nothing opens).
+        AppState inert = state;
+        draw_menu(inert);
     }
     top = ImGui::GetFrameHeight();
+    const float status_h = ImGui::GetFontSize() * 1.6f;
+    const ImVec2 full = display;
+    display.y = std::max(top + 1.0f, display.y - status_h);
     const float fs = ImGui::GetFontSize();
     UiSettings& ui = state.settings;
     const SidePanels side = side_panels(display.x, display.y - top, fs, ui.left_panel_em, ui.right_panel_em, ui.explain_fraction);
@@ -226,19 +296,8 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
     place(right_x, inspector_y, right_w, display.y - inspector_y);
     ImGui::Begin("Inspector", nullptr, kPanelFlags);
     draw_inspector(state);
-    if (!state.status.empty() && ctx.now - state.status_time < 8.0) {
-        ImGui::Separator();
-        ImGui::TextWrapped("%s", state.status.c_str());
-    }
-    if (state.export_progress.active) {
-        ImGui::Separator();
-        ImGui::TextUnformatted("Exporting steps...");
-        const float fraction = state.export_progress.total > 0
-                                   ? static_cast<float>(state.export_progress.next) / static_cast<float>(state.export_progress.total)
-                                   : 0.0f;
-        ImGui::ProgressBar(fraction);
-    }
     ImGui::End();
+    status_line(state, ctx, display.y, full.x, full.y - display.y);
     return out;
 }
 

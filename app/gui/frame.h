@@ -23,6 +23,9 @@ struct FrameContext {
     double now = 0;
 };
 
+// Height of a canvas-only export's title strip, in large-font heights.
+constexpr float kCanvasTitleEm = 1.7f;
+
 struct FrameActions {
     bool config_changed = false;
     bool scale_changed = false;

@@ -23,11 +23,26 @@ InputEvent InputEvent::char_event(unsigned codepoint) {
     return e;
 }
 
+InputEvent InputEvent::mouse_event(int button, int action, int mods, bool is_release) {
+    InputEvent e;
+    e.kind = Kind::MouseButton;
+    e.key = button;
+    e.action = action;
+    e.mods = mods;
+    e.is_release = is_release;
+    return e;
+}
+
+namespace {
+// Keys and mouse buttons share one numbering for "changed this frame": buttons below zero.
+int channel_of(const InputEvent& e) { return e.kind == InputEvent::Kind::MouseButton ? -1 - e.key : e.key; }
+}  // namespace
+
 void InputQueue::push(const InputEvent& event) { pending_.push_back(event); }
 
 std::vector<InputEvent> InputQueue::take_frame() {
     std::vector<InputEvent> frame;
-    std::vector<int> keys_changed;  // keys whose state this frame already changed
+    std::vector<int> keys_changed;  // keys and buttons whose state this frame already changed
     bool text_typed = false;
     bool key_pressed = false;       // a non-modifier key went down (or repeated)
     while (!pending_.empty()) {
@@ -35,13 +50,14 @@ std::vector<InputEvent> InputQueue::take_frame() {
         if (e.kind == InputEvent::Kind::Char) {
             text_typed = true;
         } else {
-            if (std::find(keys_changed.begin(), keys_changed.end(), e.key) != keys_changed.end()) break;
+            const int channel = channel_of(e);
+            if (std::find(keys_changed.begin(), keys_changed.end(), channel) != keys_changed.end()) break;
             if (e.is_modifier && key_pressed) break;
             if (!e.is_modifier && !e.is_release) {
                 if (key_pressed || text_typed) break;
                 key_pressed = true;
             }
-            keys_changed.push_back(e.key);
+            keys_changed.push_back(channel);
         }
         frame.push_back(e);
         pending_.pop_front();

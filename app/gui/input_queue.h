@@ -1,4 +1,5 @@
-// InputQueue: keyboard events from the window system, handed to ImGui a frame at a time.
+// InputQueue: keyboard and mouse-button events from the window system, handed to ImGui a
+// frame at a time.
 //
 // Why: Dear ImGui 1.86 samples key state once per frame (io.KeysDown, io.KeyCtrl...) and
 // checks in InputText that the modifiers it merged at NewFrame (io.KeyMods) still match
@@ -19,9 +20,9 @@
 namespace attn::gui {
 
 struct InputEvent {
-    enum class Kind { Key, Char };
+    enum class Kind { Key, Char, MouseButton };
     Kind kind = Kind::Key;
-    int key = 0;               // window-system key code (Kind::Key)
+    int key = 0;               // window-system key code (Kind::Key) or button (Kind::MouseButton)
     int scancode = 0;
     int action = 0;            // press, release or repeat, as the window system numbers them
     int mods = 0;              // modifier bits at the time of the event
@@ -31,6 +32,7 @@ struct InputEvent {
 
     static InputEvent key_event(int key, int scancode, int action, int mods, bool is_release, bool is_modifier);
     static InputEvent char_event(unsigned codepoint);
+    static InputEvent mouse_event(int button, int action, int mods, bool is_release);
 };
 
 class InputQueue {
@@ -40,9 +42,10 @@ public:
     // Removes and returns the events for the next frame, in arrival order. A frame stops
     // before an event that would
     //   - change a key that already changed in this frame (a press and its release, or
-    //     several Backspaces, land in separate frames, so none is lost),
-    //   - press a second non-modifier key, or press one after text was typed (ImGui handles
-    //     a frame's text before its keys, so the order would flip),
+    //     several Backspaces, or a click's press and release, land in separate frames, so
+    //     none is lost),
+    //   - press a second non-modifier key or mouse button, or press one after text was typed
+    //     (ImGui handles a frame's text before its keys, so the order would flip),
     //   - change a modifier after a non-modifier press (Ctrl+A stays Ctrl+A).
     std::vector<InputEvent> take_frame();
 

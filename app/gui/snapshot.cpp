@@ -12,7 +12,7 @@
 
 namespace attn::gui {
 
-void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache, SnapshotLayout layout) {
+void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache, SnapshotLayout layout, double now) {
     // A copy keeps the caller's hover/pin state untouched by an off-screen frame.
     AppState view = state;
     view.canvas.hovered = CellRef{};
@@ -24,18 +24,19 @@ void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& ca
         ctx.offscreen = true;
         ctx.canvas_only = layout == SnapshotLayout::CanvasOnly;
         ctx.presentation_header = layout == SnapshotLayout::Slide;
+        ctx.now = now;
         draw_frame(view, ctx);
     });
 }
 
 std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache,
                                               SnapshotLayout layout, const std::vector<int>& steps, float progress,
-                                              const std::string& dir, PngEncoderPool& pool) {
+                                              const std::string& dir, PngEncoderPool& pool, double now) {
     std::vector<std::string> files;
     for (int step : steps) {
         state.playback.set_position(step, progress);
-        render_state(renderer, state, cache, layout);
-        const std::string path = dir + "/" + snapshot_file_name(step, state.trace->steps[static_cast<size_t>(step)].name);
+        render_state(renderer, state, cache, layout, now);
+        const std::string path = dir + "/" + snapshot_file_name(step + 1, state.trace->steps[static_cast<size_t>(step)].name);
         pool.submit(path, renderer.pixel_width(), renderer.pixel_height(), renderer.pixels());
         files.push_back(path);
     }

@@ -1,24 +1,63 @@
 #include "app/io/file_util.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
-#include <sstream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace attn::io {
 
-Result<std::string> read_file_bytes(const std::string& path) {
+namespace {
+
+std::string size_text(uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
+    return text;
+}
+
+// Closes the descriptor on every return path.
+struct FileDescriptor {
+    int fd;
+    ~FileDescriptor() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+}  // namespace
+
+Result<std::string> read_file_bytes(const std::string& path, uint64_t max_bytes) {
+    using R = Result<std::string>;
+    // O_NONBLOCK: opening a named pipe must not wait for a writer; it is refused below.
+    FileDescriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+    if (file.fd < 0) {
+        if (errno == EISDIR) return R::failure("'" + path + "' is a folder, not a file");
+        return R::failure("cannot open '" + path + "': " + std::strerror(errno));
+    }
     struct stat info {};
-    if (stat(path.c_str(), &info) != 0)
-        return Result<std::string>::failure("cannot open '" + path + "': " + std::strerror(errno));
-    if (S_ISDIR(info.st_mode)) return Result<std::string>::failure("'" + path + "' is a folder, not a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Result<std::string>::failure("cannot open '" + path + "': " + std::strerror(errno));
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad()) return Result<std::string>::failure("cannot read '" + path + "'");
-    return bytes.str();
+    if (::fstat(file.fd, &info) != 0) return R::failure("cannot read '" + path + "': " + std::strerror(errno));
+    if (S_ISDIR(info.st_mode)) return R::failure("'" + path + "' is a folder, not a file");
+    // Devices (/dev/zero, /dev/urandom), pipes and sockets never end or block forever.
+    if (!S_ISREG(info.st_mode))
+        return R::failure("'" + path + "' is not a regular file (a device, pipe or socket); give a saved file");
+    const auto size = static_cast<uint64_t>(info.st_size);
+    if (size > max_bytes)
+        return R::failure("'" + path + "' is " + size_text(size) + "; AttnViz reads input files up to " + size_text(max_bytes));
+
+    std::string bytes;
+    bytes.resize(static_cast<size_t>(size));
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t got = ::read(file.fd, bytes.data() + done, bytes.size() - done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return R::failure("cannot read '" + path + "': " + std::strerror(errno));
+        if (got == 0) break;  // the file shrank while being read: keep what is there
+        done += static_cast<size_t>(got);
+    }
+    bytes.resize(done);
+    return bytes;
 }
 
 Status write_file_bytes(const std::string& path, const std::string& bytes) {

@@ -1,14 +1,24 @@
 // Small file helpers shared by the readers and writers.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/result.h"
 
 namespace attn::io {
 
-// The whole file as bytes, or a message naming the path and the reason.
-Result<std::string> read_file_bytes(const std::string& path);
+// Input files are capped at 4 GiB: the readers take at most 2^31 float32 elements
+// (8 GiB) per tensor, but the whole file is held in memory while it is decoded, and
+// attention weights that need more than 4 GiB (E above ~16k in float32) could never be
+// traced within the default 2 GiB --max-memory anyway. A mistaken path (a disk image,
+// a whole model) is refused at once instead of exhausting memory.
+constexpr uint64_t kMaxInputFileBytes = uint64_t{4} << 30;
+
+// The whole file as bytes, or a message naming the path and the reason. Only regular
+// files are read: folders, devices (/dev/zero), named pipes and sockets are refused
+// without blocking, and so is a file larger than `max_bytes`.
+Result<std::string> read_file_bytes(const std::string& path, uint64_t max_bytes = kMaxInputFileBytes);
 // Writes `bytes` to `path` (truncating), or a message naming the path and the reason.
 Status write_file_bytes(const std::string& path, const std::string& bytes);
 

@@ -1,5 +1,6 @@
 #include "app/io/problem.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "app/io/npy.h"
@@ -13,6 +14,27 @@ std::vector<std::string> split_tokens(const std::string& sentence) {
     std::vector<std::string> tokens;
     for (std::string word; in >> word;) tokens.push_back(word);
     return tokens;
+}
+
+std::vector<std::vector<std::string>> split_sentences(const std::string& text) {
+    std::vector<std::vector<std::string>> sentences;
+    size_t start = 0;
+    for (;;) {
+        const size_t bar = text.find('|', start);
+        sentences.push_back(split_tokens(text.substr(start, bar == std::string::npos ? std::string::npos : bar - start)));
+        if (bar == std::string::npos) break;
+        start = bar + 1;
+    }
+    return sentences;
+}
+
+const std::vector<std::string>& Problem::query_tokens_of(int b) const {
+    if (b >= 0 && b < static_cast<int>(item_tokens.size())) return item_tokens[static_cast<size_t>(b)];
+    return query_tokens;
+}
+
+const std::vector<std::string>& Problem::key_tokens_of(int b) const {
+    return config.is_cross() ? key_tokens : query_tokens_of(b);
 }
 
 namespace {
@@ -62,7 +84,21 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         config.bias = loaded.bias;
     }
 
-    if (!src.query_path.empty() && !src.tokens.empty())
+    // One sentence for every item, or one sentence per item: either way a list per item.
+    std::vector<std::vector<std::string>> sentences = src.sentences;
+    if (sentences.empty() && !src.tokens.empty()) sentences.push_back(src.tokens);
+    for (size_t i = 0; i < sentences.size(); ++i)
+        if (sentences[i].empty()) return R::failure("sentence " + std::to_string(i + 1) + " has no words");
+    const bool per_item = sentences.size() > 1;
+    std::vector<int> sentence_lengths;
+    size_t longest = 0;
+    for (const auto& words : sentences) {
+        sentence_lengths.push_back(static_cast<int>(words.size()));
+        longest = std::max(longest, words.size());
+    }
+    for (auto& words : sentences) words.resize(longest, kPadToken);
+
+    if (!src.query_path.empty() && !sentences.empty())
         return R::failure("give either a query file or tokens, not both (tokens only label seeded inputs)");
     if (!src.query_path.empty()) {
         Result<Tensor> q = read_sequence(src.query_path, "query", "L", "E");
@@ -74,8 +110,12 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         config.seq_len = static_cast<int>(t.dim(1));
         config.hidden_dim = static_cast<int>(t.dim(2));
         p.inputs.query = t;
-    } else if (!src.tokens.empty()) {
-        config.seq_len = static_cast<int>(src.tokens.size());
+    } else if (!sentences.empty()) {
+        config.seq_len = static_cast<int>(longest);
+        if (per_item) config.batch = static_cast<int>(sentences.size());
+        // Padding positions are keys too: by default the mask hides exactly them.
+        if (per_item && config.mask == MaskKind::Padding && config.valid_lengths.empty() && !config.is_cross())
+            config.valid_lengths = sentence_lengths;
     }
 
     if (src.key_path.empty() != src.value_path.empty())
@@ -105,14 +145,18 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     if (Status s = validate(config); !s) return R::failure(s.error());
 
     // Whatever no file provided comes from the seed (or from the tokens' text).
-    const bool need_defaults = (p.inputs.query.empty() && src.tokens.empty()) || (config.is_cross() && p.inputs.key.empty());
+    const bool need_defaults = (p.inputs.query.empty() && sentences.empty()) || (config.is_cross() && p.inputs.key.empty());
     const AttentionInputs defaults = need_defaults ? default_inputs(config) : AttentionInputs{};
     if (p.inputs.query.empty()) {
-        if (!src.tokens.empty()) {
-            const std::vector<float> sentence = token_embeddings(src.tokens, config.hidden_dim, config.seed).to_vector();
-            std::vector<float> tiled;  // the same sentence in every batch item
-            for (int b = 0; b < config.batch; ++b) tiled.insert(tiled.end(), sentence.begin(), sentence.end());
-            p.inputs.query = Tensor::from_values({config.batch, config.L(), config.E()}, {"B", "L", "E"}, tiled);
+        if (!sentences.empty()) {
+            // (B, L, E): item b embeds sentence b, or the one sentence in every item.
+            std::vector<float> stacked;
+            for (int b = 0; b < config.batch; ++b) {
+                const auto& words = sentences[per_item ? static_cast<size_t>(b) : 0];
+                const std::vector<float> rows = token_embeddings(words, config.hidden_dim, config.seed).to_vector();
+                stacked.insert(stacked.end(), rows.begin(), rows.end());
+            }
+            p.inputs.query = Tensor::from_values({config.batch, config.L(), config.E()}, {"B", "L", "E"}, stacked);
         } else {
             p.inputs.query = defaults.query;
         }
@@ -124,7 +168,8 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     p.weights = have_weights ? std::move(loaded.weights) : default_weights(config);
     if (Status s = check_shapes(config, p.weights, p.inputs); !s) return R::failure(s.error());
 
-    p.query_tokens = !src.tokens.empty() && src.query_path.empty() ? src.tokens : numbered("t", config.L());
+    p.query_tokens = !sentences.empty() && src.query_path.empty() ? sentences.front() : numbered("t", config.L());
+    if (per_item) p.item_tokens = sentences;
     p.key_tokens = config.is_cross() ? numbered("k", config.S()) : p.query_tokens;
     p.config = config;
     return p;

@@ -22,7 +22,15 @@ struct ProblemSources {
     std::string value_path;    // .npy (B,S,vdim) or (S,vdim); cross-attention
     std::vector<std::string> tokens;  // row labels; when set (and no query file) the inputs are
                                       // token embeddings and seq_len follows the token count
+                                      // (the same sentence in every batch item)
+    // Several sentences, one per batch item (B = their count, L = the longest; shorter ones
+    // are padded with kPadToken). When set, `tokens` is ignored. With the padding mask and
+    // no valid lengths given, each item's valid length is its sentence's word count.
+    std::vector<std::vector<std::string>> sentences;
 };
+
+// The label (and embedded text) of a position that pads a short sentence.
+inline constexpr const char* kPadToken = "<pad>";
 
 struct Problem {
     AttentionConfig config;
@@ -30,6 +38,12 @@ struct Problem {
     AttentionInputs inputs;
     std::vector<std::string> query_tokens;  // L labels ("t0".. when none were given)
     std::vector<std::string> key_tokens;    // S labels
+    // Per batch item when the items differ (several sentences): (B) lists of L labels.
+    // Empty when every item has query_tokens.
+    std::vector<std::vector<std::string>> item_tokens;
+    // Labels of batch item `b`'s query rows and key columns.
+    const std::vector<std::string>& query_tokens_of(int b) const;
+    const std::vector<std::string>& key_tokens_of(int b) const;
 };
 
 // Loads files, lets their shapes decide the sizes they fix (a weights file fixes E, kdim,
@@ -39,5 +53,8 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& sour
 
 // Splits a sentence into tokens on whitespace (punctuation stays attached).
 std::vector<std::string> split_tokens(const std::string& sentence);
+// Splits "the cat sat | a dog" at '|' into sentences of tokens (one per batch item).
+// A piece without words stays as an empty list so callers can name it in a message.
+std::vector<std::vector<std::string>> split_sentences(const std::string& text);
 
 }  // namespace attn::io

@@ -92,14 +92,19 @@ Result<NamedTensors> decode_safetensors(const std::string& bytes, const std::str
         const json& offsets = entry["data_offsets"];
         if (!shape_json.is_array()) return R::failure(where + " has a malformed shape");
         std::vector<int64_t> shape;
-        uint64_t count = 1;
+        // A zero dimension makes the element count 0 whatever follows, yet the tensor's
+        // strides are still products of the other dimensions: bound those too.
+        uint64_t count = 1, nonzero_count = 1;
         for (const json& d : shape_json) {
             if (!d.is_number_unsigned() || d.get<uint64_t>() > kMaxDim) return R::failure(where + " has a malformed shape");
             const uint64_t size = d.get<uint64_t>();
-            if (size > 0 && count > kMaxElements / size) return R::failure(where + " is too large (more than 2^31 elements)");
+            if (size > 0 && nonzero_count > kMaxElements / size)
+                return R::failure(where + " is too large (more than 2^31 elements)");
+            if (size > 0) nonzero_count *= size;
             count *= size;
             shape.push_back(static_cast<int64_t>(size));
         }
+        if (shape.size() > 16) return R::failure(where + " has " + std::to_string(shape.size()) + " dimensions (at most 16)");
         if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned())
             return R::failure(where + " has malformed data_offsets");
         const uint64_t begin = offsets[0], end = offsets[1];

@@ -5,6 +5,8 @@
 
 #include "app/io/file_util.h"
 #include "app/io/npy.h"
+#include "app/io/safetensors.h"
+#include "app/io/weight_names.h"
 
 namespace attn::io {
 
@@ -53,7 +55,9 @@ static bool is_trace_folder(const fs::path& dir) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
         const fs::path name = entry.path().filename();
-        if (!entry.is_regular_file(ec) || (name != "manifest.json" && name.extension() != ".npy")) return false;
+        const bool ours = name == "manifest.json" || name == "tokens.json" || name == "weights.safetensors" ||
+                          name.extension() == ".npy";
+        if (!entry.is_regular_file(ec) || !ours) return false;
     }
     Result<std::string> manifest = read_file_bytes((dir / "manifest.json").string());
     if (!manifest) return false;
@@ -61,7 +65,7 @@ static bool is_trace_folder(const fs::path& dir) {
     return parsed.is_object() && parsed.value("format", "") == "attnviz-trace";
 }
 
-Status write_trace_dir(const Trace& trace, const std::string& dir) {
+Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceExtras* extras) {
     std::error_code ec;
     fs::path target = fs::path(dir).lexically_normal();
     if (!target.empty() && !target.has_filename()) target = target.parent_path();  // "out/" -> "out"
@@ -85,6 +89,14 @@ Status write_trace_dir(const Trace& trace, const std::string& dir) {
         if (Status s = write_npy((temp / (step.name + ".npy")).string(), step.tensor); !s) return fail(s.error());
     if (Status s = write_file_bytes((temp / "manifest.json").string(), trace_manifest(trace).dump(2) + "\n"); !s)
         return fail(s.error());
+    if (extras && extras->weights)
+        if (Status s = write_safetensors((temp / "weights.safetensors").string(), weights_to_tensors(trace.weights)); !s)
+            return fail(s.error());
+    if (extras && (!extras->query_tokens.empty() || !extras->key_tokens.empty())) {
+        const json tokens = {{"query_tokens", extras->query_tokens}, {"key_tokens", extras->key_tokens},
+                             {"note", "query_tokens label the L axis of every step, key_tokens the S axis"}};
+        if (Status s = write_file_bytes((temp / "tokens.json").string(), tokens.dump(2) + "\n"); !s) return fail(s.error());
+    }
 
     // Swap in: the old folder is only removed once the new one is complete.
     const fs::path old = parent / ("." + target.filename().string() + ".old-" + std::to_string(std::random_device{}()));

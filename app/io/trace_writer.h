@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 #include "core/trace.h"
@@ -14,9 +15,17 @@ nlohmann::json config_to_json(const AttentionConfig& config);
 // The manifest: configuration and the ordered steps with their text, shapes and layout.
 nlohmann::json trace_manifest(const Trace& trace);
 
+// What a trace folder may hold besides the steps (the window's "Export tensors" asks for
+// both, so the folder alone can reproduce and label every tensor).
+struct TraceExtras {
+    bool weights = false;                   // weights.safetensors: the weights the trace used (PyTorch names)
+    std::vector<std::string> query_tokens;  // tokens.json: labels of the L axis ...
+    std::vector<std::string> key_tokens;    // ... and of the S axis
+};
+
 // Writes into a temporary sibling folder, then renames it to `dir`, so a failure
 // never leaves a half-written trace. An existing trace folder at `dir` is replaced;
 // any other non-empty folder is refused.
-Status write_trace_dir(const Trace& trace, const std::string& dir);
+Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceExtras* extras = nullptr);
 
 }  // namespace attn::io

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 #include "app/gui/colormap.h"
@@ -54,12 +56,30 @@ TEST_CASE("the colormap table has 256 opaque entries matching the sampled colour
     }
 }
 
-TEST_CASE("sixteen heads get sixteen different colours") {
-    for (int a = 0; a < 16; ++a) {
-        for (int b = a + 1; b < 16; ++b) {
-            CAPTURE(a);
-            CAPTURE(b);
-            CHECK(pack_rgba(head_color(a)) != pack_rgba(head_color(b)));
-        }
+// OKLab distance x 100: about 2 is just noticeable side by side.
+static float head_distance(int a, int b) {
+    const Rgb x = srgb_to_oklab(head_color(a)), y = srgb_to_oklab(head_color(b));
+    return 100.0f * std::sqrt((x.r - y.r) * (x.r - y.r) + (x.g - y.g) * (x.g - y.g) + (x.b - y.b) * (x.b - y.b));
+}
+
+TEST_CASE("every pair of heads up to the most the window allows gets distinct colours") {
+    // The old palette: heads 8..15 were pale tints of 0..7 and 24..31 repeated 0..7 exactly.
+    const struct { int heads; float min_distance; } groups[] = {{8, 10.0f}, {16, 9.0f}, {kDistinctHeads, 4.0f}};
+    for (const auto& g : groups) {
+        float smallest = 1e9f;
+        for (int a = 0; a < g.heads; ++a)
+            for (int b = a + 1; b < g.heads; ++b) smallest = std::min(smallest, head_distance(a, b));
+        CAPTURE(g.heads);
+        CHECK(smallest >= g.min_distance);
     }
+    CHECK(head_distance(24, 0) > 4.0f);
+    CHECK(pack_rgba(head_color(kDistinctHeads)) == pack_rgba(head_color(0)));  // documented wrap
+}
+
+TEST_CASE("OKLab round trip") {
+    const Rgb c{0.2f, 0.5f, 0.8f};
+    const Rgb lab = srgb_to_oklab(c);
+    const Rgb back = oklab_to_srgb(lab.r, lab.g, lab.b);
+    CHECK(back.r == doctest::Approx(c.r).epsilon(0.01));
+    CHECK(back.b == doctest::Approx(c.b).epsilon(0.01));
 }

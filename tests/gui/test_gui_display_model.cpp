@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "app/gui/display_model.h"
@@ -108,6 +109,42 @@ TEST_CASE("probabilities use the sequential colormap and signed values a symmetr
     const StepDisplay& s = step_of(m, t, "attn_scores");
     CHECK(s.colormap == ColormapKind::Diverging);
     CHECK(s.vmin == -s.vmax);
+}
+
+TEST_CASE("dropout survivors and their source share one probability scale that starts at 0..1") {
+    AttentionConfig c;
+    c.seq_len = 6;
+    c.hidden_dim = 6;
+    c.num_heads = 2;
+    c.dropout = 0.3f;
+    Result<Trace> t = run_attention(c);
+    REQUIRE(t.ok());
+    const DisplayModel m = build_display_model(t.value(), {}, {}, 0);
+    const StepDisplay& weights = step_of(m, t.value(), "attn_weights");
+    const StepDisplay& dropped = step_of(m, t.value(), "attn_dropped");
+    // Before: weights on 0..max(weights) and survivors on 0..max(survivors): the 1/(1-p)
+    // rescale was invisible. Now one scale, at least 0..1.
+    CHECK(weights.vmin == 0.0f);
+    CHECK(weights.vmax == dropped.vmax);
+    CHECK(weights.vmax >= 1.0f);
+    CHECK(dropped.vmax >= dropped.data_max);
+}
+
+TEST_CASE("a step that moves or rescales values shares its source's symmetric scale") {
+    const Trace t = make_trace(5, 6, 2);
+    const DisplayModel m = build_display_model(t, {}, {}, 0);
+    const StepDisplay& q = step_of(m, t, "q");
+    CHECK(step_of(m, t, "q_split").vmax == q.vmax);
+    CHECK(step_of(m, t, "q_heads").vmax == q.vmax);
+    const StepDisplay& scores = step_of(m, t, "attn_scores");
+    const StepDisplay& scaled = step_of(m, t, "attn_scaled");
+    CHECK(scaled.vmax == scores.vmax);
+    CHECK(scaled.vmin == -scaled.vmax);
+    const auto extent = [](const StepDisplay& sd) { return std::max(std::fabs(sd.data_min), std::fabs(sd.data_max)); };
+    CHECK(extent(scaled) < extent(scores));  // the shrink shows as paler colours
+    const StepDisplay& v = step_of(m, t, "v_heads");
+    CHECK(step_of(m, t, "context").vmax == v.vmax);
+    CHECK(step_of(m, t, "context").vmax >= step_of(m, t, "context").data_max);
 }
 
 TEST_CASE("masked cells are counted for the causal mask") {

@@ -132,3 +132,26 @@ TEST_CASE("random bursts are delivered whole, in order, without a key changing t
         }
     }
 }
+
+TEST_CASE("a click's press and release land in separate frames, after the key held with it") {
+    // xdotool keydown ctrl click 1 keyup ctrl: Ctrl must be down in the frame of the press.
+    InputQueue q;
+    q.push(down(kCtrl, true));
+    q.push(InputEvent::mouse_event(0, kPress, 0, false));
+    q.push(InputEvent::mouse_event(0, kRelease, 0, true));
+    q.push(up(kCtrl, true));
+    const auto frames = drain(q);
+    REQUIRE(frames.size() == 2);
+    REQUIRE(frames[0].size() == 2);
+    CHECK(is_down(frames[0][0], kCtrl));
+    CHECK(frames[0][1].kind == InputEvent::Kind::MouseButton);
+    CHECK_FALSE(frames[0][1].is_release);
+    CHECK(frames[1][0].is_release);
+}
+
+TEST_CASE("mouse button 0 and key 0 are not confused") {
+    InputQueue q;
+    q.push(InputEvent::key_event(0, 0, kPress, 0, false, false));
+    q.push(InputEvent::mouse_event(0, kRelease, 0, true));
+    CHECK(q.take_frame().size() == 2);
+}

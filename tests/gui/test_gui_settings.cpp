@@ -37,7 +37,7 @@ TEST_CASE("the config folder follows XDG_CONFIG_HOME") {
     else unsetenv("XDG_CONFIG_HOME");
 }
 
-TEST_CASE("a step exports as CSV with one line per element") {
+TEST_CASE("a step exports as CSV with one matrix per leading index") {
     attn::AttentionConfig c;
     c.seq_len = 2;
     c.hidden_dim = 4;
@@ -45,13 +45,13 @@ TEST_CASE("a step exports as CSV with one line per element") {
     const auto t = attn::run_attention(c);
     REQUIRE(t.ok());
     const attn::Step* heads = t->find("q_heads");
-    REQUIRE(heads != nullptr);
+    REQUIRE(heads != nullptr);  // (B=1, H=2, L=2, d_h=2)
     const std::string csv = step_csv(*heads);
-    CHECK(csv.rfind("B,H,L,d_h,value\n", 0) == 0);
+    CHECK(csv.find("# B=0, H=0\nL\\d_h,0,1\n") != std::string::npos);
     size_t lines = 0;
     for (char ch : csv) lines += ch == '\n';
-    CHECK(lines == 1u + 8u);
-    CHECK(csv.find("\n0,1,0,0,") != std::string::npos);
+    CHECK(lines == 1u + 2u * (2u + 2u) + 1u);  // title, 2 blocks of label + header + 2 rows, a blank line between
+    CHECK(csv.find("# B=0, H=1\nL\\d_h,0,1\n0,") != std::string::npos);
 }
 
 TEST_CASE("an unwritable export folder is refused with a message") {

@@ -6,6 +6,8 @@
 
 #include "app/gui/frame.h"
 #include "core/attention.h"
+#include "app/gui/settings.h"
+#include "app/io/problem.h"
 
 using namespace attn;
 using namespace attn::gui;
@@ -109,4 +111,110 @@ TEST_CASE("the sentence decides the tokens and the sequence length") {
     REQUIRE(tokens.size() == 5u);
     CHECK(tokens[2] == "sat");
     CHECK(tokens[4] == "t4");
+}
+
+TEST_CASE("the operand panels follow the chosen head; hovering only previews") {
+    StepDisplay sd;
+    sd.step = 3;
+    for (int h = 0; h < 16; ++h) {
+        Panel p;
+        p.head = h;
+        sd.panels.push_back(p);
+    }
+    CanvasUi ui;
+    ui.enlarged_head = 5;  // head 5 chosen in the dropdown
+    CHECK(operand_head(ui, sd, CellRef{}) == 5);
+    CHECK(operand_head(ui, sd, CellRef{3, 0, 1, 1}) == 0);  // hovering head 0: a preview
+    CHECK(operand_head(ui, sd, CellRef{}) == 5);            // the mouse left: back to head 5
+    ui.enlarged_head = -1;
+    ui.focus_head = 7;  // clicked last
+    CHECK(operand_head(ui, sd, CellRef{}) == 7);
+    CHECK(operand_head(ui, sd, CellRef{4, 2, 0, 0}) == 7);  // a cell of another step does not count
+}
+
+TEST_CASE("several sentences give one batch item each, with their own valid lengths") {
+    AppState state;
+    state.sentence = "the cat sat on the mat | a dog ran";
+    REQUIRE(follow_sentence(state));
+    CHECK(state.config.batch == 2);
+    CHECK(state.config.seq_len == 6);
+    CHECK(state.config.mask == MaskKind::Padding);
+    CHECK(state.valid_lengths == std::vector<int>{6, 3});
+    const auto request = make_request(state);
+    REQUIRE(request.has_value());
+    CHECK(request->config.valid_lengths == std::vector<int>{6, 3});
+    REQUIRE(request->sources.sentences.size() == 2u);
+    CHECK(request->sources.sentences[1][2] == "ran");
+    ComputeResult r = ComputeWorker::compute(*request, 1);
+    REQUIRE_MESSAGE(r.error.empty(), r.error);
+    // Item 1 attends over its 3 words only; the pads get exactly 0.
+    const Tensor& w = r.trace->find("attn_weights")->tensor;  // (B, H, L, S)
+    CHECK(w.at({1, 0, 0, 2}) > 0.0f);
+    CHECK(w.at({1, 0, 0, 3}) == 0.0f);
+    CHECK(w.at({0, 0, 0, 5}) > 0.0f);
+    // Moving B away from the sentences: the first sentence in every item, and a note.
+    state.config.batch = 3;
+    const auto tiled = make_request(state);
+    REQUIRE(tiled.has_value());
+    CHECK(tiled->sources.sentences.empty());
+    CHECK(tiled->sources.tokens.front() == "the");
+    CHECK_FALSE(state.sentence_message.empty());
+    state.config.batch = 2;
+    REQUIRE(make_request(state).has_value());
+    CHECK(state.sentence_message.empty());
+}
+
+TEST_CASE("per-item valid lengths from the command line survive a change in the window") {
+    AttentionConfig c;
+    c.batch = 2;
+    c.seq_len = 6;
+    c.mask = MaskKind::Padding;
+    for (const std::vector<int>& lengths : {std::vector<int>{6, 3}, std::vector<int>{3, 6}}) {
+        c.valid_lengths = lengths;
+        Result<io::Problem> problem = io::build_problem(c, {});
+        REQUIRE(problem.ok());
+        AppState state;
+        init_from_problem(state, problem.value());
+        state.batch_item = 1;  // e.g. the "show item" slider moved: a new request from the state
+        const auto request = make_request(state);
+        REQUIRE(request.has_value());
+        CHECK(request->config.valid_lengths == lengths);
+    }
+}
+
+TEST_CASE("an explicit seq_len without tokens shows generic rows and an empty sentence box") {
+    AttentionConfig c;
+    c.seq_len = 64;
+    Result<io::Problem> problem = io::build_problem(c, {});
+    REQUIRE(problem.ok());
+    AppState state;
+    init_from_problem(state, problem.value());
+    CHECK(state.sentence.empty());
+    CHECK_FALSE(state.tokens_from_sentence);
+    const auto request = make_request(state);
+    REQUIRE(request.has_value());
+    CHECK(request->sources.tokens.empty());
+    CHECK(request->config.seq_len == 64);
+}
+
+TEST_CASE("deleting the whole sentence keeps the last rows and says why") {
+    AppState state;
+    state.sentence = "the cat sat";
+    REQUIRE(follow_sentence(state));
+    state.sentence = "";
+    CHECK_FALSE(follow_sentence(state));
+    CHECK_FALSE(state.sentence_message.empty());
+    CHECK(state.config.seq_len == 3);
+    CHECK(effective_tokens(state)[1] == "cat");
+    state.sentence = "a b | ";
+    CHECK_FALSE(follow_sentence(state));
+    CHECK(state.config.batch == 1);
+}
+
+TEST_CASE("the saved settings are the configuration on screen") {
+    AppState state;  // E = 6 on screen, while the settings' default says 8
+    state.config.hidden_dim = 6;
+    store_config_in_settings(state);
+    CHECK(state.settings.hidden_dim == 6);
+    CHECK(serialize_settings(state.settings).find("hidden_dim = 6") != std::string::npos);
 }

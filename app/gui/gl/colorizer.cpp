@@ -47,6 +47,9 @@ Texture Colorizer::bake(const float* values, int rows, int cols, float vmin, flo
         glUseProgram(0);
         glActiveTexture(GL_TEXTURE0);
         out = target.take_color();
+        // Several fragments per cell carry the anti-aliased hatch: sample them smoothly when the
+        // picture is magnified (cell edges move by at most one of cell_px fragments).
+        if (cell_px >= 4) out.set_linear(true);
     }
     glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous_fbo));
     glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);

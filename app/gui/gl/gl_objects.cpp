@@ -29,6 +29,14 @@ Texture::Texture(Format format, int width, int height, const void* data, bool li
 
 Texture::~Texture() { release(); }
 
+void Texture::set_linear(bool linear) {
+    if (!id_) return;
+    glBindTexture(GL_TEXTURE_2D, id_);
+    const GLint filter = linear ? GL_LINEAR : GL_NEAREST;
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+}
+
 Texture::Texture(Texture&& other) noexcept
     : id_(std::exchange(other.id_, 0u)), width_(other.width_), height_(other.height_) {}
 

@@ -29,6 +29,8 @@ public:
     // The handle ImGui::Image and ImDrawList::AddImage expect.
     void* imgui_id() const { return reinterpret_cast<void*>(static_cast<uintptr_t>(id_)); }
     void bind(int unit) const;
+    // Linear (smooth when magnified) or nearest (sharp texels) sampling.
+    void set_linear(bool linear);
 
 private:
     void release();

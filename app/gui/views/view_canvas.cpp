@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <vector>
 
 #include "app/gui/colormap.h"
 #include "app/gui/format.h"
@@ -79,8 +80,14 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
     // A coloured bar on top of each head: the thread to follow through split, transpose and concat.
     p.dl->AddRectFilled(ImVec2(r.x, top - bar), ImVec2(r.right(), top), color);
     if (grid || !sd.joined) {
-        p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), color, 0.0f, 0,
-                      std::max(1.0f, 1.5f * p.f->scale));
+        // The head's colour between two dark lines: visible on any cell colour, also on
+        // cells of the head's own hue (head 3's frame on yellow probabilities).
+        const float w = std::max(1.0f, 1.5f * p.f->scale);
+        const uint32_t edge = IM_COL32(0, 0, 0, static_cast<int>(200.0f * std::clamp(alpha, 0.0f, 1.0f)));
+        const float out = 1.0f + w;
+        p.dl->AddRect(ImVec2(r.x - out - 0.5f, r.y - out - 0.5f), ImVec2(r.right() + out + 0.5f, r.bottom() + out + 0.5f), edge);
+        p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), color, 0.0f, 0, w);
+        p.dl->AddRect(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), edge);
     }
     // Label when it fits above the panel.
     std::string label = !pn.label.empty() ? pn.label : (grid ? "head " : "h") + std::to_string(pn.head);
@@ -138,29 +145,55 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
     }
 }
 
+// Digits over hatching are hard to read (stripes cross them): masked cells get a plate
+// of their plain colour behind the text, so "-inf" and "0.00" read in both themes.
+void draw_hatched_cell_plate(const Painter& p, const Panel& pn, int row, int col, float v, const StepDisplay& sd,
+                             ImVec2 center, ImVec2 text_size, float alpha) {
+    const bool unpooled = pn.tex_rows == pn.rows && pn.tex_cols == pn.cols;
+    if (!unpooled) return;
+    const size_t index = static_cast<size_t>(row) * static_cast<size_t>(pn.cols) + static_cast<size_t>(col);
+    if (index >= pn.values.size() || !std::isinf(pn.values[index])) return;
+    const bool masked_score = std::isinf(v) && v < 0;
+    const Rgb base = masked_score ? p.pal.masked : sample_colormap(sd.colormap, colormap_position(0.0f, sd.vmin, sd.vmax));
+    const float pad = 2.0f * p.f->scale;
+    p.dl->AddRectFilled(ImVec2(center.x - text_size.x * 0.5f - pad, center.y - text_size.y * 0.5f),
+                        ImVec2(center.x + text_size.x * 0.5f + pad, center.y + text_size.y * 0.5f), pack_rgba(base, alpha * 0.92f),
+                        2.0f * p.f->scale);
+}
+
 void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, float cell_w, float cell_h, int stop_row,
                       int stop_col, float alpha) {
     if (!p.f->show_values || alpha <= 0.05f) return;
     const float fh = p.small_size();
     if (cell_h < fh + 1.0f) return;
-    const int max_chars = static_cast<int>(cell_w / (fh * 0.56f));
-    if (max_chars < 3) return;
     const StepDisplay& sd = p.display(step);
     const Panel& pn = sd.panels[static_cast<size_t>(panel)];
     if (static_cast<int64_t>(pn.rows) * pn.cols > 6000) return;
+    // Digits are the widest characters; sign and point are narrower, so this never overflows.
+    const int max_chars = static_cast<int>((cell_w - 2.0f) / p.measure(p.f->fonts.small, "0").x);
+    if (max_chars < 3) return;
     const Tensor& t = p.step(step).tensor;
+    // One format for the whole panel (also while the animation has drawn only part of it).
+    std::vector<float> values(static_cast<size_t>(pn.rows) * static_cast<size_t>(pn.cols));
+    for (int i = 0; i < pn.rows; ++i)
+        for (int j = 0; j < pn.cols; ++j) values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)] = cell_value(t, pn, i, j);
+    const int decimals = choose_cell_decimals(values.data(), values.size(), max_chars);
+    if (decimals < 0) return;  // colours only: a cut number would be a wrong number
     const int a = static_cast<int>(alpha * 255.0f);
     for (int i = 0; i < pn.rows; ++i) {
         if (i > stop_row) break;
         for (int j = 0; j < pn.cols; ++j) {
             if (i == stop_row && j >= stop_col) break;
-            const float v = cell_value(t, pn, i, j);
-            const std::string s = format_cell_value(v, std::min(max_chars, 6));
+            const float v = values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)];
+            const std::string s = format_cell_fixed(v, decimals);
+            if (s.empty() || static_cast<int>(s.size()) > max_chars) continue;
             const bool masked = std::isinf(v) && v < 0;
             const Rgb c = sample_colormap(sd.colormap, colormap_position(v, sd.vmin, sd.vmax));
             const bool dark_text = masked ? p.f->light : luminance(c) > 0.45f;
             const uint32_t color = dark_text ? IM_COL32(20, 20, 24, a) : IM_COL32(250, 250, 250, a);
             const ImVec2 size = p.measure(p.f->fonts.small, s);
+            draw_hatched_cell_plate(p, pn, i, j, v, sd, ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w,
+                                                           r.y + (static_cast<float>(i) + 0.5f) * cell_h), size, alpha);
             p.text(p.f->fonts.small,
                    ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f,
                           r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f),
@@ -282,9 +315,14 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         const int source_count = motion.show_sources ? static_cast<int>(step.sources.size()) : 0;
         const CanvasSplit split = split_canvas(body, body.w > 380.0f * s ? source_count : 0, 24.0f * s);
         drawn = draw_result(p, ui, split.result);
+        // The operands follow the chosen head; the animation's cursor or the hovered cell
+        // previews another one, and a pinned cell counts unless another head was chosen.
         CellRef active = drawn.active;
-        const CellRef focus = ui.hovered.valid() ? ui.hovered : ui.pinned;
-        if (!active.valid() && focus.valid() && focus.step == frame.step && frame.progress >= 1.0f) active = focus;
+        const auto on_step = [&](const CellRef& ref) { return ref.valid() && ref.step == frame.step && frame.progress >= 1.0f; };
+        if (!active.valid() && on_step(ui.hovered)) active = ui.hovered;
+        if (!active.valid() && on_step(ui.pinned) && ui.pinned.panel < static_cast<int>(sd.panels.size()) &&
+            (ui.enlarged_head < 0 || sd.panels[static_cast<size_t>(ui.pinned.panel)].head == ui.enlarged_head))
+            active = ui.pinned;
         if (split.sources.w > 0.0f) draw_sources(p, ui, split.sources, active);
     }
 
@@ -312,8 +350,10 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         const int panel = drawn.visible[static_cast<size_t>(hit.panel)];
         ui.hovered = CellRef{frame.step, panel, hit.row, hit.col};
         const int head = sd.panels[static_cast<size_t>(panel)].head;
-        if (head >= 0) ui.focus_head = head;
-        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.pinned = ui.hovered;
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+            ui.pinned = ui.hovered;
+            if (head >= 0) ui.focus_head = head;  // a click chooses; hovering only previews
+        }
         if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && sd.arrangement == Arrangement::Grid) {
             ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
         }

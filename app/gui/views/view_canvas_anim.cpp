@@ -60,7 +60,7 @@ RasterStop draw_raster_panel(const Painter& p, const CanvasUi& ui, const StepDis
     if (rs.full_rows < pn.rows && (cursor_here || !sd.joined)) {
         const Rect cell = cell_rect(r, place.cell_w, place.cell_h, rs.full_rows, rs.partial_cols);
         outline_rect(p, cell, 2.0f);
-        if (!active.valid() && (sd.joined || pn.head == ui.focus_head || pn.head < 0)) {
+        if (!active.valid() && (sd.joined || pn.head == ui.chosen_head() || pn.head < 0)) {
             active = CellRef{sd.step, panel, rs.full_rows, rs.partial_cols};
         }
     }
@@ -142,7 +142,7 @@ ResultDrawn draw_result(const Painter& p, CanvasUi& ui, const Rect& area) {
                                  static_cast<float>(done + 1) / rows);
                     const Rect row{r.x, r.y + place.cell_h * static_cast<float>(done), r.w, place.cell_h};
                     outline_rect(p, row, 2.0f);
-                    if (!out.active.valid() && (pn.head == ui.focus_head || pn.head < 0)) {
+                    if (!out.active.valid() && (pn.head == ui.chosen_head() || pn.head < 0)) {
                         out.active = CellRef{step, panel, done, 0};
                     }
                 }
@@ -171,10 +171,7 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
     const int n = static_cast<int>(step.sources.size());
     if (n == 0) return;
     const StepDisplay& sd = p.display(p.f->step);
-    int head = ui.focus_head;
-    if (active.valid() && active.panel < static_cast<int>(sd.panels.size()) && sd.panels[static_cast<size_t>(active.panel)].head >= 0) {
-        head = sd.panels[static_cast<size_t>(active.panel)].head;
-    }
+    const int head = operand_head(ui, sd, active);
     const float slot_h = area.h / static_cast<float>(n);
     for (int si = 0; si < n; ++si) {
         const int index = p.f->trace->index_of(step.sources[static_cast<size_t>(si)]);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "app/gui/animation.h"
 #include "app/gui/format.h"
@@ -22,15 +23,25 @@ void draw_layer(const Painter& p, int step, int panel, HeatmapLayer layer, const
     p.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), p.pal.frame);
 }
 
-// Indices 0..count-1 down the left side of `r` (rows of W^T: the input features).
-void draw_index_rows(const Painter& p, const Rect& r, int count, float cell_h) {
+// Indices 0..count-1 down the left side of `r` (rows of W^T: the input features). With
+// `head_dim` > 0 (W_o, whose input is the heads' concatenation) each block of head_dim
+// rows gets its head's colour in a bar beside it: the rows that read head h's context.
+void draw_index_rows(const Painter& p, const Rect& r, int count, float cell_h, int head_dim = 0) {
     const float fh = p.small_size();
+    if (head_dim > 0) {
+        const float bar = std::max(3.0f, 4.0f * p.f->scale);
+        for (int first = 0, h = 0; first < count; first += head_dim, ++h) {
+            const float y0 = r.y + static_cast<float>(first) * cell_h;
+            const float y1 = r.y + static_cast<float>(std::min(count, first + head_dim)) * cell_h;
+            p.dl->AddRectFilled(ImVec2(r.x - bar - 2.0f, y0), ImVec2(r.x - 2.0f, y1), pack_rgba(head_color(h)));
+        }
+    }
     const int every = std::max(1, static_cast<int>(std::ceil(fh * 1.05f / std::max(cell_h, 0.01f))));
     for (int i = 0; i < count; i += every) {
         const std::string label = std::to_string(i);
         const ImVec2 size = p.measure(p.f->fonts.small, label);
         const float y = r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f;
-        p.text(p.f->fonts.small, ImVec2(r.x - size.x - 5.0f * p.f->scale, y), p.pal.dim_text, label);
+        p.text(p.f->fonts.small, ImVec2(r.x - size.x - (head_dim > 0 ? 9.0f : 5.0f) * p.f->scale, y), p.pal.dim_text, label);
     }
 }
 
@@ -40,15 +51,26 @@ void draw_weight_values(const Painter& p, const ProjectionWeights& pw, int first
     if (!p.f->show_values) return;
     const float fh = p.small_size();
     if (cell_h < fh + 1.0f || static_cast<int64_t>(rows) * cols > 6000) return;
-    const int max_chars = static_cast<int>(cell_w / (fh * 0.56f));
+    const int max_chars = static_cast<int>((cell_w - 2.0f) / p.measure(p.f->fonts.small, "0").x);
     if (max_chars < 3) return;
     const float m = std::max(std::fabs(p.display(p.f->step).weight_vmin), 1e-6f);
+    const auto value_at = [&](int i, int j) {
+        return bias ? bias_at(pw, first_feature + j) : weight_at(pw, first_feature + j, i);
+    };
+    // One format for the whole block, or none.
+    std::vector<float> values;
+    values.reserve(static_cast<size_t>(rows) * static_cast<size_t>(cols));
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) values.push_back(value_at(i, j));
+    const int decimals = choose_cell_decimals(values.data(), values.size(), max_chars);
+    if (decimals < 0) return;
     for (int i = 0; i < rows; ++i) {
         for (int j = 0; j < cols; ++j) {
-            const float v = bias ? bias_at(pw, first_feature + j) : weight_at(pw, first_feature + j, i);
+            const float v = values[static_cast<size_t>(i) * static_cast<size_t>(cols) + static_cast<size_t>(j)];
             const Rgb c = sample_colormap(ColormapKind::Diverging, colormap_position(v, -m, m));
             const uint32_t color = luminance(c) > 0.45f ? IM_COL32(20, 20, 24, 255) : IM_COL32(250, 250, 250, 255);
-            const std::string s = format_cell_value(v, std::min(max_chars, 6));
+            const std::string s = format_cell_fixed(v, decimals);
+            if (s.empty()) continue;
             const ImVec2 size = p.measure(p.f->fonts.small, s);
             p.text(p.f->fonts.small,
                    ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f,
@@ -124,7 +146,9 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
             draw_weight_values(p, pw, f0, pl.b[k], 1, pn.cols, pl.out_w, pl.b[k].h, true);
         }
     }
-    draw_index_rows(p, pl.w.front(), pw.in, pl.in_h);
+    // W_o's rows read the concatenated heads: colour them by head when there are several.
+    const bool rows_by_head = pw.w_name == "W_o" && p.f->trace->config.H() > 1;
+    draw_index_rows(p, pl.w.front(), pw.in, pl.in_h, rows_by_head ? head_dim : 0);
     // Titles in the empty corner left of W^T.
     const float title_x = pl.w.front().x - p.measure(p.f->fonts.small, std::to_string(pw.in)).x - 14.0f * p.f->scale;
     // Four lines centred on W^T; when W^T is short they spill upwards into the empty

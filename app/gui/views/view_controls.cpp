@@ -28,6 +28,16 @@ bool slider_size(const char* label, int* value, int lo, int hi) {
     return ImGui::SliderInt(label, value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
 }
 
+// A width that 0 means "same as E": the slider shows the effective value and says so.
+bool slider_width_or_e(const char* label, int* value, int hidden_dim) {
+    int shown = *value > 0 ? *value : hidden_dim;
+    const char* format = *value > 0 ? "%d" : "= E (%d)";
+    if (!ImGui::SliderInt(label, &shown, 1, 1024, format, ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+        return false;
+    *value = shown;
+    return true;
+}
+
 // Puts the next item on the same line when it fits, else on a new line.
 void flow(const std::string& label) {
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -90,8 +100,6 @@ bool cross_attention_controls(AppState& state) {
         changed = true;
         if (c.cross_attention) {
             if (c.kv_len <= 0) c.kv_len = c.seq_len;
-            if (c.kdim <= 0) c.kdim = c.hidden_dim;
-            if (c.vdim <= 0) c.vdim = c.hidden_dim;
             if (c.variant == Variant::Fused) {
                 c.variant = Variant::Split;
                 state.cross_note = "switched the variant to split: fused QKV needs self-attention";
@@ -106,10 +114,12 @@ bool cross_attention_controls(AppState& state) {
     if (!c.cross_attention) return changed;
     ImGui::Indent();
     changed |= slider_size("kv_len (S)", &c.kv_len, 1, 1024);
-    changed |= slider_size("kdim", &c.kdim, 1, 1024);
-    help_marker("Width of the key input. W_k is (E x kdim): it maps each key row into the model width E.");
-    changed |= slider_size("vdim", &c.vdim, 1, 1024);
-    help_marker("Width of the value input. W_v is (E x vdim).");
+    changed |= slider_width_or_e("kdim", &c.kdim, c.hidden_dim);
+    help_marker("Width of the key input. W_k is (E x kdim): it maps each key row into the model width E. "
+                "\"= E\" means kdim follows hidden_dim (PyTorch's kdim=None) until you move this slider.");
+    changed |= slider_width_or_e("vdim", &c.vdim, c.hidden_dim);
+    help_marker("Width of the value input. W_v is (E x vdim). \"= E\" means vdim follows hidden_dim "
+                "(PyTorch's vdim=None) until you move this slider.");
     ImGui::Unindent();
     if (!state.cross_note.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).warning));
@@ -157,13 +167,25 @@ ControlsResult draw_controls(AppState& state, bool computing) {
 
     ImGui::TextUnformatted("Tokens");
     ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::InputTextWithHint("##sentence", "type a sentence", &state.sentence)) {
-        follow_sentence(state);
+    if (ImGui::InputTextWithHint("##sentence", "type a sentence ('|' between batch items)", &state.sentence)) {
+        out.config_changed |= follow_sentence(state);
+    }
+    if (!state.sentence_message.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).warning));
+        ImGui::TextWrapped("%s", state.sentence_message.c_str());
+        ImGui::PopStyleColor();
+    }
+    if (ImGui::Checkbox("rows are the sentence's words", &state.tokens_from_sentence)) {
+        // Ticking it with an empty box has no words to use: take the box's text first.
+        if (state.tokens_from_sentence && !follow_sentence(state)) state.tokens_from_sentence = false;
         out.config_changed = true;
     }
-    if (ImGui::Checkbox("rows are the sentence's words", &state.tokens_from_sentence)) out.config_changed = true;
-    help_marker("Each word becomes one token (one row); its embedding is derived from the word itself, "
-                "so the same word always gets the same vector. seq_len follows the number of words.");
+    help_marker("Ticked: each word becomes one token (one row); its embedding is derived from the word "
+                "itself, so the same word always gets the same vector. Typing sets seq_len to the number "
+                "of words; moving the seq_len slider afterwards cuts the sentence or adds rows t6, t7, ...\n"
+                "Several sentences separated by '|' give one batch item each: B becomes their count, L the "
+                "longest, shorter ones are padded with <pad> and the padding mask hides the pads.\n"
+                "Unticked: generic rows t0, t1, ... with seeded random inputs.");
     ImGui::Separator();
 
     ImGui::TextUnformatted("Sizes");
@@ -195,11 +217,23 @@ ControlsResult draw_controls(AppState& state, bool computing) {
     help_marker("causal: query i may only look at keys j <= i.\nkey padding: keys at or after the valid "
                 "length are padding and get -inf before the softmax.");
     if (c.mask == MaskKind::Padding) {
-        // Padding masks keys: S when keys have their own input, else L.
+        // Padding masks keys: S when keys have their own input, else L. Each batch item has
+        // its own length; the slider edits the item on screen.
         const int keys = std::max(1, c.cross_attention ? c.S() : c.seq_len);
-        state.valid_length = std::clamp(state.valid_length, 1, keys);
-        out.config_changed |= ImGui::SliderInt("valid length", &state.valid_length, 1, keys, "%d",
-                                               ImGuiSliderFlags_AlwaysClamp);
+        const int item = std::clamp(state.batch_item, 0, std::max(0, c.batch - 1));
+        while (static_cast<int>(state.valid_lengths.size()) < c.batch) state.valid_lengths.push_back(valid_length_of(state, c.batch));
+        int length = std::clamp(valid_length_of(state, item), 1, keys);
+        // The item goes into the slider's text so the label stays short in a narrow panel.
+        const std::string format = c.batch > 1 ? "item " + std::to_string(item) + ": %d" : std::string("%d");
+        if (ImGui::SliderInt("valid length", &length, 1, keys, format.c_str(), ImGuiSliderFlags_AlwaysClamp)) {
+            state.valid_lengths[static_cast<size_t>(item)] = length;
+            out.config_changed = true;
+        }
+        if (c.batch > 1) {
+            std::string all = "valid lengths per item:";
+            for (int b = 0; b < c.batch; ++b) all += " " + std::to_string(std::clamp(valid_length_of(state, b), 1, keys));
+            ImGui::TextDisabled("%s", all.c_str());
+        }
     }
     out.config_changed |= ImGui::SliderFloat("dropout p", &c.dropout, 0.0f, 0.9f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     out.config_changed |= ImGui::Checkbox("bias", &c.bias);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/gui/fonts_theme.h"
+#include "core/step_text.h"
 
 namespace attn::gui {
 
@@ -40,8 +41,8 @@ void draw_explanation(const AppState& state, const Fonts& fonts, bool large) {
     if (step.is_view) {
         colored_wrapped(colors.good, step.tensor.is_contiguous() ? "a view: same storage, no bytes copied"
                                                                  : "a view: same storage, no bytes copied (now not contiguous)");
-    } else if (step.kind == StepKind::Concat) {
-        colored_wrapped(colors.warning, "a copy: .contiguous() writes a new buffer");
+    } else if (const std::string badge = copy_badge(step.name, state.trace->config); !badge.empty()) {
+        colored_wrapped(colors.warning, badge.c_str());
     }
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0.0f);

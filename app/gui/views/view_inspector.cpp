@@ -3,17 +3,34 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <cmath>
 #include <map>
 #include <string>
 
 #include "app/gui/format.h"
 #include "app/gui/projection.h"
+#include "core/step_text.h"
 
 namespace attn::gui {
 namespace {
 
 using Named = std::map<std::string, int64_t>;
+
+// Like ImGui::TextWrapped, but lines break only at spaces: ImGui also breaks after a
+// '.', which split "0.1756" into "0." and "1756".
+void text_wrapped(const char* format, ...) IM_FMTARGS(1);
+void text_wrapped(const char* format, ...) {
+    char buffer[2048];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(buffer, sizeof buffer, format, args);
+    va_end(args);
+    const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.0f);
+    for (const std::string& line : wrap_at_spaces(buffer, width, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }))
+        ImGui::TextUnformatted(line.c_str());
+}
 
 // Equal columns, nothing remembered: proportional widths learnt from the first frame a
 // table appeared in could leave columns a few pixels wide for good.
@@ -64,7 +81,7 @@ void explain_projection(const AppState& state, const CellRef& ref, float value) 
     const ProjectionWeights pw = projection_weights(trace, ref.step);
     const StepDisplay& sd = state.model->steps[static_cast<size_t>(ref.step)];
     if (!pw.valid()) {
-        ImGui::TextWrapped("one row of the input times one row of the weight matrix, plus the bias.");
+        text_wrapped("one row of the input times one row of the weight matrix, plus the bias.");
         return;
     }
     const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
@@ -72,7 +89,7 @@ void explain_projection(const AppState& state, const CellRef& ref, float value) 
     const DotTerms d = projection_terms(trace, pw, state.model->batch_item, ref.row, o);
     if (d.x.empty()) return;
     const std::string& x_name = trace.steps[static_cast<size_t>(pw.source_step)].name;
-    ImGui::TextWrapped("row %d of %s times column %d of %s^T (row %d of %s)%s:", ref.row, x_name.c_str(), o,
+    text_wrapped("row %d of %s times column %d of %s^T (row %d of %s)%s:", ref.row, x_name.c_str(), o,
                        pw.w_name.c_str(), o, pw.w_name.c_str(), d.has_bias ? ", plus the bias" : "");
     // Every term when they fit in a short table; otherwise the ones that matter most.
     std::vector<int> order(d.x.size());
@@ -90,14 +107,51 @@ void explain_projection(const AppState& state, const CellRef& ref, float value) 
         ImGui::TableSetupColumn("W[o,i]");
         ImGui::TableSetupColumn("product");
         ImGui::TableHeadersRow();
+        // W_o's terms: the index in the colour of the head whose context it reads.
+        const int term_head_dim = pw.w_name == "W_o" && trace.config.H() > 1 ? std::max(1, trace.config.head_dim()) : 0;
+        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         for (int i : order) {
             const float a = d.x[static_cast<size_t>(i)], b = d.w[static_cast<size_t>(i)];
-            table_row({std::to_string(i), format_value(a), format_value(b), format_value(a * b)});
+            if (term_head_dim > 0)
+                ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(i / term_head_dim), Rgb{bg.x, bg.y, bg.z}, 4.5f)));
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::TextUnformatted(std::to_string(i).c_str());
+            if (term_head_dim > 0) ImGui::PopStyleColor();
+            const std::string cells[] = {format_value(a), format_value(b), format_value(a * b)};
+            for (int column = 1; column < 4; ++column) {
+                ImGui::TableSetColumnIndex(column);
+                ImGui::TextUnformatted(cells[column - 1].c_str());
+            }
         }
         ImGui::EndTable();
     }
-    if (d.has_bias) ImGui::TextWrapped("+ %s[%d] = %s", pw.b_name.c_str(), o, format_value(d.bias).c_str());
-    ImGui::TextWrapped("sum = %s", format_value(static_cast<float>(d.sum)).c_str());
+    // W_o reads the heads' concatenation: group its terms by the head they come from, so
+    // "W_o mixes the heads" is a sum of per-head parts on screen.
+    const int heads = trace.config.H(), dh = std::max(1, trace.config.head_dim());
+    if (pw.w_name == "W_o" && heads > 1 && static_cast<int>(d.x.size()) == heads * dh) {
+        text_wrapped("per head (each the sum of the %d terms that read that head's context):", dh);
+        if (ImGui::BeginTable("##per_head", 2, kTableFlags)) {
+            ImGui::TableSetupColumn("head");
+            ImGui::TableSetupColumn("subtotal");
+            ImGui::TableHeadersRow();
+            for (int h = 0; h < heads; ++h) {
+                double part = 0.0;
+                for (int i = h * dh; i < (h + 1) * dh; ++i) part += static_cast<double>(d.x[static_cast<size_t>(i)]) * d.w[static_cast<size_t>(i)];
+                ImGui::TableNextRow();
+                ImGui::TableSetColumnIndex(0);
+                const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+                ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(h), Rgb{bg.x, bg.y, bg.z}, 4.5f)));
+                ImGui::Text("head %d", h);
+                ImGui::PopStyleColor();
+                ImGui::TableSetColumnIndex(1);
+                ImGui::TextUnformatted(format_value(static_cast<float>(part)).c_str());
+            }
+            ImGui::EndTable();
+        }
+    }
+    if (d.has_bias) text_wrapped("+ %s[%d] = %s", pw.b_name.c_str(), o, format_value(d.bias).c_str());
+    text_wrapped("sum = %s", format_value(static_cast<float>(d.sum)).c_str());
     if (std::fabs(d.sum - value) > 1e-4 * (1.0 + std::fabs(d.sum))) {
         ImGui::TextDisabled("(stored %s: float32 rounding)", format_value(value).c_str());
     }
@@ -113,7 +167,7 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
     switch (step.kind) {
         case StepKind::Scores: {
             if (!s0 || !s1) break;
-            ImGui::TextWrapped("dot product of query row %lld and key row %lld of this head:", static_cast<long long>(i),
+            text_wrapped("dot product of query row %lld and key row %lld of this head:", static_cast<long long>(i),
                                static_cast<long long>(j));
             Named q = at, k = at;
             k["S"] = j;
@@ -134,23 +188,33 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
                 if (list) table_row({std::to_string(d), format_value(a), format_value(b), format_value(a * b)});
             }
             if (list) ImGui::EndTable();
-            ImGui::TextWrapped("sum = %s", format_value(sum).c_str());
+            text_wrapped("sum = %s", format_value(sum).c_str());
             break;
         }
-        case StepKind::Scale:
-            if (s0) ImGui::TextWrapped("%s / sqrt(%d) = %s", format_value(value_at(s0->tensor, at)).c_str(), dh, format_value(value).c_str());
+        case StepKind::Scale: {
+            if (s0) text_wrapped("%s / sqrt(%d) = %s", format_value(value_at(s0->tensor, at)).c_str(), dh, format_value(value).c_str());
+            const int head = at.count("H") ? static_cast<int>(at.at("H")) : 0;
+            const std::string effect = describe_scaling_effect(scaling_effect(trace, state.model->batch_item, head, static_cast<int>(i)), dh);
+            if (!effect.empty()) text_wrapped("%s", effect.c_str());
             break;
+        }
         case StepKind::Mask:
             if (std::isinf(value)) {
-                ImGui::TextWrapped("masked: key %lld is not allowed for query %lld (%s), so the score becomes -inf and "
+                text_wrapped("masked: key %lld is not allowed for query %lld (%s), so the score becomes -inf and "
                                    "its weight after the softmax is exactly 0.",
                                    static_cast<long long>(j), static_cast<long long>(i), to_string(trace.config.mask));
             } else {
-                ImGui::TextWrapped("allowed: the score passes through unchanged.");
+                text_wrapped("allowed: the score passes through unchanged.");
             }
             break;
         case StepKind::Softmax: {
             if (!s0) break;
+            const int head = at.count("H") ? static_cast<int>(at.at("H")) : 0;
+            const std::string note = fully_masked_row_note(trace, state.model->batch_item, head, static_cast<int>(i));
+            if (!note.empty()) {
+                text_wrapped("%s", note.c_str());
+                break;
+            }
             const int64_t S = trace.config.S();
             Named r = at;
             float mx = -INFINITY;
@@ -164,7 +228,7 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
                 const float x = value_at(s0->tensor, r);
                 sum += std::isinf(x) ? 0.0f : std::exp(x - mx);
             }
-            ImGui::TextWrapped("row %lld: subtract the row max %s, exponentiate, divide by the row sum %s.",
+            text_wrapped("row %lld: subtract the row max %s, exponentiate, divide by the row sum %s.",
                                static_cast<long long>(i), format_value(mx).c_str(), format_value(sum).c_str());
             if (S <= 16 && ImGui::BeginTable("##softmax", 4, kTableFlags)) {
                 ImGui::TableSetupColumn("key j");
@@ -182,22 +246,22 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
                 ImGui::EndTable();
             }
             r["S"] = j;
-            ImGui::TextWrapped("this cell: exp(%s - %s) / %s = %s", format_value(value_at(s0->tensor, r)).c_str(),
+            text_wrapped("this cell: exp(%s - %s) / %s = %s", format_value(value_at(s0->tensor, r)).c_str(),
                         format_value(mx).c_str(), format_value(sum).c_str(), format_value(value).c_str());
             break;
         }
         case StepKind::Dropout:
             if (s0) {
                 const float w = value_at(s0->tensor, at);
-                if (value == 0.0f && w != 0.0f) ImGui::TextWrapped("dropped (weight %s set to 0)", format_value(w).c_str());
-                else ImGui::TextWrapped("kept: %s / (1 - %.2f) = %s", format_value(w).c_str(), trace.config.dropout, format_value(value).c_str());
+                if (value == 0.0f && w != 0.0f) text_wrapped("dropped (weight %s set to 0)", format_value(w).c_str());
+                else text_wrapped("kept: %s / (1 - %.2f) = %s", format_value(w).c_str(), trace.config.dropout, format_value(value).c_str());
             }
             break;
         case StepKind::WeightedSum: {
             if (!s0 || !s1) break;
             const int64_t d = at.count("d_h") ? at.at("d_h") : 0;
             const int64_t S = trace.config.S();
-            ImGui::TextWrapped("sum over keys j of weight[%lld, j] * v[j, %lld]:", static_cast<long long>(i), static_cast<long long>(d));
+            text_wrapped("sum over keys j of weight[%lld, j] * v[j, %lld]:", static_cast<long long>(i), static_cast<long long>(d));
             const bool list = S <= 16 && ImGui::BeginTable("##wsum", 4, kTableFlags);
             if (list) {
                 ImGui::TableSetupColumn("key j");
@@ -217,7 +281,7 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
                 }
                 ImGui::EndTable();
             }
-            ImGui::TextWrapped("sum = %s", format_value(value).c_str());
+            text_wrapped("sum = %s", format_value(value).c_str());
             break;
         }
         case StepKind::Projection:
@@ -227,11 +291,11 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
         case StepKind::Transpose:
         case StepKind::Slice:
         case StepKind::Concat:
-            if (s0) ImGui::TextWrapped("the same number as in %s: %s", s0->name.c_str(),
+            if (s0) text_wrapped("the same number as in %s: %s", s0->name.c_str(),
                                        step.is_view ? "this step only changed how the buffer is read." : "copied into a new buffer.");
             break;
         case StepKind::Input:
-            ImGui::TextWrapped("given data (a token embedding or a loaded file).");
+            text_wrapped("given data (a token embedding or a loaded file).");
             break;
     }
 }
@@ -253,11 +317,11 @@ void draw_inspector(const AppState& state) {
     const float value = cell_value(step.tensor, panel, ref.row, ref.col);
     if (!state.canvas.hovered.valid() && ref.step != state.playback.step()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-        ImGui::TextWrapped("pinned in step %d; hover or click a cell to inspect this step", ref.step + 1);
+        text_wrapped("pinned in step %d; hover or click a cell to inspect this step", ref.step + 1);
         ImGui::PopStyleColor();
     }
-    ImGui::TextWrapped("%s%s", step.name.c_str(), describe_index(state, step.tensor, idx).c_str());
-    ImGui::TextWrapped("= %s", format_value(value).c_str());
+    text_wrapped("%s%s", step.name.c_str(), describe_index(state, step.tensor, idx).c_str());
+    text_wrapped("= %s", format_value(value).c_str());
     int64_t pos = step.tensor.offset();
     for (size_t d = 0; d < idx.size(); ++d) pos += idx[d] * step.tensor.strides()[d];
     ImGui::TextDisabled("storage position %lld of buffer #%d", static_cast<long long>(pos), sd.strip.buffer_id);

@@ -1,9 +1,11 @@
 #include "app/gui/views/view_menu.h"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <filesystem>
+
+#include "app/gui/export_path.h"
+#include "app/gui/format.h"
 
 #include "app/gui/fonts_theme.h"
 
@@ -12,11 +14,14 @@ namespace {
 
 using Kind = DialogState::Kind;
 
-void open_dialog(AppState& state, Kind kind, std::string path) {
-    state.dialog.kind = kind;
-    state.dialog.just_opened = true;
-    state.dialog.error.clear();
-    state.dialog.path = std::move(path);
+void open_dialog(AppState& state, Kind kind, std::string path) { open_path_dialog(state, kind, std::move(path)); }
+
+// Where a new export goes: the folder of the previous export, else the base folder.
+std::string export_folder(const AppState& state) {
+    std::error_code ec;
+    const std::string& last = state.dialog.last_folder;
+    if (!last.empty() && std::filesystem::is_directory(last, ec)) return last;
+    return export_base_folder();
 }
 
 const char* dialog_title(Kind kind) {
@@ -27,7 +32,7 @@ const char* dialog_title(Kind kind) {
         case Kind::OpenValue: return "Open value (.npy)";
         case Kind::ExportSnapshot: return "Export snapshot (PNG)";
         case Kind::ExportAll: return "Export all steps (PNG per step)";
-        case Kind::ExportTensors: return "Export tensors (.npy per step)";
+        case Kind::ExportTensors: return "Export tensors (.npy per step, weights, tokens)";
         case Kind::ExportCsv: return "Export current step as CSV";
         case Kind::Keys: return "Keyboard";
         case Kind::None: break;
@@ -35,10 +40,8 @@ const char* dialog_title(Kind kind) {
     return "";
 }
 
-std::string default_export_dir() {
-    std::error_code ec;
-    const auto cwd = std::filesystem::current_path(ec);
-    return (ec ? std::string(".") : cwd.string()) + "/attnviz_export";
+std::string with_extension(const std::string& name, const std::string& extension) {
+    return std::filesystem::path(name).replace_extension(extension).string();
 }
 
 }  // namespace
@@ -61,16 +64,19 @@ MenuResult draw_menu(AppState& state) {
         }
         ImGui::Separator();
         const bool have = state.trace != nullptr;
+        const int step = have ? state.playback.step() : 0;
+        const std::string step_file = have ? snapshot_file_name(step + 1, state.trace->steps[static_cast<size_t>(step)].name) : "";
         if (ImGui::MenuItem("Export snapshot...", nullptr, false, have)) {
-            open_dialog(state, Kind::ExportSnapshot, default_export_dir() + "/snapshot.png");
+            open_dialog(state, Kind::ExportSnapshot, export_folder(state) + "/" + step_file);
         }
         if (ImGui::MenuItem("Export all steps...", nullptr, false, have && !state.export_progress.active)) {
-            open_dialog(state, Kind::ExportAll, default_export_dir());
+            open_dialog(state, Kind::ExportAll, export_folder(state) + "/attnviz_steps");
         }
-        if (ImGui::MenuItem("Export tensors...", nullptr, false, have)) open_dialog(state, Kind::ExportTensors, default_export_dir() + "/tensors");
+        if (ImGui::MenuItem("Export tensors...", nullptr, false, have)) {
+            open_dialog(state, Kind::ExportTensors, export_folder(state) + "/attnviz_tensors");
+        }
         if (ImGui::MenuItem("Export current step as CSV...", nullptr, false, have)) {
-            const std::string name = state.trace->steps[static_cast<size_t>(state.playback.step())].name;
-            open_dialog(state, Kind::ExportCsv, default_export_dir() + "/" + name + ".csv");
+            open_dialog(state, Kind::ExportCsv, export_folder(state) + "/" + with_extension(step_file, ".csv"));
         }
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) out.quit = true;
@@ -107,7 +113,6 @@ MenuResult draw_dialogs(AppState& state) {
     const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
     ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     bool open = true;
-    const float width = ImGui::GetFontSize() * 34.0f;
     if (!ImGui::BeginPopupModal(title, &open, ImGuiWindowFlags_AlwaysAutoResize)) {
         if (!open || !ImGui::IsPopupOpen(title)) d.kind = Kind::None;
         return out;
@@ -136,68 +141,7 @@ MenuResult draw_dialogs(AppState& state) {
         ImGui::EndPopup();
         return out;
     }
-    const bool is_open = d.kind == Kind::OpenWeights || d.kind == Kind::OpenQuery || d.kind == Kind::OpenKey ||
-                         d.kind == Kind::OpenValue;
-    ImGui::TextUnformatted(is_open ? "Path of the file:" : (d.kind == Kind::ExportAll || d.kind == Kind::ExportTensors
-                                                                 ? "Folder to write into:" : "File to write:"));
-    ImGui::SetNextItemWidth(width);
-    if (ImGui::IsWindowAppearing() || d.refocus) {
-        ImGui::SetKeyboardFocusHere();
-        d.refocus = false;
-    }
-    bool submit = ImGui::InputText("##path", &d.path, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (d.kind == Kind::ExportSnapshot || d.kind == Kind::ExportAll) {
-        ImGui::TextUnformatted("Resolution:");
-        ImGui::SameLine();
-        ImGui::RadioButton("1x", &d.scale_index, 0);
-        ImGui::SameLine();
-        ImGui::RadioButton("2x", &d.scale_index, 1);
-        ImGui::SameLine();
-        ImGui::RadioButton("4x", &d.scale_index, 2);
-        ImGui::Checkbox("canvas only (uncheck: the whole window)", &d.canvas_only);
-    }
-    if (!d.error.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).error));
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-        ImGui::TextWrapped("%s", d.error.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::PopStyleColor();
-    }
-    submit |= ImGui::Button(is_open ? "Open" : "Export", ImVec2(ImGui::GetFontSize() * 6.0f, 0));
-    ImGui::SameLine();
-    const bool cancel = ImGui::Button("Cancel") || !open;
-    if (submit) {
-        d.refocus = true;
-        std::error_code ec;
-        if (is_open) {
-            if (!std::filesystem::is_regular_file(d.path, ec)) {
-                d.error = "no readable file at '" + d.path + "'; check the path";
-            } else {
-                std::string* slot = d.kind == Kind::OpenWeights ? &state.sources.weights_path
-                                    : d.kind == Kind::OpenQuery ? &state.sources.query_path
-                                    : d.kind == Kind::OpenKey   ? &state.sources.key_path
-                                                                : &state.sources.value_path;
-                *slot = d.path;
-                out.config_changed = true;
-                d.kind = Kind::None;
-                ImGui::CloseCurrentPopup();
-            }
-        } else {
-            ExportRequest request;
-            request.path = d.path;
-            request.scale = d.scale_index == 2 ? 4 : (d.scale_index == 1 ? 2 : 1);
-            request.canvas_only = d.canvas_only;
-            request.kind = d.kind == Kind::ExportSnapshot ? ExportKind::SnapshotPng
-                           : d.kind == Kind::ExportAll    ? ExportKind::AllStepsPng
-                           : d.kind == Kind::ExportCsv    ? ExportKind::StepCsv
-                                                          : ExportKind::TensorsDir;
-            out.export_request = request;
-            // The dialog stays open until the window loop reports success (it sets d.kind = None).
-        }
-    } else if (cancel) {
-        d.kind = Kind::None;
-        ImGui::CloseCurrentPopup();
-    }
+    draw_path_dialog(state, out, open);
     ImGui::EndPopup();
     return out;
 }

@@ -21,5 +21,11 @@ struct MenuResult {
 MenuResult draw_menu(AppState& state);
 // The dialogs (modal popups); call once per frame after the menu.
 MenuResult draw_dialogs(AppState& state);
+// Opens the open/export dialog `kind` with `path` in its field and the listing beside it.
+void open_path_dialog(AppState& state, DialogState::Kind kind, std::string path);
+// Inside an open or export dialog's popup: the path field, the folder listing, the
+// checks and questions ("replace?", "create folder?"), the buttons. `open` is false once
+// the popup's close button was pressed. (views/view_path_dialog.cpp)
+void draw_path_dialog(AppState& state, MenuResult& out, bool open);
 
 }  // namespace attn::gui

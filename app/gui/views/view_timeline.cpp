@@ -57,7 +57,7 @@ void draw_timeline(AppState& state) {
             ImGui::PopStyleColor(2);
             if (pb.animating()) ImGui::SetScrollHereX(0.5f);
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", step.title.c_str(), to_string(step.kind));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", step.title.c_str(), step.formula.c_str());
     }
     ImGui::EndChild();
 }

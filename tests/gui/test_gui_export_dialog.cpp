@@ -1,0 +1,138 @@
+// The export dialog driven headless through ImGui's input queue (keys and typed
+// characters, no window): Enter on an existing file asks before replacing, a second
+// Enter agrees; a typed path into missing folders is refused inside the dialog.
+#include <doctest/doctest.h>
+
+#include <imgui.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "app/gui/frame.h"
+#include "app/gui/views/view_menu.h"
+
+using namespace attn;
+using namespace attn::gui;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kEnterKey = 257;  // any free slot of io.KeysDown
+constexpr int kEscapeKey = 256;
+
+struct DialogHarness {
+    ImGuiContext* ctx;
+    AppState state;
+    fs::path tmp;
+    DialogHarness() : ctx(ImGui::CreateContext()) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1280, 800);
+        io.DeltaTime = 1.0f / 60.0f;
+        io.KeyMap[ImGuiKey_Enter] = kEnterKey;
+        io.KeyMap[ImGuiKey_Escape] = kEscapeKey;
+        load_fonts(1.0f);
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+        apply_theme(false, 1.0f);
+        tmp = fs::temp_directory_path() / ("attnviz_dialog_test_" + std::to_string(std::random_device{}()));
+        fs::create_directories(tmp);
+    }
+    ~DialogHarness() {
+        ImGui::DestroyContext(ctx);
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+    }
+    // One frame of the dialogs; returns what they asked the window loop to do.
+    MenuResult frame() {
+        ImGui::NewFrame();
+        MenuResult out = draw_dialogs(state);
+        ImGui::Render();
+        return out;
+    }
+    MenuResult press(int key) {
+        ImGui::GetIO().KeysDown[key] = true;
+        MenuResult out = frame();
+        ImGui::GetIO().KeysDown[key] = false;
+        MenuResult after = frame();
+        if (!out.export_request) out.export_request = after.export_request;
+        return out;
+    }
+    void type(const std::string& text) {
+        for (char c : text) {
+            ImGui::GetIO().AddInputCharacter(static_cast<unsigned>(c));
+            frame();
+        }
+    }
+};
+
+}  // namespace
+
+TEST_CASE("the export dialog asks before replacing a file and sends the request only after yes") {
+    DialogHarness h;
+    const fs::path existing = h.tmp / "shot.png";
+    std::ofstream(existing) << "old";
+    open_path_dialog(h.state, DialogState::Kind::ExportSnapshot, existing.string());
+    for (int i = 0; i < 3; ++i) CHECK_FALSE(h.frame().export_request.has_value());
+
+    const MenuResult first = h.press(kEnterKey);
+    CHECK_FALSE(first.export_request.has_value());
+    REQUIRE_FALSE(h.state.dialog.question.empty());
+    CHECK(h.state.dialog.question.find("shot.png") != std::string::npos);
+
+    const MenuResult second = h.press(kEnterKey);
+    REQUIRE(second.export_request.has_value());
+    CHECK(second.export_request->path == existing.string());
+    CHECK(second.export_request->replace);
+    CHECK(second.export_request->create_folder.empty());
+    CHECK(second.export_request->kind == ExportKind::SnapshotPng);
+    // Nothing was written by the dialog itself: the window loop does that.
+    std::ifstream in(existing);
+    std::string text;
+    in >> text;
+    CHECK(text == "old");
+}
+
+TEST_CASE("Escape takes back the question and the file is not replaced") {
+    DialogHarness h;
+    const fs::path existing = h.tmp / "data.csv";
+    std::ofstream(existing) << "old";
+    open_path_dialog(h.state, DialogState::Kind::ExportCsv, existing.string());
+    for (int i = 0; i < 3; ++i) h.frame();
+    h.press(kEnterKey);
+    REQUIRE_FALSE(h.state.dialog.question.empty());
+    CHECK_FALSE(h.press(kEscapeKey).export_request.has_value());
+    CHECK(h.state.dialog.question.empty());
+    CHECK(h.state.dialog.kind == DialogState::Kind::ExportCsv);  // still open: the user can pick another name
+}
+
+TEST_CASE("a typed path into missing folders is refused inside the dialog and creates nothing") {
+    DialogHarness h;
+    open_path_dialog(h.state, DialogState::Kind::ExportSnapshot, (h.tmp / "a").string());
+    for (int i = 0; i < 3; ++i) h.frame();
+    // The field's text is selected when the dialog opens: typing replaces it.
+    h.type((h.tmp / "Missing/deeper/Shot_1.png").string());
+    CHECK(h.state.dialog.path == (h.tmp / "Missing/deeper/Shot_1.png").string());
+    // The listing followed the typed path to the nearest folder that exists.
+    CHECK(h.state.dialog.chooser.folder() == h.tmp.string());
+    const MenuResult r = h.press(kEnterKey);
+    CHECK_FALSE(r.export_request.has_value());
+    CHECK(h.state.dialog.error.find("does not exist") != std::string::npos);
+    CHECK(fs::is_empty(h.tmp));
+}
+
+TEST_CASE("one missing folder is offered for creation and the answer travels with the request") {
+    DialogHarness h;
+    open_path_dialog(h.state, DialogState::Kind::ExportAll, (h.tmp / "slides" / "steps").string());
+    for (int i = 0; i < 3; ++i) h.frame();
+    h.press(kEnterKey);
+    REQUIRE_FALSE(h.state.dialog.question.empty());
+    CHECK(h.state.dialog.question.find("slides") != std::string::npos);
+    const MenuResult r = h.press(kEnterKey);
+    REQUIRE(r.export_request.has_value());
+    CHECK(r.export_request->create_folder == (h.tmp / "slides").string());
+    CHECK_FALSE(r.export_request->replace);
+    CHECK(fs::is_empty(h.tmp));  // created only when the export runs
+}
