@@ -139,6 +139,9 @@ def main():
     if problem:
         print("FAIL: " + problem)
         return 1
+    if ratio > args.max_ratio and xdriver.UNDER_SANITIZER:
+        print("PASS (memory growth not enforced under AddressSanitizer, whose quarantine holds freed memory)")
+        return 0
     if ratio > args.max_ratio:
         print("FAIL: memory grew by more than %.2fx over %d configuration changes" % (args.max_ratio, args.changes))
         return 1
