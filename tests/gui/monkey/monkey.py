@@ -235,6 +235,8 @@ class Monkey:
         # Escape first: leaving full screen returns to the size the window had before it,
         # which may be the few pixels a resize action left.
         self.chain("windowmap", self.win())
+        # The keyboard follows the pointer without a window manager: keep it on the window.
+        self.chain("mousemove", "--window", self.win(), 5, 5)
         self.s.wait_for(lambda l: l.pending_input == 0, 10.0)
         self.s.defocus()
         self.chain("key", "Escape", "Escape")
