@@ -55,7 +55,9 @@ void set_full_screen(GLFWwindow* window, FullScreen& fs, bool on) {
         if (!mode) return;
         glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
     } else {
-        glfwSetWindowMonitor(window, nullptr, fs.x, fs.y, fs.w, fs.h, 0);
+        // Back to the placement before full screen, but never to a window too small to use
+        // (it may have been dragged down to a few pixels before).
+        glfwSetWindowMonitor(window, nullptr, fs.x, fs.y, std::max(fs.w, 640), std::max(fs.h, 480), 0);
     }
     fs.on = on;
 }
@@ -66,6 +68,11 @@ struct KeyInput {
     InputQueue queue;
     bool mouse_down[5] = {};  // buttons as the queue has delivered them so far
     std::vector<std::pair<int, int>> presses;  // (key, mods) fed this frame, for app shortcuts
+    // Frames still to draw after the last input even when nothing else moves: ImGui sizes
+    // a window that just appeared (a dialog, its error line) a frame or two after it is
+    // submitted, and an idle window that waited for events would show it cut off.
+    int settle_frames = 0;
+    void touched() { settle_frames = 3; }
 };
 
 bool is_modifier_key(int key) {
@@ -77,19 +84,35 @@ bool is_modifier_key(int key) {
 void on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
     auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window));
     if (!input) return;
+    input->touched();
     input->queue.push(InputEvent::key_event(key, scancode, action, mods, action == GLFW_RELEASE, is_modifier_key(key)));
 }
 
 void on_mouse_button(GLFWwindow* window, int button, int action, int mods) {
     auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window));
     if (!input) return;
+    input->touched();
     input->queue.push(InputEvent::mouse_event(button, action, mods, action == GLFW_RELEASE));
 }
 
 void on_char(GLFWwindow* window, unsigned int codepoint) {
     auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window));
     if (!input) return;
+    input->touched();
     input->queue.push(InputEvent::char_event(codepoint));
+}
+
+// The pointer, the wheel and the window's size only need the frames to keep coming; ImGui's
+// backend reads the pointer itself, and the wheel still goes to it.
+void on_cursor_pos(GLFWwindow* window, double, double) {
+    if (auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window))) input->touched();
+}
+void on_scroll(GLFWwindow* window, double dx, double dy) {
+    if (auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window))) input->touched();
+    ImGui_ImplGlfw_ScrollCallback(window, dx, dy);
+}
+void on_window_size(GLFWwindow* window, int, int) {
+    if (auto* input = static_cast<KeyInput*>(glfwGetWindowUserPointer(window))) input->touched();
 }
 
 // After the backend's NewFrame and before ImGui's: this frame's share of the queued events
@@ -234,10 +257,13 @@ int run_window(const io::Problem& initial) {
     glfwSetWindowUserPointer(window, &keys);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     // Keys, text and mouse buttons go through the queue; the cursor position, focus and
-    // scroll stay with the backend.
+    // scroll stay with the backend (the callbacks below only note that input came).
     glfwSetKeyCallback(window, on_key);
     glfwSetMouseButtonCallback(window, on_mouse_button);
     glfwSetCharCallback(window, on_char);
+    glfwSetCursorPosCallback(window, on_cursor_pos);
+    glfwSetScrollCallback(window, on_scroll);
+    glfwSetWindowSizeCallback(window, on_window_size);
     ImGui_ImplOpenGL3_Init("#version 330");
 
     init_from_problem(state, initial);
@@ -267,7 +293,7 @@ int run_window(const io::Problem& initial) {
     while (!glfwWindowShouldClose(window) && !g_stop_requested) {
         // Idle (nothing moving, nothing computing): wait for input instead of redrawing.
         const bool busy = state.playback.animating() || worker.busy() || state.export_progress.active ||
-                          !keys.queue.empty();
+                          !keys.queue.empty() || keys.settle_frames > 0;
         if (busy) glfwPollEvents();
         else glfwWaitEventsTimeout(0.5);
         int fb_w = 0, fb_h = 0;
@@ -296,6 +322,7 @@ int run_window(const io::Problem& initial) {
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         feed_frame_input(window, keys);
+        if (keys.settle_frames > 0) --keys.settle_frames;
         ImGui::NewFrame();
         state.playback.update(io.DeltaTime);
         handle_keys(state, window, fs, rebuild_fonts, keys);
