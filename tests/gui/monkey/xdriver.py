@@ -159,7 +159,8 @@ class Session:
         while time.time() < deadline:
             self.check_alive()
             lay = self.layout()
-            if lay.window("Controls") or lay.window("##present"):
+            # Canvas: the controls may be folded into a tab when a saved window is narrow.
+            if lay.window("Canvas") or lay.window("Controls") or lay.window("##present"):
                 self.window_id = self._window_id()
                 time.sleep(0.3)
                 return
