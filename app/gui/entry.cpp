@@ -26,6 +26,7 @@
 #include "app/gui/fonts_theme.h"
 #include "app/gui/frame.h"
 #include "app/gui/gl/gl_objects.h"
+#include "app/gui/gl/leak_check.h"
 #include "app/gui/headless.h"
 #include "app/gui/imgui_ini.h"
 #include "app/gui/input_queue.h"
@@ -386,6 +387,7 @@ int run_window(const io::Problem& initial) {
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
     glfwDestroyWindow(window);
+    gl::check_leaks_before_gl_shutdown();
     glfwTerminate();
     return 0;
 }

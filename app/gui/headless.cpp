@@ -4,6 +4,8 @@
 
 #include <GLFW/glfw3.h>
 
+#include "app/gui/gl/leak_check.h"
+
 namespace attn::gui {
 
 HeadlessGl::HeadlessGl() {
@@ -21,7 +23,10 @@ HeadlessGl::HeadlessGl() {
 
 HeadlessGl::~HeadlessGl() {
     if (window_) glfwDestroyWindow(window_);
-    if (initialised_) glfwTerminate();
+    if (initialised_) {
+        gl::check_leaks_before_gl_shutdown();
+        glfwTerminate();
+    }
 }
 
 }  // namespace attn::gui
