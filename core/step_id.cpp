@@ -1,0 +1,39 @@
+#include "core/step_id.h"
+
+namespace attn {
+
+const char* step_name(StepId id) {
+    switch (id) {
+        case StepId::Input: return "input";
+        case StepId::KeyInput: return "key_input";
+        case StepId::ValueInput: return "value_input";
+        case StepId::Qkv: return "qkv";
+        case StepId::Q: return "q";
+        case StepId::K: return "k";
+        case StepId::V: return "v";
+        case StepId::QSplit: return "q_split";
+        case StepId::KSplit: return "k_split";
+        case StepId::VSplit: return "v_split";
+        case StepId::QHeads: return "q_heads";
+        case StepId::KHeads: return "k_heads";
+        case StepId::VHeads: return "v_heads";
+        case StepId::AttnScores: return "attn_scores";
+        case StepId::AttnScaled: return "attn_scaled";
+        case StepId::AttnMasked: return "attn_masked";
+        case StepId::AttnWeights: return "attn_weights";
+        case StepId::AttnDropped: return "attn_dropped";
+        case StepId::Context: return "context";
+        case StepId::ContextSplit: return "context_split";
+        case StepId::Concat: return "concat";
+        case StepId::Out: return "out";
+    }
+    return "?";  // unreachable for a valid StepId; -Wswitch guards the list above
+}
+
+std::optional<StepId> parse_step_name(std::string_view name) {
+    for (StepId id : kAllStepIds)
+        if (name == step_name(id)) return id;
+    return std::nullopt;
+}
+
+}  // namespace attn

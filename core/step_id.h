@@ -1,0 +1,62 @@
+// StepId: the closed list of steps a forward can record, declared once.
+//
+// Everything that talks about a step (the core, its text, the display model, the
+// inspector, the CLI, the file format and the tests) uses this enumeration. The
+// manifest's step name ("attn_scores", also the .npy file name) is derived from it
+// by step_name(); nothing else spells a step by hand. A `switch` over StepId with no
+// `default:` makes the compiler (-Wswitch, an error under ATTNVIZ_WERROR) point at
+// every place that needs a case when a step is added here.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace attn {
+
+// Listed in the order a forward records them (not every forward records all of them:
+// `qkv` only in the fused variant, `attn_masked` only with a mask, ...).
+enum class StepId : uint8_t {
+    Input,         // "input"          (B, L, E)      the query-side input X
+    KeyInput,      // "key_input"      (B, S, kdim)   cross-attention's key input
+    ValueInput,    // "value_input"    (B, S, vdim)   cross-attention's value input
+    Qkv,           // "qkv"            (B, L, 3E)     fused projection
+    Q,             // "q"              (B, L, E)
+    K,             // "k"              (B, S, E)
+    V,             // "v"              (B, S, E)
+    QSplit,        // "q_split"        (B, L, H, d_h) view
+    KSplit,        // "k_split"        (B, S, H, d_h) view
+    VSplit,        // "v_split"        (B, S, H, d_h) view
+    QHeads,        // "q_heads"        (B, H, L, d_h)
+    KHeads,        // "k_heads"        (B, H, S, d_h)
+    VHeads,        // "v_heads"        (B, H, S, d_h)
+    AttnScores,    // "attn_scores"    (B, H, L, S)
+    AttnScaled,    // "attn_scaled"    (B, H, L, S)
+    AttnMasked,    // "attn_masked"    (B, H, L, S)
+    AttnWeights,   // "attn_weights"   (B, H, L, S)
+    AttnDropped,   // "attn_dropped"   (B, H, L, S)
+    Context,       // "context"        (B, H, L, d_h)
+    ContextSplit,  // "context_split"  (B, L, H, d_h) view
+    Concat,        // "concat"         (B, L, E)
+    Out,           // "out"            (B, L, E)
+};
+
+inline constexpr std::size_t kStepIdCount = static_cast<std::size_t>(StepId::Out) + 1;
+
+// Every StepId in record order, for loops that must visit all of them.
+inline constexpr std::array<StepId, kStepIdCount> kAllStepIds = {
+    StepId::Input,      StepId::KeyInput,    StepId::ValueInput,  StepId::Qkv,         StepId::Q,
+    StepId::K,          StepId::V,           StepId::QSplit,      StepId::KSplit,      StepId::VSplit,
+    StepId::QHeads,     StepId::KHeads,      StepId::VHeads,      StepId::AttnScores,  StepId::AttnScaled,
+    StepId::AttnMasked, StepId::AttnWeights, StepId::AttnDropped, StepId::Context,     StepId::ContextSplit,
+    StepId::Concat,     StepId::Out,
+};
+
+// The manifest / file name of a step: "attn_scores" for StepId::AttnScores.
+const char* step_name(StepId id);
+// The inverse of step_name(); nullopt for a name no step has.
+std::optional<StepId> parse_step_name(std::string_view name);
+
+}  // namespace attn
