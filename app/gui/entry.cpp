@@ -142,8 +142,8 @@ void feed_frame_input(GLFWwindow* window, KeyInput& input) {
 void handle_keys(AppState& state, GLFWwindow* window, FullScreen& fs, bool& rebuild_fonts, const KeyInput& input) {
     const std::vector<std::pair<int, int>>& presses = input.presses;
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput || state.dialog.kind != DialogState::Kind::None) return;
-    Playback& pb = state.playback;
+    if (io.WantTextInput || state.jobs.dialog.kind != DialogState::Kind::None) return;
+    Playback& pb = state.ui.playback;
     for (const auto& [key, mods] : presses) {
         switch (key) {
             case GLFW_KEY_SPACE: pb.toggle_play(); break;
@@ -155,13 +155,13 @@ void handle_keys(AppState& state, GLFWwindow* window, FullScreen& fs, bool& rebu
             case GLFW_KEY_END: pb.jump_to(pb.step_count() - 1); break;
             case GLFW_KEY_F: set_full_screen(window, fs, !fs.on); break;
             case GLFW_KEY_P:
-                state.presentation = !state.presentation;
-                set_full_screen(window, fs, state.presentation);
+                state.ui.presentation = !state.ui.presentation;
+                set_full_screen(window, fs, state.ui.presentation);
                 rebuild_fonts = true;
                 break;
             case GLFW_KEY_ESCAPE:
-                if (state.presentation) {
-                    state.presentation = false;
+                if (state.ui.presentation) {
+                    state.ui.presentation = false;
                     rebuild_fonts = true;
                 }
                 set_full_screen(window, fs, false);
@@ -185,19 +185,19 @@ float monitor_content_scale(GLFWwindow* window) {
 }
 
 float effective_scale(const AppState& state) {
-    return g_content_scale * state.settings.ui_scale * (state.presentation ? 1.5f : 1.0f);
+    return g_content_scale * state.settings.ui_scale * (state.ui.presentation ? 1.5f : 1.0f);
 }
 
 void post_request(AppState& state, ComputeWorker& worker) {
-    std::optional<ComputeRequest> request = make_request(state);
+    std::optional<ComputeRequest> request = make_request(state.session);
     if (!request) return;
-    state.posted_generation = worker.post(std::move(*request));
-    state.posted_time = glfwGetTime();
+    state.results.posted_generation = worker.post(std::move(*request));
+    state.results.posted_time = glfwGetTime();
 }
 
 }  // namespace
 
-int run_window(const io::Problem& initial) {
+int run_window(const io::Problem& initial, bool resume) {
     glfwSetErrorCallback(nullptr);
     if (!glfwInit()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
@@ -267,18 +267,26 @@ int run_window(const io::Problem& initial) {
     glfwSetWindowSizeCallback(window, on_window_size);
     ImGui_ImplOpenGL3_Init("#version 330");
 
-    init_from_problem(state, initial);
-    state.playback.set_speed(state.settings.speed);
+    init_from_problem(state.session, initial);
+    // With no configuration on the command line, the lesson resumes where it stopped.
+    std::optional<ComputeRequest> resumed;
+    if (resume && state.settings.has_session) {
+        const std::string note = restore_saved_session(state);
+        if (note.empty()) resumed = make_request(state.session);
+        else settings_problem += (settings_problem.empty() ? "" : "; ") + note;
+    }
+    state.ui.playback.set_speed(state.settings.speed);
     Fonts fonts = load_fonts(effective_scale(state));
     apply_theme(state.settings.light_theme, effective_scale(state));
 
-    if (!settings_problem.empty()) set_status(state, settings_problem, glfwGetTime());
+    if (!settings_problem.empty()) set_status(state.ui, settings_problem, glfwGetTime());
 
     ComputeWorker worker;
     ComputeRequest first;
-    first.prebuilt = std::make_shared<const io::Problem>(initial);
-    state.posted_generation = worker.post(std::move(first));
-    state.posted_time = glfwGetTime();
+    if (resumed) first = std::move(*resumed);
+    else first.prebuilt = std::make_shared<const io::Problem>(initial);
+    state.results.posted_generation = worker.post(std::move(first));
+    state.results.posted_time = glfwGetTime();
     // GL objects must die before the context: they live in these and are reset below.
     auto cache_owner = std::make_unique<HeatmapCache>();
     auto exporter_owner = std::make_unique<ExportRunner>();
@@ -293,7 +301,7 @@ int run_window(const io::Problem& initial) {
     double last_settings_check = glfwGetTime();
     while (!glfwWindowShouldClose(window) && !g_stop_requested) {
         // Idle (nothing moving, nothing computing): wait for input instead of redrawing.
-        const bool busy = state.playback.animating() || worker.busy() || state.export_progress.active ||
+        const bool busy = state.ui.playback.animating() || worker.busy() || state.jobs.export_progress.active ||
                           !keys.queue.empty() || keys.settle_frames > 0;
         if (busy) glfwPollEvents();
         else glfwWaitEventsTimeout(0.5);
@@ -308,9 +316,9 @@ int run_window(const io::Problem& initial) {
             g_content_scale = scale;
             rebuild_fonts = true;
         }
-        if (state.model_changed) {
-            cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
-            state.model_changed = false;
+        if (state.results.model_changed) {
+            cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
+            state.results.model_changed = false;
         }
         if (rebuild_fonts) {
             fonts = load_fonts(effective_scale(state));
@@ -325,7 +333,7 @@ int run_window(const io::Problem& initial) {
         feed_frame_input(window, keys);
         if (keys.settle_frames > 0) --keys.settle_frames;
         ImGui::NewFrame();
-        state.playback.update(io.DeltaTime);
+        state.ui.playback.update(io.DeltaTime);
         handle_keys(state, window, fs, rebuild_fonts, keys);
 
         FrameContext ctx;
@@ -334,17 +342,17 @@ int run_window(const io::Problem& initial) {
         ctx.scale = effective_scale(state);
         ctx.computing = worker.busy();
         ctx.now = glfwGetTime();
-        const FrameActions actions = draw_frame(state, ctx);
+        const Actions actions = draw_frame(state, ctx);
         if (actions.config_changed) post_request(state, worker);
         if (actions.scale_changed) rebuild_fonts = true;
         if (actions.theme_changed) {
             apply_theme(state.settings.light_theme, effective_scale(state));
-            cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+            cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
         }
         if (actions.toggle_fullscreen) set_full_screen(window, fs, !fs.on);
         if (actions.toggle_presentation) {
-            state.presentation = !state.presentation;
-            set_full_screen(window, fs, state.presentation);
+            state.ui.presentation = !state.ui.presentation;
+            set_full_screen(window, fs, state.ui.presentation);
             rebuild_fonts = true;
         }
         if (actions.quit) glfwSetWindowShouldClose(window, GLFW_TRUE);

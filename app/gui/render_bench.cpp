@@ -39,12 +39,12 @@ std::string json_escape(const std::string& s) {
 }
 
 void load_result(AppState& state, HeatmapCache& cache, const ComputeResult& r) {
-    state.trace = r.trace;
-    state.model = r.model;
-    state.query_tokens = r.query_tokens;
-    state.key_tokens = r.key_tokens;
-    state.playback.set_step_count(static_cast<int>(r.trace->steps.size()));
-    cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+    state.results.trace = r.trace;
+    state.results.model = r.model;
+    state.results.query_tokens = r.query_tokens;
+    state.results.key_tokens = r.key_tokens;
+    state.ui.playback.set_step_count(static_cast<int>(r.trace->steps.size()));
+    cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
 }
 
 // Time from a changed setting (a new seed) to the new trace drawn, at 256 / 512 / 8.
@@ -67,7 +67,7 @@ double slider_change_ms(int width, int height, double& compute_ms, double& model
         compute_ms = r.compute_ms;
         model_ms = r.model_ms;
         load_result(state, cache, r);
-        state.playback.set_position(std::max(0, r.trace->index_of("attn_weights")), 1.0f);
+        state.ui.playback.set_position(std::max(0, r.trace->index_of("attn_weights")), 1.0f);
         render_state(renderer, state, cache, SnapshotLayout::FullWindow);
         gl::finish();
         best = std::min(best, ms_since(start));
@@ -83,9 +83,9 @@ double export_all_ms(AppState& state) {
     {
         OffscreenRenderer renderer(1920, 1080, 1.0f, false);
         HeatmapCache cache;
-        cache.reset(state.model, canvas_palette(false).masked);
+        cache.reset(state.results.model, canvas_palette(false).masked);
         std::vector<int> steps;
-        for (size_t i = 0; i < state.trace->steps.size(); ++i) steps.push_back(static_cast<int>(i));
+        for (size_t i = 0; i < state.results.trace->steps.size(); ++i) steps.push_back(static_cast<int>(i));
         PngEncoderPool pool;
         render_steps_to_pngs(renderer, state, cache, SnapshotLayout::Slide, steps, 1.0f, dir, pool);
         if (!pool.finish().ok()) return -1.0;
@@ -125,15 +125,15 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
 
     std::vector<std::pair<std::string, double>> by_step;
     double slowest = 0.0;
-    const int n = static_cast<int>(state.trace->steps.size());
+    const int n = static_cast<int>(state.results.trace->steps.size());
     for (int step = 0; step < n; ++step) {
         // One untimed frame bakes the step's textures (that happens once per trace).
-        state.playback.set_position(step, 0.0f);
+        state.ui.playback.set_position(step, 0.0f);
         render_state(renderer, state, cache, SnapshotLayout::FullWindow);
         gl::finish();
         std::vector<double> times;
         for (int f = 0; f < options.frames_per_step; ++f) {
-            state.playback.set_position(step, static_cast<float>(f + 1) / static_cast<float>(options.frames_per_step));
+            state.ui.playback.set_position(step, static_cast<float>(f + 1) / static_cast<float>(options.frames_per_step));
             const auto start = Clock::now();
             render_state(renderer, state, cache, SnapshotLayout::FullWindow);
             gl::finish();
@@ -141,7 +141,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
         }
         const double m = median(times);
         slowest = std::max(slowest, m);
-        by_step.emplace_back(state.trace->steps[static_cast<size_t>(step)].name, m);
+        by_step.emplace_back(state.results.trace->steps[static_cast<size_t>(step)].name, m);
         if (!options.json) std::printf("%-16s %8s ms\n", by_step.back().first.c_str(), format_ms(m).c_str());
     }
     double slider_compute_ms = 0, slider_model_ms = 0;

@@ -53,13 +53,13 @@ float value_at(const Tensor& t, const Named& names) {
     return t.at(idx);
 }
 
-std::string describe_index(const AppState& state, const Tensor& t, const std::vector<int64_t>& idx) {
+std::string describe_index(const Results& results, const Tensor& t, const std::vector<int64_t>& idx) {
     std::string s = "[";
     for (int d = 0; d < t.rank(); ++d) {
         const std::string& name = t.dim_names()[static_cast<size_t>(d)];
         const int64_t i = idx[static_cast<size_t>(d)];
         s += (d ? ", " : "") + name + "=" + std::to_string(i);
-        const auto& tokens = name == "L" ? state.query_tokens : (name == "S" ? state.key_tokens : std::vector<std::string>{});
+        const auto& tokens = name == "L" ? results.query_tokens : (name == "S" ? results.key_tokens : std::vector<std::string>{});
         if (i < static_cast<int64_t>(tokens.size())) s += " '" + tokens[static_cast<size_t>(i)] + "'";
     }
     return s + "]";
@@ -76,17 +76,17 @@ void table_row(std::initializer_list<std::string> cells) {
 
 // Y[n, o] = sum_i X[n, i] W[o, i] + b[o]: every term when the width is small, else the
 // largest ones; all read from the trace's tensors and weights.
-void explain_projection(const AppState& state, const CellRef& ref, float value) {
-    const Trace& trace = *state.trace;
+void explain_projection(const Results& results, const CellRef& ref, float value) {
+    const Trace& trace = *results.trace;
     const ProjectionWeights pw = projection_weights(trace, ref.step);
-    const StepDisplay& sd = state.model->steps[static_cast<size_t>(ref.step)];
+    const StepDisplay& sd = results.model->steps[static_cast<size_t>(ref.step)];
     if (!pw.valid()) {
         text_wrapped("one row of the input times one row of the weight matrix, plus the bias.");
         return;
     }
     const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
     const int o = panel_first_feature(sd, panel, std::max(1, trace.config.head_dim())) + ref.col;
-    const DotTerms d = projection_terms(trace, pw, state.model->batch_item, ref.row, o);
+    const DotTerms d = projection_terms(trace, pw, results.model->batch_item, ref.row, o);
     if (d.x.empty()) return;
     const std::string& x_name = trace.steps[static_cast<size_t>(pw.source_step)].name;
     text_wrapped("row %d of %s times column %d of %s^T (row %d of %s)%s:", ref.row, x_name.c_str(), o,
@@ -157,8 +157,8 @@ void explain_projection(const AppState& state, const CellRef& ref, float value) 
     }
 }
 
-void explain_origin(const AppState& state, const CellRef& ref, const Step& step, const Named& at, float value) {
-    const Trace& trace = *state.trace;
+void explain_origin(const Results& results, const CellRef& ref, const Step& step, const Named& at, float value) {
+    const Trace& trace = *results.trace;
     const Step* s0 = step.sources.empty() ? nullptr : trace.find(step.sources[0]);
     const Step* s1 = step.sources.size() > 1 ? trace.find(step.sources[1]) : nullptr;
     const int64_t i = at.count("L") ? at.at("L") : 0;
@@ -194,7 +194,7 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
         case StepKind::Scale: {
             if (s0) text_wrapped("%s / sqrt(%d) = %s", format_value(value_at(s0->tensor, at)).c_str(), dh, format_value(value).c_str());
             const int head = at.count("H") ? static_cast<int>(at.at("H")) : 0;
-            const std::string effect = describe_scaling_effect(scaling_effect(trace, state.model->batch_item, head, static_cast<int>(i)), dh);
+            const std::string effect = describe_scaling_effect(scaling_effect(trace, results.model->batch_item, head, static_cast<int>(i)), dh);
             if (!effect.empty()) text_wrapped("%s", effect.c_str());
             break;
         }
@@ -210,7 +210,7 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
         case StepKind::Softmax: {
             if (!s0) break;
             const int head = at.count("H") ? static_cast<int>(at.at("H")) : 0;
-            const std::string note = fully_masked_row_note(trace, state.model->batch_item, head, static_cast<int>(i));
+            const std::string note = fully_masked_row_note(trace, results.model->batch_item, head, static_cast<int>(i));
             if (!note.empty()) {
                 text_wrapped("%s", note.c_str());
                 break;
@@ -274,8 +274,8 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
                     w["S"] = c;
                     v["S"] = c;
                     const float a = value_at(s0->tensor, w), b = value_at(s1->tensor, v);
-                    const std::string key = c < static_cast<int64_t>(state.key_tokens.size())
-                                                ? std::to_string(c) + " " + state.key_tokens[static_cast<size_t>(c)]
+                    const std::string key = c < static_cast<int64_t>(results.key_tokens.size())
+                                                ? std::to_string(c) + " " + results.key_tokens[static_cast<size_t>(c)]
                                                 : std::to_string(c);
                     table_row({key, format_value(a), format_value(b), format_value(a * b)});
                 }
@@ -285,7 +285,7 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
             break;
         }
         case StepKind::Projection:
-            explain_projection(state, ref, value);
+            explain_projection(results, ref, value);
             break;
         case StepKind::View:
         case StepKind::Transpose:
@@ -302,31 +302,31 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
 
 }  // namespace
 
-void draw_inspector(const AppState& state) {
-    const CellRef ref = state.canvas.hovered.valid() ? state.canvas.hovered : state.canvas.pinned;
-    if (!state.trace || !state.model || !ref.valid() || ref.step >= static_cast<int>(state.model->steps.size())) {
+void draw_inspector(const Results& results, const CanvasUi& canvas, int current_step) {
+    const CellRef ref = canvas.hovered.valid() ? canvas.hovered : canvas.pinned;
+    if (!results.trace || !results.model || !ref.valid() || ref.step >= static_cast<int>(results.model->steps.size())) {
         ImGui::TextDisabled("Hover a cell to inspect it; click to pin it.");
         return;
     }
-    const Step& step = state.trace->steps[static_cast<size_t>(ref.step)];
-    const StepDisplay& sd = state.model->steps[static_cast<size_t>(ref.step)];
+    const Step& step = results.trace->steps[static_cast<size_t>(ref.step)];
+    const StepDisplay& sd = results.model->steps[static_cast<size_t>(ref.step)];
     if (ref.panel >= static_cast<int>(sd.panels.size())) return;
     const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
     if (ref.row >= panel.rows || ref.col >= panel.cols) return;
     const std::vector<int64_t> idx = cell_index(panel, ref.row, ref.col);
     const float value = cell_value(step.tensor, panel, ref.row, ref.col);
-    if (!state.canvas.hovered.valid() && ref.step != state.playback.step()) {
+    if (!canvas.hovered.valid() && ref.step != current_step) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         text_wrapped("pinned in step %d; hover or click a cell to inspect this step", ref.step + 1);
         ImGui::PopStyleColor();
     }
-    text_wrapped("%s%s", step.name.c_str(), describe_index(state, step.tensor, idx).c_str());
+    text_wrapped("%s%s", step.name.c_str(), describe_index(results, step.tensor, idx).c_str());
     text_wrapped("= %s", format_value(value).c_str());
     int64_t pos = step.tensor.offset();
     for (size_t d = 0; d < idx.size(); ++d) pos += idx[d] * step.tensor.strides()[d];
     ImGui::TextDisabled("storage position %lld of buffer #%d", static_cast<long long>(pos), sd.strip.buffer_id);
     ImGui::Separator();
-    explain_origin(state, ref, step, name_index(step.tensor, idx), value);
+    explain_origin(results, ref, step, name_index(step.tensor, idx), value);
 }
 
 }  // namespace attn::gui
