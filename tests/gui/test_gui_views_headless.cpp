@@ -2,10 +2,7 @@
 // fonts, no window and no GL. Every step, several moments of its animation, every head.
 #include <doctest/doctest.h>
 
-#include <imgui.h>
-#include <imgui_internal.h>
-
-#include "app/gui/frame.h"
+#include "tests/gui/headless_imgui.h"
 #include "core/attention.h"
 #include "app/gui/settings.h"
 #include "app/io/problem.h"
@@ -13,47 +10,9 @@
 using namespace attn;
 using namespace attn::gui;
 
-namespace {
+using namespace attn::gui::testing;
 
-struct HeadlessImGui {
-    ImGuiContext* ctx;
-    Fonts fonts;
-    HeadlessImGui(float w, float h) : ctx(ImGui::CreateContext()) {
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(w, h);
-        io.DeltaTime = 1.0f / 60.0f;
-        fonts = load_fonts(1.0f);
-        unsigned char* pixels = nullptr;
-        int tw = 0, th = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
-        apply_theme(false, 1.0f);
-    }
-    ~HeadlessImGui() { ImGui::DestroyContext(ctx); }
-    int frame(AppState& state, bool presentation, bool canvas_only) {
-        ImGui::NewFrame();
-        FrameContext fc;
-        fc.fonts = fonts;
-        fc.canvas_only = canvas_only;
-        fc.presentation_header = presentation;
-        draw_frame(state, fc);
-        ImGui::Render();
-        return ImGui::GetDrawData()->TotalVtxCount;
-    }
-};
-
-AppState state_for(const AttentionConfig& c) {
-    AppState state;
-    const auto computed = ComputeWorker::compute(ComputeRequest{c, {}, 0, 256, nullptr}, 1);
-    REQUIRE_MESSAGE(computed.error.empty(), computed.error);
-    state.session.config = c;
-    accept_result(state, computed, 0.0);
-    return state;
-}
-
-}  // namespace
-
-TEST_CASE("every step draws at every moment of its animation without a GL context") {
+TEST_CASE("every step draws its title, shape and timeline at every moment of its animation") {
     HeadlessImGui imgui(1280, 800);
     for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
         AttentionConfig c;
@@ -63,32 +22,50 @@ TEST_CASE("every step draws at every moment of its animation without a GL contex
         c.mask = mask;
         c.dropout = 0.2f;
         AppState state = state_for(c);
-        for (int step = 0; step < state.ui.playback.step_count(); ++step) {
+        REQUIRE(state.results.trace);
+        state.settings.hint_seen = true;
+        const int n = state.ui.playback.step_count();
+        for (int step = 0; step < n; ++step) {
+            const Step& shown = state.results.trace->steps[static_cast<size_t>(step)];
+            CAPTURE(shown.name);
             for (float progress : {0.0f, 0.37f, 1.0f}) {
                 state.ui.playback.set_position(step, progress);
-                CAPTURE(step);
                 CAPTURE(progress);
-                CHECK(imgui.frame(state, false, false) > 100);
+                imgui.frame(state);
+                // The explanation names the step, the canvas's caption its tensor, the
+                // timeline where we are.
+                CHECK(shows(drawn_text("Explanation"), std::to_string(step + 1) + ". " + shown.title));
+                CHECK(shows(drawn_text("Canvas"), shown.name));
+                CHECK(shows(drawn_text("Timeline"), "step " + std::to_string(step + 1) + " / " + std::to_string(n)));
             }
+            // Slides: the step's number and title above the canvas, with every head enlarged.
             for (int head = -1; head < 3; ++head) {
                 state.ui.canvas.enlarged_head = head;
-                CHECK(imgui.frame(state, true, false) > 0);
+                imgui.frame(state, true, false);
+                CHECK(shows(drawn_text("##present_header"), std::to_string(step + 1) + " / " + std::to_string(n)));
+                CHECK(shows(drawn_text("##present_header"), shown.title));
+                CHECK(drawn_window("Canvas"));
+                CHECK_FALSE(drawn_window("Controls"));
             }
             state.ui.canvas.enlarged_head = -1;
         }
     }
 }
 
-TEST_CASE("a window squeezed to almost nothing still draws without failing") {
+TEST_CASE("a window squeezed to almost nothing still draws the canvas and its title") {
     HeadlessImGui imgui(40, 30);
     AttentionConfig c;
     AppState state = state_for(c);
+    REQUIRE(state.results.trace);
     for (int step = 0; step < state.ui.playback.step_count(); ++step) {
+        CAPTURE(step);
         state.ui.playback.set_position(step, 0.5f);
         imgui.frame(state, false, false);
+        CHECK(drawn_window("Canvas"));
         imgui.frame(state, false, true);
+        CHECK(drawn_window("Canvas"));
+        CHECK(drawn_window("##canvas_title"));
     }
-    CHECK(true);
 }
 
 TEST_CASE("an invalid head count is explained instead of computed") {
@@ -220,15 +197,6 @@ TEST_CASE("the saved settings are the configuration on screen") {
     CHECK(serialize_settings(state.settings).find("hidden_dim = 6") != std::string::npos);
 }
 
-namespace {
-
-// The window named `name` if it was drawn in the last frame.
-const ImGuiWindow* drawn_window(const char* name) {
-    const ImGuiWindow* w = ImGui::FindWindowByName(name);
-    return w && w->Active ? w : nullptr;
-}
-
-}  // namespace
 
 TEST_CASE("a 1024x768 projector gives the canvas half the width and keeps every panel") {
     HeadlessImGui imgui(1024, 768);
