@@ -1,6 +1,5 @@
 // [SECTION] index
 //   splitter           draggable bars between the side panels
-//   dock_layout        the slots' rectangles from the window size and the saved panel sizes
 //   draw_slot          draws the registered views of one slot (view_registry.cpp)
 //   presentation       title + canvas + explanation, large type, no controls
 //   canvas_alone       a canvas-only export: the step's title above the canvas
@@ -41,54 +40,16 @@ bool splitter(const char* id, float x, float y, float w, float h, bool vertical,
     return true;
 }
 
-// Where every slot is this frame, in screen pixels.
-struct DockLayout {
-    float top = 0;          // below the menu bar
-    Rect left, center, bottom, right_top, right_bottom, status;
-    Rect tab;               // the folded controls tab (when left_collapsed)
-    float bar = 0;          // splitter thickness (0 off-screen: nothing to drag)
-    SidePanels side;
-};
-
-DockLayout dock_layout(ImVec2 display, float top, float fs, const UiSettings& ui, bool offscreen) {
-    DockLayout d;
-    d.top = top;
-    const float status_h = fs * 1.6f;
-    const ImVec2 full = display;
-    display.y = std::max(top + 1.0f, display.y - status_h);
-    d.side = side_panels(display.x, display.y - top, fs, ui.left_panel_em, ui.right_panel_em, ui.explain_fraction);
-    // Splitter bars sit in gaps between the panels (no overlap, so window order never hides them).
-    d.bar = offscreen ? 0.0f : std::max(4.0f, fs * 0.3f);
-    const float left_w = d.side.left, right_w = d.side.right;
-    const float timeline_h = ImGui::GetFrameHeightWithSpacing() * 2.0f + ImGui::GetStyle().WindowPadding.y * 2.0f + fs * 0.6f;
-    const float mid_x = left_w + d.bar;
-    const float mid_w = std::max(1.0f, display.x - left_w - right_w - 2.0f * d.bar);
-    const float right_x = mid_x + mid_w + d.bar;
-    const float body_h = std::max(1.0f, display.y - top - timeline_h);
-    const float column_h = display.y - top;
-    d.center = Rect{mid_x, top, mid_w, body_h};
-    d.bottom = Rect{mid_x, top + body_h, mid_w, timeline_h};
-    d.right_top = Rect{right_x, top, right_w, d.side.explain_h};
-    const float inspector_y = top + d.side.explain_h + d.bar;
-    d.right_bottom = Rect{right_x, inspector_y, right_w, display.y - inspector_y};
-    d.status = Rect{0, display.y, full.x, full.y - display.y};
-    d.tab = Rect{0, top, left_w, column_h};
-    // Folded: the controls open over the canvas, beside the tab.
-    const float controls_w = d.side.left_collapsed ? std::min(fs * 20.0f, display.x * 0.6f) : left_w;
-    d.left = Rect{d.side.left_collapsed ? left_w : 0.0f, top, controls_w, column_h};
-    return d;
-}
-
 // The splitter bars; dragging changes the saved sizes (in font heights, so they follow the UI scale).
-void splitters(const DockLayout& d, float fs, UiSettings& ui) {
+void splitters(const DockRects& d, float bar, float fs, UiSettings& ui) {
     float dx = 0.0f;
-    const float column_h = d.tab.h;
+    const float top = d.tab.y, column_h = d.tab.h;
     const float left_w = d.side.left, right_w = d.side.right, right_x = d.right_top.x;
-    if (!d.side.left_collapsed && splitter("##split_left", left_w, d.top, d.bar, column_h, true, dx))
+    if (!d.side.left_collapsed && splitter("##split_left", left_w, top, bar, column_h, true, dx))
         ui.left_panel_em = std::clamp((left_w + dx) / fs, 10.0f, 60.0f);
-    if (splitter("##split_right", right_x - d.bar, d.top, d.bar, column_h, true, dx))
+    if (splitter("##split_right", right_x - bar, top, bar, column_h, true, dx))
         ui.right_panel_em = std::clamp((right_w - dx) / fs, 10.0f, 60.0f);
-    if (splitter("##split_explain", right_x, d.top + d.side.explain_h, right_w, d.bar, false, dx))
+    if (splitter("##split_explain", right_x, top + d.side.explain_h, right_w, bar, false, dx))
         ui.explain_fraction = std::clamp((d.side.explain_h + dx) / std::max(1.0f, column_h), 0.15f, 0.85f);
 }
 
@@ -196,8 +157,13 @@ Actions draw_frame(AppState& state, const FrameContext& ctx) {
     draw_slot(DockSlot::MenuBar, state, ctx, Rect{}, out);
     draw_slot(DockSlot::Dialogs, state, ctx, Rect{}, out);
     const float fs = ImGui::GetFontSize();
-    const DockLayout d = dock_layout(display, ImGui::GetFrameHeight(), fs, state.settings, ctx.offscreen);
-    if (!ctx.offscreen) splitters(d, fs, state.settings);
+    // Splitter bars sit in gaps between the panels (no overlap, so window order never hides them).
+    const float bar = ctx.offscreen ? 0.0f : std::max(4.0f, fs * 0.3f);
+    const float timeline_h = ImGui::GetFrameHeightWithSpacing() * 2.0f + ImGui::GetStyle().WindowPadding.y * 2.0f + fs * 0.6f;
+    const UiSettings& saved = state.settings;
+    const DockRects d = dock_rects(display.x, display.y, ImGui::GetFrameHeight(), fs, timeline_h, fs * 1.6f, bar,
+                                   saved.left_panel_em, saved.right_panel_em, saved.explain_fraction);
+    if (!ctx.offscreen) splitters(d, bar, fs, state.settings);
     draw_slot(DockSlot::Center, state, ctx, d.center, out);
     if (d.side.left_collapsed) controls_tab(d.tab, state.ui.controls_open, fs);
     if (!d.side.left_collapsed || state.ui.controls_open) draw_slot(DockSlot::Left, state, ctx, d.left, out);
