@@ -10,7 +10,8 @@
 #include <random>
 
 #include "app/gui/frame.h"
-#include "app/gui/views/view_menu.h"
+#include "app/gui/views/view_dialogs.h"
+#include "app/gui/views/view_path_dialog.h"
 
 using namespace attn;
 using namespace attn::gui;

@@ -6,9 +6,8 @@
 
 #include "app/gui/export_path.h"
 #include "app/gui/format.h"
+#include "app/gui/views/view_path_dialog.h"
 
-#include "app/gui/fonts_theme.h"
-#include "app/gui/shortcuts.h"
 
 namespace attn::gui {
 namespace {
@@ -23,22 +22,6 @@ std::string export_folder(const Jobs& jobs) {
     const std::string& last = jobs.dialog.last_folder;
     if (!last.empty() && std::filesystem::is_directory(last, ec)) return last;
     return export_base_folder();
-}
-
-const char* dialog_title(Kind kind) {
-    switch (kind) {
-        case Kind::OpenWeights: return "Open weights (.safetensors)";
-        case Kind::OpenQuery: return "Open query (.npy)";
-        case Kind::OpenKey: return "Open key (.npy)";
-        case Kind::OpenValue: return "Open value (.npy)";
-        case Kind::ExportSnapshot: return "Export snapshot (PNG)";
-        case Kind::ExportAll: return "Export all steps (PNG per step)";
-        case Kind::ExportTensors: return "Export tensors (.npy per step, weights, tokens)";
-        case Kind::ExportCsv: return "Export current step as CSV";
-        case Kind::Keys: return "Keyboard";
-        case Kind::None: break;
-    }
-    return "";
 }
 
 std::string with_extension(const std::string& name, const std::string& extension) {
@@ -100,55 +83,6 @@ Actions draw_menu(io::ProblemSources& sources, const Results& results, int step,
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();
-    return out;
-}
-
-Actions draw_dialogs(DialogState& d, io::ProblemSources& sources, bool light_theme) {
-    Actions out;
-    if (d.kind == Kind::None) return out;
-    const char* title = dialog_title(d.kind);
-    if (d.just_opened) {
-        ImGui::OpenPopup(title);
-        d.just_opened = false;
-    }
-    const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
-    ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    bool open = true;
-    if (!ImGui::BeginPopupModal(title, &open, ImGuiWindowFlags_AlwaysAutoResize)) {
-        if (!open || !ImGui::IsPopupOpen(title)) d.kind = Kind::None;
-        return out;
-    }
-    if (d.close) {
-        d.close = false;
-        d.kind = Kind::None;
-        ImGui::CloseCurrentPopup();
-        ImGui::EndPopup();
-        return out;
-    }
-    if (d.kind == Kind::Keys) {
-        // Two real columns, so keys and actions line up in any font.
-        if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit)) {
-            ImGui::TableSetupColumn("Key");
-            ImGui::TableSetupColumn("Does");
-            ImGui::TableHeadersRow();
-            for (const Shortcut& shortcut : kShortcuts) {
-                ImGui::TableNextRow();
-                ImGui::TableNextColumn();
-                ImGui::TextUnformatted(shortcut.keys);
-                ImGui::TableNextColumn();
-                ImGui::TextUnformatted(shortcut.action);
-            }
-            ImGui::EndTable();
-        }
-        if (ImGui::Button("Close")) {
-            d.kind = Kind::None;
-            ImGui::CloseCurrentPopup();
-        }
-        ImGui::EndPopup();
-        return out;
-    }
-    draw_path_dialog(d, sources, light_theme, out, open);
-    ImGui::EndPopup();
     return out;
 }
 

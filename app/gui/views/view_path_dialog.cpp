@@ -10,7 +10,7 @@
 #include "app/gui/export_path.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/views/view_file_chooser.h"
-#include "app/gui/views/view_menu.h"
+#include "app/gui/views/view_path_dialog.h"
 
 namespace attn::gui {
 namespace {

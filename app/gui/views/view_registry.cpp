@@ -6,6 +6,7 @@
 
 #include "app/gui/views/view_canvas_panel.h"
 #include "app/gui/views/view_controls.h"
+#include "app/gui/views/view_dialogs.h"
 #include "app/gui/views/view_explain.h"
 #include "app/gui/views/view_hint.h"
 #include "app/gui/views/view_inspector.h"
