@@ -65,7 +65,7 @@ std::string restore_saved_session(AppState& state) {
     } else {
         restored.sentence = s.sentence;
         // Several sentences also set B, L and their valid lengths, as when typed.
-        if (!follow_sentence(restored)) return "the saved sentence was not used (" + restored.sentence_message + ")";
+        if (!follow_sentence(restored)) return "saved lesson not restored: its sentence has an empty part or more than 8";
     }
     AttentionConfig& c = restored.config;
     // The sliders may have moved after the sentence was typed: the saved sizes win.
@@ -80,7 +80,7 @@ std::string restore_saved_session(AppState& state) {
     c.seed = static_cast<uint64_t>(s.seed);
     c.dropout_seed = c.seed;
     if (restored.valid_lengths.size() <= 1) restored.valid_lengths = {s.valid_length};
-    if (!make_request(restored)) return "the saved configuration was not used (" + restored.config_message + "); showing the defaults";
+    if (!make_request(restored)) return "saved lesson not restored: " + restored.config_message;
     state.session = std::move(restored);
     state.ui.resume_step = s.step;
     return "";
