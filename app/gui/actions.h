@@ -14,6 +14,7 @@ struct Actions {
     bool theme_changed = false;        // restyle and re-bake textures
     bool toggle_presentation = false;
     bool toggle_fullscreen = false;
+    bool leave_fullscreen = false;     // Escape: back to a window (after any toggle)
     bool quit = false;
     std::optional<ExportRequest> export_request;  // the first one asked for wins
 
@@ -23,6 +24,7 @@ struct Actions {
         theme_changed |= other.theme_changed;
         toggle_presentation |= other.toggle_presentation;
         toggle_fullscreen |= other.toggle_fullscreen;
+        leave_fullscreen |= other.leave_fullscreen;
         quit |= other.quit;
         if (!export_request) export_request = other.export_request;
         return *this;

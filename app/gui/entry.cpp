@@ -30,6 +30,7 @@
 #include "app/gui/headless.h"
 #include "app/gui/imgui_ini.h"
 #include "app/gui/input_queue.h"
+#include "app/gui/key_actions.h"
 #include "app/gui/layout.h"
 #include "app/gui/snapshot.h"
 #include "app/gui/test_hook.h"
@@ -136,42 +137,6 @@ void feed_frame_input(GLFWwindow* window, KeyInput& input) {
     }
     ImGuiIO& io = ImGui::GetIO();
     for (int b = 0; b < IM_ARRAYSIZE(input.mouse_down); ++b) io.MouseDown[b] = input.mouse_down[b];
-}
-
-// Space, arrows, PageUp/PageDown (presentation clickers), Home/End, F, P, Escape.
-void handle_keys(AppState& state, GLFWwindow* window, FullScreen& fs, bool& rebuild_fonts, const KeyInput& input) {
-    const std::vector<std::pair<int, int>>& presses = input.presses;
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput || state.jobs.dialog.kind != DialogState::Kind::None) return;
-    Playback& pb = state.ui.playback;
-    for (const auto& [key, mods] : presses) {
-        switch (key) {
-            case GLFW_KEY_SPACE: pb.toggle_play(); break;
-            case GLFW_KEY_RIGHT:
-            case GLFW_KEY_PAGE_DOWN: pb.next(); break;
-            case GLFW_KEY_LEFT:
-            case GLFW_KEY_PAGE_UP: pb.previous(); break;
-            case GLFW_KEY_HOME: pb.jump_to(0); break;
-            case GLFW_KEY_END: pb.jump_to(pb.step_count() - 1); break;
-            case GLFW_KEY_F: set_full_screen(window, fs, !fs.on); break;
-            case GLFW_KEY_P:
-                state.ui.presentation = !state.ui.presentation;
-                set_full_screen(window, fs, state.ui.presentation);
-                rebuild_fonts = true;
-                break;
-            case GLFW_KEY_ESCAPE:
-                if (state.ui.presentation) {
-                    state.ui.presentation = false;
-                    rebuild_fonts = true;
-                }
-                set_full_screen(window, fs, false);
-                break;
-            case GLFW_KEY_Q:
-                if (mods & GLFW_MOD_CONTROL) glfwSetWindowShouldClose(window, GLFW_TRUE);
-                break;
-            default: break;
-        }
-    }
 }
 
 // The monitor's content scale (2 on a HiDPI screen), so type is readable at any DPI
@@ -334,7 +299,10 @@ int run_window(const io::Problem& initial, bool resume) {
         if (keys.settle_frames > 0) --keys.settle_frames;
         ImGui::NewFrame();
         state.ui.playback.update(io.DeltaTime);
-        handle_keys(state, window, fs, rebuild_fonts, keys);
+        // Shortcuts wait while a text field or a dialog has the keyboard.
+        Actions actions;
+        if (!io.WantTextInput && state.jobs.dialog.kind == DialogState::Kind::None)
+            actions = key_actions(keys.presses, state.ui.playback, state.ui.presentation);
 
         FrameContext ctx;
         ctx.cache = &cache;
@@ -342,7 +310,7 @@ int run_window(const io::Problem& initial, bool resume) {
         ctx.scale = effective_scale(state);
         ctx.computing = worker.busy();
         ctx.now = glfwGetTime();
-        const Actions actions = draw_frame(state, ctx);
+        actions |= draw_frame(state, ctx);
         if (actions.config_changed) post_request(state, worker);
         if (actions.scale_changed) rebuild_fonts = true;
         if (actions.theme_changed) {
@@ -355,6 +323,7 @@ int run_window(const io::Problem& initial, bool resume) {
             set_full_screen(window, fs, state.ui.presentation);
             rebuild_fonts = true;
         }
+        if (actions.leave_fullscreen) set_full_screen(window, fs, false);
         if (actions.quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
 
         ImGui::Render();
