@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "app/gui/export.h"
 #include "app/gui/format.h"
@@ -79,11 +80,7 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     }
     AppState state;
     state.settings.light_theme = options.theme == "light";
-    state.results.trace = computed.trace;
-    state.results.model = computed.model;
-    state.results.query_tokens = computed.query_tokens;
-    state.results.key_tokens = computed.key_tokens;
-    state.ui.playback.set_step_count(static_cast<int>(state.results.trace->steps.size()));
+    accept_result(state, std::move(computed), 0.0);
     OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme);
     if (!renderer.valid()) return fail(renderer.error());
     HeatmapCache cache;
