@@ -62,11 +62,13 @@ bool is_plain_text(const std::string& value) {
 }
 
 // One setting: its key in the file, the member it fills and, for numbers, the range
-// a value is clamped to. Flags are written as 0 / 1; text at most kMaxText bytes.
+// a value is clamped to. Flags are written as 0 / 1; text at most kMaxText bytes of
+// plain text, and `accepts` (when given) says which texts the setting takes.
 struct SettingField {
     const char* key;
     std::variant<bool UiSettings::*, int UiSettings::*, float UiSettings::*, std::string UiSettings::*> member;
     double lo = 0, hi = 0;
+    bool (*accepts)(const std::string& value) = nullptr;
 };
 constexpr size_t kMaxText = 4096;
 
@@ -116,7 +118,7 @@ bool read_field(const SettingField& field, const std::string& value, UiSettings&
             s.*member = flag != 0;
             return true;
         } else if constexpr (std::is_same_v<T, std::string>) {
-            if (!is_plain_text(value)) return false;
+            if (!is_plain_text(value) || (field.accepts && !field.accepts(value))) return false;
             s.*member = value.substr(0, kMaxText);
             return true;
         } else {
