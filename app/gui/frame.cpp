@@ -1,9 +1,10 @@
 // [SECTION] index
-//   splitter           draggable bars between the side panels
+//   splitter(s)        draggable bars between the side panels; they change the saved sizes
+//   controls_tab       the folded controls of a narrow window
 //   draw_slot          draws the registered views of one slot (view_registry.cpp)
 //   presentation       title + canvas + explanation, large type, no controls
 //   canvas_alone       a canvas-only export: the step's title above the canvas
-//   draw_frame         the normal layout: resizable panels around the canvas
+//   draw_frame         the normal layout: the dock slots (layout.cpp dock_rects) and their views
 #include "app/gui/frame.h"
 
 #include <imgui.h>
