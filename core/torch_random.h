@@ -54,9 +54,11 @@ private:
     std::optional<double> cached_double_normal_;
 };
 
-// One float32 sample of `uniform_(from, to)`: 24 random bits of one word, scaled in
-// double, shifted by `from` and rounded to float. `from` and `to` are floats already,
-// as torch casts them to the tensor's dtype before sampling.
+// One float32 sample of `uniform_(from, to)`: the low 24 bits of one word times 2^-24
+// (exact in float), then x * (to - from) + from rounded once (torch's AVX2 kernel
+// fuses it; computing it in double and rounding to float agrees except in rare
+// double-rounding ties). `from` and `to` are floats already: torch casts them to the
+// tensor's dtype before sampling.
 float torch_uniform_float(TorchGenerator& gen, float from, float to);
 // One double sample in [0, 1) from 53 bits of `random64()` (torch's double path).
 double torch_uniform_double(TorchGenerator& gen);
