@@ -145,13 +145,15 @@ void check_case(const nlohmann::json& c, DropoutReplay dropout_replay, double to
     int op_index = 0;
     for (const nlohmann::json& op : c["ops"]) {
         const std::map<std::string, std::vector<float>> ours = replay_op(gen, op, dropout_replay);
-        for (const auto& [tensor_name, file] : op["tensors"].items()) {
+        for (const auto& item : op["tensors"].items()) {
+            const std::string tensor_name = item.key();
+            const std::string file = item.value();
             if (dropout_replay == DropoutReplay::KeepMask && tensor_name != "keep") continue;
             CAPTURE(op_index);
             CAPTURE(tensor_name);
             const auto found = ours.find(tensor_name);
             REQUIRE_MESSAGE(found != ours.end(), "our replay has no ", tensor_name);
-            const Comparison cmp = compare(found->second, read_fixture(file.get<std::string>()));
+            const Comparison cmp = compare(found->second, read_fixture(file));
             INFO(c["name"].get<std::string>(), " op ", op_index, " (", op["op"].get<std::string>(), ") ",
                  tensor_name, ": largest difference ", cmp.largest, " at ", cmp.where, "; ", cmp.unequal,
                  " elements differ");
