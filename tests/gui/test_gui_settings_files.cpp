@@ -317,3 +317,26 @@ TEST_CASE("every setting is written once and read back the same") {
     CHECK(back.has_session);
     CHECK_FALSE(parse_settings("light_theme = 1\n").has_session);
 }
+
+TEST_CASE("several saved sentences come back as their batch items with their own lengths") {
+    ScratchConfig scratch;
+    AppState before;
+    before.session.sentence = "the cat sat | a dog ran far away";
+    REQUIRE(follow_sentence(before.session));
+    ComputeResult first = ComputeWorker::compute(*make_request(before.session), 1);
+    REQUIRE(first.error.empty());
+    accept_result(before, std::move(first), 0.0);
+    store_config_in_settings(before);
+    REQUIRE(save_settings(before.settings));
+
+    AppState after;
+    CHECK(start_window(after) == "");
+    CHECK(after.session.config.batch == 2);
+    CHECK(after.session.config.seq_len == 5);
+    CHECK(after.session.config.mask == MaskKind::Padding);
+    CHECK(after.session.valid_lengths == std::vector<int>{3, 5});
+    const auto request = make_request(after.session);
+    REQUIRE(request.has_value());
+    REQUIRE(request->sources.sentences.size() == 2u);
+    CHECK(request->sources.sentences[1].back() == "away");
+}
