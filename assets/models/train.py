@@ -37,16 +37,19 @@ FIXTURES = os.path.join(REPO, "tests", "fixtures", "models")
 
 MODELS = {
     "tiny-lm": dict(kind="language", vocab=tasks.LM_VOCAB, dim=64, heads=4, layers=2, max_len=16,
-                    mlp=True, causal=True, steps=3000, batch=64, lr=3e-3, seed=11, bos=True,
+                    mlp=True, causal=True, steps=1200, batch=64, lr=3e-3, seed=11, bos=True,
                     example="the dog saw the cat and it ran",
+                    output="row t of probs is the distribution of the word after token t",
                     description="word-level language model trained on generated simple English sentences"),
     "reverse": dict(kind="algorithmic", vocab=tasks.REVERSE_VOCAB, dim=64, heads=2, layers=1, max_len=8,
                     mlp=False, causal=False, steps=800, batch=64, lr=3e-3, seed=12, bos=False,
                     example="3 1 4 1 5 9 2 6",
+                    output="the argmax of row i of logits is output digit i; the output is the input reversed",
                     description="reverses 8 digits: position i outputs the digit at position 7-i (encoder, no mask)"),
     "sort": dict(kind="algorithmic", vocab=tasks.SORT_VOCAB, dim=64, heads=2, layers=1, max_len=17,
-                 mlp=True, causal=True, steps=3000, batch=64, lr=3e-3, seed=13, bos=False,
+                 mlp=True, causal=True, steps=1000, batch=64, lr=3e-3, seed=13, bos=False,
                  example="7 2 9 0 5 3 | 0 2 3 5 7 9",
+                 output="causal: the argmax of row t of logits is the token after t; from '|' on it spells the sorted digits",
                  description="sorts 4-8 distinct digits written before '|': each output digit predicts the next larger one"),
 }
 HELD_OUT_COUNT = {"tiny-lm": 400, "reverse": 400, "sort": 400}
@@ -329,6 +332,7 @@ def build(name):
                          "final_norm": True, "tied_unembedding": False, "unembedding_bias": False,
                          "tensors": names},
         "example": cfg["example"],
+        "reading_the_output": cfg["output"],
         "example_tokens": [cfg["vocab"][i] for i in ids],
         "head_claims": claims,
         "heldout_inputs": "tests/fixtures/models/%s/heldout.json" % name,
