@@ -103,9 +103,6 @@ def make_parameters(case, cfg):
         torch.manual_seed(123)   # the articles' seed, for the module's init
         mod = fw.FromScratchMHA(cfg["input_dim"], E, cfg["seq_len"], H,
                                 qkv_bias=not cfg["no_qkv_bias"], out_bias=not cfg["no_out_bias"])
-        if not cfg["no_qkv_bias"]:
-            with torch.no_grad():   # the default init is already random; keep it
-                pass
         p = dict(wq=mod.W_query.weight, wk=mod.W_key.weight, wv=mod.W_value.weight, wo=mod.out_proj.weight)
         if not cfg["no_qkv_bias"]:
             p.update(bq=mod.W_query.bias, bk=mod.W_key.bias, bv=mod.W_value.bias)
@@ -267,7 +264,6 @@ def check_against_mha(cfg, mha, x, xk, xv, bool_all, float_mask, rec):
         out = out.transpose(0, 1)
     out, w, w_avg = out.detach(), w.detach(), w_avg.detach()
 
-    fully = rec.get("attn_weights").isnan().any(-1) if cfg["mask_fill"] == "-inf" else None
     keep = None
     if bool_all is not None and cfg["mask_fill"] != "-inf" and float_mask is None:
         # Rows with no key left: the finite fill gives uniform weights, torch's -inf NaN.
@@ -286,7 +282,6 @@ def check_against_mha(cfg, mha, x, xk, xv, bool_all, float_mask, rec):
         checks["out"] = max_diff(rec.get("out"), out, out_rows)
     if cfg["average_weights"]:
         checks["attn_weights_avg"] = max_diff(rec.get("attn_weights_avg"), w_avg, out_rows)
-    del fully
     return checks, out
 
 
@@ -358,7 +353,6 @@ def fully_masked_rows(rec):
             masked = t
     if masked is None:
         return []
-    scores = rec.get("attn_scores")
     # A row is empty when every entry was replaced by the fill (or is -inf).
     w = rec.get("attn_weights")
     rows = []
@@ -366,7 +360,6 @@ def fully_masked_rows(rec):
         row = masked[b, h, i].float()
         if torch.isinf(row).all() or (row <= -1e19).all():
             rows.append([b, h, i])
-    del scores
     return rows
 
 
