@@ -64,7 +64,7 @@ static void check_case(const std::string& name) {
     for (const char* step : {"q", "k", "v", "attn_scaled", "attn_weights", "context", "out"}) {
         Result<Tensor> expected = io::read_npy((dir / (std::string(step) + ".npy")).string());
         REQUIRE_MESSAGE(expected.ok(), expected.error());
-        const Step* s = t->find(step);
+        const Step* s = t->find(parse_step_name(step).value());
         REQUIRE(s != nullptr);
         std::string where;
         const double diff = max_diff(s->tensor, expected.value(), &where);
