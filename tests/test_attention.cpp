@@ -42,8 +42,9 @@ static void check_against_reference(const AttentionConfig& c) {
     CHECK(t.steps.size() == planned_steps(c).size());
     for (const Step& s : t.steps) {
         const ref::Difference d = ref::max_abs_diff(s.tensor, ref::expected(r, s.id));
+        const std::string step = s.name();
         const std::string where = d.size_mismatch ? "size mismatch" : ref::index_text(s.tensor, d.index);
-        CAPTURE(s.name());
+        CAPTURE(step);
         CAPTURE(where);
         CAPTURE(d.worst);
         CHECK(d.worst <= 2e-5 * d.scale);
@@ -85,7 +86,8 @@ TEST_CASE("self-attention records the documented steps in order") {
     for (const Step& s : t->steps) ids.push_back(s.id);
     CHECK(ids == planned_steps(c));
     for (const Step& s : t->steps) {
-        CAPTURE(s.name());
+        const std::string step_name = s.name();
+        CAPTURE(step_name);
         CHECK_FALSE(s.title.empty());
         CHECK(s.explanation.size() > 60);
         CHECK(s.tensor.dim_names().size() == s.tensor.shape().size());
