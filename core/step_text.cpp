@@ -110,15 +110,16 @@ StepText describe_step(StepId id, const AttentionConfig& c) {
                     "the division.",
                     dh, std::sqrt(static_cast<double>(dh)))};
         case StepId::AttnMasked: {
-        std::string why = c.mask == MaskKind::Causal
-                              ? "Causal mask: query i may only look at keys j <= i, so the upper triangle (the future) is set to -inf."
-                              : c.mask == MaskKind::Padding
-                                    ? "Key padding mask: keys beyond each batch item's valid length are padding, so their columns are set to -inf."
-                                    : "Masked cells are set to -inf.";
-        return {"Apply the mask", "scores[mask] = -inf",
-                why + " exp(-inf) = 0, so after softmax those keys get exactly zero weight. A row with every key masked "
-                      "would be 0/0; it is set to all zeros and flagged."};
-    }
+            std::string why =
+                c.mask == MaskKind::Causal
+                    ? "Causal mask: query i may only look at keys j <= i, so the upper triangle (the future) is set to -inf."
+                : c.mask == MaskKind::Padding
+                    ? "Key padding mask: keys beyond each batch item's valid length are padding, so their columns are set to -inf."
+                    : "Masked cells are set to -inf.";
+            return {"Apply the mask", "scores[mask] = -inf",
+                    why + " exp(-inf) = 0, so after softmax those keys get exactly zero weight. A row with every key masked "
+                          "would be 0/0; it is set to all zeros and flagged."};
+        }
         case StepId::AttnWeights:
             return {"Softmax over keys", "P = softmax(scores, dim = -1)",
                 "Each row is turned into probabilities: exponentiate and divide by the row's sum, so a query's weights "
@@ -138,15 +139,15 @@ StepText describe_step(StepId id, const AttentionConfig& c) {
                 "Swap heads and sequence back to (B, L, H, d_h) so each token holds all its heads side by side. Again "
                 "only strides change, so the result is not contiguous and cannot be view()ed into (B, L, E) yet."};
         case StepId::Concat: {
-        if (c.variant == Variant::Stacked)
-            return {"Concatenate the heads", "torch.cat([head_0, ..., head_{H-1}], dim = -1)",
-                    fmt("The stacked modules' outputs are glued side by side: H = %d blocks of d_h = %d columns make the "
-                        "E = %d columns of one token. This copies into a new buffer.", c.H(), dh, c.E())};
-        return {"Concatenate heads (contiguous + view)", "context.contiguous().view(B, L, E)",
-                fmt(".contiguous() copies the transposed numbers into a fresh buffer in row order; only then can "
-                    ".view() merge (H = %d, d_h = %d) into E = %d. This is the one copy in the whole head shuffle.",
-                    c.H(), dh, c.E())};
-    }
+            if (c.variant == Variant::Stacked)
+                return {"Concatenate the heads", "torch.cat([head_0, ..., head_{H-1}], dim = -1)",
+                        fmt("The stacked modules' outputs are glued side by side: H = %d blocks of d_h = %d columns make the "
+                            "E = %d columns of one token. This copies into a new buffer.", c.H(), dh, c.E())};
+            return {"Concatenate heads (contiguous + view)", "context.contiguous().view(B, L, E)",
+                    fmt(".contiguous() copies the transposed numbers into a fresh buffer in row order; only then can "
+                        ".view() merge (H = %d, d_h = %d) into E = %d. This is the one copy in the whole head shuffle.",
+                        c.H(), dh, c.E())};
+        }
         case StepId::Out:
             return {"Output projection", "out = concat W_o^T + b_o",
                 "A last linear layer mixes the heads: until now each head's columns were computed independently, and "

@@ -323,3 +323,69 @@ TEST_CASE("the concat badge names what the variant really does") {
     CHECK(copy_badge(StepId::Concat, c).find(".contiguous()") != std::string::npos);
     CHECK(copy_badge(StepId::QHeads, c).empty());
 }
+
+TEST_CASE("each step records its provenance: weights of projections, slices, permutations, the mask") {
+    AttentionConfig c = small_config();
+    SUBCASE("split") {
+        const Trace t = run_attention(c).value();
+        CHECK(t.find(StepId::Q)->provenance.has_weight);
+        CHECK(t.find(StepId::Q)->provenance.weight == WeightId::Wq);
+        CHECK(t.find(StepId::K)->provenance.weight == WeightId::Wk);
+        CHECK(t.find(StepId::V)->provenance.weight == WeightId::Wv);
+        CHECK(t.find(StepId::Out)->provenance.weight == WeightId::Wo);
+        CHECK_FALSE(t.find(StepId::AttnScores)->provenance.has_weight);
+        CHECK(t.find(StepId::QSplit)->provenance.permutation == std::vector<int>{0, 1, 2, 2});
+        CHECK(t.find(StepId::KHeads)->provenance.permutation == std::vector<int>{0, 2, 1, 3});
+        CHECK(t.find(StepId::ContextSplit)->provenance.permutation == std::vector<int>{0, 2, 1, 3});
+        CHECK(t.find(StepId::AttnScores)->sources == std::vector<StepId>{StepId::QHeads, StepId::KHeads});
+        CHECK(t.find(StepId::Context)->primary_source() == StepId::AttnWeights);
+    }
+    SUBCASE("fused: one stacked weight, then column slices") {
+        c.variant = Variant::Fused;
+        const Trace t = run_attention(c).value();
+        CHECK(t.find(StepId::Qkv)->provenance.weight == WeightId::Wqkv);
+        CHECK(weight_parts(WeightId::Wqkv) == std::vector<WeightId>{WeightId::Wq, WeightId::Wk, WeightId::Wv});
+        CHECK_FALSE(t.find(StepId::K)->provenance.has_weight);
+        CHECK(t.find(StepId::K)->provenance.column == c.E());
+        CHECK(t.find(StepId::K)->provenance.columns == c.E());
+        CHECK(t.find(StepId::K)->primary_source() == StepId::Qkv);
+    }
+    SUBCASE("stacked: per-head projections") {
+        c.variant = Variant::Stacked;
+        const Trace t = run_attention(c).value();
+        CHECK(t.find(StepId::VHeads)->provenance.weight == WeightId::Wv);
+        CHECK(t.find(StepId::VHeads)->provenance.per_head);
+        CHECK(t.find(StepId::Concat)->primary_source() == StepId::Context);
+    }
+    SUBCASE("padding mask") {
+        c.mask = MaskKind::Padding;
+        c.valid_lengths = {3, 5};
+        const Trace t = run_attention(c).value();
+        CHECK(t.find(StepId::AttnMasked)->provenance.mask == MaskKind::Padding);
+        CHECK(t.find(StepId::AttnMasked)->provenance.valid_lengths == std::vector<int>{3, 5});
+        CHECK(t.find(StepId::AttnWeights)->primary_source() == StepId::AttnMasked);
+    }
+}
+
+TEST_CASE("dimensions carry roles, not just letters") {
+    AttentionConfig c = small_config();
+    c.kv_len = 7;  // cross-attention: keys have their own length
+    const Trace t = run_attention(c).value();
+    using R = DimRole;
+    CHECK(t.find(StepId::AttnScores)->tensor.dim_roles() == std::vector<R>{R::Batch, R::Head, R::QueryPos, R::KeyPos});
+    CHECK(t.find(StepId::KHeads)->tensor.dim_roles() == std::vector<R>{R::Batch, R::Head, R::KeyPos, R::HeadDim});
+    CHECK(t.find(StepId::KeyInput)->tensor.dim_roles() == std::vector<R>{R::Batch, R::KeyPos, R::KeyFeature});
+    CHECK(t.find(StepId::ContextSplit)->tensor.dim_roles() == std::vector<R>{R::Batch, R::QueryPos, R::Head, R::HeadDim});
+    CHECK(t.find(StepId::Concat)->tensor.find_dim(R::Embedding) == 2);
+    CHECK(t.find(StepId::Concat)->tensor.find_dim(R::Head) == -1);
+}
+
+TEST_CASE("the memory estimate, summed over planned_steps, is the trace's real storage") {
+    AttentionConfig c = small_config();
+    SUBCASE("split") {}
+    SUBCASE("fused, causal") { c.variant = Variant::Fused; c.mask = MaskKind::Causal; }
+    SUBCASE("stacked, dropout") { c.variant = Variant::Stacked; c.dropout = 0.2f; }
+    SUBCASE("cross") { c.kv_len = 7; c.kdim = 5; c.vdim = 9; }
+    const Trace t = run_attention(c).value();
+    CHECK(estimate_trace_bytes(c) == t.storage_bytes());
+}
