@@ -90,7 +90,7 @@ Heads project_into_heads(StepRecorder& rec, const ForwardPlan& plan, const Atten
     if (plan.qkv == QkvSource::PerHeadProjections) {
         for (const QkvRole& r : kQkvRoles)
             heads.of(r.part) = rec.add(r.heads, StepKind::Projection,
-                                       per_head_linear(*inputs[r.part], weight_matrix(w, r.weight), weight_bias(w, r.weight),
+                                       per_head_linear(*inputs[r.part], linear_params(w, r.weight).weight, linear_params(w, r.weight).bias,
                                                        H, r.position),
                                        {input_steps[r.part]}, made_by(r.weight, true));
         return heads;
@@ -117,7 +117,7 @@ Heads project_into_heads(StepRecorder& rec, const ForwardPlan& plan, const Atten
     } else {
         for (const QkvRole& r : kQkvRoles)
             projected[r.part] = rec.add(r.projected, StepKind::Projection,
-                                        linear(*inputs[r.part], weight_matrix(w, r.weight), weight_bias(w, r.weight),
+                                        linear(*inputs[r.part], linear_params(w, r.weight).weight, linear_params(w, r.weight).bias,
                                                {DimRole::Batch, r.position, DimRole::Embedding}),
                                         {input_steps[r.part]}, made_by(r.weight));
     }

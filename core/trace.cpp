@@ -28,28 +28,16 @@ std::vector<WeightId> weight_parts(WeightId weight) {
     return {weight};
 }
 
-const Mat& weight_matrix(const AttentionWeights& w, WeightId part) {
+LinearParams linear_params(const AttentionWeights& w, WeightId part) {
     switch (part) {
-        case WeightId::Wq: return w.w_q;
-        case WeightId::Wk: return w.w_k;
-        case WeightId::Wv: return w.w_v;
-        case WeightId::Wo: return w.w_o;
+        case WeightId::Wq: return {w.w_q, w.b_q};
+        case WeightId::Wk: return {w.w_k, w.b_k};
+        case WeightId::Wv: return {w.w_v, w.b_v};
+        case WeightId::Wo: return {w.w_o, w.b_o};
         case WeightId::Wqkv: break;
     }
     assert(false && "Wqkv has no single matrix: use weight_parts()");
-    return w.w_q;
-}
-
-const Vec& weight_bias(const AttentionWeights& w, WeightId part) {
-    switch (part) {
-        case WeightId::Wq: return w.b_q;
-        case WeightId::Wk: return w.b_k;
-        case WeightId::Wv: return w.b_v;
-        case WeightId::Wo: return w.b_o;
-        case WeightId::Wqkv: break;
-    }
-    assert(false && "Wqkv has no single bias: use weight_parts()");
-    return w.b_q;
+    return {w.w_q, w.b_q};
 }
 
 const Step* Trace::find(StepId id) const {

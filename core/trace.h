@@ -38,8 +38,11 @@ enum class WeightId : uint8_t { Wq, Wk, Wv, Wqkv, Wo };
 std::vector<WeightId> weight_parts(WeightId weight);
 // The (out, in) matrix and (out) bias of a single part (not Wqkv); the bias is empty
 // when the layer has none.
-const Mat& weight_matrix(const AttentionWeights& weights, WeightId part);
-const Vec& weight_bias(const AttentionWeights& weights, WeightId part);
+struct LinearParams {
+    const Mat& weight;
+    const Vec& bias;
+};
+LinearParams linear_params(const AttentionWeights& weights, WeightId part);
 
 // Where a step's numbers came from, beyond its source steps.
 struct Provenance {

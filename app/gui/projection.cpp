@@ -27,8 +27,9 @@ ProjectionWeights projection_weights(const Trace& trace, int step) {
     const AttentionWeights& w = trace.weights;
     const bool bias = w.has_bias();
     for (WeightId part : weight_parts(s.provenance.weight)) {
-        pw.parts.push_back(&weight_matrix(w, part));
-        if (bias) pw.biases.push_back(&weight_bias(w, part));
+        const LinearParams params = linear_params(w, part);
+        pw.parts.push_back(&params.weight);
+        if (bias) pw.biases.push_back(&params.bias);
     }
     switch (s.provenance.weight) {
         case WeightId::Wq: pw.w_name = "W_q"; break;
