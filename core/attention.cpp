@@ -88,11 +88,11 @@ Heads project_into_heads(StepRecorder& rec, const ForwardPlan& plan, const Atten
     const int H = c.H();
     Heads heads;
     if (plan.qkv == QkvSource::PerHeadProjections) {
-        for (const QkvRole& r : kQkvRoles)
-            heads.of(r.part) = rec.add(r.heads, StepKind::Projection,
-                                       per_head_linear(*inputs[r.part], linear_params(w, r.weight).weight, linear_params(w, r.weight).bias,
-                                                       H, r.position),
+        for (const QkvRole& r : kQkvRoles) {
+            const LinearParams p = linear_params(w, r.weight);
+            heads.of(r.part) = rec.add(r.heads, StepKind::Projection, per_head_linear(*inputs[r.part], p.weight, p.bias, H, r.position),
                                        {input_steps[r.part]}, made_by(r.weight, true));
+        }
         return heads;
     }
     Tensor projected[3];  // (B, L, E), (B, S, E), (B, S, E)
@@ -115,11 +115,12 @@ Heads project_into_heads(StepRecorder& rec, const ForwardPlan& plan, const Atten
                                         {StepId::Qkv}, slice);
         }
     } else {
-        for (const QkvRole& r : kQkvRoles)
+        for (const QkvRole& r : kQkvRoles) {
+            const LinearParams p = linear_params(w, r.weight);
             projected[r.part] = rec.add(r.projected, StepKind::Projection,
-                                        linear(*inputs[r.part], linear_params(w, r.weight).weight, linear_params(w, r.weight).bias,
-                                               {DimRole::Batch, r.position, DimRole::Embedding}),
+                                        linear(*inputs[r.part], p.weight, p.bias, {DimRole::Batch, r.position, DimRole::Embedding}),
                                         {input_steps[r.part]}, made_by(r.weight));
+        }
     }
     Tensor split[3];  // (B, N, H, d_h) views
     for (const QkvRole& r : kQkvRoles)

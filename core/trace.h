@@ -3,6 +3,7 @@
 // read-only afterwards; the GUI and the exporters only read it.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -75,10 +76,14 @@ struct Step {
     // The steps this one was computed from, in argument order (scores: q_heads, k_heads;
     // context: weights, v_heads).
     std::vector<StepId> sources;
-    // The main input, the one the animation morphs from and a projection multiplies;
-    // empty optional for inputs. Always sources.front() when set.
+    // The main input: the tensor this step reshapes, slices, scales, masks or normalises,
+    // the X a projection multiplies, the one the animation morphs from. By definition
+    // sources.front(); input steps have none (ask has_primary_source() first).
     bool has_primary_source() const { return !sources.empty(); }
-    StepId primary_source() const { return sources.front(); }
+    StepId primary_source() const {
+        assert(!sources.empty() && "an input step has no primary source");
+        return sources.front();
+    }
     Provenance provenance;
     // True when `tensor` shares storage with its primary source (a view: no bytes copied).
     bool is_view = false;
