@@ -162,7 +162,7 @@ void explain_projection(const AppState& state, const CellRef& ref, float value) 
 
 void explain_origin(const AppState& state, const CellRef& ref, const Step& step, const Named& at, float value) {
     const Trace& trace = *state.trace;
-    const Step* s0 = step.sources.empty() ? nullptr : trace.find(step.sources[0]);
+    const Step* s0 = step.has_primary_source() ? trace.find(step.primary_source()) : nullptr;
     const Step* s1 = step.sources.size() > 1 ? trace.find(step.sources[1]) : nullptr;
     const int64_t i = at.count(DimRole::QueryPos) ? at.at(DimRole::QueryPos) : 0;
     const int64_t j = at.count(DimRole::KeyPos) ? at.at(DimRole::KeyPos) : 0;
