@@ -48,31 +48,31 @@ uint16_t float16_bits_from_float(float value) {
     uint32_t magnitude = bits_of(value);
     const uint32_t sign = (magnitude >> 16) & 0x8000u;
     magnitude &= 0x7FFFFFFFu;
-    if (magnitude > 0x7F800000u) return static_cast<uint16_t>(sign | 0x7E00u);  // NaN
-    if (magnitude >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);  // >= 65520: inf
-    if (magnitude < 0x38800000u) {
-        // Below 2^-14 the result is subnormal: adding 0.5f lines the value up so the FPU's
-        // own round-to-nearest-even drops exactly the bits float16 cannot keep.
-        const float aligned = float_of(magnitude) + 0.5f;
-        return static_cast<uint16_t>(sign | (bits_of(aligned) - 0x3F000000u));
-    }
-    // Normal range: rebias the exponent (127 -> 15) and round the 13 dropped bits to even.
-    const uint32_t lowest_kept = (magnitude >> 13) & 1u;
-    magnitude += 0xC8000FFFu + lowest_kept;
-    return static_cast<uint16_t>(sign | (magnitude >> 13));
+    // All three paths are computed and one is selected, so a loop over a buffer has no
+    // branches and vectorises. Normal range: rebias the exponent (127 -> 15) and round
+    // the 13 dropped bits to even (the add wraps for huge inputs, which are not selected).
+    const uint32_t normal = (magnitude + 0xC8000FFFu + ((magnitude >> 13) & 1u)) >> 13;
+    // Below 2^-14 the result is subnormal: adding 0.5f lines the value up so the FPU's
+    // own round-to-nearest-even drops exactly the bits float16 cannot keep.
+    const uint32_t subnormal = bits_of(float_of(magnitude) + 0.5f) - 0x3F000000u;
+    uint32_t result = magnitude < 0x38800000u ? subnormal : normal;
+    result = magnitude >= 0x477FF000u ? 0x7C00u : result;  // >= 65520 rounds to inf
+    result = magnitude > 0x7F800000u ? 0x7E00u : result;   // NaN stays a (quiet) NaN
+    return static_cast<uint16_t>(sign | result);
 }
 
 float float_from_float16_bits(uint16_t bits) {
     const uint32_t sign = uint32_t{bits & 0x8000u} << 16;
     const uint32_t exponent = (bits >> 10) & 0x1Fu;
     const uint32_t mantissa = bits & 0x3FFu;
-    if (exponent == 0) {
-        // Zero or subnormal: mantissa * 2^-24, exact in float32.
-        const float magnitude = static_cast<float>(mantissa) * (1.0f / 16777216.0f);
-        return sign ? -magnitude : magnitude;
-    }
-    if (exponent == 31) return float_of(sign | 0x7F800000u | (mantissa << 13));
-    return float_of(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+    // Selected without branches, like the encoder. Zero and subnormals are
+    // mantissa * 2^-24, exact in float32; exponent 31 is inf or NaN.
+    const uint32_t subnormal = bits_of(static_cast<float>(static_cast<int32_t>(mantissa)) * (1.0f / 16777216.0f));
+    const uint32_t normal = ((exponent + 112u) << 23) | (mantissa << 13);
+    const uint32_t special = 0x7F800000u | (mantissa << 13);
+    uint32_t magnitude = exponent == 31 ? special : normal;
+    magnitude = exponent == 0 ? subnormal : magnitude;
+    return float_of(sign | magnitude);
 }
 
 float round_to_dtype(DType dtype, float value) {

@@ -35,7 +35,7 @@ float float_from_float16_bits(uint16_t bits);
 
 // `value` rounded to `dtype` and widened back to float32 (identity for Float32).
 float round_to_dtype(DType dtype, float value);
-// The same over a buffer, in place (plain integer loops: the bfloat16 one vectorises).
+// The same over a buffer, in place; both loops are branch-free and vectorise.
 void round_to_dtype_in_place(DType dtype, float* values, int64_t count);
 
 // torch.finfo(dtype).min: the most negative finite value (Hugging Face's mask fill).

@@ -1,5 +1,6 @@
 #include "core/mask_spec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -141,12 +142,19 @@ int64_t BoundMask::file_index(int64_t b, int64_t h, int64_t i, int64_t j) const 
     return b * file_strides_[0] + h * file_strides_[1] + i * file_strides_[2] + j * file_strides_[3];
 }
 
-bool BoundMask::is_masked(int64_t b, int64_t h, int64_t i, int64_t j) const {
+BoundMask::KeyRange BoundMask::preset_visible_keys(int64_t b, int64_t i) const {
     const MaskPresets& p = spec_.presets;
-    if (p.causal && j > i) return true;
-    if (p.window && (j > i || j <= i - spec_.window)) return true;
-    if (p.padding && j >= spec_.valid_lengths[static_cast<size_t>(b)]) return true;
-    if (p.left_padding && j < sizes_.S - spec_.valid_lengths[static_cast<size_t>(b)]) return true;
+    KeyRange r{0, sizes_.S};
+    if (p.causal || p.window) r.last = std::min(r.last, i + 1);
+    if (p.window) r.first = std::max(r.first, i - spec_.window + 1);
+    if (p.padding) r.last = std::min<int64_t>(r.last, spec_.valid_lengths[static_cast<size_t>(b)]);
+    if (p.left_padding) r.first = std::max<int64_t>(r.first, sizes_.S - spec_.valid_lengths[static_cast<size_t>(b)]);
+    return r;
+}
+
+bool BoundMask::is_masked(int64_t b, int64_t h, int64_t i, int64_t j) const {
+    const KeyRange r = preset_visible_keys(b, i);
+    if (j < r.first || j >= r.last) return true;
     return has_file() && spec_.file_is_boolean && file_values_[static_cast<size_t>(file_index(b, h, i, j))] != 0.0f;
 }
 
@@ -163,17 +171,27 @@ int BoundMask::apply(const Eigen::Ref<const Mat>& scores, int64_t b, int64_t h, 
                      uint8_t* row_flags) const {
     const int64_t L = scores.rows(), cols = scores.cols(), S = sizes_.S;
     const bool float_file = has_file() && !spec_.file_is_boolean;
+    const bool bool_file = has_file() && spec_.file_is_boolean;
     int fully_masked = 0;
     for (int64_t i = 0; i < L; ++i) {
-        bool every_key_hidden = cols == S;  // extra columns are never hidden
-        for (int64_t j = 0; j < S; ++j) {
-            float v = scores(i, j);
-            if (float_file) v += additive(b, h, i, j);  // torch: float mask first ...
-            if (is_masked(b, h, i, j)) v = fill_;       // ... then masked_fill
-            masked(i, j) = v;
-            every_key_hidden = every_key_hidden && hides_key(b, h, i, j);
+        const KeyRange r = preset_visible_keys(b, i);
+        const int64_t first = std::min(r.first, S), last = std::max(first, r.last);
+        // torch: the float mask is added first, then masked_fill writes the fill; columns
+        // past S (bias_k, zero_attn) are copied as they are.
+        masked.row(i) = scores.row(i);
+        if (float_file) {
+            const float* addend = file_values_.data() + file_index(b, h, i, 0);
+            for (int64_t j = 0; j < S; ++j) masked(i, j) += addend[j * file_strides_[3]];
         }
-        for (int64_t j = S; j < cols; ++j) masked(i, j) = scores(i, j);
+        masked.row(i).head(first).setConstant(fill_);
+        masked.row(i).segment(last, S - last).setConstant(fill_);
+        bool every_key_hidden = cols == S;
+        for (int64_t j = first; j < last && (bool_file || (float_file && every_key_hidden)); ++j) {
+            const float v = file_values_[static_cast<size_t>(file_index(b, h, i, j))];
+            if (bool_file && v != 0.0f) masked(i, j) = fill_;
+            every_key_hidden = every_key_hidden && (bool_file ? v != 0.0f : v <= kFloatMaskHidesKey);
+        }
+        if (!has_file()) every_key_hidden = every_key_hidden && first == last;
         if (row_flags != nullptr) row_flags[i] = every_key_hidden ? 1 : 0;
         fully_masked += every_key_hidden ? 1 : 0;
     }

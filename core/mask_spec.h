@@ -83,6 +83,13 @@ public:
     bool any() const { return spec_.presets.any() || has_file(); }
     float fill() const { return fill_; }
     const MaskSizes& sizes() const { return sizes_; }
+    // The keys the presets leave visible to query i of item b: [first, last) (empty when
+    // first >= last). Every preset hides a prefix or a suffix of the keys, so together they
+    // leave one interval; the boolean file may hide more inside it.
+    struct KeyRange {
+        int64_t first = 0, last = 0;
+    };
+    KeyRange preset_visible_keys(int64_t b, int64_t i) const;
     // True when a boolean source masks key j for query i of item b, head h (j < S).
     bool is_masked(int64_t b, int64_t h, int64_t i, int64_t j) const;
     // The float mask's addend for that cell (0 without a float file).

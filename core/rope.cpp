@@ -64,19 +64,33 @@ Tensor apply_rope(const Tensor& x, const RopeTables& tables, RopeStyle style, DT
     const int64_t blocks = x.dim(0) * x.dim(1);
     const Tensor source = x.contiguous();
     Tensor out = Tensor::uninitialized(x.shape(), x.dim_names());
-    const auto r = [dtype](float v) { return round_to_dtype(dtype, v); };
-    for (int64_t blk = 0; blk < blocks; ++blk) {
-        const float* in = source.data() + blk * N * d_h;
-        float* dst = out.mutable_data() + blk * N * d_h;
-        for (int64_t n = 0; n < N; ++n)
-            for (int64_t c = 0; c < d_h; ++c) {
-                float sign = 0;
-                const int64_t partner = rope_partner(c, d_h, style, &sign);
-                const float along = r(in[n * d_h + c] * r(tables.cos(n, c)));
-                const float across = r(sign * in[n * d_h + partner] * r(tables.sin(n, c)));
-                dst[n * d_h + c] = r(along + across);
+    // The tables in the compute dtype, as torch casts cos/sin to the dtype of q.
+    Mat cos = tables.cos.topRows(N), sin = tables.sin.topRows(N);
+    round_to_dtype_in_place(dtype, cos.data(), cos.size());
+    round_to_dtype_in_place(dtype, sin.data(), sin.size());
+    Eigen::ArrayXf rotated(d_h), along(d_h), across(d_h);  // one head vector at a time
+    for (int64_t blk = 0; blk < blocks; ++blk)
+        for (int64_t n = 0; n < N; ++n) {
+            const Eigen::Map<const Eigen::ArrayXf> in(source.data() + (blk * N + n) * d_h, d_h);
+            Eigen::Map<Eigen::ArrayXf> dst(out.mutable_data() + (blk * N + n) * d_h, d_h);
+            // rotate(x): each pair (x1, x2) becomes (-x2, x1).
+            if (style == RopeStyle::Half) {
+                const int64_t half = d_h / 2;
+                rotated.head(half) = -in.tail(half);
+                rotated.tail(half) = in.head(half);
+            } else {
+                for (int64_t c = 0; c < d_h; c += 2) {
+                    rotated[c] = -in[c + 1];
+                    rotated[c + 1] = in[c];
+                }
             }
-    }
+            along = in * cos.row(n).transpose().array();
+            across = rotated * sin.row(n).transpose().array();
+            round_to_dtype_in_place(dtype, along.data(), d_h);
+            round_to_dtype_in_place(dtype, across.data(), d_h);
+            dst = along + across;
+            round_to_dtype_in_place(dtype, dst.data(), d_h);
+        }
     return out;
 }
 

@@ -273,3 +273,41 @@ TEST_CASE("hostile npy bool files are refused: bytes other than 0/1, truncation,
     CHECK_FALSE(io::decode_npy_array(bool_npy({0}, "(99999999999,)"), "m").ok());
     CHECK_FALSE(io::decode_npy_array(bool_npy({0}, "(4294967296, 4294967296)"), "m").ok());
 }
+
+TEST_CASE("every combination of presets masks exactly the keys the README's formulas name") {
+    const int64_t L = 4, S = 6;
+    const std::vector<int> lengths = {6, 3, 0};
+    for (int combo = 0; combo < 16; ++combo)
+        for (int window = 1; window <= 3; ++window) {
+            MaskSpec spec;
+            spec.presets = MaskPresets{(combo & 1) != 0, (combo & 2) != 0, (combo & 4) != 0, (combo & 8) != 0};
+            spec.valid_lengths = lengths;
+            spec.window = window;
+            Result<BoundMask> mask = BoundMask::bind(spec, MaskSizes{3, 1, L, S});
+            REQUIRE_MESSAGE(mask.ok(), mask.error());
+            CAPTURE(to_string(spec.presets));
+            CAPTURE(window);
+            for (int64_t b = 0; b < 3; ++b) {
+                const Mat scores = Mat::Constant(L, S, 2.0f);
+                Mat masked(L, S);
+                uint8_t flags[L];
+                mask->apply(scores, b, 0, masked, flags);
+                for (int64_t i = 0; i < L; ++i) {
+                    int visible = 0;
+                    for (int64_t j = 0; j < S; ++j) {
+                        const int v = lengths[static_cast<size_t>(b)];
+                        const bool expected = (spec.presets.causal && j > i) || (spec.presets.padding && j >= v) ||
+                                              (spec.presets.left_padding && j < S - v) ||
+                                              (spec.presets.window && (j > i || j <= i - window));
+                        CAPTURE(b);
+                        CAPTURE(i);
+                        CAPTURE(j);
+                        CHECK(mask->is_masked(b, 0, i, j) == expected);
+                        CHECK(std::isinf(masked(i, j)) == expected);
+                        visible += expected ? 0 : 1;
+                    }
+                    CHECK((flags[i] == 1) == (visible == 0));
+                }
+            }
+        }
+}
