@@ -114,7 +114,7 @@ TEST_CASE("masks from presets and files match torch's attn_masked and attn_weigh
         check_mask_case(name);
         ++checked;
     }
-    CHECK(checked >= 50);  // every mask_*, preset_*, scale_*, rope, gqa and dtype case
+    CHECK(checked >= 63);  // every mask_*, preset_*, scale_*, dim_*, rope, gqa, mha and dtype case with a mask
 }
 
 TEST_CASE("a boolean mask replaces cells by the fill after the float mask is added, and extra key columns stay visible") {
