@@ -230,9 +230,18 @@ const Tensor* mask_behind(const Trace& trace, int index) {
     return nullptr;
 }
 
-// One step's panels, ranges and axis meaning; independent of every other step, so
-// steps can be built in parallel. `head_of` is filled for the storage strip.
-StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model, int max_extent, HeadOf& head_of) {
+// How one step is cut into panels: everything but the pixels. Cheap (no pass over the
+// values), so it is made for every step up front.
+struct StepPlan {
+    std::vector<Panel> cuts;       // panels with origin, sizes and labels; `values` still empty
+    const Tensor* mask = nullptr;  // the Mask step behind a probability step (see mask_behind)
+    int cap = 0;                   // panel texture side limit (panel_texture_cap)
+    HeadOf head_of;                // for the storage strip
+};
+
+// One step's axis meaning and its cuts into panels; independent of every other step.
+StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model, int max_extent, StepPlan& plan) {
+    HeadOf& head_of = plan.head_of;
     const Step& step = trace.steps[static_cast<size_t>(index)];
     const Tensor& t = step.tensor;
     StepDisplay sd;
@@ -241,7 +250,10 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     sd.colormap = is_probability_step(step.kind) ? ColormapKind::Sequential : ColormapKind::Diverging;
     head_of.heads = model.heads;
     head_of.head_dim = model.head_dim;
-    if (t.empty() || t.rank() == 0) return sd;
+    if (t.empty() || t.rank() == 0) {
+        sd.built = true;  // nothing to draw
+        return sd;
+    }
 
     const int b_dim = find_dim(t, "B");
     const int h_dim = find_dim(t, "H");
@@ -261,15 +273,24 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     std::vector<int64_t> origin(static_cast<size_t>(t.rank()), 0);
     if (b_dim >= 0) origin[static_cast<size_t>(b_dim)] = std::min<int64_t>(model.batch_item, t.dim(b_dim) - 1);
 
-    struct Cut { int head; std::vector<int64_t> origin; int cols; std::string label; };
-    std::vector<Cut> cuts;
+    const auto cut = [&](int head, int cut_cols, std::string label) {
+        Panel p;
+        p.head = head;
+        p.label = std::move(label);
+        p.rows = rows;
+        p.cols = cut_cols;
+        p.origin = origin;
+        p.row_dim = row_dim;
+        p.col_dim = col_dim;
+        return p;
+    };
+    std::vector<Panel>& cuts = plan.cuts;
     if (h_dim >= 0) {
         head_of.h_dim = h_dim;
         sd.arrangement = (row_dim >= 0 && h_dim > row_dim) ? Arrangement::ColumnGroups : Arrangement::Grid;
         for (int h = 0; h < static_cast<int>(t.dim(h_dim)); ++h) {
-            Cut cut{h, origin, cols, ""};
-            cut.origin[static_cast<size_t>(h_dim)] = h;
-            cuts.push_back(cut);
+            cuts.push_back(cut(h, cols, ""));
+            cuts.back().origin[static_cast<size_t>(h_dim)] = h;
         }
     } else {
         const bool wide = sd.col_name == "E" || sd.col_name == "3E";
@@ -280,77 +301,103 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
             sd.arrangement = Arrangement::ColumnGroups;
             sd.joined = true;
             for (int g = 0; g < cols / model.head_dim; ++g) {
-                Cut cut{g % model.heads, origin, model.head_dim, ""};
+                std::string label;
                 if (sd.col_name == "3E") {
                     // Fused projection: Q's heads, then K's, then V's.
                     const char* part[] = {"q", "k", "v"};
-                    cut.label = std::string(part[std::min(2, g / model.heads)]) + " h" + std::to_string(g % model.heads);
+                    label = std::string(part[std::min(2, g / model.heads)]) + " h" + std::to_string(g % model.heads);
                 }
-                cut.origin[static_cast<size_t>(col_dim)] = static_cast<int64_t>(g) * model.head_dim;
-                cuts.push_back(cut);
+                cuts.push_back(cut(g % model.heads, model.head_dim, std::move(label)));
+                cuts.back().origin[static_cast<size_t>(col_dim)] = static_cast<int64_t>(g) * model.head_dim;
             }
         } else {
-            cuts.push_back(Cut{-1, origin, cols, ""});
+            cuts.push_back(cut(-1, cols, ""));
         }
     }
+    plan.cap = panel_texture_cap(static_cast<int>(cuts.size()), max_extent);
+    plan.mask = is_probability_step(step.kind) ? mask_behind(trace, index) : nullptr;
+    for (Panel& p : cuts) {
+        p.tex_rows = std::min(rows, plan.cap);
+        p.tex_cols = std::min(p.cols, plan.cap);
+    }
+    return sd;
+}
 
-    const int cap = panel_texture_cap(static_cast<int>(cuts.size()), max_extent);
-    const Tensor* mask = is_probability_step(step.kind) ? mask_behind(trace, index) : nullptr;
+// Calls visit(value, masked_key) for every cell of `p`, in row-major order, straight
+// from the tensor's strides (no copy). masked_key: the Mask step has -inf there.
+template <typename Visit>
+void for_each_cell(const Tensor& t, const Tensor* mask, const Panel& p, Visit&& visit) {
+    const auto start_of = [&](const Tensor& x) {
+        int64_t s = 0;
+        for (size_t i = 0; i < p.origin.size(); ++i) s += p.origin[i] * x.strides()[i];
+        return s;
+    };
+    const auto stride = [&](const Tensor& x, int dim) { return dim >= 0 ? x.strides()[static_cast<size_t>(dim)] : 0; };
+    const float* base = t.data() + start_of(t);
+    const int64_t rs = stride(t, p.row_dim), cs = stride(t, p.col_dim);
+    const float* mbase = mask ? mask->data() + start_of(*mask) : nullptr;
+    const int64_t mrs = mask ? stride(*mask, p.row_dim) : 0, mcs = mask ? stride(*mask, p.col_dim) : 0;
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    for (int r = 0; r < p.rows; ++r) {
+        const float* row = base + r * rs;
+        const float* mrow = mbase ? mbase + r * mrs : nullptr;
+        for (int c = 0; c < p.cols; ++c) visit(row[c * cs], mrow && mrow[c * mcs] == neg_inf);
+    }
+}
+
+// The step's value range and masked-cell counts, from every panel's cells.
+void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
+    const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
     const float neg_inf = -std::numeric_limits<float>::infinity();
     float lo = std::numeric_limits<float>::infinity(), hi = neg_inf;
-    for (const Cut& cut : cuts) {
-        Panel p;
-        p.head = cut.head;
-        p.label = cut.label;
-        p.rows = rows;
-        p.cols = cut.cols;
-        p.origin = cut.origin;
-        p.row_dim = row_dim;
-        p.col_dim = col_dim;
-        std::vector<float> full = read_slice(t, cut.origin, row_dim, col_dim, rows, cut.cols);
-        for (float v : full) {
+    for (const Panel& p : plan.cuts) {
+        for_each_cell(t, plan.mask, p, [&](float v, bool masked_key) {
             if (v == neg_inf) {
                 ++sd.masked_cells;
-                continue;
+                return;
             }
+            if (masked_key && v == 0.0f) ++sd.masked_zero_cells;
             // NaN fails both comparisons and is ignored; +inf is not expected.
             if (v < lo) lo = v;
             if (v > hi) hi = v;
-        }
-        if (mask) {
-            // Weights of masked keys are exactly 0; the texture marks them so the mask
-            // stays visible after the softmax (numbers still come from the tensor).
-            const std::vector<float> m = read_slice(*mask, cut.origin, row_dim, col_dim, rows, cut.cols);
-            for (size_t n = 0; n < full.size(); ++n) {
-                if (m[n] == neg_inf && full[n] == 0.0f) {
-                    full[n] = std::numeric_limits<float>::infinity();
-                    ++sd.masked_zero_cells;
-                }
-            }
-        }
-        p.tex_rows = std::min(rows, cap);
-        p.tex_cols = std::min(cut.cols, cap);
-        p.values = (p.tex_rows == rows && p.tex_cols == cut.cols)
-                       ? std::move(full)
-                       : pool_max_abs(full, rows, cut.cols, p.tex_rows, p.tex_cols);
-        sd.panels.push_back(std::move(p));
-    }
-    if (step.kind == StepKind::Projection) {
-        build_weight_panels(projection_weights(trace, index), sd, model.head_dim, cap, sd.weight_panels,
-                            sd.bias_panels, sd.weight_vmin, sd.weight_vmax);
+        });
     }
     if (!(lo <= hi)) lo = hi = 0.0f;
     sd.data_min = lo;
     sd.data_max = hi;
-    if (sd.colormap == ColormapKind::Sequential) {
-        sd.vmin = 0.0f;
-        sd.vmax = hi > 0.0f ? hi : 1.0f;
-    } else {
-        const float m = std::max({std::fabs(lo), std::fabs(hi), 1e-6f});
-        sd.vmin = -m;
-        sd.vmax = m;
+}
+
+// The pixels: each panel's values (pooled to display size), projection weights and
+// the storage strip's picture. The expensive part, done first for the step on screen.
+void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& plan, StepDisplay& sd) {
+    const Step& step = trace.steps[static_cast<size_t>(sd.step)];
+    const Tensor& t = step.tensor;
+    std::vector<Panel> panels = plan.cuts;
+    for (Panel& p : panels) {
+        std::vector<float> full = read_slice(t, p.origin, p.row_dim, p.col_dim, p.rows, p.cols);
+        if (plan.mask) {
+            // Weights of masked keys are exactly 0; the texture marks them so the mask
+            // stays visible after the softmax (numbers still come from the tensor).
+            size_t n = 0;
+            for_each_cell(t, plan.mask, p, [&](float v, bool masked_key) {
+                if (masked_key && v == 0.0f) full[n] = std::numeric_limits<float>::infinity();
+                ++n;
+            });
+        }
+        p.values = (p.tex_rows == p.rows && p.tex_cols == p.cols)
+                       ? std::move(full)
+                       : pool_max_abs(full, p.rows, p.cols, p.tex_rows, p.tex_cols);
     }
-    return sd;
+    sd.panels = std::move(panels);
+    if (step.kind == StepKind::Projection) {
+        build_weight_panels(projection_weights(trace, sd.step), sd, model.head_dim, plan.cap, sd.weight_panels,
+                            sd.bias_panels, sd.weight_vmin, sd.weight_vmax);
+    }
+    StorageStrip picture = make_strip(trace, sd.step, plan.head_of);
+    picture.buffer_id = sd.strip.buffer_id;  // named for every step up front (name_buffer)
+    picture.shares_with = std::move(sd.strip.shares_with);
+    sd.strip = std::move(picture);
+    sd.built = true;
 }
 
 // Steps that only move, rescale or mix their source's values share its colour scale.
@@ -415,11 +462,22 @@ void share_colour_ranges(const Trace& trace, DisplayModel& model) {
     }
 }
 
+// The steps drawn together with `focus`: itself and the steps it reads (the canvas shows
+// its source while animating, a projection's input, a product's operands).
+std::vector<int> steps_drawn_with(const Trace& trace, int focus) {
+    std::vector<int> out{focus};
+    for (const std::string& source : trace.steps[static_cast<size_t>(focus)].sources) {
+        const int s = trace.index_of(source);
+        if (s >= 0 && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    }
+    return out;
+}
+
 }  // namespace
 
 DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
-                                 std::vector<std::string> key_tokens, int batch_item,
-                                 int max_extent) {
+                                 std::vector<std::string> key_tokens, int batch_item, int max_extent,
+                                 int focus_step) {
     DisplayModel model;
     model.query_tokens = std::move(query_tokens);
     model.key_tokens = std::move(key_tokens);
@@ -427,21 +485,22 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
     model.head_dim = std::max(1, trace.config.head_dim());
     const int batch = std::max(1, trace.config.batch);
     model.batch_item = std::clamp(batch_item, 0, batch - 1);
+    model.max_extent = max_extent;
 
+    // Every step's plan and value range: the colour scales are shared across steps
+    // (share_colour_ranges), so even one step's picture needs every step's range.
     // Steps are independent. They are shared out on OpenMP's threads, the same team
     // that just computed the trace: a separate std::thread would compete with those
-    // threads while they still spin-wait after the forward (measured: 17-19 ms vs 11-13).
+    // threads while they still spin-wait after the forward.
     const int n = static_cast<int>(trace.steps.size());
     model.steps.resize(static_cast<size_t>(n));
-    std::vector<HeadOf> heads(static_cast<size_t>(n));
+    std::vector<StepPlan> plans(static_cast<size_t>(n));
 #pragma omp parallel for schedule(dynamic)
     for (int i = 0; i < n; ++i) {
         StepDisplay& sd = model.steps[static_cast<size_t>(i)];
-        sd = build_step(trace, i, model, max_extent, heads[static_cast<size_t>(i)]);
-        const Tensor& t = trace.steps[static_cast<size_t>(i)].tensor;
-        if (!t.empty() && t.rank() > 0) sd.strip = make_strip(trace, i, heads[static_cast<size_t>(i)]);
+        sd = build_step(trace, i, model, max_extent, plans[static_cast<size_t>(i)]);
+        scan_ranges(trace, plans[static_cast<size_t>(i)], sd);
     }
-
     std::map<const Storage*, std::pair<int, std::string>> buffers;
     for (int i = 0; i < n; ++i) {
         StepDisplay& sd = model.steps[static_cast<size_t>(i)];
@@ -449,7 +508,38 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
         if (!step.tensor.empty() && step.tensor.rank() > 0) name_buffer(trace, i, sd.strip, buffers);
     }
     share_colour_ranges(trace, model);
+
+    std::vector<int> fill;
+    if (focus_step >= 0 && focus_step < n) {
+        fill = steps_drawn_with(trace, focus_step);
+    } else {
+        for (int i = 0; i < n; ++i) fill.push_back(i);
+    }
+    const int m = static_cast<int>(fill.size());
+#pragma omp parallel for schedule(dynamic)
+    for (int k = 0; k < m; ++k) {
+        const auto i = static_cast<size_t>(fill[static_cast<size_t>(k)]);
+        if (!model.steps[i].built) fill_step(trace, model, plans[i], model.steps[i]);
+    }
     return model;
+}
+
+bool complete_display_model(const Trace& trace, DisplayModel& model, const std::function<bool()>& cancelled) {
+    for (size_t i = 0; i < model.steps.size() && i < trace.steps.size(); ++i) {
+        StepDisplay& sd = model.steps[i];
+        if (sd.built) continue;
+        if (cancelled && cancelled()) return false;
+        // The plan is rebuilt (it is cheap); the ranges already in `sd` stay as they are.
+        StepPlan plan;
+        const StepDisplay planned = build_step(trace, static_cast<int>(i), model, model.max_extent, plan);
+        (void)planned;
+        fill_step(trace, model, plan, sd);
+    }
+    return true;
+}
+
+bool DisplayModel::complete() const {
+    return std::all_of(steps.begin(), steps.end(), [](const StepDisplay& sd) { return sd.built; });
 }
 
 }  // namespace attn::gui

@@ -92,6 +92,9 @@ void ExportRunner::continue_all(AppState& state, double now) {
     ExportProgress& p = state.export_progress;
     if (!p.active || !renderer_) return;
     if (p.next < p.total) {
+        // Every step needs its pixels: wait (frames go on) until the worker has built them.
+        if (!state.model || !state.model->complete()) return;
+        if (cache_.model() != state.model) cache_.adopt_completed(state.model);
         AppState copy = state;  // the window's own position is not disturbed
         copy.export_progress.active = false;  // the pictures show the window, not this export
         render_steps_to_pngs(*renderer_, copy, cache_, layout_of(p.canvas_only), {p.next}, 1.0f, p.folder, *pool_, now);
