@@ -195,9 +195,40 @@ std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int 
     if (out_rows >= rows && out_cols >= cols) return values;
     const float neg_inf = -std::numeric_limits<float>::infinity();
     std::vector<float> out(static_cast<size_t>(out_rows) * out_cols, neg_inf);
-    std::vector<unsigned char> has_finite(out.size(), 0);
     std::vector<int> ocol_of(static_cast<size_t>(cols));  // one division per column, not per cell
     for (int c = 0; c < cols; ++c) ocol_of[static_cast<size_t>(c)] = static_cast<int>(static_cast<int64_t>(c) * out_cols / cols);
+    bool any_inf = false;
+    for (float v : values) any_inf |= std::isinf(v);
+    if (!any_inf) {
+        // The usual case, done block by block: each output starts from the first value of
+        // its block and takes any of strictly larger magnitude, in the same row-major order
+        // as the general loop below, so both give the same result.
+        std::vector<int> first_col(static_cast<size_t>(out_cols) + 1, cols);  // block oc: [first_col[oc], first_col[oc + 1])
+        for (int c = cols - 1; c >= 0; --c) first_col[static_cast<size_t>(ocol_of[static_cast<size_t>(c)])] = c;
+        int previous_orow = -1;
+        for (int r = 0; r < rows; ++r) {
+            const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
+            const bool first_row = orow != previous_orow;
+            previous_orow = orow;
+            const float* in_row = values.data() + static_cast<size_t>(r) * cols;
+            float* out_row = out.data() + static_cast<size_t>(orow) * out_cols;
+            for (int oc = 0; oc < out_cols; ++oc) {
+                const int begin = first_col[static_cast<size_t>(oc)], end = first_col[static_cast<size_t>(oc) + 1];
+                float best = first_row ? in_row[begin] : out_row[oc];
+                float best_abs = std::fabs(best);
+                for (int c = begin; c < end; ++c) {
+                    const float a = std::fabs(in_row[c]);
+                    if (a > best_abs) {  // NaN never wins (and a NaN first value stays)
+                        best_abs = a;
+                        best = in_row[c];
+                    }
+                }
+                out_row[oc] = best;
+            }
+        }
+        return out;
+    }
+    std::vector<unsigned char> has_finite(out.size(), 0);
     for (int r = 0; r < rows; ++r) {
         const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
         const float* in_row = values.data() + static_cast<size_t>(r) * cols;
@@ -345,12 +376,41 @@ void for_each_cell(const Tensor& t, const Tensor* mask, const Panel& p, Visit&& 
     }
 }
 
+// Range of `n` contiguous values: the lowest and highest finite ones, -inf counted
+// (masked scores), NaN ignored. NaN and -inf are mapped to values that cannot win, so
+// the reductions are exact in any order and vectorise: this pass reads every step
+// before anything is drawn.
+void scan_run(const float* v, int n, float& lo, float& hi, int64_t& neg_infs) {
+    const float inf = std::numeric_limits<float>::infinity();
+    float l = lo, h = hi;
+    int64_t count = 0;
+#pragma omp simd reduction(min : l) reduction(max : h) reduction(+ : count)
+    for (int i = 0; i < n; ++i) {
+        const float x = v[i];
+        const bool nan = x != x;
+        count += x == -inf;
+        l = std::min(l, (nan || x == -inf) ? inf : x);
+        h = std::max(h, nan ? -inf : x);
+    }
+    lo = l;
+    hi = h;
+    neg_infs += count;
+}
+
 // The step's value range and masked-cell counts, from every panel's cells.
 void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
     const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
     const float neg_inf = -std::numeric_limits<float>::infinity();
     float lo = std::numeric_limits<float>::infinity(), hi = neg_inf;
     for (const Panel& p : plan.cuts) {
+        const bool contiguous_rows = p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1;
+        if (!plan.mask && contiguous_rows) {
+            int64_t start = 0;
+            for (size_t i = 0; i < p.origin.size(); ++i) start += p.origin[i] * t.strides()[i];
+            const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
+            for (int r = 0; r < p.rows; ++r) scan_run(t.data() + start + r * rs, p.cols, lo, hi, sd.masked_cells);
+            continue;
+        }
         for_each_cell(t, plan.mask, p, [&](float v, bool masked_key) {
             if (v == neg_inf) {
                 ++sd.masked_cells;
@@ -365,6 +425,22 @@ void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
     if (!(lo <= hi)) lo = hi = 0.0f;
     sd.data_min = lo;
     sd.data_max = hi;
+}
+
+// True when the step shows exactly its first source's values for the shown batch item:
+// a view or transpose of the same buffer that keeps the batch dimension in front. Its
+// range is then copied instead of read again.
+bool same_values_as_source(const Trace& trace, int index) {
+    const Step& step = trace.steps[static_cast<size_t>(index)];
+    if ((step.kind != StepKind::View && step.kind != StepKind::Transpose) || step.sources.empty()) return false;
+    const int s = trace.index_of(step.sources.front());
+    if (s < 0 || s >= index) return false;
+    const Tensor& t = step.tensor;
+    const Tensor& src = trace.steps[static_cast<size_t>(s)].tensor;
+    if (t.empty() || src.empty() || t.storage() != src.storage() || t.numel() != src.numel()) return false;
+    if (t.offset() != src.offset() || find_dim(t, "B") != 0 || find_dim(src, "B") != 0) return false;
+    // Same batch stride and count: each item covers the same span of the buffer in both.
+    return t.dim(0) == src.dim(0) && t.strides()[0] == src.strides()[0];
 }
 
 // The pixels: each panel's values (pooled to display size), projection weights and
@@ -499,7 +575,15 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
     for (int i = 0; i < n; ++i) {
         StepDisplay& sd = model.steps[static_cast<size_t>(i)];
         sd = build_step(trace, i, model, max_extent, plans[static_cast<size_t>(i)]);
-        scan_ranges(trace, plans[static_cast<size_t>(i)], sd);
+        if (!same_values_as_source(trace, i)) scan_ranges(trace, plans[static_cast<size_t>(i)], sd);
+    }
+    for (int i = 0; i < n; ++i) {  // in order: a view of a view copies a copied range
+        if (!same_values_as_source(trace, i)) continue;
+        StepDisplay& sd = model.steps[static_cast<size_t>(i)];
+        const StepDisplay& from = model.steps[static_cast<size_t>(trace.index_of(trace.steps[static_cast<size_t>(i)].sources.front()))];
+        sd.data_min = from.data_min;
+        sd.data_max = from.data_max;
+        sd.masked_cells = from.masked_cells;
     }
     std::map<const Storage*, std::pair<int, std::string>> buffers;
     for (int i = 0; i < n; ++i) {

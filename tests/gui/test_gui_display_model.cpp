@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "app/gui/display_model.h"
@@ -297,6 +298,59 @@ TEST_CASE("a model built around one step and completed later equals the model bu
                 CAPTURE(i);
                 check_same_display(partial.steps[i], full.steps[i]);
             }
+        }
+    }
+}
+
+TEST_CASE("pooling keeps, per block, the first value of largest magnitude in reading order, with or without masked cells") {
+    // A plain reference: every block scanned row by row; a masked (inf) cell counts only
+    // when the whole block is masked.
+    const auto reference = [](const std::vector<float>& v, int rows, int cols, int out_rows, int out_cols) {
+        std::vector<float> out(static_cast<size_t>(out_rows) * out_cols);
+        for (int orow = 0; orow < out_rows; ++orow) {
+            for (int ocol = 0; ocol < out_cols; ++ocol) {
+                bool found = false;
+                float best = -INFINITY;
+                for (int r = 0; r < rows; ++r) {
+                    if (static_cast<int64_t>(r) * out_rows / rows != orow) continue;
+                    for (int c = 0; c < cols; ++c) {
+                        if (static_cast<int64_t>(c) * out_cols / cols != ocol) continue;
+                        const float x = v[static_cast<size_t>(r) * cols + c];
+                        if (std::isinf(x)) {
+                            if (!found) best = x;
+                        } else if (!found || std::fabs(x) > std::fabs(best)) {
+                            best = x;
+                            found = true;
+                        }
+                    }
+                }
+                out[static_cast<size_t>(orow) * out_cols + ocol] = best;
+            }
+        }
+        return out;
+    };
+    for (const bool masked : {false, true}) {
+        for (const auto& [rows, cols, out_rows, out_cols] : std::vector<std::array<int, 4>>{{37, 53, 10, 7}, {256, 256, 128, 128}, {5, 300, 5, 64}}) {
+            CAPTURE(masked);
+            CAPTURE(rows);
+            CAPTURE(cols);
+            std::vector<float> v(static_cast<size_t>(rows) * cols);
+            for (size_t i = 0; i < v.size(); ++i) {
+                // Ties of equal magnitude and both signs, so the first-in-order rule matters.
+                v[i] = static_cast<float>(static_cast<int>((i * 7919) % 13) - 6);
+                if (masked && (i * 31) % 5 == 0) v[i] = (i % 2) ? INFINITY : -INFINITY;
+            }
+            const std::vector<float> got = pool_max_abs(v, rows, cols, out_rows, out_cols);
+            const std::vector<float> want = reference(v, rows, cols, out_rows, out_cols);
+            REQUIRE(got.size() == want.size());
+            size_t mismatches = 0, first = 0;
+            for (size_t i = 0; i < got.size(); ++i) {
+                if (!(got[i] == want[i]) || std::signbit(got[i]) != std::signbit(want[i])) {
+                    if (mismatches++ == 0) first = i;
+                }
+            }
+            CAPTURE(first);
+            CHECK(mismatches == 0);
         }
     }
 }
