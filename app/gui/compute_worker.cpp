@@ -4,9 +4,6 @@
 #include <exception>
 #include <new>
 
-#include <xmmintrin.h>
-#include <pmmintrin.h>
-
 namespace attn::gui {
 
 ComputeWorker::ComputeWorker()
@@ -60,9 +57,8 @@ void ComputeWorker::wait_until_idle() {
 }
 
 void ComputeWorker::run() {
-    // Softmax over wide ranges is much faster without denormals (PERF_NOTES).
-    _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
-    _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
+    // No denormal flushing here: the forward sets it in its own threads (attention.cpp),
+    // and the display model must read values exactly as snapshots do on other threads.
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
         wake_.wait(lock, [this] { return stop_ || pending_.has_value() || finish_requested_; });
