@@ -1,7 +1,9 @@
 // Trace -> DisplayModel. Runs on the compute worker; see display_model.h.
 #include "app/gui/display_model.h"
 
+#include "app/gui/panel_pixels.h"
 #include "app/gui/projection.h"
+#include "app/gui/storage_strip.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,123 +40,6 @@ AxisLabels labels_for(const std::string& dim_name) {
     return AxisLabels::Indices;
 }
 
-// Reads the (rows, cols) slice of `t` starting at `origin`, stepping row_dim and col_dim.
-std::vector<float> read_slice(const Tensor& t, const std::vector<int64_t>& origin, int row_dim,
-                              int col_dim, int rows, int cols) {
-    const float* base = t.data();
-    const auto& strides = t.strides();
-    int64_t start = 0;
-    for (size_t i = 0; i < origin.size(); ++i) start += origin[i] * strides[i];
-    const int64_t rs = row_dim >= 0 ? strides[static_cast<size_t>(row_dim)] : 0;
-    const int64_t cs = col_dim >= 0 ? strides[static_cast<size_t>(col_dim)] : 0;
-    std::vector<float> out(static_cast<size_t>(rows) * cols);
-    for (int r = 0; r < rows; ++r) {
-        const float* row = base + start + r * rs;
-        float* dst = &out[static_cast<size_t>(r) * cols];
-        if (cs == 1) {
-            std::copy(row, row + cols, dst);
-        } else {
-            for (int c = 0; c < cols; ++c) dst[c] = row[c * cs];
-        }
-    }
-    return out;
-}
-
-// Head of the element at a full tensor index (or -2 when the tensor has no heads).
-struct HeadOf {
-    int h_dim = -1;        // tensor dimension holding the head
-    int group_dim = -1;    // or: the column dimension grouped by d_h
-    int head_dim = 1, heads = 1;
-    int operator()(const std::vector<int64_t>& idx) const {
-        if (h_dim >= 0) return static_cast<int>(idx[static_cast<size_t>(h_dim)]);
-        if (group_dim >= 0) return static_cast<int>((idx[static_cast<size_t>(group_dim)] / head_dim) % heads);
-        return -2;
-    }
-};
-
-// Numbers each distinct storage buffer in trace order and notes which earlier step a
-// view shares its buffer with. Sequential: ids depend on the order of first use.
-void name_buffer(const Trace& trace, int index, StorageStrip& strip,
-                 std::map<const Storage*, std::pair<int, std::string>>& buffers) {
-    const Step& step = trace.steps[static_cast<size_t>(index)];
-    auto found = buffers.find(step.tensor.storage());
-    if (found == buffers.end()) {
-        const int id = static_cast<int>(buffers.size()) + 1;
-        found = buffers.emplace(step.tensor.storage(), std::make_pair(id, step.name)).first;
-    } else {
-        strip.shares_with = found->second.second;
-    }
-    strip.buffer_id = found->second.first;
-}
-
-// The strip's picture (which head each part of the buffer belongs to). Independent
-// per step, so it runs on the worker threads with the panels.
-StorageStrip make_strip(const Trace& trace, int index, const HeadOf& head_of) {
-    const Step& step = trace.steps[static_cast<size_t>(index)];
-    const Tensor& t = step.tensor;
-    StorageStrip strip;
-    const Storage* storage = t.storage();
-    strip.storage_elements = storage ? static_cast<int64_t>(storage->size()) : 0;
-    strip.strides = t.strides();
-    strip.offset = t.offset();
-    strip.contiguous = t.is_contiguous();
-    if (strip.storage_elements == 0) return strip;
-
-    const int bins = static_cast<int>(std::min<int64_t>(strip.storage_elements, 1024));
-    strip.bins.assign(static_cast<size_t>(bins), -1);
-    const auto& shape = t.shape();
-    const auto& strides = t.strides();
-    // Storage position -> logical index: walk the dimensions from the largest stride
-    // down (views, transposes and slices keep strides a permutation of a dense layout).
-    std::vector<int> order;
-    for (int d = 0; d < t.rank(); ++d) {
-        if (shape[static_cast<size_t>(d)] > 1) order.push_back(d);
-    }
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return strides[static_cast<size_t>(a)] > strides[static_cast<size_t>(b)]; });
-    std::vector<int64_t> idx(shape.size(), 0);
-    const auto head_at = [&](int64_t pos) {
-        int64_t rem = pos - t.offset();
-        if (rem < 0) return -1;
-        std::fill(idx.begin(), idx.end(), 0);
-        for (int d : order) {
-            const auto du = static_cast<size_t>(d);
-            idx[du] = strides[du] > 0 ? rem / strides[du] : 0;
-            rem -= idx[du] * strides[du];
-            if (idx[du] >= shape[du]) return -1;
-        }
-        if (rem != 0) return -1;
-        const int h = head_of(idx);
-        return h >= 0 ? std::min(h, 127) : -2;
-    };
-    // Several samples per bin: a bin that covers more than one head is drawn as mixed
-    // instead of pretending to be whichever head its centre fell on.
-    const int64_t per_bin = std::max<int64_t>(1, strip.storage_elements / bins);
-    const int samples = static_cast<int>(std::min<int64_t>(per_bin, 16));
-    for (int bin = 0; bin < bins; ++bin) {
-        const int64_t begin = static_cast<int64_t>(bin) * strip.storage_elements / bins;
-        int value = head_at(begin);
-        for (int k = 1; k < samples; ++k) {
-            if (head_at(begin + per_bin * k / samples) != value) {
-                value = -3;
-                break;
-            }
-        }
-        strip.bins[static_cast<size_t>(bin)] = static_cast<int8_t>(value);
-    }
-    // The storage positions of the first logical elements, in logical (C) order.
-    const int64_t first = std::min<int64_t>(t.numel(), 16);
-    for (int64_t n = 0; n < first; ++n) {
-        int64_t r = n, p = t.offset();
-        for (int d = t.rank() - 1; d >= 0; --d) {
-            const auto du = static_cast<size_t>(d);
-            p += (r % shape[du]) * strides[du];
-            r /= shape[du];
-        }
-        strip.first_positions.push_back(p);
-    }
-    return strip;
-}
-
 }  // namespace
 
 std::vector<int64_t> cell_index(const Panel& panel, int row, int col) {
@@ -188,63 +73,6 @@ int panel_texture_cap(int panel_count, int max_extent) {
     if (panel_count <= 1) return max_extent;
     if (panel_count <= 4) return std::max(64, max_extent / 2);
     return std::max(64, max_extent / 4);
-}
-
-std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols, int out_rows,
-                                int out_cols) {
-    if (out_rows >= rows && out_cols >= cols) return values;
-    const float neg_inf = -std::numeric_limits<float>::infinity();
-    std::vector<float> out(static_cast<size_t>(out_rows) * out_cols, neg_inf);
-    std::vector<int> ocol_of(static_cast<size_t>(cols));  // one division per column, not per cell
-    for (int c = 0; c < cols; ++c) ocol_of[static_cast<size_t>(c)] = static_cast<int>(static_cast<int64_t>(c) * out_cols / cols);
-    bool any_inf = false;
-    for (float v : values) any_inf |= std::isinf(v);
-    if (!any_inf) {
-        // The usual case, done block by block: each output starts from the first value of
-        // its block and takes any of strictly larger magnitude, in the same row-major order
-        // as the general loop below, so both give the same result.
-        std::vector<int> first_col(static_cast<size_t>(out_cols) + 1, cols);  // block oc: [first_col[oc], first_col[oc + 1])
-        for (int c = cols - 1; c >= 0; --c) first_col[static_cast<size_t>(ocol_of[static_cast<size_t>(c)])] = c;
-        int previous_orow = -1;
-        for (int r = 0; r < rows; ++r) {
-            const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
-            const bool first_row = orow != previous_orow;
-            previous_orow = orow;
-            const float* in_row = values.data() + static_cast<size_t>(r) * cols;
-            float* out_row = out.data() + static_cast<size_t>(orow) * out_cols;
-            for (int oc = 0; oc < out_cols; ++oc) {
-                const int begin = first_col[static_cast<size_t>(oc)], end = first_col[static_cast<size_t>(oc) + 1];
-                float best = first_row ? in_row[begin] : out_row[oc];
-                float best_abs = std::fabs(best);
-                for (int c = begin; c < end; ++c) {
-                    const float a = std::fabs(in_row[c]);
-                    if (a > best_abs) {  // NaN never wins (and a NaN first value stays)
-                        best_abs = a;
-                        best = in_row[c];
-                    }
-                }
-                out_row[oc] = best;
-            }
-        }
-        return out;
-    }
-    std::vector<unsigned char> has_finite(out.size(), 0);
-    for (int r = 0; r < rows; ++r) {
-        const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
-        const float* in_row = values.data() + static_cast<size_t>(r) * cols;
-        const size_t out_row = static_cast<size_t>(orow) * out_cols;
-        for (int c = 0; c < cols; ++c) {
-            const size_t o = out_row + static_cast<size_t>(ocol_of[static_cast<size_t>(c)]);
-            const float v = in_row[c];
-            if (std::isinf(v)) {  // masked: shown only where nothing finite shares the block
-                if (!has_finite[o]) out[o] = v;
-                continue;
-            }
-            if (!has_finite[o] || std::fabs(v) > std::fabs(out[o])) out[o] = v;
-            has_finite[o] = 1;
-        }
-    }
-    return out;
 }
 
 namespace {
@@ -374,27 +202,6 @@ void for_each_cell(const Tensor& t, const Tensor* mask, const Panel& p, Visit&& 
         const float* mrow = mbase ? mbase + r * mrs : nullptr;
         for (int c = 0; c < p.cols; ++c) visit(row[c * cs], mrow && mrow[c * mcs] == neg_inf);
     }
-}
-
-// Range of `n` contiguous values: the lowest and highest finite ones, -inf counted
-// (masked scores), NaN ignored. NaN and -inf are mapped to values that cannot win, so
-// the reductions are exact in any order and vectorise: this pass reads every step
-// before anything is drawn.
-void scan_run(const float* v, int n, float& lo, float& hi, int64_t& neg_infs) {
-    const float inf = std::numeric_limits<float>::infinity();
-    float l = lo, h = hi;
-    int64_t count = 0;
-#pragma omp simd reduction(min : l) reduction(max : h) reduction(+ : count)
-    for (int i = 0; i < n; ++i) {
-        const float x = v[i];
-        const bool nan = x != x;
-        count += x == -inf;
-        l = std::min(l, (nan || x == -inf) ? inf : x);
-        h = std::max(h, nan ? -inf : x);
-    }
-    lo = l;
-    hi = h;
-    neg_infs += count;
 }
 
 // The step's value range and masked-cell counts, from every panel's cells.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/gui/colormap.h"
+#include "app/gui/panel_pixels.h"  // pool_max_abs
 #include "core/trace.h"
 
 namespace attn::gui {
@@ -109,11 +110,6 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
 // `cancelled` says so between steps (a newer trace is on its way).
 bool complete_display_model(const Trace& trace, DisplayModel& model,
                             const std::function<bool()>& cancelled = {});
-
-// Pools a (rows, cols) row-major matrix down to (out_rows, out_cols), keeping in each
-// block the value of largest magnitude (its sign kept); +-inf only if the whole block is.
-std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols,
-                                int out_rows, int out_cols);
 
 // Full tensor index of cell (row, col) of `panel`.
 std::vector<int64_t> cell_index(const Panel& panel, int row, int col);
