@@ -81,9 +81,10 @@ TEST_CASE("release gives back every cached block and leaves the cache usable") {
 
 TEST_CASE("large requests round up to eight size classes per octave") {
     const std::size_t mib = std::size_t{1} << 20;
-    CHECK(attn::storage_block_capacity(100) == 100);  // small: exact, malloc's heap
-    CHECK(attn::storage_block_capacity(mib) == mib);  // a class boundary stays put
-    CHECK(attn::storage_block_capacity(mib + 1) == mib + mib / 8);
+    CHECK(attn::storage_block_capacity(100) == 100);          // small: exact, malloc's heap
+    CHECK(attn::storage_block_capacity(mib) == mib);
+    CHECK(attn::storage_block_capacity(4 * mib) == 4 * mib);  // a class boundary stays put
+    CHECK(attn::storage_block_capacity(4 * mib + 1) == 4 * mib + mib / 2);
     for (std::size_t bytes = 200000; bytes < 300 * mib; bytes = bytes * 7 / 5 + 12345) {
         CAPTURE(bytes);
         const std::size_t c = attn::storage_block_capacity(bytes);
