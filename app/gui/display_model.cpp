@@ -378,7 +378,10 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
     const int n = static_cast<int>(trace.steps.size());
     model.steps.resize(static_cast<size_t>(n));
     std::vector<StepPlan> plans(static_cast<size_t>(n));
-#pragma omp parallel for schedule(dynamic)
+    // A small trace is done sooner on one thread than by waking a team (and much sooner
+    // when another process holds the second core: the team then waits for it).
+    const bool parallel = trace.storage_bytes() >= (std::uint64_t{4} << 20);
+#pragma omp parallel for schedule(dynamic) if (parallel)
     for (int i = 0; i < n; ++i) {
         StepDisplay& sd = model.steps[static_cast<size_t>(i)];
         sd = build_step(trace, i, model, max_extent, plans[static_cast<size_t>(i)]);
@@ -407,7 +410,7 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
         for (int i = 0; i < n; ++i) fill.push_back(i);
     }
     const int m = static_cast<int>(fill.size());
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) if (parallel)
     for (int k = 0; k < m; ++k) {
         const auto i = static_cast<size_t>(fill[static_cast<size_t>(k)]);
         if (!model.steps[i].built) fill_step(trace, model, plans[i], model.steps[i]);
