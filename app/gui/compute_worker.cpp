@@ -144,7 +144,7 @@ void ComputeWorker::complete_model_locked(std::unique_lock<std::mutex>& lock) {
 }
 
 ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item, int max_extent,
-                                     const std::string& focus_step) {
+                                     std::optional<StepId> focus_step) {
     const TeamSizedByFreeCores team;
     ComputeResult result;
     const auto start = std::chrono::steady_clock::now();
@@ -157,7 +157,7 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
         }
         auto shared = std::make_shared<const Trace>(std::move(trace.value()));
         const auto model_start = std::chrono::steady_clock::now();
-        const int focus = focus_step.empty() ? kAllSteps : shared->index_of(focus_step);
+        const int focus = focus_step ? shared->index_of(*focus_step) : kAllSteps;  // -1 (absent) = all
         result.model = std::make_shared<const DisplayModel>(
             build_display_model(*shared, problem.query_tokens_of(batch_item), problem.key_tokens_of(batch_item),
                                 batch_item, max_extent, focus));

@@ -26,9 +26,9 @@ struct ComputeRequest {
     io::ProblemSources sources;
     int batch_item = 0;
     int max_extent = 512;  // panel texture side limit (see build_display_model)
-    // Name of the step on screen: only it (and what it reads) is built before the result
-    // is handed over. Empty: every step is built at once.
-    std::string focus_step;
+    // The step on screen: only it (and what it reads) is built before the result is
+    // handed over. None (or a step this forward does not record): every step at once.
+    std::optional<StepId> focus_step;
     // When set, this problem is used as is (e.g. weights the command line loaded).
     std::shared_ptr<const io::Problem> prebuilt;
 };
@@ -78,7 +78,7 @@ public:
     static ComputeResult compute(const ComputeRequest& request, uint64_t generation);
     // Same, for a problem that is already built.
     static ComputeResult compute(const io::Problem& problem, int batch_item, int max_extent,
-                                 const std::string& focus_step = "");
+                                 std::optional<StepId> focus_step = std::nullopt);
 
 private:
     void run();

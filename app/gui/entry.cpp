@@ -194,7 +194,7 @@ void post_request(AppState& state, ComputeWorker& worker) {
     if (!request) return;
     // The step on screen is built first; the others follow once it is drawn (finish_model).
     if (state.trace && state.playback.step() < static_cast<int>(state.trace->steps.size()))
-        request->focus_step = state.trace->steps[static_cast<size_t>(state.playback.step())].name;
+        request->focus_step = state.trace->steps[static_cast<size_t>(state.playback.step())].id;
     state.posted_generation = worker.post(std::move(*request));
     state.posted_time = glfwGetTime();
 }

@@ -49,7 +49,7 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
     ComputeRequest request;
     request.config.hidden_dim = hidden_dim;
     request.config.num_heads = num_heads;
-    request.focus_step = "attn_weights";
+    request.focus_step = StepId::AttnWeights;
     constexpr int kChanges = 7;
     for (int change = -1; change < kChanges; ++change) {  // change -1 only puts a trace on screen
         request.config.seq_len = seq_len - kChanges + 1 + change;
@@ -57,7 +57,7 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
         const ComputeResult r = ComputeWorker::compute(request, 1);
         if (!r.error.empty()) return out;
         load_result(state, cache, r);
-        state.playback.set_position(std::max(0, r.trace->index_of(request.focus_step)), 1.0f);
+        state.playback.set_position(std::max(0, r.trace->index_of(StepId::AttnWeights)), 1.0f);
         render_state(renderer, state, cache, SnapshotLayout::FullWindow);
         gl::finish();
         if (change >= 0) {
@@ -142,7 +142,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
             gl::finish();
             times.push_back(ms_since(start));
         }
-        report.frame_ms_by_step.emplace_back(state.trace->steps[static_cast<size_t>(step)].name, std::move(times));
+        report.frame_ms_by_step.emplace_back(state.trace->steps[static_cast<size_t>(step)].name(), std::move(times));
     }
     report.slider_changes.push_back(slider_drag(options.width, options.height, 256, 512, 8));
     report.slider_changes.push_back(slider_drag(options.width, options.height, 64, 256, 8));

@@ -10,7 +10,7 @@ void name_buffer(const Trace& trace, int index, StorageStrip& strip,
     auto found = buffers.find(step.tensor.storage());
     if (found == buffers.end()) {
         const int id = static_cast<int>(buffers.size()) + 1;
-        found = buffers.emplace(step.tensor.storage(), std::make_pair(id, step.name)).first;
+        found = buffers.emplace(step.tensor.storage(), std::make_pair(id, std::string(step.name()))).first;
     } else {
         strip.shares_with = found->second.second;
     }

@@ -25,7 +25,7 @@ AttentionConfig small_config(int seq_len = 5) {
     return c;
 }
 
-ComputeRequest request_for(const AttentionConfig& c, const std::string& focus = "") {
+ComputeRequest request_for(const AttentionConfig& c, std::optional<StepId> focus = std::nullopt) {
     ComputeRequest r;
     r.config = c;
     r.focus_step = focus;
@@ -148,11 +148,11 @@ TEST_CASE("a failed recompute keeps the old trace and shows why") {
 
 TEST_CASE("a result built around the step on screen is completed once the window asks") {
     ComputeWorker worker;
-    const uint64_t g = worker.post(request_for(small_config(), "attn_weights"));
+    const uint64_t g = worker.post(request_for(small_config(), StepId::AttnWeights));
     worker.wait_until_idle();
     std::optional<ComputeResult> r = worker.take();
     REQUIRE(r.has_value());
-    const int focus = r->trace->index_of("attn_weights");
+    const int focus = r->trace->index_of(StepId::AttnWeights);
     REQUIRE(focus >= 0);
     CHECK(r->model->steps[static_cast<size_t>(focus)].built);
     CHECK_FALSE(r->model->complete());
@@ -175,10 +175,10 @@ TEST_CASE("a result built around the step on screen is completed once the window
 TEST_CASE("finishing a model is skipped when a newer request is posted") {
     auto gate = std::make_shared<GatedCompute>(std::vector<uint64_t>{2});
     ComputeWorker worker([gate](const ComputeRequest& r, uint64_t g) { return (*gate)(r, g); });
-    worker.post(request_for(small_config(), "attn_weights"));
+    worker.post(request_for(small_config(), StepId::AttnWeights));
     worker.wait_until_idle();
     REQUIRE(worker.take().has_value());
-    const uint64_t newer = worker.post(request_for(small_config(6), "attn_weights"));
+    const uint64_t newer = worker.post(request_for(small_config(6), StepId::AttnWeights));
     gate->wait_started(newer);
     worker.finish_model();  // for generation 1, which is stale now
     gate->open(newer);

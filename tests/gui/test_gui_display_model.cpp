@@ -25,7 +25,7 @@ Trace make_trace(int L, int E, int H, MaskKind mask = MaskKind::None, Variant va
 }
 
 const StepDisplay& step_of(const DisplayModel& m, const Trace& t, const std::string& name) {
-    const int i = t.index_of(name);
+    const int i = t.index_of(parse_step_name(name).value());
     REQUIRE(i >= 0);
     return m.steps[static_cast<size_t>(i)];
 }
@@ -54,7 +54,7 @@ TEST_CASE("every step gets a display, heads-first tensors become small multiples
 TEST_CASE("panel cells read the same numbers as the tensor, even through a transpose") {
     const Trace t = make_trace(4, 6, 3);
     const DisplayModel m = build_display_model(t, {}, {}, 0);
-    const int qi = t.index_of("q_heads");
+    const int qi = t.index_of(attn::StepId::QHeads);
     const Step& step = t.steps[static_cast<size_t>(qi)];
     const StepDisplay& sd = m.steps[static_cast<size_t>(qi)];
     REQUIRE(!step.tensor.is_contiguous());
@@ -276,11 +276,11 @@ TEST_CASE("a model built around one step and completed later equals the model bu
         const DisplayModel full = build_display_model(t, {"a"}, {"b"}, item, 64);
         CHECK(full.complete());
         for (int focus = 0; focus < static_cast<int>(t.steps.size()); ++focus) {
-            CAPTURE(t.steps[static_cast<size_t>(focus)].name);
+            CAPTURE(t.steps[static_cast<size_t>(focus)].name());
             DisplayModel partial = build_display_model(t, {"a"}, {"b"}, item, 64, focus);
             REQUIRE(partial.steps.size() == full.steps.size());
             CHECK(partial.steps[static_cast<size_t>(focus)].built);
-            for (const std::string& source : t.steps[static_cast<size_t>(focus)].sources) {
+            for (StepId source : t.steps[static_cast<size_t>(focus)].sources) {
                 CHECK(partial.steps[static_cast<size_t>(t.index_of(source))].built);  // drawn beside it
             }
             for (size_t i = 0; i < full.steps.size(); ++i) {

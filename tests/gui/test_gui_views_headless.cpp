@@ -44,7 +44,7 @@ struct HeadlessImGui {
 
 AppState state_for(const AttentionConfig& c) {
     AppState state;
-    const auto computed = ComputeWorker::compute(ComputeRequest{c, {}, 0, 256, "", nullptr}, 1);
+    const auto computed = ComputeWorker::compute(ComputeRequest{c, {}, 0, 256, std::nullopt, nullptr}, 1);
     REQUIRE_MESSAGE(computed.error.empty(), computed.error);
     state.config = c;
     accept_result(state, computed, 0.0);
@@ -149,7 +149,7 @@ TEST_CASE("several sentences give one batch item each, with their own valid leng
     ComputeResult r = ComputeWorker::compute(*request, 1);
     REQUIRE_MESSAGE(r.error.empty(), r.error);
     // Item 1 attends over its 3 words only; the pads get exactly 0.
-    const Tensor& w = r.trace->find("attn_weights")->tensor;  // (B, H, L, S)
+    const Tensor& w = r.trace->find(attn::StepId::AttnWeights)->tensor;  // (B, H, L, S)
     CHECK(w.at({1, 0, 0, 2}) > 0.0f);
     CHECK(w.at({1, 0, 0, 3}) == 0.0f);
     CHECK(w.at({0, 0, 0, 5}) > 0.0f);
