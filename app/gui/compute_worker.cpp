@@ -70,7 +70,7 @@ std::optional<ComputeResult> ComputeWorker::take() {
 
 void ComputeWorker::finish_model() {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (finishing_.load() || !last_model_ || last_model_->complete() || last_generation_ != posted_.load()) return;
+    if (finishing_.load() || !last_model_ || last_model_->complete() || finished_.load() != posted_.load()) return;
     finish_requested_ = true;
     finishing_.store(true);
     wake_.notify_all();
@@ -124,7 +124,7 @@ void ComputeWorker::run() {
 }
 
 void ComputeWorker::complete_model_locked(std::unique_lock<std::mutex>& lock) {
-    if (!last_model_ || last_model_->complete() || last_generation_ != posted_.load()) return;
+    if (!last_model_ || last_model_->complete() || pending_.has_value()) return;
     const uint64_t generation = last_generation_;
     const std::shared_ptr<const Trace> trace = last_trace_;
     auto model = std::make_shared<DisplayModel>(*last_model_);  // the window keeps drawing its copy
@@ -137,9 +137,9 @@ void ComputeWorker::complete_model_locked(std::unique_lock<std::mutex>& lock) {
         done = false;  // e.g. out of memory: the window keeps the partial model
     }
     lock.lock();
-    if (done && generation == posted_.load()) {
+    if (done && !pending_.has_value() && last_generation_ == generation) {
         last_model_ = model;
-        ready_model_ = CompletedModel{generation, std::move(model)};
+        ready_model_ = CompletedModel{generation, trace, std::move(model)};
     }
 }
 

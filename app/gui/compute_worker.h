@@ -46,6 +46,7 @@ struct ComputeResult {
 // A display model completed after its result was handed over (same trace).
 struct CompletedModel {
     uint64_t generation = 0;                    // of the result it completes
+    std::shared_ptr<const Trace> trace;         // that result's trace: adopt only onto it
     std::shared_ptr<const DisplayModel> model;
 };
 
@@ -65,7 +66,8 @@ public:
     // The newest finished result, once; nullopt when none is new.
     std::optional<ComputeResult> take();
     // The window has drawn the newest result: build the rest of its display model now.
-    // Does nothing when that model is complete or a newer request is posted.
+    // Does nothing when that model is complete or a newer request is on its way. (After
+    // a failed request the window keeps the last good trace, whose model is completed.)
     void finish_model();
     // The completed model of the newest result, once; nullopt when none is new.
     std::optional<CompletedModel> take_model();

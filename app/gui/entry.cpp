@@ -312,7 +312,7 @@ int run_window(const io::Problem& initial) {
             continue;
         }
         if (std::optional<ComputeResult> result = worker.take()) accept_result(state, std::move(*result), glfwGetTime());
-        if (std::optional<CompletedModel> done = worker.take_model(); done && done->generation == state.posted_generation) {
+        if (std::optional<CompletedModel> done = worker.take_model(); done && done->trace == state.trace) {
             state.model = std::move(done->model);
             cache.adopt_completed(state.model);  // textures already baked stay
         }

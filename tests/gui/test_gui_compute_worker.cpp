@@ -114,7 +114,7 @@ TEST_CASE("the newest request wins: requests replaced before they start never ru
 TEST_CASE("a failed recompute keeps the old trace and shows why") {
     ComputeWorker worker;
     AppState state;
-    worker.post(request_for(small_config()));
+    worker.post(request_for(small_config(), StepId::AttnWeights));  // the other steps follow later
     worker.wait_until_idle();
     std::optional<ComputeResult> good = worker.take();
     REQUIRE(good.has_value());
@@ -136,6 +136,15 @@ TEST_CASE("a failed recompute keeps the old trace and shows why") {
     CHECK(state.trace == old_trace);  // still drawn
     CHECK(state.model == old_model);
     CHECK(state.compute_error == why);  // the canvas shows it under the picture
+
+    // The trace still on screen gets the rest of its display model all the same.
+    REQUIRE_FALSE(state.model->complete());
+    worker.finish_model();
+    worker.wait_until_idle();
+    std::optional<CompletedModel> done = worker.take_model();
+    REQUIRE(done.has_value());
+    CHECK(done->trace == state.trace);
+    CHECK(done->model->complete());
 
     worker.post(request_for(small_config(7)));
     worker.wait_until_idle();
@@ -163,6 +172,7 @@ TEST_CASE("a result built around the step on screen is completed once the window
     std::optional<CompletedModel> done = worker.take_model();
     REQUIRE(done.has_value());
     CHECK(done->generation == g);
+    CHECK(done->trace == r->trace);
     CHECK(done->model->complete());
     CHECK(done->model->steps[static_cast<size_t>(focus)].panels[0].values ==
           r->model->steps[static_cast<size_t>(focus)].panels[0].values);
