@@ -241,8 +241,13 @@ int run_window(const io::Problem& initial, bool resume) {
     std::optional<ComputeRequest> resumed;
     if (resume && state.settings.has_session) {
         const std::string note = restore_saved_session(state);
-        if (note.empty()) resumed = make_request(state.session);
-        else settings_problem += (settings_problem.empty() ? "" : "; ") + note;
+        if (note.empty()) {
+            resumed = make_request(state.session);
+            // The step the lesson stopped on is built first.
+            if (resumed) resumed->focus_step = parse_step_name(state.ui.resume_step);
+        } else {
+            settings_problem += (settings_problem.empty() ? "" : "; ") + note;
+        }
     }
     state.ui.playback.set_speed(state.settings.speed);
     Fonts fonts = load_fonts(effective_scale(state));
