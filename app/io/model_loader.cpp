@@ -117,7 +117,11 @@ std::vector<ModelSpec> list_models() {
         Result<ModelSpec> spec = parse_model_card(bytes_of(embedded::kModelFiles[i]), name);
         if (spec) specs.push_back(std::move(spec.value()));
     }
-    std::sort(specs.begin(), specs.end(), [](const ModelSpec& a, const ModelSpec& b) { return a.name < b.name; });
+    // The language model first: it is the one the window starts with.
+    std::sort(specs.begin(), specs.end(), [](const ModelSpec& a, const ModelSpec& b) {
+        const bool a_lm = a.kind == ModelKind::Language, b_lm = b.kind == ModelKind::Language;
+        return a_lm != b_lm ? a_lm : a.name < b.name;
+    });
     return specs;
 }
 
