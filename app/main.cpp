@@ -54,7 +54,8 @@ static int run(int argc, char** argv) {
     if (models_cmd->parsed()) return run_models(models);
 #ifdef ATTNVIZ_HAVE_GUI
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
-    if (window.sources.query_path.empty() && window.sentence.empty() && window.size_options.front().option->count() == 0)
+    if (window.model.empty() && window.sources.query_path.empty() && window.sentence.empty() &&
+        window.size_options.front().option->count() == 0)
         window.sentence = kDefaultSentence;
     attn::Result<attn::io::Problem> problem = resolve_problem(window);
     if (!problem) return fail(problem.error());

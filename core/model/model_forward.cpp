@@ -21,7 +21,7 @@ Mat rows_of(const Tensor& t) {  // (1, L, D) -> (L, D)
 
 }  // namespace
 
-AttentionConfig layer_attention_config(const ModelSpec& spec, int seq_len) {
+AttentionConfig layer_attention_config(const ModelSpec& spec, int seq_len, Variant variant) {
     AttentionConfig c;
     c.batch = 1;
     c.seq_len = seq_len;
@@ -29,7 +29,7 @@ AttentionConfig layer_attention_config(const ModelSpec& spec, int seq_len) {
     c.num_heads = spec.heads;
     c.bias = true;
     c.mask = spec.causal ? MaskKind::Causal : MaskKind::None;
-    c.variant = Variant::Split;
+    c.variant = variant;
     return c;
 }
 
@@ -43,7 +43,7 @@ Mat softmax_rows_of(const Eigen::Ref<const Mat>& logits) {
     return probs;
 }
 
-Result<ModelRun> run_model(const Model& model, const std::vector<int>& ids) {
+Result<ModelRun> run_model(const Model& model, const std::vector<int>& ids, Variant variant) {
     using R = Result<ModelRun>;
     const ModelSpec& spec = model.spec;
     const ModelWeights& w = model.weights;
@@ -65,7 +65,7 @@ Result<ModelRun> run_model(const Model& model, const std::vector<int>& ids) {
     run.position_embedding = w.position_embedding.topRows(L);
     run.embedding_sum = run.token_embedding + run.position_embedding;
 
-    const AttentionConfig config = layer_attention_config(spec, L);
+    const AttentionConfig config = layer_attention_config(spec, L, variant);
     Mat x = run.embedding_sum;  // (L, D) the residual stream
     for (const LayerWeights& layer : w.layers) {
         LayerRun lr;

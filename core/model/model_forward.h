@@ -38,10 +38,11 @@ struct ModelRun {
 };
 
 // The attention configuration of one layer of `model` on L tokens (B = 1).
-AttentionConfig layer_attention_config(const ModelSpec& spec, int seq_len);
+AttentionConfig layer_attention_config(const ModelSpec& spec, int seq_len, Variant variant = Variant::Split);
 
 // Runs every layer on `ids` (1 <= L <= max_len, ids < V; checked: a message otherwise).
-Result<ModelRun> run_model(const Model& model, const std::vector<int>& ids);
+// `variant` is how the attention is written (split, stacked, fused: the same numbers).
+Result<ModelRun> run_model(const Model& model, const std::vector<int>& ids, Variant variant = Variant::Split);
 
 // Row softmax in double, written back as float.   (N, V) -> (N, V)
 Mat softmax_rows_of(const Eigen::Ref<const Mat>& logits);
