@@ -45,7 +45,7 @@ struct LayerWeightsView {
 };
 
 LayerWeightsView weights_of(const ModelRun& run, size_t layer) {
-    const Step* step = run.layers[layer].attention.find(step_name(StepId::AttnWeights));
+    const Step* step = run.layers[layer].attention.find(StepId::AttnWeights);
     REQUIRE(step != nullptr);
     return {step->tensor.to_vector(), static_cast<int>(step->tensor.dim(1)), static_cast<int>(step->tensor.dim(2))};
 }

@@ -20,7 +20,7 @@ namespace {
 std::vector<float> values_of(const Mat& m) { return std::vector<float>(m.data(), m.data() + m.size()); }
 
 const Tensor& step_tensor(const Trace& trace, StepId id) {
-    const Step* step = trace.find(step_name(id));
+    const Step* step = trace.find(id);
     REQUIRE_MESSAGE(step != nullptr, "the trace has no step ", step_name(id));
     return step->tensor;
 }
@@ -49,7 +49,7 @@ std::vector<float> ours_for(const std::string& file, const ModelRun& run) {
         {"weights", StepId::AttnWeights}, {"context", StepId::Context}, {"concat", StepId::Concat},
         {"attn_out", StepId::Out}};
     if (part == "masked")  // an encoder records no mask step: its softmax input is `scaled`
-        return step_tensor(t, t.find(step_name(StepId::AttnMasked)) ? StepId::AttnMasked : StepId::AttnScaled).to_vector();
+        return step_tensor(t, t.find(StepId::AttnMasked) ? StepId::AttnMasked : StepId::AttnScaled).to_vector();
     if (auto it = attention_steps.find(part); it != attention_steps.end()) return step_tensor(t, it->second).to_vector();
     if (part == "resid_attn") return values_of(lr.resid_attn);
     if (part == "ln2") return values_of(lr.ln2);

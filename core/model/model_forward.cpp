@@ -11,7 +11,9 @@ namespace attn {
 namespace {
 
 Tensor batch_of_one(const Mat& x) {  // (L, D) -> (B=1, L, E)
-    return Tensor::from_values({1, x.rows(), x.cols()}, {"B", "L", "E"}, std::vector<float>(x.data(), x.data() + x.size()));
+    Tensor t = Tensor::uninitialized({1, x.rows(), x.cols()}, {DimRole::Batch, DimRole::QueryPos, DimRole::Embedding});
+    MatMap(t.mutable_data(), x.rows(), x.cols()) = x;
+    return t;
 }
 
 Mat rows_of(const Tensor& t) {  // (1, L, D) -> (L, D)
@@ -76,7 +78,7 @@ Result<ModelRun> run_model(const Model& model, const std::vector<int>& ids, Vari
         Result<Trace> attention = run_attention(config, layer.attn, inputs);
         if (!attention) return R::failure("model '" + spec.name + "': " + attention.error());
         lr.attention = std::move(attention.value());
-        const Step* out = lr.attention.find(step_name(StepId::Out));
+        const Step* out = lr.attention.find(StepId::Out);
         lr.resid_attn = x + rows_of(out->tensor);
         lr.output = lr.resid_attn;
         if (spec.mlp) {
