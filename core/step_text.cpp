@@ -73,8 +73,8 @@ StepText describe_step(StepId id, const AttentionConfig& c) {
                     "is; here rows 0..%d are used.", c.L() - 1)};
         case StepId::EmbeddingSum:
             return {"Embedding sum", "x = tok_emb[ids] + pos_emb[0 .. L-1]",
-                "Word row plus position row, element by element. This is why two copies of the same word (\"the\" at "
-                "positions 1 and 4) now hold different vectors: they got the same word row but different position rows. "
+                "Word row plus position row, element by element. This is why a word that appears twice now holds two "
+                "different vectors: both copies got the same word row but different position rows. "
                 "This is the input of the first layer, the start of the residual stream."};
         case StepId::LayerInput:
             return {"Layer input (from the previous layers)", "x = output of layers 0 .. k-1",

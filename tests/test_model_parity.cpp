@@ -3,6 +3,7 @@
 // 1e-5, absolute, relative above 1 (assets/models/README.md).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "app/io/model_loader.h"
 #include "core/step_id.h"
 #include "core/model/model_forward.h"
+#include "core/model/model_trace.h"
 #include "core/model/tokenizer.h"
 #include "model_fixtures.h"
 
@@ -98,3 +100,93 @@ void check_model_parity(const std::string& name) {
 TEST_CASE("tiny-lm matches PyTorch at every intermediate, both layers") { check_model_parity("tiny-lm"); }
 TEST_CASE("the reverse model matches PyTorch at every intermediate") { check_model_parity("reverse"); }
 TEST_CASE("the sort model matches PyTorch at every intermediate") { check_model_parity("sort"); }
+
+// The same check through the trace a learner steps through: every step of every layer's
+// trace (embeddings, layer input, norm, attention, residual, prediction) against torch.
+static void check_trace_parity(const std::string& name) {
+    const auto dir = test::model_fixture_dir(name);
+    const nlohmann::json manifest = nlohmann::json::parse(std::ifstream(dir / "manifest.json"));
+    Result<std::shared_ptr<const Model>> model = io::load_model(name);
+    REQUIRE_MESSAGE(model.ok(), model.error());
+    const Model& m = *model.value();
+    Result<TokenizedText> tokens = tokenize(m.spec, m.spec.example);
+    REQUIRE(tokens.ok());
+    const auto fixture = [&](const std::string& file) {
+        Result<Tensor> t = io::read_npy((dir / file).string());
+        REQUIRE_MESSAGE(t.ok(), t.error());
+        return t->to_vector();
+    };
+    // predicted_tokens: the argmax of torch's logits, (L, V) -> (L).
+    std::vector<float> torch_argmax;
+    {
+        Result<Tensor> logits = io::read_npy((dir / "logits.npy").string());
+        REQUIRE(logits.ok());
+        const std::vector<float> v = logits->to_vector();
+        const int64_t L = logits->dim(0), V = logits->dim(1);
+        for (int64_t t = 0; t < L; ++t)
+            torch_argmax.push_back(static_cast<float>(std::max_element(v.begin() + t * V, v.begin() + (t + 1) * V) - (v.begin() + t * V)));
+    }
+    for (int layer = 0; layer < m.spec.layers; ++layer) {
+        for (Variant variant : {Variant::Split, Variant::Stacked, Variant::Fused}) {
+            Result<Trace> trace = trace_model_layer(m, tokens.value(), layer, variant);
+            REQUIRE_MESSAGE(trace.ok(), trace.error());
+            CHECK(trace->model.tokens == tokens->tokens);
+            const std::string prefix = "layer" + std::to_string(layer) + ".";
+            const std::string previous = "layer" + std::to_string(layer - 1) + (m.spec.mlp ? ".resid_mlp.npy" : ".resid_attn.npy");
+            for (const Step& step : trace->steps) {
+                std::vector<float> ref;
+                switch (step.id) {
+                    case StepId::Tokens: ref = fixture("token_ids.npy"); break;
+                    case StepId::TokenEmbedding: ref = fixture("token_embedding.npy"); break;
+                    case StepId::PositionEmbedding: ref = fixture("position_embedding.npy"); break;
+                    case StepId::EmbeddingSum: ref = fixture("embedding_sum.npy"); break;
+                    case StepId::LayerInput: ref = fixture(previous); break;
+                    case StepId::Norm:
+                    case StepId::Input: ref = fixture(prefix + "ln1.npy"); break;
+                    case StepId::Q:
+                    case StepId::K:
+                    case StepId::V:
+                    case StepId::Qkv:
+                    case StepId::QSplit:
+                    case StepId::KSplit:
+                    case StepId::VSplit:
+                    case StepId::ContextSplit:
+                    case StepId::KeyInput:
+                    case StepId::ValueInput:
+                    case StepId::AttnDropped: continue;  // token-major layouts of the head tensors below, or absent
+                    case StepId::QHeads: ref = fixture(prefix + "q.npy"); break;
+                    case StepId::KHeads: ref = fixture(prefix + "k.npy"); break;
+                    case StepId::VHeads: ref = fixture(prefix + "v.npy"); break;
+                    case StepId::AttnScores: ref = fixture(prefix + "scores.npy"); break;
+                    case StepId::AttnScaled: ref = fixture(prefix + "scaled.npy"); break;
+                    case StepId::AttnMasked: ref = fixture(prefix + "masked.npy"); break;
+                    case StepId::AttnWeights: ref = fixture(prefix + "weights.npy"); break;
+                    case StepId::Context: ref = fixture(prefix + "context.npy"); break;
+                    case StepId::Concat: ref = fixture(prefix + "concat.npy"); break;
+                    case StepId::Out: ref = fixture(prefix + "attn_out.npy"); break;
+                    case StepId::Residual: ref = fixture(prefix + "resid_attn.npy"); break;
+                    case StepId::NextTokenProbs: ref = fixture("probs.npy"); break;
+                    case StepId::PredictedTokens: ref = torch_argmax; break;
+                }
+                std::string where;
+                CAPTURE(layer);
+                CAPTURE(to_string(variant));
+                CAPTURE(step.name());
+                const double diff = test::model_diff(step.tensor.to_vector(), ref, &where);
+                CAPTURE(where);
+                CHECK(diff <= 1e-5);
+            }
+            // The steps a learner needs are there, in order.
+            CHECK(trace->steps.front().id == StepId::Tokens);
+            CHECK((trace->find(StepId::LayerInput) != nullptr) == (layer > 0));
+            CHECK(trace->index_of(StepId::Norm) + 1 == trace->index_of(StepId::Input));
+            CHECK(trace->index_of(StepId::Out) + 1 == trace->index_of(StepId::Residual));
+            CHECK(trace->steps.back().id ==
+                  (m.spec.kind == ModelKind::Language ? StepId::NextTokenProbs : StepId::PredictedTokens));
+        }
+    }
+}
+
+TEST_CASE("every step of tiny-lm's layer traces matches PyTorch, in all three variants") { check_trace_parity("tiny-lm"); }
+TEST_CASE("every step of the reverse model's trace matches PyTorch") { check_trace_parity("reverse"); }
+TEST_CASE("every step of the sort model's trace matches PyTorch") { check_trace_parity("sort"); }

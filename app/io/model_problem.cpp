@@ -19,7 +19,7 @@ Result<Problem> build_model_problem(std::shared_ptr<const Model> model, int laye
     if (layer < 0 || layer >= spec.layers)
         return R::failure("--layer " + std::to_string(layer) + " is out of range: model '" + spec.name + "' has " +
                           (spec.layers == 1 ? std::string("only layer 0") : "layers 0.." + std::to_string(spec.layers - 1)));
-    Result<TokenizedText> tokens = tokenize(spec, sentence.empty() ? spec.example : sentence);
+    Result<TokenizedText> tokens = tokenize(spec, sentence);
     if (!tokens) return R::failure(tokens.error());
     // The layer's attention input is LN1 of what the earlier layers produced.
     Result<ModelRun> run = run_model(*model, tokens->ids);

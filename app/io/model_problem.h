@@ -13,8 +13,9 @@
 namespace attn::io {
 
 // Loads `model_name_or_path` (io::load_model), tokenises `sentence` with its vocabulary
-// (the card's example when empty) and runs layers 0..layer-1 for real to get the input
-// of `layer`. Errors (unknown model, layer out of range, sentence too long) are one line.
+// (spec.example is a good default) and runs layers 0..layer-1 for real to get the input
+// of `layer`. Errors (unknown model, layer out of range, empty or too long sentence)
+// are one line.
 Result<Problem> build_model_problem(const std::string& model_name_or_path, int layer, const std::string& sentence);
 
 // The same for a model already loaded (the window keeps it between sentences).

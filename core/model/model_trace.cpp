@@ -10,9 +10,16 @@ namespace attn {
 
 namespace {
 
-// (L, D) or (L, V) -> (B=1, L, last) with the given last-dimension role.
-Tensor batch_of_one(const Mat& m, DimRole last) {
-    Tensor t = Tensor::uninitialized({1, m.rows(), m.cols()}, {DimRole::Batch, DimRole::QueryPos, last});
+// (L, D) -> (B=1, L, E).
+Tensor batch_of_one(const Mat& m) {
+    Tensor t = Tensor::uninitialized({1, m.rows(), m.cols()}, {DimRole::Batch, DimRole::QueryPos, DimRole::Embedding});
+    MatMap(t.mutable_data(), m.rows(), m.cols()) = m;
+    return t;
+}
+
+// (L, V) -> (B=1, L, V): the last axis is the vocabulary, a dimension attention has no role for.
+Tensor vocabulary_rows(const Mat& m) {
+    Tensor t = Tensor::uninitialized({1, m.rows(), m.cols()}, std::vector<std::string>{"B", "L", "V"});
     MatMap(t.mutable_data(), m.rows(), m.cols()) = m;
     return t;
 }
@@ -69,13 +76,13 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
         trace.steps.push_back(make_step(id, kind, std::move(tensor), std::move(sources), config));
     };
     push(StepId::Tokens, StepKind::Input, ids_tensor(tokens.ids), {});
-    push(StepId::TokenEmbedding, StepKind::Lookup, batch_of_one(run->token_embedding, DimRole::Embedding), {StepId::Tokens});
-    push(StepId::PositionEmbedding, StepKind::Lookup, batch_of_one(run->position_embedding, DimRole::Embedding), {StepId::Tokens});
-    push(StepId::EmbeddingSum, StepKind::Add, batch_of_one(run->embedding_sum, DimRole::Embedding),
+    push(StepId::TokenEmbedding, StepKind::Lookup, batch_of_one(run->token_embedding), {StepId::Tokens});
+    push(StepId::PositionEmbedding, StepKind::Lookup, batch_of_one(run->position_embedding), {StepId::Tokens});
+    push(StepId::EmbeddingSum, StepKind::Add, batch_of_one(run->embedding_sum),
          {StepId::TokenEmbedding, StepId::PositionEmbedding});
     StepId layer_input = StepId::EmbeddingSum;
     if (layer > 0) {
-        push(StepId::LayerInput, StepKind::Input, batch_of_one(shown.input, DimRole::Embedding), {});
+        push(StepId::LayerInput, StepKind::Input, batch_of_one(shown.input), {});
         layer_input = StepId::LayerInput;
     }
     // The attention's `input` step is the normed tensor itself: the norm step shares its storage.
@@ -87,9 +94,9 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     for (Step& step : shown.attention.steps) trace.steps.push_back(std::move(step));
 
     // After attention: the residual, and what the whole model predicts.
-    push(StepId::Residual, StepKind::Add, batch_of_one(shown.resid_attn, DimRole::Embedding), {layer_input, StepId::Out});
+    push(StepId::Residual, StepKind::Add, batch_of_one(shown.resid_attn), {layer_input, StepId::Out});
     if (spec.kind == ModelKind::Language)
-        push(StepId::NextTokenProbs, StepKind::Prediction, batch_of_one(run->probs, DimRole::Other), {StepId::Residual});
+        push(StepId::NextTokenProbs, StepKind::Prediction, vocabulary_rows(run->probs), {StepId::Residual});
     else
         push(StepId::PredictedTokens, StepKind::Prediction, ids_tensor(run->predicted_ids), {StepId::Residual});
     return trace;
