@@ -17,7 +17,6 @@
 
 #include "core/rng.h"
 #include "core/softmax.h"
-#include "core/step_text.h"
 
 namespace attn {
 namespace {
@@ -30,11 +29,7 @@ struct StepRecorder {
 
     const Tensor& add(const std::string& name, StepKind kind, Tensor tensor, std::vector<std::string> sources) {
         Step step;
-        StepText text = describe_step(name, trace.config);
         step.name = name;
-        step.title = std::move(text.title);
-        step.formula = std::move(text.formula);
-        step.explanation = std::move(text.explanation);
         step.kind = kind;
         if (!sources.empty()) {
             const Step* first = trace.find(sources.front());

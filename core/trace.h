@@ -1,5 +1,5 @@
 // Trace: the ordered record of one attention forward, every intermediate tensor
-// with the words a learner needs to understand it. Built once by the core,
+// (numbers only: the words about each step come from app/text at display time). Built once by the core,
 // read-only afterwards; the GUI and the exporters only read it.
 #pragma once
 
@@ -32,9 +32,6 @@ const char* to_string(StepKind kind);
 
 struct Step {
     std::string name;         // "attn_scores": the .npy file name and the key everything uses
-    std::string title;        // "Scores: Q K^T per head"
-    std::string explanation;  // a few plain sentences, in English
-    std::string formula;      // "scores[b,h] = Q[b,h] K[b,h]^T"
     StepKind kind = StepKind::Input;
     Tensor tensor;            // shape and dim names live here
     std::vector<std::string> sources;  // names of the steps this one was computed from

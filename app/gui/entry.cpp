@@ -33,6 +33,7 @@
 #include "app/gui/layout.h"
 #include "app/gui/snapshot.h"
 #include "app/gui/test_hook.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
@@ -206,6 +207,9 @@ int run_window(const io::Problem& initial) {
     AppState state;
     std::string settings_problem;  // shown in the status line once the window is up
     state.settings = load_settings(&settings_problem);
+    // A language this binary does not carry (a file removed since) falls back to English.
+    if (!text::set_language(state.settings.language)) state.settings.language = "en";
+
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -336,7 +340,8 @@ int run_window(const io::Problem& initial) {
         ctx.now = glfwGetTime();
         const FrameActions actions = draw_frame(state, ctx);
         if (actions.config_changed) post_request(state, worker);
-        if (actions.scale_changed) rebuild_fonts = true;
+        if (actions.scale_changed || actions.language_changed) rebuild_fonts = true;
+
         if (actions.theme_changed) {
             apply_theme(state.settings.light_theme, effective_scale(state));
             cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);

@@ -19,9 +19,15 @@
 #include "app/gui/views/view_inspector.h"
 #include "app/gui/views/view_menu.h"
 #include "app/gui/views/view_timeline.h"
+#include "app/text/languages.h"
+#include "app/text/step_text.h"
 
 namespace attn::gui {
 namespace {
+
+using text::label;
+using text::tr;
+using text::trf;
 
 constexpr ImGuiWindowFlags kPanelFlags =
     ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
@@ -70,7 +76,7 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
     if (!state.trace || !state.model) {
         ImGui::SetCursorPos(ImVec2(20, 20));
         if (!state.compute_error.empty()) ImGui::TextWrapped("%s", state.compute_error.c_str());
-        else ImGui::TextDisabled("computing the first trace...");
+        else ImGui::TextDisabled("%s", tr("canvas.computing_first"));
         ImGui::End();
         return;
     }
@@ -86,7 +92,7 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
     frame.interactive = !ctx.offscreen;
     frame.fonts = ctx.fonts;
     frame.show_storage = state.show_storage;
-    if (!state.config_message.empty()) frame.notice = "(showing the last valid settings; see Controls)";
+    if (!state.config_message.empty()) frame.notice = tr("canvas.notice_last_valid");
     const Rect area{pos.x, pos.y, size.x, size.y};
     const float s = ImGui::GetFontSize();
     // Head selector for small multiples, top right (the canvas keeps that corner free).
@@ -102,17 +108,18 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
         if (head_selector) {
             ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 8.0f, pos.y + s * 0.5f));
             ImGui::SetNextItemWidth(s * 7.5f);
-            const std::string preview = state.canvas.enlarged_head < 0 ? "all heads" : "head " + std::to_string(state.canvas.enlarged_head);
+            const std::string preview = state.canvas.enlarged_head < 0 ? tr("canvas.all_heads")
+                                                                       : trf("canvas.head", {{"head", state.canvas.enlarged_head}});
             if (ImGui::BeginCombo("##heads", preview.c_str())) {
-                if (ImGui::Selectable("all heads", state.canvas.enlarged_head < 0)) state.canvas.enlarged_head = -1;
+                if (ImGui::Selectable(label("canvas.all_heads"), state.canvas.enlarged_head < 0)) state.canvas.enlarged_head = -1;
                 for (size_t i = 0; i < sd.panels.size(); ++i) {
                     const int head = sd.panels[i].head;
-                    const std::string label = "head " + std::to_string(head);
+                    const std::string head_label = trf("canvas.head", {{"head", head}}) + "###head" + std::to_string(head);
                     // Each entry in its head's colour, readable on the popup's background.
                     const Rgb bg{ImGui::GetStyle().Colors[ImGuiCol_PopupBg].x, ImGui::GetStyle().Colors[ImGuiCol_PopupBg].y,
                                  ImGui::GetStyle().Colors[ImGuiCol_PopupBg].z};
                     ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(head), bg, 4.5f)));
-                    if (ImGui::Selectable(label.c_str(), state.canvas.enlarged_head == head)) state.canvas.enlarged_head = head;
+                    if (ImGui::Selectable(head_label.c_str(), state.canvas.enlarged_head == head)) state.canvas.enlarged_head = head;
                     ImGui::PopStyleColor();
                 }
                 ImGui::EndCombo();
@@ -122,15 +129,15 @@ void canvas_window(AppState& state, const FrameContext& ctx, float x, float y, f
             ImGui::SetCursorScreenPos(ImVec2(pos.x + s, pos.y + size.y - s * 3.2f));
             ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).error));
             ImGui::PushTextWrapPos(size.x - s);
-            ImGui::TextWrapped("Could not compute: %s (still showing the previous trace)", state.compute_error.c_str());
+            ImGui::TextWrapped("%s", trf("canvas.compute_failed", {{"error", state.compute_error}}).c_str());
             ImGui::PopTextWrapPos();
             ImGui::PopStyleColor();
         }
         if (ctx.computing) {
-            const char* dots[] = {"computing", "computing.", "computing..", "computing..."};
-            const int phase = static_cast<int>(ctx.now * 4.0) % 4;
+            const int phase = static_cast<int>(ctx.now * 4.0) % 4;  // 0 to 3 dots, four times a second
+            const std::string busy = tr("canvas.computing") + std::string(static_cast<size_t>(phase), '.');
             ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 18.0f, pos.y + s * 0.6f));
-            ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).busy), "%s", dots[phase]);
+            ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).busy), "%s", busy.c_str());
         }
     }
     ImGui::End();
@@ -146,11 +153,11 @@ void presentation(AppState& state, const FrameContext& ctx, float w, float h) {
     ImGui::Begin("##present_header", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.trace && !state.trace->steps.empty()) {
         const int index = state.playback.step();
-        const Step& step = state.trace->steps[static_cast<size_t>(index)];
+        const text::StepText words = text::describe_step(state.trace->steps[static_cast<size_t>(index)], state.trace->config);
         ImGui::PushFont(ctx.fonts.large);
-        ImGui::Text("%d / %zu   %s", index + 1, state.trace->steps.size(), step.title.c_str());
+        ImGui::Text("%d / %zu   %s", index + 1, state.trace->steps.size(), words.title.c_str());
         ImGui::PopFont();
-        ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", step.formula.c_str());
+        ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
     }
     ImGui::End();
     canvas_window(state, ctx, 0, header_h, w, h - header_h - footer_h, false);
@@ -159,7 +166,7 @@ void presentation(AppState& state, const FrameContext& ctx, float w, float h) {
     if (state.trace && !state.trace->steps.empty()) {
         const Step& step = state.trace->steps[static_cast<size_t>(state.playback.step())];
         ImGui::PushTextWrapPos(w - 10.0f);
-        ImGui::TextWrapped("%s", step.explanation.c_str());
+        ImGui::TextWrapped("%s", text::describe_step(step, state.trace->config).explanation.c_str());
         ImGui::PopTextWrapPos();
     }
     ImGui::End();
@@ -174,19 +181,19 @@ void canvas_alone(AppState& state, const FrameContext& ctx, float w, float h) {
     ImGui::Begin("##canvas_title", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.trace && !state.trace->steps.empty()) {
         const int index = std::clamp(state.playback.step(), 0, static_cast<int>(state.trace->steps.size()) - 1);
-        const Step& step = state.trace->steps[static_cast<size_t>(index)];
+        const text::StepText words = text::describe_step(state.trace->steps[static_cast<size_t>(index)], state.trace->config);
         ImGui::PushFont(ctx.fonts.large);
-        const std::string title = std::to_string(index + 1) + " / " + std::to_string(state.trace->steps.size()) + "   " + step.title;
+        const std::string title = std::to_string(index + 1) + " / " + std::to_string(state.trace->steps.size()) + "   " + words.title;
         ImGui::SetCursorPosY((title_h - ImGui::GetFontSize()) * 0.5f);
         ImGui::TextUnformatted(title.c_str());
         const float title_end = ImGui::GetItemRectMax().x;
         ImGui::PopFont();
         // The formula on the right when it fits beside the title.
-        const float formula_w = ImGui::CalcTextSize(step.formula.c_str()).x;
+        const float formula_w = ImGui::CalcTextSize(words.formula.c_str()).x;
         const float pad = ImGui::GetStyle().WindowPadding.x;
         if (title_end + formula_w + pad * 4.0f < w) {
             ImGui::SetCursorPos(ImVec2(w - formula_w - pad, (title_h - ImGui::GetFontSize()) * 0.5f));
-            ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", step.formula.c_str());
+            ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
         }
     }
     ImGui::End();
@@ -203,15 +210,16 @@ void status_line(const AppState& state, const FrameContext& ctx, float y, float 
     const ExportProgress& progress = state.export_progress;
     if (progress.active) {
         const float fraction = progress.total > 0 ? static_cast<float>(progress.next) / static_cast<float>(progress.total) : 0.0f;
-        const std::string text = "exporting step " + std::to_string(std::min(progress.next + 1, progress.total)) + " of " +
-                                 std::to_string(progress.total) + " into " + progress.folder;
+        const std::string line = trf("status.exporting", {{"step", std::min(progress.next + 1, progress.total)},
+                                                          {"total", progress.total},
+                                                          {"folder", progress.folder}});
         ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 8.0f, ImGui::GetFontSize()), "");
         ImGui::SameLine();
-        ImGui::TextUnformatted(text.c_str());
+        ImGui::TextUnformatted(line.c_str());
     } else if (!state.status.empty() && ctx.now - state.status_time < 8.0 && ctx.now >= state.status_time) {
         ImGui::TextUnformatted(state.status.c_str());
     } else {
-        ImGui::TextDisabled("ready");
+        ImGui::TextDisabled("%s", tr("status.ready"));
     }
     ImGui::End();
 }
@@ -230,12 +238,10 @@ void first_run_hint(AppState& state, float x, float y, float w) {
     ImGui::SetNextWindowBgAlpha(0.94f);
     ImGui::Begin("##first_run_hint", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize |
                                                   ImGuiWindowFlags_NoFocusOnAppearing);
-    ImGui::TextWrapped("Step through the lesson with the Right and Left arrow keys (or PageDown / PageUp), "
-                       "play it with Space, or click a step tab below. Press P for presentation mode. "
-                       "Hover a cell to see how it was computed.");
-    if (ImGui::Button("Got it")) state.settings.hint_seen = true;
+    ImGui::TextWrapped("%s", tr("hint.first_run"));
+    if (ImGui::Button(label("hint.got_it"))) state.settings.hint_seen = true;
     ImGui::SameLine();
-    ImGui::TextDisabled("(Help > Keyboard lists every key)");
+    ImGui::TextDisabled("%s", tr("hint.keyboard"));
     ImGui::End();
 }
 
@@ -261,6 +267,8 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
         const MenuResult dialogs = draw_dialogs(state);
         out.config_changed = menu.config_changed || dialogs.config_changed;
         out.theme_changed = menu.theme_changed;
+        out.language_changed = menu.language_changed;
+
         out.toggle_presentation = menu.toggle_presentation;
         out.toggle_fullscreen = menu.toggle_fullscreen;
         out.quit = menu.quit;
@@ -306,13 +314,13 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
         ImGui::Begin("##controls_tab", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
         ImGui::PopStyleVar();
         if (ImGui::Button(state.controls_open ? "<##tab" : ">##tab", ImVec2(-1.0f, fs * 3.0f))) state.controls_open = !state.controls_open;
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip(state.controls_open ? "hide the controls" : "show the controls (the window is narrow)");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(state.controls_open ? "controls.tab.hide" : "controls.tab.show"));
         ImGui::End();
     }
     if (!side.left_collapsed || state.controls_open) {
         const float controls_w = side.left_collapsed ? std::min(fs * 20.0f, display.x * 0.6f) : left_w;
         place(side.left_collapsed ? left_w : 0.0f, top, controls_w, display.y - top);
-        ImGui::Begin("Controls", nullptr, kPanelFlags | ImGuiWindowFlags_NoScrollbar);
+        ImGui::Begin(label("window.controls"), nullptr, kPanelFlags | ImGuiWindowFlags_NoScrollbar);
         // The controls scroll; the presentation button stays in sight below them.
         // NavFlattened: Tab walks from the controls to the button below as one panel.
         ImGui::BeginChild("##controls_body", ImVec2(0.0f, -ImGui::GetFrameHeightWithSpacing()), false,
@@ -322,7 +330,7 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
         out.config_changed |= controls.config_changed;
         out.scale_changed |= controls.scale_changed;
         out.theme_changed |= controls.theme_changed;
-        if (ImGui::Button("Presentation mode (P)", ImVec2(-1.0f, 0.0f))) out.toggle_presentation = true;
+        if (ImGui::Button(label("controls.presentation"), ImVec2(-1.0f, 0.0f))) out.toggle_presentation = true;
         ImGui::End();
     }
 
@@ -333,12 +341,13 @@ FrameActions draw_frame(AppState& state, const FrameContext& ctx) {
     if (!ctx.offscreen) first_run_hint(state, mid_x, top + body_h - fs * 0.5f, mid_w);
 
     place(right_x, top, right_w, explain_h);
-    ImGui::Begin("Explanation", nullptr, kPanelFlags);
+    ImGui::Begin(label("window.explanation"), nullptr, kPanelFlags);
     draw_explanation(state, ctx.fonts, false);
     ImGui::End();
     const float inspector_y = top + explain_h + bar;
     place(right_x, inspector_y, right_w, display.y - inspector_y);
-    ImGui::Begin("Inspector", nullptr, kPanelFlags);
+    ImGui::Begin(label("window.inspector"), nullptr, kPanelFlags);
+
     draw_inspector(state);
     ImGui::End();
     status_line(state, ctx, display.y, full.x, full.y - display.y);

@@ -30,6 +30,8 @@ struct FrameActions {
     bool config_changed = false;
     bool scale_changed = false;
     bool theme_changed = false;
+    bool language_changed = false;
+
     bool toggle_presentation = false;
     bool toggle_fullscreen = false;
     bool quit = false;

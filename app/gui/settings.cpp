@@ -1,6 +1,7 @@
 #include "app/gui/settings.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -65,6 +66,7 @@ std::string serialize_settings(const UiSettings& s) {
         << "right_panel_em = " << s.right_panel_em << "\n"
         << "explain_fraction = " << s.explain_fraction << "\n"
         << "hint_seen = " << (s.hint_seen ? 1 : 0) << "\n"
+        << "language = " << s.language << "\n"
         << "sentence = " << s.sentence << "\n"
         << "seq_len = " << s.seq_len << "\n"
         << "hidden_dim = " << s.hidden_dim << "\n"
@@ -104,6 +106,14 @@ UiSettings parse_settings(const std::string& text, std::string* problem) {
             else if (key == "right_panel_em") ok = read_number(value, s.right_panel_em, 10.0f, 60.0f);
             else if (key == "explain_fraction") ok = read_number(value, s.explain_fraction, 0.15f, 0.85f);
             else if (key == "hint_seen") { ok = read_number(value, flag, 0, 1); s.hint_seen = flag != 0; }
+            else if (key == "language") {
+                // A language code names a file: letters, digits, '-' and '_' only.
+                ok = !value.empty() && value.size() <= 16 && std::all_of(value.begin(), value.end(), [](char c) {
+                         return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+                     });
+                if (ok) s.language = value;
+            }
+
             else if (key == "sentence") {
                 // Text only: a NUL or other control byte means the file is damaged.
                 ok = std::none_of(value.begin(), value.end(), [](char c) { return c >= 0 && c < 32 && c != '\t'; });

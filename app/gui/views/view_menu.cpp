@@ -9,9 +9,13 @@
 
 #include "app/gui/fonts_theme.h"
 #include "app/gui/shortcuts.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
+
+using text::label;
+using text::tr;
 
 using Kind = DialogState::Kind;
 
@@ -25,17 +29,18 @@ std::string export_folder(const AppState& state) {
     return export_base_folder();
 }
 
+// The popup's title; its ImGui ID is the key, the same in every language.
 const char* dialog_title(Kind kind) {
     switch (kind) {
-        case Kind::OpenWeights: return "Open weights (.safetensors)";
-        case Kind::OpenQuery: return "Open query (.npy)";
-        case Kind::OpenKey: return "Open key (.npy)";
-        case Kind::OpenValue: return "Open value (.npy)";
-        case Kind::ExportSnapshot: return "Export snapshot (PNG)";
-        case Kind::ExportAll: return "Export all steps (PNG per step)";
-        case Kind::ExportTensors: return "Export tensors (.npy per step, weights, tokens)";
-        case Kind::ExportCsv: return "Export current step as CSV";
-        case Kind::Keys: return "Keyboard";
+        case Kind::OpenWeights: return label("dialog.open_weights");
+        case Kind::OpenQuery: return label("dialog.open_query");
+        case Kind::OpenKey: return label("dialog.open_key");
+        case Kind::OpenValue: return label("dialog.open_value");
+        case Kind::ExportSnapshot: return label("dialog.export_snapshot");
+        case Kind::ExportAll: return label("dialog.export_all");
+        case Kind::ExportTensors: return label("dialog.export_tensors");
+        case Kind::ExportCsv: return label("dialog.export_csv");
+        case Kind::Keys: return label("dialog.keys");
         case Kind::None: break;
     }
     return "";
@@ -45,17 +50,33 @@ std::string with_extension(const std::string& name, const std::string& extension
     return std::filesystem::path(name).replace_extension(extension).string();
 }
 
+// View > Language: every language the binary carries, each named in its own words;
+// picking one switches at once (the window rebuilds its fonts, not the trace).
+void language_menu(AppState& state, MenuResult& out) {
+    if (!ImGui::BeginMenu(label("menu.view.language"))) return;
+    for (const std::string& code : text::language_codes()) {
+        const text::Catalogue* language = text::find_language(code);
+        const std::string item = std::string(language->name()) + "###language." + code;
+        if (ImGui::MenuItem(item.c_str(), nullptr, text::active().code() == code) && text::set_language(code)) {
+            state.settings.language = code;
+            out.language_changed = true;
+        }
+    }
+    ImGui::EndMenu();
+}
+
+
 }  // namespace
 
 MenuResult draw_menu(AppState& state) {
     MenuResult out;
     if (!ImGui::BeginMainMenuBar()) return out;
-    if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("Open weights...")) open_dialog(state, Kind::OpenWeights, state.sources.weights_path);
-        if (ImGui::MenuItem("Open query...")) open_dialog(state, Kind::OpenQuery, state.sources.query_path);
-        if (ImGui::MenuItem("Open key...")) open_dialog(state, Kind::OpenKey, state.sources.key_path);
-        if (ImGui::MenuItem("Open value...")) open_dialog(state, Kind::OpenValue, state.sources.value_path);
-        if (ImGui::MenuItem("Forget loaded files", nullptr, false,
+    if (ImGui::BeginMenu(label("menu.file"))) {
+        if (ImGui::MenuItem(label("menu.file.open_weights"))) open_dialog(state, Kind::OpenWeights, state.sources.weights_path);
+        if (ImGui::MenuItem(label("menu.file.open_query"))) open_dialog(state, Kind::OpenQuery, state.sources.query_path);
+        if (ImGui::MenuItem(label("menu.file.open_key"))) open_dialog(state, Kind::OpenKey, state.sources.key_path);
+        if (ImGui::MenuItem(label("menu.file.open_value"))) open_dialog(state, Kind::OpenValue, state.sources.value_path);
+        if (ImGui::MenuItem(label("menu.file.forget"), nullptr, false,
                             !state.sources.weights_path.empty() || !state.sources.query_path.empty() ||
                                 !state.sources.key_path.empty() || !state.sources.value_path.empty())) {
             const auto tokens = state.sources.tokens;
@@ -67,35 +88,36 @@ MenuResult draw_menu(AppState& state) {
         const bool have = state.trace != nullptr;
         const int step = have ? state.playback.step() : 0;
         const std::string step_file = have ? snapshot_file_name(step + 1, state.trace->steps[static_cast<size_t>(step)].name) : "";
-        if (ImGui::MenuItem("Export snapshot...", nullptr, false, have)) {
+        if (ImGui::MenuItem(label("menu.file.export_snapshot"), nullptr, false, have)) {
             open_dialog(state, Kind::ExportSnapshot, export_folder(state) + "/" + step_file);
         }
-        if (ImGui::MenuItem("Export all steps...", nullptr, false, have && !state.export_progress.active)) {
+        if (ImGui::MenuItem(label("menu.file.export_all"), nullptr, false, have && !state.export_progress.active)) {
             open_dialog(state, Kind::ExportAll, export_folder(state) + "/attnviz_steps");
         }
-        if (ImGui::MenuItem("Export tensors...", nullptr, false, have)) {
+        if (ImGui::MenuItem(label("menu.file.export_tensors"), nullptr, false, have)) {
             open_dialog(state, Kind::ExportTensors, export_folder(state) + "/attnviz_tensors");
         }
-        if (ImGui::MenuItem("Export current step as CSV...", nullptr, false, have)) {
+        if (ImGui::MenuItem(label("menu.file.export_csv"), nullptr, false, have)) {
             open_dialog(state, Kind::ExportCsv, export_folder(state) + "/" + with_extension(step_file, ".csv"));
         }
         ImGui::Separator();
-        if (ImGui::MenuItem("Quit", "Ctrl+Q")) out.quit = true;
+        if (ImGui::MenuItem(label("menu.file.quit"), "Ctrl+Q")) out.quit = true;
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("View")) {
-        if (ImGui::MenuItem("Presentation mode", "P")) out.toggle_presentation = true;
-        if (ImGui::MenuItem("Full screen", "F")) out.toggle_fullscreen = true;
-        if (ImGui::MenuItem("Light theme", nullptr, state.settings.light_theme)) {
+    if (ImGui::BeginMenu(label("menu.view"))) {
+        if (ImGui::MenuItem(label("menu.view.presentation"), "P")) out.toggle_presentation = true;
+        if (ImGui::MenuItem(label("menu.view.full_screen"), "F")) out.toggle_fullscreen = true;
+        if (ImGui::MenuItem(label("menu.view.light_theme"), nullptr, state.settings.light_theme)) {
             state.settings.light_theme = !state.settings.light_theme;
             out.theme_changed = true;
         }
-        ImGui::MenuItem("Numbers in cells", nullptr, &state.settings.show_values);
-        ImGui::MenuItem("Storage strip", nullptr, &state.show_storage);
+        ImGui::MenuItem(label("menu.view.numbers"), nullptr, &state.settings.show_values);
+        ImGui::MenuItem(label("menu.view.storage"), nullptr, &state.show_storage);
+        language_menu(state, out);
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("Help")) {
-        if (ImGui::MenuItem("Keyboard...")) open_dialog(state, Kind::Keys, "");
+    if (ImGui::BeginMenu(label("menu.help"))) {
+        if (ImGui::MenuItem(label("menu.help.keyboard"))) open_dialog(state, Kind::Keys, "");
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();
@@ -128,19 +150,22 @@ MenuResult draw_dialogs(AppState& state) {
     if (d.kind == Kind::Keys) {
         // Two real columns, so keys and actions line up in any font.
         if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit)) {
-            ImGui::TableSetupColumn("Key");
-            ImGui::TableSetupColumn("Does");
+            ImGui::TableSetupColumn(label("dialog.keys.key"));
+            ImGui::TableSetupColumn(label("dialog.keys.does"));
             ImGui::TableHeadersRow();
             for (const Shortcut& shortcut : kShortcuts) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(shortcut.keys);
+                const std::string key = std::string("shortcut.") + shortcut.id;
+                ImGui::TextUnformatted(tr(key + ".keys"));
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(shortcut.action);
+                ImGui::TextUnformatted(tr(key + ".action"));
+
             }
             ImGui::EndTable();
         }
-        if (ImGui::Button("Close")) {
+        if (ImGui::Button(label("dialog.close"))) {
+
             d.kind = Kind::None;
             ImGui::CloseCurrentPopup();
         }

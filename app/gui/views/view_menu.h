@@ -12,6 +12,8 @@ namespace attn::gui {
 struct MenuResult {
     bool config_changed = false;
     bool theme_changed = false;
+    bool language_changed = false;  // the fonts must be rebuilt for the new language's glyphs
+
     bool toggle_presentation = false;
     bool toggle_fullscreen = false;
     bool quit = false;
