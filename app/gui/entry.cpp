@@ -223,7 +223,7 @@ int run_window(const io::Problem& initial) {
     }
     const Rect first_place = fit_window(state.settings.window_width, state.settings.window_height, work);
     GLFWwindow* window = glfwCreateWindow(static_cast<int>(first_place.w), static_cast<int>(first_place.h),
-                                          "AttnViz - multi-head attention, step by step", nullptr, nullptr);
+                                          text::tr("window.title"), nullptr, nullptr);
     if (!window) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
         glfwTerminate();
@@ -341,6 +341,8 @@ int run_window(const io::Problem& initial) {
         const FrameActions actions = draw_frame(state, ctx);
         if (actions.config_changed) post_request(state, worker);
         if (actions.scale_changed || actions.language_changed) rebuild_fonts = true;
+        if (actions.language_changed) glfwSetWindowTitle(window, text::tr("window.title"));
+
 
         if (actions.theme_changed) {
             apply_theme(state.settings.light_theme, effective_scale(state));
