@@ -1,0 +1,231 @@
+"""Training data and head measurements for the AttnViz example models.
+
+Every task draws its examples from a numpy RandomState, so a seed fixes the
+data.  An example is held out (never trained on) when held_out(ids) is true:
+a fixed hash of its token ids picks one in ten, so the held-out set is disjoint
+from anything the training loop can see.
+"""
+
+import numpy as np
+
+SPECIALS = ["<pad>", "<unk>", "<bos>"]
+
+
+def held_out(ids):
+    h = 0
+    for t in ids:
+        h = (h * 1000003 + int(t) + 1) % 2147483647
+    return h % 10 == 0
+
+
+# ---------------------------------------------------------------- tiny-lm
+FEMALE = ["alice", "mary", "anna", "emma"]
+MALE = ["bob", "tom", "john", "sam"]
+ANIMALS = ["cat", "dog", "bird", "fox"]
+PLACES = ["mat", "rug", "box", "bed", "chair"]
+ADJS = ["big", "small", "red", "old", "happy"]
+TRANS = ["saw", "liked", "helped", "chased", "met"]
+INTRANS = ["ran", "slept", "smiled", "left", "jumped"]
+POSTURE = ["sat", "lay", "stood"]
+LM_WORDS = (FEMALE + MALE + ANIMALS + PLACES + ADJS + TRANS + INTRANS + POSTURE
+            + ["the", "on", "and", "then", "she", "he", "it", "."])
+LM_VOCAB = SPECIALS + LM_WORDS
+
+
+class Sentence:
+    """Words plus the positions (in the <bos>-prefixed token list) a head metric needs."""
+
+    def __init__(self):
+        self.words = []
+        self.subject = None      # position of the subject's head word (name or animal)
+        self.object = None       # position of the object's head word
+        self.connector = None    # position of "and" / "then"
+        self.kind = ""
+
+    def add(self, word):
+        self.words.append(word)
+        return len(self.words)   # position after <bos> is prepended
+
+
+def _entity(rng, s, adj_ok):
+    """A name, or 'the [adj] animal'.  Returns (head position, pronoun)."""
+    if rng.rand() < 0.5:
+        name_list = FEMALE if rng.rand() < 0.5 else MALE
+        pos = s.add(name_list[rng.randint(len(name_list))])
+        return pos, ("she" if name_list is FEMALE else "he")
+    s.add("the")
+    if adj_ok and rng.rand() < 0.3:
+        s.add(ADJS[rng.randint(len(ADJS))])
+    pos = s.add(ANIMALS[rng.randint(len(ANIMALS))])
+    return pos, "it"
+
+
+def lm_sentence(rng):
+    s = Sentence()
+    r = rng.rand()
+    if r < 0.25:
+        # the [adj] cat sat on the [adj] mat .
+        s.kind = "place"
+        s.subject, _ = _entity(rng, s, True)
+        s.add(POSTURE[rng.randint(len(POSTURE))])
+        s.add("on")
+        s.add("the")
+        if rng.rand() < 0.3:
+            s.add(ADJS[rng.randint(len(ADJS))])
+        s.add(PLACES[rng.randint(len(PLACES))])
+    elif r < 0.65:
+        # SUBJ saw OBJ and PRONOUN ran .   (the pronoun agrees with the subject)
+        s.kind = "pronoun"
+        s.subject, pron = _entity(rng, s, True)
+        s.add(TRANS[rng.randint(len(TRANS))])
+        s.object, _ = _entity(rng, s, False)
+        s.connector = s.add("and")
+        s.add(pron)
+        s.add(INTRANS[rng.randint(len(INTRANS))])
+    else:
+        # E1 saw E2 then E2 helped E1 .   (the names come back: predictable only by copying)
+        s.kind = "repeat"
+        start = len(s.words)
+        s.subject, _ = _entity(rng, s, False)
+        first = s.words[start:]
+        s.add(TRANS[rng.randint(len(TRANS))])
+        start = len(s.words)
+        s.object, _ = _entity(rng, s, False)
+        second = s.words[start:]
+        if first == second:
+            return lm_sentence(rng)
+        s.connector = s.add("then")
+        for w in second:
+            s.add(w)
+        s.add(TRANS[rng.randint(len(TRANS))])
+        for w in first:
+            s.add(w)
+    s.add(".")
+    return s
+
+
+def encode_lm(words):
+    index = {w: i for i, w in enumerate(LM_VOCAB)}
+    return [index["<bos>"]] + [index.get(w, index["<unk>"]) for w in words]
+
+
+def lm_batch(rng, n, max_len, want_held_out):
+    """Returns ids (n, max_len) padded with <pad> (0), and the Sentence objects."""
+    ids = np.zeros((n, max_len), dtype=np.int64)
+    sents = []
+    while len(sents) < n:
+        s = lm_sentence(rng)
+        toks = encode_lm(s.words)
+        if len(toks) > max_len or held_out(toks) != want_held_out:
+            continue
+        ids[len(sents), :len(toks)] = toks
+        sents.append(s)
+    return ids, sents
+
+
+def lm_head_metrics(weights, ids, sents):
+    """weights: (B, H, L, L) of one layer.  Returns {metric: (H,) mean over the places it applies}."""
+    b, h = weights.shape[0], weights.shape[1]
+    sums = {}
+
+    def add(metric, vec):
+        tot, cnt = sums.get(metric, (np.zeros(h), 0))
+        sums[metric] = (tot + vec, cnt + 1)
+
+    for n in range(b):
+        toks = [t for t in ids[n] if t != 0]
+        w = weights[n]                                   # (H, L, L)
+        for t in range(2, len(toks)):
+            add("previous_token", w[:, t, t - 1])        # from word 2 on, so previous != <bos>
+            add("first_token", w[:, t, 0])
+            add("self", w[:, t, t])
+            earlier = [j for j in range(1, t) if toks[j] == toks[t]]
+            word = LM_VOCAB[toks[t]]
+            if earlier and word not in ("the", "."):
+                add("same_word_earlier", w[:, t, earlier].sum(axis=1))
+                add("induction", w[:, t, [j + 1 for j in earlier]].sum(axis=1))
+        s = sents[n]
+        if s.kind == "pronoun":
+            add("and_to_subject", w[:, s.connector, s.subject])
+            add("pronoun_to_subject", w[:, s.connector + 1, s.subject])
+            add("verb_to_subject", w[:, s.connector + 2, s.subject])
+        if s.kind == "repeat":
+            add("then_to_object", w[:, s.connector, s.object])
+    return {k: tot / cnt for k, (tot, cnt) in sums.items()}
+
+
+LM_METRIC_TEXT = {
+    "previous_token": "attends to the previous word (mean weight on position t-1, t >= 2)",
+    "first_token": "attends to the first token <bos> (mean weight on position 0, t >= 2)",
+    "self": "attends to its own position (mean weight on position t, t >= 2)",
+    "same_word_earlier": "attends to an earlier copy of the current word (summed weight on earlier positions holding the same word; words other than 'the' and '.')",
+    "induction": "attends to the word right after an earlier copy of the current word (induction; summed weight)",
+    "and_to_subject": "from 'and' attends to the subject (the pronoun to come agrees with it); mean weight on the subject's name or animal",
+    "pronoun_to_subject": "from the pronoun attends back to its subject; mean weight on the subject's name or animal",
+    "verb_to_subject": "from the verb after the pronoun attends to the subject; mean weight on the subject's name or animal",
+    "then_to_object": "from 'then' attends to the object, the name that comes next; mean weight on the object's name or animal",
+}
+
+
+# ---------------------------------------------------------------- reverse
+DIGITS = [str(d) for d in range(10)]
+REVERSE_VOCAB = SPECIALS + DIGITS
+
+
+def reverse_batch(rng, n, length, want_held_out):
+    """Inputs: `length` digits; targets: the same digits reversed (one per position)."""
+    xs, ys = [], []
+    while len(xs) < n:
+        x = rng.randint(10, size=length) + len(SPECIALS)
+        if held_out(x) != want_held_out:
+            continue
+        xs.append(x)
+        ys.append(x[::-1].copy())
+    return np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)
+
+
+def reverse_head_metrics(weights):
+    """weights (B, H, L, L): mean weight from position i on position L-1-i (the anti-diagonal), and on itself."""
+    l = weights.shape[-1]
+    anti = weights[:, :, np.arange(l), l - 1 - np.arange(l)].mean(axis=(0, 2))
+    self_w = weights[:, :, np.arange(l), np.arange(l)].mean(axis=(0, 2))
+    return {"mirror_position": anti, "self": self_w}
+
+
+# ---------------------------------------------------------------- sort
+SORT_VOCAB = SPECIALS + DIGITS + ["|"]
+SEP = SORT_VOCAB.index("|")
+
+
+def sort_batch(rng, n, min_n, max_n, want_held_out):
+    """Sequences 'x1 .. xk | y1 .. yk' (distinct digits, y sorted ascending), padded to 2*max_n+1.
+
+    Returns ids (n, 2*max_n+1) and k per row."""
+    total = 2 * max_n + 1
+    ids = np.zeros((n, total), dtype=np.int64)
+    lens = []
+    while len(lens) < n:
+        k = rng.randint(min_n, max_n + 1)
+        x = rng.permutation(10)[:k] + len(SPECIALS)
+        seq = list(x) + [SEP] + sorted(x)
+        if held_out(x) != want_held_out:
+            continue
+        ids[len(lens), :len(seq)] = seq
+        lens.append(k)
+    return ids, np.array(lens)
+
+
+def sort_head_metrics(weights, ids, lens):
+    """From the separator and each output digit, the weight on the input position holding the next output."""
+    h = weights.shape[1]
+    tot_next, tot_same, cnt, cnt_same = np.zeros(h), np.zeros(h), 0, 0
+    for n, k in enumerate(lens):
+        seq = ids[n]
+        where = {int(seq[j]): j for j in range(k)}
+        for t in range(k, 2 * k):                        # the query predicts seq[t+1]
+            tot_next += weights[n, :, t, where[int(seq[t + 1])]]
+            if t > k:
+                tot_same += weights[n, :, t, where[int(seq[t])]]
+                cnt_same += 1
+            cnt += 1
+    return {"next_larger": tot_next / cnt, "current_in_input": tot_same / cnt_same}

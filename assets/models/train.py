@@ -1,0 +1,362 @@
+#!/usr/bin/python3
+"""Train AttnViz's example models and write their weights, cards and parity fixtures.
+
+    OMP_NUM_THREADS=1 /usr/bin/python3 assets/models/train.py            # all models
+    OMP_NUM_THREADS=1 /usr/bin/python3 assets/models/train.py reverse    # one model
+
+Needs only Debian's python3-torch and python3-numpy.  Deterministic: fixed seeds,
+CPU, one thread, torch.use_deterministic_algorithms(True); a rerun writes the
+same bytes (the wall time in the card aside).  Writes, per model NAME:
+    assets/models/NAME.safetensors        float32 weights (safetensors written by hand)
+    assets/models/NAME.json               the card
+    tests/fixtures/models/NAME/*.npy      every intermediate for the card's example
+    tests/fixtures/models/NAME/manifest.json
+    tests/fixtures/models/NAME/heldout.json  the held-out inputs the head claims were measured on
+"""
+
+import json
+import math
+import os
+import struct
+import sys
+import time
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+from torch.nn import functional as F  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tasks  # noqa: E402
+from model import TinyTransformer  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+FIXTURES = os.path.join(REPO, "tests", "fixtures", "models")
+
+MODELS = {
+    "tiny-lm": dict(kind="language", vocab=tasks.LM_VOCAB, dim=64, heads=4, layers=2, max_len=16,
+                    mlp=True, causal=True, steps=1200, batch=64, lr=3e-3, seed=11, bos=True,
+                    example="the dog saw the cat and it ran",
+                    output="row t of probs is the distribution of the word after token t",
+                    description="word-level language model trained on generated simple English sentences"),
+    "reverse": dict(kind="algorithmic", vocab=tasks.REVERSE_VOCAB, dim=64, heads=2, layers=1, max_len=8,
+                    mlp=False, causal=False, steps=800, batch=64, lr=3e-3, seed=12, bos=False,
+                    example="3 1 4 1 5 9 2 6",
+                    output="the argmax of row i of logits is output digit i; the output is the input reversed",
+                    description="reverses 8 digits: position i outputs the digit at position 7-i (encoder, no mask)"),
+    "sort": dict(kind="algorithmic", vocab=tasks.SORT_VOCAB, dim=64, heads=2, layers=1, max_len=17,
+                 mlp=True, causal=True, steps=1000, batch=64, lr=3e-3, seed=13, bos=False,
+                 example="7 2 9 0 5 3 | 0 2 3 5 7 9",
+                 output="causal: the argmax of row t of logits is the token after t; from '|' on it spells the sorted digits",
+                 description="sorts 4-8 distinct digits written before '|': each output digit predicts the next larger one"),
+}
+HELD_OUT_COUNT = {"tiny-lm": 400, "reverse": 400, "sort": 400}
+
+
+# ---------------------------------------------------------------- files
+def write_safetensors(path, named, metadata):
+    """named: list of (name, float32 tensor).  8-byte LE header length, JSON header, raw LE data."""
+    header, blobs, offset = {}, [], 0
+    for name, t in named:
+        blob = np.ascontiguousarray(t.detach().numpy().astype("<f4")).tobytes()
+        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [offset, offset + len(blob)]}
+        blobs.append(blob)
+        offset += len(blob)
+    header["__metadata__"] = metadata
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * ((-len(text)) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)))
+        f.write(text)
+        for blob in blobs:
+            f.write(blob)
+
+
+def read_safetensors(path):
+    with open(path, "rb") as f:
+        raw = f.read()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8:8 + n])
+    out = {}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        a, b = info["data_offsets"]
+        out[name] = np.frombuffer(raw[8 + n + a:8 + n + b], dtype="<f4").reshape(info["shape"])
+    return out
+
+
+def write_json(path, obj):
+    with open(path, "w") as f:
+        json.dump(obj, f, indent=1)
+        f.write("\n")
+
+
+# ---------------------------------------------------------------- data per task
+def train_batch(name, cfg, rng):
+    """Returns (ids (B, L), targets (B, L)); target 0 (<pad>) is ignored by the loss."""
+    if name == "tiny-lm":
+        ids, _ = tasks.lm_batch(rng, cfg["batch"], cfg["max_len"], False)
+        targets = np.zeros_like(ids)
+        targets[:, :-1] = ids[:, 1:]
+        return ids, targets
+    if name == "reverse":
+        return tasks.reverse_batch(rng, cfg["batch"], cfg["max_len"], False)
+    ids, lens = tasks.sort_batch(rng, cfg["batch"], 4, 8, False)
+    targets = np.zeros_like(ids)
+    targets[:, :-1] = ids[:, 1:]
+    for n, k in enumerate(lens):
+        targets[n, :k] = 0          # the unsorted digits cannot be predicted
+    return ids, targets
+
+
+def lr_at(step, cfg):
+    warm = 100
+    if step < warm:
+        return cfg["lr"] * (step + 1) / warm
+    frac = (step - warm) / max(1, cfg["steps"] - warm)
+    return cfg["lr"] * 0.5 * (1 + math.cos(math.pi * frac))
+
+
+def train(name, cfg):
+    torch.manual_seed(cfg["seed"])
+    rng = np.random.RandomState(cfg["seed"])
+    model = TinyTransformer(len(cfg["vocab"]), cfg["dim"], cfg["heads"], cfg["layers"], cfg["max_len"],
+                            cfg["mlp"], cfg["causal"])
+    opt = torch.optim.AdamW(model.parameters(), lr=cfg["lr"], weight_decay=0.01)
+    losses = []
+    for step in range(cfg["steps"]):
+        ids, targets = train_batch(name, cfg, rng)
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step, cfg)
+        logits, _ = model(torch.from_numpy(ids))
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(targets).reshape(-1),
+                               ignore_index=0)
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        losses.append(loss.item())
+        if step % 500 == 0 or step == cfg["steps"] - 1:
+            print("  %s step %4d loss %.4f" % (name, step, loss.item()), flush=True)
+    model.eval()
+    return model, float(np.mean(losses[-100:]))
+
+
+# ---------------------------------------------------------------- evaluation
+def evaluate(name, cfg, model):
+    """Held-out accuracy, per-head measurements and the held-out inputs they were measured on."""
+    rng = np.random.RandomState(cfg["seed"] + 1000)
+    n = HELD_OUT_COUNT[name]
+    vocab = cfg["vocab"]
+    with torch.no_grad():
+        if name == "tiny-lm":
+            ids, sents = tasks.lm_batch(rng, n, cfg["max_len"], True)
+            logits, weights = model(torch.from_numpy(ids))
+            pred = logits.argmax(-1).numpy()
+            targets = np.zeros_like(ids)
+            targets[:, :-1] = ids[:, 1:]
+            loss = F.cross_entropy(logits.reshape(-1, len(vocab)), torch.from_numpy(targets).reshape(-1),
+                                   ignore_index=0).item()
+            pron_ok = [pred[i, s.connector] == targets[i, s.connector] for i, s in enumerate(sents) if s.kind == "pronoun"]
+            copy_ok = []
+            for i, s in enumerate(sents):
+                if s.kind == "repeat":
+                    # positions connector .. end-2 predict the repeated entity words (skipping the second verb's slot)
+                    toks = [t for t in ids[i] if t != 0]
+                    for t in range(s.connector, len(toks) - 2):
+                        if vocab[toks[t + 1]] not in tasks.TRANS:
+                            copy_ok.append(pred[i, t] == targets[i, t])
+            acc = {"heldout_loss": round(loss, 4),
+                   "pronoun_agreement_accuracy": round(float(np.mean(pron_ok)), 4),
+                   "copied_word_accuracy": round(float(np.mean(copy_ok)), 4)}
+            per_layer = [tasks.lm_head_metrics(w.numpy(), ids, sents) for w in weights]
+            heldout = []
+            for i, s in enumerate(sents):
+                heldout.append({"tokens": [vocab[t] for t in ids[i] if t != 0], "kind": s.kind, "subject": s.subject,
+                                "object": s.object, "connector": s.connector})
+            texts = tasks.LM_METRIC_TEXT
+        elif name == "reverse":
+            ids, ys = tasks.reverse_batch(rng, n, cfg["max_len"], True)
+            logits, weights = model(torch.from_numpy(ids))
+            pred = logits.argmax(-1).numpy()
+            acc = {"exact_match": round(float((pred == ys).all(axis=1).mean()), 4),
+                   "per_digit": round(float((pred == ys).mean()), 4)}
+            per_layer = [tasks.reverse_head_metrics(w.numpy()) for w in weights]
+            heldout = [{"tokens": [vocab[t] for t in row]} for row in ids]
+            texts = {"mirror_position": "position i attends to the mirrored position L-1-i (mean weight; the anti-diagonal)",
+                     "self": "attends to its own position (mean weight)"}
+        else:
+            ids, lens = tasks.sort_batch(rng, n, 4, 8, True)
+            logits, weights = model(torch.from_numpy(ids))
+            pred = logits.argmax(-1).numpy()
+            forced = [all(pred[i, t] == ids[i, t + 1] for t in range(k, 2 * k)) for i, k in enumerate(lens)]
+            greedy = [sort_greedy(model, ids[i, :k + 1], k) == list(ids[i, k + 1:2 * k + 1]) for i, k in enumerate(lens)]
+            acc = {"exact_match_greedy": round(float(np.mean(greedy)), 4),
+                   "exact_match_teacher_forced": round(float(np.mean(forced)), 4)}
+            per_layer = [tasks.sort_head_metrics(w.numpy(), ids, lens) for w in weights]
+            heldout = [{"tokens": [vocab[t] for t in ids[i, :2 * k + 1]], "k": int(k)} for i, k in enumerate(lens)]
+            texts = {"next_larger": "from '|' and from each output digit, attends to the input position holding the next output digit, i.e. the next larger digit (mean weight)",
+                     "current_in_input": "from each output digit, attends to the same digit in the input (mean weight)"}
+    return acc, per_layer, heldout, texts
+
+
+def sort_greedy(model, prefix, k):
+    seq = [int(t) for t in prefix]
+    for _ in range(k):
+        logits, _ = model(torch.tensor([seq]))
+        seq.append(int(logits[0, -1].argmax()))
+    return seq[k + 1:]
+
+
+def head_claims(per_layer, texts):
+    """One claim per head: the metric it scores highest on, with a threshold a little below."""
+    claims = []
+    for layer, metrics in enumerate(per_layer):
+        heads = len(next(iter(metrics.values())))
+        for h in range(heads):
+            best = max(metrics, key=lambda m: metrics[m][h])
+            measured = float(metrics[best][h])
+            threshold = math.floor(max(0.0, measured - max(0.05, 0.1 * measured)) * 100) / 100
+            claims.append({"layer": layer, "head": h, "claim": texts[best], "metric": best,
+                           "measured": round(measured, 4), "threshold": threshold,
+                           "all_metrics": {m: round(float(v[h]), 4) for m, v in metrics.items()}})
+    return claims
+
+
+# ---------------------------------------------------------------- fixtures and card
+def tokenize(cfg, text):
+    index = {w: i for i, w in enumerate(cfg["vocab"])}
+    ids = [index.get(w, index["<unk>"]) for w in text.split()]
+    return ([index["<bos>"]] if cfg["bos"] else []) + ids
+
+
+FIXTURE_MEANING = {
+    "token_ids": "token ids as float32, (L,)",
+    "token_embedding": "rows of tok_emb.weight for the ids, (L, D)",
+    "position_embedding": "rows 0..L-1 of pos_emb.weight, (L, D)",
+    "embedding_sum": "token_embedding + position_embedding: the input of layer 0, (L, D)",
+    "ln1": "ln1 LayerNorm of the layer input, (L, D)",
+    "q": "query, h Wq^T + bq split into heads, (H, L, d_h)",
+    "k": "key split into heads, (H, L, d_h)",
+    "v": "value split into heads, (H, L, d_h)",
+    "scores": "q k^T per head, (H, L, L)",
+    "scaled": "scores / sqrt(d_h), (H, L, L)",
+    "masked": "scaled with -inf above the diagonal for causal models (same as scaled otherwise), (H, L, L)",
+    "weights": "softmax of masked over the last axis, (H, L, L)",
+    "context": "weights v per head, (H, L, d_h)",
+    "concat": "heads side by side (head 0 in columns 0..d_h-1), (L, D)",
+    "attn_out": "concat Wo^T + bo, (L, D)",
+    "resid_attn": "layer input + attn_out, (L, D)",
+    "ln2": "ln2 LayerNorm of resid_attn, (L, D)",
+    "mlp_fc1": "ln2 fc1^T + fc1 bias, (L, 4D)",
+    "mlp_gelu": "GELU (exact erf form) of mlp_fc1, (L, 4D)",
+    "mlp_fc2": "mlp_gelu fc2^T + fc2 bias, (L, D)",
+    "resid_mlp": "resid_attn + mlp_fc2: the layer output, (L, D)",
+    "final_norm": "ln_f LayerNorm of the last layer's output, (L, D)",
+    "logits": "final_norm lm_head^T, (L, V)",
+    "probs": "softmax of logits over the vocabulary, (L, V)",
+}
+
+
+def write_fixtures(name, cfg, model, ids, heldout):
+    folder = os.path.join(FIXTURES, name)
+    os.makedirs(folder, exist_ok=True)
+    for old in os.listdir(folder):
+        os.remove(os.path.join(folder, old))
+    trace = {}
+    with torch.no_grad():
+        model(torch.tensor([ids]), trace)
+    files = [("token_ids", np.array(ids, dtype=np.float32))]
+    files += [(k, v[0].detach().numpy()) for k, v in trace.items()]
+    manifest = {"model": name, "tokens": [cfg["vocab"][i] for i in ids], "token_ids": ids, "files": []}
+    for key, arr in files:
+        arr = np.ascontiguousarray(arr.astype(np.float32))
+        np.save(os.path.join(folder, key + ".npy"), arr, allow_pickle=False)
+        step = key.split(".")[-1]
+        meaning = FIXTURE_MEANING[step]
+        if key.startswith("layer"):
+            meaning = "layer %s: %s" % (key[5:key.index(".")], meaning)
+        manifest["files"].append({"file": key + ".npy", "shape": list(arr.shape), "meaning": meaning})
+    write_json(os.path.join(folder, "manifest.json"), manifest)
+    write_json(os.path.join(folder, "heldout.json"), heldout)
+
+
+def tensor_names(cfg):
+    names = ["tok_emb.weight", "pos_emb.weight"]
+    for i in range(cfg["layers"]):
+        p = "layers.%d." % i
+        names += [p + "ln1.weight", p + "ln1.bias"]
+        for proj in ("q_proj", "k_proj", "v_proj", "o_proj"):
+            names += [p + "attn.%s.weight" % proj, p + "attn.%s.bias" % proj]
+        if cfg["mlp"]:
+            names += [p + "ln2.weight", p + "ln2.bias", p + "mlp.fc1.weight", p + "mlp.fc1.bias",
+                      p + "mlp.fc2.weight", p + "mlp.fc2.bias"]
+    return names + ["ln_f.weight", "ln_f.bias", "lm_head.weight"]
+
+
+def build(name):
+    cfg = MODELS[name]
+    print("training %s" % name, flush=True)
+    start = time.time()
+    model, train_loss = train(name, cfg)
+    seconds = time.time() - start
+    acc, per_layer, heldout, texts = evaluate(name, cfg, model)
+    claims = head_claims(per_layer, texts)
+
+    state = model.state_dict()
+    names = tensor_names(cfg)
+    assert sorted(names) == sorted(state.keys()), sorted(set(state.keys()) ^ set(names))
+    path = os.path.join(HERE, name + ".safetensors")
+    write_safetensors(path, [(n, state[n]) for n in names], {"format": "pt", "model": name})
+    back = read_safetensors(path)
+    for n in names:
+        assert np.array_equal(back[n], state[n].numpy()), n
+
+    ids = tokenize(cfg, cfg["example"])
+    write_fixtures(name, cfg, model, ids, heldout)
+    card = {
+        "name": name, "kind": cfg["kind"], "description": cfg["description"],
+        "layers": cfg["layers"], "heads": cfg["heads"], "hidden_dim": cfg["dim"],
+        "head_dim": cfg["dim"] // cfg["heads"], "mlp_dim": 4 * cfg["dim"] if cfg["mlp"] else 0,
+        "vocab_size": len(cfg["vocab"]), "max_len": cfg["max_len"], "vocabulary": cfg["vocab"],
+        "tokenizer": "split on spaces; a word not in the vocabulary becomes <unk>" +
+                     ("; <bos> is put in front" if cfg["bos"] else "; no <bos>"),
+        "prepend_bos": cfg["bos"],
+        "architecture": {"norm": "layernorm", "norm_eps": 1e-5, "norm_placement": "pre",
+                         "position_embedding": "learned", "mlp": cfg["mlp"],
+                         "gelu": "erf" if cfg["mlp"] else None, "causal": cfg["causal"],
+                         "attention_scale": "1/sqrt(head_dim)", "qkv_bias": True, "out_bias": True,
+                         "final_norm": True, "tied_unembedding": False, "unembedding_bias": False,
+                         "tensors": names},
+        "example": cfg["example"],
+        "reading_the_output": cfg["output"],
+        "example_tokens": [cfg["vocab"][i] for i in ids],
+        "head_claims": claims,
+        "heldout_inputs": "tests/fixtures/models/%s/heldout.json" % name,
+        "training": {"steps": cfg["steps"], "batch": cfg["batch"], "seed": cfg["seed"],
+                     "optimizer": "AdamW lr %g, weight decay 0.01, 100 warm-up steps then cosine" % cfg["lr"],
+                     "final_train_loss": round(train_loss, 4), "heldout": acc,
+                     "wall_time_seconds": round(seconds, 1), "threads": 1,
+                     "torch": torch.__version__},
+    }
+    write_json(os.path.join(HERE, name + ".json"), card)
+    print("  %s: %s (%.1f s)" % (name, acc, seconds), flush=True)
+    for c in claims:
+        print("    L%d H%d %-20s %.3f (>= %.2f)" % (c["layer"], c["head"], c["metric"], c["measured"], c["threshold"]))
+
+
+def main():
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    names = sys.argv[1:] or list(MODELS)
+    for name in names:
+        if name not in MODELS:
+            sys.exit("unknown model %s; known: %s" % (name, ", ".join(MODELS)))
+        build(name)
+
+
+if __name__ == "__main__":
+    main()
