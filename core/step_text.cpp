@@ -24,15 +24,15 @@ float max_softmax_weight(const std::vector<float>& row) {
 
 ScalingEffect scaling_effect(const Trace& trace, int batch_item, int head, int row) {
     ScalingEffect e;
-    const Step* scores = trace.find("attn_scores");
-    const Step* weights = trace.find("attn_weights");
+    const Step* scores = trace.find(StepId::AttnScores);
+    const Step* weights = trace.find(StepId::AttnWeights);
     if (!scores || !weights || scores->tensor.rank() != 4) return e;
     const Tensor& t = scores->tensor;
     if (batch_item < 0 || head < 0 || row < 0 || batch_item >= t.dim(0) || head >= t.dim(1) || row >= t.dim(2)) return e;
     const int S = static_cast<int>(t.dim(3));
     const float scale = 1.0f / std::sqrt(static_cast<float>(std::max(1, trace.config.head_dim())));
     // The mask applies to both versions: read which keys survived from the scaled+masked input of the softmax.
-    const Step* masked = weights->sources.empty() ? nullptr : trace.find(weights->sources.front());
+    const Step* masked = weights->has_primary_source() ? trace.find(weights->primary_source()) : nullptr;
     std::vector<float> unscaled(static_cast<size_t>(S)), scaled(static_cast<size_t>(S));
     for (int j = 0; j < S; ++j) {
         const float s = score_at(t, batch_item, head, row, j);

@@ -1,6 +1,7 @@
 #include "app/gui/app_state.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "app/text/languages.h"
 
@@ -171,9 +172,9 @@ void accept_result(AppState& state, ComputeResult result, double now) {
         return;
     }
     state.compute_error.clear();
-    std::string step_name;
+    std::optional<StepId> shown_step;
     if (state.trace && state.playback.step() < static_cast<int>(state.trace->steps.size())) {
-        step_name = state.trace->steps[static_cast<size_t>(state.playback.step())].name;
+        shown_step = state.trace->steps[static_cast<size_t>(state.playback.step())].id;
     }
     state.trace = std::move(result.trace);
     state.model = std::move(result.model);
@@ -191,9 +192,9 @@ void accept_result(AppState& state, ComputeResult result, double now) {
     }
     state.model_changed = true;
     state.last_latency_ms = (now - state.posted_time) * 1000.0;
-    // Stay on the same step name if the new trace has it (sizes changed, lesson continues).
+    // Stay on the same step if the new trace has it (sizes changed, lesson continues).
     state.playback.set_step_count(static_cast<int>(state.trace->steps.size()));
-    const int same = step_name.empty() ? -1 : state.trace->index_of(step_name);
+    const int same = shown_step ? state.trace->index_of(*shown_step) : -1;
     if (same >= 0 && same != state.playback.step()) state.playback.set_position(same, 1.0f);
     if (state.canvas.pinned.valid()) state.canvas.pinned = CellRef{};
     if (state.canvas.enlarged_head >= state.trace->config.H()) state.canvas.enlarged_head = -1;

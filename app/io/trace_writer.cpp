@@ -28,22 +28,23 @@ json trace_manifest(const Trace& trace) {
     for (size_t i = 0; i < trace.steps.size(); ++i) {
         const Step& s = trace.steps[i];
         // The manifest is a file format: its words are English whatever the window shows.
-        const text::StepText words = text::describe_step(s, trace.config, text::english());
+        const text::StepText words = text::describe_step(s.id, trace.config, text::english());
+        std::vector<std::string> sources;
+        for (StepId source : s.sources) sources.emplace_back(step_name(source));
         steps.push_back({{"index", i},
-                         {"name", s.name},
+                         {"name", s.name()},
                          {"title", words.title},
                          {"kind", to_string(s.kind)},
                          {"formula", words.formula},
                          {"explanation", words.explanation},
-
                          {"shape", s.tensor.shape()},
                          {"dims", s.tensor.dim_names()},
                          {"strides", s.tensor.strides()},
                          {"storage_offset", s.tensor.offset()},
                          {"contiguous", s.tensor.is_contiguous()},
                          {"is_view", s.is_view},
-                         {"sources", s.sources},
-                         {"file", s.name + ".npy"}});
+                         {"sources", sources},
+                         {"file", std::string(s.name()) + ".npy"}});
     }
     return {{"format", "attnviz-trace"},
             {"version", 1},
@@ -90,7 +91,7 @@ Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceEx
         return Status::failure(message);
     };
     for (const Step& step : trace.steps)
-        if (Status s = write_npy((temp / (step.name + ".npy")).string(), step.tensor); !s) return fail(s.error());
+        if (Status s = write_npy((temp / (std::string(step.name()) + ".npy")).string(), step.tensor); !s) return fail(s.error());
     if (Status s = write_file_bytes((temp / "manifest.json").string(), trace_manifest(trace).dump(2) + "\n"); !s)
         return fail(s.error());
     if (extras && extras->weights)

@@ -114,25 +114,16 @@ std::string step_title(StepId id, const AttentionConfig& c, const Catalogue& cat
     return cat.text(plain_key(id, c, "title"));
 }
 
-StepText describe_step(const Step& step, const AttentionConfig& c, const Catalogue& cat) {
-    const std::optional<StepId> id = parse_step_name(step.name);
-    return id ? describe_step(*id, c, cat) : StepText{step.name, "", ""};
-}
+StepText describe_step(const Step& step, const AttentionConfig& c, const Catalogue& cat) { return describe_step(step.id, c, cat); }
 
-std::string step_title(const Step& step, const AttentionConfig& c, const Catalogue& cat) {
-    const std::optional<StepId> id = parse_step_name(step.name);
-    return id ? step_title(*id, c, cat) : step.name;
-}
+std::string step_title(const Step& step, const AttentionConfig& c, const Catalogue& cat) { return step_title(step.id, c, cat); }
 
 std::string copy_badge(StepId id, const AttentionConfig& c, const Catalogue& cat) {
     if (id != StepId::Concat) return "";
     return cat.text(c.variant == Variant::Stacked ? "step.concat.copy_stacked" : "step.concat.copy_contiguous");
 }
 
-std::string copy_badge(const Step& step, const AttentionConfig& c, const Catalogue& cat) {
-    const std::optional<StepId> id = parse_step_name(step.name);
-    return id ? copy_badge(*id, c, cat) : "";
-}
+std::string copy_badge(const Step& step, const AttentionConfig& c, const Catalogue& cat) { return copy_badge(step.id, c, cat); }
 
 std::string describe_scaling_effect(const ScalingEffect& e, int head_dim, const Catalogue& cat) {
     if (!e.valid) return "";

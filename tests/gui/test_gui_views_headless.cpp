@@ -154,7 +154,7 @@ TEST_CASE("several sentences give one batch item each, with their own valid leng
     ComputeResult r = ComputeWorker::compute(*request, 1);
     REQUIRE_MESSAGE(r.error.empty(), r.error);
     // Item 1 attends over its 3 words only; the pads get exactly 0.
-    const Tensor& w = r.trace->find("attn_weights")->tensor;  // (B, H, L, S)
+    const Tensor& w = r.trace->find(attn::StepId::AttnWeights)->tensor;  // (B, H, L, S)
     CHECK(w.at({1, 0, 0, 2}) > 0.0f);
     CHECK(w.at({1, 0, 0, 3}) == 0.0f);
     CHECK(w.at({0, 0, 0, 5}) > 0.0f);

@@ -29,14 +29,14 @@ void draw_explanation(const AppState& state, const Fonts& fonts, bool large) {
     ImGui::PopStyleColor();
 
     // Shapes before -> after, with named dimensions.
-    for (const std::string& source : step.sources) {
+    for (StepId source : step.sources) {
         if (const Step* s = state.trace->find(source)) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-            ImGui::TextWrapped("%s %s", s->name.c_str(), s->tensor.shape_string().c_str());
+            ImGui::TextWrapped("%s %s", s->name(), s->tensor.shape_string().c_str());
             ImGui::PopStyleColor();
         }
     }
-    ImGui::TextWrapped("-> %s %s", step.name.c_str(), step.tensor.shape_string().c_str());
+    ImGui::TextWrapped("-> %s %s", step.name(), step.tensor.shape_string().c_str());
     // Wrapped, not TextColored: a narrow panel must not cut the sentence off.
     const auto colored_wrapped = [](Rgb color, const char* text) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(color));

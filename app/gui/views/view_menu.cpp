@@ -87,7 +87,7 @@ MenuResult draw_menu(AppState& state) {
         ImGui::Separator();
         const bool have = state.trace != nullptr;
         const int step = have ? state.playback.step() : 0;
-        const std::string step_file = have ? snapshot_file_name(step + 1, state.trace->steps[static_cast<size_t>(step)].name) : "";
+        const std::string step_file = have ? snapshot_file_name(step + 1, state.trace->steps[static_cast<size_t>(step)].name()) : "";
         if (ImGui::MenuItem(label("menu.file.export_snapshot"), nullptr, false, have)) {
             open_dialog(state, Kind::ExportSnapshot, export_folder(state) + "/" + step_file);
         }

@@ -19,8 +19,8 @@ using text::tr;
 std::string tab_label(const Step& step, int index, int level) {
     const std::string number = std::to_string(index + 1);
     if (level >= 2) return number;
-    if (level == 1) return number + " " + step.name;
-    return number + " " + step.name + (step.is_view ? tr("timeline.tab_view_suffix") : "");
+    if (level == 1) return number + " " + step.name();
+    return number + " " + step.name() + (step.is_view ? tr("timeline.tab_view_suffix") : "");
 }
 
 }  // namespace
@@ -103,9 +103,8 @@ void draw_timeline(AppState& state) {
         if (ImGui::IsItemHovered()) {
             // Name, title and formula: what the tab shortens (the kind alone repeated the title).
             const text::StepText words = text::describe_step(step, state.trace->config);
-            ImGui::SetTooltip("%d %s: %s%s\n%s", i + 1, step.name.c_str(), words.title.c_str(),
+            ImGui::SetTooltip("%d %s: %s%s\n%s", i + 1, step.name(), words.title.c_str(),
                               step.is_view ? tr("timeline.tab_tip_view_suffix") : "", words.formula.c_str());
-
         }
     }
     // The wheel scrolls the row of tabs sideways.
