@@ -157,7 +157,35 @@ TEST_CASE("every key literal in the app's sources exists in English") {
     CHECK(keys_seen > 200);  // the scan really read the views
 }
 
+TEST_CASE("every call with named parameters gives exactly the parameters its English text uses") {
+    // trf("key", {{"a", ...}, {"b", ...}}) and catalogue.format("key", {...}) in the app's
+    // sources: a parameter the text needs but the call omits would show as a marker, one
+    // the call gives but the text lacks means the text lost a number.
+    const std::regex call("(?:trf|format)\\(\\s*\"([a-z_]+\\.[a-z0-9_.]+)\"\\s*,\\s*\\{([\\s\\S]*?)\\}\\)");
+    const std::regex given_name("\\{\\s*\"([a-z_][a-z0-9_]*)\"\\s*,");
+    int calls = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(ATTNVIZ_SOURCE_DIR) + "/app")) {
+        if (entry.path().extension() != ".cpp") continue;
+        const std::string source = read_file(entry.path());
+        for (auto it = std::sregex_iterator(source.begin(), source.end(), call); it != std::sregex_iterator(); ++it) {
+            const std::string key = (*it)[1].str(), arguments = (*it)[2].str();
+            CAPTURE(entry.path().string());
+            CAPTURE(key);
+            const std::string* pattern = english().find(key);
+            REQUIRE(pattern);
+            std::set<std::string> given;
+            for (auto g = std::sregex_iterator(arguments.begin(), arguments.end(), given_name); g != std::sregex_iterator(); ++g)
+                given.insert((*g)[1].str());
+            const std::vector<std::string> used = template_parameters(*pattern);
+            CHECK(std::set<std::string>(used.begin(), used.end()) == given);
+            ++calls;
+        }
+    }
+    CHECK(calls > 50);  // the scan found the calls
+}
+
 TEST_CASE("every step has its English text in every variant, mask and input kind") {
+
     const uint64_t before = markers_produced();
     for (Variant variant : {Variant::Split, Variant::Stacked, Variant::Fused}) {
         for (MaskKind mask : {MaskKind::None, MaskKind::Causal, MaskKind::Padding}) {
