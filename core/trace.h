@@ -1,6 +1,7 @@
 // Trace: the ordered record of one attention forward, every intermediate tensor
-// (numbers only: the words about each step come from app/text at display time). Built once by the core,
-// read-only afterwards; the GUI and the exporters only read it.
+// (numbers only: the words about each step come from app/text at display time).
+// Built once by the core, read-only afterwards; the GUI and the exporters only read it.
+
 #pragma once
 
 #include <cassert>
