@@ -16,6 +16,9 @@ const char* letter_of(StepId id) {
         case StepId::Q: case StepId::QSplit: case StepId::QHeads: return "Q";
         case StepId::K: case StepId::KSplit: case StepId::KHeads: return "K";
         case StepId::V: case StepId::VSplit: case StepId::VHeads: return "V";
+        case StepId::Tokens: case StepId::TokenEmbedding: case StepId::PositionEmbedding: case StepId::EmbeddingSum:
+        case StepId::LayerInput: case StepId::Norm: case StepId::Residual: case StepId::NextTokenProbs:
+        case StepId::PredictedTokens:
         case StepId::Input: case StepId::KeyInput: case StepId::ValueInput: case StepId::Qkv:
         case StepId::AttnScores: case StepId::AttnScaled: case StepId::AttnMasked: case StepId::AttnWeights:
         case StepId::AttnDropped: case StepId::Context: case StepId::ContextSplit: case StepId::Concat:
@@ -63,6 +66,12 @@ StepText stacked_heads_text(StepId id, const AttentionConfig& c, const Catalogue
 std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& cat) {
     const std::string key = key_of(id, "explanation");
     switch (id) {
+        case StepId::Tokens: return cat.format(key, {{"tokens", c.L()}});
+        case StepId::TokenEmbedding: return cat.format(key, {{"embed", c.E()}});
+        case StepId::PositionEmbedding: return cat.format(key, {{"last_position", c.L() - 1}});
+        case StepId::EmbeddingSum: case StepId::LayerInput: case StepId::Residual: case StepId::NextTokenProbs:
+        case StepId::PredictedTokens: return cat.text(key);
+        case StepId::Norm: return cat.format(key, {{"embed", c.E()}});
         case StepId::Input: return cat.format(key, {{"tokens", c.L()}, {"embed", c.E()}});
         case StepId::KeyInput: return cat.format(key, {{"keys", c.S()}, {"kdim", c.key_dim()}});
         case StepId::ValueInput: return cat.format(key, {{"keys", c.S()}, {"vdim", c.value_dim()}});
