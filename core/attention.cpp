@@ -12,7 +12,6 @@
 #include "core/forward_plan.h"
 #include "core/ops.h"
 #include "core/rng.h"
-#include "core/step_text.h"
 
 namespace attn {
 namespace {
@@ -25,11 +24,7 @@ struct StepRecorder {
 
     const Tensor& add(StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sources, Provenance provenance = {}) {
         Step step;
-        StepText text = describe_step(id, trace.config);
         step.id = id;
-        step.title = std::move(text.title);
-        step.formula = std::move(text.formula);
-        step.explanation = std::move(text.explanation);
         step.kind = kind;
         if (!sources.empty()) {
             const Step* primary = trace.find(sources.front());

@@ -1,6 +1,7 @@
 // Trace: the ordered record of one attention forward, every intermediate tensor
-// with the words a learner needs to understand it. Built once by the core,
-// read-only afterwards; the GUI and the exporters only read it.
+// (numbers only: the words about each step come from app/text at display time).
+// Built once by the core, read-only afterwards; the GUI and the exporters only read it.
+
 #pragma once
 
 #include <cassert>
@@ -73,9 +74,6 @@ struct Step {
     StepId id = StepId::Input;
     // "attn_scores": the manifest name and .npy file name, derived from the id.
     const char* name() const { return step_name(id); }
-    std::string title;        // "Scores: Q K^T per head"
-    std::string explanation;  // a few plain sentences, in English
-    std::string formula;      // "scores[b,h] = Q[b,h] K[b,h]^T"
     StepKind kind = StepKind::Input;
     Tensor tensor;            // shape, dim labels and roles live here
     // The steps this one was computed from, in argument order (scores: q_heads, k_heads;

@@ -12,6 +12,7 @@ struct Actions {
     bool config_changed = false;       // post a new compute request
     bool scale_changed = false;        // rebuild fonts
     bool theme_changed = false;        // restyle and re-bake textures
+    bool language_changed = false;     // rebuild fonts for the new language's glyphs
     bool toggle_presentation = false;
     bool toggle_fullscreen = false;
     bool leave_fullscreen = false;     // Escape: back to a window (after any toggle)
@@ -22,6 +23,7 @@ struct Actions {
         config_changed |= other.config_changed;
         scale_changed |= other.scale_changed;
         theme_changed |= other.theme_changed;
+        language_changed |= other.language_changed;
         toggle_presentation |= other.toggle_presentation;
         toggle_fullscreen |= other.toggle_fullscreen;
         leave_fullscreen |= other.leave_fullscreen;

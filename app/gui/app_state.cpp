@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "app/text/languages.h"
+
 namespace attn::gui {
 
 void store_config_in_settings(AppState& state) {
@@ -67,7 +69,7 @@ std::string restore_saved_session(AppState& state) {
     } else {
         restored.sentence = s.sentence;
         // Several sentences also set B, L and their valid lengths, as when typed.
-        if (!follow_sentence(restored)) return "saved lesson not restored: its sentence has an empty part or more than 8";
+        if (!follow_sentence(restored)) return text::tr("status.resume_bad_sentence");
     }
     AttentionConfig& c = restored.config;
     // The sliders may have moved after the sentence was typed: the saved sizes win.
@@ -82,7 +84,7 @@ std::string restore_saved_session(AppState& state) {
     c.seed = static_cast<uint64_t>(s.seed);
     c.dropout_seed = c.seed;
     if (restored.valid_lengths.size() <= 1) restored.valid_lengths = {s.valid_length};
-    if (!make_request(restored)) return "saved lesson not restored: " + restored.config_message;
+    if (!make_request(restored)) return text::trf("status.resume_refused", {{"why", restored.config_message}});
     state.session = std::move(restored);
     state.ui.resume_step = s.step;
     return "";

@@ -1,5 +1,6 @@
 #include "app/gui/compute_worker.h"
 
+#include "app/text/languages.h"
 #include "app/io/model_problem.h"
 
 #include <chrono>
@@ -169,9 +170,9 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
         result.query_tokens = problem.query_tokens_of(batch_item);
         result.key_tokens = problem.key_tokens_of(batch_item);
     } catch (const std::bad_alloc&) {
-        result.error = "not enough memory for this configuration; choose smaller sizes";
+        result.error = text::tr("canvas.out_of_memory");
     } catch (const std::exception& e) {
-        result.error = std::string("computation failed: ") + e.what();
+        result.error = text::trf("canvas.computation_failed", {{"reason", e.what()}});
     }
     result.compute_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -195,7 +196,8 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
             result = compute(problem.value(), request.batch_item, request.max_extent, request.focus_step);
         }
     } catch (const std::exception& e) {
-        result.error = std::string("could not prepare the problem: ") + e.what();
+        result.error = text::trf("canvas.prepare_failed", {{"reason", e.what()}});
+
     }
     result.generation = generation;
     result.compute_ms =

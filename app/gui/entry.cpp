@@ -34,6 +34,7 @@
 #include "app/gui/layout.h"
 #include "app/gui/snapshot.h"
 #include "app/gui/test_hook.h"
+#include "app/text/languages.h"
 #include "core/storage.h"
 
 namespace attn::gui {
@@ -175,6 +176,9 @@ int run_window(const io::Problem& initial, bool resume) {
     AppState state;
     std::string settings_problem;  // shown in the status line once the window is up
     state.settings = load_settings(&settings_problem);
+    // A language this binary does not carry (a file removed since) falls back to English.
+    if (!text::set_language(state.settings.language)) state.settings.language = "en";
+
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -188,7 +192,7 @@ int run_window(const io::Problem& initial, bool resume) {
     }
     const Rect first_place = fit_window(state.settings.window_width, state.settings.window_height, work);
     GLFWwindow* window = glfwCreateWindow(static_cast<int>(first_place.w), static_cast<int>(first_place.h),
-                                          "AttnViz - multi-head attention, step by step", nullptr, nullptr);
+                                          text::tr("window.title"), nullptr, nullptr);
     if (!window) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
         glfwTerminate();
@@ -329,7 +333,10 @@ int run_window(const io::Problem& initial, bool resume) {
         ctx.now = glfwGetTime();
         actions |= draw_frame(state, ctx);
         if (actions.config_changed) post_request(state, worker);
-        if (actions.scale_changed) rebuild_fonts = true;
+        if (actions.scale_changed || actions.language_changed) rebuild_fonts = true;
+        if (actions.language_changed) glfwSetWindowTitle(window, text::tr("window.title"));
+
+
         if (actions.theme_changed) {
             apply_theme(state.settings.light_theme, effective_scale(state));
             cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);

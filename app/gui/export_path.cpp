@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "app/text/languages.h"
+
 namespace attn::gui {
 
 namespace fs = std::filesystem;
@@ -63,9 +65,10 @@ std::string with_default_extension(const std::string& path, const std::string& e
 
 PathCheck check_export_path(const std::string& typed, const std::string& base, ExportTarget target) {
     const std::string resolved = resolve_export_path(typed, base);
-    if (resolved.empty()) return refuse("", target == ExportTarget::File ? "type a file name" : "type a folder name");
+    using text::trf;
+    if (resolved.empty()) return refuse("", text::tr(target == ExportTarget::File ? "export.path.type_file" : "export.path.type_folder"));
     const fs::path path(resolved);
-    if (path == path.root_path()) return refuse(resolved, "the file-system root cannot be an export target; choose a folder");
+    if (path == path.root_path()) return refuse(resolved, text::tr("export.path.root"));
     const fs::path parent = path.parent_path();
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
@@ -75,44 +78,42 @@ PathCheck check_export_path(const std::string& typed, const std::string& base, E
     c.resolved = resolved;
     if (exists) {
         if (target == ExportTarget::File) {
-            if (fs::is_directory(status)) return refuse(resolved, "'" + resolved + "' is a folder; add a file name");
-            if (!fs::is_regular_file(status)) return refuse(resolved, "'" + resolved + "' is not a regular file; choose another name");
-            if (!writable(parent)) return refuse(resolved, "cannot write in '" + parent.string() + "'; choose a folder you can write to");
+            if (fs::is_directory(status)) return refuse(resolved, trf("export.path.is_folder", {{"path", resolved}}));
+            if (!fs::is_regular_file(status)) return refuse(resolved, trf("export.path.not_regular", {{"path", resolved}}));
+            if (!writable(parent)) return refuse(resolved, trf("export.path.not_writable", {{"folder", parent.string()}}));
             c.verdict = PathVerdict::AskOverwrite;
-            c.message = "'" + path.filename().string() + "' already exists in " + parent.string() + ". Replace it?";
+            c.message = trf("export.path.replace_file", {{"name", path.filename().string()}, {"folder", parent.string()}});
             return c;
         }
-        if (!fs::is_directory(status)) return refuse(resolved, "'" + resolved + "' is a file, not a folder; choose a folder name");
-        if (!writable(path)) return refuse(resolved, "cannot write in '" + resolved + "'; choose a folder you can write to");
+        if (!fs::is_directory(status)) return refuse(resolved, trf("export.path.is_file", {{"path", resolved}}));
+        if (!writable(path)) return refuse(resolved, trf("export.path.not_writable", {{"folder", resolved}}));
         if (fs::is_empty(path, ec)) {
             c.verdict = PathVerdict::Ready;
             return c;
         }
         c.verdict = PathVerdict::AskOverwrite;
-        c.message = "the folder '" + resolved + "' is not empty; files with the same names will be replaced. Continue?";
+        c.message = trf("export.path.replace_in_folder", {{"folder", resolved}});
         return c;
     }
 
     const fs::file_status parent_status = fs::status(parent, ec);
     if (fs::exists(parent_status)) {
-        if (!fs::is_directory(parent_status)) return refuse(resolved, "'" + parent.string() + "' is a file, not a folder");
-        if (!writable(parent)) return refuse(resolved, "cannot write in '" + parent.string() + "'; choose a folder you can write to");
+        if (!fs::is_directory(parent_status)) return refuse(resolved, trf("export.path.parent_is_file", {{"path", parent.string()}}));
+        if (!writable(parent)) return refuse(resolved, trf("export.path.not_writable", {{"folder", parent.string()}}));
         c.verdict = PathVerdict::Ready;
         return c;
     }
     // The folder it goes into is missing: one missing level is a question, more is a typo.
     const fs::path grandparent = parent.parent_path();
     if (!fs::is_directory(grandparent, ec)) {
-        return refuse(resolved, "the folder '" + parent.string() + "' does not exist (nor '" + grandparent.string() +
-                                    "'); check the path or pick a folder in the list");
+        return refuse(resolved, trf("export.path.two_missing", {{"folder", parent.string()}, {"parent", grandparent.string()}}));
     }
     if (!writable(grandparent)) {
-        return refuse(resolved, "the folder '" + parent.string() + "' does not exist and '" + grandparent.string() +
-                                    "' is not writable; choose another folder");
+        return refuse(resolved, trf("export.path.missing_unwritable", {{"folder", parent.string()}, {"parent", grandparent.string()}}));
     }
     c.verdict = PathVerdict::AskCreateFolder;
     c.missing_folder = parent.string();
-    c.message = "the folder '" + parent.filename().string() + "' does not exist in " + grandparent.string() + ". Create it?";
+    c.message = trf("export.path.create_folder", {{"name", parent.filename().string()}, {"parent", grandparent.string()}});
     return c;
 }
 
@@ -120,8 +121,8 @@ std::string create_one_folder(const std::string& folder) {
     std::error_code ec;
     const fs::path p(folder);
     if (fs::is_directory(p, ec)) return "";
-    if (!fs::is_directory(p.parent_path(), ec)) return "cannot create '" + folder + "': its parent folder does not exist";
-    if (!fs::create_directory(p, ec) || ec) return "cannot create '" + folder + "': " + ec.message();
+    if (!fs::is_directory(p.parent_path(), ec)) return text::trf("export.path.no_parent", {{"folder", folder}});
+    if (!fs::create_directory(p, ec) || ec) return text::trf("export.path.cannot_create", {{"folder", folder}, {"reason", ec.message()}});
     return "";
 }
 
@@ -131,11 +132,12 @@ std::string prepare_export_target(const std::string& path, ExportTarget target, 
     switch (c.verdict) {
         case PathVerdict::Refused: return c.message;
         case PathVerdict::AskOverwrite:
-            if (!replace) return "'" + c.resolved + "' already exists; confirm in the dialog to replace it";
+            if (!replace) return text::trf("export.path.confirm_replace", {{"path", c.resolved}});
             break;
         case PathVerdict::AskCreateFolder:
             if (create_folder.empty() || fs::path(create_folder).lexically_normal() != fs::path(c.missing_folder)) {
-                return "the folder '" + c.missing_folder + "' does not exist; confirm in the dialog to create it";
+                return text::trf("export.path.confirm_create", {{"folder", c.missing_folder}});
+
             }
             if (std::string error = create_one_folder(c.missing_folder); !error.empty()) return error;
             break;

@@ -6,6 +6,7 @@
 #include "app/gui/export_path.h"
 #include "app/gui/frame.h"
 #include "app/gui/snapshot.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -47,11 +48,11 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
     const Step& step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())];
     switch (request.kind) {
         case ExportKind::StepCsv:
-            finish(write_step_csv(step, request.path, labels_of(state)), "wrote " + request.path);
+            finish(write_step_csv(step, request.path, labels_of(state)), text::trf("export.wrote", {{"path", request.path}}));
             return;
         case ExportKind::TensorsDir:
             finish(write_trace_tensors(*state.results.trace, request.path, labels_of(state)),
-                   "wrote the trace's tensors, weights.safetensors and tokens.json into " + request.path);
+                   text::trf("export.wrote_tensors", {{"folder", request.path}}));
             return;
         case ExportKind::SnapshotPng: {
             int w = 0, h = 0;
@@ -65,7 +66,7 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
                 render_state(r, state, cache_, layout_of(request.canvas_only), now);
                 s = write_png(request.path, r.pixel_width(), r.pixel_height(), r.pixels());
             }
-            finish(s, "wrote " + request.path + " (" + std::to_string(r.pixel_width()) + "x" + std::to_string(r.pixel_height()) + ")");
+            finish(s, text::trf("export.wrote_png", {{"path", request.path}, {"width", r.pixel_width()}, {"height", r.pixel_height()}}));
             return;
         }
         case ExportKind::AllStepsPng: {
@@ -104,8 +105,8 @@ void ExportRunner::continue_all(AppState& state, double now) {
     }
     if (!pool_->idle()) return;  // still encoding: look again next frame
     const Status s = pool_->finish();
-    set_status(state.ui, s.ok() ? "wrote " + std::to_string(p.total) + " PNG files into " + p.folder
-                             : s.error(),
+    set_status(state.ui, s.ok() ? text::trf("export.wrote_all", {{"count", p.total}, {"folder", p.folder}}) : s.error(),
+
                now);
     p.active = false;
     renderer_.reset();

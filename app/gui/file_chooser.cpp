@@ -1,5 +1,7 @@
 #include "app/gui/file_chooser.h"
 
+#include "app/text/languages.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -20,7 +22,8 @@ bool FileChooser::open(const std::string& folder) {
     std::vector<FileEntry> listed;
     fs::directory_iterator it(text, fs::directory_options::skip_permission_denied, ec);
     if (ec) {
-        error_ = "cannot list '" + text + "': " + ec.message();
+        error_ = text::trf("chooser.cannot_list", {{"folder", text}, {"reason", ec.message()}});
+
         return false;
     }
     // A huge folder (/usr/lib) must not stall a frame for long: list the first few thousand.

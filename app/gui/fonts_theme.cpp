@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "app/text/languages.h"
+
 namespace attn::gui {
 namespace {
 
@@ -20,10 +22,34 @@ const char* find_font() {
     return nullptr;
 }
 
-ImFont* add_font(const char* path, float size) {
+// The glyphs the window can draw: Latin-1, Greek, dashes, arrows, maths and shapes
+// (formulas and the canvas use them whatever the language), every character of the
+// active language's texts (English's for keys it lacks) and each language's own name
+// (the Language menu shows them all). In English this is exactly the fixed set the app
+// always had, so the atlas and every pixel stay as they were; the ⟦ ⟧ of a missing-text
+// marker are added for other languages only (in English a missing key is a test
+// failure, and would still show, as ?key?). Kept in a static: the atlas reads the
+// ranges when it is built.
+const ImWchar* glyph_ranges() {
+    static ImVector<ImWchar> ranges;
+    static const ImWchar kBase[] = {0x0020, 0x00FF, 0x0391, 0x03C9, 0x2013, 0x2026, 0x2190, 0x21FF,
+                                    0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+    ImFontGlyphRangesBuilder builder;
+    builder.AddRanges(kBase);
+    const text::Catalogue& active = text::active();
+    if (&active != &text::english()) builder.AddText("\u27E6\u27E7");
+
+    for (const text::Catalogue* c = &active; c; c = c->fallback())
+        c->for_each([&](const std::string&, const std::string& pattern) { builder.AddText(pattern.c_str()); });
+    for (const std::string& code : text::language_codes())
+        if (const text::Catalogue* c = text::find_language(code)) builder.AddText(c->name());
+    ranges.clear();
+    builder.BuildRanges(&ranges);
+    return ranges.Data;
+}
+
+ImFont* add_font(const char* path, float size, const ImWchar* ranges) {
     ImGuiIO& io = ImGui::GetIO();
-    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0391, 0x03C9, 0x2013, 0x2026, 0x2190, 0x21FF,
-                                     0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
     if (path) {
         ImFontConfig config;
         config.OversampleH = 2;
@@ -40,10 +66,12 @@ Fonts load_fonts(float scale) {
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
     const char* path = find_font();
+    const ImWchar* ranges = glyph_ranges();
     Fonts fonts;
-    fonts.regular = add_font(path, 16.0f * scale);  // first font = ImGui's default
-    fonts.small = add_font(path, 12.0f * scale);
-    fonts.large = add_font(path, 26.0f * scale);
+    fonts.regular = add_font(path, 16.0f * scale, ranges);  // first font = ImGui's default
+    fonts.small = add_font(path, 12.0f * scale, ranges);
+    fonts.large = add_font(path, 26.0f * scale, ranges);
+
     io.Fonts->Build();
     return fonts;
 }

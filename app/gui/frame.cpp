@@ -14,6 +14,8 @@
 
 #include "app/gui/fonts_theme.h"
 #include "app/gui/views/view_registry.h"
+#include "app/text/languages.h"
+#include "app/text/step_text.h"
 
 namespace attn::gui {
 namespace {
@@ -61,7 +63,7 @@ void controls_tab(const Rect& r, bool& controls_open, float fs) {
     ImGui::Begin("##controls_tab", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     ImGui::PopStyleVar();
     if (ImGui::Button(controls_open ? "<##tab" : ">##tab", ImVec2(-1.0f, fs * 3.0f))) controls_open = !controls_open;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip(controls_open ? "hide the controls" : "show the controls (the window is narrow)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr(controls_open ? "controls.tab.hide" : "controls.tab.show"));
     ImGui::End();
 }
 
@@ -76,7 +78,7 @@ void draw_slot(DockSlot slot, AppState& state, const FrameContext& ctx, const Re
         }
         place_window(area.x, area.y, area.w, area.h);
         if (view.edge_to_edge) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
-        ImGui::Begin(view.window, nullptr, kPanelFlags | view.flags);
+        ImGui::Begin(window_name(view), nullptr, kPanelFlags | view.flags);
         if (view.edge_to_edge) ImGui::PopStyleVar();
         out |= view.draw(state, ctx, area);
         ImGui::End();
@@ -93,11 +95,11 @@ void presentation(AppState& state, Actions& out, const FrameContext& ctx, float 
     ImGui::Begin("##present_header", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.results.trace && !state.results.trace->steps.empty()) {
         const int index = state.ui.playback.step();
-        const Step& step = state.results.trace->steps[static_cast<size_t>(index)];
+        const text::StepText words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
         ImGui::PushFont(ctx.fonts.large);
-        ImGui::Text("%d / %zu   %s", index + 1, state.results.trace->steps.size(), step.title.c_str());
+        ImGui::Text("%d / %zu   %s", index + 1, state.results.trace->steps.size(), words.title.c_str());
         ImGui::PopFont();
-        ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", step.formula.c_str());
+        ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
     }
     ImGui::End();
     draw_slot(DockSlot::Center, state, ctx, Rect{0, header_h, w, h - header_h - footer_h}, out);
@@ -106,7 +108,7 @@ void presentation(AppState& state, Actions& out, const FrameContext& ctx, float 
     if (state.results.trace && !state.results.trace->steps.empty()) {
         const Step& step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())];
         ImGui::PushTextWrapPos(w - 10.0f);
-        ImGui::TextWrapped("%s", step.explanation.c_str());
+        ImGui::TextWrapped("%s", text::describe_step(step, state.results.trace->config).explanation.c_str());
         ImGui::PopTextWrapPos();
     }
     ImGui::End();
@@ -121,19 +123,19 @@ void canvas_alone(AppState& state, Actions& out, const FrameContext& ctx, float 
     ImGui::Begin("##canvas_title", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.results.trace && !state.results.trace->steps.empty()) {
         const int index = std::clamp(state.ui.playback.step(), 0, static_cast<int>(state.results.trace->steps.size()) - 1);
-        const Step& step = state.results.trace->steps[static_cast<size_t>(index)];
+        const text::StepText words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
         ImGui::PushFont(ctx.fonts.large);
-        const std::string title = std::to_string(index + 1) + " / " + std::to_string(state.results.trace->steps.size()) + "   " + step.title;
+        const std::string title = std::to_string(index + 1) + " / " + std::to_string(state.results.trace->steps.size()) + "   " + words.title;
         ImGui::SetCursorPosY((title_h - ImGui::GetFontSize()) * 0.5f);
         ImGui::TextUnformatted(title.c_str());
         const float title_end = ImGui::GetItemRectMax().x;
         ImGui::PopFont();
         // The formula on the right when it fits beside the title.
-        const float formula_w = ImGui::CalcTextSize(step.formula.c_str()).x;
+        const float formula_w = ImGui::CalcTextSize(words.formula.c_str()).x;
         const float pad = ImGui::GetStyle().WindowPadding.x;
         if (title_end + formula_w + pad * 4.0f < w) {
             ImGui::SetCursorPos(ImVec2(w - formula_w - pad, (title_h - ImGui::GetFontSize()) * 0.5f));
-            ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", step.formula.c_str());
+            ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
         }
     }
     ImGui::End();

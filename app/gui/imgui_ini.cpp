@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/gui/settings.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -21,8 +22,9 @@ std::string load_imgui_ini(const std::string& path) {
     if (path.empty()) return "";
     std::string problem;
     const std::string text = read_config_file(path, &problem);
-    if (!problem.empty()) return problem + " (window layout)";
-    if (!looks_like_imgui_ini(text)) return "imgui.ini is damaged (binary data); using the default window layout";
+    if (!problem.empty()) return attn::text::trf("status.layout_problem", {{"problem", problem}});
+    if (!looks_like_imgui_ini(text)) return attn::text::tr("status.layout_damaged");
+
     if (!text.empty()) ImGui::LoadIniSettingsFromMemory(text.data(), text.size());
     return "";
 }

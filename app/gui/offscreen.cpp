@@ -1,6 +1,7 @@
 #include <epoxy/gl.h>
 
 #include "app/gui/offscreen.h"
+#include "app/text/languages.h"
 
 #include <imgui.h>
 
@@ -24,13 +25,13 @@ OffscreenRenderer::OffscreenRenderer(int width, int height, float scale, bool li
     const int ph = static_cast<int>(static_cast<float>(height) * scale);
     const int limit = gl::max_texture_size();
     if (pw <= 0 || ph <= 0 || pw > limit || ph > limit) {
-        error_ = "image size " + std::to_string(pw) + "x" + std::to_string(ph) + " is outside 1.." +
-                 std::to_string(limit) + "; choose a smaller size or scale";
+        error_ = text::trf("export.image_too_large", {{"width", pw}, {"height", ph}, {"limit", limit}});
         return;
     }
     fbo_ = gl::Framebuffer(pw, ph);
     if (!fbo_.valid()) {
-        error_ = "could not create an off-screen framebuffer of " + std::to_string(pw) + "x" + std::to_string(ph);
+        error_ = text::trf("export.no_framebuffer", {{"width", pw}, {"height", ph}});
+
         return;
     }
     previous_ = ImGui::GetCurrentContext();

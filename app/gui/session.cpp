@@ -2,11 +2,17 @@
 
 #include <algorithm>
 
+#include "app/text/languages.h"
+
 namespace attn::gui {
 
 namespace {
-// The start of the note shown while B or L were moved away from the typed sentences.
-const std::string kSentencesMismatch = "batch or seq_len no longer match the ";
+// The start of the note shown while B or L were moved away from the typed sentences
+// (its text up to the first parameter), so the note can be recognised and cleared.
+std::string sentences_mismatch_start() {
+    const std::string pattern = text::tr("controls.sentences_mismatch");
+    return pattern.substr(0, pattern.find('{'));
+}
 }  // namespace
 
 std::vector<std::string> effective_tokens(const Session& session) {
@@ -26,13 +32,12 @@ bool follow_sentence(Session& session) {
     const auto sentences = io::split_sentences(session.sentence);
     for (size_t i = 0; i < sentences.size(); ++i) {
         if (!sentences[i].empty()) continue;
-        session.sentence_message = sentences.size() == 1
-            ? "type at least one word; the rows stay as they were"
-            : "sentence " + std::to_string(i + 1) + " has no words; the rows stay as they were";
+        session.sentence_message = sentences.size() == 1 ? std::string(text::tr("controls.sentence.empty"))
+                                                         : text::trf("controls.sentence.no_words", {{"sentence", i + 1}});
         return false;
     }
     if (sentences.size() > 8) {
-        session.sentence_message = "at most 8 sentences (one per batch item); the rows stay as they were";
+        session.sentence_message = text::trf("controls.sentence.too_many", {{"max", 8}});
         return false;
     }
     session.sentence_message.clear();
@@ -133,12 +138,11 @@ std::optional<ComputeRequest> make_request(Session& session) {
             size_t longest = 0;
             for (const auto& words : sentences) longest = std::max(longest, words.size());
             if (static_cast<int>(sentences.size()) == config.batch && static_cast<int>(longest) == config.seq_len) {
-                if (session.sentence_message.rfind(kSentencesMismatch, 0) == 0) session.sentence_message.clear();
+                if (session.sentence_message.rfind(sentences_mismatch_start(), 0) == 0) session.sentence_message.clear();
                 request.sources.sentences = std::move(sentences);
                 return request;
             }
-            session.sentence_message = kSentencesMismatch + std::to_string(sentences.size()) +
-                                     " sentences: every item now uses the first one (edit the text to use all)";
+            session.sentence_message = text::trf("controls.sentences_mismatch", {{"count", sentences.size()}});
         }
         request.sources.tokens = effective_tokens(session);
     }

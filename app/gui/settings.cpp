@@ -1,6 +1,7 @@
 #include "app/gui/settings.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -72,6 +73,13 @@ struct SettingField {
 };
 constexpr size_t kMaxText = 4096;
 
+// A language code names a file in assets/lang: letters, digits, '-' and '_' only.
+bool is_language_code(const std::string& value) {
+    return !value.empty() && value.size() <= 16 && std::all_of(value.begin(), value.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+           });
+}
+
 // Every setting, in file order. Ranges are the controls' own ranges.
 const SettingField kFields[] = {
     {"light_theme", &UiSettings::light_theme},
@@ -84,6 +92,7 @@ const SettingField kFields[] = {
     {"right_panel_em", &UiSettings::right_panel_em, 10.0, 60.0},
     {"explain_fraction", &UiSettings::explain_fraction, 0.15, 0.85},
     {"hint_seen", &UiSettings::hint_seen},
+    {"language", &UiSettings::language, 0, 0, is_language_code},
     {"sentence", &UiSettings::sentence},
     {"seq_len", &UiSettings::seq_len, 1, 1024},
     {"hidden_dim", &UiSettings::hidden_dim, 1, 1024},

@@ -1,6 +1,7 @@
 // Every keyboard and mouse shortcut of the window, in one table: the Help > Keyboard
-// dialog lists it, and a test checks it names every key the window's key handler
-// (key_actions.cpp) knows. Add a row here when a key is added there.
+// dialog lists it (its words from the message catalogue), and a test checks it names
+// every key the window's key handler (key_actions.cpp) knows. Add a row here when a key
+// is added there.
 #pragma once
 
 #include <array>
@@ -8,22 +9,22 @@
 namespace attn::gui {
 
 struct Shortcut {
-    const char* keys;    // as printed, e.g. "Right, PageDown"
-    const char* action;  // what it does
+    const char* id;    // names its texts in the catalogue: "shortcut.<id>.keys" and "shortcut.<id>.action"
+    const char* keys;  // the key names in English, e.g. "Right, PageDown" (the test reads these)
 };
 
 inline constexpr std::array<Shortcut, 11> kShortcuts{{
-    {"Space", "play / pause"},
-    {"Right, PageDown", "next step (a press during an animation finishes it first)"},
-    {"Left, PageUp", "previous step (animated backwards)"},
-    {"Home / End", "first / last step"},
-    {"click a step tab", "go to that step"},
-    {"F", "full screen on / off"},
-    {"P", "presentation mode on / off"},
-    {"Escape", "leave presentation mode / full screen"},
-    {"Ctrl+Q", "quit (settings are saved)"},
-    {"hover / click a cell", "inspect it / pin it"},
-    {"double-click a head", "enlarge that head (again: all heads)"},
+    {"play", "Space"},
+    {"next", "Right, PageDown"},
+    {"previous", "Left, PageUp"},
+    {"first_last", "Home / End"},
+    {"tab", "click a step tab"},
+    {"full_screen", "F"},
+    {"presentation", "P"},
+    {"escape", "Escape"},
+    {"quit", "Ctrl+Q"},
+    {"cell", "hover / click a cell"},
+    {"head", "double-click a head"},
 }};
 
 }  // namespace attn::gui

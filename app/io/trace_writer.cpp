@@ -7,6 +7,7 @@
 #include "app/io/npy.h"
 #include "app/io/safetensors.h"
 #include "app/io/weight_names.h"
+#include "app/text/step_text.h"
 
 namespace attn::io {
 
@@ -26,14 +27,16 @@ json trace_manifest(const Trace& trace) {
     json steps = json::array();
     for (size_t i = 0; i < trace.steps.size(); ++i) {
         const Step& s = trace.steps[i];
+        // The manifest is a file format: its words are English whatever the window shows.
+        const text::StepText words = text::describe_step(s.id, trace.config, text::english());
         std::vector<std::string> sources;
         for (StepId source : s.sources) sources.emplace_back(step_name(source));
         steps.push_back({{"index", i},
                          {"name", s.name()},
-                         {"title", s.title},
+                         {"title", words.title},
                          {"kind", to_string(s.kind)},
-                         {"formula", s.formula},
-                         {"explanation", s.explanation},
+                         {"formula", words.formula},
+                         {"explanation", words.explanation},
                          {"shape", s.tensor.shape()},
                          {"dims", s.tensor.dim_names()},
                          {"strides", s.tensor.strides()},

@@ -4,7 +4,6 @@
 
 #include "core/attention.h"
 #include "core/model/model_forward.h"
-#include "core/step_text.h"
 
 namespace attn {
 
@@ -31,13 +30,9 @@ Tensor ids_tensor(const std::vector<int>& ids) {
     return t;
 }
 
-Step make_step(StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sources, const AttentionConfig& config) {
+Step make_step(StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sources) {
     Step step;
-    StepText text = describe_step(id, config);
     step.id = id;
-    step.title = std::move(text.title);
-    step.formula = std::move(text.formula);
-    step.explanation = std::move(text.explanation);
     step.kind = kind;
     step.tensor = std::move(tensor);
     step.sources = std::move(sources);
@@ -79,7 +74,8 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
 
     // Before attention: where the layer's input comes from.
     const auto push = [&](StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sources) {
-        trace.steps.push_back(make_step(id, kind, std::move(tensor), std::move(sources), config));
+        trace.steps.push_back(make_step(id, kind, std::move(tensor), std::move(sources)));
+
     };
     push(StepId::Tokens, StepKind::Input, ids_tensor(tokens.ids), {});
     push(StepId::TokenEmbedding, StepKind::Lookup, batch_of_one(run.token_embedding), {StepId::Tokens});

@@ -84,3 +84,14 @@ TEST_CASE("the first-run hint is shown once: its dismissal is remembered") {
     CHECK(parse_settings(serialize_settings(seen)).hint_seen);
     CHECK_FALSE(parse_settings("hint_seen = yes\n").hint_seen);  // unreadable keeps the default
 }
+
+TEST_CASE("the chosen language is saved; a damaged code keeps English") {
+    UiSettings s;
+    CHECK(s.language == "en");
+    s.language = "pt-BR";
+    CHECK(parse_settings(serialize_settings(s)).language == "pt-BR");
+    std::string problem;
+    CHECK(parse_settings("language = ../../etc/passwd\n", &problem).language == "en");
+    CHECK_FALSE(problem.empty());
+    CHECK(parse_settings("language = \n", &problem).language == "en");
+}

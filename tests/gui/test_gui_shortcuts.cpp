@@ -10,6 +10,7 @@
 
 #include "app/gui/key_actions.h"
 #include "app/gui/shortcuts.h"
+#include "app/text/languages.h"
 
 using namespace attn::gui;
 
@@ -71,10 +72,16 @@ TEST_CASE("the keyboard help lists every key the window handles") {
     CHECK(listed.count("Ctrl") == 1);
 }
 
-TEST_CASE("every shortcut row has a key and an action") {
+TEST_CASE("every shortcut row has a key and an action in English") {
+    const attn::text::Catalogue& en = attn::text::english();
     for (const Shortcut& s : kShortcuts) {
-        CHECK(std::string(s.keys).size() > 0);
-        CHECK(std::string(s.action).size() > 3);
+        const std::string key = std::string("shortcut.") + s.id;
+        CAPTURE(key);
+        REQUIRE(en.has_own(key + ".keys"));
+        REQUIRE(en.has_own(key + ".action"));
+        // The shown key names are the ones checked against the key handler above.
+        CHECK(*en.find(key + ".keys") == s.keys);
+        CHECK(en.find(key + ".action")->size() > 3);
     }
 }
 

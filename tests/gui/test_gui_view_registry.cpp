@@ -8,6 +8,7 @@
 
 #include "app/gui/format.h"
 #include "app/gui/views/view_registry.h"
+#include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
 
 using namespace attn;
@@ -77,7 +78,7 @@ TEST_CASE("the registry lists each view once, with a slot for every docked panel
     std::set<DockSlot> slots;
     for (const ViewSpec& view : views) {
         CHECK(static_cast<bool>(view.draw));
-        if (view.window) CHECK(names.insert(view.window).second);
+        if (view.window) CHECK(names.insert(window_name(view)).second);
         slots.insert(view.slot);
     }
     for (DockSlot slot : {DockSlot::MenuBar, DockSlot::Center, DockSlot::Left, DockSlot::Bottom, DockSlot::RightTop,
@@ -101,10 +102,10 @@ TEST_CASE("every registered view draws something over every step and head") {
                 for (const ViewSpec& view : registered_views()) {
                     if (!view.window) continue;
                     CAPTURE(view.window);
-                    CHECK_FALSE(drawn_text(view.window).empty());
+                    CHECK_FALSE(drawn_text(window_name(view)).empty());
                 }
-                CHECK(shows(drawn_text("##MainMenuBar"), "File"));
-                CHECK(shows(drawn_text("##status_line"), "ready"));
+                CHECK(shows(drawn_text("##MainMenuBar"), text::tr("menu.file")));
+                CHECK(shows(drawn_text("##status_line"), text::tr("status.ready")));
             }
         }
     }
@@ -120,9 +121,9 @@ TEST_CASE("the views that open their own windows draw them from the registry") {
     set_status(state.ui, "wrote 17 files", 0.0);
     imgui.frame(state);
     imgui.frame(state);  // a popup opened in one frame is drawn from the next
-    CHECK(shows(drawn_text("Keyboard"), "play / pause"));
+    CHECK(shows(drawn_text(text::label("dialog.keys")), text::tr("shortcut.play.action")));
     CHECK(shows(drawn_text("##status_line"), "wrote 17 files"));
-    CHECK(shows(drawn_text("##first_run_hint"), "Got it"));
+    CHECK(shows(drawn_text("##first_run_hint"), text::tr("hint.got_it")));
 }
 
 TEST_CASE("hovering a cell fills the inspector; a click pins it and the pin stays highlighted") {
@@ -137,13 +138,13 @@ TEST_CASE("hovering a cell fills the inspector; a click pins it and the pin stay
         state.ui.canvas.pinned = CellRef{};
         mouse_away();
         imgui.frame(state);
-        CHECK(shows(drawn_text("Inspector"), "Hover a cell to inspect it"));
+        CHECK(shows(drawn_text(text::label("window.inspector")), text::tr("inspector.hover_hint")));
 
         const ImVec2 at = hover_some_cell(imgui, state);
         REQUIRE(at.x >= 0.0f);
         const CellRef hovered = state.ui.canvas.hovered;
-        CHECK(shows(drawn_text("Inspector"), shown.name()));
-        CHECK(shows(drawn_text("Inspector"), "storage position"));
+        CHECK(shows(drawn_text(text::label("window.inspector")), shown.name()));
+        CHECK(shows(drawn_text(text::label("window.inspector")), "storage position"));
 
         click(imgui, state);
         CHECK(state.ui.canvas.pinned == hovered);
@@ -151,7 +152,7 @@ TEST_CASE("hovering a cell fills the inspector; a click pins it and the pin stay
         imgui.frame(state);
         CHECK_FALSE(state.ui.canvas.hovered.valid());
         CHECK(highlight_covers(at));
-        CHECK(shows(drawn_text("Inspector"), shown.name()));
+        CHECK(shows(drawn_text(text::label("window.inspector")), shown.name()));
     }
 }
 
@@ -164,7 +165,7 @@ TEST_CASE("buttons and typing come back as actions") {
     imgui.frame(state);
 
     SUBCASE("the presentation button asks for presentation mode") {
-        const ImGuiWindow* controls = drawn_window("Controls");
+        const ImGuiWindow* controls = drawn_window(text::label("window.controls"));
         REQUIRE(controls);
         const ImGuiStyle& style = ImGui::GetStyle();
         move_mouse(controls->Pos.x + controls->Size.x * 0.5f,
@@ -181,7 +182,7 @@ TEST_CASE("buttons and typing come back as actions") {
     SUBCASE("typing into the sentence asks for a new trace with the new words") {
         // Click down the controls from the top until a text field takes the keyboard: the
         // sentence is the first one.
-        const ImGuiWindow* controls = drawn_window("Controls");
+        const ImGuiWindow* controls = drawn_window(text::label("window.controls"));
         REQUIRE(controls);
         bool editing = false;
         for (float y = controls->Pos.y; y < controls->Pos.y + ImGui::GetFontSize() * 8.0f && !editing; y += 3.0f) {

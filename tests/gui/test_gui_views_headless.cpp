@@ -6,6 +6,8 @@
 #include "core/attention.h"
 #include "app/gui/settings.h"
 #include "app/io/problem.h"
+#include "app/text/step_text.h"
+#include "tests/lang/pseudo_language.h"
 
 using namespace attn;
 using namespace attn::gui;
@@ -14,6 +16,7 @@ using namespace attn::gui::testing;
 
 TEST_CASE("every step draws its title, shape and timeline at every moment of its animation") {
     HeadlessImGui imgui(1280, 800);
+    const uint64_t markers = text::markers_produced();
     for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
         AttentionConfig c;
         c.seq_len = 5;
@@ -27,6 +30,7 @@ TEST_CASE("every step draws its title, shape and timeline at every moment of its
         const int n = state.ui.playback.step_count();
         for (int step = 0; step < n; ++step) {
             const Step& shown = state.results.trace->steps[static_cast<size_t>(step)];
+            const std::string title = text::describe_step(shown, state.results.trace->config).title;
             CAPTURE(shown.name());
             for (float progress : {0.0f, 0.37f, 1.0f}) {
                 state.ui.playback.set_position(step, progress);
@@ -34,7 +38,7 @@ TEST_CASE("every step draws its title, shape and timeline at every moment of its
                 imgui.frame(state);
                 // The explanation names the step, the canvas's caption its tensor, the
                 // timeline where we are.
-                CHECK(shows(drawn_text("Explanation"), std::to_string(step + 1) + ". " + shown.title));
+                CHECK(shows(drawn_text(text::label("window.explanation")), std::to_string(step + 1) + ". " + title));
                 CHECK(shows(drawn_text("Canvas"), shown.name()));
                 CHECK(shows(drawn_text("Timeline"), "step " + std::to_string(step + 1) + " / " + std::to_string(n)));
             }
@@ -43,13 +47,14 @@ TEST_CASE("every step draws its title, shape and timeline at every moment of its
                 state.ui.canvas.enlarged_head = head;
                 imgui.frame(state, true, false);
                 CHECK(shows(drawn_text("##present_header"), std::to_string(step + 1) + " / " + std::to_string(n)));
-                CHECK(shows(drawn_text("##present_header"), shown.title));
+                CHECK(shows(drawn_text("##present_header"), title));
                 CHECK(drawn_window("Canvas"));
-                CHECK_FALSE(drawn_window("Controls"));
+                CHECK_FALSE(drawn_window(text::label("window.controls")));
             }
             state.ui.canvas.enlarged_head = -1;
         }
     }
+    CHECK(text::markers_produced() == markers);  // every text drawn had its key and parameters
 }
 
 TEST_CASE("a window squeezed to almost nothing still draws the canvas and its title") {
@@ -210,7 +215,7 @@ TEST_CASE("a 1024x768 projector gives the canvas half the width and keeps every 
     const ImGuiWindow* canvas = drawn_window("Canvas");
     REQUIRE(canvas);
     CHECK(canvas->Size.x >= 1024.0f * 0.5f - 16.0f);
-    for (const char* name : {"Controls", "Timeline", "Explanation", "Inspector"}) {
+    for (const char* name : {text::label("window.controls"), "Timeline", text::label("window.explanation"), text::label("window.inspector")}) {
         CAPTURE(name);
         const ImGuiWindow* w = drawn_window(name);
         REQUIRE(w);
@@ -228,11 +233,12 @@ TEST_CASE("a narrow window folds the controls into a tab that opens them over th
     state.settings.hint_seen = true;
     imgui.frame(state, false, false);
     CHECK(drawn_window("##controls_tab"));
-    CHECK_FALSE(drawn_window("Controls"));
+    CHECK_FALSE(drawn_window(text::label("window.controls")));
     CHECK(drawn_window("Canvas")->Size.x >= 300.0f - 16.0f);
     state.ui.controls_open = true;
     imgui.frame(state, false, false);
-    CHECK(drawn_window("Controls"));
+    CHECK(drawn_window(text::label("window.controls")));
+
 }
 
 TEST_CASE("the first-run hint shows until it is dismissed or the user steps on") {
@@ -247,4 +253,79 @@ TEST_CASE("the first-run hint shows until it is dismissed or the user steps on")
     CHECK(state.settings.hint_seen);
     imgui.frame(state, false, false);
     CHECK_FALSE(drawn_window("##first_run_hint"));
+}
+
+namespace {
+
+// Right edge of the last item drawn in the main menu bar ("File View Help"): it moves
+// when the menu titles are drawn with other words.
+float menu_bar_content_right() {
+    const ImGuiWindow* bar = ImGui::FindWindowByName("##MainMenuBar");
+    REQUIRE(bar);
+    return bar->DC.CursorMaxPos.x;
+}
+
+}  // namespace
+
+TEST_CASE("switching language redraws the labels from the same trace, windows in place") {
+    test::register_pseudo_language();
+    HeadlessImGui imgui(1280, 800);
+    AttentionConfig c;
+    c.seq_len = 5;
+    c.hidden_dim = 8;
+    c.num_heads = 4;
+    AppState state = state_for(c);
+    state.settings.hint_seen = true;
+    const uint64_t markers_before = text::markers_produced();
+    imgui.frame(state, false, false);
+    imgui.frame(state, false, false);
+    const std::shared_ptr<const Trace> trace = state.results.trace;
+    const uint64_t generation = state.results.posted_generation;
+    const float english_menu = menu_bar_content_right();
+    const ImGuiWindow* controls = drawn_window(text::label("window.controls"));
+    REQUIRE(controls);
+    const ImVec2 pos = controls->Pos, size = controls->Size;
+    CHECK(text::describe_step(trace->steps.front(), trace->config).title == "Input tokens");
+
+    test::LanguageScope scope("pseudo");
+    imgui.frame(state, false, false);
+    imgui.frame(state, false, false);
+    // The bracketed menu titles are wider: the words drawn really changed...
+    CHECK(menu_bar_content_right() > english_menu + 10.0f);
+    CHECK(text::describe_step(trace->steps.front(), trace->config).title == "[Input tokens]");
+    // ...while the window is the same ImGui window, in the same place,
+    const ImGuiWindow* pseudo_controls = drawn_window(text::label("window.controls"));
+    CHECK(std::string(text::label("window.controls")) == "[Controls]###window.controls");
+    CHECK(pseudo_controls == controls);
+    CHECK(pseudo_controls->Pos.x == pos.x);
+    CHECK(pseudo_controls->Pos.y == pos.y);
+    CHECK(pseudo_controls->Size.x == size.x);
+    CHECK(pseudo_controls->Size.y == size.y);
+    // ...and nothing was recomputed: the same trace object, no request posted.
+    CHECK(state.results.trace == trace);
+    CHECK(state.results.posted_generation == generation);
+    // Keys the pseudo-language lacks were drawn in English, not as markers.
+    CHECK(text::markers_produced() == markers_before);
+}
+
+TEST_CASE("the font's glyphs follow the language in use") {
+    test::register_pseudo_language();
+    ImGuiContext* ctx = ImGui::CreateContext();
+    const Fonts english = load_fonts(1.0f);
+    REQUIRE(english.regular);
+    constexpr ImWchar kCheck = 0x2713;  // ✓: only the pseudo-language's texts use it
+    CHECK(english.regular->FindGlyphNoFallback(static_cast<ImWchar>('Q')) != nullptr);
+    CHECK(english.regular->FindGlyphNoFallback(0x03C3) != nullptr);  // Greek stays for the formulas
+    CHECK(english.regular->FindGlyphNoFallback(0x2211) != nullptr);  // and maths
+    const bool have_dejavu = english.regular->FindGlyphNoFallback(0x03C3) != nullptr &&
+                             english.regular->ConfigData && english.regular->ConfigData->FontDataSize > 100000;
+    CHECK(english.regular->FindGlyphNoFallback(kCheck) == nullptr);
+    {
+        test::LanguageScope scope("pseudo");
+        const Fonts pseudo = load_fonts(1.0f);
+        if (have_dejavu) CHECK(pseudo.regular->FindGlyphNoFallback(kCheck) != nullptr);
+    }
+    const Fonts back = load_fonts(1.0f);
+    CHECK(back.regular->FindGlyphNoFallback(kCheck) == nullptr);
+    ImGui::DestroyContext(ctx);
 }

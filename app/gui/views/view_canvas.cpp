@@ -14,6 +14,7 @@
 #include "app/gui/views/view_canvas_anim.h"
 #include "app/gui/views/view_canvas_product.h"
 #include "app/gui/views/view_storage.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -51,7 +52,7 @@ Arrangement shown_arrangement(const StepDisplay& sd, const std::vector<int>& vis
 }
 
 std::string panel_caption(const Panel& panel) {
-    return panel.head >= 0 ? "head " + std::to_string(panel.head) : "";
+    return panel.head >= 0 ? text::trf("canvas.head", {{"head", panel.head}}) : "";
 }
 
 // ------------------------------------------------------------ Heatmap pieces
@@ -102,13 +103,18 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
         for (const Panel& other : sd.panels) widest_head = std::max(widest_head, other.head);
         const std::string widest = std::to_string(widest_head);
         int every = 1;
-        if (p.measure(p.f->fonts.small, "head " + widest).x <= room) label = "head ";
-        else if (p.measure(p.f->fonts.small, "h" + widest).x <= room) label = "h";
-        else every = std::max(1, static_cast<int>(std::ceil((p.measure(p.f->fonts.small, "h" + widest).x + 4.0f) /
+        // "head N", else the short "hN", else "N" on every few heads (words from the catalogue).
+        const std::string full = text::tr("canvas.head_label"), brief = text::tr("canvas.head_short");
+        bool long_form = false, short_form = false;
+        if (p.measure(p.f->fonts.small, text::fill_template(full, {{"head", widest}})).x <= room) long_form = true;
+        else if (p.measure(p.f->fonts.small, text::fill_template(brief, {{"head", widest}})).x <= room) short_form = true;
+        else every = std::max(1, static_cast<int>(std::ceil((p.measure(p.f->fonts.small, text::fill_template(brief, {{"head", widest}})).x + 4.0f) /
                                                             std::max(r.w, 1.0f))));
-        if (every == 1 && label.empty() && p.measure(p.f->fonts.small, widest).x > room) return;
+        if (every == 1 && !long_form && !short_form && p.measure(p.f->fonts.small, widest).x > room) return;
         if (pn.head % every != 0) return;
-        label = (every > 1 ? "h" : label) + std::to_string(pn.head);
+        const std::string head = std::to_string(pn.head);
+        label = long_form ? text::fill_template(full, {{"head", head}})
+                          : (short_form || every > 1) ? text::fill_template(brief, {{"head", head}}) : head;
     }
     const ImVec2 size = p.measure(p.f->fonts.small, label);
     // The bar keeps the head's own colour; its label is darkened (light theme) or
@@ -306,12 +312,12 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
         p.dl->AddLine(ImVec2(zx, r.y), ImVec2(zx, r.bottom()), p.pal.frame);
         p.text(p.f->fonts.small, ImVec2(zx - p.measure(p.f->fonts.small, "0").x * 0.5f, ty), p.pal.dim_text, "0");
     }
-    const std::string title = sd.colormap == ColormapKind::Sequential ? "probability" : "value";
+    const std::string title = text::tr(sd.colormap == ColormapKind::Sequential ? "canvas.legend.probability" : "canvas.legend.value");
     p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
     if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
         // The same hatching the shader draws: masked is neither a value nor "not computed yet".
         const bool scores = sd.masked_cells > 0;
-        const std::string label = scores ? "masked (-inf)" : "masked key (0)";
+        const std::string label = text::tr(scores ? "canvas.legend.masked" : "canvas.legend.masked_key");
         const float sx = r.x - p.measure(p.f->fonts.small, label).x - r.h * 2.0f - 18.0f * p.f->scale;
         const float side = r.h * 1.6f;
         const Rect sw{sx, r.y - (side - r.h) * 0.5f, side, side};
@@ -337,8 +343,9 @@ std::string canvas_caption(const CanvasFrame& frame, const CanvasUi& ui) {
     const Step& step = frame.trace->steps[static_cast<size_t>(frame.step)];
     const StepDisplay& sd = frame.model->steps[static_cast<size_t>(frame.step)];
     std::string caption = std::string(step.name()) + "   " + step.tensor.shape_string();
-    if (frame.trace->config.batch > 1) caption += "   item " + std::to_string(frame.model->batch_item);
-    if (sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0) caption += "   head " + std::to_string(ui.enlarged_head) + " enlarged";
+    if (frame.trace->config.batch > 1) caption += "   " + text::trf("canvas.caption.item", {{"item", frame.model->batch_item}});
+    if (sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0)
+        caption += "   " + text::trf("canvas.caption.enlarged", {{"head", ui.enlarged_head}});
     return caption;
 }
 
@@ -387,7 +394,8 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     const float legend_bar_h = 10.0f * s;
     float legend_block_w = legend_w;
     if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
-        legend_block_w += p.measure(frame.fonts.small, "masked key (0)").x + legend_bar_h * 3.6f + 18.0f * s;
+        legend_block_w += p.measure(frame.fonts.small, text::tr("canvas.legend.masked_key")).x + legend_bar_h * 3.6f + 18.0f * s;
+
     }
     // On the caption line the bar may shrink to 150 px (scaled) to fit beside a long caption.
     const float top_room = body.w - caption_w - 24.0f * s - (legend_block_w - legend_w) - frame.top_right_reserved;

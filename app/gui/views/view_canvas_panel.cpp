@@ -7,8 +7,13 @@
 
 #include "app/gui/fonts_theme.h"
 #include "app/gui/views/view_canvas.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
+
+using text::label;
+using text::tr;
+using text::trf;
 
 Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings& settings, bool config_rejected,
                           const FrameContext& ctx, bool decorations) {
@@ -21,7 +26,7 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
     if (!results.trace || !results.model) {
         ImGui::SetCursorPos(ImVec2(20, 20));
         if (!results.compute_error.empty()) ImGui::TextWrapped("%s", results.compute_error.c_str());
-        else ImGui::TextDisabled("computing the first trace...");
+        else ImGui::TextDisabled("%s", tr("canvas.computing_first"));
         return {};
     }
     CanvasFrame frame;
@@ -36,7 +41,7 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
     frame.interactive = !ctx.offscreen;
     frame.fonts = ctx.fonts;
     frame.show_storage = ui.show_storage;
-    if (config_rejected) frame.notice = "(showing the last valid settings; see Controls)";
+    if (config_rejected) frame.notice = tr("canvas.notice_last_valid");
     const Rect area{pos.x, pos.y, size.x, size.y};
     const float s = ImGui::GetFontSize();
     // Head selector for small multiples, top right (the canvas keeps that corner free).
@@ -52,17 +57,18 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
         if (head_selector) {
             ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 8.0f, pos.y + s * 0.5f));
             ImGui::SetNextItemWidth(s * 7.5f);
-            const std::string preview = ui.canvas.enlarged_head < 0 ? "all heads" : "head " + std::to_string(ui.canvas.enlarged_head);
+            const std::string preview = ui.canvas.enlarged_head < 0 ? tr("canvas.all_heads")
+                                                                    : trf("canvas.head", {{"head", ui.canvas.enlarged_head}});
             if (ImGui::BeginCombo("##heads", preview.c_str())) {
-                if (ImGui::Selectable("all heads", ui.canvas.enlarged_head < 0)) ui.canvas.enlarged_head = -1;
+                if (ImGui::Selectable(label("canvas.all_heads"), ui.canvas.enlarged_head < 0)) ui.canvas.enlarged_head = -1;
                 for (size_t i = 0; i < sd.panels.size(); ++i) {
                     const int head = sd.panels[i].head;
-                    const std::string label = "head " + std::to_string(head);
+                    const std::string head_label = trf("canvas.head", {{"head", head}}) + "###head" + std::to_string(head);
                     // Each entry in its head's colour, readable on the popup's background.
                     const Rgb bg{ImGui::GetStyle().Colors[ImGuiCol_PopupBg].x, ImGui::GetStyle().Colors[ImGuiCol_PopupBg].y,
                                  ImGui::GetStyle().Colors[ImGuiCol_PopupBg].z};
                     ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(head), bg, 4.5f)));
-                    if (ImGui::Selectable(label.c_str(), ui.canvas.enlarged_head == head)) ui.canvas.enlarged_head = head;
+                    if (ImGui::Selectable(head_label.c_str(), ui.canvas.enlarged_head == head)) ui.canvas.enlarged_head = head;
                     ImGui::PopStyleColor();
                 }
                 ImGui::EndCombo();
@@ -72,15 +78,15 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
             ImGui::SetCursorScreenPos(ImVec2(pos.x + s, pos.y + size.y - s * 3.2f));
             ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).error));
             ImGui::PushTextWrapPos(size.x - s);
-            ImGui::TextWrapped("Could not compute: %s (still showing the previous trace)", results.compute_error.c_str());
+            ImGui::TextWrapped("%s", trf("canvas.compute_failed", {{"error", results.compute_error}}).c_str());
             ImGui::PopTextWrapPos();
             ImGui::PopStyleColor();
         }
         if (ctx.computing) {
-            const char* dots[] = {"computing", "computing.", "computing..", "computing..."};
-            const int phase = static_cast<int>(ctx.now * 4.0) % 4;
+            const int phase = static_cast<int>(ctx.now * 4.0) % 4;  // 0 to 3 dots, four times a second
+            const std::string busy = tr("canvas.computing") + std::string(static_cast<size_t>(phase), '.');
             ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 18.0f, pos.y + s * 0.6f));
-            ImGui::TextColored(to_imvec4(theme_colors(settings.light_theme).busy), "%s", dots[phase]);
+            ImGui::TextColored(to_imvec4(theme_colors(settings.light_theme).busy), "%s", busy.c_str());
         }
     }
     return {};

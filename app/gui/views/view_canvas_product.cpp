@@ -10,6 +10,7 @@
 #include "app/gui/animation.h"
 #include "app/gui/format.h"
 #include "app/gui/projection.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
@@ -184,13 +185,15 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
     };
     put(0, p.f->fonts.regular, p.pal.text, pw.w_name + "^T");
     const std::string w_shape = sd.arrangement == Arrangement::Grid
-                                    ? format_shape({pw.in, head_dim}, {in_name, "d_h"}) + " per head"
+                                    ? text::trf("canvas.product.per_head", {{"shape", format_shape({pw.in, head_dim}, {in_name, "d_h"})}})
                                     : format_shape({pw.in, pw.out}, {in_name, out_name});
     put(1, p.f->fonts.small, p.pal.dim_text, w_shape);
     // What the picture computes, and W's own colour range (the legend is Y's).
     const std::string y_title = std::string(st.name()) + " = X " + pw.w_name + "^T" + (pw.has_bias() ? " + " + pw.b_name : "");
     put(2, p.f->fonts.small, p.pal.text, y_title);
-    put(3, p.f->fonts.small, p.pal.dim_text, "colours: " + format_value(sd.weight_vmin) + " .. " + format_value(sd.weight_vmax));
+    put(3, p.f->fonts.small, p.pal.dim_text,
+        text::trf("canvas.product.colours", {{"min", format_value(sd.weight_vmin)}, {"max", format_value(sd.weight_vmax)}}));
+
     if (!pl.b.empty()) {
         const Rect& br = pl.b.front();
         text_right(p, p.f->fonts.small, title_x, br.y + br.h * 0.5f - p.small_size() * 0.5f, p.pal.text, "+ " + pw.b_name);

@@ -8,9 +8,14 @@
 
 #include "app/gui/colormap.h"
 #include "app/gui/fonts_theme.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
+
+using text::label;
+using text::tr;
+using text::trf;
 
 void help_marker(const char* text) {
     ImGui::SameLine();
@@ -31,7 +36,7 @@ bool slider_size(const char* label, int* value, int lo, int hi) {
 // A width that 0 means "same as E": the slider shows the effective value and says so.
 bool slider_width_or_e(const char* label, int* value, int hidden_dim) {
     int shown = *value > 0 ? *value : hidden_dim;
-    const char* format = *value > 0 ? "%d" : "= E (%d)";
+    const char* format = *value > 0 ? "%d" : tr("controls.follows_e_format");
     if (!ImGui::SliderInt(label, &shown, 1, 1024, format, ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
         return false;
     *value = shown;
@@ -52,35 +57,30 @@ bool divisibility_fixes(Session& session, bool light_theme) {
     if (c.num_heads <= 0 || c.hidden_dim % c.num_heads == 0) return false;
     bool changed = false;
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).warning));
-    ImGui::TextWrapped("hidden_dim %d is not divisible by num_heads %d: each head needs an equal share "
-                       "d_h = E / H of the columns. Pick one:", c.hidden_dim, c.num_heads);
+    ImGui::TextWrapped("%s", trf("controls.not_divisible", {{"hidden_dim", c.hidden_dim}, {"heads", c.num_heads}}).c_str());
     ImGui::PopStyleColor();
     bool first = true;
     for (int h : nearest_valid_heads(c.hidden_dim, c.num_heads)) {
-        const std::string label = "heads " + std::to_string(h);
-        if (!first) flow(label);
+        const std::string fix = trf("controls.fix_heads", {{"heads", h}}) + "###fix_heads" + std::to_string(h);
+        if (!first) flow(fix);
         first = false;
-        if (ImGui::SmallButton(label.c_str())) {
+        if (ImGui::SmallButton(fix.c_str())) {
             c.num_heads = h;
             changed = true;
         }
     }
     for (int e : nearest_valid_hidden(c.hidden_dim, c.num_heads)) {
         if (e < 1 || e > 1024) continue;
-        const std::string label = "hidden_dim " + std::to_string(e);
-        if (!first) flow(label);
+        const std::string fix = trf("controls.fix_hidden", {{"hidden_dim", e}}) + "###fix_hidden" + std::to_string(e);
+        if (!first) flow(fix);
         first = false;
-        if (ImGui::SmallButton(label.c_str())) {
+        if (ImGui::SmallButton(fix.c_str())) {
             c.hidden_dim = e;
             changed = true;
         }
     }
     return changed;
 }
-
-constexpr const char* kFusedNeedsSelf =
-    "The fused variant projects ONE input through a single (3E x E) matrix into Q, K and V, "
-    "so it only exists for self-attention. With separate key/value inputs use split or stacked.";
 
 // Query length, key/value length and input widths: separate sliders only when the keys
 // and values come from their own input. Turning it on never leaves an invalid pair
@@ -91,7 +91,7 @@ bool cross_attention_controls(Session& session, bool light_theme) {
     // The label wraps in a narrow panel, and clicking it toggles like a checkbox label.
     bool toggled = ImGui::Checkbox("##cross", &c.cross_attention);
     ImGui::SameLine();
-    ImGui::TextWrapped("cross-attention (separate key/value input)");
+    ImGui::TextWrapped("%s", tr("controls.cross"));
     if (ImGui::IsItemClicked()) {
         c.cross_attention = !c.cross_attention;
         toggled = true;
@@ -102,24 +102,20 @@ bool cross_attention_controls(Session& session, bool light_theme) {
             if (c.kv_len <= 0) c.kv_len = c.seq_len;
             if (c.variant == Variant::Fused) {
                 c.variant = Variant::Split;
-                session.cross_note = "switched the variant to split: fused QKV needs self-attention";
+                session.cross_note = tr("controls.cross.switched_to_split");
             }
         } else {
             session.cross_note.clear();
         }
     }
-    help_marker("Separate key/value input: queries come from the sentence (L rows), keys and values from "
-                "another sequence of S rows (k0, k1, ...) with its own widths kdim and vdim, as in an "
-                "encoder-decoder. Off: self-attention, keys and values come from the query input.");
+    help_marker(tr("controls.cross.help"));
     if (!c.cross_attention) return changed;
     ImGui::Indent();
-    changed |= slider_size("kv_len (S)", &c.kv_len, 1, 1024);
-    changed |= slider_width_or_e("kdim", &c.kdim, c.hidden_dim);
-    help_marker("Width of the key input. W_k is (E x kdim): it maps each key row into the model width E. "
-                "\"= E\" means kdim follows hidden_dim (PyTorch's kdim=None) until you move this slider.");
-    changed |= slider_width_or_e("vdim", &c.vdim, c.hidden_dim);
-    help_marker("Width of the value input. W_v is (E x vdim). \"= E\" means vdim follows hidden_dim "
-                "(PyTorch's vdim=None) until you move this slider.");
+    changed |= slider_size(label("controls.kv_len"), &c.kv_len, 1, 1024);
+    changed |= slider_width_or_e(label("controls.kdim"), &c.kdim, c.hidden_dim);
+    help_marker(tr("controls.kdim.help"));
+    changed |= slider_width_or_e(label("controls.vdim"), &c.vdim, c.hidden_dim);
+    help_marker(tr("controls.vdim.help"));
     ImGui::Unindent();
     if (!session.cross_note.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).warning));
@@ -133,20 +129,21 @@ bool cross_attention_controls(Session& session, bool light_theme) {
 // A combo's label: beside it when the panel is wide, on its own line above a full-width
 // combo when it is narrow (a 1024x768 projector), so the chosen text is never cut to
 // "key paddi". Returns the ImGui label to pass to the combo.
-std::string combo_label(const char* label) {
+std::string combo_label(const char* key) {
     const float fs = ImGui::GetFontSize();
-    if (ImGui::GetContentRegionAvail().x >= fs * 19.0f) return label;
-    ImGui::TextUnformatted(label);
+    if (ImGui::GetContentRegionAvail().x >= fs * 19.0f) return label(key);
+    ImGui::TextUnformatted(tr(key));
     ImGui::SetNextItemWidth(-fs * 1.6f);  // room for a help marker
-    return std::string("##") + label;
+    return std::string("##") + key;
 }
 
 bool variant_combo(Session& session) {
     AttentionConfig& c = session.config;
-    const char* names[] = {"split (view + transpose)", "stacked (one module per head)", "fused (one QKV matrix)"};
+    const char* names[] = {label("controls.variant.split"), label("controls.variant.stacked"), label("controls.variant.fused")};
     const int current = std::clamp(static_cast<int>(c.variant), 0, 2);
     bool changed = false;
-    if (ImGui::BeginCombo(combo_label("variant").c_str(), names[current])) {
+    const char* preview_keys[] = {"controls.variant.split", "controls.variant.stacked", "controls.variant.fused"};
+    if (ImGui::BeginCombo(combo_label("controls.variant").c_str(), tr(preview_keys[current]))) {
         for (int v = 0; v < 3; ++v) {
             const bool blocked = v == static_cast<int>(Variant::Fused) && c.cross_attention;
             const ImGuiSelectableFlags flags = blocked ? ImGuiSelectableFlags_Disabled : 0;
@@ -157,14 +154,14 @@ bool variant_combo(Session& session) {
             if (blocked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
                 ImGui::BeginTooltip();
                 ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
-                ImGui::TextUnformatted(kFusedNeedsSelf);
+                ImGui::TextUnformatted(tr("controls.fused_needs_self"));
                 ImGui::PopTextWrapPos();
                 ImGui::EndTooltip();
             }
         }
         ImGui::EndCombo();
     }
-    if (c.cross_attention) help_marker(kFusedNeedsSelf);
+    if (c.cross_attention) help_marker(tr("controls.fused_needs_self"));
     if (changed) session.cross_note.clear();
     return changed;
 }
@@ -176,9 +173,9 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
     AttentionConfig& c = session.config;
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.0f);
 
-    ImGui::TextUnformatted("Tokens");
+    ImGui::TextUnformatted(tr("controls.tokens"));
     ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::InputTextWithHint("##sentence", "type a sentence ('|' between batch items)", &session.sentence)) {
+    if (ImGui::InputTextWithHint("##sentence", tr("controls.sentence.hint"), &session.sentence)) {
         out.config_changed |= follow_sentence(session);
     }
     if (!session.sentence_message.empty()) {
@@ -194,44 +191,38 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
     }
     ImGui::SameLine();
     ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - ImGui::GetFontSize() * 1.6f);
-    ImGui::TextUnformatted("rows are the sentence's words");
+    ImGui::TextUnformatted(tr("controls.rows_are_words"));
     ImGui::PopTextWrapPos();
-    help_marker("Ticked: each word becomes one token (one row); its embedding is derived from the word "
-                "itself, so the same word always gets the same vector. Typing sets seq_len to the number "
-                "of words; moving the seq_len slider afterwards cuts the sentence or adds rows t6, t7, ...\n"
-                "Several sentences separated by '|' give one batch item each: B becomes their count, L the "
-                "longest, shorter ones are padded with <pad> and the padding mask hides the pads.\n"
-                "Unticked: generic rows t0, t1, ... with seeded random inputs.");
+    help_marker(tr("controls.rows_are_words.help"));
     ImGui::Separator();
 
-    ImGui::TextUnformatted("Sizes");
-    out.config_changed |= slider_size("seq_len (L)", &c.seq_len, 1, 1024);
-    out.config_changed |= slider_size("hidden_dim (E)", &c.hidden_dim, 1, 1024);
-    out.config_changed |= ImGui::SliderInt("num_heads (H)", &c.num_heads, 1, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::TextUnformatted(tr("controls.sizes"));
+    out.config_changed |= slider_size(label("controls.seq_len"), &c.seq_len, 1, 1024);
+    out.config_changed |= slider_size(label("controls.hidden_dim"), &c.hidden_dim, 1, 1024);
+    out.config_changed |= ImGui::SliderInt(label("controls.num_heads"), &c.num_heads, 1, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
     if (c.num_heads > 0 && c.hidden_dim % c.num_heads == 0) {
-        ImGui::TextDisabled("d_h = E / H = %d", c.hidden_dim / c.num_heads);
+        ImGui::TextDisabled("%s", trf("controls.head_dim", {{"head_dim", c.hidden_dim / c.num_heads}}).c_str());
     }
     out.config_changed |= divisibility_fixes(session, settings.light_theme);
     out.config_changed |= cross_attention_controls(session, settings.light_theme);
-    out.config_changed |= ImGui::SliderInt("batch (B)", &c.batch, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    out.config_changed |= ImGui::SliderInt(label("controls.batch"), &c.batch, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     if (c.batch > 1) {
         int item = std::min(session.batch_item, c.batch - 1);
-        if (ImGui::SliderInt("show item", &item, 0, c.batch - 1, "%d", ImGuiSliderFlags_AlwaysClamp)) out.config_changed = true;
+        if (ImGui::SliderInt(label("controls.show_item"), &item, 0, c.batch - 1, "%d", ImGuiSliderFlags_AlwaysClamp)) out.config_changed = true;
         session.batch_item = item;
     } else {
         session.batch_item = 0;
     }
     ImGui::Separator();
 
-    ImGui::TextUnformatted("Attention");
+    ImGui::TextUnformatted(tr("controls.attention"));
     int mask = static_cast<int>(c.mask);
-    const char* masks[] = {"none", "causal", "key padding"};
-    if (ImGui::Combo(combo_label("mask").c_str(), &mask, masks, 3)) {
+    const char* masks[] = {tr("controls.mask.none"), tr("controls.mask.causal"), tr("controls.mask.padding")};
+    if (ImGui::Combo(combo_label("controls.mask").c_str(), &mask, masks, 3)) {
         c.mask = static_cast<MaskKind>(mask);
         out.config_changed = true;
     }
-    help_marker("causal: query i may only look at keys j <= i.\nkey padding: keys at or after the valid "
-                "length are padding and get -inf before the softmax.");
+    help_marker(tr("controls.mask.help"));
     if (c.mask == MaskKind::Padding) {
         // Padding masks keys: S when keys have their own input, else L. Each batch item has
         // its own length; the slider edits the item on screen.
@@ -240,22 +231,22 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
         while (static_cast<int>(session.valid_lengths.size()) < c.batch) session.valid_lengths.push_back(valid_length_of(session, c.batch));
         int length = std::clamp(valid_length_of(session, item), 1, keys);
         // The item goes into the slider's text so the label stays short in a narrow panel.
-        const std::string format = c.batch > 1 ? "item " + std::to_string(item) + ": %d" : std::string("%d");
-        if (ImGui::SliderInt("valid length", &length, 1, keys, format.c_str(), ImGuiSliderFlags_AlwaysClamp)) {
+        const std::string format = c.batch > 1 ? trf("controls.valid_length.item_format", {{"item", item}}) : std::string("%d");
+        if (ImGui::SliderInt(label("controls.valid_length"), &length, 1, keys, format.c_str(), ImGuiSliderFlags_AlwaysClamp)) {
             session.valid_lengths[static_cast<size_t>(item)] = length;
             out.config_changed = true;
         }
         if (c.batch > 1) {
-            std::string all = "valid lengths per item:";
+            std::string all = tr("controls.valid_lengths");
             for (int b = 0; b < c.batch; ++b) all += " " + std::to_string(std::clamp(valid_length_of(session, b), 1, keys));
             ImGui::TextDisabled("%s", all.c_str());
         }
     }
-    out.config_changed |= ImGui::SliderFloat("dropout p", &c.dropout, 0.0f, 0.9f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
-    out.config_changed |= ImGui::Checkbox("bias", &c.bias);
+    out.config_changed |= ImGui::SliderFloat(label("controls.dropout"), &c.dropout, 0.0f, 0.9f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    out.config_changed |= ImGui::Checkbox(label("controls.bias"), &c.bias);
     out.config_changed |= variant_combo(session);
     int seed = static_cast<int>(c.seed);
-    if (ImGui::InputInt("seed", &seed)) {
+    if (ImGui::InputInt(label("controls.seed"), &seed)) {
         c.seed = static_cast<uint64_t>(std::max(0, seed));
         c.dropout_seed = c.seed;
         out.config_changed = true;
@@ -267,52 +258,54 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
     }
     if (!session.sources.weights_path.empty() || !session.sources.query_path.empty()) {
         ImGui::Separator();
-        ImGui::TextUnformatted("Files");
-        if (!session.sources.weights_path.empty()) ImGui::TextWrapped("weights: %s", session.sources.weights_path.c_str());
-        if (!session.sources.query_path.empty()) ImGui::TextWrapped("query: %s", session.sources.query_path.c_str());
-        if (ImGui::SmallButton("use seeded numbers again")) {
+        ImGui::TextUnformatted(tr("controls.files"));
+        if (!session.sources.weights_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.weights", {{"path", session.sources.weights_path}}).c_str());
+        if (!session.sources.query_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.query", {{"path", session.sources.query_path}}).c_str());
+        if (ImGui::SmallButton(label("controls.files.forget"))) {
             session.sources = io::ProblemSources{};
             out.config_changed = true;
         }
     }
     ImGui::Separator();
 
-    ImGui::TextUnformatted("Display");
-    ImGui::Checkbox("numbers in cells", &settings.show_values);
-    ImGui::Checkbox("storage strip", &ui.show_storage);
+    ImGui::TextUnformatted(tr("controls.display"));
+    ImGui::Checkbox(label("controls.numbers"), &settings.show_values);
+    ImGui::Checkbox(label("controls.storage"), &ui.show_storage);
     int theme = settings.light_theme ? 1 : 0;
-    if (ImGui::RadioButton("dark", &theme, 0)) out.theme_changed = true;
+    if (ImGui::RadioButton(label("controls.dark"), &theme, 0)) out.theme_changed = true;
     ImGui::SameLine();
-    if (ImGui::RadioButton("light", &theme, 1)) out.theme_changed = true;
+    if (ImGui::RadioButton(label("controls.light"), &theme, 1)) out.theme_changed = true;
     settings.light_theme = theme == 1;
     // Applied when the slider is released: fonts are rebuilt, which is too slow per drag step.
     float& pending = ui.pending_ui_scale;
     if (pending == 0.0f) pending = settings.ui_scale;
-    ImGui::SliderFloat("UI scale", &pending, 0.75f, 2.5f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderFloat(label("controls.ui_scale"), &pending, 0.75f, 2.5f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemDeactivatedAfterEdit() && pending != settings.ui_scale) {
         settings.ui_scale = pending;
         out.scale_changed = true;
     }
     float speed = ui.playback.speed();
-    if (ImGui::SliderFloat("speed", &speed, 0.1f, 8.0f, "%.2fx", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+    if (ImGui::SliderFloat(label("controls.speed"), &speed, 0.1f, 8.0f, "%.2fx", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
         ui.playback.set_speed(speed);
         settings.speed = speed;
     }
     ImGui::Separator();
 
     if (results.trace) {
-        ImGui::TextDisabled("trace: %zu steps, %s", results.trace->steps.size(),
-                            format_bytes(results.trace->storage_bytes()).c_str());
+        ImGui::TextDisabled("%s", trf("controls.trace_size", {{"steps", results.trace->steps.size()},
+                                                              {"bytes", format_bytes(results.trace->storage_bytes())}}).c_str());
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         if (results.posted_generation > 1) {
-            ImGui::TextWrapped("computed in %.1f ms, on screen %.1f ms after the change", results.compute_ms, results.last_latency_ms);
+            ImGui::TextWrapped("%s", trf("controls.computed_in_latency", {{"compute_ms", text::fixed(results.compute_ms, 1)},
+                                                                          {"latency_ms", text::fixed(results.last_latency_ms, 1)}}).c_str());
         } else {
-            ImGui::TextWrapped("computed in %.1f ms", results.compute_ms);
+            ImGui::TextWrapped("%s", trf("controls.computed_in", {{"compute_ms", text::fixed(results.compute_ms, 1)}}).c_str());
         }
         ImGui::PopStyleColor();
     }
     if (computing) {
-        ImGui::TextColored(to_imvec4(theme_colors(settings.light_theme).busy), "computing...");
+        ImGui::TextColored(to_imvec4(theme_colors(settings.light_theme).busy), "%s", tr("controls.computing"));
+
     }
     ImGui::PopItemWidth();
     return out;
@@ -325,7 +318,7 @@ Actions draw_controls_panel(Session& session, const Results& results, UiState& u
                       ImGuiWindowFlags_NavFlattened);
     Actions out = draw_controls(session, results, ui, settings, computing);
     ImGui::EndChild();
-    if (ImGui::Button("Presentation mode (P)", ImVec2(-1.0f, 0.0f))) out.toggle_presentation = true;
+    if (ImGui::Button(label("controls.presentation"), ImVec2(-1.0f, 0.0f))) out.toggle_presentation = true;
     return out;
 }
 

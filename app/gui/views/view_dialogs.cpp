@@ -4,23 +4,28 @@
 
 #include "app/gui/shortcuts.h"
 #include "app/gui/views/view_path_dialog.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
 
+using text::label;
+using text::tr;
+
 using Kind = DialogState::Kind;
 
+// The popup's title; its ImGui ID is the key, the same in every language.
 const char* dialog_title(Kind kind) {
     switch (kind) {
-        case Kind::OpenWeights: return "Open weights (.safetensors)";
-        case Kind::OpenQuery: return "Open query (.npy)";
-        case Kind::OpenKey: return "Open key (.npy)";
-        case Kind::OpenValue: return "Open value (.npy)";
-        case Kind::ExportSnapshot: return "Export snapshot (PNG)";
-        case Kind::ExportAll: return "Export all steps (PNG per step)";
-        case Kind::ExportTensors: return "Export tensors (.npy per step, weights, tokens)";
-        case Kind::ExportCsv: return "Export current step as CSV";
-        case Kind::Keys: return "Keyboard";
+        case Kind::OpenWeights: return label("dialog.open_weights");
+        case Kind::OpenQuery: return label("dialog.open_query");
+        case Kind::OpenKey: return label("dialog.open_key");
+        case Kind::OpenValue: return label("dialog.open_value");
+        case Kind::ExportSnapshot: return label("dialog.export_snapshot");
+        case Kind::ExportAll: return label("dialog.export_all");
+        case Kind::ExportTensors: return label("dialog.export_tensors");
+        case Kind::ExportCsv: return label("dialog.export_csv");
+        case Kind::Keys: return label("dialog.keys");
         case Kind::None: break;
     }
     return "";
@@ -53,19 +58,22 @@ Actions draw_dialogs(DialogState& d, io::ProblemSources& sources, bool light_the
     if (d.kind == Kind::Keys) {
         // Two real columns, so keys and actions line up in any font.
         if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit)) {
-            ImGui::TableSetupColumn("Key");
-            ImGui::TableSetupColumn("Does");
+            ImGui::TableSetupColumn(label("dialog.keys.key"));
+            ImGui::TableSetupColumn(label("dialog.keys.does"));
             ImGui::TableHeadersRow();
             for (const Shortcut& shortcut : kShortcuts) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(shortcut.keys);
+                const std::string key = std::string("shortcut.") + shortcut.id;
+                ImGui::TextUnformatted(tr(key + ".keys"));
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(shortcut.action);
+                ImGui::TextUnformatted(tr(key + ".action"));
+
             }
             ImGui::EndTable();
         }
-        if (ImGui::Button("Close")) {
+        if (ImGui::Button(label("dialog.close"))) {
+
             d.kind = Kind::None;
             ImGui::CloseCurrentPopup();
         }

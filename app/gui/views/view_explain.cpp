@@ -5,23 +5,26 @@
 #include <string>
 
 #include "app/gui/fonts_theme.h"
-#include "core/step_text.h"
+#include "app/text/step_text.h"
 
 namespace attn::gui {
 
+using text::tr;
+
 void draw_explanation(const Trace* trace, int index, bool light_theme, const Fonts& fonts, bool large) {
     if (!trace || trace->steps.empty()) {
-        ImGui::TextDisabled("Waiting for the first trace...");
+        ImGui::TextDisabled("%s", tr("explain.waiting"));
         return;
     }
     const Step& step = trace->steps[static_cast<size_t>(index)];
+    const text::StepText words = text::describe_step(step, trace->config);
     ImGui::PushFont(fonts.large);
-    ImGui::TextWrapped("%d. %s", index + 1, step.title.c_str());
+    ImGui::TextWrapped("%d. %s", index + 1, words.title.c_str());
     ImGui::PopFont();
     if (large) ImGui::PushFont(fonts.large);
     const ThemeColors colors = theme_colors(light_theme);
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.formula));
-    ImGui::TextWrapped("%s", step.formula.c_str());
+    ImGui::TextWrapped("%s", words.formula.c_str());
     ImGui::PopStyleColor();
 
     // Shapes before -> after, with named dimensions.
@@ -40,19 +43,19 @@ void draw_explanation(const Trace* trace, int index, bool light_theme, const Fon
         ImGui::PopStyleColor();
     };
     if (step.is_view) {
-        colored_wrapped(colors.good, step.tensor.is_contiguous() ? "a view: same storage, no bytes copied"
-                                                                 : "a view: same storage, no bytes copied (now not contiguous)");
-    } else if (const std::string badge = copy_badge(step.id, trace->config); !badge.empty()) {
+        colored_wrapped(colors.good, tr(step.tensor.is_contiguous() ? "explain.view" : "explain.view_not_contiguous"));
+    } else if (const std::string badge = text::copy_badge(step, trace->config); !badge.empty()) {
         colored_wrapped(colors.warning, badge.c_str());
     }
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(step.explanation.c_str());
+    ImGui::TextUnformatted(words.explanation.c_str());
     ImGui::PopTextWrapPos();
     if (step.kind == StepKind::Softmax || step.kind == StepKind::Mask) {
         const int fully = trace->count_fully_masked_rows();
         if (fully > 0) {
-            const std::string note = std::to_string(fully) + " query row(s) have every key masked: their weights are all zero, not NaN.";
+            const std::string note = text::trf("explain.fully_masked_rows", {{"rows", fully}});
+
             colored_wrapped(colors.warning, note.c_str());
         }
     }

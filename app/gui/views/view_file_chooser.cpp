@@ -2,22 +2,25 @@
 
 #include <imgui.h>
 
+#include "app/text/languages.h"
+
 namespace attn::gui {
 
 ChooserAction draw_file_chooser(FileChooser& chooser, float width, float height, std::string& picked) {
     ChooserAction action = ChooserAction::None;
-    if (ImGui::Button("Up")) {
+    if (ImGui::Button(text::label("chooser.up"))) {
         if (chooser.up()) action = ChooserAction::FolderChanged;
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the folder that holds this one");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr("chooser.up.tip"));
     ImGui::SameLine();
-    ImGui::TextDisabled("in");
+    ImGui::TextDisabled("%s", text::tr("chooser.in"));
     ImGui::SameLine();
     ImGui::TextUnformatted(chooser.folder().c_str());
 
     std::string open_folder;
     ImGui::BeginChild("##listing", ImVec2(width, height), true);
-    if (chooser.entries().empty()) ImGui::TextDisabled("(no folders or matching files here)");
+    if (chooser.entries().empty()) ImGui::TextDisabled("%s", text::tr("chooser.empty"));
+
     const float size_x = width - ImGui::GetFontSize() * 5.5f;
     int index = 0;
     for (const FileEntry& e : chooser.entries()) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/gui/views/view_registry.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -21,12 +22,10 @@ Actions draw_first_run_hint(bool& hint_seen, bool have_trace, int step, const Re
     ImGui::SetNextWindowBgAlpha(0.94f);
     ImGui::Begin("##first_run_hint", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize |
                                                   ImGuiWindowFlags_NoFocusOnAppearing);
-    ImGui::TextWrapped("Step through the lesson with the Right and Left arrow keys (or PageDown / PageUp), "
-                       "play it with Space, or click a step tab below. Press P for presentation mode. "
-                       "Hover a cell to see how it was computed.");
-    if (ImGui::Button("Got it")) hint_seen = true;
+    ImGui::TextWrapped("%s", text::tr("hint.first_run"));
+    if (ImGui::Button(text::label("hint.got_it"))) hint_seen = true;
     ImGui::SameLine();
-    ImGui::TextDisabled("(Help > Keyboard lists every key)");
+    ImGui::TextDisabled("%s", text::tr("hint.keyboard"));
     ImGui::End();
     return {};
 }

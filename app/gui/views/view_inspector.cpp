@@ -3,32 +3,27 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdarg>
-#include <cstdio>
 #include <cmath>
 #include <map>
 #include <string>
 
 #include "app/gui/format.h"
 #include "app/gui/projection.h"
-#include "core/step_text.h"
+#include "app/text/step_text.h"
 
 namespace attn::gui {
 namespace {
 
 using Named = std::map<DimRole, int64_t>;  // index of each dimension, by role
+using text::label;
+using text::tr;
+using text::trf;
 
 // Like ImGui::TextWrapped, but lines break only at spaces: ImGui also breaks after a
 // '.', which split "0.1756" into "0." and "1756".
-void text_wrapped(const char* format, ...) IM_FMTARGS(1);
-void text_wrapped(const char* format, ...) {
-    char buffer[2048];
-    va_list args;
-    va_start(args, format);
-    std::vsnprintf(buffer, sizeof buffer, format, args);
-    va_end(args);
+void text_wrapped(const std::string& words) {
     const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.0f);
-    for (const std::string& line : wrap_at_spaces(buffer, width, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }))
+    for (const std::string& line : wrap_at_spaces(words, width, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }))
         ImGui::TextUnformatted(line.c_str());
 }
 
@@ -84,7 +79,7 @@ void explain_projection(const Results& results, const CellRef& ref, float value)
     const ProjectionWeights pw = projection_weights(trace, ref.step);
     const StepDisplay& sd = results.model->steps[static_cast<size_t>(ref.step)];
     if (!pw.valid()) {
-        text_wrapped("one row of the input times one row of the weight matrix, plus the bias.");
+        text_wrapped(tr("inspector.projection.generic"));
         return;
     }
     const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
@@ -92,8 +87,8 @@ void explain_projection(const Results& results, const CellRef& ref, float value)
     const DotTerms d = projection_terms(trace, pw, results.model->batch_item, ref.row, o);
     if (d.x.empty()) return;
     const std::string x_name = trace.steps[static_cast<size_t>(pw.source_step)].name();
-    text_wrapped("row %d of %s times column %d of %s^T (row %d of %s)%s:", ref.row, x_name.c_str(), o,
-                       pw.w_name.c_str(), o, pw.w_name.c_str(), d.has_bias ? ", plus the bias" : "");
+    text_wrapped(trf(d.has_bias ? "inspector.projection.terms_bias" : "inspector.projection.terms",
+                     {{"row", ref.row}, {"input", x_name}, {"column", o}, {"weight", pw.w_name}}));
     // Every term when they fit in a short table; otherwise the ones that matter most.
     std::vector<int> order(d.x.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
@@ -102,13 +97,13 @@ void explain_projection(const Results& results, const CellRef& ref, float value)
         const auto product = [&](int i) { return std::fabs(d.x[static_cast<size_t>(i)] * d.w[static_cast<size_t>(i)]); };
         std::partial_sort(order.begin(), order.begin() + 6, order.end(), [&](int a, int b) { return product(a) > product(b); });
         order.resize(6);
-        ImGui::TextDisabled("%zu terms; the 6 largest:", d.x.size());
+        ImGui::TextDisabled("%s", trf("inspector.projection.largest", {{"terms", d.x.size()}, {"shown", 6}}).c_str());
     }
     if (ImGui::BeginTable("##proj", 4, kTableFlags)) {
         ImGui::TableSetupColumn("i");
         ImGui::TableSetupColumn("x[n,i]");
         ImGui::TableSetupColumn("W[o,i]");
-        ImGui::TableSetupColumn("product");
+        ImGui::TableSetupColumn(label("inspector.column.product"));
         ImGui::TableHeadersRow();
         // W_o's terms: the index in the colour of the head whose context it reads.
         const int term_head_dim = pw.w_name == "W_o" && trace.config.H() > 1 ? std::max(1, trace.config.head_dim()) : 0;
@@ -133,10 +128,10 @@ void explain_projection(const Results& results, const CellRef& ref, float value)
     // "W_o mixes the heads" is a sum of per-head parts on screen.
     const int heads = trace.config.H(), dh = std::max(1, trace.config.head_dim());
     if (pw.w_name == "W_o" && heads > 1 && static_cast<int>(d.x.size()) == heads * dh) {
-        text_wrapped("per head (each the sum of the %d terms that read that head's context):", dh);
+        text_wrapped(trf("inspector.projection.per_head", {{"terms", dh}}));
         if (ImGui::BeginTable("##per_head", 2, kTableFlags)) {
-            ImGui::TableSetupColumn("head");
-            ImGui::TableSetupColumn("subtotal");
+            ImGui::TableSetupColumn(label("inspector.column.head"));
+            ImGui::TableSetupColumn(label("inspector.column.subtotal"));
             ImGui::TableHeadersRow();
             for (int h = 0; h < heads; ++h) {
                 double part = 0.0;
@@ -145,7 +140,7 @@ void explain_projection(const Results& results, const CellRef& ref, float value)
                 ImGui::TableSetColumnIndex(0);
                 const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
                 ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(h), Rgb{bg.x, bg.y, bg.z}, 4.5f)));
-                ImGui::Text("head %d", h);
+                ImGui::TextUnformatted(trf("canvas.head", {{"head", h}}).c_str());
                 ImGui::PopStyleColor();
                 ImGui::TableSetColumnIndex(1);
                 ImGui::TextUnformatted(format_value(static_cast<float>(part)).c_str());
@@ -153,10 +148,10 @@ void explain_projection(const Results& results, const CellRef& ref, float value)
             ImGui::EndTable();
         }
     }
-    if (d.has_bias) text_wrapped("+ %s[%d] = %s", pw.b_name.c_str(), o, format_value(d.bias).c_str());
-    text_wrapped("sum = %s", format_value(static_cast<float>(d.sum)).c_str());
+    if (d.has_bias) text_wrapped("+ " + pw.b_name + "[" + std::to_string(o) + "] = " + format_value(d.bias));
+    text_wrapped(trf("inspector.sum", {{"value", format_value(static_cast<float>(d.sum))}}));
     if (std::fabs(d.sum - value) > 1e-4 * (1.0 + std::fabs(d.sum))) {
-        ImGui::TextDisabled("(stored %s: float32 rounding)", format_value(value).c_str());
+        ImGui::TextDisabled("%s", trf("inspector.stored_rounding", {{"value", format_value(value)}}).c_str());
     }
 }
 
@@ -170,8 +165,7 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
     switch (step.kind) {
         case StepKind::Scores: {
             if (!s0 || !s1) break;
-            text_wrapped("dot product of query row %lld and key row %lld of this head:", static_cast<long long>(i),
-                               static_cast<long long>(j));
+            text_wrapped(trf("inspector.scores.dot", {{"query", static_cast<long long>(i)}, {"key", static_cast<long long>(j)}}));
             Named q = at, k = at;
             k[DimRole::KeyPos] = j;
             float sum = 0.0f;
@@ -180,7 +174,7 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
                 ImGui::TableSetupColumn("d");
                 ImGui::TableSetupColumn("q[i,d]");
                 ImGui::TableSetupColumn("k[j,d]");
-                ImGui::TableSetupColumn("product");
+                ImGui::TableSetupColumn(label("inspector.column.product"));
                 ImGui::TableHeadersRow();
             }
             for (int d = 0; d < dh; ++d) {
@@ -191,31 +185,34 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
                 if (list) table_row({std::to_string(d), format_value(a), format_value(b), format_value(a * b)});
             }
             if (list) ImGui::EndTable();
-            text_wrapped("sum = %s", format_value(sum).c_str());
+            text_wrapped(trf("inspector.sum", {{"value", format_value(sum)}}));
             break;
         }
         case StepKind::Scale: {
-            if (s0) text_wrapped("%s / sqrt(%d) = %s", format_value(value_at(s0->tensor, at)).c_str(), dh, format_value(value).c_str());
+            if (s0) text_wrapped(format_value(value_at(s0->tensor, at)) + " / sqrt(" + std::to_string(dh) + ") = " + format_value(value));
             const int head = at.count(DimRole::Head) ? static_cast<int>(at.at(DimRole::Head)) : 0;
-            const std::string effect = describe_scaling_effect(scaling_effect(trace, results.model->batch_item, head, static_cast<int>(i)), dh);
-            if (!effect.empty()) text_wrapped("%s", effect.c_str());
+            const std::string effect = text::describe_scaling_effect(scaling_effect(trace, results.model->batch_item, head, static_cast<int>(i)), dh);
+            if (!effect.empty()) text_wrapped(effect);
             break;
         }
         case StepKind::Mask:
             if (std::isinf(value)) {
-                text_wrapped("masked: key %lld is not allowed for query %lld (%s), so the score becomes -inf and "
-                                   "its weight after the softmax is exactly 0.",
-                                   static_cast<long long>(j), static_cast<long long>(i), to_string(trace.config.mask));
+                text_wrapped(trf("inspector.mask.masked", {{"key", static_cast<long long>(j)},
+                                                           {"query", static_cast<long long>(i)},
+                                                           {"mask", tr(trace.config.mask == MaskKind::Causal    ? "mask.causal"
+                                                                                       : trace.config.mask == MaskKind::Padding ? "mask.padding"
+                                                                                                                                : "mask.none")}}));
+
             } else {
-                text_wrapped("allowed: the score passes through unchanged.");
+                text_wrapped(tr("inspector.mask.allowed"));
             }
             break;
         case StepKind::Softmax: {
             if (!s0) break;
             const int head = at.count(DimRole::Head) ? static_cast<int>(at.at(DimRole::Head)) : 0;
-            const std::string note = fully_masked_row_note(trace, results.model->batch_item, head, static_cast<int>(i));
+            const std::string note = text::fully_masked_row_note(trace, results.model->batch_item, head, static_cast<int>(i));
             if (!note.empty()) {
-                text_wrapped("%s", note.c_str());
+                text_wrapped(note);
                 break;
             }
             const int64_t S = trace.config.S();
@@ -231,13 +228,12 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
                 const float x = value_at(s0->tensor, r);
                 sum += std::isinf(x) ? 0.0f : std::exp(x - mx);
             }
-            text_wrapped("row %lld: subtract the row max %s, exponentiate, divide by the row sum %s.",
-                               static_cast<long long>(i), format_value(mx).c_str(), format_value(sum).c_str());
+            text_wrapped(trf("inspector.softmax.row", {{"row", static_cast<long long>(i)}, {"max", format_value(mx)}, {"sum", format_value(sum)}}));
             if (S <= 16 && ImGui::BeginTable("##softmax", 4, kTableFlags)) {
-                ImGui::TableSetupColumn("key j");
-                ImGui::TableSetupColumn("score");
-                ImGui::TableSetupColumn("exp(score-max)");
-                ImGui::TableSetupColumn("weight");
+                ImGui::TableSetupColumn(label("inspector.column.key_j"));
+                ImGui::TableSetupColumn(label("inspector.column.score"));
+                ImGui::TableSetupColumn(label("inspector.column.exp"));
+                ImGui::TableSetupColumn(label("inspector.column.weight"));
                 ImGui::TableHeadersRow();
                 for (int64_t c = 0; c < S; ++c) {
                     r[DimRole::KeyPos] = c;
@@ -249,28 +245,30 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
                 ImGui::EndTable();
             }
             r[DimRole::KeyPos] = j;
-            text_wrapped("this cell: exp(%s - %s) / %s = %s", format_value(value_at(s0->tensor, r)).c_str(),
-                        format_value(mx).c_str(), format_value(sum).c_str(), format_value(value).c_str());
+            text_wrapped(trf("inspector.softmax.cell", {{"score", format_value(value_at(s0->tensor, r))},
+                                                        {"max", format_value(mx)},
+                                                        {"sum", format_value(sum)},
+                                                        {"value", format_value(value)}}));
             break;
         }
         case StepKind::Dropout:
             if (s0) {
                 const float w = value_at(s0->tensor, at);
-                if (value == 0.0f && w != 0.0f) text_wrapped("dropped (weight %s set to 0)", format_value(w).c_str());
-                else text_wrapped("kept: %s / (1 - %.2f) = %s", format_value(w).c_str(), trace.config.dropout, format_value(value).c_str());
+                if (value == 0.0f && w != 0.0f) text_wrapped(trf("inspector.dropout.dropped", {{"weight", format_value(w)}}));
+                else text_wrapped(trf("inspector.dropout.kept", {{"weight", format_value(w)}, {"p", text::fixed(trace.config.dropout, 2)}, {"value", format_value(value)}}));
             }
             break;
         case StepKind::WeightedSum: {
             if (!s0 || !s1) break;
             const int64_t d = at.count(DimRole::HeadDim) ? at.at(DimRole::HeadDim) : 0;
             const int64_t S = trace.config.S();
-            text_wrapped("sum over keys j of weight[%lld, j] * v[j, %lld]:", static_cast<long long>(i), static_cast<long long>(d));
+            text_wrapped(trf("inspector.weighted_sum", {{"row", static_cast<long long>(i)}, {"d", static_cast<long long>(d)}}));
             const bool list = S <= 16 && ImGui::BeginTable("##wsum", 4, kTableFlags);
             if (list) {
-                ImGui::TableSetupColumn("key j");
-                ImGui::TableSetupColumn("weight");
+                ImGui::TableSetupColumn(label("inspector.column.key_j"));
+                ImGui::TableSetupColumn(label("inspector.column.weight"));
                 ImGui::TableSetupColumn("v[j,d]");
-                ImGui::TableSetupColumn("product");
+                ImGui::TableSetupColumn(label("inspector.column.product"));
                 ImGui::TableHeadersRow();
                 for (int64_t c = 0; c < S; ++c) {
                     Named w = at, v = at;
@@ -284,7 +282,7 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
                 }
                 ImGui::EndTable();
             }
-            text_wrapped("sum = %s", format_value(value).c_str());
+            text_wrapped(trf("inspector.sum", {{"value", format_value(value)}}));
             break;
         }
         case StepKind::Projection:
@@ -294,11 +292,10 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
         case StepKind::Transpose:
         case StepKind::Slice:
         case StepKind::Concat:
-            if (s0) text_wrapped("the same number as in %s: %s", s0->name(),
-                                       step.is_view ? "this step only changed how the buffer is read." : "copied into a new buffer.");
+            if (s0) text_wrapped(trf(step.is_view ? "inspector.same_number.view" : "inspector.same_number.copy", {{"source", s0->name()}}));
             break;
         case StepKind::Input:
-            text_wrapped("given data (a token embedding or a loaded file).");
+            text_wrapped(tr("inspector.input"));
             break;
         case StepKind::Lookup:  // a trained model's steps (core/model/): the step text explains them
         case StepKind::Add:
@@ -314,7 +311,7 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
 void draw_inspector(const Results& results, const CanvasUi& canvas, int current_step) {
     const CellRef ref = canvas.hovered.valid() ? canvas.hovered : canvas.pinned;
     if (!results.trace || !results.model || !ref.valid() || ref.step >= static_cast<int>(results.model->steps.size())) {
-        ImGui::TextDisabled("Hover a cell to inspect it; click to pin it.");
+        ImGui::TextDisabled("%s", tr("inspector.hover_hint"));
         return;
     }
     const Step& step = results.trace->steps[static_cast<size_t>(ref.step)];
@@ -326,14 +323,15 @@ void draw_inspector(const Results& results, const CanvasUi& canvas, int current_
     const float value = cell_value(step.tensor, panel, ref.row, ref.col);
     if (!canvas.hovered.valid() && ref.step != current_step) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-        text_wrapped("pinned in step %d; hover or click a cell to inspect this step", ref.step + 1);
+        text_wrapped(trf("inspector.pinned_elsewhere", {{"step", ref.step + 1}}));
         ImGui::PopStyleColor();
     }
-    text_wrapped("%s%s", step.name(), describe_index(results, step.tensor, idx).c_str());
-    text_wrapped("= %s", format_value(value).c_str());
+    text_wrapped(step.name() + describe_index(results, step.tensor, idx));
+    text_wrapped("= " + format_value(value));
     int64_t pos = step.tensor.offset();
     for (size_t d = 0; d < idx.size(); ++d) pos += idx[d] * step.tensor.strides()[d];
-    ImGui::TextDisabled("storage position %lld of buffer #%d", static_cast<long long>(pos), sd.strip.buffer_id);
+    ImGui::TextDisabled("%s", trf("inspector.storage_position", {{"position", static_cast<long long>(pos)}, {"buffer", sd.strip.buffer_id}}).c_str());
+
     ImGui::Separator();
     explain_origin(results, ref, step, name_index(step.tensor, idx), value);
 }

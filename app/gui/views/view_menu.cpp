@@ -7,10 +7,13 @@
 #include "app/gui/export_path.h"
 #include "app/gui/format.h"
 #include "app/gui/views/view_path_dialog.h"
-
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
+
+using text::label;
+using text::tr;
 
 using Kind = DialogState::Kind;
 
@@ -28,18 +31,33 @@ std::string with_extension(const std::string& name, const std::string& extension
     return std::filesystem::path(name).replace_extension(extension).string();
 }
 
+// View > Language: every language the binary carries, each named in its own words;
+// picking one switches at once (the window rebuilds its fonts, not the trace).
+void language_menu(UiSettings& settings, Actions& out) {
+    if (!ImGui::BeginMenu(label("menu.view.language"))) return;
+    for (const std::string& code : text::language_codes()) {
+        const text::Catalogue* language = text::find_language(code);
+        const std::string item = std::string(language->name()) + "###language." + code;
+        if (ImGui::MenuItem(item.c_str(), nullptr, text::active().code() == code) && text::set_language(code)) {
+            settings.language = code;
+            out.language_changed = true;
+        }
+    }
+    ImGui::EndMenu();
+}
+
 }  // namespace
 
 Actions draw_menu(io::ProblemSources& sources, const Results& results, int step, Jobs& jobs, UiSettings& settings,
                   bool& show_storage) {
     Actions out;
     if (!ImGui::BeginMainMenuBar()) return out;
-    if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("Open weights...")) open_dialog(jobs, Kind::OpenWeights, sources.weights_path);
-        if (ImGui::MenuItem("Open query...")) open_dialog(jobs, Kind::OpenQuery, sources.query_path);
-        if (ImGui::MenuItem("Open key...")) open_dialog(jobs, Kind::OpenKey, sources.key_path);
-        if (ImGui::MenuItem("Open value...")) open_dialog(jobs, Kind::OpenValue, sources.value_path);
-        if (ImGui::MenuItem("Forget loaded files", nullptr, false,
+    if (ImGui::BeginMenu(label("menu.file"))) {
+        if (ImGui::MenuItem(label("menu.file.open_weights"))) open_dialog(jobs, Kind::OpenWeights, sources.weights_path);
+        if (ImGui::MenuItem(label("menu.file.open_query"))) open_dialog(jobs, Kind::OpenQuery, sources.query_path);
+        if (ImGui::MenuItem(label("menu.file.open_key"))) open_dialog(jobs, Kind::OpenKey, sources.key_path);
+        if (ImGui::MenuItem(label("menu.file.open_value"))) open_dialog(jobs, Kind::OpenValue, sources.value_path);
+        if (ImGui::MenuItem(label("menu.file.forget"), nullptr, false,
                             !sources.weights_path.empty() || !sources.query_path.empty() ||
                                 !sources.key_path.empty() || !sources.value_path.empty())) {
             const auto tokens = sources.tokens;
@@ -51,35 +69,36 @@ Actions draw_menu(io::ProblemSources& sources, const Results& results, int step,
         const bool have = results.trace != nullptr;
         const Step* shown = results.step_at(step);
         const std::string step_file = shown ? snapshot_file_name(step + 1, shown->name()) : "";
-        if (ImGui::MenuItem("Export snapshot...", nullptr, false, have)) {
+        if (ImGui::MenuItem(label("menu.file.export_snapshot"), nullptr, false, have)) {
             open_dialog(jobs, Kind::ExportSnapshot, export_folder(jobs) + "/" + step_file);
         }
-        if (ImGui::MenuItem("Export all steps...", nullptr, false, have && !jobs.export_progress.active)) {
+        if (ImGui::MenuItem(label("menu.file.export_all"), nullptr, false, have && !jobs.export_progress.active)) {
             open_dialog(jobs, Kind::ExportAll, export_folder(jobs) + "/attnviz_steps");
         }
-        if (ImGui::MenuItem("Export tensors...", nullptr, false, have)) {
+        if (ImGui::MenuItem(label("menu.file.export_tensors"), nullptr, false, have)) {
             open_dialog(jobs, Kind::ExportTensors, export_folder(jobs) + "/attnviz_tensors");
         }
-        if (ImGui::MenuItem("Export current step as CSV...", nullptr, false, have)) {
+        if (ImGui::MenuItem(label("menu.file.export_csv"), nullptr, false, have)) {
             open_dialog(jobs, Kind::ExportCsv, export_folder(jobs) + "/" + with_extension(step_file, ".csv"));
         }
         ImGui::Separator();
-        if (ImGui::MenuItem("Quit", "Ctrl+Q")) out.quit = true;
+        if (ImGui::MenuItem(label("menu.file.quit"), "Ctrl+Q")) out.quit = true;
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("View")) {
-        if (ImGui::MenuItem("Presentation mode", "P")) out.toggle_presentation = true;
-        if (ImGui::MenuItem("Full screen", "F")) out.toggle_fullscreen = true;
-        if (ImGui::MenuItem("Light theme", nullptr, settings.light_theme)) {
+    if (ImGui::BeginMenu(label("menu.view"))) {
+        if (ImGui::MenuItem(label("menu.view.presentation"), "P")) out.toggle_presentation = true;
+        if (ImGui::MenuItem(label("menu.view.full_screen"), "F")) out.toggle_fullscreen = true;
+        if (ImGui::MenuItem(label("menu.view.light_theme"), nullptr, settings.light_theme)) {
             settings.light_theme = !settings.light_theme;
             out.theme_changed = true;
         }
-        ImGui::MenuItem("Numbers in cells", nullptr, &settings.show_values);
-        ImGui::MenuItem("Storage strip", nullptr, &show_storage);
+        ImGui::MenuItem(label("menu.view.numbers"), nullptr, &settings.show_values);
+        ImGui::MenuItem(label("menu.view.storage"), nullptr, &show_storage);
+        language_menu(settings, out);
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("Help")) {
-        if (ImGui::MenuItem("Keyboard...")) open_dialog(jobs, Kind::Keys, "");
+    if (ImGui::BeginMenu(label("menu.help"))) {
+        if (ImGui::MenuItem(label("menu.help.keyboard"))) open_dialog(jobs, Kind::Keys, "");
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();

@@ -11,6 +11,7 @@
 #include "app/gui/fonts_theme.h"
 #include "app/gui/views/view_file_chooser.h"
 #include "app/gui/views/view_path_dialog.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
@@ -55,7 +56,7 @@ PathCheck check_dialog_path(const DialogState& d) {
     if (target_of(d.kind) == ExportTarget::File && !path.empty() && fs::path(path).extension() != extension_of(d.kind)) {
         PathCheck c;
         c.resolved = path;
-        c.message = std::string("this export writes a ") + extension_of(d.kind) + " file; end the name with " + extension_of(d.kind);
+        c.message = text::trf("dialog.path.wrong_extension", {{"extension", extension_of(d.kind)}});
         return c;
     }
     return check_export_path(path, "/", target_of(d.kind));
@@ -123,7 +124,7 @@ void draw_path_dialog(DialogState& d, io::ProblemSources& sources, bool light_th
     const bool folder = !opening && target_of(d.kind) == ExportTarget::Folder;
     const bool asking = !d.question.empty();
 
-    ImGui::TextUnformatted(opening ? "Path of the file:" : (folder ? "Folder to write into:" : "File to write:"));
+    ImGui::TextUnformatted(text::tr(opening ? "dialog.path.open" : (folder ? "dialog.path.folder" : "dialog.path.file")));
     ImGui::SetNextItemWidth(width);
     if (!asking && (ImGui::IsWindowAppearing() || d.refocus)) {
         ImGui::SetKeyboardFocusHere();
@@ -135,7 +136,7 @@ void draw_path_dialog(DialogState& d, io::ProblemSources& sources, bool light_th
         d.error.clear();
         d.chooser.follow(resolve_export_path(d.path, d.base), folder);
     }
-    ImGui::TextDisabled("relative paths start in %s", d.base.c_str());
+    ImGui::TextDisabled("%s", text::trf("dialog.path.relative", {{"folder", d.base}}).c_str());
 
     // What Export would do, before it is pressed.
     PathCheck check;
@@ -144,14 +145,13 @@ void draw_path_dialog(DialogState& d, io::ProblemSources& sources, bool light_th
         // A line that says what Export would do; a refusal or question shown below is not repeated.
         const std::string name = fs::path(check.resolved).filename().string();
         switch (check.verdict) {
-            case PathVerdict::Ready: colored_wrapped(colors.dim, "writes " + check.resolved, width); break;
+            case PathVerdict::Ready: colored_wrapped(colors.dim, text::trf("dialog.path.writes", {{"path", check.resolved}}), width); break;
             case PathVerdict::AskOverwrite:
-                colored_wrapped(colors.warning, (folder ? "the folder '" + name + "' is not empty" : "'" + name + "' exists") +
-                                                    ": Export asks before replacing", width);
+                colored_wrapped(colors.warning, text::trf(folder ? "dialog.path.folder_not_empty" : "dialog.path.file_exists", {{"name", name}}), width);
                 break;
             case PathVerdict::AskCreateFolder:
-                colored_wrapped(colors.warning, "the folder '" + fs::path(check.missing_folder).filename().string() +
-                                                    "' does not exist yet: Export asks before creating it", width);
+                colored_wrapped(colors.warning,
+                                text::trf("dialog.path.folder_missing", {{"name", fs::path(check.missing_folder).filename().string()}}), width);
                 break;
             case PathVerdict::Refused:
                 if (!d.path.empty() && d.error != check.message) colored_wrapped(colors.error, check.message, width);
@@ -172,20 +172,20 @@ void draw_path_dialog(DialogState& d, io::ProblemSources& sources, bool light_th
         d.error.clear();
         submit |= action == ChooserAction::FileChosen;
     }
-    if (folder && ImGui::Button("Write into the folder shown")) {
+    if (folder && ImGui::Button(text::label("dialog.path.use_shown_folder"))) {
         d.path = d.chooser.folder();
         d.question.clear();
     }
 
     if (d.kind == Kind::ExportSnapshot || d.kind == Kind::ExportAll) {
-        ImGui::TextUnformatted("Resolution:");
+        ImGui::TextUnformatted(text::tr("dialog.path.resolution"));
         ImGui::SameLine();
         ImGui::RadioButton("1x", &d.scale_index, 0);
         ImGui::SameLine();
         ImGui::RadioButton("2x", &d.scale_index, 1);
         ImGui::SameLine();
         ImGui::RadioButton("4x", &d.scale_index, 2);
-        ImGui::Checkbox("canvas only, with the step's title (uncheck: the whole window)", &d.canvas_only);
+        ImGui::Checkbox(text::label("dialog.path.canvas_only"), &d.canvas_only);
     }
     if (!d.error.empty()) colored_wrapped(colors.error, d.error, width);
 
@@ -194,11 +194,11 @@ void draw_path_dialog(DialogState& d, io::ProblemSources& sources, bool light_th
     if (asking) {
         ImGui::Separator();
         colored_wrapped(colors.warning, d.question, width);
-        const bool yes = ImGui::Button(d.create_folder.empty() ? "Replace" : "Create folder and export") || enter;
+        const bool yes = ImGui::Button(text::label(d.create_folder.empty() ? "dialog.path.replace" : "dialog.path.create_and_export")) || enter;
         ImGui::SameLine();
-        const bool back = ImGui::Button("Back") || escape;
+        const bool back = ImGui::Button(text::label("dialog.path.back")) || escape;
         ImGui::SameLine();
-        ImGui::TextDisabled("(Enter: yes, Escape: back)");
+        ImGui::TextDisabled("%s", text::tr("dialog.path.enter_escape"));
         if (yes) {
             out.export_request = make_request(d, d.question_path, d.create_folder.empty(), d.create_folder);
             d.question.clear();
@@ -210,9 +210,9 @@ void draw_path_dialog(DialogState& d, io::ProblemSources& sources, bool light_th
         return;
     }
 
-    submit |= ImGui::Button(opening ? "Open" : "Export", ImVec2(fs * 6.0f, 0));
+    submit |= ImGui::Button(text::label(opening ? "dialog.path.open_button" : "dialog.path.export_button"), ImVec2(fs * 6.0f, 0));
     ImGui::SameLine();
-    const bool cancel = ImGui::Button("Cancel") || !open || (escape && !submit);
+    const bool cancel = ImGui::Button(text::label("dialog.path.cancel")) || !open || (escape && !submit);
     if (submit) {
         d.refocus = true;
         d.error.clear();
@@ -220,7 +220,8 @@ void draw_path_dialog(DialogState& d, io::ProblemSources& sources, bool light_th
             const std::string path = resolve_export_path(d.path, d.base);
             std::error_code ec;
             if (!fs::is_regular_file(path, ec)) {
-                d.error = "no readable file at '" + path + "'; check the path or pick a file in the list";
+                d.error = text::trf("dialog.path.no_file", {{"path", path}});
+
                 return;
             }
             std::string* slot = d.kind == Kind::OpenWeights ? &sources.weights_path

@@ -13,6 +13,7 @@
 #include "app/gui/views/view_menu.h"
 #include "app/gui/views/view_status.h"
 #include "app/gui/views/view_timeline.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
@@ -22,44 +23,46 @@ constexpr ImGuiWindowFlags kBare = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlag
 }  // namespace
 
 const std::vector<ViewSpec>& registered_views() {
-    // window, slot, extra flags, edge to edge, interactive only, draw
+    // window, titled, slot, extra flags, edge to edge, interactive only, draw
     static const std::vector<ViewSpec> views = {
-        {nullptr, DockSlot::MenuBar, 0, false, false, [](AppState& s, const FrameContext&, const Rect&) {
+        {nullptr, false, DockSlot::MenuBar, 0, false, false, [](AppState& s, const FrameContext&, const Rect&) {
              return draw_menu(s.session.sources, s.results, s.ui.playback.step(), s.jobs, s.settings, s.ui.show_storage);
          }},
-        {nullptr, DockSlot::Dialogs, 0, false, true, [](AppState& s, const FrameContext&, const Rect&) {
+        {nullptr, false, DockSlot::Dialogs, 0, false, true, [](AppState& s, const FrameContext&, const Rect&) {
              return draw_dialogs(s.jobs.dialog, s.session.sources, s.settings.light_theme);
          }},
-        {"Canvas", DockSlot::Center, kBare | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus,
+        {"Canvas", false, DockSlot::Center, kBare | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus,
          true, false, [](AppState& s, const FrameContext& c, const Rect&) {
              // Slides and canvas-only pictures show the canvas without its selector and messages.
              const bool decorations = !c.canvas_only && !c.presentation_header && !s.ui.presentation;
              return draw_canvas_panel(s.results, s.ui, s.settings, !s.session.config_message.empty(), c, decorations);
          }},
-        {"Controls", DockSlot::Left, ImGuiWindowFlags_NoScrollbar, false, false, [](AppState& s, const FrameContext& c, const Rect&) {
+        {"window.controls", true, DockSlot::Left, ImGuiWindowFlags_NoScrollbar, false, false, [](AppState& s, const FrameContext& c, const Rect&) {
              return draw_controls_panel(s.session, s.results, s.ui, s.settings, c.computing);
          }},
-        {"Timeline", DockSlot::Bottom, kBare, false, false, [](AppState& s, const FrameContext&, const Rect&) {
+        {"Timeline", false, DockSlot::Bottom, kBare, false, false, [](AppState& s, const FrameContext&, const Rect&) {
              draw_timeline(s.results.trace.get(), s.ui.playback, s.settings.light_theme);
              return Actions{};
          }},
-        {nullptr, DockSlot::AboveBottom, 0, false, true, [](AppState& s, const FrameContext&, const Rect& area) {
+        {nullptr, false, DockSlot::AboveBottom, 0, false, true, [](AppState& s, const FrameContext&, const Rect& area) {
              return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, s.ui.playback.step(), area);
          }},
-        {"Explanation", DockSlot::RightTop, 0, false, false, [](AppState& s, const FrameContext& c, const Rect&) {
+        {"window.explanation", true, DockSlot::RightTop, 0, false, false, [](AppState& s, const FrameContext& c, const Rect&) {
              draw_explanation(s.results.trace.get(), s.ui.playback.step(), s.settings.light_theme, c.fonts, false);
              return Actions{};
          }},
-        {"Inspector", DockSlot::RightBottom, 0, false, false, [](AppState& s, const FrameContext&, const Rect&) {
+        {"window.inspector", true, DockSlot::RightBottom, 0, false, false, [](AppState& s, const FrameContext&, const Rect&) {
              draw_inspector(s.results, s.ui.canvas, s.ui.playback.step());
              return Actions{};
          }},
-        {nullptr, DockSlot::StatusBar, 0, false, false, [](AppState& s, const FrameContext& c, const Rect& area) {
+        {nullptr, false, DockSlot::StatusBar, 0, false, false, [](AppState& s, const FrameContext& c, const Rect& area) {
              return draw_status_line(s.ui, s.jobs.export_progress, c.now, area);
          }},
     };
     return views;
 }
+
+const char* window_name(const ViewSpec& view) { return view.titled ? text::label(view.window) : view.window; }
 
 void place_window(float x, float y, float w, float h) {
     ImGui::SetNextWindowPos(ImVec2(x, y));

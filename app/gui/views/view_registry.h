@@ -37,8 +37,10 @@ enum class DockSlot {
 using ViewDraw = Actions (*)(AppState& state, const FrameContext& ctx, const Rect& area);
 
 struct ViewSpec {
-    const char* window;          // the docked window's name (its imgui.ini key); nullptr when
-                                 // the view opens its own window(s)
+    const char* window;          // the docked window's name, or with `titled` the catalogue key
+                                 // of its title (the key is then its ImGui ID and imgui.ini
+                                 // key); nullptr when the view opens its own window(s)
+    bool titled;                 // the window shows a title bar with a translated title
     DockSlot slot;
     ImGuiWindowFlags flags;      // added to kPanelFlags for a docked window
     bool edge_to_edge;           // no window padding (the canvas draws up to the border)
@@ -48,6 +50,8 @@ struct ViewSpec {
 
 // The registered views, in drawing order (later ones sit on top).
 const std::vector<ViewSpec>& registered_views();
+// The name a docked view's window is begun with ("Title###key" when titled).
+const char* window_name(const ViewSpec& view);
 
 // Flags of every docked panel: placed by the frame, never by the user or imgui.ini.
 constexpr ImGuiWindowFlags kPanelFlags =

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/gui/views/view_registry.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -16,17 +17,18 @@ Actions draw_status_line(const UiState& ui, const ExportProgress& progress, doub
     ImGui::PopStyleVar();
     if (progress.active) {
         const float fraction = progress.total > 0 ? static_cast<float>(progress.next) / static_cast<float>(progress.total) : 0.0f;
-        const std::string text = "exporting step " + std::to_string(std::min(progress.next + 1, progress.total)) + " of " +
-                                 std::to_string(progress.total) + " into " + progress.folder;
+        const std::string line = text::trf("status.exporting", {{"step", std::min(progress.next + 1, progress.total)},
+                                                                {"total", progress.total},
+                                                                {"folder", progress.folder}});
         ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 8.0f, ImGui::GetFontSize()), "");
         ImGui::SameLine();
-        ImGui::TextUnformatted(text.c_str());
+        ImGui::TextUnformatted(line.c_str());
     } else if (!ui.status.empty() && now - ui.status_time < 8.0 && now >= ui.status_time) {
         ImGui::TextUnformatted(ui.status.c_str());
         // A long message runs off the edge: the whole of it on hover.
         if (ImGui::IsItemHovered() && ImGui::GetItemRectMax().x > area.right()) ImGui::SetTooltip("%s", ui.status.c_str());
     } else {
-        ImGui::TextDisabled("ready");
+        ImGui::TextDisabled("%s", text::tr("status.ready"));
     }
     ImGui::End();
     return {};

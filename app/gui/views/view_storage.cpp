@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/gui/animation.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
@@ -57,16 +58,16 @@ Caption strip_caption(const Painter& p) {
     const StorageStrip& strip = sd.strip;
     const StepDisplay* from = sd.from_step >= 0 ? &p.display(sd.from_step) : nullptr;
     Caption c;
-    c.pieces.push_back("storage buffer #" + std::to_string(strip.buffer_id) + ": " + std::to_string(strip.storage_elements) + " floats");
-    c.pieces.push_back("offset " + std::to_string(strip.offset));
-    c.pieces.push_back("strides " + strides_text(strip.strides));
-    c.pieces.push_back(strip.contiguous ? "contiguous" : "NOT contiguous");
-    if (!strip.shares_with.empty()) c.pieces.push_back("same buffer as " + strip.shares_with + " (view: 0 bytes copied)");
-    else if (from) c.pieces.push_back("new buffer (values written)");
+    c.pieces.push_back(text::trf("storage.buffer", {{"buffer", strip.buffer_id}, {"floats", strip.storage_elements}}));
+    c.pieces.push_back(text::trf("storage.offset", {{"offset", strip.offset}}));
+    c.pieces.push_back(text::trf("storage.strides", {{"strides", strides_text(strip.strides)}}));
+    c.pieces.push_back(text::tr(strip.contiguous ? "storage.contiguous" : "storage.not_contiguous"));
+    if (!strip.shares_with.empty()) c.pieces.push_back(text::trf("storage.shares", {{"step", strip.shares_with}}));
+    else if (from) c.pieces.push_back(text::tr("storage.new_buffer"));
     const int64_t numel = p.step(p.f->step).tensor.numel();
     const auto arcs = static_cast<int64_t>(strip.first_positions.size());
     if (arcs > 1 && arcs < numel) {
-        c.pieces.push_back("arcs: first " + std::to_string(arcs) + " of " + std::to_string(numel) + " shown");
+        c.pieces.push_back(text::trf("storage.arcs", {{"shown", arcs}, {"elements", numel}}));
     }
     for (const int8_t b : strip.bins) {
         c.no_head |= b == -2;
@@ -79,9 +80,10 @@ Caption strip_caption(const Painter& p) {
 // The key entries for grey bins, in the order they are drawn.
 std::vector<std::pair<uint32_t, std::string>> grey_key(const Painter& p, const Caption& c) {
     std::vector<std::pair<uint32_t, std::string>> key;
-    if (c.no_head) key.emplace_back(pack_rgba(kNoHead), "no head (before the split)");
-    if (c.mixed) key.emplace_back(pack_rgba(kMixed, 0.8f), "several heads per pixel");
-    if (c.outside) key.emplace_back(p.pal.empty_cell, "not part of this tensor");
+    if (c.no_head) key.emplace_back(pack_rgba(kNoHead), text::tr("storage.key.no_head"));
+    if (c.mixed) key.emplace_back(pack_rgba(kMixed, 0.8f), text::tr("storage.key.mixed"));
+    if (c.outside) key.emplace_back(p.pal.empty_cell, text::tr("storage.key.outside"));
+
     return key;
 }
 

@@ -7,47 +7,51 @@
 
 #include "app/gui/fonts_theme.h"
 #include "app/gui/layout.h"
+#include "app/text/step_text.h"
 
 namespace attn::gui {
 namespace {
+
+using text::label;
+using text::tr;
 
 // A tab's label at each level of detail (see step_tab_detail).
 std::string tab_label(const Step& step, int index, int level) {
     const std::string number = std::to_string(index + 1);
     if (level >= 2) return number;
     if (level == 1) return number + " " + step.name();
-    return number + " " + step.name() + (step.is_view ? " (view)" : "");
+    return number + " " + step.name() + (step.is_view ? tr("timeline.tab_view_suffix") : "");
 }
 
 }  // namespace
 
 void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
     if (!trace) {
-        ImGui::TextDisabled("no trace yet");
+        ImGui::TextDisabled("%s", tr("timeline.no_trace"));
         return;
     }
     const int n = static_cast<int>(trace->steps.size());
     if (ImGui::Button("|<")) pb.jump_to(0);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("first step (Home)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.first.tip"));
     ImGui::SameLine();
     if (ImGui::Button(" < ")) pb.previous();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("previous step, animated backwards (Left / PageUp)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.previous.tip"));
     ImGui::SameLine();
-    if (ImGui::Button(pb.playing() ? "pause" : "play ", ImVec2(ImGui::GetFontSize() * 4.0f, 0))) pb.toggle_play();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("play / pause (Space)");
+    if (ImGui::Button(label(pb.playing() ? "timeline.pause" : "timeline.play"), ImVec2(ImGui::GetFontSize() * 4.0f, 0))) pb.toggle_play();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.play.tip"));
     ImGui::SameLine();
     if (ImGui::Button(" > ")) pb.next();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("next step (Right / PageDown)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.next.tip"));
     ImGui::SameLine();
     if (ImGui::Button(">|")) pb.jump_to(n - 1);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("last step (End)");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.last.tip"));
     ImGui::SameLine();
     // Where we are, as text beside the scrub bar (inside it, the grab covered it).
-    const std::string where = "step " + std::to_string(pb.step() + 1) + " / " + std::to_string(n);
+    const std::string where = text::trf("timeline.where", {{"step", pb.step() + 1}, {"steps", n}});
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(where.c_str());
     if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%d%% of this step's animation", static_cast<int>(std::lround(pb.progress() * 100)));
+        ImGui::SetTooltip("%s", text::trf("timeline.where.tip", {{"percent", static_cast<int>(std::lround(pb.progress() * 100))}}).c_str());
     }
     ImGui::SameLine();
     // Scrub: the whole lesson as one continuous position, step + progress.
@@ -57,7 +61,7 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
         const int step = std::min(n - 1, static_cast<int>(std::floor(position)));
         pb.set_position(step, position - static_cast<float>(step));
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("drag to scrub through the steps and their animations");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.scrub.tip"));
 
     // Step tabs: as much of each name as lets all of them fit; else they scroll, and the
     // current one is scrolled into view whenever it changes.
@@ -97,8 +101,9 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
         }
         if (ImGui::IsItemHovered()) {
             // Name, title and formula: what the tab shortens (the kind alone repeated the title).
-            ImGui::SetTooltip("%d %s: %s%s\n%s", i + 1, step.name(), step.title.c_str(), step.is_view ? " (a view)" : "",
-                              step.formula.c_str());
+            const text::StepText words = text::describe_step(step, trace->config);
+            ImGui::SetTooltip("%d %s: %s%s\n%s", i + 1, step.name(), words.title.c_str(),
+                              step.is_view ? tr("timeline.tab_tip_view_suffix") : "", words.formula.c_str());
         }
     }
     // The wheel scrolls the row of tabs sideways.

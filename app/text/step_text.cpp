@@ -1,0 +1,154 @@
+#include "app/text/step_text.h"
+
+#include <cmath>
+
+namespace attn::text {
+namespace {
+
+// A key of the step in the catalogue: step.attn_scores.title for (AttnScores, "title").
+std::string key_of(StepId id, const char* part) { return std::string("step.") + step_name(id) + "." + part; }
+
+std::string join(std::string a, const std::string& b) { return b.empty() ? a : a + " " + b; }
+
+// Q, K or V: the letter of a projection-family step.
+const char* letter_of(StepId id) {
+    switch (id) {
+        case StepId::Q: case StepId::QSplit: case StepId::QHeads: return "Q";
+        case StepId::K: case StepId::KSplit: case StepId::KHeads: return "K";
+        case StepId::V: case StepId::VSplit: case StepId::VHeads: return "V";
+        case StepId::Tokens: case StepId::TokenEmbedding: case StepId::PositionEmbedding: case StepId::EmbeddingSum:
+        case StepId::LayerInput: case StepId::Norm: case StepId::Residual: case StepId::NextTokenProbs:
+        case StepId::PredictedTokens:
+        case StepId::Input: case StepId::KeyInput: case StepId::ValueInput: case StepId::Qkv:
+        case StepId::AttnScores: case StepId::AttnScaled: case StepId::AttnMasked: case StepId::AttnWeights:
+        case StepId::AttnDropped: case StepId::Context: case StepId::ContextSplit: case StepId::Concat:
+        case StepId::Out: break;
+    }
+    return "";
+}
+
+std::string projection_text(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+    const char letter = letter_of(id)[0];
+    const int in_width = letter == 'K' ? c.key_dim() : letter == 'V' ? c.value_dim() : c.E();
+    std::string text = cat.format("step.projection.explanation", {{"width", in_width},
+                                                                  {"role", cat.text(key_of(id, "role"))},
+                                                                  {"letter", letter_of(id)},
+                                                                  {"embed", c.E()}});
+    if (c.is_cross() && letter != 'Q')
+        text = join(text, cat.format(letter == 'K' ? "step.projection.cross_key" : "step.projection.cross_value", {{"keys", c.S()}}));
+    if (c.variant == Variant::Fused) text = join(text, cat.text("step.projection.fused"));
+    return text;
+}
+
+std::string split_text(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+    return cat.format("step.split.explanation", {{"embed", c.E()},
+                                                 {"heads", c.H()},
+                                                 {"head_dim", c.head_dim()},
+                                                 {"last_column", c.head_dim() - 1},
+                                                 {"letter", letter_of(id)}});
+}
+
+std::string heads_text(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+    return cat.format("step.heads.explanation", {{"rows", id == StepId::QHeads ? "L" : "S"},
+                                                 {"products", c.batch * c.H()},
+                                                 {"stride", c.variant == Variant::Fused ? 3 * c.E() : c.E()}});
+}
+
+// The stacked variant projects each head by its own module: no view, no transpose.
+StepText stacked_heads_text(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+    const std::string letter = letter_of(id);
+    const std::string lower(1, static_cast<char>(letter[0] - 'A' + 'a'));
+    return {cat.format("step.stacked_heads.title", {{"letter", letter}}),
+            cat.format("step.stacked_heads.formula", {{"letter", letter}, {"lower", lower}}),
+            cat.format("step.stacked_heads.explanation", {{"heads", c.H()}, {"head_dim", c.head_dim()}, {"embed", c.E()}})};
+}
+
+std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+    const std::string key = key_of(id, "explanation");
+    switch (id) {
+        case StepId::Tokens: return cat.format(key, {{"tokens", c.L()}});
+        case StepId::TokenEmbedding: return cat.format(key, {{"embed", c.E()}});
+        case StepId::PositionEmbedding: return cat.format(key, {{"last_position", c.L() - 1}});
+        case StepId::EmbeddingSum: case StepId::LayerInput: case StepId::Residual: case StepId::NextTokenProbs:
+        case StepId::PredictedTokens: return cat.text(key);
+        case StepId::Norm: return cat.format(key, {{"embed", c.E()}});
+        case StepId::Input: return cat.format(key, {{"tokens", c.L()}, {"embed", c.E()}});
+        case StepId::KeyInput: return cat.format(key, {{"keys", c.S()}, {"kdim", c.key_dim()}});
+        case StepId::ValueInput: return cat.format(key, {{"keys", c.S()}, {"vdim", c.value_dim()}});
+        case StepId::Qkv: return cat.format(key, {{"rows", 3 * c.E()}, {"embed", c.E()}});
+        case StepId::Q: case StepId::K: case StepId::V: return projection_text(id, c, cat);
+        case StepId::QSplit: case StepId::KSplit: case StepId::VSplit: return split_text(id, c, cat);
+        case StepId::QHeads: case StepId::KHeads: case StepId::VHeads: return heads_text(id, c, cat);
+        case StepId::AttnScores: return cat.format(key, {{"queries", c.L()}, {"keys", c.S()}, {"heads", c.H()}});
+        case StepId::AttnScaled:
+            return cat.format(key, {{"head_dim", c.head_dim()}, {"root", fixed(std::sqrt(static_cast<double>(c.head_dim())), 3)}});
+        case StepId::AttnMasked: {
+            const char* why = c.mask == MaskKind::Causal    ? "step.attn_masked.why_causal"
+                              : c.mask == MaskKind::Padding ? "step.attn_masked.why_padding"
+                                                            : "step.attn_masked.why_other";
+            return join(cat.text(why), cat.text(key));
+        }
+        case StepId::AttnWeights: return cat.text(key);
+        case StepId::AttnDropped:
+            return cat.format(key, {{"p", fixed(c.dropout, 2)}, {"keep_scale", fixed(1.0 / (1.0 - c.dropout), 3)}});
+        case StepId::Context: return cat.format(key, {{"head_dim", c.head_dim()}});
+        case StepId::ContextSplit: return cat.text(key);
+        case StepId::Concat:
+            return cat.format(c.variant == Variant::Stacked ? "step.concat.stacked.explanation" : key,
+                              {{"heads", c.H()}, {"head_dim", c.head_dim()}, {"embed", c.E()}});
+        case StepId::Out: return cat.text(key);
+    }
+    return "";
+}
+
+bool is_stacked_heads(StepId id, const AttentionConfig& c) {
+    return c.variant == Variant::Stacked && (id == StepId::QHeads || id == StepId::KHeads || id == StepId::VHeads);
+}
+
+// The stacked concat is a torch.cat, not a contiguous copy plus view.
+std::string plain_key(StepId id, const AttentionConfig& c, const char* part) {
+    if (id == StepId::Concat && c.variant == Variant::Stacked) return std::string("step.concat.stacked.") + part;
+    return key_of(id, part);
+}
+
+}  // namespace
+
+StepText describe_step(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+    if (is_stacked_heads(id, c)) return stacked_heads_text(id, c, cat);
+    return {cat.text(plain_key(id, c, "title")), cat.text(plain_key(id, c, "formula")), explanation(id, c, cat)};
+}
+
+std::string step_title(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+    if (is_stacked_heads(id, c)) return stacked_heads_text(id, c, cat).title;
+    return cat.text(plain_key(id, c, "title"));
+}
+
+StepText describe_step(const Step& step, const AttentionConfig& c, const Catalogue& cat) { return describe_step(step.id, c, cat); }
+
+std::string step_title(const Step& step, const AttentionConfig& c, const Catalogue& cat) { return step_title(step.id, c, cat); }
+
+std::string copy_badge(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+    if (id != StepId::Concat) return "";
+    return cat.text(c.variant == Variant::Stacked ? "step.concat.copy_stacked" : "step.concat.copy_contiguous");
+}
+
+std::string copy_badge(const Step& step, const AttentionConfig& c, const Catalogue& cat) { return copy_badge(step.id, c, cat); }
+
+std::string describe_scaling_effect(const ScalingEffect& e, int head_dim, const Catalogue& cat) {
+    if (!e.valid) return "";
+    const std::string numbers = cat.format("inspector.scaling.numbers", {{"largest", fixed(e.largest_score, 2)},
+                                                                         {"scaled", fixed(e.max_weight_scaled, 2)},
+                                                                         {"head_dim", head_dim},
+                                                                         {"unscaled", fixed(e.max_weight_unscaled, 2)}});
+    const char* verdict = e.max_weight_unscaled < 0.5f   ? "inspector.scaling.changes_little"
+                          : e.max_weight_unscaled > 0.9f ? "inspector.scaling.nearly_one_hot"
+                                                         : "inspector.scaling.spreads";
+    return join(numbers, cat.text(verdict));
+}
+
+std::string fully_masked_row_note(const Trace& trace, int batch_item, int head, int row, const Catalogue& cat) {
+    if (!is_fully_masked_row(trace, batch_item, head, row)) return "";
+    return cat.format("inspector.fully_masked_row", {{"row", row}});
+}
+
+}  // namespace attn::text
