@@ -74,28 +74,6 @@ int panel_first_feature(const StepDisplay& sd, const Panel& panel, int head_dim)
     return 0;
 }
 
-DotTerms projection_terms(const Trace& trace, const ProjectionWeights& pw, int batch_item, int row, int feature) {
-    DotTerms d;
-    if (!pw.valid() || feature < 0 || feature >= pw.out) return d;
-    const Tensor& x = trace.steps[static_cast<size_t>(pw.source_step)].tensor;
-    const int64_t b = std::clamp<int64_t>(batch_item, 0, x.dim(0) - 1);
-    if (row < 0 || row >= x.dim(1)) return d;
-    const auto& st = x.strides();
-    const float* x_row = x.data() + b * st[0] + row * st[1];
-    d.x.resize(static_cast<size_t>(pw.in));
-    d.w.resize(static_cast<size_t>(pw.in));
-    const auto [k, r] = locate(pw, feature);
-    for (int i = 0; i < pw.in; ++i) {
-        d.x[static_cast<size_t>(i)] = x_row[i * st[2]];
-        d.w[static_cast<size_t>(i)] = (*pw.parts[k])(r, i);
-        d.sum += static_cast<double>(d.x[static_cast<size_t>(i)]) * d.w[static_cast<size_t>(i)];
-    }
-    d.has_bias = pw.has_bias();
-    d.bias = bias_at(pw, feature);
-    d.sum += d.bias;
-    return d;
-}
-
 void build_weight_panels(const ProjectionWeights& pw, const StepDisplay& sd, int head_dim, int cap,
                          std::vector<Panel>& weights_t, std::vector<Panel>& biases, float& vmin, float& vmax) {
     weights_t.clear();

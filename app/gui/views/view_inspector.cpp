@@ -5,18 +5,15 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
-#include <cmath>
-#include <map>
 #include <string>
 
 #include "app/gui/format.h"
-#include "app/gui/projection.h"
+#include "app/gui/colormap.h"
+#include "core/explain_cell.h"
 #include "core/step_text.h"
 
 namespace attn::gui {
 namespace {
-
-using Named = std::map<DimRole, int64_t>;  // index of each dimension, by role
 
 // Like ImGui::TextWrapped, but lines break only at spaces: ImGui also breaks after a
 // '.', which split "0.1756" into "0." and "1756".
@@ -36,22 +33,6 @@ void text_wrapped(const char* format, ...) {
 // table appeared in could leave columns a few pixels wide for good.
 constexpr ImGuiTableFlags kTableFlags =
     ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_RowBg | ImGuiTableFlags_NoSavedSettings;
-
-// Index of every dimension by role (missing roles read index 0).
-Named name_index(const Tensor& t, const std::vector<int64_t>& idx) {
-    Named out;
-    for (int d = 0; d < t.rank(); ++d) out[t.dim_roles()[static_cast<size_t>(d)]] = idx[static_cast<size_t>(d)];
-    return out;
-}
-
-float value_at(const Tensor& t, const Named& names) {
-    std::vector<int64_t> idx(static_cast<size_t>(t.rank()), 0);
-    for (int d = 0; d < t.rank(); ++d) {
-        const auto it = names.find(t.dim_roles()[static_cast<size_t>(d)]);
-        if (it != names.end()) idx[static_cast<size_t>(d)] = std::min<int64_t>(it->second, t.dim(d) - 1);
-    }
-    return t.at(idx);
-}
 
 std::string describe_index(const AppState& state, const Tensor& t, const std::vector<int64_t>& idx) {
     std::string s = "[";
@@ -77,228 +58,211 @@ void table_row(std::initializer_list<std::string> cells) {
     }
 }
 
-// Y[n, o] = sum_i X[n, i] W[o, i] + b[o]: every term when the width is small, else the
-// largest ones; all read from the trace's tensors and weights.
-void explain_projection(const AppState& state, const CellRef& ref, float value) {
-    const Trace& trace = *state.trace;
-    const ProjectionWeights pw = projection_weights(trace, ref.step);
-    const StepDisplay& sd = state.model->steps[static_cast<size_t>(ref.step)];
-    if (!pw.valid()) {
-        text_wrapped("one row of the input times one row of the weight matrix, plus the bias.");
-        return;
+const char* weight_label(WeightId w) {
+    switch (w) {
+        case WeightId::Wq: return "W_q";
+        case WeightId::Wk: return "W_k";
+        case WeightId::Wv: return "W_v";
+        case WeightId::Wqkv: return "W_qkv";
+        case WeightId::Wo: return "W_o";
     }
-    const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
-    const int o = panel_first_feature(sd, panel, std::max(1, trace.config.head_dim())) + ref.col;
-    const DotTerms d = projection_terms(trace, pw, state.model->batch_item, ref.row, o);
-    if (d.x.empty()) return;
-    const std::string x_name = trace.steps[static_cast<size_t>(pw.source_step)].name();
-    text_wrapped("row %d of %s times column %d of %s^T (row %d of %s)%s:", ref.row, x_name.c_str(), o,
-                       pw.w_name.c_str(), o, pw.w_name.c_str(), d.has_bias ? ", plus the bias" : "");
-    // Every term when they fit in a short table; otherwise the ones that matter most.
-    std::vector<int> order(d.x.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    const bool all = order.size() <= 16;
-    if (!all) {
-        const auto product = [&](int i) { return std::fabs(d.x[static_cast<size_t>(i)] * d.w[static_cast<size_t>(i)]); };
-        std::partial_sort(order.begin(), order.begin() + 6, order.end(), [&](int a, int b) { return product(a) > product(b); });
-        order.resize(6);
-        ImGui::TextDisabled("%zu terms; the 6 largest:", d.x.size());
+    return "W";
+}
+
+const char* bias_label(WeightId w) {
+    switch (w) {
+        case WeightId::Wq: return "b_q";
+        case WeightId::Wk: return "b_k";
+        case WeightId::Wv: return "b_v";
+        case WeightId::Wqkv: return "b_qkv";
+        case WeightId::Wo: return "b_o";
     }
-    if (ImGui::BeginTable("##proj", 4, kTableFlags)) {
-        ImGui::TableSetupColumn("i");
-        ImGui::TableSetupColumn("x[n,i]");
-        ImGui::TableSetupColumn("W[o,i]");
-        ImGui::TableSetupColumn("product");
-        ImGui::TableHeadersRow();
-        // W_o's terms: the index in the colour of the head whose context it reads.
-        const int term_head_dim = pw.w_name == "W_o" && trace.config.H() > 1 ? std::max(1, trace.config.head_dim()) : 0;
-        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-        for (int i : order) {
-            const float a = d.x[static_cast<size_t>(i)], b = d.w[static_cast<size_t>(i)];
-            if (term_head_dim > 0)
-                ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(i / term_head_dim), Rgb{bg.x, bg.y, bg.z}, 4.5f)));
-            ImGui::TableNextRow();
-            ImGui::TableSetColumnIndex(0);
-            ImGui::TextUnformatted(std::to_string(i).c_str());
-            if (term_head_dim > 0) ImGui::PopStyleColor();
-            const std::string cells[] = {format_value(a), format_value(b), format_value(a * b)};
-            for (int column = 1; column < 4; ++column) {
-                ImGui::TableSetColumnIndex(column);
-                ImGui::TextUnformatted(cells[column - 1].c_str());
-            }
+    return "b";
+}
+
+// The text colour of head `head`, readable on the window background.
+void push_head_color(int head) {
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(head), Rgb{bg.x, bg.y, bg.z}, 4.5f)));
+}
+
+// "8 terms; the 6 largest:" above a summarised table; nothing when every term is listed.
+void terms_caption(const CellExplanation& e) {
+    if (e.omitted_terms > 0)
+        ImGui::TextDisabled("%lld terms; the %zu largest:", static_cast<long long>(e.term_count), e.terms.size());
+}
+
+// "+ 94 more terms: 0.1234" below a summarised table, so the sum visibly closes.
+void omitted_line(const CellExplanation& e) {
+    if (e.omitted_terms > 0)
+        ImGui::TextDisabled("+ %lld more terms: %s", static_cast<long long>(e.omitted_terms),
+                            format_value(static_cast<float>(e.omitted_sum)).c_str());
+}
+
+std::string key_label(const AppState& state, int64_t j) {
+    return j < static_cast<int64_t>(state.key_tokens.size()) ? std::to_string(j) + " " + state.key_tokens[static_cast<size_t>(j)]
+                                                             : std::to_string(j);
+}
+
+// A table of a dot product's terms: index, the two factors, their product. `head_width`
+// > 0 colours each index by the head whose context it reads (W_o's terms).
+void products_table(const char* id, const char* index_name, const char* a_name, const char* b_name,
+                    const CellExplanation& e, int head_width, const AppState* key_tokens) {
+    terms_caption(e);
+    if (!ImGui::BeginTable(id, 4, kTableFlags)) return;
+    ImGui::TableSetupColumn(index_name);
+    ImGui::TableSetupColumn(a_name);
+    ImGui::TableSetupColumn(b_name);
+    ImGui::TableSetupColumn("product");
+    ImGui::TableHeadersRow();
+    for (const Term& t : e.terms) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        if (head_width > 0) push_head_color(static_cast<int>(t.k / head_width));
+        ImGui::TextUnformatted((key_tokens ? key_label(*key_tokens, t.k) : std::to_string(t.k)).c_str());
+        if (head_width > 0) ImGui::PopStyleColor();
+        const std::string cells[] = {format_value(t.a_value), format_value(t.b_value), format_value(t.value)};
+        for (int column = 1; column < 4; ++column) {
+            ImGui::TableSetColumnIndex(column);
+            ImGui::TextUnformatted(cells[column - 1].c_str());
         }
-        ImGui::EndTable();
     }
-    // W_o reads the heads' concatenation: group its terms by the head they come from, so
-    // "W_o mixes the heads" is a sum of per-head parts on screen.
-    const int heads = trace.config.H(), dh = std::max(1, trace.config.head_dim());
-    if (pw.w_name == "W_o" && heads > 1 && static_cast<int>(d.x.size()) == heads * dh) {
-        text_wrapped("per head (each the sum of the %d terms that read that head's context):", dh);
+    ImGui::EndTable();
+    omitted_line(e);
+}
+
+void sum_lines(const CellExplanation& e) {
+    text_wrapped("sum = %s", format_value(static_cast<float>(e.sum)).c_str());
+    if (e.sum_rounds_visibly) ImGui::TextDisabled("(stored %s: float32 rounding)", format_value(e.value).c_str());
+}
+
+// Y[n, o] = sum_i X[n, i] W[o, i] + b[o].
+void draw_projection(const Trace& trace, const Step& step, const CellExplanation& e) {
+    if (e.terms.empty()) return;
+    const CellAddress& w = e.terms.front().b;
+    const char* x_name = step_name(e.terms.front().a.step);
+    const int64_t n = e.terms.front().a.index[1], o = w.row;
+    text_wrapped("row %lld of %s times column %lld of %s^T (row %lld of %s)%s:", static_cast<long long>(n), x_name,
+                 static_cast<long long>(o), weight_label(w.weight), static_cast<long long>(o), weight_label(w.weight),
+                 e.has_bias ? ", plus the bias" : "");
+    const int head_width = e.head_subtotals.empty() ? 0 : std::max(1, trace.config.head_dim());
+    products_table("##proj", "i", "x[n,i]", "W[o,i]", e, head_width, nullptr);
+    // W_o reads the heads' concatenation: "W_o mixes the heads" as a sum of per-head parts.
+    if (!e.head_subtotals.empty()) {
+        text_wrapped("per head (each the sum of the %d terms that read that head's context):", head_width);
         if (ImGui::BeginTable("##per_head", 2, kTableFlags)) {
             ImGui::TableSetupColumn("head");
             ImGui::TableSetupColumn("subtotal");
             ImGui::TableHeadersRow();
-            for (int h = 0; h < heads; ++h) {
-                double part = 0.0;
-                for (int i = h * dh; i < (h + 1) * dh; ++i) part += static_cast<double>(d.x[static_cast<size_t>(i)]) * d.w[static_cast<size_t>(i)];
+            for (size_t h = 0; h < e.head_subtotals.size(); ++h) {
                 ImGui::TableNextRow();
                 ImGui::TableSetColumnIndex(0);
-                const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-                ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(h), Rgb{bg.x, bg.y, bg.z}, 4.5f)));
-                ImGui::Text("head %d", h);
+                push_head_color(static_cast<int>(h));
+                ImGui::Text("head %zu", h);
                 ImGui::PopStyleColor();
                 ImGui::TableSetColumnIndex(1);
-                ImGui::TextUnformatted(format_value(static_cast<float>(part)).c_str());
+                ImGui::TextUnformatted(format_value(static_cast<float>(e.head_subtotals[h])).c_str());
             }
             ImGui::EndTable();
         }
     }
-    if (d.has_bias) text_wrapped("+ %s[%d] = %s", pw.b_name.c_str(), o, format_value(d.bias).c_str());
-    text_wrapped("sum = %s", format_value(static_cast<float>(d.sum)).c_str());
-    if (std::fabs(d.sum - value) > 1e-4 * (1.0 + std::fabs(d.sum))) {
-        ImGui::TextDisabled("(stored %s: float32 rounding)", format_value(value).c_str());
-    }
+    if (e.has_bias) text_wrapped("+ %s[%lld] = %s", bias_label(e.bias_cell.weight), static_cast<long long>(e.bias_cell.row),
+                                 format_value(e.bias).c_str());
+    (void)step;
+    sum_lines(e);
 }
 
-void explain_origin(const AppState& state, const CellRef& ref, const Step& step, const Named& at, float value) {
+// Where an input or weight number goes: the steps and how many of their cells read it.
+void draw_flows(const CellExplanation& e) {
+    for (const StepCells& flow : e.flows)
+        text_wrapped("-> %s: %zu cells read it", step_name(flow.step), flow.cells.size());
+}
+
+void draw_explanation_of(const AppState& state, const Step* step, const CellExplanation& e) {
     const Trace& trace = *state.trace;
-    const Step* s0 = step.has_primary_source() ? trace.find(step.primary_source()) : nullptr;
-    const Step* s1 = step.sources.size() > 1 ? trace.find(step.sources[1]) : nullptr;
-    const int64_t i = at.count(DimRole::QueryPos) ? at.at(DimRole::QueryPos) : 0;
-    const int64_t j = at.count(DimRole::KeyPos) ? at.at(DimRole::KeyPos) : 0;
+    const int64_t i = e.cell.index.size() > 2 ? e.cell.index[2] : 0;  // query row of a (B, H, L, *) map
+    const int64_t j = e.cell.index.size() > 3 ? e.cell.index[3] : 0;  // key or feature column
     const int dh = trace.config.head_dim();
-    switch (step.kind) {
-        case StepKind::Scores: {
-            if (!s0 || !s1) break;
-            text_wrapped("dot product of query row %lld and key row %lld of this head:", static_cast<long long>(i),
-                               static_cast<long long>(j));
-            Named q = at, k = at;
-            k[DimRole::KeyPos] = j;
-            float sum = 0.0f;
-            const bool list = dh <= 16 && ImGui::BeginTable("##dot", 4, kTableFlags);
-            if (list) {
-                ImGui::TableSetupColumn("d");
-                ImGui::TableSetupColumn("q[i,d]");
-                ImGui::TableSetupColumn("k[j,d]");
-                ImGui::TableSetupColumn("product");
-                ImGui::TableHeadersRow();
-            }
-            for (int d = 0; d < dh; ++d) {
-                q[DimRole::HeadDim] = d;
-                k[DimRole::HeadDim] = d;
-                const float a = value_at(s0->tensor, q), b = value_at(s1->tensor, k);
-                sum += a * b;
-                if (list) table_row({std::to_string(d), format_value(a), format_value(b), format_value(a * b)});
-            }
-            if (list) ImGui::EndTable();
-            text_wrapped("sum = %s", format_value(sum).c_str());
+    switch (e.rule) {
+        case CellRule::Given:
+            text_wrapped("given data (a token embedding or a loaded file). It flows into:");
+            draw_flows(e);
             break;
-        }
-        case StepKind::Scale: {
-            if (s0) text_wrapped("%s / sqrt(%d) = %s", format_value(value_at(s0->tensor, at)).c_str(), dh, format_value(value).c_str());
-            const int head = at.count(DimRole::Head) ? static_cast<int>(at.at(DimRole::Head)) : 0;
-            const std::string effect = describe_scaling_effect(scaling_effect(trace, state.model->batch_item, head, static_cast<int>(i)), dh);
+        case CellRule::Parameter:
+            text_wrapped("a learned parameter. It flows into:");
+            draw_flows(e);
+            break;
+        case CellRule::DotProduct:
+            if (!step) break;
+            switch (step->kind) {
+                case StepKind::Scores:
+                    text_wrapped("dot product of query row %lld and key row %lld of this head:", static_cast<long long>(i),
+                                 static_cast<long long>(j));
+                    products_table("##dot", "d", "q[i,d]", "k[j,d]", e, 0, nullptr);
+                    sum_lines(e);
+                    break;
+                case StepKind::WeightedSum:
+                    text_wrapped("sum over keys j of weight[%lld, j] * v[j, %lld]:", static_cast<long long>(i), static_cast<long long>(j));
+                    products_table("##wsum", "key j", "weight", "v[j,d]", e, 0, &state);
+                    sum_lines(e);
+                    break;
+                default: draw_projection(trace, *step, e); break;
+            }
+            break;
+        case CellRule::Scale: {
+            text_wrapped("%s x 1/sqrt(%d) = %s x %s = %s", format_value(e.operand_value).c_str(), dh,
+                         format_value(e.operand_value).c_str(), format_value(e.factor).c_str(), format_value(e.value).c_str());
+            const std::string effect =
+                describe_scaling_effect(scaling_effect(trace, static_cast<int>(e.cell.index[0]), static_cast<int>(e.cell.index[1]), static_cast<int>(i)), dh);
             if (!effect.empty()) text_wrapped("%s", effect.c_str());
             break;
         }
-        case StepKind::Mask:
-            if (std::isinf(value)) {
-                text_wrapped("masked: key %lld is not allowed for query %lld (%s), so the score becomes -inf and "
-                                   "its weight after the softmax is exactly 0.",
-                                   static_cast<long long>(j), static_cast<long long>(i), to_string(trace.config.mask));
-            } else {
-                text_wrapped("allowed: the score passes through unchanged.");
-            }
+        case CellRule::MaskKept: text_wrapped("allowed: the score passes through unchanged."); break;
+        case CellRule::MaskFilled: {
+            const std::string why = e.mask_reason == MaskReason::Causal    ? "causal: a query sees no later key"
+                                    : e.mask_reason == MaskReason::Padding ? "padding: only the first " + std::to_string(e.valid_length) + " keys are real"
+                                                                           : "the custom mask hides it";
+            text_wrapped("masked: key %lld is not allowed for query %lld (%s), so the score becomes -inf and "
+                         "its weight after the softmax is exactly 0.",
+                         static_cast<long long>(j), static_cast<long long>(i), why.c_str());
             break;
-        case StepKind::Softmax: {
-            if (!s0) break;
-            const int head = at.count(DimRole::Head) ? static_cast<int>(at.at(DimRole::Head)) : 0;
-            const std::string note = fully_masked_row_note(trace, state.model->batch_item, head, static_cast<int>(i));
-            if (!note.empty()) {
-                text_wrapped("%s", note.c_str());
-                break;
-            }
-            const int64_t S = trace.config.S();
-            Named r = at;
-            float mx = -INFINITY;
-            for (int64_t c = 0; c < S; ++c) {
-                r[DimRole::KeyPos] = c;
-                mx = std::max(mx, value_at(s0->tensor, r));
-            }
-            float sum = 0.0f;
-            for (int64_t c = 0; c < S; ++c) {
-                r[DimRole::KeyPos] = c;
-                const float x = value_at(s0->tensor, r);
-                sum += std::isinf(x) ? 0.0f : std::exp(x - mx);
-            }
-            text_wrapped("row %lld: subtract the row max %s, exponentiate, divide by the row sum %s.",
-                               static_cast<long long>(i), format_value(mx).c_str(), format_value(sum).c_str());
-            if (S <= 16 && ImGui::BeginTable("##softmax", 4, kTableFlags)) {
+        }
+        case CellRule::FullyMaskedRow: {
+            const std::string note = fully_masked_row_note(trace, static_cast<int>(e.cell.index[0]), static_cast<int>(e.cell.index[1]), static_cast<int>(i));
+            text_wrapped("%s", note.c_str());
+            break;
+        }
+        case CellRule::Softmax:
+            text_wrapped("row %lld: subtract the row max %s, exponentiate, multiply by 1 / the row sum %s.", static_cast<long long>(i),
+                         format_value(e.row_max).c_str(), format_value(e.exp_sum).c_str());
+            terms_caption(e);
+            if (ImGui::BeginTable("##softmax", 4, kTableFlags)) {
                 ImGui::TableSetupColumn("key j");
                 ImGui::TableSetupColumn("score");
                 ImGui::TableSetupColumn("exp(score-max)");
                 ImGui::TableSetupColumn("weight");
                 ImGui::TableHeadersRow();
-                for (int64_t c = 0; c < S; ++c) {
-                    r[DimRole::KeyPos] = c;
-                    const float x = value_at(s0->tensor, r);
-                    const float e = std::isinf(x) ? 0.0f : std::exp(x - mx);
-                    table_row({std::to_string(c) + (c == j ? " <" : ""), format_value(x), format_value(e),
-                               format_value(sum > 0.0f ? e / sum : 0.0f)});
-                }
+                for (const Term& t : e.terms)
+                    table_row({std::to_string(t.k) + (t.k == j ? " <" : ""), format_value(t.a_value), format_value(t.value),
+                               format_value(t.output)});
                 ImGui::EndTable();
             }
-            r[DimRole::KeyPos] = j;
-            text_wrapped("this cell: exp(%s - %s) / %s = %s", format_value(value_at(s0->tensor, r)).c_str(),
-                        format_value(mx).c_str(), format_value(sum).c_str(), format_value(value).c_str());
+            omitted_line(e);
+            text_wrapped("this cell: exp(%s - %s) x 1/%s = %s", format_value(e.operand_value).c_str(), format_value(e.row_max).c_str(),
+                         format_value(e.exp_sum).c_str(), format_value(e.value).c_str());
             break;
-        }
-        case StepKind::Dropout:
-            if (s0) {
-                const float w = value_at(s0->tensor, at);
-                if (value == 0.0f && w != 0.0f) text_wrapped("dropped (weight %s set to 0)", format_value(w).c_str());
-                else text_wrapped("kept: %s / (1 - %.2f) = %s", format_value(w).c_str(), trace.config.dropout, format_value(value).c_str());
-            }
+        case CellRule::DropoutKept:
+            text_wrapped("kept (draw %.3f >= p): %s x 1/(1 - %.2f) = %s", e.dropout_draw, format_value(e.operand_value).c_str(),
+                         e.dropout_p, format_value(e.value).c_str());
             break;
-        case StepKind::WeightedSum: {
-            if (!s0 || !s1) break;
-            const int64_t d = at.count(DimRole::HeadDim) ? at.at(DimRole::HeadDim) : 0;
-            const int64_t S = trace.config.S();
-            text_wrapped("sum over keys j of weight[%lld, j] * v[j, %lld]:", static_cast<long long>(i), static_cast<long long>(d));
-            const bool list = S <= 16 && ImGui::BeginTable("##wsum", 4, kTableFlags);
-            if (list) {
-                ImGui::TableSetupColumn("key j");
-                ImGui::TableSetupColumn("weight");
-                ImGui::TableSetupColumn("v[j,d]");
-                ImGui::TableSetupColumn("product");
-                ImGui::TableHeadersRow();
-                for (int64_t c = 0; c < S; ++c) {
-                    Named w = at, v = at;
-                    w[DimRole::KeyPos] = c;
-                    v[DimRole::KeyPos] = c;
-                    const float a = value_at(s0->tensor, w), b = value_at(s1->tensor, v);
-                    const std::string key = c < static_cast<int64_t>(state.key_tokens.size())
-                                                ? std::to_string(c) + " " + state.key_tokens[static_cast<size_t>(c)]
-                                                : std::to_string(c);
-                    table_row({key, format_value(a), format_value(b), format_value(a * b)});
-                }
-                ImGui::EndTable();
-            }
-            text_wrapped("sum = %s", format_value(value).c_str());
+        case CellRule::DropoutDropped:
+            text_wrapped("dropped (draw %.3f < p = %.2f): weight %s set to 0", e.dropout_draw, e.dropout_p,
+                         format_value(e.operand_value).c_str());
             break;
-        }
-        case StepKind::Projection:
-            explain_projection(state, ref, value);
-            break;
-        case StepKind::View:
-        case StepKind::Transpose:
-        case StepKind::Slice:
-        case StepKind::Concat:
-            if (s0) text_wrapped("the same number as in %s: %s", s0->name(),
-                                       step.is_view ? "this step only changed how the buffer is read." : "copied into a new buffer.");
-            break;
-        case StepKind::Input:
-            text_wrapped("given data (a token embedding or a loaded file).");
+        case CellRule::Move:
+            if (step)
+                text_wrapped("the same number as in %s%s: %s", step_name(e.operand.step), shape_text(e.operand.index).c_str(),
+                             step->is_view ? "this step only changed how the buffer is read." : "copied into a new buffer.");
             break;
     }
 }
@@ -317,19 +281,26 @@ void draw_inspector(const AppState& state) {
     const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
     if (ref.row >= panel.rows || ref.col >= panel.cols) return;
     const std::vector<int64_t> idx = cell_index(panel, ref.row, ref.col);
-    const float value = cell_value(step.tensor, panel, ref.row, ref.col);
+    const CellExplanation e = explain_cell(*state.trace, CellAddress::of_step(step.id, idx));
+    if (!e.valid) return;
     if (!state.canvas.hovered.valid() && ref.step != state.playback.step()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         text_wrapped("pinned in step %d; hover or click a cell to inspect this step", ref.step + 1);
         ImGui::PopStyleColor();
     }
     text_wrapped("%s%s", step.name(), describe_index(state, step.tensor, idx).c_str());
-    text_wrapped("= %s", format_value(value).c_str());
-    int64_t pos = step.tensor.offset();
-    for (size_t d = 0; d < idx.size(); ++d) pos += idx[d] * step.tensor.strides()[d];
-    ImGui::TextDisabled("storage position %lld of buffer #%d", static_cast<long long>(pos), sd.strip.buffer_id);
+    text_wrapped("= %s", format_value(e.value).c_str());
+    ImGui::TextDisabled("storage position %lld of buffer #%d", static_cast<long long>(step.tensor.offset() + step.tensor.offset_of(idx)),
+                        sd.strip.buffer_id);
     ImGui::Separator();
-    explain_origin(state, ref, step, name_index(step.tensor, idx), value);
+    draw_explanation_of(state, &step, e);
+    // The cells the canvas highlights for this one, so the count is on record too.
+    if (e.rule != CellRule::Given && e.rule != CellRule::Parameter) {
+        std::string reads;
+        for (const StepCells& h : e.highlights)
+            reads += (reads.empty() ? "" : ", ") + std::to_string(h.cells.size()) + " of " + step_name(h.step);
+        if (!reads.empty()) ImGui::TextDisabled("reads %s", reads.c_str());
+    }
 }
 
 }  // namespace attn::gui
