@@ -408,6 +408,16 @@ void parameter_flows(const Trace& trace, CellExplanation& e) {
 // [5] explain_cell
 // ---------------------------------------------------------------------------
 
+namespace {
+// Indexed by WeightId: Wq, Wk, Wv, Wqkv, Wo.
+constexpr const char* kWeightSymbols[][2] = {{"W_q", "b_q"}, {"W_k", "b_k"}, {"W_v", "b_v"}, {"W_qkv", "b_qkv"}, {"W_o", "b_o"}};
+static_assert(sizeof kWeightSymbols / sizeof kWeightSymbols[0] == static_cast<size_t>(WeightId::Wo) + 1,
+              "one symbol pair per WeightId");
+}  // namespace
+
+const char* weight_symbol(WeightId weight) { return kWeightSymbols[static_cast<size_t>(weight)][0]; }
+const char* bias_symbol(WeightId weight) { return kWeightSymbols[static_cast<size_t>(weight)][1]; }
+
 void weight_shape(const Trace& trace, WeightId weight, int64_t& rows, int64_t& cols) {
     rows = 0;
     cols = 0;

@@ -119,6 +119,11 @@ struct ExplainOptions {
 // The explanation of `cell`; invalid when the address names no cell of this trace.
 CellExplanation explain_cell(const Trace& trace, const CellAddress& cell, const ExplainOptions& options = {});
 
+// "W_q", "W_k", "W_v", "W_qkv", "W_o": the weight as the formulas write it.
+const char* weight_symbol(WeightId weight);
+// "b_q", ... "b_o": its bias.
+const char* bias_symbol(WeightId weight);
+
 // The value stored at `cell`; NaN when the address names no cell of this trace.
 float value_at_cell(const Trace& trace, const CellAddress& cell);
 // The (rows, cols) of a weight matrix (Wqkv: the three stacked); its bias has `rows` entries

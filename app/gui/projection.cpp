@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/explain_cell.h"
+
 namespace attn::gui {
 namespace {
 
@@ -31,14 +33,8 @@ ProjectionWeights projection_weights(const Trace& trace, int step) {
         pw.parts.push_back(&params.weight);
         if (bias) pw.biases.push_back(&params.bias);
     }
-    switch (s.provenance.weight) {
-        case WeightId::Wq: pw.w_name = "W_q"; break;
-        case WeightId::Wk: pw.w_name = "W_k"; break;
-        case WeightId::Wv: pw.w_name = "W_v"; break;
-        case WeightId::Wqkv: pw.w_name = "W_qkv"; break;
-        case WeightId::Wo: pw.w_name = "W_o"; break;
-    }
-    pw.b_name = "b" + pw.w_name.substr(1);
+    pw.w_name = weight_symbol(s.provenance.weight);
+    pw.b_name = bias_symbol(s.provenance.weight);
     pw.in = static_cast<int>(pw.parts.front()->cols());
     for (size_t k = 0; k < pw.parts.size(); ++k) {
         // Every part must read the same input width, and biases must match their rows.

@@ -58,28 +58,6 @@ void table_row(std::initializer_list<std::string> cells) {
     }
 }
 
-const char* weight_label(WeightId w) {
-    switch (w) {
-        case WeightId::Wq: return "W_q";
-        case WeightId::Wk: return "W_k";
-        case WeightId::Wv: return "W_v";
-        case WeightId::Wqkv: return "W_qkv";
-        case WeightId::Wo: return "W_o";
-    }
-    return "W";
-}
-
-const char* bias_label(WeightId w) {
-    switch (w) {
-        case WeightId::Wq: return "b_q";
-        case WeightId::Wk: return "b_k";
-        case WeightId::Wv: return "b_v";
-        case WeightId::Wqkv: return "b_qkv";
-        case WeightId::Wo: return "b_o";
-    }
-    return "b";
-}
-
 // The text colour of head `head`, readable on the window background.
 void push_head_color(int head) {
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
@@ -143,7 +121,7 @@ void draw_projection(const Trace& trace, const Step& step, const CellExplanation
     const char* x_name = step_name(e.terms.front().a.step);
     const int64_t n = e.terms.front().a.index[1], o = w.row;
     text_wrapped("row %lld of %s times column %lld of %s^T (row %lld of %s)%s:", static_cast<long long>(n), x_name,
-                 static_cast<long long>(o), weight_label(w.weight), static_cast<long long>(o), weight_label(w.weight),
+                 static_cast<long long>(o), weight_symbol(w.weight), static_cast<long long>(o), weight_symbol(w.weight),
                  e.has_bias ? ", plus the bias" : "");
     const int head_width = e.head_subtotals.empty() ? 0 : std::max(1, trace.config.head_dim());
     products_table("##proj", "i", "x[n,i]", "W[o,i]", e, head_width, nullptr);
@@ -166,7 +144,7 @@ void draw_projection(const Trace& trace, const Step& step, const CellExplanation
             ImGui::EndTable();
         }
     }
-    if (e.has_bias) text_wrapped("+ %s[%lld] = %s", bias_label(e.bias_cell.weight), static_cast<long long>(e.bias_cell.row),
+    if (e.has_bias) text_wrapped("+ %s[%lld] = %s", bias_symbol(e.bias_cell.weight), static_cast<long long>(e.bias_cell.row),
                                  format_value(e.bias).c_str());
     (void)step;
     sum_lines(e);
