@@ -10,6 +10,7 @@
 #include "app/gui/compute_worker.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/format.h"
+#include "app/gui/projection.h"
 #include "app/gui/views/view_inspector.h"
 #include "core/explain_cell.h"
 
@@ -62,8 +63,8 @@ AppState state_for(const AttentionConfig& c) {
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // What the inspector must show for `e`: the value, and the numbers the rule is made of.
-void check_drawn(const std::string& text, const Step& step, const CellExplanation& e) {
-    CHECK(has(text, std::string(step.name()) + "["));
+void check_drawn(const std::string& text, const std::string& name, const CellExplanation& e) {
+    CHECK(has(text, name + "["));
     CHECK(has(text, "= " + format_value(e.value)));
     switch (e.rule) {
         case CellRule::Given:
@@ -119,7 +120,33 @@ void inspect_every_step(const AttentionConfig& c) {
                 const CellExplanation e =
                     explain_cell(trace, CellAddress::of_step(step.id, cell_index(panel, rc.first, rc.second)));
                 REQUIRE(e.valid);
-                check_drawn(text, step, e);
+                check_drawn(text, name, e);
+                ++inspected;
+            }
+        }
+        // A projection's X, W^T and b cells: where each number flows.
+        if (step.kind == StepKind::Projection) {
+            const Panel& panel = sd.panels.back();
+            const int64_t feature = panel_first_feature(sd, panel, c.head_dim()) + panel.cols - 1;
+            const int64_t in = trace.find(step.primary_source())->tensor.dim(2);
+            const std::pair<CellRef, CellAddress> operands[] = {
+                {CellRef{s, static_cast<int>(sd.panels.size()) - 1, 1, 2, CellRef::Part::Input},
+                 CellAddress::of_step(step.primary_source(), {0, 1, 2})},
+                {CellRef{s, static_cast<int>(sd.panels.size()) - 1, static_cast<int>(in - 1), panel.cols - 1, CellRef::Part::Weight},
+                 CellAddress::of_weight(step.provenance.weight, feature, in - 1)},
+                {CellRef{s, static_cast<int>(sd.panels.size()) - 1, 0, panel.cols - 1, CellRef::Part::Bias},
+                 CellAddress::of_bias(step.provenance.weight, feature)},
+            };
+            for (const auto& [ref, address] : operands) {
+                if (ref.part == CellRef::Part::Bias && !c.bias) continue;
+                state.canvas.hovered = ref;
+                const std::string text = imgui.draw(state);
+                const CellExplanation e = explain_cell(trace, address);
+                REQUIRE(e.valid);
+                const std::string shown = ref.part == CellRef::Part::Input  ? step_name(step.primary_source())
+                                          : ref.part == CellRef::Part::Weight ? weight_symbol(step.provenance.weight)
+                                                                              : bias_symbol(step.provenance.weight);
+                check_drawn(text, shown, e);
                 ++inspected;
             }
         }
@@ -129,7 +156,7 @@ void inspect_every_step(const AttentionConfig& c) {
         state.playback.set_position(s == 0 ? 1 : 0, 1.0f);
         const std::string pinned = imgui.draw(state);
         CHECK(has(pinned, "pinned in step " + std::to_string(s + 1)));
-        check_drawn(pinned, step, explain_cell(trace, CellAddress::of_step(step.id, cell_index(sd.panels[0], 0, 0))));
+        check_drawn(pinned, name, explain_cell(trace, CellAddress::of_step(step.id, cell_index(sd.panels[0], 0, 0))));
         state.canvas.pinned = CellRef{};
     }
     CHECK(inspected >= 3 * static_cast<int>(trace.steps.size()));

@@ -9,6 +9,7 @@
 
 #include "app/gui/format.h"
 #include "app/gui/colormap.h"
+#include "app/gui/projection.h"
 #include "core/explain_cell.h"
 #include "core/step_text.h"
 
@@ -245,33 +246,64 @@ void draw_explanation_of(const AppState& state, const Step* step, const CellExpl
     }
 }
 
+// The core's address of the cell `ref` points at: a result cell, or a cell of a
+// projection's X, W^T or b (the W^T column is the output feature, its row the input one).
+bool address_of(const AppState& state, const CellRef& ref, CellAddress& out) {
+    const Step& step = state.trace->steps[static_cast<size_t>(ref.step)];
+    const StepDisplay& sd = state.model->steps[static_cast<size_t>(ref.step)];
+    if (ref.panel >= static_cast<int>(sd.panels.size()) || ref.row < 0 || ref.col < 0) return false;
+    const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
+    const int64_t feature = panel_first_feature(sd, panel, std::max(1, state.trace->config.head_dim())) + ref.col;
+    switch (ref.part) {
+        case CellRef::Part::Result:
+            if (ref.row >= panel.rows || ref.col >= panel.cols) return false;
+            out = CellAddress::of_step(step.id, cell_index(panel, ref.row, ref.col));
+            return true;
+        case CellRef::Part::Input:
+            if (!step.has_primary_source()) return false;
+            out = CellAddress::of_step(step.primary_source(), {state.model->batch_item, ref.row, ref.col});
+            return true;
+        case CellRef::Part::Weight: out = CellAddress::of_weight(step.provenance.weight, feature, ref.row); return true;
+        case CellRef::Part::Bias: out = CellAddress::of_bias(step.provenance.weight, feature); return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 void draw_inspector(const AppState& state) {
     const CellRef ref = state.canvas.hovered.valid() ? state.canvas.hovered : state.canvas.pinned;
-    if (!state.trace || !state.model || !ref.valid() || ref.step >= static_cast<int>(state.model->steps.size())) {
+    CellAddress address;
+    if (!state.trace || !state.model || !ref.valid() || ref.step >= static_cast<int>(state.model->steps.size()) ||
+        !address_of(state, ref, address)) {
         ImGui::TextDisabled("Hover a cell to inspect it; click to pin it.");
         return;
     }
-    const Step& step = state.trace->steps[static_cast<size_t>(ref.step)];
-    const StepDisplay& sd = state.model->steps[static_cast<size_t>(ref.step)];
-    if (ref.panel >= static_cast<int>(sd.panels.size())) return;
-    const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
-    if (ref.row >= panel.rows || ref.col >= panel.cols) return;
-    const std::vector<int64_t> idx = cell_index(panel, ref.row, ref.col);
-    const CellExplanation e = explain_cell(*state.trace, CellAddress::of_step(step.id, idx));
+    const CellExplanation e = explain_cell(*state.trace, address);
     if (!e.valid) return;
     if (!state.canvas.hovered.valid() && ref.step != state.playback.step()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         text_wrapped("pinned in step %d; hover or click a cell to inspect this step", ref.step + 1);
         ImGui::PopStyleColor();
     }
-    text_wrapped("%s%s", step.name(), describe_index(state, step.tensor, idx).c_str());
-    text_wrapped("= %s", format_value(e.value).c_str());
-    ImGui::TextDisabled("storage position %lld of buffer #%d", static_cast<long long>(step.tensor.offset() + step.tensor.offset_of(idx)),
-                        sd.strip.buffer_id);
+    const Step* step = address.kind == CellAddress::Kind::Step ? state.trace->find(address.step) : nullptr;
+    if (step) {
+        const int shown = state.trace->index_of(address.step);
+        text_wrapped("%s%s", step->name(), describe_index(state, step->tensor, address.index).c_str());
+        text_wrapped("= %s", format_value(e.value).c_str());
+        ImGui::TextDisabled("storage position %lld of buffer #%d",
+                            static_cast<long long>(step->tensor.offset() + step->tensor.offset_of(address.index)),
+                            state.model->steps[static_cast<size_t>(shown)].strip.buffer_id);
+    } else if (address.kind == CellAddress::Kind::Weight) {
+        text_wrapped("%s[o=%lld, i=%lld]", weight_symbol(address.weight), static_cast<long long>(address.row),
+                     static_cast<long long>(address.col));
+        text_wrapped("= %s", format_value(e.value).c_str());
+    } else {
+        text_wrapped("%s[o=%lld]", bias_symbol(address.weight), static_cast<long long>(address.row));
+        text_wrapped("= %s", format_value(e.value).c_str());
+    }
     ImGui::Separator();
-    draw_explanation_of(state, &step, e);
+    draw_explanation_of(state, step, e);
     // The cells the canvas highlights for this one, so the count is on record too.
     if (e.rule != CellRule::Given && e.rule != CellRule::Parameter) {
         std::string reads;
