@@ -291,8 +291,7 @@ void explain_dropout(const Trace& trace, const Step& step, CellExplanation& e) {
     e.factor = dropout_keep_scale(p);
     // Replay head (b, h)'s stream up to this cell: the draw that decided it.
     Rng rng = dropout_stream(trace.config.dropout_seed, idx[0], idx[1]);
-    const int64_t draws = idx[2] * step.tensor.dim(3) + idx[3];
-    for (int64_t k = 0; k < draws; ++k) rng.next_u64();
+    rng.discard(static_cast<uint64_t>(idx[2] * step.tensor.dim(3) + idx[3]));
     e.dropout_draw = rng.uniform01();
     // A nonzero weight that became 0 was dropped whatever the replay says (a trace read
     // from files may come from another generator); a zero weight stays 0 either way.

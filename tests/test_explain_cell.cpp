@@ -11,6 +11,7 @@
 
 #include "core/attention.h"
 #include "core/explain_cell.h"
+#include "core/ops.h"
 
 using namespace attn;
 
@@ -277,4 +278,15 @@ TEST_CASE("addresses outside the trace give an invalid explanation, not a crash"
     CHECK_FALSE(explain_cell(t.value(), CellAddress::of_weight(WeightId::Wo, 12, 0)).valid);
     CHECK_FALSE(explain_cell(t.value(), CellAddress::of_weight(WeightId::Wqkv, 36, 0)).valid);
     CHECK(explain_cell(t.value(), CellAddress::of_weight(WeightId::Wqkv, 35, 11)).valid);
+}
+
+TEST_CASE("Rng::discard skips exactly as many draws as it is told (dropout replay relies on it)") {
+    for (uint64_t n : {0ull, 1ull, 7ull, 1000ull}) {
+        CAPTURE(n);
+        Rng drawn = dropout_stream(3, 1, 2), skipped = dropout_stream(3, 1, 2);
+        for (uint64_t k = 0; k < n; ++k) drawn.next_u64();
+        skipped.discard(n);
+        CHECK(drawn.uniform01() == skipped.uniform01());
+        CHECK(drawn.next_u64() == skipped.next_u64());
+    }
 }
