@@ -243,6 +243,12 @@ void draw_explanation_of(const AppState& state, const Step* step, const CellExpl
                 text_wrapped("the same number as in %s%s: %s", step_name(e.operand.step), shape_text(e.operand.index).c_str(),
                              step->is_view ? "this step only changed how the buffer is read." : "copied into a new buffer.");
             break;
+        case StepKind::Lookup:  // a trained model's steps (core/model/): the step text explains them
+        case StepKind::Add:
+        case StepKind::Norm:
+        case StepKind::Prediction:
+            text_wrapped("see the step's explanation for how the model computed it.");
+            break;
     }
 }
 
