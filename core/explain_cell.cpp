@@ -474,6 +474,10 @@ CellExplanation explain_cell(const Trace& trace, const CellAddress& cell, const 
         case StepKind::View:
         case StepKind::Transpose:
         case StepKind::Concat: explain_move(trace, step, e); break;
+        case StepKind::Lookup:
+        case StepKind::Add:
+        case StepKind::Norm:
+        case StepKind::Prediction: e.rule = CellRule::NotExplained; break;
     }
     return e;
 }

@@ -43,6 +43,7 @@ enum class CellRule : uint8_t {
     DropoutKept,     // value = operand * factor, factor = 1 / (1 - p)
     DropoutDropped,  // value = 0
     Move,            // value = operand: the same number read from another step (no arithmetic)
+    NotExplained,    // a model step (lookup, add, norm, prediction) this function does not break down yet
 };
 
 // Why a mask hid a key (or None when it kept it).

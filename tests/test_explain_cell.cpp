@@ -130,6 +130,7 @@ void check_cell(const Trace& t, const Step& step, const std::vector<int64_t>& in
     switch (e.rule) {
         case CellRule::Given: check_flows(t, e); break;
         case CellRule::Parameter: FAIL("a step cell is never a parameter"); break;
+        case CellRule::NotExplained: FAIL("every attention step is explained"); break;
         case CellRule::DotProduct: check_dot_product(t, e); break;
         case CellRule::Scale:
             CHECK(close(e.factor, 1.0 / std::sqrt(static_cast<double>(t.config.head_dim()))));

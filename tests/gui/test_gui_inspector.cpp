@@ -88,6 +88,7 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
             for (const Term& t : e.terms) CHECK(has(text, format_value(t.value)));
             break;
         case CellRule::FullyMaskedRow: CHECK(text.size() > 40); break;
+        case CellRule::NotExplained: FAIL("every attention step is explained"); break;
         case CellRule::DropoutKept: CHECK(has(text, "kept")); break;
         case CellRule::DropoutDropped: CHECK(has(text, "dropped")); break;
         case CellRule::Move: CHECK(has(text, std::string("the same number as in ") + step_name(e.operand.step))); break;

@@ -238,16 +238,13 @@ void draw_explanation_of(const AppState& state, const Step* step, const CellExpl
             text_wrapped("dropped (draw %.3f < p = %.2f): weight %s set to 0", e.dropout_draw, e.dropout_p,
                          format_value(e.operand_value).c_str());
             break;
+        case CellRule::NotExplained:  // a trained model's steps (core/model/): the step text explains them
+            text_wrapped("see the step's explanation for how the model computed it.");
+            break;
         case CellRule::Move:
             if (step)
                 text_wrapped("the same number as in %s%s: %s", step_name(e.operand.step), shape_text(e.operand.index).c_str(),
                              step->is_view ? "this step only changed how the buffer is read." : "copied into a new buffer.");
-            break;
-        case StepKind::Lookup:  // a trained model's steps (core/model/): the step text explains them
-        case StepKind::Add:
-        case StepKind::Norm:
-        case StepKind::Prediction:
-            text_wrapped("see the step's explanation for how the model computed it.");
             break;
     }
 }
