@@ -54,12 +54,16 @@ static int run(int argc, char** argv) {
     if (models_cmd->parsed()) return run_models(models);
 #ifdef ATTNVIZ_HAVE_GUI
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
+    // Without any option the window resumes the saved lesson (configuration, sentence, step).
+    bool configured = false;
+    for (const CLI::Option* opt : app.get_options())
+        if (opt->count() > 0 && opt->get_name() != "--help") configured = true;
     if (window.model.empty() && window.sources.query_path.empty() && window.sentence.empty() &&
         window.size_options.front().option->count() == 0)
         window.sentence = kDefaultSentence;
     attn::Result<attn::io::Problem> problem = resolve_problem(window);
     if (!problem) return fail(problem.error());
-    return attn::gui::run_window(problem.value());
+    return attn::gui::run_window(problem.value(), !configured);
 #else
     (void)kDefaultSentence;
     return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF); use a subcommand, see attnviz --help");

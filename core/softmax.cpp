@@ -21,8 +21,8 @@ int masked_softmax_rows(const float* scores, float* weights, int rows, int cols,
             continue;
         }
         // Subtracting the max keeps exp() <= 1, so large scores cannot overflow.
-        // Vectorised exp(-inf) is not always exactly 0 (PERF_NOTES), so masked entries
-        // are zeroed explicitly.
+        // Vectorised exp(-inf) is not always exactly 0 (Eigen 3.4 gave 2.9e-39 without AVX,
+        // 0 with it), so masked entries are zeroed explicitly.
         out = (in - row_max).exp();
         float sum = 0.0f;
         for (int j = 0; j < cols; ++j) {  // a plain loop the compiler vectorises as a blend

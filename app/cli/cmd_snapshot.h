@@ -2,7 +2,7 @@
 #pragma once
 
 #include "app/cli/commands.h"
-#include "app/gui/entry.h"
+#include "app/gui/snapshot_options.h"
 
 namespace attn::cli {
 

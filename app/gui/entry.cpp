@@ -30,6 +30,7 @@
 #include "app/gui/headless.h"
 #include "app/gui/imgui_ini.h"
 #include "app/gui/input_queue.h"
+#include "app/gui/key_actions.h"
 #include "app/gui/layout.h"
 #include "app/gui/snapshot.h"
 #include "app/gui/test_hook.h"
@@ -139,42 +140,6 @@ void feed_frame_input(GLFWwindow* window, KeyInput& input) {
     for (int b = 0; b < IM_ARRAYSIZE(input.mouse_down); ++b) io.MouseDown[b] = input.mouse_down[b];
 }
 
-// Space, arrows, PageUp/PageDown (presentation clickers), Home/End, F, P, Escape.
-void handle_keys(AppState& state, GLFWwindow* window, FullScreen& fs, bool& rebuild_fonts, const KeyInput& input) {
-    const std::vector<std::pair<int, int>>& presses = input.presses;
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput || state.dialog.kind != DialogState::Kind::None) return;
-    Playback& pb = state.playback;
-    for (const auto& [key, mods] : presses) {
-        switch (key) {
-            case GLFW_KEY_SPACE: pb.toggle_play(); break;
-            case GLFW_KEY_RIGHT:
-            case GLFW_KEY_PAGE_DOWN: pb.next(); break;
-            case GLFW_KEY_LEFT:
-            case GLFW_KEY_PAGE_UP: pb.previous(); break;
-            case GLFW_KEY_HOME: pb.jump_to(0); break;
-            case GLFW_KEY_END: pb.jump_to(pb.step_count() - 1); break;
-            case GLFW_KEY_F: set_full_screen(window, fs, !fs.on); break;
-            case GLFW_KEY_P:
-                state.presentation = !state.presentation;
-                set_full_screen(window, fs, state.presentation);
-                rebuild_fonts = true;
-                break;
-            case GLFW_KEY_ESCAPE:
-                if (state.presentation) {
-                    state.presentation = false;
-                    rebuild_fonts = true;
-                }
-                set_full_screen(window, fs, false);
-                break;
-            case GLFW_KEY_Q:
-                if (mods & GLFW_MOD_CONTROL) glfwSetWindowShouldClose(window, GLFW_TRUE);
-                break;
-            default: break;
-        }
-    }
-}
-
 // The monitor's content scale (2 on a HiDPI screen), so type is readable at any DPI
 // before the user touches the UI scale control. Not saved: it belongs to the monitor.
 float g_content_scale = 1.0f;
@@ -186,22 +151,22 @@ float monitor_content_scale(GLFWwindow* window) {
 }
 
 float effective_scale(const AppState& state) {
-    return g_content_scale * state.settings.ui_scale * (state.presentation ? 1.5f : 1.0f);
+    return g_content_scale * state.settings.ui_scale * (state.ui.presentation ? 1.5f : 1.0f);
 }
 
 void post_request(AppState& state, ComputeWorker& worker) {
-    std::optional<ComputeRequest> request = make_request(state);
+    std::optional<ComputeRequest> request = make_request(state.session);
     if (!request) return;
     // The step on screen is built first; the others follow once it is drawn (finish_model).
-    if (state.trace && state.playback.step() < static_cast<int>(state.trace->steps.size()))
-        request->focus_step = state.trace->steps[static_cast<size_t>(state.playback.step())].id;
-    state.posted_generation = worker.post(std::move(*request));
-    state.posted_time = glfwGetTime();
+    if (state.results.trace && state.ui.playback.step() < static_cast<int>(state.results.trace->steps.size()))
+        request->focus_step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())].id;
+    state.results.posted_generation = worker.post(std::move(*request));
+    state.results.posted_time = glfwGetTime();
 }
 
 }  // namespace
 
-int run_window(const io::Problem& initial) {
+int run_window(const io::Problem& initial, bool resume) {
     glfwSetErrorCallback(nullptr);
     if (!glfwInit()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
@@ -271,18 +236,31 @@ int run_window(const io::Problem& initial) {
     glfwSetWindowSizeCallback(window, on_window_size);
     ImGui_ImplOpenGL3_Init("#version 330");
 
-    init_from_problem(state, initial);
-    state.playback.set_speed(state.settings.speed);
+    init_from_problem(state.session, initial);
+    // With no configuration on the command line, the lesson resumes where it stopped.
+    std::optional<ComputeRequest> resumed;
+    if (resume && state.settings.has_session) {
+        const std::string note = restore_saved_session(state);
+        if (note.empty()) {
+            resumed = make_request(state.session);
+            // The step the lesson stopped on is built first.
+            if (resumed) resumed->focus_step = parse_step_name(state.ui.resume_step);
+        } else {
+            settings_problem += (settings_problem.empty() ? "" : "; ") + note;
+        }
+    }
+    state.ui.playback.set_speed(state.settings.speed);
     Fonts fonts = load_fonts(effective_scale(state));
     apply_theme(state.settings.light_theme, effective_scale(state));
 
-    if (!settings_problem.empty()) set_status(state, settings_problem, glfwGetTime());
+    if (!settings_problem.empty()) set_status(state.ui, settings_problem, glfwGetTime());
 
     ComputeWorker worker;
     ComputeRequest first;
-    first.prebuilt = std::make_shared<const io::Problem>(initial);
-    state.posted_generation = worker.post(std::move(first));
-    state.posted_time = glfwGetTime();
+    if (resumed) first = std::move(*resumed);
+    else first.prebuilt = std::make_shared<const io::Problem>(initial);
+    state.results.posted_generation = worker.post(std::move(first));
+    state.results.posted_time = glfwGetTime();
     // GL objects must die before the context: they live in these and are reset below.
     auto cache_owner = std::make_unique<HeatmapCache>();
     auto exporter_owner = std::make_unique<ExportRunner>();
@@ -298,7 +276,7 @@ int run_window(const io::Problem& initial) {
     double last_busy = glfwGetTime();
     while (!glfwWindowShouldClose(window) && !g_stop_requested) {
         // Idle (nothing moving, nothing computing): wait for input instead of redrawing.
-        const bool busy = state.playback.animating() || worker.busy() || state.export_progress.active ||
+        const bool busy = state.ui.playback.animating() || worker.busy() || state.jobs.export_progress.active ||
                           !keys.queue.empty() || keys.settle_frames > 0;
         if (busy) glfwPollEvents();
         else glfwWaitEventsTimeout(0.5);
@@ -312,17 +290,17 @@ int run_window(const io::Problem& initial) {
             continue;
         }
         if (std::optional<ComputeResult> result = worker.take()) accept_result(state, std::move(*result), glfwGetTime());
-        if (std::optional<CompletedModel> done = worker.take_model(); done && done->trace == state.trace) {
-            state.model = std::move(done->model);
-            cache.adopt_completed(state.model);  // textures already baked stay
+        if (std::optional<CompletedModel> done = worker.take_model(); done && done->trace == state.results.trace) {
+            state.results.model = std::move(done->model);
+            cache.adopt_completed(state.results.model);  // textures already baked stay
         }
         if (const float scale = monitor_content_scale(window); scale != g_content_scale) {  // moved to another monitor
             g_content_scale = scale;
             rebuild_fonts = true;
         }
-        if (state.model_changed) {
-            cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
-            state.model_changed = false;
+        if (state.results.model_changed) {
+            cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
+            state.results.model_changed = false;
         }
         if (rebuild_fonts) {
             fonts = load_fonts(effective_scale(state));
@@ -337,8 +315,11 @@ int run_window(const io::Problem& initial) {
         feed_frame_input(window, keys);
         if (keys.settle_frames > 0) --keys.settle_frames;
         ImGui::NewFrame();
-        state.playback.update(io.DeltaTime);
-        handle_keys(state, window, fs, rebuild_fonts, keys);
+        state.ui.playback.update(io.DeltaTime);
+        // Shortcuts wait while a text field or a dialog has the keyboard.
+        Actions actions;
+        if (!io.WantTextInput && state.jobs.dialog.kind == DialogState::Kind::None)
+            actions = key_actions(keys.presses, state.ui.playback, state.ui.presentation);
 
         FrameContext ctx;
         ctx.cache = &cache;
@@ -346,19 +327,20 @@ int run_window(const io::Problem& initial) {
         ctx.scale = effective_scale(state);
         ctx.computing = worker.busy();
         ctx.now = glfwGetTime();
-        const FrameActions actions = draw_frame(state, ctx);
+        actions |= draw_frame(state, ctx);
         if (actions.config_changed) post_request(state, worker);
         if (actions.scale_changed) rebuild_fonts = true;
         if (actions.theme_changed) {
             apply_theme(state.settings.light_theme, effective_scale(state));
-            cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+            cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
         }
         if (actions.toggle_fullscreen) set_full_screen(window, fs, !fs.on);
         if (actions.toggle_presentation) {
-            state.presentation = !state.presentation;
-            set_full_screen(window, fs, state.presentation);
+            state.ui.presentation = !state.ui.presentation;
+            set_full_screen(window, fs, state.ui.presentation);
             rebuild_fonts = true;
         }
+        if (actions.leave_fullscreen) set_full_screen(window, fs, false);
         if (actions.quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
 
         ImGui::Render();
@@ -369,7 +351,7 @@ int run_window(const io::Problem& initial) {
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         glfwSwapBuffers(window);
         // The new trace's step is on screen: now the other steps.
-        if (state.model && !state.model->complete()) worker.finish_model();
+        if (state.results.model && !state.results.model->complete()) worker.finish_model();
 
         int win_w = 0, win_h = 0;
         glfwGetWindowSize(window, &win_w, &win_h);

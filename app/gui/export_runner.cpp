@@ -11,7 +11,7 @@ namespace attn::gui {
 
 namespace {
 
-TokenLabels labels_of(const AppState& state) { return TokenLabels{state.query_tokens, state.key_tokens}; }
+TokenLabels labels_of(const AppState& state) { return TokenLabels{state.results.query_tokens, state.results.key_tokens}; }
 
 SnapshotLayout layout_of(bool canvas_only) { return canvas_only ? SnapshotLayout::CanvasOnly : SnapshotLayout::FullWindow; }
 
@@ -20,37 +20,37 @@ SnapshotLayout layout_of(bool canvas_only) { return canvas_only ? SnapshotLayout
 void export_image_size(const AppState& state, bool canvas_only, int win_w, int win_h, int& width, int& height) {
     width = std::max(16, win_w);
     height = std::max(16, win_h);
-    if (!canvas_only || state.canvas.shown_w < 16.0f || state.canvas.shown_h < 16.0f) return;
+    if (!canvas_only || state.ui.canvas.shown_w < 16.0f || state.ui.canvas.shown_h < 16.0f) return;
     // The large font is 26 px at scale 1 (fonts_theme.cpp); the title strip is kCanvasTitleEm of it.
-    width = static_cast<int>(state.canvas.shown_w);
-    height = static_cast<int>(state.canvas.shown_h + 26.0f * kCanvasTitleEm);
+    width = static_cast<int>(state.ui.canvas.shown_w);
+    height = static_cast<int>(state.ui.canvas.shown_h + 26.0f * kCanvasTitleEm);
 }
 
 void ExportRunner::start(AppState& state, const ExportRequest& request, int win_w, int win_h, double now) {
-    if (!state.trace) return;
+    if (!state.results.trace) return;
     const bool folder = request.kind == ExportKind::AllStepsPng || request.kind == ExportKind::TensorsDir;
     const auto finish = [&](const Status& s, const std::string& done) {
         if (s.ok()) {
-            state.dialog.close = true;
-            state.dialog.last_folder = std::filesystem::path(request.path).parent_path().string();
-            set_status(state, done, now);
+            state.jobs.dialog.close = true;
+            state.jobs.dialog.last_folder = std::filesystem::path(request.path).parent_path().string();
+            set_status(state.ui, done, now);
         } else {
-            state.dialog.error = s.error();
+            state.jobs.dialog.error = s.error();
         }
     };
     const std::string refused = prepare_export_target(request.path, folder ? ExportTarget::Folder : ExportTarget::File,
                                                       request.replace, request.create_folder);
     if (!refused.empty()) {
-        state.dialog.error = refused;
+        state.jobs.dialog.error = refused;
         return;
     }
-    const Step& step = state.trace->steps[static_cast<size_t>(state.playback.step())];
+    const Step& step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())];
     switch (request.kind) {
         case ExportKind::StepCsv:
             finish(write_step_csv(step, request.path, labels_of(state)), "wrote " + request.path);
             return;
         case ExportKind::TensorsDir:
-            finish(write_trace_tensors(*state.trace, request.path, labels_of(state)),
+            finish(write_trace_tensors(*state.results.trace, request.path, labels_of(state)),
                    "wrote the trace's tensors, weights.safetensors and tokens.json into " + request.path);
             return;
         case ExportKind::SnapshotPng: {
@@ -61,7 +61,7 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
             if (!r.valid()) {
                 s = Status::failure(r.error());
             } else {
-                cache_.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+                cache_.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
                 render_state(r, state, cache_, layout_of(request.canvas_only), now);
                 s = write_png(request.path, r.pixel_width(), r.pixel_height(), r.pixels());
             }
@@ -73,38 +73,38 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
             export_image_size(state, request.canvas_only, win_w, win_h, w, h);
             renderer_ = std::make_unique<OffscreenRenderer>(w, h, static_cast<float>(request.scale), state.settings.light_theme);
             if (!renderer_->valid()) {
-                state.dialog.error = renderer_->error();
+                state.jobs.dialog.error = renderer_->error();
                 renderer_.reset();
                 return;
             }
-            cache_.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+            cache_.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
             pool_ = std::make_unique<PngEncoderPool>(PngEncoderPool::beside_frame_loop());
-            state.export_progress = ExportProgress{true, 0, static_cast<int>(state.trace->steps.size()), request.path,
+            state.jobs.export_progress = ExportProgress{true, 0, static_cast<int>(state.results.trace->steps.size()), request.path,
                                                    request.scale, request.canvas_only};
-            state.dialog.close = true;
-            state.dialog.last_folder = std::filesystem::path(request.path).parent_path().string();
+            state.jobs.dialog.close = true;
+            state.jobs.dialog.last_folder = std::filesystem::path(request.path).parent_path().string();
             return;
         }
     }
 }
 
 void ExportRunner::continue_all(AppState& state, double now) {
-    ExportProgress& p = state.export_progress;
+    ExportProgress& p = state.jobs.export_progress;
     if (!p.active || !renderer_) return;
     if (p.next < p.total) {
         // Every step needs its pixels: wait (frames go on) until the worker has built them.
-        if (!state.model || !state.model->complete()) return;
-        if (cache_.model() != state.model) cache_.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+        if (!state.results.model || !state.results.model->complete()) return;
+        if (cache_.model() != state.results.model) cache_.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
         if (!pool_->has_room()) return;  // the encoders are behind: the frame loop never waits for them
         AppState copy = state;  // the window's own position is not disturbed
-        copy.export_progress.active = false;  // the pictures show the window, not this export
+        copy.jobs.export_progress.active = false;  // the pictures show the window, not this export
         render_steps_to_pngs(*renderer_, copy, cache_, layout_of(p.canvas_only), {p.next}, 1.0f, p.folder, *pool_, now);
         ++p.next;
         return;
     }
     if (!pool_->idle()) return;  // still encoding: look again next frame
     const Status s = pool_->finish();
-    set_status(state, s.ok() ? "wrote " + std::to_string(p.total) + " PNG files into " + p.folder
+    set_status(state.ui, s.ok() ? "wrote " + std::to_string(p.total) + " PNG files into " + p.folder
                              : s.error(),
                now);
     p.active = false;

@@ -196,6 +196,29 @@ SidePanels side_panels(float display_w, float column_h, float font_size, float l
 
 float collapsed_tab_width(float font_size) { return std::ceil(font_size * 2.0f); }
 
+DockRects dock_rects(float display_w, float display_h, float top, float font_size, float bottom_h, float status_h,
+                     float bar, float left_em, float right_em, float explain_fraction) {
+    DockRects d;
+    const float body_bottom = std::max(top + 1.0f, display_h - status_h);  // above the status line
+    const float column_h = body_bottom - top;
+    d.side = side_panels(display_w, column_h, font_size, left_em, right_em, explain_fraction);
+    const float left_w = d.side.left, right_w = d.side.right;
+    const float mid_x = left_w + bar;
+    const float mid_w = std::max(1.0f, display_w - left_w - right_w - 2.0f * bar);
+    const float right_x = mid_x + mid_w + bar;
+    const float body_h = std::max(1.0f, column_h - bottom_h);
+    d.center = Rect{mid_x, top, mid_w, body_h};
+    d.bottom = Rect{mid_x, top + body_h, mid_w, bottom_h};
+    d.right_top = Rect{right_x, top, right_w, d.side.explain_h};
+    const float inspector_y = top + d.side.explain_h + bar;
+    d.right_bottom = Rect{right_x, inspector_y, right_w, body_bottom - inspector_y};
+    d.status = Rect{0.0f, body_bottom, display_w, display_h - body_bottom};
+    d.tab = Rect{0.0f, top, left_w, column_h};
+    const float controls_w = d.side.left_collapsed ? std::min(font_size * 20.0f, display_w * 0.6f) : left_w;
+    d.left = Rect{d.side.left_collapsed ? left_w : 0.0f, top, controls_w, column_h};
+    return d;
+}
+
 Rect fit_window(int want_w, int want_h, const Rect& work_area) {
     if (work_area.w <= 0.0f || work_area.h <= 0.0f) {
         return {0, 0, static_cast<float>(want_w), static_cast<float>(want_h)};

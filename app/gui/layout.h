@@ -89,6 +89,20 @@ SidePanels side_panels(float display_w, float column_h, float font_size, float l
 // Width of the folded controls tab.
 float collapsed_tab_width(float font_size);
 
+// The rectangles of the normal layout's dock slots (views/view_registry.h), in pixels:
+// a column on each side, the canvas between them with the timeline under it, the right
+// column split into explanation and inspector, the status line along the bottom edge.
+// Splitter bars `bar` wide sit in the gaps. When the controls fold (side.left_collapsed),
+// `tab` is the narrow tab and `left` the controls opened over the canvas beside it.
+struct DockRects {
+    SidePanels side;
+    Rect left, center, bottom, right_top, right_bottom, status, tab;
+};
+// `top`: below the menu bar; `bottom_h`: the timeline's height; `status_h`: the status
+// line's; the saved panel sizes as in side_panels().
+DockRects dock_rects(float display_w, float display_h, float top, float font_size, float bottom_h, float status_h,
+                     float bar, float left_em, float right_em, float explain_fraction);
+
 // The first window's place: the saved size, shrunk to the monitor's work area and centred
 // in it (a 1024x768 projector must not get a 1440x900 window with its edges off-screen).
 Rect fit_window(int want_w, int want_h, const Rect& work_area);

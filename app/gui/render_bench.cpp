@@ -26,12 +26,12 @@ double ms_since(Clock::time_point start) {
 }
 
 void load_result(AppState& state, HeatmapCache& cache, const ComputeResult& r) {
-    state.trace = r.trace;
-    state.model = r.model;
-    state.query_tokens = r.query_tokens;
-    state.key_tokens = r.key_tokens;
-    state.playback.set_step_count(static_cast<int>(r.trace->steps.size()));
-    cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+    state.results.trace = r.trace;
+    state.results.model = r.model;
+    state.results.query_tokens = r.query_tokens;
+    state.results.key_tokens = r.key_tokens;
+    state.ui.playback.set_step_count(static_cast<int>(r.trace->steps.size()));
+    cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
 }
 
 // A slider dragged up to L = `seq_len` one position at a time, with the attention
@@ -57,7 +57,7 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
         const ComputeResult r = ComputeWorker::compute(request, 1);
         if (!r.error.empty()) return out;
         load_result(state, cache, r);
-        state.playback.set_position(std::max(0, r.trace->index_of(StepId::AttnWeights)), 1.0f);
+        state.ui.playback.set_position(std::max(0, r.trace->index_of(StepId::AttnWeights)), 1.0f);
         render_state(renderer, state, cache, SnapshotLayout::FullWindow);
         gl::finish();
         if (change >= 0) {
@@ -65,10 +65,10 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
             out.compute_ms.push_back(r.compute_ms);
             out.model_ms.push_back(r.model_ms);
         }
-        auto full = std::make_shared<DisplayModel>(*state.model);
-        complete_display_model(*state.trace, *full);
-        state.model = std::move(full);
-        cache.adopt_completed(state.model);
+        auto full = std::make_shared<DisplayModel>(*state.results.model);
+        complete_display_model(*state.results.trace, *full);
+        state.results.model = std::move(full);
+        cache.adopt_completed(state.results.model);
     }
     return out;
 }
@@ -81,9 +81,9 @@ double export_all_ms(AppState& state) {
     {
         OffscreenRenderer renderer(1920, 1080, 1.0f, false);
         HeatmapCache cache;
-        cache.reset(state.model, canvas_palette(false).masked);
+        cache.reset(state.results.model, canvas_palette(false).masked);
         std::vector<int> steps;
-        for (size_t i = 0; i < state.trace->steps.size(); ++i) steps.push_back(static_cast<int>(i));
+        for (size_t i = 0; i < state.results.trace->steps.size(); ++i) steps.push_back(static_cast<int>(i));
         PngEncoderPool pool;
         render_steps_to_pngs(renderer, state, cache, SnapshotLayout::Slide, steps, 1.0f, dir, pool);
         if (!pool.finish().ok()) return -1.0;
@@ -128,21 +128,21 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     report.height = options.height;
     report.renderer = gl::renderer_name();
 
-    const int n = static_cast<int>(state.trace->steps.size());
+    const int n = static_cast<int>(state.results.trace->steps.size());
     for (int step = 0; step < n; ++step) {
         // One untimed frame bakes the step's textures (that happens once per trace).
-        state.playback.set_position(step, 0.0f);
+        state.ui.playback.set_position(step, 0.0f);
         render_state(renderer, state, cache, SnapshotLayout::FullWindow);
         gl::finish();
         std::vector<double> times;
         for (int f = 0; f < options.frames_per_step; ++f) {
-            state.playback.set_position(step, static_cast<float>(f + 1) / static_cast<float>(options.frames_per_step));
+            state.ui.playback.set_position(step, static_cast<float>(f + 1) / static_cast<float>(options.frames_per_step));
             const auto start = Clock::now();
             render_state(renderer, state, cache, SnapshotLayout::FullWindow);
             gl::finish();
             times.push_back(ms_since(start));
         }
-        report.frame_ms_by_step.emplace_back(state.trace->steps[static_cast<size_t>(step)].name(), std::move(times));
+        report.frame_ms_by_step.emplace_back(state.results.trace->steps[static_cast<size_t>(step)].name(), std::move(times));
     }
     report.slider_changes.push_back(slider_drag(options.width, options.height, 256, 512, 8));
     report.slider_changes.push_back(slider_drag(options.width, options.height, 64, 256, 8));

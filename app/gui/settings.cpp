@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <type_traits>
+#include <variant>
 #include <unistd.h>
 
 namespace attn::gui {
@@ -53,29 +54,84 @@ std::string config_dir() {
     return "";
 }
 
+namespace {
+
+// Text only: a NUL or other control byte means the file is damaged.
+bool is_plain_text(const std::string& value) {
+    return std::none_of(value.begin(), value.end(), [](char c) { return c >= 0 && c < 32 && c != '\t'; });
+}
+
+// One setting: its key in the file, the member it fills and, for numbers, the range
+// a value is clamped to. Flags are written as 0 / 1; text at most kMaxText bytes of
+// plain text, and `accepts` (when given) says which texts the setting takes.
+struct SettingField {
+    const char* key;
+    std::variant<bool UiSettings::*, int UiSettings::*, float UiSettings::*, std::string UiSettings::*> member;
+    double lo = 0, hi = 0;
+    bool (*accepts)(const std::string& value) = nullptr;
+};
+constexpr size_t kMaxText = 4096;
+
+// Every setting, in file order. Ranges are the controls' own ranges.
+const SettingField kFields[] = {
+    {"light_theme", &UiSettings::light_theme},
+    {"ui_scale", &UiSettings::ui_scale, 0.75, 2.5},
+    {"speed", &UiSettings::speed, 0.1, 8.0},
+    {"show_values", &UiSettings::show_values},
+    {"window_width", &UiSettings::window_width, 320, 16384},
+    {"window_height", &UiSettings::window_height, 240, 16384},
+    {"left_panel_em", &UiSettings::left_panel_em, 10.0, 60.0},
+    {"right_panel_em", &UiSettings::right_panel_em, 10.0, 60.0},
+    {"explain_fraction", &UiSettings::explain_fraction, 0.15, 0.85},
+    {"hint_seen", &UiSettings::hint_seen},
+    {"sentence", &UiSettings::sentence},
+    {"seq_len", &UiSettings::seq_len, 1, 1024},
+    {"hidden_dim", &UiSettings::hidden_dim, 1, 1024},
+    {"num_heads", &UiSettings::num_heads, 1, 64},
+    {"batch", &UiSettings::batch, 1, 8},
+    {"mask", &UiSettings::mask, 0, 2},
+    {"valid_length", &UiSettings::valid_length, 1, 1024},
+    {"dropout", &UiSettings::dropout, 0.0, 0.9},
+    {"bias", &UiSettings::bias},
+    {"variant", &UiSettings::variant, 0, 2},
+    {"seed", &UiSettings::seed, 0, 1000000},
+    {"step", &UiSettings::step},
+};
+
+void write_field(std::ostream& out, const SettingField& field, const UiSettings& s) {
+    out << field.key << " = ";
+    std::visit([&](auto member) {
+        using T = std::decay_t<decltype(s.*member)>;
+        if constexpr (std::is_same_v<T, bool>) out << (s.*member ? 1 : 0);
+        else out << s.*member;
+    }, field.member);
+    out << "\n";
+}
+
+// False when `value` is refused (the member keeps its default).
+bool read_field(const SettingField& field, const std::string& value, UiSettings& s) {
+    return std::visit([&](auto member) {
+        using T = std::decay_t<decltype(s.*member)>;
+        if constexpr (std::is_same_v<T, bool>) {
+            int flag = 0;
+            if (!read_number(value, flag, 0, 1)) return false;
+            s.*member = flag != 0;
+            return true;
+        } else if constexpr (std::is_same_v<T, std::string>) {
+            if (!is_plain_text(value) || (field.accepts && !field.accepts(value))) return false;
+            s.*member = value.substr(0, kMaxText);
+            return true;
+        } else {
+            return read_number(value, s.*member, static_cast<T>(field.lo), static_cast<T>(field.hi));
+        }
+    }, field.member);
+}
+
+}  // namespace
+
 std::string serialize_settings(const UiSettings& s) {
     std::ostringstream out;
-    out << "light_theme = " << (s.light_theme ? 1 : 0) << "\n"
-        << "ui_scale = " << s.ui_scale << "\n"
-        << "speed = " << s.speed << "\n"
-        << "show_values = " << (s.show_values ? 1 : 0) << "\n"
-        << "window_width = " << s.window_width << "\n"
-        << "window_height = " << s.window_height << "\n"
-        << "left_panel_em = " << s.left_panel_em << "\n"
-        << "right_panel_em = " << s.right_panel_em << "\n"
-        << "explain_fraction = " << s.explain_fraction << "\n"
-        << "hint_seen = " << (s.hint_seen ? 1 : 0) << "\n"
-        << "sentence = " << s.sentence << "\n"
-        << "seq_len = " << s.seq_len << "\n"
-        << "hidden_dim = " << s.hidden_dim << "\n"
-        << "num_heads = " << s.num_heads << "\n"
-        << "batch = " << s.batch << "\n"
-        << "mask = " << s.mask << "\n"
-        << "valid_length = " << s.valid_length << "\n"
-        << "dropout = " << s.dropout << "\n"
-        << "bias = " << (s.bias ? 1 : 0) << "\n"
-        << "variant = " << s.variant << "\n"
-        << "seed = " << s.seed << "\n";
+    for (const SettingField& field : kFields) write_field(out, field, s);
     return out.str();
 }
 
@@ -93,32 +149,9 @@ UiSettings parse_settings(const std::string& text, std::string* problem) {
         } else {
             const std::string key = trim(line.substr(0, eq));
             const std::string value = trim(line.substr(eq + 1));
-            int flag = 0;
-            if (key == "light_theme") { ok = read_number(value, flag, 0, 1); s.light_theme = flag != 0; }
-            else if (key == "ui_scale") ok = read_number(value, s.ui_scale, 0.75f, 2.5f);
-            else if (key == "speed") ok = read_number(value, s.speed, 0.1f, 8.0f);
-            else if (key == "show_values") { flag = 1; ok = read_number(value, flag, 0, 1); s.show_values = flag != 0; }
-            else if (key == "window_width") ok = read_number(value, s.window_width, 320, 16384);
-            else if (key == "window_height") ok = read_number(value, s.window_height, 240, 16384);
-            else if (key == "left_panel_em") ok = read_number(value, s.left_panel_em, 10.0f, 60.0f);
-            else if (key == "right_panel_em") ok = read_number(value, s.right_panel_em, 10.0f, 60.0f);
-            else if (key == "explain_fraction") ok = read_number(value, s.explain_fraction, 0.15f, 0.85f);
-            else if (key == "hint_seen") { ok = read_number(value, flag, 0, 1); s.hint_seen = flag != 0; }
-            else if (key == "sentence") {
-                // Text only: a NUL or other control byte means the file is damaged.
-                ok = std::none_of(value.begin(), value.end(), [](char c) { return c >= 0 && c < 32 && c != '\t'; });
-                if (ok) s.sentence = value.substr(0, 4096);
-            }
-            else if (key == "seq_len") ok = read_number(value, s.seq_len, 1, 1024);
-            else if (key == "hidden_dim") ok = read_number(value, s.hidden_dim, 1, 1024);
-            else if (key == "num_heads") ok = read_number(value, s.num_heads, 1, 64);
-            else if (key == "batch") ok = read_number(value, s.batch, 1, 8);
-            else if (key == "mask") ok = read_number(value, s.mask, 0, 2);
-            else if (key == "valid_length") ok = read_number(value, s.valid_length, 1, 1024);
-            else if (key == "dropout") ok = read_number(value, s.dropout, 0.0f, 0.9f);
-            else if (key == "bias") { flag = 1; ok = read_number(value, flag, 0, 1); s.bias = flag != 0; }
-            else if (key == "variant") ok = read_number(value, s.variant, 0, 2);
-            else if (key == "seed") ok = read_number(value, s.seed, 0, 1000000);
+            for (const SettingField& field : kFields)
+                if (key == field.key) ok = read_field(field, value, s);
+            if (key == "seq_len" && ok) s.has_session = true;
         }
         if (!ok && bad_lines++ == 0) {
             first_bad_line = line_number;

@@ -31,12 +31,16 @@ struct UiSettings {
     bool bias = true;
     int variant = 0;            // Variant as int
     int seed = 0;
+    std::string step;           // the step on screen, by name ("" : the first)
+    // Not a setting: true when the file held a configuration to resume (set by parse_settings).
+    bool has_session = false;
 };
 
 // The folder for attnviz's files ("" when neither XDG_CONFIG_HOME nor HOME is set).
 std::string config_dir();
-// "key = value" lines; unknown keys are ignored (a newer version may add some), bad
-// values keep the defaults and out-of-range ones are clamped.
+// "key = value" lines, one per entry of the field table in settings.cpp (the one list of
+// settings: adding one is one line there). Unknown keys are ignored when parsing (a newer
+// version may add some), bad values keep the defaults and out-of-range ones are clamped.
 std::string serialize_settings(const UiSettings& settings);
 // When `problem` is given it receives one line for the window's status bar naming the
 // first unreadable line and how many there were ("" when every line was fine).

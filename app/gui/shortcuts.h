@@ -1,6 +1,6 @@
 // Every keyboard and mouse shortcut of the window, in one table: the Help > Keyboard
 // dialog lists it, and a test checks it names every key the window's key handler
-// (handle_keys in entry.cpp) knows. Add a row here when a key is added there.
+// (key_actions.cpp) knows. Add a row here when a key is added there.
 #pragma once
 
 #include <array>

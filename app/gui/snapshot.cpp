@@ -1,10 +1,11 @@
 // `attnviz snapshot` and the off-screen drawing it shares with exports.
 #include "app/gui/snapshot.h"
+#include "app/gui/snapshot_options.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
-#include "app/gui/entry.h"
 #include "app/gui/export.h"
 #include "app/gui/format.h"
 #include "app/gui/frame.h"
@@ -15,7 +16,7 @@ namespace attn::gui {
 void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache, SnapshotLayout layout, double now) {
     // A copy keeps the caller's hover/pin state untouched by an off-screen frame.
     AppState view = state;
-    view.canvas.hovered = CellRef{};
+    view.ui.canvas.hovered = CellRef{};
     renderer.render([&](const Fonts& fonts) {
         FrameContext ctx;
         ctx.cache = &cache;
@@ -34,9 +35,9 @@ std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppSt
                                               const std::string& dir, PngEncoderPool& pool, double now) {
     std::vector<std::string> files;
     for (int step : steps) {
-        state.playback.set_position(step, progress);
+        state.ui.playback.set_position(step, progress);
         render_state(renderer, state, cache, layout, now);
-        const std::string path = dir + "/" + snapshot_file_name(step + 1, state.trace->steps[static_cast<size_t>(step)].name());
+        const std::string path = dir + "/" + snapshot_file_name(step + 1, state.results.trace->steps[static_cast<size_t>(step)].name());
         pool.wait_for_room();  // at once in the window, which only asks when there is room
         pool.submit(path, renderer.pixel_width(), renderer.pixel_height(), renderer.pixels());
         files.push_back(path);
@@ -86,15 +87,11 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     }
     AppState state;
     state.settings.light_theme = options.theme == "light";
-    state.trace = computed.trace;
-    state.model = computed.model;
-    state.query_tokens = computed.query_tokens;
-    state.key_tokens = computed.key_tokens;
-    state.playback.set_step_count(static_cast<int>(state.trace->steps.size()));
+    accept_result(state, std::move(computed), 0.0);
     OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme);
     if (!renderer.valid()) return fail(renderer.error());
     HeatmapCache cache;
-    cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+    cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
     PngEncoderPool pool;
     render_steps_to_pngs(renderer, state, cache, SnapshotLayout::Slide, steps, options.progress, options.out_dir, pool);
     if (!cache.error().empty()) return fail(cache.error());

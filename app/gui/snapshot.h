@@ -12,6 +12,7 @@
 
 namespace attn::gui {
 
+
 // What kind of picture: the canvas alone, title + canvas + explanation, or the full UI.
 enum class SnapshotLayout { CanvasOnly, Slide, FullWindow };
 

@@ -119,9 +119,9 @@ TEST_CASE("a failed recompute keeps the old trace and shows why") {
     std::optional<ComputeResult> good = worker.take();
     REQUIRE(good.has_value());
     accept_result(state, std::move(*good), 0.0);
-    REQUIRE(state.trace);
-    const std::shared_ptr<const Trace> old_trace = state.trace;
-    const std::shared_ptr<const DisplayModel> old_model = state.model;
+    REQUIRE(state.results.trace);
+    const std::shared_ptr<const Trace> old_trace = state.results.trace;
+    const std::shared_ptr<const DisplayModel> old_model = state.results.model;
 
     AttentionConfig bad = small_config();
     bad.num_heads = 3;  // 8 is not divisible by 3
@@ -133,17 +133,17 @@ TEST_CASE("a failed recompute keeps the old trace and shows why") {
     CHECK_FALSE(failed->trace);
     const std::string why = failed->error;
     accept_result(state, std::move(*failed), 1.0);
-    CHECK(state.trace == old_trace);  // still drawn
-    CHECK(state.model == old_model);
-    CHECK(state.compute_error == why);  // the canvas shows it under the picture
+    CHECK(state.results.trace == old_trace);  // still drawn
+    CHECK(state.results.model == old_model);
+    CHECK(state.results.compute_error == why);  // the canvas shows it under the picture
 
     // The trace still on screen gets the rest of its display model all the same.
-    REQUIRE_FALSE(state.model->complete());
+    REQUIRE_FALSE(state.results.model->complete());
     worker.finish_model();
     worker.wait_until_idle();
     std::optional<CompletedModel> done = worker.take_model();
     REQUIRE(done.has_value());
-    CHECK(done->trace == state.trace);
+    CHECK(done->trace == state.results.trace);
     CHECK(done->model->complete());
 
     worker.post(request_for(small_config(7)));
@@ -151,8 +151,8 @@ TEST_CASE("a failed recompute keeps the old trace and shows why") {
     std::optional<ComputeResult> again = worker.take();
     REQUIRE(again.has_value());
     accept_result(state, std::move(*again), 2.0);
-    CHECK(state.compute_error.empty());
-    CHECK(state.trace->config.seq_len == 7);
+    CHECK(state.results.compute_error.empty());
+    CHECK(state.results.trace->config.seq_len == 7);
 }
 
 TEST_CASE("a result built around the step on screen is completed once the window asks") {

@@ -10,7 +10,8 @@
 #include <random>
 
 #include "app/gui/frame.h"
-#include "app/gui/views/view_menu.h"
+#include "app/gui/views/view_dialogs.h"
+#include "app/gui/views/view_path_dialog.h"
 
 using namespace attn;
 using namespace attn::gui;
@@ -46,17 +47,17 @@ struct DialogHarness {
         fs::remove_all(tmp, ec);
     }
     // One frame of the dialogs; returns what they asked the window loop to do.
-    MenuResult frame() {
+    Actions frame() {
         ImGui::NewFrame();
-        MenuResult out = draw_dialogs(state);
+        Actions out = draw_dialogs(state.jobs.dialog, state.session.sources, false);
         ImGui::Render();
         return out;
     }
-    MenuResult press(int key) {
+    Actions press(int key) {
         ImGui::GetIO().KeysDown[key] = true;
-        MenuResult out = frame();
+        Actions out = frame();
         ImGui::GetIO().KeysDown[key] = false;
-        MenuResult after = frame();
+        Actions after = frame();
         if (!out.export_request) out.export_request = after.export_request;
         return out;
     }
@@ -74,15 +75,15 @@ TEST_CASE("the export dialog asks before replacing a file and sends the request 
     DialogHarness h;
     const fs::path existing = h.tmp / "shot.png";
     std::ofstream(existing) << "old";
-    open_path_dialog(h.state, DialogState::Kind::ExportSnapshot, existing.string());
+    open_path_dialog(h.state.jobs.dialog, DialogState::Kind::ExportSnapshot, existing.string());
     for (int i = 0; i < 3; ++i) CHECK_FALSE(h.frame().export_request.has_value());
 
-    const MenuResult first = h.press(kEnterKey);
+    const Actions first = h.press(kEnterKey);
     CHECK_FALSE(first.export_request.has_value());
-    REQUIRE_FALSE(h.state.dialog.question.empty());
-    CHECK(h.state.dialog.question.find("shot.png") != std::string::npos);
+    REQUIRE_FALSE(h.state.jobs.dialog.question.empty());
+    CHECK(h.state.jobs.dialog.question.find("shot.png") != std::string::npos);
 
-    const MenuResult second = h.press(kEnterKey);
+    const Actions second = h.press(kEnterKey);
     REQUIRE(second.export_request.has_value());
     CHECK(second.export_request->path == existing.string());
     CHECK(second.export_request->replace);
@@ -99,38 +100,38 @@ TEST_CASE("Escape takes back the question and the file is not replaced") {
     DialogHarness h;
     const fs::path existing = h.tmp / "data.csv";
     std::ofstream(existing) << "old";
-    open_path_dialog(h.state, DialogState::Kind::ExportCsv, existing.string());
+    open_path_dialog(h.state.jobs.dialog, DialogState::Kind::ExportCsv, existing.string());
     for (int i = 0; i < 3; ++i) h.frame();
     h.press(kEnterKey);
-    REQUIRE_FALSE(h.state.dialog.question.empty());
+    REQUIRE_FALSE(h.state.jobs.dialog.question.empty());
     CHECK_FALSE(h.press(kEscapeKey).export_request.has_value());
-    CHECK(h.state.dialog.question.empty());
-    CHECK(h.state.dialog.kind == DialogState::Kind::ExportCsv);  // still open: the user can pick another name
+    CHECK(h.state.jobs.dialog.question.empty());
+    CHECK(h.state.jobs.dialog.kind == DialogState::Kind::ExportCsv);  // still open: the user can pick another name
 }
 
 TEST_CASE("a typed path into missing folders is refused inside the dialog and creates nothing") {
     DialogHarness h;
-    open_path_dialog(h.state, DialogState::Kind::ExportSnapshot, (h.tmp / "a").string());
+    open_path_dialog(h.state.jobs.dialog, DialogState::Kind::ExportSnapshot, (h.tmp / "a").string());
     for (int i = 0; i < 3; ++i) h.frame();
     // The field's text is selected when the dialog opens: typing replaces it.
     h.type((h.tmp / "Missing/deeper/Shot_1.png").string());
-    CHECK(h.state.dialog.path == (h.tmp / "Missing/deeper/Shot_1.png").string());
+    CHECK(h.state.jobs.dialog.path == (h.tmp / "Missing/deeper/Shot_1.png").string());
     // The listing followed the typed path to the nearest folder that exists.
-    CHECK(h.state.dialog.chooser.folder() == h.tmp.string());
-    const MenuResult r = h.press(kEnterKey);
+    CHECK(h.state.jobs.dialog.chooser.folder() == h.tmp.string());
+    const Actions r = h.press(kEnterKey);
     CHECK_FALSE(r.export_request.has_value());
-    CHECK(h.state.dialog.error.find("does not exist") != std::string::npos);
+    CHECK(h.state.jobs.dialog.error.find("does not exist") != std::string::npos);
     CHECK(fs::is_empty(h.tmp));
 }
 
 TEST_CASE("one missing folder is offered for creation and the answer travels with the request") {
     DialogHarness h;
-    open_path_dialog(h.state, DialogState::Kind::ExportAll, (h.tmp / "slides" / "steps").string());
+    open_path_dialog(h.state.jobs.dialog, DialogState::Kind::ExportAll, (h.tmp / "slides" / "steps").string());
     for (int i = 0; i < 3; ++i) h.frame();
     h.press(kEnterKey);
-    REQUIRE_FALSE(h.state.dialog.question.empty());
-    CHECK(h.state.dialog.question.find("slides") != std::string::npos);
-    const MenuResult r = h.press(kEnterKey);
+    REQUIRE_FALSE(h.state.jobs.dialog.question.empty());
+    CHECK(h.state.jobs.dialog.question.find("slides") != std::string::npos);
+    const Actions r = h.press(kEnterKey);
     REQUIRE(r.export_request.has_value());
     CHECK(r.export_request->create_folder == (h.tmp / "slides").string());
     CHECK_FALSE(r.export_request->replace);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/gui/compute_worker.h"
+#include "tests/gui/headless_imgui.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/format.h"
 #include "app/gui/projection.h"
@@ -16,6 +17,7 @@
 
 using namespace attn;
 using namespace attn::gui;
+using attn::gui::testing::state_for;
 
 namespace {
 
@@ -42,7 +44,7 @@ struct InspectorHarness {
         ImGui::SetNextWindowSize(ImVec2(420, 760));
         ImGui::Begin("Inspector");
         ImGui::LogToBuffer();
-        draw_inspector(state);
+        draw_inspector(state.results, state.ui.canvas, state.ui.playback.step());
         const std::string text = ImGui::GetCurrentContext()->LogBuffer.c_str();
         ImGui::LogFinish();
         ImGui::End();
@@ -50,15 +52,6 @@ struct InspectorHarness {
         return text;
     }
 };
-
-AppState state_for(const AttentionConfig& c) {
-    AppState state;
-    const auto computed = ComputeWorker::compute(ComputeRequest{c, {}, 0, 256, std::nullopt, nullptr}, 1);
-    REQUIRE_MESSAGE(computed.error.empty(), computed.error);
-    state.config = c;
-    accept_result(state, computed, 0.0);
-    return state;
-}
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -103,20 +96,21 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
 void inspect_every_step(const AttentionConfig& c) {
     InspectorHarness imgui;
     AppState state = state_for(c);
-    const Trace& trace = *state.trace;
+    REQUIRE(state.results.trace);
+    const Trace& trace = *state.results.trace;
     int inspected = 0;
-    for (int s = 0; s < static_cast<int>(state.model->steps.size()); ++s) {
+    for (int s = 0; s < static_cast<int>(state.results.model->steps.size()); ++s) {
         const Step& step = trace.steps[static_cast<size_t>(s)];
         const std::string name = step.name();
         CAPTURE(name);
-        state.playback.set_position(s, 1.0f);
-        const StepDisplay& sd = state.model->steps[static_cast<size_t>(s)];
+        state.ui.playback.set_position(s, 1.0f);
+        const StepDisplay& sd = state.results.model->steps[static_cast<size_t>(s)];
         for (int p = 0; p < static_cast<int>(sd.panels.size()); ++p) {
             const Panel& panel = sd.panels[static_cast<size_t>(p)];
             for (const auto& rc : {std::pair<int, int>{0, 0}, {panel.rows - 1, panel.cols - 1}, {panel.rows / 2, 0}}) {
                 CAPTURE(rc.first);
                 CAPTURE(rc.second);
-                state.canvas.hovered = CellRef{s, p, rc.first, rc.second};
+                state.ui.canvas.hovered = CellRef{s, p, rc.first, rc.second};
                 const std::string text = imgui.draw(state);
                 const CellExplanation e =
                     explain_cell(trace, CellAddress::of_step(step.id, cell_index(panel, rc.first, rc.second)));
@@ -140,7 +134,7 @@ void inspect_every_step(const AttentionConfig& c) {
             };
             for (const auto& [ref, address] : operands) {
                 if (ref.part == CellRef::Part::Bias && !c.bias) continue;
-                state.canvas.hovered = ref;
+                state.ui.canvas.hovered = ref;
                 const std::string text = imgui.draw(state);
                 const CellExplanation e = explain_cell(trace, address);
                 REQUIRE(e.valid);
@@ -152,13 +146,13 @@ void inspect_every_step(const AttentionConfig& c) {
             }
         }
         // Pinned, seen from the first step: the inspector says so and still explains it.
-        state.canvas.hovered = CellRef{};
-        state.canvas.pinned = CellRef{s, 0, 0, 0};
-        state.playback.set_position(s == 0 ? 1 : 0, 1.0f);
+        state.ui.canvas.hovered = CellRef{};
+        state.ui.canvas.pinned = CellRef{s, 0, 0, 0};
+        state.ui.playback.set_position(s == 0 ? 1 : 0, 1.0f);
         const std::string pinned = imgui.draw(state);
         CHECK(has(pinned, "pinned in step " + std::to_string(s + 1)));
         check_drawn(pinned, name, explain_cell(trace, CellAddress::of_step(step.id, cell_index(sd.panels[0], 0, 0))));
-        state.canvas.pinned = CellRef{};
+        state.ui.canvas.pinned = CellRef{};
     }
     CHECK(inspected >= 3 * static_cast<int>(trace.steps.size()));
     // Nothing hovered or pinned: the hint.

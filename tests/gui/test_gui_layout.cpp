@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <iterator>
+#include <utility>
+
 #include "app/gui/layout.h"
 
 using namespace attn::gui;
@@ -273,4 +276,48 @@ TEST_CASE("a grid of 16 heads is not dwarfed by the source panel beside it") {
     const StepLayout grid = layout_step(Arrangement::Grid, false, sizes, many.result, style);
     const StepLayout source = layout_step(Arrangement::Single, false, {{8, 8}}, many.sources, style);
     CHECK(source.panels[0].cell_w <= 2.0f * grid.panels[0].cell_w);
+}
+
+namespace {
+bool overlap(const Rect& a, const Rect& b) {
+    return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
+}
+}  // namespace
+
+TEST_CASE("the dock slots tile the window without overlapping, at projector and desktop sizes") {
+    const float font = 16.0f, top = 22.0f, timeline = 70.0f, status = 26.0f, bar = 5.0f;
+    for (const auto& [w, h] : {std::pair<float, float>{1920, 1080}, {1024, 768}, {1280, 800}}) {
+        CAPTURE(w);
+        const DockRects d = dock_rects(w, h, top, font, timeline, status, bar, 20, 22, 0.45f);
+        REQUIRE_FALSE(d.side.left_collapsed);
+        const Rect panels[] = {d.left, d.center, d.bottom, d.right_top, d.right_bottom, d.status};
+        float area = 0.0f;
+        for (size_t i = 0; i < std::size(panels); ++i) {
+            CAPTURE(i);
+            const Rect& r = panels[i];
+            CHECK(r.w > 0.0f);
+            CHECK(r.h > 0.0f);
+            CHECK(r.x >= 0.0f);
+            CHECK(r.y >= top - (i == 5 ? h : 0.0f));
+            CHECK(r.right() <= w + 0.5f);
+            CHECK(r.bottom() <= h + 0.5f);
+            for (size_t j = i + 1; j < std::size(panels); ++j) CHECK_FALSE(overlap(r, panels[j]));
+            area += r.w * r.h;
+        }
+        // Only the menu bar and the splitter gaps are left uncovered.
+        const float gaps = w * top + bar * 2.0f * (h - top - status) + bar * d.right_top.w;
+        CHECK(area + gaps == doctest::Approx(w * h).epsilon(0.001));
+        CHECK(d.center.w >= w * 0.5f - 2.0f * bar - 1.0f);
+        CHECK(d.bottom.y == doctest::Approx(d.center.bottom()));
+        CHECK(d.status.y == doctest::Approx(h - status));
+    }
+}
+
+TEST_CASE("folded controls open over the canvas beside their tab") {
+    const DockRects d = dock_rects(600, 500, 22, 16, 70, 26, 5, 20, 22, 0.45f);
+    REQUIRE(d.side.left_collapsed);
+    CHECK(d.tab.x == 0.0f);
+    CHECK(d.left.x == doctest::Approx(d.tab.right()));
+    CHECK(overlap(d.left, d.center));  // on top of the canvas, by design
+    CHECK(d.center.w >= 300.0f - 16.0f);
 }

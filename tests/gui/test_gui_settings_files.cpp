@@ -9,13 +9,16 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/gui/app_state.h"
 #include "app/gui/imgui_ini.h"
 #include "app/gui/settings.h"
 
+using namespace attn;
 using namespace attn::gui;
 namespace fs = std::filesystem;
 
@@ -177,4 +180,163 @@ TEST_CASE("a damaged imgui.ini gives the default layout and a message; a good on
     CHECK(fs::is_regular_file(config.file("saved.ini")));
     CHECK(load_imgui_ini(config.file("saved.ini").string()).empty());
     ImGui::DestroyContext(context);
+}
+
+namespace {
+
+// What the window does at start-up: read the settings file, restore the session, compute
+// it and take the result. Returns the note for the status line ("" when all was fine).
+std::string start_window(AppState& state) {
+    std::string problem;
+    state.settings = load_settings(&problem);
+    const std::string note = state.settings.has_session ? restore_saved_session(state) : "";
+    const auto request = make_request(state.session);
+    REQUIRE(request.has_value());
+    ComputeResult result = ComputeWorker::compute(*request, 1);
+    REQUIRE_MESSAGE(result.error.empty(), result.error);
+    accept_result(state, std::move(result), 0.0);
+    return problem + note;
+}
+
+}  // namespace
+
+TEST_CASE("the window resumes the saved configuration, sentence and step after a restart") {
+    ScratchConfig scratch;
+    AppState before;
+    before.session.sentence = "a dog ran far away";
+    REQUIRE(follow_sentence(before.session));
+    before.session.config.hidden_dim = 12;
+    before.session.config.num_heads = 3;
+    before.session.config.mask = MaskKind::Causal;
+    before.session.config.seed = 7;
+    ComputeResult first = ComputeWorker::compute(*make_request(before.session), 1);
+    REQUIRE(first.error.empty());
+    accept_result(before, std::move(first), 0.0);
+    const int weights = before.results.trace->index_of(StepId::AttnWeights);
+    REQUIRE(weights > 0);
+    before.ui.playback.set_position(weights, 1.0f);
+    store_config_in_settings(before);
+    REQUIRE(save_settings(before.settings));
+
+    AppState after;  // a new process: defaults until the file is read
+    CHECK(after.session.sentence != before.session.sentence);
+    CHECK(start_window(after) == "");
+    CHECK(after.session.sentence == "a dog ran far away");
+    CHECK(after.session.config.seq_len == 5);
+    CHECK(after.session.config.hidden_dim == 12);
+    CHECK(after.session.config.num_heads == 3);
+    CHECK(after.session.config.mask == MaskKind::Causal);
+    CHECK(after.session.config.seed == 7u);
+    CHECK(after.ui.playback.step() == weights);
+    CHECK(after.results.query_tokens == before.results.query_tokens);
+    // The same numbers, not only the same sizes.
+    const Tensor& a = before.results.trace->steps[static_cast<size_t>(weights)].tensor;
+    const Tensor& b = after.results.trace->steps[static_cast<size_t>(weights)].tensor;
+    CHECK(a.at({0, 1, 4, 2}) == b.at({0, 1, 4, 2}));
+}
+
+TEST_CASE("a corrupt or hostile settings file starts from the defaults with a note, never a crash") {
+    struct Case { const char* why; std::string text; };
+    const Case cases[] = {
+        {"heads that do not divide E", "seq_len = 6\nhidden_dim = 8\nnum_heads = 3\n"},
+        {"a sentence of bars only", "seq_len = 6\nsentence = | | |\n"},
+        {"binary noise", std::string("seq_len = 6\n\x01\x02\xff=\xfe\n") + "hidden_dim = \x7f\n"},
+        {"a step that does not exist", "seq_len = 6\nstep = ../../etc/passwd\n"},
+        {"sizes as large as allowed", "seq_len = 1024\nhidden_dim = 1024\nnum_heads = 64\nbatch = 8\nsentence = \n"},
+        {"a negative and a huge number", "seq_len = -5\nhidden_dim = 99999999999999999999\n"},
+    };
+    for (const Case& c : cases) {
+        const std::string why = c.why;
+        CAPTURE(why);
+        ScratchConfig scratch;
+        write(scratch.file("settings.ini"), c.text);
+        AppState state;
+        const AttentionConfig defaults = state.session.config;
+        std::string problem;
+        state.settings = load_settings(&problem);
+        const std::string note = state.settings.has_session ? restore_saved_session(state) : "";
+        const auto request = make_request(state.session);
+        if (!note.empty()) {
+            // Refused: the session is the default one and still computes.
+            CHECK(state.session.config.hidden_dim == defaults.hidden_dim);
+            CHECK(state.session.config.num_heads == defaults.num_heads);
+            CHECK(request.has_value());
+        } else {
+            // Taken (unreadable lines keep their defaults): it passed the same checks as typed input.
+            CHECK(request.has_value());
+        }
+        if (why == "heads that do not divide E" || why == "a sentence of bars only") CHECK(note.find("not restored") != std::string::npos);
+        if (why == "binary noise" || why == "a negative and a huge number") CHECK_FALSE(problem.empty());
+        if (why == "a step that does not exist") {
+            ComputeResult r = ComputeWorker::compute(*request, 1);
+            REQUIRE(r.error.empty());
+            accept_result(state, std::move(r), 0.0);
+            CHECK(state.ui.playback.step() == 0);
+            CHECK(state.ui.resume_step.empty());
+        }
+    }
+}
+
+TEST_CASE("every setting is written once and read back the same") {
+    UiSettings s;
+    s.light_theme = true;
+    s.ui_scale = 1.5f;
+    s.speed = 2.0f;
+    s.show_values = false;
+    s.window_width = 1000;
+    s.window_height = 700;
+    s.left_panel_em = 15.0f;
+    s.right_panel_em = 30.0f;
+    s.explain_fraction = 0.6f;
+    s.hint_seen = true;
+    s.sentence = "one two | three";
+    s.seq_len = 9;
+    s.hidden_dim = 16;
+    s.num_heads = 4;
+    s.batch = 2;
+    s.mask = 2;
+    s.valid_length = 3;
+    s.dropout = 0.25f;
+    s.bias = false;
+    s.variant = 1;
+    s.seed = 42;
+    s.step = "attn_scores";
+    const std::string text = serialize_settings(s);
+    std::string problem;
+    const UiSettings back = parse_settings(text, &problem);
+    CHECK(problem.empty());
+    // Each key appears exactly once.
+    std::istringstream lines(text);
+    std::set<std::string> keys;
+    int count = 0;
+    for (std::string line; std::getline(lines, line); ++count) keys.insert(line.substr(0, line.find(" = ")));
+    CHECK(keys.size() == static_cast<size_t>(count));
+    CHECK(serialize_settings(back) == text);
+    CHECK(back.step == "attn_scores");
+    CHECK(back.sentence == "one two | three");
+    CHECK(back.has_session);
+    CHECK_FALSE(parse_settings("light_theme = 1\n").has_session);
+}
+
+TEST_CASE("several saved sentences come back as their batch items with their own lengths") {
+    ScratchConfig scratch;
+    AppState before;
+    before.session.sentence = "the cat sat | a dog ran far away";
+    REQUIRE(follow_sentence(before.session));
+    ComputeResult first = ComputeWorker::compute(*make_request(before.session), 1);
+    REQUIRE(first.error.empty());
+    accept_result(before, std::move(first), 0.0);
+    store_config_in_settings(before);
+    REQUIRE(save_settings(before.settings));
+
+    AppState after;
+    CHECK(start_window(after) == "");
+    CHECK(after.session.config.batch == 2);
+    CHECK(after.session.config.seq_len == 5);
+    CHECK(after.session.config.mask == MaskKind::Padding);
+    CHECK(after.session.valid_lengths == std::vector<int>{3, 5});
+    const auto request = make_request(after.session);
+    REQUIRE(request.has_value());
+    REQUIRE(request->sources.sentences.size() == 2u);
+    CHECK(request->sources.sentences[1].back() == "away");
 }

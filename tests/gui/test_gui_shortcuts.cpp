@@ -6,6 +6,9 @@
 #include <sstream>
 #include <string>
 
+#include <GLFW/glfw3.h>
+
+#include "app/gui/key_actions.h"
 #include "app/gui/shortcuts.h"
 
 using namespace attn::gui;
@@ -49,7 +52,7 @@ std::set<std::string> listed_words() {
 }  // namespace
 
 TEST_CASE("the keyboard help lists every key the window handles") {
-    std::ifstream in(std::string(ATTNVIZ_SOURCE_DIR) + "/app/gui/entry.cpp");
+    std::ifstream in(std::string(ATTNVIZ_SOURCE_DIR) + "/app/gui/key_actions.cpp");
     REQUIRE(in);
     std::stringstream text;
     text << in.rdbuf();
@@ -72,5 +75,33 @@ TEST_CASE("every shortcut row has a key and an action") {
     for (const Shortcut& s : kShortcuts) {
         CHECK(std::string(s.keys).size() > 0);
         CHECK(std::string(s.action).size() > 3);
+    }
+}
+
+TEST_CASE("playback keys move the lesson; window keys come back as actions") {
+    attn::gui::Playback pb;
+    pb.set_step_count(17);
+    SUBCASE("arrows, pages, Home and End move through the steps") {
+        key_actions({{GLFW_KEY_END, 0}}, pb, false);
+        CHECK(pb.step() == 16);
+        key_actions({{GLFW_KEY_HOME, 0}}, pb, false);
+        CHECK(pb.step() == 0);
+        const Actions none = key_actions({{GLFW_KEY_RIGHT, 0}, {GLFW_KEY_PAGE_DOWN, 0}}, pb, false);
+        CHECK(pb.step() == 2);
+        CHECK_FALSE(none.toggle_presentation);
+        CHECK_FALSE(none.quit);
+        key_actions({{GLFW_KEY_SPACE, 0}}, pb, false);
+        CHECK(pb.playing());
+    }
+    SUBCASE("P, F, Escape and Ctrl+Q are asked of the window") {
+        CHECK(key_actions({{GLFW_KEY_P, 0}}, pb, false).toggle_presentation);
+        CHECK(key_actions({{GLFW_KEY_F, 0}}, pb, false).toggle_fullscreen);
+        const Actions escape = key_actions({{GLFW_KEY_ESCAPE, 0}}, pb, true);
+        CHECK(escape.toggle_presentation);
+        CHECK(escape.leave_fullscreen);
+        CHECK_FALSE(key_actions({{GLFW_KEY_ESCAPE, 0}}, pb, false).toggle_presentation);
+        CHECK(key_actions({{GLFW_KEY_Q, GLFW_MOD_CONTROL}}, pb, false).quit);
+        CHECK_FALSE(key_actions({{GLFW_KEY_Q, 0}}, pb, false).quit);  // a plain Q is not quit
+        CHECK(pb.step() == 0);
     }
 }

@@ -2,10 +2,7 @@
 // fonts, no window and no GL. Every step, several moments of its animation, every head.
 #include <doctest/doctest.h>
 
-#include <imgui.h>
-#include <imgui_internal.h>
-
-#include "app/gui/frame.h"
+#include "tests/gui/headless_imgui.h"
 #include "core/attention.h"
 #include "app/gui/settings.h"
 #include "app/io/problem.h"
@@ -13,47 +10,9 @@
 using namespace attn;
 using namespace attn::gui;
 
-namespace {
+using namespace attn::gui::testing;
 
-struct HeadlessImGui {
-    ImGuiContext* ctx;
-    Fonts fonts;
-    HeadlessImGui(float w, float h) : ctx(ImGui::CreateContext()) {
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(w, h);
-        io.DeltaTime = 1.0f / 60.0f;
-        fonts = load_fonts(1.0f);
-        unsigned char* pixels = nullptr;
-        int tw = 0, th = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
-        apply_theme(false, 1.0f);
-    }
-    ~HeadlessImGui() { ImGui::DestroyContext(ctx); }
-    int frame(AppState& state, bool presentation, bool canvas_only) {
-        ImGui::NewFrame();
-        FrameContext fc;
-        fc.fonts = fonts;
-        fc.canvas_only = canvas_only;
-        fc.presentation_header = presentation;
-        draw_frame(state, fc);
-        ImGui::Render();
-        return ImGui::GetDrawData()->TotalVtxCount;
-    }
-};
-
-AppState state_for(const AttentionConfig& c) {
-    AppState state;
-    const auto computed = ComputeWorker::compute(ComputeRequest{c, {}, 0, 256, std::nullopt, nullptr}, 1);
-    REQUIRE_MESSAGE(computed.error.empty(), computed.error);
-    state.config = c;
-    accept_result(state, computed, 0.0);
-    return state;
-}
-
-}  // namespace
-
-TEST_CASE("every step draws at every moment of its animation without a GL context") {
+TEST_CASE("every step draws its title, shape and timeline at every moment of its animation") {
     HeadlessImGui imgui(1280, 800);
     for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
         AttentionConfig c;
@@ -63,52 +22,70 @@ TEST_CASE("every step draws at every moment of its animation without a GL contex
         c.mask = mask;
         c.dropout = 0.2f;
         AppState state = state_for(c);
-        for (int step = 0; step < state.playback.step_count(); ++step) {
+        REQUIRE(state.results.trace);
+        state.settings.hint_seen = true;
+        const int n = state.ui.playback.step_count();
+        for (int step = 0; step < n; ++step) {
+            const Step& shown = state.results.trace->steps[static_cast<size_t>(step)];
+            CAPTURE(shown.name());
             for (float progress : {0.0f, 0.37f, 1.0f}) {
-                state.playback.set_position(step, progress);
-                CAPTURE(step);
+                state.ui.playback.set_position(step, progress);
                 CAPTURE(progress);
-                CHECK(imgui.frame(state, false, false) > 100);
+                imgui.frame(state);
+                // The explanation names the step, the canvas's caption its tensor, the
+                // timeline where we are.
+                CHECK(shows(drawn_text("Explanation"), std::to_string(step + 1) + ". " + shown.title));
+                CHECK(shows(drawn_text("Canvas"), shown.name()));
+                CHECK(shows(drawn_text("Timeline"), "step " + std::to_string(step + 1) + " / " + std::to_string(n)));
             }
+            // Slides: the step's number and title above the canvas, with every head enlarged.
             for (int head = -1; head < 3; ++head) {
-                state.canvas.enlarged_head = head;
-                CHECK(imgui.frame(state, true, false) > 0);
+                state.ui.canvas.enlarged_head = head;
+                imgui.frame(state, true, false);
+                CHECK(shows(drawn_text("##present_header"), std::to_string(step + 1) + " / " + std::to_string(n)));
+                CHECK(shows(drawn_text("##present_header"), shown.title));
+                CHECK(drawn_window("Canvas"));
+                CHECK_FALSE(drawn_window("Controls"));
             }
-            state.canvas.enlarged_head = -1;
+            state.ui.canvas.enlarged_head = -1;
         }
     }
 }
 
-TEST_CASE("a window squeezed to almost nothing still draws without failing") {
+TEST_CASE("a window squeezed to almost nothing still draws the canvas and its title") {
     HeadlessImGui imgui(40, 30);
     AttentionConfig c;
     AppState state = state_for(c);
-    for (int step = 0; step < state.playback.step_count(); ++step) {
-        state.playback.set_position(step, 0.5f);
+    REQUIRE(state.results.trace);
+    for (int step = 0; step < state.ui.playback.step_count(); ++step) {
+        CAPTURE(step);
+        state.ui.playback.set_position(step, 0.5f);
         imgui.frame(state, false, false);
+        CHECK(drawn_window("Canvas"));
         imgui.frame(state, false, true);
+        CHECK(drawn_window("Canvas"));
+        CHECK(drawn_window("##canvas_title"));
     }
-    CHECK(true);
 }
 
 TEST_CASE("an invalid head count is explained instead of computed") {
     AppState state;
-    state.config.hidden_dim = 10;
-    state.config.num_heads = 4;
-    CHECK_FALSE(make_request(state).has_value());
-    CHECK_FALSE(state.config_message.empty());
-    state.config.num_heads = 5;
-    CHECK(make_request(state).has_value());
-    CHECK(state.config_message.empty());
+    state.session.config.hidden_dim = 10;
+    state.session.config.num_heads = 4;
+    CHECK_FALSE(make_request(state.session).has_value());
+    CHECK_FALSE(state.session.config_message.empty());
+    state.session.config.num_heads = 5;
+    CHECK(make_request(state.session).has_value());
+    CHECK(state.session.config_message.empty());
 }
 
 TEST_CASE("the sentence decides the tokens and the sequence length") {
     AppState state;
-    state.sentence = "the cat sat";
-    follow_sentence(state);
-    CHECK(state.config.seq_len == 3);
-    state.config.seq_len = 5;
-    const auto tokens = effective_tokens(state);
+    state.session.sentence = "the cat sat";
+    follow_sentence(state.session);
+    CHECK(state.session.config.seq_len == 3);
+    state.session.config.seq_len = 5;
+    const auto tokens = effective_tokens(state.session);
     REQUIRE(tokens.size() == 5u);
     CHECK(tokens[2] == "sat");
     CHECK(tokens[4] == "t4");
@@ -135,13 +112,13 @@ TEST_CASE("the operand panels follow the chosen head; hovering only previews") {
 
 TEST_CASE("several sentences give one batch item each, with their own valid lengths") {
     AppState state;
-    state.sentence = "the cat sat on the mat | a dog ran";
-    REQUIRE(follow_sentence(state));
-    CHECK(state.config.batch == 2);
-    CHECK(state.config.seq_len == 6);
-    CHECK(state.config.mask == MaskKind::Padding);
-    CHECK(state.valid_lengths == std::vector<int>{6, 3});
-    const auto request = make_request(state);
+    state.session.sentence = "the cat sat on the mat | a dog ran";
+    REQUIRE(follow_sentence(state.session));
+    CHECK(state.session.config.batch == 2);
+    CHECK(state.session.config.seq_len == 6);
+    CHECK(state.session.config.mask == MaskKind::Padding);
+    CHECK(state.session.valid_lengths == std::vector<int>{6, 3});
+    const auto request = make_request(state.session);
     REQUIRE(request.has_value());
     CHECK(request->config.valid_lengths == std::vector<int>{6, 3});
     REQUIRE(request->sources.sentences.size() == 2u);
@@ -154,15 +131,15 @@ TEST_CASE("several sentences give one batch item each, with their own valid leng
     CHECK(w.at({1, 0, 0, 3}) == 0.0f);
     CHECK(w.at({0, 0, 0, 5}) > 0.0f);
     // Moving B away from the sentences: the first sentence in every item, and a note.
-    state.config.batch = 3;
-    const auto tiled = make_request(state);
+    state.session.config.batch = 3;
+    const auto tiled = make_request(state.session);
     REQUIRE(tiled.has_value());
     CHECK(tiled->sources.sentences.empty());
     CHECK(tiled->sources.tokens.front() == "the");
-    CHECK_FALSE(state.sentence_message.empty());
-    state.config.batch = 2;
-    REQUIRE(make_request(state).has_value());
-    CHECK(state.sentence_message.empty());
+    CHECK_FALSE(state.session.sentence_message.empty());
+    state.session.config.batch = 2;
+    REQUIRE(make_request(state.session).has_value());
+    CHECK(state.session.sentence_message.empty());
 }
 
 TEST_CASE("per-item valid lengths from the command line survive a change in the window") {
@@ -175,9 +152,9 @@ TEST_CASE("per-item valid lengths from the command line survive a change in the 
         Result<io::Problem> problem = io::build_problem(c, {});
         REQUIRE(problem.ok());
         AppState state;
-        init_from_problem(state, problem.value());
-        state.batch_item = 1;  // e.g. the "show item" slider moved: a new request from the state
-        const auto request = make_request(state);
+        init_from_problem(state.session, problem.value());
+        state.session.batch_item = 1;  // e.g. the "show item" slider moved: a new request from the state
+        const auto request = make_request(state.session);
         REQUIRE(request.has_value());
         CHECK(request->config.valid_lengths == lengths);
     }
@@ -189,10 +166,10 @@ TEST_CASE("an explicit seq_len without tokens shows generic rows and an empty se
     Result<io::Problem> problem = io::build_problem(c, {});
     REQUIRE(problem.ok());
     AppState state;
-    init_from_problem(state, problem.value());
-    CHECK(state.sentence.empty());
-    CHECK_FALSE(state.tokens_from_sentence);
-    const auto request = make_request(state);
+    init_from_problem(state.session, problem.value());
+    CHECK(state.session.sentence.empty());
+    CHECK_FALSE(state.session.tokens_from_sentence);
+    const auto request = make_request(state.session);
     REQUIRE(request.has_value());
     CHECK(request->sources.tokens.empty());
     CHECK(request->config.seq_len == 64);
@@ -200,35 +177,26 @@ TEST_CASE("an explicit seq_len without tokens shows generic rows and an empty se
 
 TEST_CASE("deleting the whole sentence keeps the last rows and says why") {
     AppState state;
-    state.sentence = "the cat sat";
-    REQUIRE(follow_sentence(state));
-    state.sentence = "";
-    CHECK_FALSE(follow_sentence(state));
-    CHECK_FALSE(state.sentence_message.empty());
-    CHECK(state.config.seq_len == 3);
-    CHECK(effective_tokens(state)[1] == "cat");
-    state.sentence = "a b | ";
-    CHECK_FALSE(follow_sentence(state));
-    CHECK(state.config.batch == 1);
+    state.session.sentence = "the cat sat";
+    REQUIRE(follow_sentence(state.session));
+    state.session.sentence = "";
+    CHECK_FALSE(follow_sentence(state.session));
+    CHECK_FALSE(state.session.sentence_message.empty());
+    CHECK(state.session.config.seq_len == 3);
+    CHECK(effective_tokens(state.session)[1] == "cat");
+    state.session.sentence = "a b | ";
+    CHECK_FALSE(follow_sentence(state.session));
+    CHECK(state.session.config.batch == 1);
 }
 
 TEST_CASE("the saved settings are the configuration on screen") {
     AppState state;  // E = 6 on screen, while the settings' default says 8
-    state.config.hidden_dim = 6;
+    state.session.config.hidden_dim = 6;
     store_config_in_settings(state);
     CHECK(state.settings.hidden_dim == 6);
     CHECK(serialize_settings(state.settings).find("hidden_dim = 6") != std::string::npos);
 }
 
-namespace {
-
-// The window named `name` if it was drawn in the last frame.
-const ImGuiWindow* drawn_window(const char* name) {
-    const ImGuiWindow* w = ImGui::FindWindowByName(name);
-    return w && w->Active ? w : nullptr;
-}
-
-}  // namespace
 
 TEST_CASE("a 1024x768 projector gives the canvas half the width and keeps every panel") {
     HeadlessImGui imgui(1024, 768);
@@ -262,7 +230,7 @@ TEST_CASE("a narrow window folds the controls into a tab that opens them over th
     CHECK(drawn_window("##controls_tab"));
     CHECK_FALSE(drawn_window("Controls"));
     CHECK(drawn_window("Canvas")->Size.x >= 300.0f - 16.0f);
-    state.controls_open = true;
+    state.ui.controls_open = true;
     imgui.frame(state, false, false);
     CHECK(drawn_window("Controls"));
 }
@@ -274,7 +242,7 @@ TEST_CASE("the first-run hint shows until it is dismissed or the user steps on")
     REQUIRE_FALSE(state.settings.hint_seen);
     imgui.frame(state, false, false);
     CHECK(drawn_window("##first_run_hint"));
-    state.playback.set_position(1, 1.0f);
+    state.ui.playback.set_position(1, 1.0f);
     imgui.frame(state, false, false);
     CHECK(state.settings.hint_seen);
     imgui.frame(state, false, false);

@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,11 @@
 #include "app/gui/layout.h"
 
 namespace attn::gui {
+
+// Panels with more cells than this never print numbers in their cells: formatting and
+// drawing that many strings would cost more than a frame, and such cells are too small
+// to read anyway. (The canvas and the matrix-product view share this limit.)
+constexpr int64_t kMaxCellsWithNumbers = 6000;
 
 // Everything the canvas reads in one frame.
 struct CanvasFrame {

@@ -240,7 +240,7 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
     if (cell_h < fh + 1.0f) return;
     const StepDisplay& sd = p.display(step);
     const Panel& pn = sd.panels[static_cast<size_t>(panel)];
-    if (static_cast<int64_t>(pn.rows) * pn.cols > 6000) return;
+    if (static_cast<int64_t>(pn.rows) * pn.cols > kMaxCellsWithNumbers) return;
     // Digits are the widest characters; sign and point are narrower, so this never overflows.
     const int max_chars = static_cast<int>((cell_w - 2.0f) / p.measure(p.f->fonts.small, "0").x);
     if (max_chars < 3) return;

@@ -51,7 +51,7 @@ void draw_weight_values(const Painter& p, const ProjectionWeights& pw, int first
                         int cols, float cell_w, float cell_h, bool bias) {
     if (!p.f->show_values) return;
     const float fh = p.small_size();
-    if (cell_h < fh + 1.0f || static_cast<int64_t>(rows) * cols > 6000) return;
+    if (cell_h < fh + 1.0f || static_cast<int64_t>(rows) * cols > kMaxCellsWithNumbers) return;
     const int max_chars = static_cast<int>((cell_w - 2.0f) / p.measure(p.f->fonts.small, "0").x);
     if (max_chars < 3) return;
     const float m = std::max(std::fabs(p.display(p.f->step).weight_vmin), 1e-6f);

@@ -47,11 +47,11 @@ void flow(const std::string& label) {
 }
 
 // Why hidden_dim and num_heads do not fit, and one-click fixes.
-bool divisibility_fixes(AppState& state) {
-    AttentionConfig& c = state.config;
+bool divisibility_fixes(Session& session, bool light_theme) {
+    AttentionConfig& c = session.config;
     if (c.num_heads <= 0 || c.hidden_dim % c.num_heads == 0) return false;
     bool changed = false;
-    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).warning));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).warning));
     ImGui::TextWrapped("hidden_dim %d is not divisible by num_heads %d: each head needs an equal share "
                        "d_h = E / H of the columns. Pick one:", c.hidden_dim, c.num_heads);
     ImGui::PopStyleColor();
@@ -85,8 +85,8 @@ constexpr const char* kFusedNeedsSelf =
 // Query length, key/value length and input widths: separate sliders only when the keys
 // and values come from their own input. Turning it on never leaves an invalid pair
 // (fused + cross): the variant moves to split, and the status line says why.
-bool cross_attention_controls(AppState& state) {
-    AttentionConfig& c = state.config;
+bool cross_attention_controls(Session& session, bool light_theme) {
+    AttentionConfig& c = session.config;
     bool changed = false;
     // The label wraps in a narrow panel, and clicking it toggles like a checkbox label.
     bool toggled = ImGui::Checkbox("##cross", &c.cross_attention);
@@ -102,10 +102,10 @@ bool cross_attention_controls(AppState& state) {
             if (c.kv_len <= 0) c.kv_len = c.seq_len;
             if (c.variant == Variant::Fused) {
                 c.variant = Variant::Split;
-                state.cross_note = "switched the variant to split: fused QKV needs self-attention";
+                session.cross_note = "switched the variant to split: fused QKV needs self-attention";
             }
         } else {
-            state.cross_note.clear();
+            session.cross_note.clear();
         }
     }
     help_marker("Separate key/value input: queries come from the sentence (L rows), keys and values from "
@@ -121,9 +121,9 @@ bool cross_attention_controls(AppState& state) {
     help_marker("Width of the value input. W_v is (E x vdim). \"= E\" means vdim follows hidden_dim "
                 "(PyTorch's vdim=None) until you move this slider.");
     ImGui::Unindent();
-    if (!state.cross_note.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).warning));
-        ImGui::TextWrapped("%s", state.cross_note.c_str());
+    if (!session.cross_note.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).warning));
+        ImGui::TextWrapped("%s", session.cross_note.c_str());
         ImGui::PopStyleColor();
     }
     return changed;
@@ -141,8 +141,8 @@ std::string combo_label(const char* label) {
     return std::string("##") + label;
 }
 
-bool variant_combo(AppState& state) {
-    AttentionConfig& c = state.config;
+bool variant_combo(Session& session) {
+    AttentionConfig& c = session.config;
     const char* names[] = {"split (view + transpose)", "stacked (one module per head)", "fused (one QKV matrix)"};
     const int current = std::clamp(static_cast<int>(c.variant), 0, 2);
     bool changed = false;
@@ -165,31 +165,31 @@ bool variant_combo(AppState& state) {
         ImGui::EndCombo();
     }
     if (c.cross_attention) help_marker(kFusedNeedsSelf);
-    if (changed) state.cross_note.clear();
+    if (changed) session.cross_note.clear();
     return changed;
 }
 
 }  // namespace
 
-ControlsResult draw_controls(AppState& state, bool computing) {
-    ControlsResult out;
-    AttentionConfig& c = state.config;
+Actions draw_controls(Session& session, const Results& results, UiState& ui, UiSettings& settings, bool computing) {
+    Actions out;
+    AttentionConfig& c = session.config;
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.0f);
 
     ImGui::TextUnformatted("Tokens");
     ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::InputTextWithHint("##sentence", "type a sentence ('|' between batch items)", &state.sentence)) {
-        out.config_changed |= follow_sentence(state);
+    if (ImGui::InputTextWithHint("##sentence", "type a sentence ('|' between batch items)", &session.sentence)) {
+        out.config_changed |= follow_sentence(session);
     }
-    if (!state.sentence_message.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).warning));
-        ImGui::TextWrapped("%s", state.sentence_message.c_str());
+    if (!session.sentence_message.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).warning));
+        ImGui::TextWrapped("%s", session.sentence_message.c_str());
         ImGui::PopStyleColor();
     }
     // The label wraps beside the box instead of being cut off in a narrow panel.
-    if (ImGui::Checkbox("##rows_are_words", &state.tokens_from_sentence)) {
+    if (ImGui::Checkbox("##rows_are_words", &session.tokens_from_sentence)) {
         // Ticking it with an empty box has no words to use: take the box's text first.
-        if (state.tokens_from_sentence && !follow_sentence(state)) state.tokens_from_sentence = false;
+        if (session.tokens_from_sentence && !follow_sentence(session)) session.tokens_from_sentence = false;
         out.config_changed = true;
     }
     ImGui::SameLine();
@@ -211,15 +211,15 @@ ControlsResult draw_controls(AppState& state, bool computing) {
     if (c.num_heads > 0 && c.hidden_dim % c.num_heads == 0) {
         ImGui::TextDisabled("d_h = E / H = %d", c.hidden_dim / c.num_heads);
     }
-    out.config_changed |= divisibility_fixes(state);
-    out.config_changed |= cross_attention_controls(state);
+    out.config_changed |= divisibility_fixes(session, settings.light_theme);
+    out.config_changed |= cross_attention_controls(session, settings.light_theme);
     out.config_changed |= ImGui::SliderInt("batch (B)", &c.batch, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     if (c.batch > 1) {
-        int item = std::min(state.batch_item, c.batch - 1);
+        int item = std::min(session.batch_item, c.batch - 1);
         if (ImGui::SliderInt("show item", &item, 0, c.batch - 1, "%d", ImGuiSliderFlags_AlwaysClamp)) out.config_changed = true;
-        state.batch_item = item;
+        session.batch_item = item;
     } else {
-        state.batch_item = 0;
+        session.batch_item = 0;
     }
     ImGui::Separator();
 
@@ -236,85 +236,96 @@ ControlsResult draw_controls(AppState& state, bool computing) {
         // Padding masks keys: S when keys have their own input, else L. Each batch item has
         // its own length; the slider edits the item on screen.
         const int keys = std::max(1, c.cross_attention ? c.S() : c.seq_len);
-        const int item = std::clamp(state.batch_item, 0, std::max(0, c.batch - 1));
-        while (static_cast<int>(state.valid_lengths.size()) < c.batch) state.valid_lengths.push_back(valid_length_of(state, c.batch));
-        int length = std::clamp(valid_length_of(state, item), 1, keys);
+        const int item = std::clamp(session.batch_item, 0, std::max(0, c.batch - 1));
+        while (static_cast<int>(session.valid_lengths.size()) < c.batch) session.valid_lengths.push_back(valid_length_of(session, c.batch));
+        int length = std::clamp(valid_length_of(session, item), 1, keys);
         // The item goes into the slider's text so the label stays short in a narrow panel.
         const std::string format = c.batch > 1 ? "item " + std::to_string(item) + ": %d" : std::string("%d");
         if (ImGui::SliderInt("valid length", &length, 1, keys, format.c_str(), ImGuiSliderFlags_AlwaysClamp)) {
-            state.valid_lengths[static_cast<size_t>(item)] = length;
+            session.valid_lengths[static_cast<size_t>(item)] = length;
             out.config_changed = true;
         }
         if (c.batch > 1) {
             std::string all = "valid lengths per item:";
-            for (int b = 0; b < c.batch; ++b) all += " " + std::to_string(std::clamp(valid_length_of(state, b), 1, keys));
+            for (int b = 0; b < c.batch; ++b) all += " " + std::to_string(std::clamp(valid_length_of(session, b), 1, keys));
             ImGui::TextDisabled("%s", all.c_str());
         }
     }
     out.config_changed |= ImGui::SliderFloat("dropout p", &c.dropout, 0.0f, 0.9f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     out.config_changed |= ImGui::Checkbox("bias", &c.bias);
-    out.config_changed |= variant_combo(state);
+    out.config_changed |= variant_combo(session);
     int seed = static_cast<int>(c.seed);
     if (ImGui::InputInt("seed", &seed)) {
         c.seed = static_cast<uint64_t>(std::max(0, seed));
         c.dropout_seed = c.seed;
         out.config_changed = true;
     }
-    if (!state.config_message.empty() && !(c.num_heads > 0 && c.hidden_dim % c.num_heads != 0)) {
-        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(state.settings.light_theme).warning));
-        ImGui::TextWrapped("%s", state.config_message.c_str());
+    if (!session.config_message.empty() && !(c.num_heads > 0 && c.hidden_dim % c.num_heads != 0)) {
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).warning));
+        ImGui::TextWrapped("%s", session.config_message.c_str());
         ImGui::PopStyleColor();
     }
-    if (!state.sources.weights_path.empty() || !state.sources.query_path.empty()) {
+    if (!session.sources.weights_path.empty() || !session.sources.query_path.empty()) {
         ImGui::Separator();
         ImGui::TextUnformatted("Files");
-        if (!state.sources.weights_path.empty()) ImGui::TextWrapped("weights: %s", state.sources.weights_path.c_str());
-        if (!state.sources.query_path.empty()) ImGui::TextWrapped("query: %s", state.sources.query_path.c_str());
+        if (!session.sources.weights_path.empty()) ImGui::TextWrapped("weights: %s", session.sources.weights_path.c_str());
+        if (!session.sources.query_path.empty()) ImGui::TextWrapped("query: %s", session.sources.query_path.c_str());
         if (ImGui::SmallButton("use seeded numbers again")) {
-            state.sources = io::ProblemSources{};
+            session.sources = io::ProblemSources{};
             out.config_changed = true;
         }
     }
     ImGui::Separator();
 
     ImGui::TextUnformatted("Display");
-    ImGui::Checkbox("numbers in cells", &state.settings.show_values);
-    ImGui::Checkbox("storage strip", &state.show_storage);
-    int theme = state.settings.light_theme ? 1 : 0;
+    ImGui::Checkbox("numbers in cells", &settings.show_values);
+    ImGui::Checkbox("storage strip", &ui.show_storage);
+    int theme = settings.light_theme ? 1 : 0;
     if (ImGui::RadioButton("dark", &theme, 0)) out.theme_changed = true;
     ImGui::SameLine();
     if (ImGui::RadioButton("light", &theme, 1)) out.theme_changed = true;
-    state.settings.light_theme = theme == 1;
+    settings.light_theme = theme == 1;
     // Applied when the slider is released: fonts are rebuilt, which is too slow per drag step.
-    float& pending = state.pending_ui_scale;
-    if (pending == 0.0f) pending = state.settings.ui_scale;
+    float& pending = ui.pending_ui_scale;
+    if (pending == 0.0f) pending = settings.ui_scale;
     ImGui::SliderFloat("UI scale", &pending, 0.75f, 2.5f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
-    if (ImGui::IsItemDeactivatedAfterEdit() && pending != state.settings.ui_scale) {
-        state.settings.ui_scale = pending;
+    if (ImGui::IsItemDeactivatedAfterEdit() && pending != settings.ui_scale) {
+        settings.ui_scale = pending;
         out.scale_changed = true;
     }
-    float speed = state.playback.speed();
+    float speed = ui.playback.speed();
     if (ImGui::SliderFloat("speed", &speed, 0.1f, 8.0f, "%.2fx", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-        state.playback.set_speed(speed);
-        state.settings.speed = speed;
+        ui.playback.set_speed(speed);
+        settings.speed = speed;
     }
     ImGui::Separator();
 
-    if (state.trace) {
-        ImGui::TextDisabled("trace: %zu steps, %s", state.trace->steps.size(),
-                            format_bytes(state.trace->storage_bytes()).c_str());
+    if (results.trace) {
+        ImGui::TextDisabled("trace: %zu steps, %s", results.trace->steps.size(),
+                            format_bytes(results.trace->storage_bytes()).c_str());
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-        if (state.posted_generation > 1) {
-            ImGui::TextWrapped("computed in %.1f ms, on screen %.1f ms after the change", state.compute_ms, state.last_latency_ms);
+        if (results.posted_generation > 1) {
+            ImGui::TextWrapped("computed in %.1f ms, on screen %.1f ms after the change", results.compute_ms, results.last_latency_ms);
         } else {
-            ImGui::TextWrapped("computed in %.1f ms", state.compute_ms);
+            ImGui::TextWrapped("computed in %.1f ms", results.compute_ms);
         }
         ImGui::PopStyleColor();
     }
     if (computing) {
-        ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).busy), "computing...");
+        ImGui::TextColored(to_imvec4(theme_colors(settings.light_theme).busy), "computing...");
     }
     ImGui::PopItemWidth();
+    return out;
+}
+
+Actions draw_controls_panel(Session& session, const Results& results, UiState& ui, UiSettings& settings, bool computing) {
+    // The controls scroll; the presentation button stays in sight below them.
+    // NavFlattened: Tab walks from the controls to the button below as one panel.
+    ImGui::BeginChild("##controls_body", ImVec2(0.0f, -ImGui::GetFrameHeightWithSpacing()), false,
+                      ImGuiWindowFlags_NavFlattened);
+    Actions out = draw_controls(session, results, ui, settings, computing);
+    ImGui::EndChild();
+    if (ImGui::Button("Presentation mode (P)", ImVec2(-1.0f, 0.0f))) out.toggle_presentation = true;
     return out;
 }
 

@@ -2,16 +2,18 @@
 // options. Invalid combinations are explained with buttons to the nearest valid ones.
 #pragma once
 
-#include "app/gui/app_state.h"
+#include "app/gui/actions.h"
+#include "app/gui/results.h"
+#include "app/gui/session.h"
+#include "app/gui/settings.h"
+#include "app/gui/ui_state.h"
 
 namespace attn::gui {
 
-struct ControlsResult {
-    bool config_changed = false;  // post a new compute request
-    bool scale_changed = false;   // rebuild fonts
-    bool theme_changed = false;   // restyle and re-bake
-};
-
-ControlsResult draw_controls(AppState& state, bool computing);
+// The controls: they edit `session` (config_changed asks for a new trace), the display
+// options in `settings` and `ui`; `results` gives the trace's size and timings.
+Actions draw_controls(Session& session, const Results& results, UiState& ui, UiSettings& settings, bool computing);
+// The whole panel: the controls in a scrolling child, the presentation button below.
+Actions draw_controls_panel(Session& session, const Results& results, UiState& ui, UiSettings& settings, bool computing);
 
 }  // namespace attn::gui

@@ -2,12 +2,12 @@
 // whether it copied anything, and its explanation text.
 #pragma once
 
-#include "app/gui/app_state.h"
 #include "app/gui/fonts_theme.h"
+#include "core/trace.h"
 
 namespace attn::gui {
 
-// `large` selects presentation-size type.
-void draw_explanation(const AppState& state, const Fonts& fonts, bool large);
+// Step `index` of `trace` (nullptr: a placeholder). `large` selects presentation-size type.
+void draw_explanation(const Trace* trace, int index, bool light_theme, const Fonts& fonts, bool large);
 
 }  // namespace attn::gui

@@ -35,15 +35,15 @@ void text_wrapped(const char* format, ...) {
 constexpr ImGuiTableFlags kTableFlags =
     ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_RowBg | ImGuiTableFlags_NoSavedSettings;
 
-std::string describe_index(const AppState& state, const Tensor& t, const std::vector<int64_t>& idx) {
+std::string describe_index(const Results& results, const Tensor& t, const std::vector<int64_t>& idx) {
     std::string s = "[";
     for (int d = 0; d < t.rank(); ++d) {
         const std::string& name = t.dim_names()[static_cast<size_t>(d)];
         const int64_t i = idx[static_cast<size_t>(d)];
         s += (d ? ", " : "") + name + "=" + std::to_string(i);
         const DimRole role = t.dim_roles()[static_cast<size_t>(d)];
-        const auto& tokens = role == DimRole::QueryPos ? state.query_tokens
-                             : role == DimRole::KeyPos ? state.key_tokens
+        const auto& tokens = role == DimRole::QueryPos ? results.query_tokens
+                             : role == DimRole::KeyPos ? results.key_tokens
                                                        : std::vector<std::string>{};
         if (i < static_cast<int64_t>(tokens.size())) s += " '" + tokens[static_cast<size_t>(i)] + "'";
     }
@@ -78,15 +78,15 @@ void omitted_line(const CellExplanation& e) {
                             format_value(static_cast<float>(e.omitted_sum)).c_str());
 }
 
-std::string key_label(const AppState& state, int64_t j) {
-    return j < static_cast<int64_t>(state.key_tokens.size()) ? std::to_string(j) + " " + state.key_tokens[static_cast<size_t>(j)]
+std::string key_label(const Results& results, int64_t j) {
+    return j < static_cast<int64_t>(results.key_tokens.size()) ? std::to_string(j) + " " + results.key_tokens[static_cast<size_t>(j)]
                                                              : std::to_string(j);
 }
 
 // A table of a dot product's terms: index, the two factors, their product. `head_width`
 // > 0 colours each index by the head whose context it reads (W_o's terms).
 void products_table(const char* id, const char* index_name, const char* a_name, const char* b_name,
-                    const CellExplanation& e, int head_width, const AppState* key_tokens) {
+                    const CellExplanation& e, int head_width, const Results* key_tokens) {
     terms_caption(e);
     if (!ImGui::BeginTable(id, 4, kTableFlags)) return;
     ImGui::TableSetupColumn(index_name);
@@ -157,8 +157,8 @@ void draw_flows(const CellExplanation& e) {
         text_wrapped("-> %s: %zu cells read it", step_name(flow.step), flow.cells.size());
 }
 
-void draw_explanation_of(const AppState& state, const Step* step, const CellExplanation& e) {
-    const Trace& trace = *state.trace;
+void draw_explanation_of(const Results& results, const Step* step, const CellExplanation& e) {
+    const Trace& trace = *results.trace;
     const int64_t i = e.cell.index.size() > 2 ? e.cell.index[2] : 0;  // query row of a (B, H, L, *) map
     const int64_t j = e.cell.index.size() > 3 ? e.cell.index[3] : 0;  // key or feature column
     const int dh = trace.config.head_dim();
@@ -182,7 +182,7 @@ void draw_explanation_of(const AppState& state, const Step* step, const CellExpl
                     break;
                 case StepKind::WeightedSum:
                     text_wrapped("sum over keys j of weight[%lld, j] * v[j, %lld]:", static_cast<long long>(i), static_cast<long long>(j));
-                    products_table("##wsum", "key j", "weight", "v[j,d]", e, 0, &state);
+                    products_table("##wsum", "key j", "weight", "v[j,d]", e, 0, &results);
                     sum_lines(e);
                     break;
                 default: draw_projection(trace, *step, e); break;
@@ -251,12 +251,12 @@ void draw_explanation_of(const AppState& state, const Step* step, const CellExpl
 
 // The core's address of the cell `ref` points at: a result cell, or a cell of a
 // projection's X, W^T or b (the W^T column is the output feature, its row the input one).
-bool address_of(const AppState& state, const CellRef& ref, CellAddress& out) {
-    const Step& step = state.trace->steps[static_cast<size_t>(ref.step)];
-    const StepDisplay& sd = state.model->steps[static_cast<size_t>(ref.step)];
+bool address_of(const Results& results, const CellRef& ref, CellAddress& out) {
+    const Step& step = results.trace->steps[static_cast<size_t>(ref.step)];
+    const StepDisplay& sd = results.model->steps[static_cast<size_t>(ref.step)];
     if (ref.panel >= static_cast<int>(sd.panels.size()) || ref.row < 0 || ref.col < 0) return false;
     const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
-    const int64_t feature = panel_first_feature(sd, panel, std::max(1, state.trace->config.head_dim())) + ref.col;
+    const int64_t feature = panel_first_feature(sd, panel, std::max(1, results.trace->config.head_dim())) + ref.col;
     switch (ref.part) {
         case CellRef::Part::Result:
             if (ref.row >= panel.rows || ref.col >= panel.cols) return false;
@@ -264,7 +264,7 @@ bool address_of(const AppState& state, const CellRef& ref, CellAddress& out) {
             return true;
         case CellRef::Part::Input:
             if (!step.has_primary_source()) return false;
-            out = CellAddress::of_step(step.primary_source(), {state.model->batch_item, ref.row, ref.col});
+            out = CellAddress::of_step(step.primary_source(), {results.model->batch_item, ref.row, ref.col});
             return true;
         case CellRef::Part::Weight: out = CellAddress::of_weight(step.provenance.weight, feature, ref.row); return true;
         case CellRef::Part::Bias: out = CellAddress::of_bias(step.provenance.weight, feature); return true;
@@ -274,29 +274,29 @@ bool address_of(const AppState& state, const CellRef& ref, CellAddress& out) {
 
 }  // namespace
 
-void draw_inspector(const AppState& state) {
-    const CellRef ref = state.canvas.hovered.valid() ? state.canvas.hovered : state.canvas.pinned;
+void draw_inspector(const Results& results, const CanvasUi& canvas, int current_step) {
+    const CellRef ref = canvas.hovered.valid() ? canvas.hovered : canvas.pinned;
     CellAddress address;
-    if (!state.trace || !state.model || !ref.valid() || ref.step >= static_cast<int>(state.model->steps.size()) ||
-        !address_of(state, ref, address)) {
+    if (!results.trace || !results.model || !ref.valid() || ref.step >= static_cast<int>(results.model->steps.size()) ||
+        !address_of(results, ref, address)) {
         ImGui::TextDisabled("Hover a cell to inspect it; click to pin it.");
         return;
     }
-    const CellExplanation e = explain_cell(*state.trace, address);
+    const CellExplanation e = explain_cell(*results.trace, address);
     if (!e.valid) return;
-    if (!state.canvas.hovered.valid() && ref.step != state.playback.step()) {
+    if (!canvas.hovered.valid() && ref.step != current_step) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         text_wrapped("pinned in step %d; hover or click a cell to inspect this step", ref.step + 1);
         ImGui::PopStyleColor();
     }
-    const Step* step = address.kind == CellAddress::Kind::Step ? state.trace->find(address.step) : nullptr;
+    const Step* step = address.kind == CellAddress::Kind::Step ? results.trace->find(address.step) : nullptr;
     if (step) {
-        const int shown = state.trace->index_of(address.step);
-        text_wrapped("%s%s", step->name(), describe_index(state, step->tensor, address.index).c_str());
+        const int shown = results.trace->index_of(address.step);
+        text_wrapped("%s%s", step->name(), describe_index(results, step->tensor, address.index).c_str());
         text_wrapped("= %s", format_value(e.value).c_str());
         ImGui::TextDisabled("storage position %lld of buffer #%d",
                             static_cast<long long>(step->tensor.offset() + step->tensor.offset_of(address.index)),
-                            state.model->steps[static_cast<size_t>(shown)].strip.buffer_id);
+                            results.model->steps[static_cast<size_t>(shown)].strip.buffer_id);
     } else if (address.kind == CellAddress::Kind::Weight) {
         text_wrapped("%s[o=%lld, i=%lld]", weight_symbol(address.weight), static_cast<long long>(address.row),
                      static_cast<long long>(address.col));
@@ -306,7 +306,7 @@ void draw_inspector(const AppState& state) {
         text_wrapped("= %s", format_value(e.value).c_str());
     }
     ImGui::Separator();
-    draw_explanation_of(state, step, e);
+    draw_explanation_of(results, step, e);
     // The cells the canvas highlights for this one, so the count is on record too.
     if (e.rule != CellRule::Given && e.rule != CellRule::Parameter) {
         std::string reads;

@@ -2,10 +2,13 @@
 // from (the dot product of q_i and k_j, the row's exponentials, ...), with numbers.
 #pragma once
 
-#include "app/gui/app_state.h"
+#include "app/gui/results.h"
+#include "app/gui/ui_state.h"
 
 namespace attn::gui {
 
-void draw_inspector(const AppState& state);
+// The cell hovered on `canvas` (else the pinned one) of `results`; `current_step` is the
+// step on screen (a pin from another step says so).
+void draw_inspector(const Results& results, const CanvasUi& canvas, int current_step);
 
 }  // namespace attn::gui

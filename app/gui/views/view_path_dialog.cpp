@@ -10,7 +10,7 @@
 #include "app/gui/export_path.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/views/view_file_chooser.h"
-#include "app/gui/views/view_menu.h"
+#include "app/gui/views/view_path_dialog.h"
 
 namespace attn::gui {
 namespace {
@@ -97,8 +97,7 @@ void colored_wrapped(Rgb color, const std::string& text, float width) {
 
 }  // namespace
 
-void open_path_dialog(AppState& state, Kind kind, std::string path) {
-    DialogState& d = state.dialog;
+void open_path_dialog(DialogState& d, Kind kind, std::string path) {
     d.kind = kind;
     d.just_opened = true;
     d.error.clear();
@@ -116,9 +115,8 @@ void open_path_dialog(AppState& state, Kind kind, std::string path) {
     }
 }
 
-void draw_path_dialog(AppState& state, MenuResult& out, bool open) {
-    DialogState& d = state.dialog;
-    const ThemeColors colors = theme_colors(state.settings.light_theme);
+void draw_path_dialog(DialogState& d, io::ProblemSources& sources, bool light_theme, Actions& out, bool open) {
+    const ThemeColors colors = theme_colors(light_theme);
     const float fs = ImGui::GetFontSize();
     const float width = std::min(fs * 40.0f, ImGui::GetMainViewport()->Size.x * 0.85f);
     const bool opening = is_open_kind(d.kind);
@@ -225,10 +223,10 @@ void draw_path_dialog(AppState& state, MenuResult& out, bool open) {
                 d.error = "no readable file at '" + path + "'; check the path or pick a file in the list";
                 return;
             }
-            std::string* slot = d.kind == Kind::OpenWeights ? &state.sources.weights_path
-                                : d.kind == Kind::OpenQuery ? &state.sources.query_path
-                                : d.kind == Kind::OpenKey   ? &state.sources.key_path
-                                                            : &state.sources.value_path;
+            std::string* slot = d.kind == Kind::OpenWeights ? &sources.weights_path
+                                : d.kind == Kind::OpenQuery ? &sources.query_path
+                                : d.kind == Kind::OpenKey   ? &sources.key_path
+                                                            : &sources.value_path;
             *slot = path;
             out.config_changed = true;
             close_dialog(d);

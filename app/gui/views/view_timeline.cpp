@@ -21,13 +21,12 @@ std::string tab_label(const Step& step, int index, int level) {
 
 }  // namespace
 
-void draw_timeline(AppState& state) {
-    if (!state.trace) {
+void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
+    if (!trace) {
         ImGui::TextDisabled("no trace yet");
         return;
     }
-    Playback& pb = state.playback;
-    const int n = static_cast<int>(state.trace->steps.size());
+    const int n = static_cast<int>(trace->steps.size());
     if (ImGui::Button("|<")) pb.jump_to(0);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("first step (Home)");
     ImGui::SameLine();
@@ -67,7 +66,7 @@ void draw_timeline(AppState& state) {
     std::vector<std::vector<float>> widths(3, std::vector<float>(static_cast<size_t>(n)));
     for (int level = 0; level < 3; ++level) {
         for (int i = 0; i < n; ++i) {
-            const std::string label = tab_label(state.trace->steps[static_cast<size_t>(i)], i, level);
+            const std::string label = tab_label(trace->steps[static_cast<size_t>(i)], i, level);
             widths[static_cast<size_t>(level)][static_cast<size_t>(i)] =
                 ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2.0f;
         }
@@ -79,12 +78,12 @@ void draw_timeline(AppState& state) {
     const ImGuiID shown_key = ImGui::GetID("##scrolled_to");
     const bool step_changed = storage->GetInt(shown_key, -1) != current_step;
     for (int i = 0; i < n; ++i) {
-        const Step& step = state.trace->steps[static_cast<size_t>(i)];
+        const Step& step = trace->steps[static_cast<size_t>(i)];
         if (i > 0) ImGui::SameLine(0.0f, spacing);
         const bool current = i == current_step;
         if (current) {
             // White on a deep blue: 6.9:1 in both themes (ImGui's ButtonActive gave 3.5:1).
-            ImGui::PushStyleColor(ImGuiCol_Button, to_imvec4(theme_colors(state.settings.light_theme).chip_bg));
+            ImGui::PushStyleColor(ImGuiCol_Button, to_imvec4(theme_colors(light_theme).chip_bg));
             ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
         }
         const std::string chip = tab_label(step, i, current ? 0 : level) + "##tab" + std::to_string(i);

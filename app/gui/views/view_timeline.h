@@ -2,10 +2,12 @@
 // the list of steps with the current one highlighted.
 #pragma once
 
-#include "app/gui/app_state.h"
+#include "app/gui/animation.h"
+#include "core/trace.h"
 
 namespace attn::gui {
 
-void draw_timeline(AppState& state);
+// The buttons, scrub bar and step tabs of `trace` (nullptr: a placeholder); they move `pb`.
+void draw_timeline(const Trace* trace, Playback& pb, bool light_theme);
 
 }  // namespace attn::gui

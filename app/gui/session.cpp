@@ -1,0 +1,148 @@
+#include "app/gui/session.h"
+
+#include <algorithm>
+
+namespace attn::gui {
+
+namespace {
+// The start of the note shown while B or L were moved away from the typed sentences.
+const std::string kSentencesMismatch = "batch or seq_len no longer match the ";
+}  // namespace
+
+std::vector<std::string> effective_tokens(const Session& session) {
+    const auto sentences = io::split_sentences(session.sentence_in_use);
+    std::vector<std::string> words = sentences.empty() ? std::vector<std::string>{} : sentences.front();
+    const int n = std::max(1, session.config.seq_len);
+    std::vector<std::string> tokens;
+    tokens.reserve(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        tokens.push_back(i < static_cast<int>(words.size()) ? words[static_cast<size_t>(i)]
+                                                             : "t" + std::to_string(i));
+    }
+    return tokens;
+}
+
+bool follow_sentence(Session& session) {
+    const auto sentences = io::split_sentences(session.sentence);
+    for (size_t i = 0; i < sentences.size(); ++i) {
+        if (!sentences[i].empty()) continue;
+        session.sentence_message = sentences.size() == 1
+            ? "type at least one word; the rows stay as they were"
+            : "sentence " + std::to_string(i + 1) + " has no words; the rows stay as they were";
+        return false;
+    }
+    if (sentences.size() > 8) {
+        session.sentence_message = "at most 8 sentences (one per batch item); the rows stay as they were";
+        return false;
+    }
+    session.sentence_message.clear();
+    session.sentence_in_use = session.sentence;
+    session.tokens_from_sentence = true;
+    size_t longest = 0;
+    for (const auto& words : sentences) longest = std::max(longest, words.size());
+    session.config.seq_len = std::clamp(static_cast<int>(longest), 1, 1024);
+    if (sentences.size() > 1) {
+        AttentionConfig& c = session.config;
+        c.batch = static_cast<int>(sentences.size());
+        // The padding mask hides the pads, which are keys only in self-attention.
+        bool unequal = false;
+        for (const auto& words : sentences) unequal |= words.size() != longest;
+        if (!c.cross_attention) {
+            session.valid_lengths.clear();
+            for (const auto& words : sentences) session.valid_lengths.push_back(static_cast<int>(words.size()));
+            if (unequal && c.mask == MaskKind::None) c.mask = MaskKind::Padding;
+        }
+    }
+    return true;
+}
+
+int valid_length_of(const Session& session, int b) {
+    if (session.valid_lengths.empty()) return 1;
+    return session.valid_lengths[static_cast<size_t>(std::clamp(b, 0, static_cast<int>(session.valid_lengths.size()) - 1))];
+}
+
+
+void init_from_problem(Session& session, const io::Problem& problem) {
+    session.config = problem.config;
+    // -S, --kdim or --vdim on the command line imply separate key/value inputs.
+    session.config.cross_attention = problem.config.is_cross();
+    // Every item's own length, exactly as given (one length means the same for all).
+    if (session.config.mask == MaskKind::Padding && !session.config.valid_lengths.empty()) {
+        session.valid_lengths = session.config.valid_lengths;
+    }
+    // The box shows the sentence(s) the rows came from; generated rows t0.. have none.
+    bool generated = true;
+    for (size_t i = 0; i < problem.query_tokens.size(); ++i)
+        if (problem.query_tokens[i] != "t" + std::to_string(i)) generated = false;
+    std::string sentence;
+    if (!problem.item_tokens.empty()) {
+        generated = false;
+        for (size_t b = 0; b < problem.item_tokens.size(); ++b) {
+            sentence += b ? " | " : "";
+            bool first = true;
+            for (const std::string& word : problem.item_tokens[b]) {
+                if (word == io::kPadToken) break;
+                sentence += (first ? "" : " ") + word;
+                first = false;
+            }
+        }
+    } else {
+        for (size_t i = 0; i < problem.query_tokens.size(); ++i) sentence += (i ? " " : "") + problem.query_tokens[i];
+    }
+    if (generated) {
+        session.sentence.clear();
+        session.tokens_from_sentence = false;
+    } else {
+        session.sentence = sentence;
+        session.sentence_in_use = sentence;
+        session.tokens_from_sentence = true;
+    }
+}
+
+std::optional<ComputeRequest> make_request(Session& session) {
+    AttentionConfig config = session.config;
+    config.batch = std::max(1, config.batch);
+    // The key/value sliders keep their values while cross-attention is off, but only
+    // count when it is on (is_cross() also looks at S, kdim and vdim).
+    if (!config.cross_attention) {
+        config.kv_len = 0;
+        config.kdim = 0;
+        config.vdim = 0;
+    }
+    if (config.mask == MaskKind::Padding) {
+        config.valid_lengths.clear();
+        for (int b = 0; b < config.batch; ++b)
+            config.valid_lengths.push_back(std::clamp(valid_length_of(session, b), 1, config.S()));
+    } else {
+        config.valid_lengths.clear();
+    }
+    const Status valid = validate(config);
+    if (!valid.ok()) {
+        session.config_message = valid.error();
+        return std::nullopt;
+    }
+    session.config_message.clear();
+    ComputeRequest request;
+    request.config = config;
+    request.sources = session.sources;
+    request.batch_item = session.batch_item;
+    if (session.tokens_from_sentence && session.sources.query_path.empty()) {
+        auto sentences = io::split_sentences(session.sentence_in_use);
+        if (sentences.size() > 1) {
+            // One sentence per item while B and L still match them; otherwise the first one.
+            size_t longest = 0;
+            for (const auto& words : sentences) longest = std::max(longest, words.size());
+            if (static_cast<int>(sentences.size()) == config.batch && static_cast<int>(longest) == config.seq_len) {
+                if (session.sentence_message.rfind(kSentencesMismatch, 0) == 0) session.sentence_message.clear();
+                request.sources.sentences = std::move(sentences);
+                return request;
+            }
+            session.sentence_message = kSentencesMismatch + std::to_string(sentences.size()) +
+                                     " sentences: every item now uses the first one (edit the text to use all)";
+        }
+        request.sources.tokens = effective_tokens(session);
+    }
+    return request;
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,45 @@
+// Session: what the user edits (the configuration, the sentence, input files). Only a
+// validated copy of it is sent to the ComputeWorker; the views that edit it (controls,
+// the open-file dialogs) receive this and nothing else of the application.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/gui/compute_worker.h"
+#include "app/io/problem.h"
+#include "core/config.h"
+
+namespace attn::gui {
+
+struct Session {
+    AttentionConfig config;
+    std::string sentence = "the cat sat on the mat";  // the box's text; '|' separates batch items
+    std::string sentence_in_use = "the cat sat on the mat";  // the last text with words in every part
+    std::string sentence_message;  // why the box's text is not used ("" when it is)
+    bool tokens_from_sentence = true;
+    std::vector<int> valid_lengths{4};  // key padding, per batch item: keys >= valid_lengths[b] are masked
+    int batch_item = 0;            // which batch item is drawn
+    io::ProblemSources sources;    // file paths (weights, query, key, value)
+    std::string config_message;    // why the edited config cannot run ("" when fine)
+    std::string cross_note;        // why turning cross-attention on changed the variant
+};
+
+// The tokens the worker embeds: the sentence's words, cut or padded ("t6", ...) to seq_len.
+// With several sentences ('|'), the first one.
+std::vector<std::string> effective_tokens(const Session& session);
+// Takes the box's text: seq_len follows the word count (1..1024); several sentences set
+// B to their count, L to the longest and the padding mask's valid lengths to their
+// lengths (switching an unmasked config to the padding mask when they differ). Text
+// without words (or an empty sentence between bars) is not taken: the last valid
+// sentence stays and sentence_message says why. Returns true when something changed.
+bool follow_sentence(Session& session);
+// Valid length of batch item `b` (the last one given repeats, as on the command line).
+int valid_length_of(const Session& session, int b);
+// Fills config/sentence from the problem the command line built.
+void init_from_problem(Session& session, const io::Problem& problem);
+// The request for the edited inputs, or an empty optional with session.config_message set.
+std::optional<ComputeRequest> make_request(Session& session);
+
+}  // namespace attn::gui

@@ -1,0 +1,24 @@
+// `attnviz snapshot`: its options and entry point, kept apart from the drawing code
+// (snapshot.h) so the command line needs no GL or ImGui header.
+#pragma once
+
+#include <string>
+
+#include "app/io/problem.h"
+
+namespace attn::gui {
+
+// `attnviz snapshot`'s options (app/cli/cmd_snapshot.cpp fills them).
+struct SnapshotOptions {
+    std::string out_dir;
+    std::string step = "all";   // a step name or "all"
+    float progress = 1.0f;      // 0..1: the moment inside the step's animation
+    int width = 1280, height = 720;
+    int scale = 1;              // 1, 2 or 4
+    std::string theme = "dark"; // dark | light
+};
+// `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.
+// Returns 0, or 2 with one line on stderr.
+int run_snapshot(const io::Problem& problem, const SnapshotOptions& options);
+
+}  // namespace attn::gui

@@ -1,0 +1,56 @@
+// UiState: how the window is looked at, not what is computed: the playback position,
+// the hovered and pinned cells, which panels are open, the status line.
+#pragma once
+
+#include <string>
+
+#include "app/gui/animation.h"
+#include "app/gui/display_model.h"
+
+namespace attn::gui {
+
+// One cell of one panel of one step (what the inspector talks about).
+struct CellRef {
+    // Which matrix of the step the cell is in: its result, or (projections drawn as
+    // X W^T + b) a cell of X, of W^T (row = input feature, col = column of `panel`'s
+    // group) or of b (col as for W^T).
+    enum class Part : uint8_t { Result, Input, Weight, Bias };
+    int step = -1, panel = -1, row = 0, col = 0;
+    Part part = Part::Result;
+    bool valid() const { return step >= 0 && panel >= 0; }
+    bool operator==(const CellRef& o) const {
+        return step == o.step && panel == o.panel && row == o.row && col == o.col && part == o.part;
+    }
+};
+
+// The canvas's own UI state (which head is enlarged, which cell is hovered).
+struct CanvasUi {
+    int enlarged_head = -1;  // -1: all heads as small multiples (chosen in the head dropdown)
+    int focus_head = 0;      // the head last clicked; its sources are shown beside the result
+    // The head the operand panels follow: the enlarged one, else the one last clicked.
+    int chosen_head() const { return enlarged_head >= 0 ? enlarged_head : focus_head; }
+    CellRef hovered;         // under the mouse this frame
+    CellRef pinned;          // clicked; the inspector shows it until another click
+    float shown_w = 0, shown_h = 0;  // the canvas's size on screen last frame (canvas-only exports)
+};
+
+struct UiState {
+    Playback playback;
+    CanvasUi canvas;
+    float pending_ui_scale = 0;    // the UI scale slider's value until it is released (0 = unset)
+    bool presentation = false;     // full screen, controls hidden, large type
+    bool show_storage = true;      // the storage strip under the canvas
+    bool controls_open = false;    // narrow window: the folded controls are open over the canvas
+    std::string status;            // one-line message at the bottom (exports, errors)
+    double status_time = 0;
+    // The step to show when the next trace arrives (restored from the settings); "" for none.
+    std::string resume_step;
+};
+
+// The head whose operands are drawn beside step `sd`: the head of `active` (the animation's
+// cursor or the hovered cell: a preview) when it has one, else the chosen head.
+int operand_head(const CanvasUi& ui, const StepDisplay& sd, const CellRef& active);
+// Short message for the status line.
+void set_status(UiState& ui, std::string message, double now);
+
+}  // namespace attn::gui

@@ -1,0 +1,89 @@
+#include "app/gui/views/view_canvas_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/gui/fonts_theme.h"
+#include "app/gui/views/view_canvas.h"
+
+namespace attn::gui {
+
+Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings& settings, bool config_rejected,
+                          const FrameContext& ctx, bool decorations) {
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    if (!ctx.offscreen) {
+        // A "canvas only" export is laid out at the size the canvas has on screen.
+        ui.canvas.shown_w = size.x;
+        ui.canvas.shown_h = size.y;
+    }
+    if (!results.trace || !results.model) {
+        ImGui::SetCursorPos(ImVec2(20, 20));
+        if (!results.compute_error.empty()) ImGui::TextWrapped("%s", results.compute_error.c_str());
+        else ImGui::TextDisabled("computing the first trace...");
+        return {};
+    }
+    CanvasFrame frame;
+    frame.trace = results.trace.get();
+    frame.model = results.model.get();
+    frame.cache = ctx.cache;
+    frame.step = std::clamp(ui.playback.step(), 0, static_cast<int>(results.model->steps.size()) - 1);
+    frame.progress = ui.playback.progress();
+    frame.scale = ctx.scale;
+    frame.light = settings.light_theme;
+    frame.show_values = settings.show_values;
+    frame.interactive = !ctx.offscreen;
+    frame.fonts = ctx.fonts;
+    frame.show_storage = ui.show_storage;
+    if (config_rejected) frame.notice = "(showing the last valid settings; see Controls)";
+    const Rect area{pos.x, pos.y, size.x, size.y};
+    const float s = ImGui::GetFontSize();
+    // Head selector for small multiples, top right (the canvas keeps that corner free).
+    const StepDisplay& sd = results.model->steps[static_cast<size_t>(frame.step)];
+    // It must not cover the caption (and notice) drawn on the same line.
+    const std::string caption = canvas_caption(frame, ui.canvas) + (frame.notice.empty() ? "" : "    " + frame.notice);
+    const bool head_selector = decorations && ImGui::CalcTextSize(caption.c_str()).x + s * 9.5f < size.x &&
+                               sd.arrangement == Arrangement::Grid && sd.panels.size() > 1;
+    if (head_selector) frame.top_right_reserved = s * 8.5f;
+    draw_canvas(frame, ui.canvas, area);
+
+    if (decorations) {
+        if (head_selector) {
+            ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 8.0f, pos.y + s * 0.5f));
+            ImGui::SetNextItemWidth(s * 7.5f);
+            const std::string preview = ui.canvas.enlarged_head < 0 ? "all heads" : "head " + std::to_string(ui.canvas.enlarged_head);
+            if (ImGui::BeginCombo("##heads", preview.c_str())) {
+                if (ImGui::Selectable("all heads", ui.canvas.enlarged_head < 0)) ui.canvas.enlarged_head = -1;
+                for (size_t i = 0; i < sd.panels.size(); ++i) {
+                    const int head = sd.panels[i].head;
+                    const std::string label = "head " + std::to_string(head);
+                    // Each entry in its head's colour, readable on the popup's background.
+                    const Rgb bg{ImGui::GetStyle().Colors[ImGuiCol_PopupBg].x, ImGui::GetStyle().Colors[ImGuiCol_PopupBg].y,
+                                 ImGui::GetStyle().Colors[ImGuiCol_PopupBg].z};
+                    ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(head), bg, 4.5f)));
+                    if (ImGui::Selectable(label.c_str(), ui.canvas.enlarged_head == head)) ui.canvas.enlarged_head = head;
+                    ImGui::PopStyleColor();
+                }
+                ImGui::EndCombo();
+            }
+        }
+        if (!results.compute_error.empty()) {
+            ImGui::SetCursorScreenPos(ImVec2(pos.x + s, pos.y + size.y - s * 3.2f));
+            ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).error));
+            ImGui::PushTextWrapPos(size.x - s);
+            ImGui::TextWrapped("Could not compute: %s (still showing the previous trace)", results.compute_error.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::PopStyleColor();
+        }
+        if (ctx.computing) {
+            const char* dots[] = {"computing", "computing.", "computing..", "computing..."};
+            const int phase = static_cast<int>(ctx.now * 4.0) % 4;
+            ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 18.0f, pos.y + s * 0.6f));
+            ImGui::TextColored(to_imvec4(theme_colors(settings.light_theme).busy), "%s", dots[phase]);
+        }
+    }
+    return {};
+}
+
+}  // namespace attn::gui

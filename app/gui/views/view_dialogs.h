@@ -1,0 +1,16 @@
+// The dialogs: the one modal popup open at a time (DialogState), either the keyboard
+// help or an open/export dialog (its body is in view_path_dialog). The menu opens them;
+// what they ask for (an export, new input files) comes back as Actions.
+#pragma once
+
+#include "app/gui/actions.h"
+#include "app/gui/jobs.h"
+#include "app/io/problem.h"
+
+namespace attn::gui {
+
+// The open dialog of `dialog`, once per frame after the menu. An open-file dialog writes
+// the chosen path into `sources` (and asks for a new trace).
+Actions draw_dialogs(DialogState& dialog, io::ProblemSources& sources, bool light_theme);
+
+}  // namespace attn::gui

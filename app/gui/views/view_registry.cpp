@@ -1,0 +1,69 @@
+// The list of views (see view_registry.h for how to add one). Each line hands a view
+// the parts of the state it draws or edits, and nothing else.
+#include "app/gui/views/view_registry.h"
+
+#include <algorithm>
+
+#include "app/gui/views/view_canvas_panel.h"
+#include "app/gui/views/view_controls.h"
+#include "app/gui/views/view_dialogs.h"
+#include "app/gui/views/view_explain.h"
+#include "app/gui/views/view_hint.h"
+#include "app/gui/views/view_inspector.h"
+#include "app/gui/views/view_menu.h"
+#include "app/gui/views/view_status.h"
+#include "app/gui/views/view_timeline.h"
+
+namespace attn::gui {
+namespace {
+
+constexpr ImGuiWindowFlags kBare = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar;
+
+}  // namespace
+
+const std::vector<ViewSpec>& registered_views() {
+    // window, slot, extra flags, edge to edge, interactive only, draw
+    static const std::vector<ViewSpec> views = {
+        {nullptr, DockSlot::MenuBar, 0, false, false, [](AppState& s, const FrameContext&, const Rect&) {
+             return draw_menu(s.session.sources, s.results, s.ui.playback.step(), s.jobs, s.settings, s.ui.show_storage);
+         }},
+        {nullptr, DockSlot::Dialogs, 0, false, true, [](AppState& s, const FrameContext&, const Rect&) {
+             return draw_dialogs(s.jobs.dialog, s.session.sources, s.settings.light_theme);
+         }},
+        {"Canvas", DockSlot::Center, kBare | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus,
+         true, false, [](AppState& s, const FrameContext& c, const Rect&) {
+             // Slides and canvas-only pictures show the canvas without its selector and messages.
+             const bool decorations = !c.canvas_only && !c.presentation_header && !s.ui.presentation;
+             return draw_canvas_panel(s.results, s.ui, s.settings, !s.session.config_message.empty(), c, decorations);
+         }},
+        {"Controls", DockSlot::Left, ImGuiWindowFlags_NoScrollbar, false, false, [](AppState& s, const FrameContext& c, const Rect&) {
+             return draw_controls_panel(s.session, s.results, s.ui, s.settings, c.computing);
+         }},
+        {"Timeline", DockSlot::Bottom, kBare, false, false, [](AppState& s, const FrameContext&, const Rect&) {
+             draw_timeline(s.results.trace.get(), s.ui.playback, s.settings.light_theme);
+             return Actions{};
+         }},
+        {nullptr, DockSlot::AboveBottom, 0, false, true, [](AppState& s, const FrameContext&, const Rect& area) {
+             return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, s.ui.playback.step(), area);
+         }},
+        {"Explanation", DockSlot::RightTop, 0, false, false, [](AppState& s, const FrameContext& c, const Rect&) {
+             draw_explanation(s.results.trace.get(), s.ui.playback.step(), s.settings.light_theme, c.fonts, false);
+             return Actions{};
+         }},
+        {"Inspector", DockSlot::RightBottom, 0, false, false, [](AppState& s, const FrameContext&, const Rect&) {
+             draw_inspector(s.results, s.ui.canvas, s.ui.playback.step());
+             return Actions{};
+         }},
+        {nullptr, DockSlot::StatusBar, 0, false, false, [](AppState& s, const FrameContext& c, const Rect& area) {
+             return draw_status_line(s.ui, s.jobs.export_progress, c.now, area);
+         }},
+    };
+    return views;
+}
+
+void place_window(float x, float y, float w, float h) {
+    ImGui::SetNextWindowPos(ImVec2(x, y));
+    ImGui::SetNextWindowSize(ImVec2(std::max(1.0f, w), std::max(1.0f, h)));
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,58 @@
+// The registry: every view of the window in one list, with the dock slot it sits in.
+// frame.cpp lays the slots out (side columns, splitter bars, the folded controls tab)
+// and draws the registered views into them in list order, merging their Actions.
+//
+// Adding a view:
+//   1. write views/view_<name>.{h,cpp} with a draw function that takes only what it
+//      draws (parts of AppState, the FrameContext) and returns Actions;
+//   2. add one line to the list in view_registry.cpp: its window name, slot, flags and a
+//      lambda that hands it its parts of the state.
+// Nothing else changes: not frame.cpp, not AppState, not the settings.
+#pragma once
+
+#include <imgui.h>
+
+#include <vector>
+
+#include "app/gui/actions.h"
+#include "app/gui/app_state.h"
+#include "app/gui/frame_context.h"
+#include "app/gui/layout.h"
+
+namespace attn::gui {
+
+enum class DockSlot {
+    MenuBar,      // the main menu bar along the top (the view opens it itself)
+    Dialogs,      // modal popups over everything (the view opens them itself)
+    Center,       // the canvas
+    Left,         // the controls column; folds into a tab when the window is narrow
+    Bottom,       // the strip under the canvas
+    AboveBottom,  // floats on the canvas just above the Bottom slot (the view opens its window)
+    RightTop,     // the right column, above its draggable bar
+    RightBottom,  // the right column, below it
+    StatusBar,    // the line along the bottom edge (the view opens its window)
+};
+
+// How a view is drawn: `area` is its slot's rectangle in screen pixels.
+using ViewDraw = Actions (*)(AppState& state, const FrameContext& ctx, const Rect& area);
+
+struct ViewSpec {
+    const char* window;          // the docked window's name (its imgui.ini key); nullptr when
+                                 // the view opens its own window(s)
+    DockSlot slot;
+    ImGuiWindowFlags flags;      // added to kPanelFlags for a docked window
+    bool edge_to_edge;           // no window padding (the canvas draws up to the border)
+    bool interactive_only;       // not drawn into snapshots and exports
+    ViewDraw draw;
+};
+
+// The registered views, in drawing order (later ones sit on top).
+const std::vector<ViewSpec>& registered_views();
+
+// Flags of every docked panel: placed by the frame, never by the user or imgui.ini.
+constexpr ImGuiWindowFlags kPanelFlags =
+    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+// Sets the next window's place and size (at least 1x1).
+void place_window(float x, float y, float w, float h);
+
+}  // namespace attn::gui
