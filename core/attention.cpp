@@ -148,7 +148,7 @@ HeadMaps attend_per_head(const AttentionConfig& c, const ForwardPlan& plan, cons
     m.context = Tensor::uninitialized({B, H, L, dh}, {DimRole::Batch, DimRole::Head, DimRole::QueryPos, DimRole::HeadDim});
     m.fully_masked.assign(static_cast<size_t>(B * H * L), 0);
 
-    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+    const float scale = score_scale(dh);
     const auto map_of = [&](Tensor& t, int64_t bh) { return MatMap(t.mutable_data() + bh * L * S, L, S); };
     const auto read = [&](const float* map) { return ConstMatMap(map, L, S); };
 
@@ -174,8 +174,7 @@ HeadMaps attend_per_head(const AttentionConfig& c, const ForwardPlan& plan, cons
         const float* attend = weights.data();
         if (plan.dropout) {
             MatMap dropped = map_of(m.dropped, bh);
-            // One stream per (b, h): the same cells drop whatever the thread count.
-            Rng rng = Rng::for_stream(c.dropout_seed, "dropout/" + std::to_string(b) + "/" + std::to_string(h));
+            Rng rng = dropout_stream(c.dropout_seed, b, h);
             dropout(read(weights.data()), c.dropout, rng, dropped);
             attend = dropped.data();
         }

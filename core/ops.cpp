@@ -1,6 +1,8 @@
 #include "core/ops.h"
 
+#include <cmath>
 #include <limits>
+#include <string>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -62,6 +64,8 @@ Mat head_block(const Tensor& heads, int64_t b, int64_t h) {
 
 void attention_scores(const Mat& q, const Mat& k, MatMap scores) { scores.noalias() = q * k.transpose(); }
 
+float score_scale(int64_t head_dim) { return 1.0f / std::sqrt(static_cast<float>(head_dim)); }
+
 void scale_scores(const ConstMatMap& scores, float factor, MatMap scaled) { scaled = scores * factor; }
 
 bool MaskRule::hides(int64_t b, int64_t i, int64_t j, int64_t S) const {
@@ -87,8 +91,14 @@ void softmax_rows(const ConstMatMap& scores, MatMap weights, uint8_t* row_flags)
                         row_flags);
 }
 
+Rng dropout_stream(uint64_t seed, int64_t b, int64_t h) {
+    return Rng::for_stream(seed, "dropout/" + std::to_string(b) + "/" + std::to_string(h));
+}
+
+float dropout_keep_scale(float p) { return 1.0f / (1.0f - p); }
+
 void dropout(const ConstMatMap& weights, float p, Rng& rng, MatMap dropped) {
-    const float keep_scale = 1.0f / (1.0f - p);
+    const float keep_scale = dropout_keep_scale(p);
     const int64_t n = weights.size();
     for (int64_t i = 0; i < n; ++i) dropped.data()[i] = rng.uniform01() < p ? 0.0f : weights.data()[i] * keep_scale;
 }

@@ -41,6 +41,8 @@ Tensor merge_heads(const Tensor& tokens_first);
 Mat head_block(const Tensor& heads, int64_t b, int64_t h);
 // scores = q k^T.   q: (L, d_h), k: (S, d_h), scores: (L, S)
 void attention_scores(const Mat& q, const Mat& k, MatMap scores);
+// The factor scores are multiplied by: 1/sqrt(d_h), as float32.
+float score_scale(int64_t head_dim);
 // scaled = scores * factor   (L, S)
 void scale_scores(const ConstMatMap& scores, float factor, MatMap scaled);
 
@@ -55,7 +57,12 @@ struct MaskRule {
 void apply_mask(const ConstMatMap& scaled, const MaskRule& rule, int64_t b, MatMap masked);
 // Row softmax over keys with -inf entries exactly 0 (core/softmax.h); flags fully masked rows.
 void softmax_rows(const ConstMatMap& scores, MatMap weights, uint8_t* row_flags);
-// Inverted dropout: each cell zeroed with probability p, survivors times 1/(1-p).
+// The random stream of head (b, h)'s dropout: one per head, so the same cells drop
+// whatever the thread count. Draw i*S + j decides cell (i, j).
+Rng dropout_stream(uint64_t seed, int64_t b, int64_t h);
+// 1/(1-p): what a surviving weight is multiplied by.
+float dropout_keep_scale(float p);
+// Inverted dropout: each cell zeroed with probability p (a draw below p), survivors times 1/(1-p).
 void dropout(const ConstMatMap& weights, float p, Rng& rng, MatMap dropped);
 // context = weights v.   weights: (L, S), v: (S, d_h), context: (L, d_h)
 void weighted_sum(const ConstMatMap& weights, const Mat& v, MatMap context);

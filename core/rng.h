@@ -18,12 +18,15 @@ public:
     static Rng for_stream(uint64_t seed, const std::string& stream);
 
     uint64_t next_u64();
+    // Skips `count` draws in O(1): SplitMix64's state only ever advances by one constant.
+    void discard(uint64_t count) { state_ += count * kIncrement; }
     // Uniform in [0, 1) with 24 random bits: exactly representable in float.
     float uniform01();
     // Uniform in [low, high).
     float uniform(float low, float high) { return low + (high - low) * uniform01(); }
 
 private:
+    static constexpr uint64_t kIncrement = 0x9E3779B97F4A7C15ull;
     uint64_t state_;
 };
 

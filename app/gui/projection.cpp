@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/explain_cell.h"
+
 namespace attn::gui {
 namespace {
 
@@ -31,14 +33,8 @@ ProjectionWeights projection_weights(const Trace& trace, int step) {
         pw.parts.push_back(&params.weight);
         if (bias) pw.biases.push_back(&params.bias);
     }
-    switch (s.provenance.weight) {
-        case WeightId::Wq: pw.w_name = "W_q"; break;
-        case WeightId::Wk: pw.w_name = "W_k"; break;
-        case WeightId::Wv: pw.w_name = "W_v"; break;
-        case WeightId::Wqkv: pw.w_name = "W_qkv"; break;
-        case WeightId::Wo: pw.w_name = "W_o"; break;
-    }
-    pw.b_name = "b" + pw.w_name.substr(1);
+    pw.w_name = weight_symbol(s.provenance.weight);
+    pw.b_name = bias_symbol(s.provenance.weight);
     pw.in = static_cast<int>(pw.parts.front()->cols());
     for (size_t k = 0; k < pw.parts.size(); ++k) {
         // Every part must read the same input width, and biases must match their rows.
@@ -72,28 +68,6 @@ int panel_first_feature(const StepDisplay& sd, const Panel& panel, int head_dim)
         return static_cast<int>(panel.origin[static_cast<size_t>(panel.col_dim)]);
     }
     return 0;
-}
-
-DotTerms projection_terms(const Trace& trace, const ProjectionWeights& pw, int batch_item, int row, int feature) {
-    DotTerms d;
-    if (!pw.valid() || feature < 0 || feature >= pw.out) return d;
-    const Tensor& x = trace.steps[static_cast<size_t>(pw.source_step)].tensor;
-    const int64_t b = std::clamp<int64_t>(batch_item, 0, x.dim(0) - 1);
-    if (row < 0 || row >= x.dim(1)) return d;
-    const auto& st = x.strides();
-    const float* x_row = x.data() + b * st[0] + row * st[1];
-    d.x.resize(static_cast<size_t>(pw.in));
-    d.w.resize(static_cast<size_t>(pw.in));
-    const auto [k, r] = locate(pw, feature);
-    for (int i = 0; i < pw.in; ++i) {
-        d.x[static_cast<size_t>(i)] = x_row[i * st[2]];
-        d.w[static_cast<size_t>(i)] = (*pw.parts[k])(r, i);
-        d.sum += static_cast<double>(d.x[static_cast<size_t>(i)]) * d.w[static_cast<size_t>(i)];
-    }
-    d.has_bias = pw.has_bias();
-    d.bias = bias_at(pw, feature);
-    d.sum += d.bias;
-    return d;
 }
 
 void build_weight_panels(const ProjectionWeights& pw, const StepDisplay& sd, int head_dim, int cap,

@@ -1,5 +1,5 @@
-// Projection steps as a matrix product: which weight matrix a Projection step used,
-// the exact terms of one output cell, and where X, W^T and the result sit on the
+// Projection steps as a matrix product: which weight matrix a Projection step used
+// (a cell's terms come from core/explain_cell.h), and where X, W^T and the result sit on the
 // canvas. Pure logic (no GL, no ImGui); every number comes from the CPU trace.
 //
 // Vocabulary (per batch item): X is (N, in) with N = L or S; W is (out, in) as nn.Linear
@@ -39,15 +39,6 @@ float bias_at(const ProjectionWeights& pw, int o);
 // The output feature (column of Y, row of W) where column 0 of `panel` starts:
 // head h of a stacked step starts at h * d_h, a column group at its own offset.
 int panel_first_feature(const StepDisplay& sd, const Panel& panel, int head_dim);
-
-// Y[n, o] = sum_i X[n, i] W[o, i] + b[o], term by term.
-struct DotTerms {
-    std::vector<float> x, w;  // (in) each
-    float bias = 0.0f;
-    bool has_bias = false;
-    double sum = 0.0;         // accumulated in double: what float32 should round to
-};
-DotTerms projection_terms(const Trace& trace, const ProjectionWeights& pw, int batch_item, int row, int feature);
 
 // W^T as display panels: one (in, cols) panel per result panel (same column groups),
 // values max-|v| pooled to at most `cap` per side; and the bias as (1, cols) panels.

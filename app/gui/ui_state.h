@@ -11,10 +11,15 @@ namespace attn::gui {
 
 // One cell of one panel of one step (what the inspector talks about).
 struct CellRef {
+    // Which matrix of the step the cell is in: its result, or (projections drawn as
+    // X W^T + b) a cell of X, of W^T (row = input feature, col = column of `panel`'s
+    // group) or of b (col as for W^T).
+    enum class Part : uint8_t { Result, Input, Weight, Bias };
     int step = -1, panel = -1, row = 0, col = 0;
+    Part part = Part::Result;
     bool valid() const { return step >= 0 && panel >= 0; }
     bool operator==(const CellRef& o) const {
-        return step == o.step && panel == o.panel && row == o.row && col == o.col;
+        return step == o.step && panel == o.panel && row == o.row && col == o.col && part == o.part;
     }
 };
 

@@ -5,6 +5,7 @@
 
 #include "app/gui/display_model.h"
 #include "app/gui/projection.h"
+#include "core/explain_cell.h"
 #include "core/attention.h"
 
 using namespace attn;
@@ -58,9 +59,13 @@ TEST_CASE("every projection cell is the dot product of its X row and W row, plus
                         for (int c = 0; c < panel.cols; ++c) {
                             CAPTURE(r);
                             CAPTURE(c);
-                            const DotTerms d = projection_terms(t, pw, 1, r, f0 + c);
-                            REQUIRE(d.x.size() == static_cast<size_t>(pw.in));
-                            CHECK(d.sum == doctest::Approx(cell_value(t.steps[s].tensor, panel, r, c)).epsilon(1e-5));
+                            // The panel's column c is output feature f0 + c: the weight row the core's
+                            // explanation of that cell multiplies by.
+                            const CellExplanation e = explain_cell(t, CellAddress::of_step(t.steps[s].id, cell_index(panel, r, c)));
+                            REQUIRE(e.term_count == pw.in);
+                            REQUIRE_FALSE(e.terms.empty());
+                            CHECK(e.terms.front().b.row == f0 + c);
+                            CHECK(e.sum == doctest::Approx(cell_value(t.steps[s].tensor, panel, r, c)).epsilon(1e-5));
                         }
                     }
                 }

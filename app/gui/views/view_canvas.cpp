@@ -439,6 +439,10 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     // Pinned and hovered cells are outlined.
     for (const CellRef& ref : {ui.pinned, ui.hovered}) {
         if (!ref.valid() || ref.step != frame.step || frame.progress < 1.0f) continue;
+        for (const ResultDrawn::Operand& o : drawn.operands)
+            if (o.part == ref.part && o.panel == ref.panel)
+                outline_rect(p, cell_rect(o.rect, o.rect.w / static_cast<float>(o.cols), o.rect.h / static_cast<float>(o.rows), ref.row, ref.col), 2.0f);
+        if (ref.part != CellRef::Part::Result) continue;
         for (size_t k = 0; k < drawn.visible.size(); ++k) {
             if (drawn.visible[k] != ref.panel) continue;
             const PanelPlace& place = drawn.layout.panels[k];
@@ -467,6 +471,15 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && sd.arrangement == Arrangement::Grid) {
             ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
         }
+        return;
+    }
+    // A cell of X, W^T or b (projections): inspectable, and pinned by a click.
+    for (const ResultDrawn::Operand& o : drawn.operands) {
+        if (!o.rect.contains(m.x, m.y) || o.rows <= 0 || o.cols <= 0) continue;
+        const int row = std::clamp(static_cast<int>((m.y - o.rect.y) / o.rect.h * static_cast<float>(o.rows)), 0, o.rows - 1);
+        const int col = std::clamp(static_cast<int>((m.x - o.rect.x) / o.rect.w * static_cast<float>(o.cols)), 0, o.cols - 1);
+        ui.hovered = CellRef{frame.step, o.panel, row, col, o.part};
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.pinned = ui.hovered;
         return;
     }
     // Click on a panel's header area (just above it) toggles enlargement.

@@ -13,6 +13,14 @@ struct ResultDrawn {
     std::vector<int> visible;
     std::vector<std::pair<int, int>> sizes;
     CellRef active;  // the cell being computed right now (raster fill), if any
+    // Projections: where X, W^T and b sit, so their cells can be hovered too.
+    struct Operand {
+        CellRef::Part part = CellRef::Part::Input;
+        int panel = 0;  // the result panel (column group) a W^T or b block belongs to
+        Rect rect;
+        int rows = 0, cols = 0;
+    };
+    std::vector<Operand> operands;
 };
 // Raster fill of one result panel at `progress`: cells appear in reading order (joined
 // column groups fill as one matrix), the current cell is outlined and, if `active` is

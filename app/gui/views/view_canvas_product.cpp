@@ -109,6 +109,11 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
                                             pw.has_bias(), area, p.style);
     if (!pl.ok || pl.y.size() != r.visible.size()) return false;
     r.layout.panels = pl.y;
+    r.operands.push_back({CellRef::Part::Input, r.visible.front(), pl.x, rows, pw.in});
+    for (size_t k = 0; k < r.visible.size(); ++k) {
+        r.operands.push_back({CellRef::Part::Weight, r.visible[k], pl.w[k], pw.in, group_cols[k]});
+        if (k < pl.b.size()) r.operands.push_back({CellRef::Part::Bias, r.visible[k], pl.b[k], 1, group_cols[k]});
+    }
     r.layout.bounds = area;
 
     // ---- X: the source's panels side by side (one for the input, head groups for concat).
@@ -222,7 +227,8 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
     // ---- What makes the active cell (i, o): row i of X, column o of W^T, b[o].
     CellRef active = r.active;
     const CellRef focus = ui.hovered.valid() ? ui.hovered : ui.pinned;
-    if (!active.valid() && focus.valid() && focus.step == step && progress >= 1.0f) active = focus;
+    if (!active.valid() && focus.valid() && focus.part == CellRef::Part::Result && focus.step == step && progress >= 1.0f)
+        active = focus;
     const auto it = std::find(r.visible.begin(), r.visible.end(), active.panel);
     if (active.valid() && it != r.visible.end()) {
         const size_t k = static_cast<size_t>(it - r.visible.begin());

@@ -3,18 +3,18 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
-#include <map>
 #include <string>
 
 #include "app/gui/format.h"
+#include "app/gui/colormap.h"
 #include "app/gui/projection.h"
+#include "core/explain_cell.h"
 #include "app/text/step_text.h"
+#include "core/step_text.h"
 
 namespace attn::gui {
 namespace {
 
-using Named = std::map<DimRole, int64_t>;  // index of each dimension, by role
 using text::label;
 using text::tr;
 using text::trf;
@@ -31,22 +31,6 @@ void text_wrapped(const std::string& words) {
 // table appeared in could leave columns a few pixels wide for good.
 constexpr ImGuiTableFlags kTableFlags =
     ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_RowBg | ImGuiTableFlags_NoSavedSettings;
-
-// Index of every dimension by role (missing roles read index 0).
-Named name_index(const Tensor& t, const std::vector<int64_t>& idx) {
-    Named out;
-    for (int d = 0; d < t.rank(); ++d) out[t.dim_roles()[static_cast<size_t>(d)]] = idx[static_cast<size_t>(d)];
-    return out;
-}
-
-float value_at(const Tensor& t, const Named& names) {
-    std::vector<int64_t> idx(static_cast<size_t>(t.rank()), 0);
-    for (int d = 0; d < t.rank(); ++d) {
-        const auto it = names.find(t.dim_roles()[static_cast<size_t>(d)]);
-        if (it != names.end()) idx[static_cast<size_t>(d)] = std::min<int64_t>(it->second, t.dim(d) - 1);
-    }
-    return t.at(idx);
-}
 
 std::string describe_index(const Results& results, const Tensor& t, const std::vector<int64_t>& idx) {
     std::string s = "[";
@@ -72,268 +56,255 @@ void table_row(std::initializer_list<std::string> cells) {
     }
 }
 
-// Y[n, o] = sum_i X[n, i] W[o, i] + b[o]: every term when the width is small, else the
-// largest ones; all read from the trace's tensors and weights.
-void explain_projection(const Results& results, const CellRef& ref, float value) {
-    const Trace& trace = *results.trace;
-    const ProjectionWeights pw = projection_weights(trace, ref.step);
-    const StepDisplay& sd = results.model->steps[static_cast<size_t>(ref.step)];
-    if (!pw.valid()) {
-        text_wrapped(tr("inspector.projection.generic"));
-        return;
-    }
-    const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
-    const int o = panel_first_feature(sd, panel, std::max(1, trace.config.head_dim())) + ref.col;
-    const DotTerms d = projection_terms(trace, pw, results.model->batch_item, ref.row, o);
-    if (d.x.empty()) return;
-    const std::string x_name = trace.steps[static_cast<size_t>(pw.source_step)].name();
-    text_wrapped(trf(d.has_bias ? "inspector.projection.terms_bias" : "inspector.projection.terms",
-                     {{"row", ref.row}, {"input", x_name}, {"column", o}, {"weight", pw.w_name}}));
-    // Every term when they fit in a short table; otherwise the ones that matter most.
-    std::vector<int> order(d.x.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    const bool all = order.size() <= 16;
-    if (!all) {
-        const auto product = [&](int i) { return std::fabs(d.x[static_cast<size_t>(i)] * d.w[static_cast<size_t>(i)]); };
-        std::partial_sort(order.begin(), order.begin() + 6, order.end(), [&](int a, int b) { return product(a) > product(b); });
-        order.resize(6);
-        ImGui::TextDisabled("%s", trf("inspector.projection.largest", {{"terms", d.x.size()}, {"shown", 6}}).c_str());
-    }
-    if (ImGui::BeginTable("##proj", 4, kTableFlags)) {
-        ImGui::TableSetupColumn("i");
-        ImGui::TableSetupColumn("x[n,i]");
-        ImGui::TableSetupColumn("W[o,i]");
-        ImGui::TableSetupColumn(label("inspector.column.product"));
-        ImGui::TableHeadersRow();
-        // W_o's terms: the index in the colour of the head whose context it reads.
-        const int term_head_dim = pw.w_name == "W_o" && trace.config.H() > 1 ? std::max(1, trace.config.head_dim()) : 0;
-        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-        for (int i : order) {
-            const float a = d.x[static_cast<size_t>(i)], b = d.w[static_cast<size_t>(i)];
-            if (term_head_dim > 0)
-                ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(i / term_head_dim), Rgb{bg.x, bg.y, bg.z}, 4.5f)));
-            ImGui::TableNextRow();
-            ImGui::TableSetColumnIndex(0);
-            ImGui::TextUnformatted(std::to_string(i).c_str());
-            if (term_head_dim > 0) ImGui::PopStyleColor();
-            const std::string cells[] = {format_value(a), format_value(b), format_value(a * b)};
-            for (int column = 1; column < 4; ++column) {
-                ImGui::TableSetColumnIndex(column);
-                ImGui::TextUnformatted(cells[column - 1].c_str());
-            }
+// The text colour of head `head`, readable on the window background.
+void push_head_color(int head) {
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(head), Rgb{bg.x, bg.y, bg.z}, 4.5f)));
+}
+
+// "8 terms; the 6 largest:" above a summarised table; nothing when every term is listed.
+void terms_caption(const CellExplanation& e) {
+    if (e.omitted_terms > 0)
+        ImGui::TextDisabled("%s", trf("inspector.projection.largest", {{"terms", static_cast<long long>(e.term_count)}, {"shown", e.terms.size()}}).c_str());
+}
+
+// "+ 94 more terms: 0.1234" below a summarised table, so the sum visibly closes.
+void omitted_line(const CellExplanation& e) {
+    if (e.omitted_terms > 0)
+        ImGui::TextDisabled("%s", trf("inspector.more_terms", {{"terms", static_cast<long long>(e.omitted_terms)},
+                                                               {"sum", format_value(static_cast<float>(e.omitted_sum))}}).c_str());
+}
+
+std::string key_label(const Results& results, int64_t j) {
+    return j < static_cast<int64_t>(results.key_tokens.size()) ? std::to_string(j) + " " + results.key_tokens[static_cast<size_t>(j)]
+                                                             : std::to_string(j);
+}
+
+// A table of a dot product's terms: index, the two factors, their product. `head_width`
+// > 0 colours each index by the head whose context it reads (W_o's terms).
+void products_table(const char* id, const char* index_name, const char* a_name, const char* b_name,
+                    const CellExplanation& e, int head_width, const Results* key_tokens) {
+    terms_caption(e);
+    if (!ImGui::BeginTable(id, 4, kTableFlags)) return;
+    ImGui::TableSetupColumn(index_name);
+    ImGui::TableSetupColumn(a_name);
+    ImGui::TableSetupColumn(b_name);
+    ImGui::TableSetupColumn(label("inspector.column.product"));
+    ImGui::TableHeadersRow();
+    for (const Term& t : e.terms) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        if (head_width > 0) push_head_color(static_cast<int>(t.k / head_width));
+        ImGui::TextUnformatted((key_tokens ? key_label(*key_tokens, t.k) : std::to_string(t.k)).c_str());
+        if (head_width > 0) ImGui::PopStyleColor();
+        const std::string cells[] = {format_value(t.a_value), format_value(t.b_value), format_value(t.value)};
+        for (int column = 1; column < 4; ++column) {
+            ImGui::TableSetColumnIndex(column);
+            ImGui::TextUnformatted(cells[column - 1].c_str());
         }
-        ImGui::EndTable();
     }
-    // W_o reads the heads' concatenation: group its terms by the head they come from, so
-    // "W_o mixes the heads" is a sum of per-head parts on screen.
-    const int heads = trace.config.H(), dh = std::max(1, trace.config.head_dim());
-    if (pw.w_name == "W_o" && heads > 1 && static_cast<int>(d.x.size()) == heads * dh) {
-        text_wrapped(trf("inspector.projection.per_head", {{"terms", dh}}));
+    ImGui::EndTable();
+    omitted_line(e);
+}
+
+void sum_lines(const CellExplanation& e) {
+    text_wrapped(trf("inspector.sum", {{"value", format_value(static_cast<float>(e.sum))}}));
+    if (e.sum_rounds_visibly) ImGui::TextDisabled("%s", trf("inspector.stored_rounding", {{"value", format_value(e.value)}}).c_str());
+}
+
+// Y[n, o] = sum_i X[n, i] W[o, i] + b[o].
+void draw_projection(const Trace& trace, const Step& step, const CellExplanation& e) {
+    if (e.terms.empty()) return;
+    const CellAddress& w = e.terms.front().b;
+    const char* x_name = step_name(e.terms.front().a.step);
+    const int64_t n = e.terms.front().a.index[1], o = w.row;
+    text_wrapped(trf(e.has_bias ? "inspector.projection.terms_bias" : "inspector.projection.terms",
+                     {{"row", static_cast<long long>(n)}, {"input", x_name}, {"column", static_cast<long long>(o)}, {"weight", weight_symbol(w.weight)}}));
+    const int head_width = e.head_subtotals.empty() ? 0 : std::max(1, trace.config.head_dim());
+    products_table("##proj", "i", "x[n,i]", "W[o,i]", e, head_width, nullptr);
+    // W_o reads the heads' concatenation: "W_o mixes the heads" as a sum of per-head parts.
+    if (!e.head_subtotals.empty()) {
+        text_wrapped(trf("inspector.projection.per_head", {{"terms", head_width}}));
         if (ImGui::BeginTable("##per_head", 2, kTableFlags)) {
             ImGui::TableSetupColumn(label("inspector.column.head"));
             ImGui::TableSetupColumn(label("inspector.column.subtotal"));
             ImGui::TableHeadersRow();
-            for (int h = 0; h < heads; ++h) {
-                double part = 0.0;
-                for (int i = h * dh; i < (h + 1) * dh; ++i) part += static_cast<double>(d.x[static_cast<size_t>(i)]) * d.w[static_cast<size_t>(i)];
+            for (size_t h = 0; h < e.head_subtotals.size(); ++h) {
                 ImGui::TableNextRow();
                 ImGui::TableSetColumnIndex(0);
-                const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-                ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(h), Rgb{bg.x, bg.y, bg.z}, 4.5f)));
+                push_head_color(static_cast<int>(h));
                 ImGui::TextUnformatted(trf("canvas.head", {{"head", h}}).c_str());
                 ImGui::PopStyleColor();
                 ImGui::TableSetColumnIndex(1);
-                ImGui::TextUnformatted(format_value(static_cast<float>(part)).c_str());
+                ImGui::TextUnformatted(format_value(static_cast<float>(e.head_subtotals[h])).c_str());
             }
             ImGui::EndTable();
         }
     }
-    if (d.has_bias) text_wrapped("+ " + pw.b_name + "[" + std::to_string(o) + "] = " + format_value(d.bias));
-    text_wrapped(trf("inspector.sum", {{"value", format_value(static_cast<float>(d.sum))}}));
-    if (std::fabs(d.sum - value) > 1e-4 * (1.0 + std::fabs(d.sum))) {
-        ImGui::TextDisabled("%s", trf("inspector.stored_rounding", {{"value", format_value(value)}}).c_str());
-    }
+    if (e.has_bias)
+        text_wrapped(std::string("+ ") + bias_symbol(e.bias_cell.weight) + "[" + std::to_string(e.bias_cell.row) + "] = " + format_value(e.bias));
+    (void)step;
+    sum_lines(e);
 }
 
-void explain_origin(const Results& results, const CellRef& ref, const Step& step, const Named& at, float value) {
+// Where an input or weight number goes: the steps and how many of their cells read it.
+void draw_flows(const CellExplanation& e) {
+    for (const StepCells& flow : e.flows)
+        text_wrapped(trf("inspector.flows.cells", {{"step", step_name(flow.step)}, {"cells", flow.cells.size()}}));
+}
+
+void draw_explanation_of(const Results& results, const Step* step, const CellExplanation& e) {
     const Trace& trace = *results.trace;
-    const Step* s0 = step.has_primary_source() ? trace.find(step.primary_source()) : nullptr;
-    const Step* s1 = step.sources.size() > 1 ? trace.find(step.sources[1]) : nullptr;
-    const int64_t i = at.count(DimRole::QueryPos) ? at.at(DimRole::QueryPos) : 0;
-    const int64_t j = at.count(DimRole::KeyPos) ? at.at(DimRole::KeyPos) : 0;
+    const int64_t i = e.cell.index.size() > 2 ? e.cell.index[2] : 0;  // query row of a (B, H, L, *) map
+    const int64_t j = e.cell.index.size() > 3 ? e.cell.index[3] : 0;  // key or feature column
     const int dh = trace.config.head_dim();
-    switch (step.kind) {
-        case StepKind::Scores: {
-            if (!s0 || !s1) break;
-            text_wrapped(trf("inspector.scores.dot", {{"query", static_cast<long long>(i)}, {"key", static_cast<long long>(j)}}));
-            Named q = at, k = at;
-            k[DimRole::KeyPos] = j;
-            float sum = 0.0f;
-            const bool list = dh <= 16 && ImGui::BeginTable("##dot", 4, kTableFlags);
-            if (list) {
-                ImGui::TableSetupColumn("d");
-                ImGui::TableSetupColumn("q[i,d]");
-                ImGui::TableSetupColumn("k[j,d]");
-                ImGui::TableSetupColumn(label("inspector.column.product"));
-                ImGui::TableHeadersRow();
-            }
-            for (int d = 0; d < dh; ++d) {
-                q[DimRole::HeadDim] = d;
-                k[DimRole::HeadDim] = d;
-                const float a = value_at(s0->tensor, q), b = value_at(s1->tensor, k);
-                sum += a * b;
-                if (list) table_row({std::to_string(d), format_value(a), format_value(b), format_value(a * b)});
-            }
-            if (list) ImGui::EndTable();
-            text_wrapped(trf("inspector.sum", {{"value", format_value(sum)}}));
+    switch (e.rule) {
+        case CellRule::Given:
+            text_wrapped(std::string(tr("inspector.input")) + " " + tr("inspector.flows.into"));
+            draw_flows(e);
             break;
-        }
-        case StepKind::Scale: {
-            if (s0) text_wrapped(format_value(value_at(s0->tensor, at)) + " / sqrt(" + std::to_string(dh) + ") = " + format_value(value));
-            const int head = at.count(DimRole::Head) ? static_cast<int>(at.at(DimRole::Head)) : 0;
-            const std::string effect = text::describe_scaling_effect(scaling_effect(trace, results.model->batch_item, head, static_cast<int>(i)), dh);
+        case CellRule::Parameter:
+            text_wrapped(std::string(tr("inspector.parameter")) + " " + tr("inspector.flows.into"));
+            draw_flows(e);
+            break;
+        case CellRule::DotProduct:
+            if (!step) break;
+            switch (step->kind) {
+                case StepKind::Scores:
+                    text_wrapped(trf("inspector.scores.dot", {{"query", static_cast<long long>(i)}, {"key", static_cast<long long>(j)}}));
+                    products_table("##dot", "d", "q[i,d]", "k[j,d]", e, 0, nullptr);
+                    sum_lines(e);
+                    break;
+                case StepKind::WeightedSum:
+                    text_wrapped(trf("inspector.weighted_sum", {{"row", static_cast<long long>(i)}, {"d", static_cast<long long>(j)}}));
+                    products_table("##wsum", label("inspector.column.key_j"), label("inspector.column.weight"), "v[j,d]", e, 0, &results);
+                    sum_lines(e);
+                    break;
+                default: draw_projection(trace, *step, e); break;
+            }
+            break;
+        case CellRule::Scale: {
+            text_wrapped(format_value(e.operand_value) + " x 1/sqrt(" + std::to_string(dh) + ") = " + format_value(e.operand_value) + " x " +
+                         format_value(e.factor) + " = " + format_value(e.value));
+            const std::string effect =
+                text::describe_scaling_effect(scaling_effect(trace, static_cast<int>(e.cell.index[0]), static_cast<int>(e.cell.index[1]), static_cast<int>(i)), dh);
             if (!effect.empty()) text_wrapped(effect);
             break;
         }
-        case StepKind::Mask:
-            if (std::isinf(value)) {
-                text_wrapped(trf("inspector.mask.masked", {{"key", static_cast<long long>(j)},
-                                                           {"query", static_cast<long long>(i)},
-                                                           {"mask", tr(trace.config.mask == MaskKind::Causal    ? "mask.causal"
-                                                                                       : trace.config.mask == MaskKind::Padding ? "mask.padding"
-                                                                                                                                : "mask.none")}}));
-
-            } else {
-                text_wrapped(tr("inspector.mask.allowed"));
-            }
+        case CellRule::MaskKept: text_wrapped(tr("inspector.mask.allowed")); break;
+        case CellRule::MaskFilled: {
+            const std::string why = e.mask_reason == MaskReason::Causal    ? std::string(tr("inspector.mask.reason.causal"))
+                                    : e.mask_reason == MaskReason::Padding ? trf("inspector.mask.reason.padding", {{"valid", e.valid_length}})
+                                                                           : std::string(tr("inspector.mask.reason.custom"));
+            text_wrapped(trf("inspector.mask.masked", {{"key", static_cast<long long>(j)}, {"query", static_cast<long long>(i)}, {"mask", why}}));
             break;
-        case StepKind::Softmax: {
-            if (!s0) break;
-            const int head = at.count(DimRole::Head) ? static_cast<int>(at.at(DimRole::Head)) : 0;
-            const std::string note = text::fully_masked_row_note(trace, results.model->batch_item, head, static_cast<int>(i));
-            if (!note.empty()) {
-                text_wrapped(note);
-                break;
-            }
-            const int64_t S = trace.config.S();
-            Named r = at;
-            float mx = -INFINITY;
-            for (int64_t c = 0; c < S; ++c) {
-                r[DimRole::KeyPos] = c;
-                mx = std::max(mx, value_at(s0->tensor, r));
-            }
-            float sum = 0.0f;
-            for (int64_t c = 0; c < S; ++c) {
-                r[DimRole::KeyPos] = c;
-                const float x = value_at(s0->tensor, r);
-                sum += std::isinf(x) ? 0.0f : std::exp(x - mx);
-            }
-            text_wrapped(trf("inspector.softmax.row", {{"row", static_cast<long long>(i)}, {"max", format_value(mx)}, {"sum", format_value(sum)}}));
-            if (S <= 16 && ImGui::BeginTable("##softmax", 4, kTableFlags)) {
+        }
+        case CellRule::FullyMaskedRow: {
+            const std::string note = text::fully_masked_row_note(trace, static_cast<int>(e.cell.index[0]), static_cast<int>(e.cell.index[1]), static_cast<int>(i));
+            text_wrapped(note);
+            break;
+        }
+        case CellRule::Softmax:
+            text_wrapped(trf("inspector.softmax.row", {{"row", static_cast<long long>(i)}, {"max", format_value(e.row_max)}, {"sum", format_value(e.exp_sum)}}));
+            terms_caption(e);
+            if (ImGui::BeginTable("##softmax", 4, kTableFlags)) {
                 ImGui::TableSetupColumn(label("inspector.column.key_j"));
                 ImGui::TableSetupColumn(label("inspector.column.score"));
                 ImGui::TableSetupColumn(label("inspector.column.exp"));
                 ImGui::TableSetupColumn(label("inspector.column.weight"));
                 ImGui::TableHeadersRow();
-                for (int64_t c = 0; c < S; ++c) {
-                    r[DimRole::KeyPos] = c;
-                    const float x = value_at(s0->tensor, r);
-                    const float e = std::isinf(x) ? 0.0f : std::exp(x - mx);
-                    table_row({std::to_string(c) + (c == j ? " <" : ""), format_value(x), format_value(e),
-                               format_value(sum > 0.0f ? e / sum : 0.0f)});
-                }
+                for (const Term& t : e.terms)
+                    table_row({std::to_string(t.k) + (t.k == j ? " <" : ""), format_value(t.a_value), format_value(t.value),
+                               format_value(t.output)});
                 ImGui::EndTable();
             }
-            r[DimRole::KeyPos] = j;
-            text_wrapped(trf("inspector.softmax.cell", {{"score", format_value(value_at(s0->tensor, r))},
-                                                        {"max", format_value(mx)},
-                                                        {"sum", format_value(sum)},
-                                                        {"value", format_value(value)}}));
+            omitted_line(e);
+            text_wrapped(trf("inspector.softmax.cell", {{"score", format_value(e.operand_value)}, {"max", format_value(e.row_max)},
+                                                        {"sum", format_value(e.exp_sum)}, {"value", format_value(e.value)}}));
             break;
-        }
-        case StepKind::Dropout:
-            if (s0) {
-                const float w = value_at(s0->tensor, at);
-                if (value == 0.0f && w != 0.0f) text_wrapped(trf("inspector.dropout.dropped", {{"weight", format_value(w)}}));
-                else text_wrapped(trf("inspector.dropout.kept", {{"weight", format_value(w)}, {"p", text::fixed(trace.config.dropout, 2)}, {"value", format_value(value)}}));
-            }
+        case CellRule::DropoutKept:
+            text_wrapped(trf("inspector.dropout.kept", {{"draw", text::fixed(e.dropout_draw, 3)}, {"weight", format_value(e.operand_value)},
+                                                        {"p", text::fixed(e.dropout_p, 2)}, {"value", format_value(e.value)}}));
             break;
-        case StepKind::WeightedSum: {
-            if (!s0 || !s1) break;
-            const int64_t d = at.count(DimRole::HeadDim) ? at.at(DimRole::HeadDim) : 0;
-            const int64_t S = trace.config.S();
-            text_wrapped(trf("inspector.weighted_sum", {{"row", static_cast<long long>(i)}, {"d", static_cast<long long>(d)}}));
-            const bool list = S <= 16 && ImGui::BeginTable("##wsum", 4, kTableFlags);
-            if (list) {
-                ImGui::TableSetupColumn(label("inspector.column.key_j"));
-                ImGui::TableSetupColumn(label("inspector.column.weight"));
-                ImGui::TableSetupColumn("v[j,d]");
-                ImGui::TableSetupColumn(label("inspector.column.product"));
-                ImGui::TableHeadersRow();
-                for (int64_t c = 0; c < S; ++c) {
-                    Named w = at, v = at;
-                    w[DimRole::KeyPos] = c;
-                    v[DimRole::KeyPos] = c;
-                    const float a = value_at(s0->tensor, w), b = value_at(s1->tensor, v);
-                    const std::string key = c < static_cast<int64_t>(results.key_tokens.size())
-                                                ? std::to_string(c) + " " + results.key_tokens[static_cast<size_t>(c)]
-                                                : std::to_string(c);
-                    table_row({key, format_value(a), format_value(b), format_value(a * b)});
-                }
-                ImGui::EndTable();
-            }
-            text_wrapped(trf("inspector.sum", {{"value", format_value(value)}}));
+        case CellRule::DropoutDropped:
+            text_wrapped(trf("inspector.dropout.dropped", {{"draw", text::fixed(e.dropout_draw, 3)}, {"p", text::fixed(e.dropout_p, 2)},
+                                                           {"weight", format_value(e.operand_value)}}));
             break;
-        }
-        case StepKind::Projection:
-            explain_projection(results, ref, value);
+        case CellRule::NotExplained:  // a trained model's steps (core/model/): the step text explains them
+            text_wrapped(tr("inspector.model_step"));
             break;
-        case StepKind::View:
-        case StepKind::Transpose:
-        case StepKind::Slice:
-        case StepKind::Concat:
-            if (s0) text_wrapped(trf(step.is_view ? "inspector.same_number.view" : "inspector.same_number.copy", {{"source", s0->name()}}));
-            break;
-        case StepKind::Input:
-            text_wrapped(tr("inspector.input"));
-            break;
-        case StepKind::Lookup:  // a trained model's steps (core/model/): the step text explains them
-        case StepKind::Add:
-        case StepKind::Norm:
-        case StepKind::Prediction:
-            text_wrapped("see the step's explanation for how the model computed it.");
+        case CellRule::Move:
+            if (step)
+                text_wrapped(trf(step->is_view ? "inspector.same_number.view" : "inspector.same_number.copy",
+                                 {{"source", step_name(e.operand.step) + shape_text(e.operand.index)}}));
             break;
     }
+}
+
+// The core's address of the cell `ref` points at: a result cell, or a cell of a
+// projection's X, W^T or b (the W^T column is the output feature, its row the input one).
+bool address_of(const Results& results, const CellRef& ref, CellAddress& out) {
+    const Step& step = results.trace->steps[static_cast<size_t>(ref.step)];
+    const StepDisplay& sd = results.model->steps[static_cast<size_t>(ref.step)];
+    if (ref.panel >= static_cast<int>(sd.panels.size()) || ref.row < 0 || ref.col < 0) return false;
+    const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
+    const int64_t feature = panel_first_feature(sd, panel, std::max(1, results.trace->config.head_dim())) + ref.col;
+    switch (ref.part) {
+        case CellRef::Part::Result:
+            if (ref.row >= panel.rows || ref.col >= panel.cols) return false;
+            out = CellAddress::of_step(step.id, cell_index(panel, ref.row, ref.col));
+            return true;
+        case CellRef::Part::Input:
+            if (!step.has_primary_source()) return false;
+            out = CellAddress::of_step(step.primary_source(), {results.model->batch_item, ref.row, ref.col});
+            return true;
+        case CellRef::Part::Weight: out = CellAddress::of_weight(step.provenance.weight, feature, ref.row); return true;
+        case CellRef::Part::Bias: out = CellAddress::of_bias(step.provenance.weight, feature); return true;
+    }
+    return false;
 }
 
 }  // namespace
 
 void draw_inspector(const Results& results, const CanvasUi& canvas, int current_step) {
     const CellRef ref = canvas.hovered.valid() ? canvas.hovered : canvas.pinned;
-    if (!results.trace || !results.model || !ref.valid() || ref.step >= static_cast<int>(results.model->steps.size())) {
+    CellAddress address;
+    if (!results.trace || !results.model || !ref.valid() || ref.step >= static_cast<int>(results.model->steps.size()) ||
+        !address_of(results, ref, address)) {
         ImGui::TextDisabled("%s", tr("inspector.hover_hint"));
         return;
     }
-    const Step& step = results.trace->steps[static_cast<size_t>(ref.step)];
-    const StepDisplay& sd = results.model->steps[static_cast<size_t>(ref.step)];
-    if (ref.panel >= static_cast<int>(sd.panels.size())) return;
-    const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
-    if (ref.row >= panel.rows || ref.col >= panel.cols) return;
-    const std::vector<int64_t> idx = cell_index(panel, ref.row, ref.col);
-    const float value = cell_value(step.tensor, panel, ref.row, ref.col);
+    const CellExplanation e = explain_cell(*results.trace, address);
+    if (!e.valid) return;
     if (!canvas.hovered.valid() && ref.step != current_step) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         text_wrapped(trf("inspector.pinned_elsewhere", {{"step", ref.step + 1}}));
         ImGui::PopStyleColor();
     }
-    text_wrapped(step.name() + describe_index(results, step.tensor, idx));
-    text_wrapped("= " + format_value(value));
-    int64_t pos = step.tensor.offset();
-    for (size_t d = 0; d < idx.size(); ++d) pos += idx[d] * step.tensor.strides()[d];
-    ImGui::TextDisabled("%s", trf("inspector.storage_position", {{"position", static_cast<long long>(pos)}, {"buffer", sd.strip.buffer_id}}).c_str());
-
+    const Step* step = address.kind == CellAddress::Kind::Step ? results.trace->find(address.step) : nullptr;
+    if (step) {
+        const int shown = results.trace->index_of(address.step);
+        text_wrapped(step->name() + describe_index(results, step->tensor, address.index));
+        text_wrapped("= " + format_value(e.value));
+        ImGui::TextDisabled("%s", trf("inspector.storage_position",
+                                      {{"position", static_cast<long long>(step->tensor.offset() + step->tensor.offset_of(address.index))},
+                                       {"buffer", results.model->steps[static_cast<size_t>(shown)].strip.buffer_id}}).c_str());
+    } else if (address.kind == CellAddress::Kind::Weight) {
+        text_wrapped(std::string(weight_symbol(address.weight)) + "[o=" + std::to_string(address.row) + ", i=" + std::to_string(address.col) + "]");
+        text_wrapped("= " + format_value(e.value));
+    } else {
+        text_wrapped(std::string(bias_symbol(address.weight)) + "[o=" + std::to_string(address.row) + "]");
+        text_wrapped("= " + format_value(e.value));
+    }
     ImGui::Separator();
-    explain_origin(results, ref, step, name_index(step.tensor, idx), value);
+    draw_explanation_of(results, step, e);
+    // The cells the canvas highlights for this one, so the count is on record too.
+    if (e.rule != CellRule::Given && e.rule != CellRule::Parameter) {
+        std::string reads;
+        for (const StepCells& h : e.highlights)
+            reads += (reads.empty() ? "" : ", ") + trf("inspector.reads.part", {{"cells", h.cells.size()}, {"step", step_name(h.step)}});
+        if (!reads.empty()) ImGui::TextDisabled("%s", trf("inspector.reads", {{"cells", reads}}).c_str());
+    }
 }
 
 }  // namespace attn::gui
