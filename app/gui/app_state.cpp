@@ -22,6 +22,13 @@ void store_config_in_settings(AppState& state) {
     s.step = shown ? shown->name : state.ui.resume_step;
 }
 
+ColourScale colour_scale_of(const UiSettings& settings) {
+    ColourScale scale;
+    scale.stretch_probabilities = settings.stretch_probabilities;
+    scale.one_scale_across_steps = settings.one_colour_scale;
+    return scale;
+}
+
 void accept_result(AppState& state, ComputeResult result, double now) {
     if (!result.error.empty()) {
         state.results.compute_error = result.error;

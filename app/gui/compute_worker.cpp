@@ -59,7 +59,8 @@ void ComputeWorker::run() {
     }
 }
 
-ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item, int max_extent) {
+ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item, int max_extent,
+                                     ColourScale colour_scale) {
     ComputeResult result;
     const auto start = std::chrono::steady_clock::now();
     // No exception may leave the worker: it would end the program from a thread.
@@ -73,7 +74,7 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
         const auto model_start = std::chrono::steady_clock::now();
         result.model = std::make_shared<const DisplayModel>(
             build_display_model(*shared, problem.query_tokens_of(batch_item), problem.key_tokens_of(batch_item),
-                                batch_item, max_extent));
+                                batch_item, max_extent, colour_scale));
         result.model_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - model_start).count();
         result.trace = std::move(shared);
@@ -94,7 +95,7 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
     ComputeResult result;
     try {
         if (request.prebuilt) {
-            result = compute(*request.prebuilt, request.batch_item, request.max_extent);
+            result = compute(*request.prebuilt, request.batch_item, request.max_extent, request.colour_scale);
             result.generation = generation;
             return result;
         }
@@ -102,7 +103,7 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
         if (!problem.ok()) {
             result.error = problem.error();
         } else {
-            result = compute(problem.value(), request.batch_item, request.max_extent);
+            result = compute(problem.value(), request.batch_item, request.max_extent, request.colour_scale);
         }
     } catch (const std::exception& e) {
         result.error = std::string("could not prepare the problem: ") + e.what();

@@ -22,6 +22,7 @@ struct ComputeRequest {
     io::ProblemSources sources;
     int batch_item = 0;
     int max_extent = 512;  // panel texture side limit (see build_display_model)
+    ColourScale colour_scale;  // how colours map to numbers (the View menu)
     // When set, this problem is used as is (e.g. weights the command line loaded).
     std::shared_ptr<const io::Problem> prebuilt;
 };
@@ -53,7 +54,8 @@ public:
     // Does the work of one request on the calling thread (used by snapshot and tests).
     static ComputeResult compute(const ComputeRequest& request, uint64_t generation);
     // Same, for a problem that is already built.
-    static ComputeResult compute(const io::Problem& problem, int batch_item, int max_extent);
+    static ComputeResult compute(const io::Problem& problem, int batch_item, int max_extent,
+                                 ColourScale colour_scale = {});
 
 private:
     void run();

@@ -377,21 +377,32 @@ bool keeps_source_scale(StepKind kind) {
 // One colour scale per family of steps, so a colour means the same number across a step
 // and the sources drawn beside it: probabilities (softmax, dropout) on 0..1 (higher only
 // when dropout's 1/(1-p) lifts a survivor past 1), and signed values on one symmetric
-// range per chain of steps that keep their source's scale.
-void share_colour_ranges(const Trace& trace, DisplayModel& model) {
+// range per chain of steps that keep their source's scale. `scale` may stretch the
+// probabilities to each step's data or put every signed step on one range.
+void share_colour_ranges(const Trace& trace, DisplayModel& model, ColourScale scale) {
     const size_t n = model.steps.size();
-    float top = 1.0f;
-    for (size_t i = 0; i < n; ++i)
-        if (model.steps[i].colormap == ColormapKind::Sequential) top = std::max(top, model.steps[i].data_max);
+    float top = 1.0f, data_top = 0.0f;
+    for (size_t i = 0; i < n; ++i) {
+        if (model.steps[i].colormap != ColormapKind::Sequential) continue;
+        top = std::max(top, model.steps[i].data_max);
+        data_top = std::max(data_top, model.steps[i].data_max);
+    }
     std::vector<size_t> group(n);
     for (size_t i = 0; i < n; ++i) group[i] = i;
     const auto root = [&](size_t i) {
         while (group[i] != i) i = group[i] = group[group[i]];
         return i;
     };
+    size_t first_signed = n;  // with one scale across steps, every signed step joins this one
     for (size_t i = 0; i < n; ++i) {
         const Step& step = trace.steps[i];
-        if (model.steps[i].colormap != ColormapKind::Diverging || !keeps_source_scale(step.kind)) continue;
+        if (model.steps[i].colormap != ColormapKind::Diverging) continue;
+        if (scale.one_scale_across_steps) {
+            if (first_signed == n) first_signed = i;
+            group[root(i)] = root(first_signed);
+            continue;
+        }
+        if (!keeps_source_scale(step.kind)) continue;
         for (const std::string& source : step.sources) {
             const int s = trace.index_of(source);
             if (s < 0 || model.steps[static_cast<size_t>(s)].colormap != ColormapKind::Diverging) continue;
@@ -408,6 +419,11 @@ void share_colour_ranges(const Trace& trace, DisplayModel& model) {
         if (sd.colormap == ColormapKind::Sequential) {
             sd.vmin = 0.0f;
             sd.vmax = top;
+            if (scale.stretch_probabilities) {
+                const float own = scale.one_scale_across_steps ? data_top : sd.data_max;
+                sd.vmax = own > 0.0f ? own : 1.0f;
+                sd.stretched = true;
+            }
         } else {
             sd.vmin = -extent[root(i)];
             sd.vmax = extent[root(i)];
@@ -419,7 +435,7 @@ void share_colour_ranges(const Trace& trace, DisplayModel& model) {
 
 DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
                                  std::vector<std::string> key_tokens, int batch_item,
-                                 int max_extent) {
+                                 int max_extent, ColourScale scale) {
     DisplayModel model;
     model.query_tokens = std::move(query_tokens);
     model.key_tokens = std::move(key_tokens);
@@ -448,7 +464,8 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
         const Step& step = trace.steps[static_cast<size_t>(i)];
         if (!step.tensor.empty() && step.tensor.rank() > 0) name_buffer(trace, i, sd.strip, buffers);
     }
-    share_colour_ranges(trace, model);
+    model.colour_scale = scale;
+    share_colour_ranges(trace, model, scale);
     return model;
 }
 

@@ -63,6 +63,7 @@ struct StepDisplay {
     float vmin = -1, vmax = 1;       // colour range, shared (see share_colour_ranges): probabilities
                                      // 0..1 (or more after dropout's rescale), signed values one
                                      // symmetric range per chain of steps that keep their source's scale
+    bool stretched = false;          // probabilities drawn on 0..their own maximum (ColourScale)
     float data_min = 0, data_max = 0;  // finite values actually present
     int64_t masked_cells = 0;        // -inf cells in the shown batch item
     int64_t masked_zero_cells = 0;   // probabilities that are 0 because their key was masked
@@ -74,10 +75,25 @@ struct StepDisplay {
     StorageStrip strip;
 };
 
+// How colours map to numbers; the View menu's choices, kept in the settings.
+struct ColourScale {
+    // Probabilities on 0..(largest value of this step) instead of the honest 0..1: shows
+    // small differences, but near-uniform rows then look confident. Labelled "stretched".
+    bool stretch_probabilities = false;
+    // One range for every step of a colormap instead of one per chain of steps, so any
+    // change of magnitude between steps (a projection, the sqrt(d_h) division, dropout's
+    // 1/(1-p)) shows as a change of colour.
+    bool one_scale_across_steps = false;
+    bool operator==(const ColourScale& o) const {
+        return stretch_probabilities == o.stretch_probabilities && one_scale_across_steps == o.one_scale_across_steps;
+    }
+};
+
 struct DisplayModel {
     std::vector<StepDisplay> steps;  // same order as Trace::steps
     std::vector<std::string> query_tokens, key_tokens;
     int batch_item = 0;
+    ColourScale colour_scale;        // the choice the ranges were made with
     int heads = 1;
     int head_dim = 1;
 };
@@ -87,10 +103,11 @@ struct DisplayModel {
 int panel_texture_cap(int panel_count, int max_extent);
 
 // Cuts every step into panels for `batch_item` (clamped to the batch). `max_extent`
-// bounds a panel texture side (e.g. 512); larger slices are max-|v| pooled.
+// bounds a panel texture side (e.g. 512); larger slices are max-|v| pooled. `scale`
+// chooses the colour ranges (see ColourScale).
 DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
                                  std::vector<std::string> key_tokens, int batch_item,
-                                 int max_extent = 512);
+                                 int max_extent = 512, ColourScale scale = {});
 
 // Pools a (rows, cols) row-major matrix down to (out_rows, out_cols), keeping in each
 // block the value of largest magnitude (its sign kept); +-inf only if the whole block is.

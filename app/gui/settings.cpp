@@ -78,6 +78,8 @@ const SettingField kFields[] = {
     {"ui_scale", &UiSettings::ui_scale, 0.75, 2.5},
     {"speed", &UiSettings::speed, 0.1, 8.0},
     {"show_values", &UiSettings::show_values},
+    {"stretch_probabilities", &UiSettings::stretch_probabilities},
+    {"one_colour_scale", &UiSettings::one_colour_scale},
     {"window_width", &UiSettings::window_width, 320, 16384},
     {"window_height", &UiSettings::window_height, 240, 16384},
     {"left_panel_em", &UiSettings::left_panel_em, 10.0, 60.0},

@@ -12,6 +12,8 @@ struct UiSettings {
     float ui_scale = 1.0f;      // 0.75 .. 2.5
     float speed = 1.0f;         // animation speed multiplier
     bool show_values = true;    // numbers in cells that are big enough
+    bool stretch_probabilities = false;  // colour scale: probabilities on 0..data max (see ColourScale)
+    bool one_colour_scale = false;       // colour scale: one range across steps
     int window_width = 1440, window_height = 900;
     // Side panels, dragged by their splitter bars: widths in font heights (so they follow
     // the UI scale) and the explanation's share of the right column.

@@ -306,7 +306,9 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
         p.dl->AddLine(ImVec2(zx, r.y), ImVec2(zx, r.bottom()), p.pal.frame);
         p.text(p.f->fonts.small, ImVec2(zx - p.measure(p.f->fonts.small, "0").x * 0.5f, ty), p.pal.dim_text, "0");
     }
-    const std::string title = sd.colormap == ColormapKind::Sequential ? "probability" : "value";
+    std::string title = sd.colormap == ColormapKind::Sequential ? "probability" : "value";
+    if (sd.stretched) title += "  (stretched: 0.." + hi + ", not 0..1)";
+    else if (p.f->model->colour_scale.one_scale_across_steps) title += "  (one scale across steps)";
     p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
     if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
         // The same hatching the shader draws: masked is neither a value nor "not computed yet".

@@ -75,6 +75,19 @@ Actions draw_menu(io::ProblemSources& sources, const Results& results, int step,
             out.theme_changed = true;
         }
         ImGui::MenuItem("Numbers in cells", nullptr, &settings.show_values);
+        ImGui::Separator();
+        ImGui::TextDisabled("Colour scale");
+        if (ImGui::MenuItem("Stretch probabilities to the data", nullptr, &settings.stretch_probabilities))
+            out.config_changed = true;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Off: weights are coloured on the fixed 0..1 scale, so a near-uniform row looks pale.\n"
+                              "On: 0..the step's largest value; small differences show, but the bar says \"stretched\".");
+        if (ImGui::MenuItem("One scale across steps", nullptr, &settings.one_colour_scale)) out.config_changed = true;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("On: every signed step shares one symmetric range (and stretched probabilities one top),\n"
+                              "so a rescale such as / sqrt(d_h) or dropout's 1/(1-p) shows as a change of colour.\n"
+                              "Off: steps that only move or rescale their source share its range; others have their own.");
+        ImGui::Separator();
         ImGui::MenuItem("Storage strip", nullptr, &show_storage);
         ImGui::EndMenu();
     }
