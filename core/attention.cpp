@@ -1,22 +1,17 @@
-// The attention forward. Sections:
-//   [1] Recording steps      StepRecorder appends named tensors with their text
-//   [2] Projections          x W^T + b for the split, fused and stacked variants
-//   [3] Per-head attention   scores, scale, mask, softmax, dropout, weighted sum
-//   [4] run_attention        the steps in order, per variant
+// The attention forward, written once. Sections:
+//   [1] Recording steps      StepRecorder appends steps with their text and provenance
+//   [2] q, k, v into heads   the ForwardPlan's QkvSource as a table of the three roles
+//   [3] Per-head attention   scores, scale, mask, softmax, dropout, weighted sum (core/ops.h)
+//   [4] run_attention        input -> heads -> attention -> join -> out, as the plan says
 #include "core/attention.h"
 
+#include <cassert>
 #include <cmath>
-#include <limits>
+#include <string>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-#if defined(__SSE__)
-#include <xmmintrin.h>
-#endif
-
+#include "core/forward_plan.h"
+#include "core/ops.h"
 #include "core/rng.h"
-#include "core/softmax.h"
 #include "core/step_text.h"
 
 namespace attn {
@@ -28,168 +23,168 @@ namespace {
 struct StepRecorder {
     Trace trace;
 
-    const Tensor& add(const std::string& name, StepKind kind, Tensor tensor, std::vector<std::string> sources) {
+    const Tensor& add(StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sources, Provenance provenance = {}) {
         Step step;
-        StepText text = describe_step(name, trace.config);
-        step.name = name;
+        StepText text = describe_step(id, trace.config);
+        step.id = id;
         step.title = std::move(text.title);
         step.formula = std::move(text.formula);
         step.explanation = std::move(text.explanation);
         step.kind = kind;
         if (!sources.empty()) {
-            const Step* first = trace.find(sources.front());
-            step.is_view = first && tensor.shares_storage_with(first->tensor);
+            const Step* primary = trace.find(sources.front());
+            step.is_view = primary && tensor.shares_storage_with(primary->tensor);
         }
         step.tensor = std::move(tensor);
         step.sources = std::move(sources);
+        step.provenance = std::move(provenance);
         trace.steps.push_back(std::move(step));
         return trace.steps.back().tensor;
     }
 };
 
-// Flush denormals to zero while computing: softmax over wide score ranges produces
-// many tiny exponentials, and denormal arithmetic is several times slower.
-class FlushDenormals {
-public:
-    FlushDenormals() {
-#if defined(__SSE__)
-        saved_ = _mm_getcsr();
-        _mm_setcsr(saved_ | 0x8040);  // FTZ | DAZ
-#endif
-    }
-    ~FlushDenormals() {
-#if defined(__SSE__)
-        _mm_setcsr(saved_);
-#endif
-    }
-    FlushDenormals(const FlushDenormals&) = delete;
-    FlushDenormals& operator=(const FlushDenormals&) = delete;
-
-private:
-    unsigned saved_ = 0;
-};
-
-// ---------------------------------------------------------------------------
-// [2] Projections
-// ---------------------------------------------------------------------------
-
-// x: (B, N, in) contiguous; w: (out, in); b: (out) or empty  ->  (B, N, out)
-Tensor linear(const Tensor& x, const Eigen::Ref<const Mat>& w, const Vec& b, std::vector<std::string> dim_names) {
-    const int64_t rows = x.dim(0) * x.dim(1);
-    Tensor y = Tensor::uninitialized({x.dim(0), x.dim(1), w.rows()}, std::move(dim_names));
-    ConstMatMap x_rows(x.data(), rows, x.dim(2));
-    MatMap y_rows(y.mutable_data(), rows, w.rows());
-    y_rows.noalias() = x_rows * w.transpose();
-    if (b.size() > 0) y_rows.rowwise() += b;
-    return y;
+Provenance made_by(WeightId weight, bool per_head = false) {
+    Provenance p;
+    p.has_weight = true;
+    p.weight = weight;
+    p.per_head = per_head;
+    return p;
 }
 
-// Stacked variant: head h is its own module with weight rows [h*d_h, (h+1)*d_h).
-// x: (B, N, in)  ->  (B, H, N, d_h), contiguous, one head block after another.
-Tensor per_head_linear(const Tensor& x, const Mat& w, const Vec& b, int num_heads, const char* length_name) {
-    const int64_t B = x.dim(0), N = x.dim(1), dh = w.rows() / num_heads;
-    Tensor y = Tensor::uninitialized({B, num_heads, N, dh}, {"B", "H", length_name, "d_h"});
-    ConstMatMap x_rows(x.data(), B * N, x.dim(2));
-    for (int h = 0; h < num_heads; ++h) {
-        const Mat head_out = x_rows * w.middleRows(h * dh, dh).transpose();  // (B*N, d_h)
-        for (int64_t bi = 0; bi < B; ++bi) {
-            MatMap block(y.mutable_data() + (bi * num_heads + h) * N * dh, N, dh);
-            block = head_out.middleRows(bi * N, N);
-            if (b.size() > 0) block.rowwise() += b.segment(h * dh, dh);
+Provenance permuted(std::vector<int> permutation) {
+    Provenance p;
+    p.permutation = std::move(permutation);
+    return p;
+}
+
+// ---------------------------------------------------------------------------
+// [2] q, k, v into heads
+// ---------------------------------------------------------------------------
+
+// What differs between q, k and v: their steps, weight, input and row role.
+struct QkvRole {
+    StepId projected, split, heads;
+    WeightId weight;
+    DimRole position;  // L for queries, S for keys and values
+    int part;          // column block inside the fused qkv
+};
+constexpr QkvRole kQkvRoles[3] = {
+    {StepId::Q, StepId::QSplit, StepId::QHeads, WeightId::Wq, DimRole::QueryPos, 0},
+    {StepId::K, StepId::KSplit, StepId::KHeads, WeightId::Wk, DimRole::KeyPos, 1},
+    {StepId::V, StepId::VSplit, StepId::VHeads, WeightId::Wv, DimRole::KeyPos, 2},
+};
+
+struct Heads {
+    Tensor q, k, v;  // (B, H, L, d_h), (B, H, S, d_h), (B, H, S, d_h)
+    Tensor& of(int part) { return part == 0 ? q : part == 1 ? k : v; }
+};
+
+// Records the projections and head reshapes the plan asks for; returns the heads.
+// `inputs` and `input_steps`: the tensor and step each role projects (X, X_k, X_v).
+Heads project_into_heads(StepRecorder& rec, const ForwardPlan& plan, const AttentionWeights& w,
+                         const Tensor* const inputs[3], const StepId input_steps[3]) {
+    const AttentionConfig& c = rec.trace.config;
+    const int64_t E = c.E();
+    const int H = c.H();
+    Heads heads;
+    if (plan.qkv == QkvSource::PerHeadProjections) {
+        for (const QkvRole& r : kQkvRoles) {
+            const LinearParams p = linear_params(w, r.weight);
+            heads.of(r.part) = rec.add(r.heads, StepKind::Projection, per_head_linear(*inputs[r.part], p.weight, p.bias, H, r.position),
+                                       {input_steps[r.part]}, made_by(r.weight, true));
+        }
+        return heads;
+    }
+    Tensor projected[3];  // (B, L, E), (B, S, E), (B, S, E)
+    if (plan.qkv == QkvSource::FusedThenSlices) {
+        Mat w_qkv(3 * E, E);  // (3E, E): W_q, W_k, W_v stacked
+        w_qkv << w.w_q, w.w_k, w.w_v;
+        Vec b_qkv;
+        if (w.has_bias()) {
+            b_qkv.resize(3 * E);
+            b_qkv << w.b_q, w.b_k, w.b_v;
+        }
+        const Tensor qkv = rec.add(StepId::Qkv, StepKind::Projection,
+                                   linear(*inputs[0], w_qkv, b_qkv, {DimRole::Batch, DimRole::QueryPos, DimRole::FusedQkv}),
+                                   {input_steps[0]}, made_by(WeightId::Wqkv));
+        for (const QkvRole& r : kQkvRoles) {
+            Provenance slice;
+            slice.column = r.part * E;
+            slice.columns = E;
+            projected[r.part] = rec.add(r.projected, StepKind::Slice, slice_columns(qkv, r.part, E, r.position),
+                                        {StepId::Qkv}, slice);
+        }
+    } else {
+        for (const QkvRole& r : kQkvRoles) {
+            const LinearParams p = linear_params(w, r.weight);
+            projected[r.part] = rec.add(r.projected, StepKind::Projection,
+                                        linear(*inputs[r.part], p.weight, p.bias, {DimRole::Batch, r.position, DimRole::Embedding}),
+                                        {input_steps[r.part]}, made_by(r.weight));
         }
     }
-    return y;
+    Tensor split[3];  // (B, N, H, d_h) views
+    for (const QkvRole& r : kQkvRoles)
+        split[r.part] = rec.add(r.split, StepKind::View, split_heads(projected[r.part], H, r.position), {r.projected},
+                                permuted({0, 1, 2, 2}));
+    for (const QkvRole& r : kQkvRoles)
+        heads.of(r.part) = rec.add(r.heads, StepKind::Transpose, swap_heads_and_positions(split[r.part]), {r.split},
+                                   permuted({0, 2, 1, 3}));
+    return heads;
 }
 
 // ---------------------------------------------------------------------------
 // [3] Per-head attention
 // ---------------------------------------------------------------------------
-
-// Copies head (b, h) of a (B, H, N, d_h) tensor with unit last stride into a dense
-// (N, d_h) matrix: Eigen's GEMM on strided operands measured 3-7x slower than on a copy.
-Mat head_block(const Tensor& heads, int64_t b, int64_t h) {
-    const auto& st = heads.strides();
-    const float* first = heads.data() + b * st[0] + h * st[1];
-    return ConstStridedMap(first, heads.dim(2), heads.dim(3), Eigen::OuterStride<>(st[2]));
-}
-
 struct HeadMaps {  // the (B, H, L, S) tensors written by the per-head loop
     Tensor scores, scaled, masked, weights, dropped;
     Tensor context;  // (B, H, L, d_h)
     std::vector<uint8_t> fully_masked;  // (B, H, L)
 };
 
-bool is_masked(const AttentionConfig& c, const std::vector<uint8_t>& custom_mask, int64_t b, int64_t i, int64_t j) {
-    if (c.mask == MaskKind::Causal && j > i) return true;
-    if (c.mask == MaskKind::Padding) {
-        const int valid = c.valid_lengths.size() == 1 ? c.valid_lengths[0] : c.valid_lengths[static_cast<size_t>(b)];
-        if (j >= valid) return true;
-    }
-    return !custom_mask.empty() && custom_mask[static_cast<size_t>(i * c.S() + j)] != 0;
-}
-
-HeadMaps attend_per_head(const AttentionConfig& c, const Tensor& q_heads, const Tensor& k_heads, const Tensor& v_heads,
-                         const std::vector<uint8_t>& custom_mask) {
+HeadMaps attend_per_head(const AttentionConfig& c, const ForwardPlan& plan, const MaskRule& mask, const Heads& heads) {
     const int64_t B = c.batch, H = c.H(), L = c.L(), S = c.S(), dh = c.head_dim();
-    const bool has_mask = c.mask != MaskKind::None || !custom_mask.empty();
-    const bool has_dropout = c.dropout > 0.0f;
-    const std::vector<std::string> map_dims = {"B", "H", "L", "S"};
+    const std::vector<DimRole> map_roles = {DimRole::Batch, DimRole::Head, DimRole::QueryPos, DimRole::KeyPos};
     HeadMaps m;
-    m.scores = Tensor::uninitialized({B, H, L, S}, map_dims);
-    m.scaled = Tensor::uninitialized({B, H, L, S}, map_dims);
-    if (has_mask) m.masked = Tensor::uninitialized({B, H, L, S}, map_dims);
-    m.weights = Tensor::uninitialized({B, H, L, S}, map_dims);
-    if (has_dropout) m.dropped = Tensor::uninitialized({B, H, L, S}, map_dims);
-    m.context = Tensor::uninitialized({B, H, L, dh}, {"B", "H", "L", "d_h"});
+    m.scores = Tensor::uninitialized({B, H, L, S}, map_roles);
+    m.scaled = Tensor::uninitialized({B, H, L, S}, map_roles);
+    if (plan.mask) m.masked = Tensor::uninitialized({B, H, L, S}, map_roles);
+    m.weights = Tensor::uninitialized({B, H, L, S}, map_roles);
+    if (plan.dropout) m.dropped = Tensor::uninitialized({B, H, L, S}, map_roles);
+    m.context = Tensor::uninitialized({B, H, L, dh}, {DimRole::Batch, DimRole::Head, DimRole::QueryPos, DimRole::HeadDim});
     m.fully_masked.assign(static_cast<size_t>(B * H * L), 0);
 
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-    const float keep_scale = has_dropout ? 1.0f / (1.0f - c.dropout) : 1.0f;
-    constexpr float neg_inf = -std::numeric_limits<float>::infinity();
     const auto map_of = [&](Tensor& t, int64_t bh) { return MatMap(t.mutable_data() + bh * L * S, L, S); };
+    const auto read = [&](const float* map) { return ConstMatMap(map, L, S); };
 
-    // Heads are independent: parallelise over (b, h); Eigen runs single-threaded inside.
-#pragma omp parallel
-    {
-        FlushDenormals flush;
-#pragma omp for schedule(dynamic)
-        for (int64_t bh = 0; bh < B * H; ++bh) {
-            const int64_t b = bh / H, h = bh % H;
-            const Mat q_h = head_block(q_heads, b, h);  // (L, d_h)
-            const Mat k_h = head_block(k_heads, b, h);  // (S, d_h)
-            const Mat v_h = head_block(v_heads, b, h);  // (S, d_h)
+    for_each_head(B * H, [&](int64_t bh) {
+        const int64_t b = bh / H, h = bh % H;
+        const Mat q_h = head_block(heads.q, b, h);  // (L, d_h)
+        const Mat k_h = head_block(heads.k, b, h);  // (S, d_h)
+        const Mat v_h = head_block(heads.v, b, h);  // (S, d_h)
 
-            MatMap scores = map_of(m.scores, bh);  // (L, S)
-            scores.noalias() = q_h * k_h.transpose();
-            MatMap scaled = map_of(m.scaled, bh);
-            scaled = scores * scale;
-
-            const float* softmax_in = scaled.data();
-            if (has_mask) {
-                MatMap masked = map_of(m.masked, bh);
-                masked = scaled;
-                for (int64_t i = 0; i < L; ++i)
-                    for (int64_t j = 0; j < S; ++j)
-                        if (is_masked(c, custom_mask, b, i, j)) masked(i, j) = neg_inf;
-                softmax_in = masked.data();
-            }
-            MatMap weights = map_of(m.weights, bh);
-            masked_softmax_rows(softmax_in, weights.data(), static_cast<int>(L), static_cast<int>(S),
-                                m.fully_masked.data() + bh * L);
-
-            const float* attend = weights.data();
-            if (has_dropout) {
-                MatMap dropped = map_of(m.dropped, bh);
-                // One stream per (b, h): the same cells drop whatever the thread count.
-                Rng rng = Rng::for_stream(c.dropout_seed, "dropout/" + std::to_string(b) + "/" + std::to_string(h));
-                for (int64_t i = 0; i < L * S; ++i)
-                    dropped.data()[i] = rng.uniform01() < c.dropout ? 0.0f : weights.data()[i] * keep_scale;
-                attend = dropped.data();
-            }
-            MatMap context(m.context.mutable_data() + bh * L * dh, L, dh);
-            context.noalias() = ConstMatMap(attend, L, S) * v_h;
+        MatMap scores = map_of(m.scores, bh);  // (L, S)
+        attention_scores(q_h, k_h, scores);
+        MatMap scaled = map_of(m.scaled, bh);
+        scale_scores(read(scores.data()), scale, scaled);
+        const float* softmax_in = scaled.data();
+        if (plan.mask) {
+            MatMap masked = map_of(m.masked, bh);
+            apply_mask(read(scaled.data()), mask, b, masked);
+            softmax_in = masked.data();
         }
-    }
+        MatMap weights = map_of(m.weights, bh);
+        softmax_rows(read(softmax_in), weights, m.fully_masked.data() + bh * L);
+        const float* attend = weights.data();
+        if (plan.dropout) {
+            MatMap dropped = map_of(m.dropped, bh);
+            // One stream per (b, h): the same cells drop whatever the thread count.
+            Rng rng = Rng::for_stream(c.dropout_seed, "dropout/" + std::to_string(b) + "/" + std::to_string(h));
+            dropout(read(weights.data()), c.dropout, rng, dropped);
+            attend = dropped.data();
+        }
+        weighted_sum(read(attend), v_h, MatMap(m.context.mutable_data() + bh * L * dh, L, dh));
+    });
     return m;
 }
 
@@ -206,82 +201,80 @@ Result<Trace> run_attention(const AttentionConfig& c, const AttentionWeights& w,
         return Result<Trace>::failure("custom mask must have seq_len x kv_len entries");
 
     FlushDenormals flush;
-    const int64_t B = c.batch, L = c.L(), S = c.S(), E = c.E(), H = c.H(), dh = c.head_dim();
+    const ForwardPlan plan = plan_for(c, !custom_mask.empty());
+    const int64_t B = c.batch, L = c.L(), S = c.S(), E = c.E();
     StepRecorder rec;
     rec.trace.config = c;
     rec.trace.weights = w;
 
-    const Tensor x = rec.add("input", StepKind::Input, inputs.query.contiguous().view({B, L, E}, {"B", "L", "E"}), {});
+    // Inputs: X, and for cross-attention X_k and X_v.
+    const Tensor x = rec.add(StepId::Input, StepKind::Input,
+                             inputs.query.contiguous().view({B, L, E}, {DimRole::Batch, DimRole::QueryPos, DimRole::Embedding}), {});
     Tensor x_k = x, x_v = x;
-    std::string key_source = "input", value_source = "input";
-    if (c.is_cross()) {
-        x_k = rec.add("key_input", StepKind::Input, inputs.key.contiguous().view({B, S, c.key_dim()}, {"B", "S", "kdim"}), {});
-        x_v = rec.add("value_input", StepKind::Input, inputs.value.contiguous().view({B, S, c.value_dim()}, {"B", "S", "vdim"}), {});
-        key_source = "key_input";
-        value_source = "value_input";
+    StepId key_source = StepId::Input, value_source = StepId::Input;
+    if (plan.cross) {
+        x_k = rec.add(StepId::KeyInput, StepKind::Input,
+                      inputs.key.contiguous().view({B, S, c.key_dim()}, {DimRole::Batch, DimRole::KeyPos, DimRole::KeyFeature}), {});
+        x_v = rec.add(StepId::ValueInput, StepKind::Input,
+                      inputs.value.contiguous().view({B, S, c.value_dim()}, {DimRole::Batch, DimRole::KeyPos, DimRole::ValueFeature}),
+                      {});
+        key_source = StepId::KeyInput;
+        value_source = StepId::ValueInput;
     }
 
-    Tensor q_heads, k_heads, v_heads;
-    if (c.variant == Variant::Stacked) {
-        q_heads = rec.add("q_heads", StepKind::Projection, per_head_linear(x, w.w_q, w.b_q, c.H(), "L"), {"input"});
-        k_heads = rec.add("k_heads", StepKind::Projection, per_head_linear(x_k, w.w_k, w.b_k, c.H(), "S"), {key_source});
-        v_heads = rec.add("v_heads", StepKind::Projection, per_head_linear(x_v, w.w_v, w.b_v, c.H(), "S"), {value_source});
-    } else {
-        Tensor q, k, v;
-        if (c.variant == Variant::Fused) {
-            Mat w_qkv(3 * E, E);  // (3E, E): W_q, W_k, W_v stacked
-            w_qkv << w.w_q, w.w_k, w.w_v;
-            Vec b_qkv;
-            if (w.has_bias()) {
-                b_qkv.resize(3 * E);
-                b_qkv << w.b_q, w.b_k, w.b_v;
-            }
-            const Tensor qkv = rec.add("qkv", StepKind::Projection, linear(x, w_qkv, b_qkv, {"B", "L", "3E"}), {"input"});
-            const auto slice = [&](int part) { return qkv.narrow(2, part * E, E).view({B, L, E}, {"B", "L", "E"}); };
-            q = rec.add("q", StepKind::Slice, slice(0), {"qkv"});
-            k = rec.add("k", StepKind::Slice, slice(1), {"qkv"});
-            v = rec.add("v", StepKind::Slice, slice(2), {"qkv"});
-        } else {
-            q = rec.add("q", StepKind::Projection, linear(x, w.w_q, w.b_q, {"B", "L", "E"}), {"input"});
-            k = rec.add("k", StepKind::Projection, linear(x_k, w.w_k, w.b_k, {"B", "S", "E"}), {key_source});
-            v = rec.add("v", StepKind::Projection, linear(x_v, w.w_v, w.b_v, {"B", "S", "E"}), {value_source});
-        }
-        const Tensor q_split = rec.add("q_split", StepKind::View, q.view({B, L, H, dh}, {"B", "L", "H", "d_h"}), {"q"});
-        const Tensor k_split = rec.add("k_split", StepKind::View, k.view({B, S, H, dh}, {"B", "S", "H", "d_h"}), {"k"});
-        const Tensor v_split = rec.add("v_split", StepKind::View, v.view({B, S, H, dh}, {"B", "S", "H", "d_h"}), {"v"});
-        q_heads = rec.add("q_heads", StepKind::Transpose, q_split.transpose(1, 2), {"q_split"});
-        k_heads = rec.add("k_heads", StepKind::Transpose, k_split.transpose(1, 2), {"k_split"});
-        v_heads = rec.add("v_heads", StepKind::Transpose, v_split.transpose(1, 2), {"v_split"});
-    }
+    // Projections into heads: (B, H, N, d_h) each.
+    const Tensor* role_inputs[3] = {&x, &x_k, &x_v};
+    const StepId role_input_steps[3] = {StepId::Input, key_source, value_source};
+    const Heads heads = project_into_heads(rec, plan, w, role_inputs, role_input_steps);
 
-    HeadMaps maps = attend_per_head(c, q_heads, k_heads, v_heads, custom_mask);
-    rec.add("attn_scores", StepKind::Scores, std::move(maps.scores), {"q_heads", "k_heads"});
-    rec.add("attn_scaled", StepKind::Scale, std::move(maps.scaled), {"attn_scores"});
-    std::string weights_source = "attn_scaled";
-    if (!maps.masked.empty()) {
-        rec.add("attn_masked", StepKind::Mask, std::move(maps.masked), {"attn_scaled"});
-        weights_source = "attn_masked";
+    // Attention per head: (B, H, L, S) maps and the (B, H, L, d_h) context.
+    MaskRule mask;
+    mask.kind = c.mask;
+    mask.valid_lengths = c.valid_lengths;
+    mask.custom = &custom_mask;
+    HeadMaps maps = attend_per_head(c, plan, mask, heads);
+    rec.add(StepId::AttnScores, StepKind::Scores, std::move(maps.scores), {StepId::QHeads, StepId::KHeads});
+    rec.add(StepId::AttnScaled, StepKind::Scale, std::move(maps.scaled), {StepId::AttnScores});
+    StepId weights_source = StepId::AttnScaled;
+    if (plan.mask) {
+        Provenance applied;
+        applied.mask = c.mask;
+        if (c.mask == MaskKind::Padding) applied.valid_lengths = c.valid_lengths;
+        applied.custom_mask = !custom_mask.empty();
+        rec.add(StepId::AttnMasked, StepKind::Mask, std::move(maps.masked), {StepId::AttnScaled}, applied);
+        weights_source = StepId::AttnMasked;
     }
-    rec.add("attn_weights", StepKind::Softmax, std::move(maps.weights), {weights_source});
-    std::string attend_source = "attn_weights";
-    if (!maps.dropped.empty()) {
-        rec.add("attn_dropped", StepKind::Dropout, std::move(maps.dropped), {"attn_weights"});
-        attend_source = "attn_dropped";
+    rec.add(StepId::AttnWeights, StepKind::Softmax, std::move(maps.weights), {weights_source});
+    StepId attend_source = StepId::AttnWeights;
+    if (plan.dropout) {
+        rec.add(StepId::AttnDropped, StepKind::Dropout, std::move(maps.dropped), {StepId::AttnWeights});
+        attend_source = StepId::AttnDropped;
     }
-    const Tensor context = rec.add("context", StepKind::WeightedSum, std::move(maps.context), {attend_source, "v_heads"});
+    const Tensor context = rec.add(StepId::Context, StepKind::WeightedSum, std::move(maps.context), {attend_source, StepId::VHeads});
     rec.trace.fully_masked_rows = std::move(maps.fully_masked);
 
+    // Heads joined back into (B, L, E), then the output projection.
     Tensor concat;
-    if (c.variant == Variant::Stacked) {
-        // torch.cat of the heads' (B, L, d_h) outputs along the last dimension.
-        concat = rec.add("concat", StepKind::Concat,
-                         context.transpose(1, 2).contiguous(true).view({B, L, E}, {"B", "L", "E"}), {"context"});
-    } else {
-        const Tensor context_split = rec.add("context_split", StepKind::Transpose, context.transpose(1, 2), {"context"});
-        concat = rec.add("concat", StepKind::Concat, context_split.contiguous(true).view({B, L, E}, {"B", "L", "E"}),
-                         {"context_split"});
+    switch (plan.join) {
+        case HeadJoin::TransposeContiguousView: {
+            const Tensor context_split = rec.add(StepId::ContextSplit, StepKind::Transpose, swap_heads_and_positions(context),
+                                                 {StepId::Context}, permuted({0, 2, 1, 3}));
+            concat = rec.add(StepId::Concat, StepKind::Concat, merge_heads(context_split), {StepId::ContextSplit});
+            break;
+        }
+        case HeadJoin::Cat:  // torch.cat of the heads' (B, L, d_h) outputs along the last dimension
+            concat = rec.add(StepId::Concat, StepKind::Concat, merge_heads(swap_heads_and_positions(context)),
+                             {StepId::Context}, permuted({0, 2, 1}));
+            break;
     }
-    const Tensor& out = rec.add("out", StepKind::Projection, linear(concat, w.w_o, w.b_o, {"B", "L", "E"}), {"concat"});
+    const Tensor& out = rec.add(StepId::Out, StepKind::Projection,
+                                linear(concat, w.w_o, w.b_o, {DimRole::Batch, DimRole::QueryPos, DimRole::Embedding}),
+                                {StepId::Concat}, made_by(WeightId::Wo));
+#ifndef NDEBUG
+    std::vector<StepId> recorded;
+    for (const Step& s : rec.trace.steps) recorded.push_back(s.id);
+    assert(recorded == planned_steps(plan) && "the forward must record exactly the planned steps");
+#endif
     // Finite inputs can still overflow float32 in a dot product; say so rather than
     // hand the learner a trace full of NaN.
     if (!out.all_finite())

@@ -1,4 +1,5 @@
 #include "core/config.h"
+#include "core/forward_plan.h"
 
 #include <cmath>
 #include <cstdio>
@@ -82,21 +83,44 @@ static std::string join(const std::vector<int>& values, const char* separator) {
     return out.str();
 }
 
-// Computed in double so absurd sizes cannot overflow before they are refused.
-static double estimate_bytes_double(const AttentionConfig& c) {
+// Floats a step owns (0 for a view of an earlier step's buffer), in double so absurd
+// sizes cannot overflow before they are refused.
+static double owned_floats(StepId id, const AttentionConfig& c) {
     const double B = c.batch, L = c.L(), S = c.S(), E = c.E(), H = c.H();
-    const double per_head_maps = B * H * L * S;  // one (B,H,L,S) tensor
-    double floats = B * L * E;                   // input
-    if (c.is_cross()) floats += B * S * (c.key_dim() + c.value_dim());
-    // q, k, v: own buffers (split), per-head blocks (stacked), or slices of one qkv (fused, S = L).
-    floats += B * L * E + 2 * B * S * E;
-    int maps = 3;  // scores, scaled, weights
-    if (c.mask != MaskKind::None) ++maps;
-    if (c.dropout > 0) ++maps;
-    floats += maps * per_head_maps;
-    floats += B * L * E;      // context (B,H,L,d_h)
-    floats += 2 * B * L * E;  // concat, out
-    return floats * sizeof(float) + B * H * L;  // + one flag byte per query row
+    const bool fused = c.variant == Variant::Fused, stacked = c.variant == Variant::Stacked;
+    switch (id) {
+        case StepId::Input: return B * L * E;
+        case StepId::KeyInput: return B * S * c.key_dim();
+        case StepId::ValueInput: return B * S * c.value_dim();
+        case StepId::Qkv: return 3 * B * L * E;
+        case StepId::Q: return fused ? 0 : B * L * E;  // fused: a slice of qkv
+        case StepId::K:
+        case StepId::V: return fused ? 0 : B * S * E;
+        case StepId::QSplit:
+        case StepId::KSplit:
+        case StepId::VSplit:
+        case StepId::ContextSplit: return 0;  // views
+        case StepId::QHeads: return stacked ? B * L * E : 0;  // stacked: own per-head blocks; else a transpose
+        case StepId::KHeads:
+        case StepId::VHeads: return stacked ? B * S * E : 0;
+        case StepId::AttnScores:
+        case StepId::AttnScaled:
+        case StepId::AttnMasked:
+        case StepId::AttnWeights:
+        case StepId::AttnDropped: return B * H * L * S;  // one (B,H,L,S) map each
+        case StepId::Context:                               // (B,H,L,d_h)
+        case StepId::Concat:
+        case StepId::Out: return B * L * E;
+    }
+    return 0;
+}
+
+// The sum over the steps the forward will record (planned_steps), plus one flag byte
+// per query row.
+static double estimate_bytes_double(const AttentionConfig& c) {
+    double floats = 0;
+    for (StepId id : planned_steps(c)) floats += owned_floats(id, c);
+    return floats * sizeof(float) + static_cast<double>(c.batch) * c.H() * c.L();
 }
 
 static uint64_t to_bytes(double bytes) { return bytes >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(bytes); }

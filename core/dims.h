@@ -15,7 +15,33 @@
 
 #include <Eigen/Core>
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 namespace attn {
+
+// What a tensor dimension means. The letters above are only display labels
+// (dim_label); code that needs to know "is this the query position?" asks the role.
+enum class DimRole : uint8_t {
+    Batch,         // B
+    QueryPos,      // L: a query token
+    KeyPos,        // S: a key/value token
+    Head,          // H
+    HeadDim,       // d_h: a feature inside one head
+    Embedding,     // E: a feature of the model width
+    FusedQkv,      // 3E: the fused projection's q | k | v features
+    KeyFeature,    // kdim: a feature of cross-attention's key input
+    ValueFeature,  // vdim: a feature of cross-attention's value input
+    Other,         // a dimension with no attention meaning (tensors read from files)
+};
+
+// "B", "L", "S", "H", "d_h", "E", "3E", "kdim", "vdim"; "" for Other.
+const char* dim_label(DimRole role);
+// The role a display label stands for; Other for labels outside the vocabulary.
+DimRole dim_role_of_label(const std::string& label);
+// Labels for a list of roles.
+std::vector<std::string> dim_labels(const std::vector<DimRole>& roles);
 
 using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Vec = Eigen::Matrix<float, 1, Eigen::Dynamic, Eigen::RowMajor>;  // a row vector

@@ -15,13 +15,12 @@ struct StepText {
     std::string explanation;
 };
 
-// Text for the step called `name` ("q_heads", "attn_scores", ...) under `config`;
-// the explanation quotes the configuration's real sizes.
-StepText describe_step(const std::string& name, const AttentionConfig& config);
+// Text for step `id` under `config`; the explanation quotes the configuration's real sizes.
+StepText describe_step(StepId id, const AttentionConfig& config);
 
 // What a step that is not a view does to storage, from what the step really is
 // ("a copy: torch.cat writes a new buffer" for the stacked concat); "" for other steps.
-std::string copy_badge(const std::string& name, const AttentionConfig& config);
+std::string copy_badge(StepId id, const AttentionConfig& config);
 
 // One query row's softmax with and without the 1/sqrt(d_h) division, from the trace's
 // unscaled scores (B, H, L, S): what the scaling step really changed in this example.

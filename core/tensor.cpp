@@ -54,7 +54,20 @@ Tensor Tensor::uninitialized(std::vector<int64_t> shape, std::vector<std::string
     t.strides_ = contiguous_strides(shape);
     t.shape_ = std::move(shape);
     t.dim_names_ = std::move(dim_names);
+    for (const std::string& name : t.dim_names_) t.dim_roles_.push_back(dim_role_of_label(name));
     return t;
+}
+
+Tensor Tensor::uninitialized(std::vector<int64_t> shape, std::vector<DimRole> roles) {
+    Tensor t = uninitialized(std::move(shape), dim_labels(roles));
+    t.dim_roles_ = std::move(roles);
+    return t;
+}
+
+int Tensor::find_dim(DimRole role) const {
+    for (size_t i = 0; i < dim_roles_.size(); ++i)
+        if (dim_roles_[i] == role) return static_cast<int>(i);
+    return -1;
 }
 
 Tensor Tensor::from_values(std::vector<int64_t> shape, std::vector<std::string> dim_names,
@@ -80,11 +93,15 @@ bool Tensor::is_contiguous() const {
     return true;
 }
 
+int64_t Tensor::offset_of(const std::vector<int64_t>& index) const {
+    int64_t pos = 0;
+    for (size_t d = 0; d < index.size() && d < strides_.size(); ++d) pos += index[d] * strides_[d];
+    return pos;
+}
+
 float Tensor::at(const std::vector<int64_t>& index) const {
     assert(static_cast<int>(index.size()) == rank() && "one index per dimension");
-    int64_t pos = offset_;
-    for (size_t d = 0; d < index.size(); ++d) pos += index[d] * strides_[d];
-    return (*storage_)[static_cast<size_t>(pos)];
+    return (*storage_)[static_cast<size_t>(offset_ + offset_of(index))];
 }
 
 float Tensor::flat(int64_t logical_index) const {
@@ -131,6 +148,14 @@ Tensor Tensor::view(std::vector<int64_t> shape, std::vector<std::string> dim_nam
     }
     t.shape_ = std::move(shape);
     t.dim_names_ = std::move(dim_names);
+    t.dim_roles_.clear();
+    for (const std::string& name : t.dim_names_) t.dim_roles_.push_back(dim_role_of_label(name));
+    return t;
+}
+
+Tensor Tensor::view(std::vector<int64_t> shape, std::vector<DimRole> roles) const {
+    Tensor t = view(std::move(shape), dim_labels(roles));
+    if (!t.empty()) t.dim_roles_ = std::move(roles);
     return t;
 }
 
@@ -139,6 +164,7 @@ Tensor Tensor::transpose(int dim0, int dim1) const {
     std::swap(t.shape_[static_cast<size_t>(dim0)], t.shape_[static_cast<size_t>(dim1)]);
     std::swap(t.strides_[static_cast<size_t>(dim0)], t.strides_[static_cast<size_t>(dim1)]);
     std::swap(t.dim_names_[static_cast<size_t>(dim0)], t.dim_names_[static_cast<size_t>(dim1)]);
+    std::swap(t.dim_roles_[static_cast<size_t>(dim0)], t.dim_roles_[static_cast<size_t>(dim1)]);
     return t;
 }
 
@@ -182,6 +208,7 @@ std::vector<float> Tensor::to_vector() const {
 Tensor Tensor::contiguous(bool force_copy) const {
     if (is_contiguous() && !force_copy) return *this;
     Tensor t = uninitialized(shape_, dim_names_);
+    t.dim_roles_ = dim_roles_;
     copy_logical(t.storage_->data());
     return t;
 }

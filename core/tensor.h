@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/dims.h"
 #include "core/storage.h"
 
 namespace attn {
@@ -26,10 +27,16 @@ public:
     // A contiguous copy of `values` (size must equal the product of shape).
     static Tensor from_values(std::vector<int64_t> shape, std::vector<std::string> dim_names,
                               const std::vector<float>& values);
+    // The same with dimensions given by role; their labels come from dim_label().
+    // (Name-taking factories read the role off known labels, Other for the rest.)
+    static Tensor uninitialized(std::vector<int64_t> shape, std::vector<DimRole> roles);
 
     const std::vector<int64_t>& shape() const { return shape_; }
     const std::vector<int64_t>& strides() const { return strides_; }  // in elements
-    const std::vector<std::string>& dim_names() const { return dim_names_; }
+    const std::vector<std::string>& dim_names() const { return dim_names_; }  // display labels
+    const std::vector<DimRole>& dim_roles() const { return dim_roles_; }     // what each dimension means
+    // The first dimension with this role, or -1.
+    int find_dim(DimRole role) const;
     int rank() const { return static_cast<int>(shape_.size()); }
     int64_t dim(int i) const { return shape_[static_cast<size_t>(i)]; }
     int64_t numel() const;
@@ -45,6 +52,9 @@ public:
 
     // Element access by full index (one entry per dimension).
     float at(const std::vector<int64_t>& index) const;
+    // Element offset of `index` from data(): the one place strided index arithmetic lives.
+    // Indices beyond rank() are ignored, missing ones count as 0.
+    int64_t offset_of(const std::vector<int64_t>& index) const;
     // Element by flat index in logical C order (the order NumPy would print).
     float flat(int64_t logical_index) const;
     // Pointer to the first element; valid only for reading `storage` from offset.
@@ -55,6 +65,7 @@ public:
     // of strided ones; anything that would need a copy returns an empty Tensor, just as
     // torch raises "view size is not compatible with input tensor's size and stride".
     Tensor view(std::vector<int64_t> shape, std::vector<std::string> dim_names) const;
+    Tensor view(std::vector<int64_t> shape, std::vector<DimRole> roles) const;
     // Same storage, two dimensions swapped (shape and strides permuted).
     Tensor transpose(int dim0, int dim1) const;
     // Same storage, dimension `dim` narrowed to [start, start + length).
@@ -78,6 +89,7 @@ private:
     std::vector<int64_t> shape_;
     std::vector<int64_t> strides_;
     std::vector<std::string> dim_names_;
+    std::vector<DimRole> dim_roles_;  // one per dimension, beside the labels
 };
 
 // "(2, 3)": a shape without names, for messages.

@@ -1,5 +1,6 @@
 #include "core/trace.h"
 
+#include <cassert>
 #include <set>
 
 namespace attn {
@@ -22,14 +23,31 @@ const char* to_string(StepKind kind) {
     return "?";
 }
 
-const Step* Trace::find(const std::string& name) const {
-    const int i = index_of(name);
+std::vector<WeightId> weight_parts(WeightId weight) {
+    if (weight == WeightId::Wqkv) return {WeightId::Wq, WeightId::Wk, WeightId::Wv};
+    return {weight};
+}
+
+LinearParams linear_params(const AttentionWeights& w, WeightId part) {
+    switch (part) {
+        case WeightId::Wq: return {w.w_q, w.b_q};
+        case WeightId::Wk: return {w.w_k, w.b_k};
+        case WeightId::Wv: return {w.w_v, w.b_v};
+        case WeightId::Wo: return {w.w_o, w.b_o};
+        case WeightId::Wqkv: break;
+    }
+    assert(false && "Wqkv has no single matrix: use weight_parts()");
+    return {w.w_q, w.b_q};
+}
+
+const Step* Trace::find(StepId id) const {
+    const int i = index_of(id);
     return i < 0 ? nullptr : &steps[static_cast<size_t>(i)];
 }
 
-int Trace::index_of(const std::string& name) const {
+int Trace::index_of(StepId id) const {
     for (size_t i = 0; i < steps.size(); ++i)
-        if (steps[i].name == name) return static_cast<int>(i);
+        if (steps[i].id == id) return static_cast<int>(i);
     return -1;
 }
 

@@ -3,11 +3,13 @@
 // read-only afterwards; the GUI and the exporters only read it.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/config.h"
+#include "core/step_id.h"
 #include "core/tensor.h"
 #include "core/weights.h"
 
@@ -30,15 +32,60 @@ enum class StepKind {
 };
 const char* to_string(StepKind kind);
 
+// Which of trace.weights a projection used. Wqkv is W_q, W_k, W_v stacked in that
+// order ((3E, E)), as the fused variant multiplies them.
+enum class WeightId : uint8_t { Wq, Wk, Wv, Wqkv, Wo };
+// The parts a weight is made of, stacked by rows: {Wq, Wk, Wv} for Wqkv, itself otherwise.
+std::vector<WeightId> weight_parts(WeightId weight);
+// The (out, in) matrix and (out) bias of a single part (not Wqkv); the bias is empty
+// when the layer has none.
+struct LinearParams {
+    const Mat& weight;
+    const Vec& bias;
+};
+LinearParams linear_params(const AttentionWeights& weights, WeightId part);
+
+// Where a step's numbers came from, beyond its source steps.
+struct Provenance {
+    // Projection: y = x W^T + b with W = the rows [weight_row, weight_row + weight_rows)
+    // of `weight` (all rows when weight_rows is 0), b the same rows of its bias.
+    // Per-head projections (stacked) use rows [h*d_h, (h+1)*d_h) for head h.
+    bool has_weight = false;
+    WeightId weight = WeightId::Wq;
+    bool per_head = false;  // one (d_h, in) block per head (stacked variant)
+    // Slice (fused): the columns [column, column + columns) of the source.
+    int64_t column = 0, columns = 0;
+    // Mask: what was applied; valid_lengths as in the configuration (padding only).
+    MaskKind mask = MaskKind::None;
+    std::vector<int> valid_lengths;
+    bool custom_mask = false;  // a caller-supplied (L, S) mask was combined in
+    // View / Transpose / Concat: result dimension d reads source dimension
+    // permutation[d] (a split view maps the two new dimensions to the one they split).
+    std::vector<int> permutation;
+};
+
 struct Step {
-    std::string name;         // "attn_scores": the .npy file name and the key everything uses
+    StepId id = StepId::Input;
+    // "attn_scores": the manifest name and .npy file name, derived from the id.
+    const char* name() const { return step_name(id); }
     std::string title;        // "Scores: Q K^T per head"
     std::string explanation;  // a few plain sentences, in English
     std::string formula;      // "scores[b,h] = Q[b,h] K[b,h]^T"
     StepKind kind = StepKind::Input;
-    Tensor tensor;            // shape and dim names live here
-    std::vector<std::string> sources;  // names of the steps this one was computed from
-    // True when `tensor` shares storage with its first source (a view: no bytes copied).
+    Tensor tensor;            // shape, dim labels and roles live here
+    // The steps this one was computed from, in argument order (scores: q_heads, k_heads;
+    // context: weights, v_heads).
+    std::vector<StepId> sources;
+    // The main input: the tensor this step reshapes, slices, scales, masks or normalises,
+    // the X a projection multiplies, the one the animation morphs from. By definition
+    // sources.front(); input steps have none (ask has_primary_source() first).
+    bool has_primary_source() const { return !sources.empty(); }
+    StepId primary_source() const {
+        assert(!sources.empty() && "an input step has no primary source");
+        return sources.front();
+    }
+    Provenance provenance;
+    // True when `tensor` shares storage with its primary source (a view: no bytes copied).
     bool is_view = false;
 };
 
@@ -52,8 +99,8 @@ struct Trace {
     // all-zero weights (not NaN) and the GUI explains why.
     std::vector<uint8_t> fully_masked_rows;
 
-    const Step* find(const std::string& name) const;
-    int index_of(const std::string& name) const;  // -1 when absent
+    const Step* find(StepId id) const;  // null when this forward did not record it
+    int index_of(StepId id) const;      // -1 when absent
     // Bytes of distinct storage buffers (views counted once, with their base).
     uint64_t storage_bytes() const;
     int count_fully_masked_rows() const;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/attention.h"
+#include "core/forward_plan.h"
 #include "core/step_text.h"
 #include "reference_attention.h"
 
@@ -20,12 +21,17 @@ static AttentionConfig small_config() {
     return c;
 }
 
+// A step by its file-format name (the names are what a reader of the test knows).
 static const Tensor& step(const Trace& t, const char* name) {
-    const Step* s = t.find(name);
+    const std::optional<StepId> id = parse_step_name(name);
+    REQUIRE_MESSAGE(id.has_value(), "no step is called ", name);
+    const Step* s = t.find(*id);
     REQUIRE_MESSAGE(s != nullptr, "missing step ", name);
     return s->tensor;
 }
 
+// Every recorded step against the double-precision reference, within 2e-5 relative to
+// the step's largest value; a failure names the step and the index of the worst cell.
 static void check_against_reference(const AttentionConfig& c) {
     const AttentionWeights w = default_weights(c);
     const AttentionInputs in = default_inputs(c);
@@ -33,18 +39,15 @@ static void check_against_reference(const AttentionConfig& c) {
     REQUIRE_MESSAGE(trace.ok(), trace.error());
     const ref::Result r = ref::attention(c, w, in);
     const Trace& t = trace.value();
-    const std::pair<const char*, const std::vector<double>*> checks[] = {
-        {"attn_scaled", &r.scaled}, {"attn_weights", &r.weights}, {"context", &r.context},
-        {"concat", &r.concat},      {"out", &r.out}};
-    for (const auto& [name, expected] : checks) {
-        const double diff = ref::max_abs_diff(step(t, name), *expected);
-        CAPTURE(name);
-        CHECK(diff < 2e-5);
-    }
-    if (c.variant != Variant::Stacked) {
-        CHECK(ref::max_abs_diff(step(t, "q"), r.q) < 2e-5);
-        CHECK(ref::max_abs_diff(step(t, "k"), r.k) < 2e-5);
-        CHECK(ref::max_abs_diff(step(t, "v"), r.v) < 2e-5);
+    CHECK(t.steps.size() == planned_steps(c).size());
+    for (const Step& s : t.steps) {
+        const ref::Difference d = ref::max_abs_diff(s.tensor, ref::expected(r, s.id));
+        const std::string step = s.name();
+        const std::string where = d.size_mismatch ? "size mismatch" : ref::index_text(s.tensor, d.index);
+        CAPTURE(step);
+        CAPTURE(where);
+        CAPTURE(d.worst);
+        CHECK(d.worst <= 2e-5 * d.scale);
     }
 }
 
@@ -59,6 +62,17 @@ TEST_CASE("every step matches a plain triple-loop reference") {
     SUBCASE("cross-attention with kdim and vdim") { c.kv_len = 7; c.kdim = 5; c.vdim = 9; }
     SUBCASE("stacked variant") { c.variant = Variant::Stacked; }
     SUBCASE("fused variant, causal") { c.variant = Variant::Fused; c.mask = MaskKind::Causal; }
+    SUBCASE("stacked variant, padding, dropout") {
+        c.variant = Variant::Stacked;
+        c.mask = MaskKind::Padding;
+        c.valid_lengths = {2, 4};
+        c.dropout = 0.3f;
+    }
+    SUBCASE("fused variant, causal, dropout") {
+        c.variant = Variant::Fused;
+        c.mask = MaskKind::Causal;
+        c.dropout = 0.5f;
+    }
     check_against_reference(c);
 }
 
@@ -68,19 +82,18 @@ TEST_CASE("self-attention records the documented steps in order") {
     c.dropout = 0.1f;
     Result<Trace> t = run_attention(c);
     REQUIRE(t.ok());
-    std::vector<std::string> names;
-    for (const Step& s : t->steps) names.push_back(s.name);
-    const std::vector<std::string> expected = {"input", "q", "k", "v", "q_split", "k_split", "v_split", "q_heads", "k_heads",
-                                               "v_heads", "attn_scores", "attn_scaled", "attn_masked", "attn_weights",
-                                               "attn_dropped", "context", "context_split", "concat", "out"};
-    CHECK(names == expected);
+    std::vector<StepId> ids;
+    for (const Step& s : t->steps) ids.push_back(s.id);
+    CHECK(ids == planned_steps(c));
     for (const Step& s : t->steps) {
-        CAPTURE(s.name);
+        const std::string step_name = s.name();
+        CAPTURE(step_name);
         CHECK_FALSE(s.title.empty());
         CHECK(s.explanation.size() > 60);
         CHECK(s.tensor.dim_names().size() == s.tensor.shape().size());
-        for (const std::string& src : s.sources) CHECK(t->index_of(src) >= 0);
-        for (const std::string& src : s.sources) CHECK(t->index_of(src) < t->index_of(s.name));
+        CHECK(s.tensor.dim_roles().size() == s.tensor.shape().size());
+        for (StepId src : s.sources) CHECK(t->index_of(src) >= 0);
+        for (StepId src : s.sources) CHECK(t->index_of(src) < t->index_of(s.id));
     }
     CHECK(step(t.value(), "q_heads").shape_string() == "(B=2, H=3, L=5, d_h=4)");
     CHECK(step(t.value(), "attn_scores").shape_string() == "(B=2, H=3, L=5, S=5)");
@@ -93,8 +106,8 @@ TEST_CASE("cross-attention adds key and value inputs and uses length S") {
     c.vdim = 10;
     Result<Trace> t = run_attention(c);
     REQUIRE(t.ok());
-    CHECK(t->steps[1].name == "key_input");
-    CHECK(t->steps[2].name == "value_input");
+    CHECK(t->steps[1].id == StepId::KeyInput);
+    CHECK(t->steps[2].id == StepId::ValueInput);
     CHECK(step(t.value(), "key_input").shape_string() == "(B=2, S=8, kdim=6)");
     CHECK(step(t.value(), "k").shape_string() == "(B=2, S=8, E=12)");
     CHECK(step(t.value(), "attn_weights").shape_string() == "(B=2, H=3, L=5, S=8)");
@@ -103,7 +116,7 @@ TEST_CASE("cross-attention adds key and value inputs and uses length S") {
 TEST_CASE("views and transposes are marked and copy nothing; concat copies") {
     Result<Trace> t = run_attention(small_config());
     REQUIRE(t.ok());
-    const auto is_view = [&](const char* name) { return t->find(name)->is_view; };
+    const auto is_view = [&](const char* name) { return t->find(*parse_step_name(name))->is_view; };
     CHECK(is_view("q_split"));
     CHECK(is_view("q_heads"));
     CHECK(is_view("context_split"));
@@ -294,7 +307,7 @@ TEST_CASE("the scaling readout is computed from the trace's scores") {
     const ScalingEffect e = scaling_effect(t, 0, 1, 3);
     REQUIRE(e.valid);
     // The scaled version is what the trace's softmax computed.
-    const Tensor& w = t.find("attn_weights")->tensor;
+    const Tensor& w = t.find(StepId::AttnWeights)->tensor;
     float largest = 0.0f;
     for (int j = 0; j < 5; ++j) largest = std::max(largest, w.at({0, 1, 3, j}));
     CHECK(e.max_weight_scaled == doctest::Approx(largest).epsilon(1e-4));
@@ -305,8 +318,74 @@ TEST_CASE("the scaling readout is computed from the trace's scores") {
 TEST_CASE("the concat badge names what the variant really does") {
     AttentionConfig c;
     c.variant = Variant::Stacked;
-    CHECK(copy_badge("concat", c).find("torch.cat") != std::string::npos);
+    CHECK(copy_badge(StepId::Concat, c).find("torch.cat") != std::string::npos);
     c.variant = Variant::Split;
-    CHECK(copy_badge("concat", c).find(".contiguous()") != std::string::npos);
-    CHECK(copy_badge("q_heads", c).empty());
+    CHECK(copy_badge(StepId::Concat, c).find(".contiguous()") != std::string::npos);
+    CHECK(copy_badge(StepId::QHeads, c).empty());
+}
+
+TEST_CASE("each step records its provenance: weights of projections, slices, permutations, the mask") {
+    AttentionConfig c = small_config();
+    SUBCASE("split") {
+        const Trace t = run_attention(c).value();
+        CHECK(t.find(StepId::Q)->provenance.has_weight);
+        CHECK(t.find(StepId::Q)->provenance.weight == WeightId::Wq);
+        CHECK(t.find(StepId::K)->provenance.weight == WeightId::Wk);
+        CHECK(t.find(StepId::V)->provenance.weight == WeightId::Wv);
+        CHECK(t.find(StepId::Out)->provenance.weight == WeightId::Wo);
+        CHECK_FALSE(t.find(StepId::AttnScores)->provenance.has_weight);
+        CHECK(t.find(StepId::QSplit)->provenance.permutation == std::vector<int>{0, 1, 2, 2});
+        CHECK(t.find(StepId::KHeads)->provenance.permutation == std::vector<int>{0, 2, 1, 3});
+        CHECK(t.find(StepId::ContextSplit)->provenance.permutation == std::vector<int>{0, 2, 1, 3});
+        CHECK(t.find(StepId::AttnScores)->sources == std::vector<StepId>{StepId::QHeads, StepId::KHeads});
+        CHECK(t.find(StepId::Context)->primary_source() == StepId::AttnWeights);
+    }
+    SUBCASE("fused: one stacked weight, then column slices") {
+        c.variant = Variant::Fused;
+        const Trace t = run_attention(c).value();
+        CHECK(t.find(StepId::Qkv)->provenance.weight == WeightId::Wqkv);
+        CHECK(weight_parts(WeightId::Wqkv) == std::vector<WeightId>{WeightId::Wq, WeightId::Wk, WeightId::Wv});
+        CHECK_FALSE(t.find(StepId::K)->provenance.has_weight);
+        CHECK(t.find(StepId::K)->provenance.column == c.E());
+        CHECK(t.find(StepId::K)->provenance.columns == c.E());
+        CHECK(t.find(StepId::K)->primary_source() == StepId::Qkv);
+    }
+    SUBCASE("stacked: per-head projections") {
+        c.variant = Variant::Stacked;
+        const Trace t = run_attention(c).value();
+        CHECK(t.find(StepId::VHeads)->provenance.weight == WeightId::Wv);
+        CHECK(t.find(StepId::VHeads)->provenance.per_head);
+        CHECK(t.find(StepId::Concat)->primary_source() == StepId::Context);
+    }
+    SUBCASE("padding mask") {
+        c.mask = MaskKind::Padding;
+        c.valid_lengths = {3, 5};
+        const Trace t = run_attention(c).value();
+        CHECK(t.find(StepId::AttnMasked)->provenance.mask == MaskKind::Padding);
+        CHECK(t.find(StepId::AttnMasked)->provenance.valid_lengths == std::vector<int>{3, 5});
+        CHECK(t.find(StepId::AttnWeights)->primary_source() == StepId::AttnMasked);
+    }
+}
+
+TEST_CASE("dimensions carry roles, not just letters") {
+    AttentionConfig c = small_config();
+    c.kv_len = 7;  // cross-attention: keys have their own length
+    const Trace t = run_attention(c).value();
+    using R = DimRole;
+    CHECK(t.find(StepId::AttnScores)->tensor.dim_roles() == std::vector<R>{R::Batch, R::Head, R::QueryPos, R::KeyPos});
+    CHECK(t.find(StepId::KHeads)->tensor.dim_roles() == std::vector<R>{R::Batch, R::Head, R::KeyPos, R::HeadDim});
+    CHECK(t.find(StepId::KeyInput)->tensor.dim_roles() == std::vector<R>{R::Batch, R::KeyPos, R::KeyFeature});
+    CHECK(t.find(StepId::ContextSplit)->tensor.dim_roles() == std::vector<R>{R::Batch, R::QueryPos, R::Head, R::HeadDim});
+    CHECK(t.find(StepId::Concat)->tensor.find_dim(R::Embedding) == 2);
+    CHECK(t.find(StepId::Concat)->tensor.find_dim(R::Head) == -1);
+}
+
+TEST_CASE("the memory estimate, summed over planned_steps, is the trace's real storage") {
+    AttentionConfig c = small_config();
+    SUBCASE("split") {}
+    SUBCASE("fused, causal") { c.variant = Variant::Fused; c.mask = MaskKind::Causal; }
+    SUBCASE("stacked, dropout") { c.variant = Variant::Stacked; c.dropout = 0.2f; }
+    SUBCASE("cross") { c.kv_len = 7; c.kdim = 5; c.vdim = 9; }
+    const Trace t = run_attention(c).value();
+    CHECK(estimate_trace_bytes(c) == t.storage_bytes());
 }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -260,4 +261,27 @@ TEST_CASE("an input file above the size cap is refused without being read") {
     CHECK(cli.exit_code == 2);
     CHECK(count_lines(cli.err) == 1);
     fs::remove(huge);
+}
+
+TEST_CASE("trace --list-steps prints the steps a written trace of the same configuration holds") {
+    const std::string config = "--seq-len 4 --hidden-dim 6 --num-heads 2 --mask padding --valid-lengths 3 --dropout 0.2 --variant fused";
+    CliRun listed = run_cli("trace --list-steps " + config);
+    REQUIRE_MESSAGE(listed.exit_code == 0, listed.err);
+    const fs::path out = scratch("trace_list_steps");
+    CliRun written = run_cli("trace " + config + " --out " + out.string());
+    REQUIRE_MESSAGE(written.exit_code == 0, written.err);
+    const nlohmann::json manifest = nlohmann::json::parse(slurp(out / "manifest.json"));
+    std::string names;
+    for (const auto& step : manifest["steps"]) names += step["name"].get<std::string>() + "\n";
+    CHECK(listed.out == names);
+    CHECK(listed.out.find("qkv\n") != std::string::npos);  // the fused variant's own step
+    CHECK(listed.out.find("attn_dropped\n") != std::string::npos);
+}
+
+TEST_CASE("snapshot --step with an unknown name lists the valid names on one line, exit code 2") {
+    CliRun r = run_cli("snapshot -L 3 -E 4 -H 2 --step attn_wieghts --out " + scratch("snapshot_bad_step").string());
+    CHECK(r.exit_code == 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK(r.err.find("unknown step 'attn_wieghts'") != std::string::npos);
+    CHECK(r.err.find("attn_weights") != std::string::npos);
 }

@@ -33,27 +33,27 @@ TEST_CASE("the hand-worked L=4, E=6, H=2 view and transpose example") {
     Result<Trace> t = run_attention(c, w, in);
     REQUIRE_MESSAGE(t.ok(), t.error());
 
-    const Tensor& q_split = t->find("q_split")->tensor;
+    const Tensor& q_split = t->find(attn::StepId::QSplit)->tensor;
     CHECK(q_split.to_vector() == x);  // the view moves nothing
     CHECK(q_split.strides() == std::vector<int64_t>{24, 6, 3, 1});
 
-    const Tensor& q_heads = t->find("q_heads")->tensor;
+    const Tensor& q_heads = t->find(attn::StepId::QHeads)->tensor;
     CHECK(q_heads.strides() == std::vector<int64_t>{24, 3, 6, 1});
     const std::vector<float> by_head = {0, 1, 2, 6, 7, 8, 12, 13, 14, 18, 19, 20,
                                         3, 4, 5, 9, 10, 11, 15, 16, 17, 21, 22, 23};
     CHECK(q_heads.to_vector() == by_head);
 
-    const Tensor& scores = t->find("attn_scores")->tensor;
+    const Tensor& scores = t->find(attn::StepId::AttnScores)->tensor;
     CHECK(scores.at({0, 0, 0, 0}) == 5.0f);
     CHECK(scores.at({0, 0, 0, 1}) == 23.0f);
     CHECK(scores.at({0, 0, 0, 2}) == 41.0f);
     CHECK(scores.at({0, 0, 0, 3}) == 59.0f);
     CHECK(scores.at({0, 1, 0, 0}) == 50.0f);
-    CHECK(t->find("attn_scaled")->tensor.at({0, 1, 0, 0}) == doctest::Approx(50.0 / std::sqrt(3.0)));
+    CHECK(t->find(attn::StepId::AttnScaled)->tensor.at({0, 1, 0, 0}) == doctest::Approx(50.0 / std::sqrt(3.0)));
 
     // Back to tokens: concat must equal the identity-projected context, row order restored.
-    const Tensor& context = t->find("context")->tensor;
-    const Tensor& concat = t->find("concat")->tensor;
+    const Tensor& context = t->find(attn::StepId::Context)->tensor;
+    const Tensor& concat = t->find(attn::StepId::Concat)->tensor;
     for (int64_t l = 0; l < 4; ++l)
         for (int64_t h = 0; h < 2; ++h)
             for (int64_t d = 0; d < 3; ++d) CHECK(concat.at({0, l, h * 3 + d}) == context.at({0, h, l, d}));

@@ -6,6 +6,7 @@
 #include "app/io/safetensors.h"
 #include "app/io/trace_writer.h"
 #include "app/io/weight_names.h"
+#include "core/forward_plan.h"
 
 namespace attn::cli {
 
@@ -24,14 +25,22 @@ int fail(const std::string& message) {
 CLI::App* add_trace_command(CLI::App& parent, TraceCommand& command) {
     CLI::App* sub = parent.add_subcommand("trace", "write every intermediate tensor as .npy files plus manifest.json");
     add_config_options(*sub, command.config);
-    sub->add_option("--out,-o", command.out_dir, "output folder (replaced if it holds an earlier trace)")->required();
+    CLI::Option* out = sub->add_option("--out,-o", command.out_dir, "output folder (replaced if it holds an earlier trace)");
+    sub->add_flag("--list-steps", command.list_steps, "print the names of the steps this configuration records, one per line, and exit")
+        ->excludes(out);
     sub->add_option("--save-weights", command.save_weights, "also write the weights used as .safetensors (PyTorch names)");
     return sub;
 }
 
 int run_trace(const TraceCommand& command) {
+    if (!command.list_steps && command.out_dir.empty()) return fail("--out is required: give a folder for the trace, e.g. --out trace");
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.error());
+    if (command.list_steps) {
+        if (Status s = validate(problem->config); !s) return fail(s.error());
+        for (StepId id : planned_steps(problem->config)) std::printf("%s\n", step_name(id));
+        return 0;
+    }
     Result<Trace> trace = run_attention(problem->config, problem->weights, problem->inputs);
     if (!trace) return fail(trace.error());
     // Weights first: if they cannot be written, no trace is left behind either.

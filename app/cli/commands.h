@@ -17,6 +17,7 @@ struct TraceCommand {
     ConfigOptions config;
     std::string out_dir;
     std::string save_weights;
+    bool list_steps = false;  // print planned_steps() instead of writing a trace
 };
 CLI::App* add_trace_command(CLI::App& parent, TraceCommand& command);
 int run_trace(const TraceCommand& command);

@@ -1,6 +1,7 @@
 #include "app/gui/app_state.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace attn::gui {
 
@@ -19,7 +20,7 @@ void store_config_in_settings(AppState& state) {
     s.variant = static_cast<int>(c.variant);
     s.seed = static_cast<int>(c.seed);
     const Step* shown = state.results.step_at(state.ui.playback.step());
-    s.step = shown ? shown->name : state.ui.resume_step;
+    s.step = shown ? shown->name() : state.ui.resume_step;
 }
 
 ColourScale colour_scale_of(const UiSettings& settings) {
@@ -35,9 +36,10 @@ void accept_result(AppState& state, ComputeResult result, double now) {
         return;
     }
     state.results.compute_error.clear();
-    std::string step_name = state.ui.resume_step;
+    // The step to stay on: the one restored from the settings (once), else the one on screen.
+    std::optional<StepId> shown_step = parse_step_name(state.ui.resume_step);
     state.ui.resume_step.clear();
-    if (const Step* shown = state.results.step_at(state.ui.playback.step()); shown && step_name.empty()) step_name = shown->name;
+    if (const Step* shown = state.results.step_at(state.ui.playback.step()); shown && !shown_step) shown_step = shown->id;
     state.results.trace = std::move(result.trace);
     state.results.model = std::move(result.model);
     state.results.query_tokens = std::move(result.query_tokens);
@@ -54,9 +56,9 @@ void accept_result(AppState& state, ComputeResult result, double now) {
     }
     state.results.model_changed = true;
     state.results.last_latency_ms = (now - state.results.posted_time) * 1000.0;
-    // Stay on the same step name if the new trace has it (sizes changed, lesson continues).
+    // Stay on the same step if the new trace has it (sizes changed, lesson continues).
     state.ui.playback.set_step_count(static_cast<int>(state.results.trace->steps.size()));
-    const int same = step_name.empty() ? -1 : state.results.trace->index_of(step_name);
+    const int same = shown_step ? state.results.trace->index_of(*shown_step) : -1;
     if (same >= 0 && same != state.ui.playback.step()) state.ui.playback.set_position(same, 1.0f);
     if (state.ui.canvas.pinned.valid()) state.ui.canvas.pinned = CellRef{};
     if (state.ui.canvas.enlarged_head >= state.results.trace->config.H()) state.ui.canvas.enlarged_head = -1;

@@ -11,30 +11,22 @@
 namespace attn::gui {
 namespace {
 
-int find_dim(const Tensor& t, const std::string& name) {
-    const auto& names = t.dim_names();
-    for (size_t i = 0; i < names.size(); ++i) {
-        if (names[i] == name) return static_cast<int>(i);
-    }
-    return -1;
-}
-
 // Is this rank-2 (per batch item) step later cut into heads by a View or Slice?
 bool feeds_head_split(const Trace& trace, int index) {
-    const std::string& name = trace.steps[static_cast<size_t>(index)].name;
+    const StepId id = trace.steps[static_cast<size_t>(index)].id;
     for (size_t j = static_cast<size_t>(index) + 1; j < trace.steps.size(); ++j) {
         const Step& later = trace.steps[j];
         if ((later.kind == StepKind::View || later.kind == StepKind::Slice) &&
-            !later.sources.empty() && later.sources.front() == name) {
+            later.has_primary_source() && later.primary_source() == id) {
             return true;
         }
     }
     return false;
 }
 
-AxisLabels labels_for(const std::string& dim_name) {
-    if (dim_name == "L") return AxisLabels::QueryTokens;
-    if (dim_name == "S") return AxisLabels::KeyTokens;
+AxisLabels labels_for(DimRole role) {
+    if (role == DimRole::QueryPos) return AxisLabels::QueryTokens;
+    if (role == DimRole::KeyPos) return AxisLabels::KeyTokens;
     return AxisLabels::Indices;
 }
 
@@ -80,7 +72,7 @@ void name_buffer(const Trace& trace, int index, StorageStrip& strip,
     auto found = buffers.find(step.tensor.storage());
     if (found == buffers.end()) {
         const int id = static_cast<int>(buffers.size()) + 1;
-        found = buffers.emplace(step.tensor.storage(), std::make_pair(id, step.name)).first;
+        found = buffers.emplace(step.tensor.storage(), std::make_pair(id, std::string(step.name()))).first;
     } else {
         strip.shares_with = found->second.second;
     }
@@ -166,11 +158,7 @@ std::vector<int64_t> cell_index(const Panel& panel, int row, int col) {
 
 float cell_value(const Tensor& tensor, const Panel& panel, int row, int col) {
     if (tensor.empty()) return 0.0f;
-    const std::vector<int64_t> idx = cell_index(panel, row, col);
-    const auto& strides = tensor.strides();
-    int64_t pos = 0;
-    for (size_t i = 0; i < idx.size() && i < strides.size(); ++i) pos += idx[i] * strides[i];
-    return tensor.data()[pos];
+    return tensor.data()[tensor.offset_of(cell_index(panel, row, col))];
 }
 
 int bake_cell_px(const Panel& panel) {
@@ -224,8 +212,8 @@ const Tensor* mask_behind(const Trace& trace, int index) {
     const Tensor& t = trace.steps[static_cast<size_t>(index)].tensor;
     for (int hops = 0; hops < 4 && index >= 0; ++hops) {
         const Step& s = trace.steps[static_cast<size_t>(index)];
-        if (s.kind == StepKind::Mask) return s.tensor.shape() == t.shape() && s.tensor.dim_names() == t.dim_names() ? &s.tensor : nullptr;
-        index = s.sources.empty() ? -1 : trace.index_of(s.sources.front());
+        if (s.kind == StepKind::Mask) return s.tensor.shape() == t.shape() && s.tensor.dim_roles() == t.dim_roles() ? &s.tensor : nullptr;
+        index = s.has_primary_source() ? trace.index_of(s.primary_source()) : -1;
     }
     return nullptr;
 }
@@ -237,14 +225,14 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     const Tensor& t = step.tensor;
     StepDisplay sd;
     sd.step = index;
-    sd.from_step = step.sources.empty() ? -1 : trace.index_of(step.sources.front());
+    sd.from_step = step.has_primary_source() ? trace.index_of(step.primary_source()) : -1;
     sd.colormap = is_probability_step(step.kind) ? ColormapKind::Sequential : ColormapKind::Diverging;
     head_of.heads = model.heads;
     head_of.head_dim = model.head_dim;
     if (t.empty() || t.rank() == 0) return sd;
 
-    const int b_dim = find_dim(t, "B");
-    const int h_dim = find_dim(t, "H");
+    const int b_dim = t.find_dim(DimRole::Batch);
+    const int h_dim = t.find_dim(DimRole::Head);
     std::vector<int> rest;  // dimensions other than batch and head, in order
     for (int d = 0; d < t.rank(); ++d) {
         if (d != b_dim && d != h_dim) rest.push_back(d);
@@ -255,8 +243,9 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     const int cols = col_dim >= 0 ? static_cast<int>(t.dim(col_dim)) : 1;
     sd.row_name = row_dim >= 0 ? t.dim_names()[static_cast<size_t>(row_dim)] : "";
     sd.col_name = col_dim >= 0 ? t.dim_names()[static_cast<size_t>(col_dim)] : "";
-    sd.row_labels = labels_for(sd.row_name);
-    sd.col_labels = labels_for(sd.col_name);
+    const DimRole col_role = col_dim >= 0 ? t.dim_roles()[static_cast<size_t>(col_dim)] : DimRole::Other;
+    sd.row_labels = labels_for(row_dim >= 0 ? t.dim_roles()[static_cast<size_t>(row_dim)] : DimRole::Other);
+    sd.col_labels = labels_for(col_role);
 
     std::vector<int64_t> origin(static_cast<size_t>(t.rank()), 0);
     if (b_dim >= 0) origin[static_cast<size_t>(b_dim)] = std::min<int64_t>(model.batch_item, t.dim(b_dim) - 1);
@@ -272,7 +261,7 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
             cuts.push_back(cut);
         }
     } else {
-        const bool wide = sd.col_name == "E" || sd.col_name == "3E";
+        const bool wide = col_role == DimRole::Embedding || col_role == DimRole::FusedQkv;
         const bool grouped = model.heads > 1 && wide && col_dim >= 0 && cols % model.head_dim == 0 &&
                              (step.kind == StepKind::Concat || feeds_head_split(trace, sd.step));
         if (grouped) {
@@ -281,7 +270,7 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
             sd.joined = true;
             for (int g = 0; g < cols / model.head_dim; ++g) {
                 Cut cut{g % model.heads, origin, model.head_dim, ""};
-                if (sd.col_name == "3E") {
+                if (col_role == DimRole::FusedQkv) {
                     // Fused projection: Q's heads, then K's, then V's.
                     const char* part[] = {"q", "k", "v"};
                     cut.label = std::string(part[std::min(2, g / model.heads)]) + " h" + std::to_string(g % model.heads);
@@ -403,7 +392,7 @@ void share_colour_ranges(const Trace& trace, DisplayModel& model, ColourScale sc
             continue;
         }
         if (!keeps_source_scale(step.kind)) continue;
-        for (const std::string& source : step.sources) {
+        for (StepId source : step.sources) {
             const int s = trace.index_of(source);
             if (s < 0 || model.steps[static_cast<size_t>(s)].colormap != ColormapKind::Diverging) continue;
             group[root(i)] = root(static_cast<size_t>(s));

@@ -102,7 +102,7 @@ std::string step_csv(const Step& step, const TokenLabels& tokens) {
     const Tensor& t = step.tensor;
     std::ostringstream out;
     out.precision(9);
-    out << "# " << step.name << " " << t.shape_string() << "\n";
+    out << "# " << step.name() << " " << t.shape_string() << "\n";
     if (t.empty() || t.rank() == 0) return out.str();
     const std::vector<float> values = t.to_vector();  // row-major over the shape
     const int rank = t.rank();

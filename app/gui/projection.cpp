@@ -23,33 +23,20 @@ ProjectionWeights projection_weights(const Trace& trace, int step) {
     ProjectionWeights pw;
     if (step < 0 || step >= static_cast<int>(trace.steps.size())) return pw;
     const Step& s = trace.steps[static_cast<size_t>(step)];
-    if (s.kind != StepKind::Projection || s.sources.empty()) return pw;
+    if (s.kind != StepKind::Projection || !s.has_primary_source() || !s.provenance.has_weight) return pw;
     const AttentionWeights& w = trace.weights;
-    const std::string& n = s.name;
     const bool bias = w.has_bias();
-    const auto add = [&](const Mat& m, const Vec& b) {
-        pw.parts.push_back(&m);
-        if (bias) pw.biases.push_back(&b);
-    };
-    if (n == "q" || n == "q_heads") {
-        add(w.w_q, w.b_q);
-        pw.w_name = "W_q";
-    } else if (n == "k" || n == "k_heads") {
-        add(w.w_k, w.b_k);
-        pw.w_name = "W_k";
-    } else if (n == "v" || n == "v_heads") {
-        add(w.w_v, w.b_v);
-        pw.w_name = "W_v";
-    } else if (n == "qkv") {
-        add(w.w_q, w.b_q);
-        add(w.w_k, w.b_k);
-        add(w.w_v, w.b_v);
-        pw.w_name = "W_qkv";
-    } else if (n == "out") {
-        add(w.w_o, w.b_o);
-        pw.w_name = "W_o";
-    } else {
-        return ProjectionWeights{};
+    for (WeightId part : weight_parts(s.provenance.weight)) {
+        const LinearParams params = linear_params(w, part);
+        pw.parts.push_back(&params.weight);
+        if (bias) pw.biases.push_back(&params.bias);
+    }
+    switch (s.provenance.weight) {
+        case WeightId::Wq: pw.w_name = "W_q"; break;
+        case WeightId::Wk: pw.w_name = "W_k"; break;
+        case WeightId::Wv: pw.w_name = "W_v"; break;
+        case WeightId::Wqkv: pw.w_name = "W_qkv"; break;
+        case WeightId::Wo: pw.w_name = "W_o"; break;
     }
     pw.b_name = "b" + pw.w_name.substr(1);
     pw.in = static_cast<int>(pw.parts.front()->cols());
@@ -59,7 +46,7 @@ ProjectionWeights projection_weights(const Trace& trace, int step) {
         if (bias && pw.biases[k]->size() != pw.parts[k]->rows()) return ProjectionWeights{};
         pw.out += static_cast<int>(pw.parts[k]->rows());
     }
-    pw.source_step = trace.index_of(s.sources.front());
+    pw.source_step = trace.index_of(s.primary_source());
     const Tensor* x = pw.source_step >= 0 ? &trace.steps[static_cast<size_t>(pw.source_step)].tensor : nullptr;
     if (!x || x->rank() != 3 || x->dim(2) != pw.in) return ProjectionWeights{};
     return pw;

@@ -67,7 +67,7 @@ double slider_change_ms(int width, int height, double& compute_ms, double& model
         compute_ms = r.compute_ms;
         model_ms = r.model_ms;
         load_result(state, cache, r);
-        state.ui.playback.set_position(std::max(0, r.trace->index_of("attn_weights")), 1.0f);
+        state.ui.playback.set_position(std::max(0, r.trace->index_of(StepId::AttnWeights)), 1.0f);
         render_state(renderer, state, cache, SnapshotLayout::FullWindow);
         gl::finish();
         best = std::min(best, ms_since(start));
@@ -141,7 +141,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
         }
         const double m = median(times);
         slowest = std::max(slowest, m);
-        by_step.emplace_back(state.results.trace->steps[static_cast<size_t>(step)].name, m);
+        by_step.emplace_back(state.results.trace->steps[static_cast<size_t>(step)].name(), m);
         if (!options.json) std::printf("%-16s %8s ms\n", by_step.back().first.c_str(), format_ms(m).c_str());
     }
     double slider_compute_ms = 0, slider_model_ms = 0;

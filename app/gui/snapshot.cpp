@@ -37,7 +37,7 @@ std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppSt
     for (int step : steps) {
         state.ui.playback.set_position(step, progress);
         render_state(renderer, state, cache, layout, now);
-        const std::string path = dir + "/" + snapshot_file_name(step + 1, state.results.trace->steps[static_cast<size_t>(step)].name);
+        const std::string path = dir + "/" + snapshot_file_name(step + 1, state.results.trace->steps[static_cast<size_t>(step)].name());
         pool.submit(path, renderer.pixel_width(), renderer.pixel_height(), renderer.pixels());
         files.push_back(path);
     }
@@ -64,11 +64,17 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     if (options.step == "all") {
         for (size_t i = 0; i < computed.trace->steps.size(); ++i) steps.push_back(static_cast<int>(i));
     } else {
-        const int index = computed.trace->index_of(options.step);
+        const std::optional<StepId> id = parse_step_name(options.step);
+        if (!id) {
+            std::string names = "all";
+            for (StepId known : kAllStepIds) names += std::string(", ") + step_name(known);
+            return fail("unknown step '" + options.step + "'; valid names: " + names);
+        }
+        const int index = computed.trace->index_of(*id);
         if (index < 0) {
             std::string names;
-            for (const Step& s : computed.trace->steps) names += (names.empty() ? "" : ", ") + s.name;
-            return fail("no step named '" + options.step + "'; this trace has: " + names);
+            for (const Step& s : computed.trace->steps) names += (names.empty() ? "" : ", ") + std::string(s.name());
+            return fail("this configuration records no step '" + options.step + "'; it has: " + names);
         }
         steps.push_back(index);
     }

@@ -26,8 +26,10 @@ json trace_manifest(const Trace& trace) {
     json steps = json::array();
     for (size_t i = 0; i < trace.steps.size(); ++i) {
         const Step& s = trace.steps[i];
+        std::vector<std::string> sources;
+        for (StepId source : s.sources) sources.emplace_back(step_name(source));
         steps.push_back({{"index", i},
-                         {"name", s.name},
+                         {"name", s.name()},
                          {"title", s.title},
                          {"kind", to_string(s.kind)},
                          {"formula", s.formula},
@@ -38,8 +40,8 @@ json trace_manifest(const Trace& trace) {
                          {"storage_offset", s.tensor.offset()},
                          {"contiguous", s.tensor.is_contiguous()},
                          {"is_view", s.is_view},
-                         {"sources", s.sources},
-                         {"file", s.name + ".npy"}});
+                         {"sources", sources},
+                         {"file", std::string(s.name()) + ".npy"}});
     }
     return {{"format", "attnviz-trace"},
             {"version", 1},
@@ -86,7 +88,7 @@ Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceEx
         return Status::failure(message);
     };
     for (const Step& step : trace.steps)
-        if (Status s = write_npy((temp / (step.name + ".npy")).string(), step.tensor); !s) return fail(s.error());
+        if (Status s = write_npy((temp / (std::string(step.name()) + ".npy")).string(), step.tensor); !s) return fail(s.error());
     if (Status s = write_file_bytes((temp / "manifest.json").string(), trace_manifest(trace).dump(2) + "\n"); !s)
         return fail(s.error());
     if (extras && extras->weights)

@@ -24,7 +24,7 @@ Trace make_trace(int L, int E, int H, MaskKind mask = MaskKind::None, Variant va
 }
 
 const StepDisplay& step_of(const DisplayModel& m, const Trace& t, const std::string& name) {
-    const int i = t.index_of(name);
+    const int i = t.index_of(parse_step_name(name).value());
     REQUIRE(i >= 0);
     return m.steps[static_cast<size_t>(i)];
 }
@@ -53,7 +53,7 @@ TEST_CASE("every step gets a display, heads-first tensors become small multiples
 TEST_CASE("panel cells read the same numbers as the tensor, even through a transpose") {
     const Trace t = make_trace(4, 6, 3);
     const DisplayModel m = build_display_model(t, {}, {}, 0);
-    const int qi = t.index_of("q_heads");
+    const int qi = t.index_of(attn::StepId::QHeads);
     const Step& step = t.steps[static_cast<size_t>(qi)];
     const StepDisplay& sd = m.steps[static_cast<size_t>(qi)];
     REQUIRE(!step.tensor.is_contiguous());

@@ -188,7 +188,7 @@ TEST_CASE("the file chooser lists folders first, filters files and walks up and 
 TEST_CASE("the CSV of a step names its rows and columns by token") {
     const Trace trace = small_trace(3, 4, 2);
     const TokenLabels tokens{{"the", "cat", "sat,down"}, {"the", "cat", "sat,down"}};
-    const Step* weights = trace.find("attn_weights");
+    const Step* weights = trace.find(attn::StepId::AttnWeights);
     REQUIRE(weights != nullptr);
     REQUIRE(weights->tensor.rank() == 4);  // (B, H, L, S)
     const std::string csv = step_csv(*weights, tokens);
@@ -211,10 +211,10 @@ TEST_CASE("the CSV of a step names its rows and columns by token") {
     CHECK(csv.find(expected.str(), csv.find("# B=0, H=1")) != std::string::npos);
 
     // Axes that are not tokens are numbered; without tokens the rows are numbered too.
-    const std::string input = step_csv(*trace.find("input"), tokens);
+    const std::string input = step_csv(*trace.find(attn::StepId::Input), tokens);
     CHECK(input.find("L\\E,0,1,2,3\n") != std::string::npos);
     CHECK(input.find("\nthe,") != std::string::npos);
-    CHECK(step_csv(*trace.find("input")).find("\n0,") != std::string::npos);
+    CHECK(step_csv(*trace.find(attn::StepId::Input)).find("\n0,") != std::string::npos);
 }
 
 TEST_CASE("the tensors folder holds every step, the weights and the tokens") {
@@ -223,7 +223,7 @@ TEST_CASE("the tensors folder holds every step, the weights and the tokens") {
     const TokenLabels tokens{{"a", "b", "c"}, {"a", "b", "c"}};
     const std::string dir = tmp / "tensors";
     REQUIRE(write_trace_tensors(trace, dir, tokens).ok());
-    for (const Step& s : trace.steps) CHECK(fs::is_regular_file(fs::path(dir) / (s.name + ".npy")));
+    for (const Step& s : trace.steps) CHECK(fs::is_regular_file(fs::path(dir) / (std::string(s.name()) + ".npy")));
     CHECK(fs::is_regular_file(fs::path(dir) / "manifest.json"));
 
     Result<io::NamedTensors> weights = io::read_safetensors(dir + "/weights.safetensors");

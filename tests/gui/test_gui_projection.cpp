@@ -45,7 +45,7 @@ TEST_CASE("every projection cell is the dot product of its X row and W row, plus
                 if (t.steps[s].kind != StepKind::Projection) continue;
                 ++projections;
                 const ProjectionWeights pw = projection_weights(t, static_cast<int>(s));
-                CAPTURE(t.steps[s].name);
+                CAPTURE(std::string(t.steps[s].name()));
                 CAPTURE(to_string(variant));
                 REQUIRE(pw.valid());
                 CHECK(pw.has_bias() == bias);
@@ -73,7 +73,7 @@ TEST_CASE("every projection cell is the dot product of its X row and W row, plus
 TEST_CASE("W^T panels hold the weight rows of their column group, transposed") {
     const Trace t = make_trace(small_config(Variant::Fused));
     const DisplayModel m = build_display_model(t, {}, {}, 0);
-    const int qkv = t.index_of("qkv");
+    const int qkv = t.index_of(attn::StepId::Qkv);
     REQUIRE(qkv >= 0);
     const ProjectionWeights pw = projection_weights(t, qkv);
     CHECK(pw.out == 18);
@@ -94,10 +94,10 @@ TEST_CASE("W^T panels hold the weight rows of their column group, transposed") {
 
 TEST_CASE("steps that are not projections have no weights to show") {
     const Trace t = make_trace(small_config(Variant::Split));
-    CHECK_FALSE(projection_weights(t, t.index_of("q_heads")).valid());  // a transpose here
-    CHECK_FALSE(projection_weights(t, t.index_of("attn_scores")).valid());
+    CHECK_FALSE(projection_weights(t, t.index_of(attn::StepId::QHeads)).valid());  // a transpose here
+    CHECK_FALSE(projection_weights(t, t.index_of(attn::StepId::AttnScores)).valid());
     CHECK_FALSE(projection_weights(t, -1).valid());
-    CHECK(projection_weights(t, t.index_of("out")).w_name == "W_o");
+    CHECK(projection_weights(t, t.index_of(attn::StepId::Out)).w_name == "W_o");
 }
 
 TEST_CASE("the product layout lines X rows up with Y rows and W^T columns with Y columns") {
@@ -146,7 +146,7 @@ TEST_CASE("weights of masked keys are marked for hatching, other zeros are not")
     const DisplayModel m = build_display_model(t, {}, {}, 0);
     const float inf = std::numeric_limits<float>::infinity();
     for (const char* name : {"attn_weights", "attn_dropped"}) {
-        const int s = t.index_of(name);
+        const int s = t.index_of(parse_step_name(name).value());
         REQUIRE(s >= 0);
         const StepDisplay& sd = m.steps[static_cast<size_t>(s)];
         for (const Panel& p : sd.panels) {
@@ -163,8 +163,8 @@ TEST_CASE("weights of masked keys are marked for hatching, other zeros are not")
         }
         CHECK(bake_cell_px(sd.panels.front()) == 16);
     }
-    CHECK(bake_cell_px(m.steps[static_cast<size_t>(t.index_of("attn_scores"))].panels.front()) == 1);
-    CHECK(bake_cell_px(m.steps[static_cast<size_t>(t.index_of("attn_masked"))].panels.front()) == 16);
+    CHECK(bake_cell_px(m.steps[static_cast<size_t>(t.index_of(attn::StepId::AttnScores))].panels.front()) == 1);
+    CHECK(bake_cell_px(m.steps[static_cast<size_t>(t.index_of(attn::StepId::AttnMasked))].panels.front()) == 16);
 }
 
 TEST_CASE("pooling keeps a masked mark only where a whole block is masked") {

@@ -44,7 +44,7 @@ TEST_CASE("a step exports as CSV with one matrix per leading index") {
     c.num_heads = 2;
     const auto t = attn::run_attention(c);
     REQUIRE(t.ok());
-    const attn::Step* heads = t->find("q_heads");
+    const attn::Step* heads = t->find(attn::StepId::QHeads);
     REQUIRE(heads != nullptr);  // (B=1, H=2, L=2, d_h=2)
     const std::string csv = step_csv(*heads);
     CHECK(csv.find("# B=0, H=0\nL\\d_h,0,1\n") != std::string::npos);

@@ -132,7 +132,7 @@ TEST_CASE("hovering a cell fills the inspector; a click pins it and the pin stay
     state.settings.hint_seen = true;
     for (int step = 0; step < state.ui.playback.step_count(); ++step) {
         const Step& shown = state.results.trace->steps[static_cast<size_t>(step)];
-        CAPTURE(shown.name);
+        CAPTURE(shown.name());
         state.ui.playback.set_position(step, 1.0f);
         state.ui.canvas.pinned = CellRef{};
         mouse_away();
@@ -142,7 +142,7 @@ TEST_CASE("hovering a cell fills the inspector; a click pins it and the pin stay
         const ImVec2 at = hover_some_cell(imgui, state);
         REQUIRE(at.x >= 0.0f);
         const CellRef hovered = state.ui.canvas.hovered;
-        CHECK(shows(drawn_text("Inspector"), shown.name));
+        CHECK(shows(drawn_text("Inspector"), shown.name()));
         CHECK(shows(drawn_text("Inspector"), "storage position"));
 
         click(imgui, state);
@@ -151,7 +151,7 @@ TEST_CASE("hovering a cell fills the inspector; a click pins it and the pin stay
         imgui.frame(state);
         CHECK_FALSE(state.ui.canvas.hovered.valid());
         CHECK(highlight_covers(at));
-        CHECK(shows(drawn_text("Inspector"), shown.name));
+        CHECK(shows(drawn_text("Inspector"), shown.name()));
     }
 }
 

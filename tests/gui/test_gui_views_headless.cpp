@@ -27,7 +27,7 @@ TEST_CASE("every step draws its title, shape and timeline at every moment of its
         const int n = state.ui.playback.step_count();
         for (int step = 0; step < n; ++step) {
             const Step& shown = state.results.trace->steps[static_cast<size_t>(step)];
-            CAPTURE(shown.name);
+            CAPTURE(shown.name());
             for (float progress : {0.0f, 0.37f, 1.0f}) {
                 state.ui.playback.set_position(step, progress);
                 CAPTURE(progress);
@@ -35,7 +35,7 @@ TEST_CASE("every step draws its title, shape and timeline at every moment of its
                 // The explanation names the step, the canvas's caption its tensor, the
                 // timeline where we are.
                 CHECK(shows(drawn_text("Explanation"), std::to_string(step + 1) + ". " + shown.title));
-                CHECK(shows(drawn_text("Canvas"), shown.name));
+                CHECK(shows(drawn_text("Canvas"), shown.name()));
                 CHECK(shows(drawn_text("Timeline"), "step " + std::to_string(step + 1) + " / " + std::to_string(n)));
             }
             // Slides: the step's number and title above the canvas, with every head enlarged.
@@ -126,7 +126,7 @@ TEST_CASE("several sentences give one batch item each, with their own valid leng
     ComputeResult r = ComputeWorker::compute(*request, 1);
     REQUIRE_MESSAGE(r.error.empty(), r.error);
     // Item 1 attends over its 3 words only; the pads get exactly 0.
-    const Tensor& w = r.trace->find("attn_weights")->tensor;  // (B, H, L, S)
+    const Tensor& w = r.trace->find(attn::StepId::AttnWeights)->tensor;  // (B, H, L, S)
     CHECK(w.at({1, 0, 0, 2}) > 0.0f);
     CHECK(w.at({1, 0, 0, 3}) == 0.0f);
     CHECK(w.at({0, 0, 0, 5}) > 0.0f);

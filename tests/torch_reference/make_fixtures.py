@@ -10,7 +10,10 @@ mode, float32, a fixed seed per case), feeds it random inputs and records:
   * out.npy, attn_weights.npy
                          -- what nn.MultiheadAttention itself returns
                             (need_weights=True, average_attn_weights=False)
-  * q.npy, k.npy, v.npy, attn_scaled.npy, context.npy
+  * q.npy, k.npy, v.npy, attn_scaled.npy, context.npy, and every other step
+    AttnViz's split variant records (q_split ... v_heads, attn_scores,
+    attn_masked when masked, context_split, concat; input / key_input /
+    value_input copies of the inputs)
                          -- intermediate tensors recomputed step by step with
                             plain torch ops from the very same weights
 
@@ -272,7 +275,8 @@ def by_hand(mha, cfg, query, key, value, attn_mask, key_padding_mask):
         return t.reshape(b, n, h, dh).permute(0, 2, 1, 3)
 
     qh, kh, vh = split(q, l), split(k, s), split(v, s)
-    scaled = qh @ kh.transpose(-1, -2) / math.sqrt(dh)   # (B, H, L, S)
+    scores = qh @ kh.transpose(-1, -2)             # (B, H, L, S)
+    scaled = scores / math.sqrt(dh)                # (B, H, L, S)
 
     blocked = torch.zeros(b, 1, l, s, dtype=torch.bool)
     if attn_mask is not None:
@@ -283,10 +287,16 @@ def by_hand(mha, cfg, query, key, value, attn_mask, key_padding_mask):
     weights = torch.softmax(logits, dim=-1)        # (B, H, L, S)
 
     context = weights @ vh                         # (B, H, L, dh)
-    merged = context.permute(0, 2, 1, 3).reshape(b, l, e)
+    context_split = context.permute(0, 2, 1, 3)    # (B, L, H, dh)
+    merged = context_split.reshape(b, l, e)
     out = linear(merged, wo, bo)                   # (B, L, E)
-    return dict(q=q, k=k, v=v, attn_scaled=scaled, context=context,
-                attn_weights=weights, out=out)
+    steps = dict(q=q, k=k, v=v, q_split=q.reshape(b, l, h, dh), k_split=k.reshape(b, s, h, dh),
+                 v_split=v.reshape(b, s, h, dh), q_heads=qh, k_heads=kh, v_heads=vh,
+                 attn_scores=scores, attn_scaled=scaled, context=context,
+                 context_split=context_split, concat=merged, attn_weights=weights, out=out)
+    if attn_mask is not None or key_padding_mask is not None:
+        steps["attn_masked"] = logits              # (B, H, L, S), -inf where blocked
+    return steps
 
 
 def save_npy(path, t):
@@ -356,8 +366,14 @@ def run_case(case):
         save_npy(os.path.join(folder, "value.npy"), value)
     save_npy(os.path.join(folder, "out.npy"), out)
     save_npy(os.path.join(folder, "attn_weights.npy"), weights)
-    for key_name in ("q", "k", "v", "attn_scaled", "context"):
-        save_npy(os.path.join(folder, key_name + ".npy"), mine[key_name])
+    for key_name, t in mine.items():
+        if key_name not in ("out", "attn_weights"):  # those two come from the module itself
+            save_npy(os.path.join(folder, key_name + ".npy"), t)
+    # The inputs under the names of the steps that record them.
+    save_npy(os.path.join(folder, "input.npy"), query)
+    if cfg["cross"]:
+        save_npy(os.path.join(folder, "key_input.npy"), key)
+        save_npy(os.path.join(folder, "value_input.npy"), value)
     return d_out, d_w
 
 

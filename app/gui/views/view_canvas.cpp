@@ -338,7 +338,7 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
 std::string canvas_caption(const CanvasFrame& frame, const CanvasUi& ui) {
     const Step& step = frame.trace->steps[static_cast<size_t>(frame.step)];
     const StepDisplay& sd = frame.model->steps[static_cast<size_t>(frame.step)];
-    std::string caption = step.name + "   " + step.tensor.shape_string();
+    std::string caption = std::string(step.name()) + "   " + step.tensor.shape_string();
     if (frame.trace->config.batch > 1) caption += "   item " + std::to_string(frame.model->batch_item);
     if (sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0) caption += "   head " + std::to_string(ui.enlarged_head) + " enlarged";
     return caption;

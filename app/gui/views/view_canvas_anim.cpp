@@ -186,7 +186,7 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
         if (shown.empty()) continue;
         const Rect slot{area.x, area.y + slot_h * static_cast<float>(si), area.w, slot_h - 8.0f * p.f->scale};
         const Panel& first = ssd.panels[static_cast<size_t>(shown.front())];
-        std::vector<std::string> pieces{p.step(index).name};
+        std::vector<std::string> pieces{p.step(index).name()};
         if (per_head) pieces.push_back("· head " + std::to_string(head));
         pieces.push_back(format_shape({first.rows, per_head ? first.cols : static_cast<int64_t>(first.cols * shown.size())},
                                       {ssd.row_name, ssd.col_name}));

@@ -137,8 +137,8 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
                                 p.measure(p.f->fonts.small, "+ " + pw.b_name).x;
         if (std::fabs(bias_y - x_title_y) < p.small_size() + 2.0f) x_title_room = bias_left - pl.x.x - 8.0f * p.f->scale;
     }
-    for (const std::string& title : {"X = " + src.name + "  " + format_shape({rows, pw.in}, {xs.row_name, in_name}),
-                                     "X = " + src.name, std::string("X")}) {
+    for (const std::string& title : {"X = " + std::string(src.name()) + "  " + format_shape({rows, pw.in}, {xs.row_name, in_name}),
+                                     "X = " + std::string(src.name()), std::string("X")}) {
         if (p.measure(p.f->fonts.small, title).x > x_title_room && title != "X") continue;
         p.text(p.f->fonts.small, ImVec2(pl.x.x, x_title_y), p.pal.text, title);
         break;
@@ -188,7 +188,7 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
                                     : format_shape({pw.in, pw.out}, {in_name, out_name});
     put(1, p.f->fonts.small, p.pal.dim_text, w_shape);
     // What the picture computes, and W's own colour range (the legend is Y's).
-    const std::string y_title = st.name + " = X " + pw.w_name + "^T" + (pw.has_bias() ? " + " + pw.b_name : "");
+    const std::string y_title = std::string(st.name()) + " = X " + pw.w_name + "^T" + (pw.has_bias() ? " + " + pw.b_name : "");
     put(2, p.f->fonts.small, p.pal.text, y_title);
     put(3, p.f->fonts.small, p.pal.dim_text, "colours: " + format_value(sd.weight_vmin) + " .. " + format_value(sd.weight_vmax));
     if (!pl.b.empty()) {

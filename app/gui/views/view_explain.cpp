@@ -25,14 +25,14 @@ void draw_explanation(const Trace* trace, int index, bool light_theme, const Fon
     ImGui::PopStyleColor();
 
     // Shapes before -> after, with named dimensions.
-    for (const std::string& source : step.sources) {
+    for (StepId source : step.sources) {
         if (const Step* s = trace->find(source)) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-            ImGui::TextWrapped("%s %s", s->name.c_str(), s->tensor.shape_string().c_str());
+            ImGui::TextWrapped("%s %s", s->name(), s->tensor.shape_string().c_str());
             ImGui::PopStyleColor();
         }
     }
-    ImGui::TextWrapped("-> %s %s", step.name.c_str(), step.tensor.shape_string().c_str());
+    ImGui::TextWrapped("-> %s %s", step.name(), step.tensor.shape_string().c_str());
     // Wrapped, not TextColored: a narrow panel must not cut the sentence off.
     const auto colored_wrapped = [](Rgb color, const char* text) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(color));
@@ -42,7 +42,7 @@ void draw_explanation(const Trace* trace, int index, bool light_theme, const Fon
     if (step.is_view) {
         colored_wrapped(colors.good, step.tensor.is_contiguous() ? "a view: same storage, no bytes copied"
                                                                  : "a view: same storage, no bytes copied (now not contiguous)");
-    } else if (const std::string badge = copy_badge(step.name, trace->config); !badge.empty()) {
+    } else if (const std::string badge = copy_badge(step.id, trace->config); !badge.empty()) {
         colored_wrapped(colors.warning, badge.c_str());
     }
     ImGui::Spacing();

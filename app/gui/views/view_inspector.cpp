@@ -16,7 +16,7 @@
 namespace attn::gui {
 namespace {
 
-using Named = std::map<std::string, int64_t>;
+using Named = std::map<DimRole, int64_t>;  // index of each dimension, by role
 
 // Like ImGui::TextWrapped, but lines break only at spaces: ImGui also breaks after a
 // '.', which split "0.1756" into "0." and "1756".
@@ -37,17 +37,17 @@ void text_wrapped(const char* format, ...) {
 constexpr ImGuiTableFlags kTableFlags =
     ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_RowBg | ImGuiTableFlags_NoSavedSettings;
 
-// Index of every dimension by name (missing names read index 0).
+// Index of every dimension by role (missing roles read index 0).
 Named name_index(const Tensor& t, const std::vector<int64_t>& idx) {
     Named out;
-    for (int d = 0; d < t.rank(); ++d) out[t.dim_names()[static_cast<size_t>(d)]] = idx[static_cast<size_t>(d)];
+    for (int d = 0; d < t.rank(); ++d) out[t.dim_roles()[static_cast<size_t>(d)]] = idx[static_cast<size_t>(d)];
     return out;
 }
 
 float value_at(const Tensor& t, const Named& names) {
     std::vector<int64_t> idx(static_cast<size_t>(t.rank()), 0);
     for (int d = 0; d < t.rank(); ++d) {
-        const auto it = names.find(t.dim_names()[static_cast<size_t>(d)]);
+        const auto it = names.find(t.dim_roles()[static_cast<size_t>(d)]);
         if (it != names.end()) idx[static_cast<size_t>(d)] = std::min<int64_t>(it->second, t.dim(d) - 1);
     }
     return t.at(idx);
@@ -59,7 +59,10 @@ std::string describe_index(const Results& results, const Tensor& t, const std::v
         const std::string& name = t.dim_names()[static_cast<size_t>(d)];
         const int64_t i = idx[static_cast<size_t>(d)];
         s += (d ? ", " : "") + name + "=" + std::to_string(i);
-        const auto& tokens = name == "L" ? results.query_tokens : (name == "S" ? results.key_tokens : std::vector<std::string>{});
+        const DimRole role = t.dim_roles()[static_cast<size_t>(d)];
+        const auto& tokens = role == DimRole::QueryPos ? results.query_tokens
+                             : role == DimRole::KeyPos ? results.key_tokens
+                                                       : std::vector<std::string>{};
         if (i < static_cast<int64_t>(tokens.size())) s += " '" + tokens[static_cast<size_t>(i)] + "'";
     }
     return s + "]";
@@ -88,7 +91,7 @@ void explain_projection(const Results& results, const CellRef& ref, float value)
     const int o = panel_first_feature(sd, panel, std::max(1, trace.config.head_dim())) + ref.col;
     const DotTerms d = projection_terms(trace, pw, results.model->batch_item, ref.row, o);
     if (d.x.empty()) return;
-    const std::string& x_name = trace.steps[static_cast<size_t>(pw.source_step)].name;
+    const std::string x_name = trace.steps[static_cast<size_t>(pw.source_step)].name();
     text_wrapped("row %d of %s times column %d of %s^T (row %d of %s)%s:", ref.row, x_name.c_str(), o,
                        pw.w_name.c_str(), o, pw.w_name.c_str(), d.has_bias ? ", plus the bias" : "");
     // Every term when they fit in a short table; otherwise the ones that matter most.
@@ -159,10 +162,10 @@ void explain_projection(const Results& results, const CellRef& ref, float value)
 
 void explain_origin(const Results& results, const CellRef& ref, const Step& step, const Named& at, float value) {
     const Trace& trace = *results.trace;
-    const Step* s0 = step.sources.empty() ? nullptr : trace.find(step.sources[0]);
+    const Step* s0 = step.has_primary_source() ? trace.find(step.primary_source()) : nullptr;
     const Step* s1 = step.sources.size() > 1 ? trace.find(step.sources[1]) : nullptr;
-    const int64_t i = at.count("L") ? at.at("L") : 0;
-    const int64_t j = at.count("S") ? at.at("S") : 0;
+    const int64_t i = at.count(DimRole::QueryPos) ? at.at(DimRole::QueryPos) : 0;
+    const int64_t j = at.count(DimRole::KeyPos) ? at.at(DimRole::KeyPos) : 0;
     const int dh = trace.config.head_dim();
     switch (step.kind) {
         case StepKind::Scores: {
@@ -170,7 +173,7 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
             text_wrapped("dot product of query row %lld and key row %lld of this head:", static_cast<long long>(i),
                                static_cast<long long>(j));
             Named q = at, k = at;
-            k["S"] = j;
+            k[DimRole::KeyPos] = j;
             float sum = 0.0f;
             const bool list = dh <= 16 && ImGui::BeginTable("##dot", 4, kTableFlags);
             if (list) {
@@ -181,8 +184,8 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
                 ImGui::TableHeadersRow();
             }
             for (int d = 0; d < dh; ++d) {
-                q["d_h"] = d;
-                k["d_h"] = d;
+                q[DimRole::HeadDim] = d;
+                k[DimRole::HeadDim] = d;
                 const float a = value_at(s0->tensor, q), b = value_at(s1->tensor, k);
                 sum += a * b;
                 if (list) table_row({std::to_string(d), format_value(a), format_value(b), format_value(a * b)});
@@ -193,7 +196,7 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
         }
         case StepKind::Scale: {
             if (s0) text_wrapped("%s / sqrt(%d) = %s", format_value(value_at(s0->tensor, at)).c_str(), dh, format_value(value).c_str());
-            const int head = at.count("H") ? static_cast<int>(at.at("H")) : 0;
+            const int head = at.count(DimRole::Head) ? static_cast<int>(at.at(DimRole::Head)) : 0;
             const std::string effect = describe_scaling_effect(scaling_effect(trace, results.model->batch_item, head, static_cast<int>(i)), dh);
             if (!effect.empty()) text_wrapped("%s", effect.c_str());
             break;
@@ -209,7 +212,7 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
             break;
         case StepKind::Softmax: {
             if (!s0) break;
-            const int head = at.count("H") ? static_cast<int>(at.at("H")) : 0;
+            const int head = at.count(DimRole::Head) ? static_cast<int>(at.at(DimRole::Head)) : 0;
             const std::string note = fully_masked_row_note(trace, results.model->batch_item, head, static_cast<int>(i));
             if (!note.empty()) {
                 text_wrapped("%s", note.c_str());
@@ -219,12 +222,12 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
             Named r = at;
             float mx = -INFINITY;
             for (int64_t c = 0; c < S; ++c) {
-                r["S"] = c;
+                r[DimRole::KeyPos] = c;
                 mx = std::max(mx, value_at(s0->tensor, r));
             }
             float sum = 0.0f;
             for (int64_t c = 0; c < S; ++c) {
-                r["S"] = c;
+                r[DimRole::KeyPos] = c;
                 const float x = value_at(s0->tensor, r);
                 sum += std::isinf(x) ? 0.0f : std::exp(x - mx);
             }
@@ -237,7 +240,7 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
                 ImGui::TableSetupColumn("weight");
                 ImGui::TableHeadersRow();
                 for (int64_t c = 0; c < S; ++c) {
-                    r["S"] = c;
+                    r[DimRole::KeyPos] = c;
                     const float x = value_at(s0->tensor, r);
                     const float e = std::isinf(x) ? 0.0f : std::exp(x - mx);
                     table_row({std::to_string(c) + (c == j ? " <" : ""), format_value(x), format_value(e),
@@ -245,7 +248,7 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
                 }
                 ImGui::EndTable();
             }
-            r["S"] = j;
+            r[DimRole::KeyPos] = j;
             text_wrapped("this cell: exp(%s - %s) / %s = %s", format_value(value_at(s0->tensor, r)).c_str(),
                         format_value(mx).c_str(), format_value(sum).c_str(), format_value(value).c_str());
             break;
@@ -259,7 +262,7 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
             break;
         case StepKind::WeightedSum: {
             if (!s0 || !s1) break;
-            const int64_t d = at.count("d_h") ? at.at("d_h") : 0;
+            const int64_t d = at.count(DimRole::HeadDim) ? at.at(DimRole::HeadDim) : 0;
             const int64_t S = trace.config.S();
             text_wrapped("sum over keys j of weight[%lld, j] * v[j, %lld]:", static_cast<long long>(i), static_cast<long long>(d));
             const bool list = S <= 16 && ImGui::BeginTable("##wsum", 4, kTableFlags);
@@ -271,8 +274,8 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
                 ImGui::TableHeadersRow();
                 for (int64_t c = 0; c < S; ++c) {
                     Named w = at, v = at;
-                    w["S"] = c;
-                    v["S"] = c;
+                    w[DimRole::KeyPos] = c;
+                    v[DimRole::KeyPos] = c;
                     const float a = value_at(s0->tensor, w), b = value_at(s1->tensor, v);
                     const std::string key = c < static_cast<int64_t>(results.key_tokens.size())
                                                 ? std::to_string(c) + " " + results.key_tokens[static_cast<size_t>(c)]
@@ -291,7 +294,7 @@ void explain_origin(const Results& results, const CellRef& ref, const Step& step
         case StepKind::Transpose:
         case StepKind::Slice:
         case StepKind::Concat:
-            if (s0) text_wrapped("the same number as in %s: %s", s0->name.c_str(),
+            if (s0) text_wrapped("the same number as in %s: %s", s0->name(),
                                        step.is_view ? "this step only changed how the buffer is read." : "copied into a new buffer.");
             break;
         case StepKind::Input:
@@ -320,7 +323,7 @@ void draw_inspector(const Results& results, const CanvasUi& canvas, int current_
         text_wrapped("pinned in step %d; hover or click a cell to inspect this step", ref.step + 1);
         ImGui::PopStyleColor();
     }
-    text_wrapped("%s%s", step.name.c_str(), describe_index(results, step.tensor, idx).c_str());
+    text_wrapped("%s%s", step.name(), describe_index(results, step.tensor, idx).c_str());
     text_wrapped("= %s", format_value(value).c_str());
     int64_t pos = step.tensor.offset();
     for (size_t d = 0; d < idx.size(); ++d) pos += idx[d] * step.tensor.strides()[d];

@@ -50,7 +50,7 @@ Actions draw_menu(io::ProblemSources& sources, const Results& results, int step,
         ImGui::Separator();
         const bool have = results.trace != nullptr;
         const Step* shown = results.step_at(step);
-        const std::string step_file = shown ? snapshot_file_name(step + 1, shown->name) : "";
+        const std::string step_file = shown ? snapshot_file_name(step + 1, shown->name()) : "";
         if (ImGui::MenuItem("Export snapshot...", nullptr, false, have)) {
             open_dialog(jobs, Kind::ExportSnapshot, export_folder(jobs) + "/" + step_file);
         }

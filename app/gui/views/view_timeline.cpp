@@ -15,8 +15,8 @@ namespace {
 std::string tab_label(const Step& step, int index, int level) {
     const std::string number = std::to_string(index + 1);
     if (level >= 2) return number;
-    if (level == 1) return number + " " + step.name;
-    return number + " " + step.name + (step.is_view ? " (view)" : "");
+    if (level == 1) return number + " " + step.name();
+    return number + " " + step.name() + (step.is_view ? " (view)" : "");
 }
 
 }  // namespace
@@ -97,7 +97,7 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
         }
         if (ImGui::IsItemHovered()) {
             // Name, title and formula: what the tab shortens (the kind alone repeated the title).
-            ImGui::SetTooltip("%d %s: %s%s\n%s", i + 1, step.name.c_str(), step.title.c_str(), step.is_view ? " (a view)" : "",
+            ImGui::SetTooltip("%d %s: %s%s\n%s", i + 1, step.name(), step.title.c_str(), step.is_view ? " (a view)" : "",
                               step.formula.c_str());
         }
     }

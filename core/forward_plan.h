@@ -1,0 +1,43 @@
+// The three variants as data: how q, k, v are produced and how heads are joined.
+//
+// One forward (attention.cpp) reads a ForwardPlan and records the steps it says; the
+// same plan gives the list of steps ahead of time (planned_steps), which the memory
+// estimate, the tests and the CLI's --list-steps use. A new step is added to the
+// forward and to planned_steps below, once, with the condition under which it runs.
+#pragma once
+
+#include <vector>
+
+#include "core/config.h"
+#include "core/step_id.h"
+
+namespace attn {
+
+// How the projections produce q, k and v.
+enum class QkvSource {
+    SeparateProjections,  // split: three nn.Linear layers, then view + transpose into heads
+    FusedThenSlices,      // fused: one (3E, E) projection, q/k/v are column slices (views)
+    PerHeadProjections,   // stacked: H small modules per tensor, heads born separate
+};
+
+// How the per-head contexts become one (B, L, E) tensor again.
+enum class HeadJoin {
+    TransposeContiguousView,  // context.transpose(1, 2).contiguous().view(B, L, E)
+    Cat,                      // torch.cat of the H per-head outputs
+};
+
+struct ForwardPlan {
+    QkvSource qkv = QkvSource::SeparateProjections;
+    HeadJoin join = HeadJoin::TransposeContiguousView;
+    bool cross = false;    // separate key and value inputs
+    bool mask = false;     // a mask step (config mask or a caller's custom mask)
+    bool dropout = false;  // a dropout step (p > 0)
+};
+
+// The plan for `config`; `custom_mask` says a caller-supplied mask will be combined in.
+ForwardPlan plan_for(const AttentionConfig& config, bool custom_mask = false);
+// The steps the forward records for this plan, in order.
+std::vector<StepId> planned_steps(const ForwardPlan& plan);
+std::vector<StepId> planned_steps(const AttentionConfig& config);
+
+}  // namespace attn

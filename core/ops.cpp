@@ -1,0 +1,120 @@
+#include "core/ops.h"
+
+#include <limits>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
+#include "core/softmax.h"
+
+namespace attn {
+
+Tensor linear(const Tensor& x, const Eigen::Ref<const Mat>& w, const Vec& b, std::vector<DimRole> roles) {
+    const int64_t rows = x.dim(0) * x.dim(1);
+    Tensor y = Tensor::uninitialized({x.dim(0), x.dim(1), w.rows()}, std::move(roles));
+    ConstMatMap x_rows(x.data(), rows, x.dim(2));
+    MatMap y_rows(y.mutable_data(), rows, w.rows());
+    y_rows.noalias() = x_rows * w.transpose();
+    if (b.size() > 0) y_rows.rowwise() += b;
+    return y;
+}
+
+Tensor per_head_linear(const Tensor& x, const Mat& w, const Vec& b, int num_heads, DimRole position) {
+    const int64_t B = x.dim(0), N = x.dim(1), dh = w.rows() / num_heads;
+    Tensor y = Tensor::uninitialized({B, num_heads, N, dh}, {DimRole::Batch, DimRole::Head, position, DimRole::HeadDim});
+    ConstMatMap x_rows(x.data(), B * N, x.dim(2));
+    for (int h = 0; h < num_heads; ++h) {
+        const Mat head_out = x_rows * w.middleRows(h * dh, dh).transpose();  // (B*N, d_h)
+        for (int64_t bi = 0; bi < B; ++bi) {
+            MatMap block(y.mutable_data() + (bi * num_heads + h) * N * dh, N, dh);
+            block = head_out.middleRows(bi * N, N);
+            if (b.size() > 0) block.rowwise() += b.segment(h * dh, dh);
+        }
+    }
+    return y;
+}
+
+Tensor slice_columns(const Tensor& x, int part, int64_t width, DimRole position) {
+    return x.narrow(2, part * width, width).view({x.dim(0), x.dim(1), width}, {DimRole::Batch, position, DimRole::Embedding});
+}
+
+Tensor split_heads(const Tensor& x, int num_heads, DimRole position) {
+    return x.view({x.dim(0), x.dim(1), num_heads, x.dim(2) / num_heads},
+                  {DimRole::Batch, position, DimRole::Head, DimRole::HeadDim});
+}
+
+Tensor swap_heads_and_positions(const Tensor& x) { return x.transpose(1, 2); }
+
+Tensor merge_heads(const Tensor& tokens_first) {
+    const int64_t B = tokens_first.dim(0), L = tokens_first.dim(1), E = tokens_first.dim(2) * tokens_first.dim(3);
+    return tokens_first.contiguous(true).view({B, L, E}, {DimRole::Batch, DimRole::QueryPos, DimRole::Embedding});
+}
+
+Mat head_block(const Tensor& heads, int64_t b, int64_t h) {
+    const auto& st = heads.strides();
+    const float* first = heads.data() + b * st[0] + h * st[1];
+    return ConstStridedMap(first, heads.dim(2), heads.dim(3), Eigen::OuterStride<>(st[2]));
+}
+
+void attention_scores(const Mat& q, const Mat& k, MatMap scores) { scores.noalias() = q * k.transpose(); }
+
+void scale_scores(const ConstMatMap& scores, float factor, MatMap scaled) { scaled = scores * factor; }
+
+bool MaskRule::hides(int64_t b, int64_t i, int64_t j, int64_t S) const {
+    if (kind == MaskKind::Causal && j > i) return true;
+    if (kind == MaskKind::Padding) {
+        const int valid = valid_lengths.size() == 1 ? valid_lengths[0] : valid_lengths[static_cast<size_t>(b)];
+        if (j >= valid) return true;
+    }
+    return custom && !custom->empty() && (*custom)[static_cast<size_t>(i * S + j)] != 0;
+}
+
+void apply_mask(const ConstMatMap& scaled, const MaskRule& rule, int64_t b, MatMap masked) {
+    constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+    masked = scaled;
+    const int64_t L = masked.rows(), S = masked.cols();
+    for (int64_t i = 0; i < L; ++i)
+        for (int64_t j = 0; j < S; ++j)
+            if (rule.hides(b, i, j, S)) masked(i, j) = neg_inf;
+}
+
+void softmax_rows(const ConstMatMap& scores, MatMap weights, uint8_t* row_flags) {
+    masked_softmax_rows(scores.data(), weights.data(), static_cast<int>(scores.rows()), static_cast<int>(scores.cols()),
+                        row_flags);
+}
+
+void dropout(const ConstMatMap& weights, float p, Rng& rng, MatMap dropped) {
+    const float keep_scale = 1.0f / (1.0f - p);
+    const int64_t n = weights.size();
+    for (int64_t i = 0; i < n; ++i) dropped.data()[i] = rng.uniform01() < p ? 0.0f : weights.data()[i] * keep_scale;
+}
+
+void weighted_sum(const ConstMatMap& weights, const Mat& v, MatMap context) { context.noalias() = weights * v; }
+
+FlushDenormals::FlushDenormals() {
+#if defined(__SSE__)
+    saved_ = _mm_getcsr();
+    _mm_setcsr(saved_ | 0x8040);  // FTZ | DAZ
+#endif
+}
+
+FlushDenormals::~FlushDenormals() {
+#if defined(__SSE__)
+    _mm_setcsr(saved_);
+#endif
+}
+
+void for_each_head(int64_t count, const std::function<void(int64_t)>& body) {
+#pragma omp parallel
+    {
+        FlushDenormals flush;
+#pragma omp for schedule(dynamic)
+        for (int64_t i = 0; i < count; ++i) body(i);
+    }
+}
+
+}  // namespace attn
