@@ -22,9 +22,9 @@ struct ComputeRequest {
     io::ProblemSources sources;
     int batch_item = 0;
     int max_extent = 512;  // panel texture side limit (see build_display_model)
-    ColourScale colour_scale;  // how colours map to numbers (the View menu)
     // When set, this problem is used as is (e.g. weights the command line loaded).
     std::shared_ptr<const io::Problem> prebuilt;
+    ColourScale colour_scale{};  // how colours map to numbers (the View menu)
 };
 
 struct ComputeResult {

@@ -212,7 +212,7 @@ TEST_CASE("the window resumes the saved configuration, sentence and step after a
     ComputeResult first = ComputeWorker::compute(*make_request(before.session), 1);
     REQUIRE(first.error.empty());
     accept_result(before, std::move(first), 0.0);
-    const int weights = before.results.trace->index_of("attn_weights");
+    const int weights = before.results.trace->index_of(StepId::AttnWeights);
     REQUIRE(weights > 0);
     before.ui.playback.set_position(weights, 1.0f);
     store_config_in_settings(before);
