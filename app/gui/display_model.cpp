@@ -445,6 +445,11 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
         sd = build_step(trace, i, model, max_extent, heads[static_cast<size_t>(i)]);
         const Tensor& t = trace.steps[static_cast<size_t>(i)].tensor;
         if (!t.empty() && t.rank() > 0) sd.strip = make_strip(trace, i, heads[static_cast<size_t>(i)]);
+        const StepId id = trace.steps[static_cast<size_t>(i)].id;
+        if (id == StepId::AttnWeights || id == StepId::AttnDropped) {
+            const Step* masked = trace.find(StepId::AttnMasked);
+            sd.focus = weight_focus(t, masked ? &masked->tensor : nullptr, model.batch_item);
+        }
     }
 
     std::map<const Storage*, std::pair<int, std::string>> buffers;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/gui/colormap.h"
+#include "app/gui/weight_focus.h"
 #include "core/trace.h"
 
 namespace attn::gui {
@@ -73,6 +74,9 @@ struct StepDisplay {
     std::vector<Panel> weight_panels, bias_panels;
     float weight_vmin = -1, weight_vmax = 1;
     StorageStrip strip;
+    // Weight steps only (attention weights, after dropout): how peaked each row is, per
+    // head, for the shown batch item (weight_focus.h); empty for every other step.
+    std::vector<HeadFocus> focus;
 };
 
 // How colours map to numbers; the View menu's choices, kept in the settings.

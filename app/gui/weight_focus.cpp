@@ -38,19 +38,22 @@ std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked,
     if (masked && (masked->empty() || masked->shape() != weights.shape())) masked = nullptr;
     const int64_t batch = weights.dim(0), h_count = weights.dim(1), rows = weights.dim(2), cols = weights.dim(3);
     if (batch_item < 0 || batch_item >= batch) return heads;
+    // Strided reads (a weight tensor may be a view); one row copied out at a time.
+    const auto element = [&](const Tensor& t, int64_t h, int64_t r, int64_t c) {
+        const std::vector<int64_t>& st = t.strides();
+        return t.data()[batch_item * st[0] + h * st[1] + r * st[2] + c * st[3]];
+    };
     std::vector<float> w_row(static_cast<size_t>(cols)), s_row(static_cast<size_t>(cols));
-    std::vector<int64_t> index{batch_item, 0, 0, 0};
+    heads.reserve(static_cast<size_t>(h_count));
     for (int64_t h = 0; h < h_count; ++h) {
         HeadFocus focus;
         focus.head = static_cast<int>(h);
+        focus.rows.reserve(static_cast<size_t>(rows));
         double max_sum = 0, entropy_sum = 0;
         for (int64_t r = 0; r < rows; ++r) {
-            index[1] = h;
-            index[2] = r;
             for (int64_t c = 0; c < cols; ++c) {
-                index[3] = c;
-                w_row[static_cast<size_t>(c)] = weights.at(index);
-                if (masked) s_row[static_cast<size_t>(c)] = masked->at(index);
+                w_row[static_cast<size_t>(c)] = element(weights, h, r, c);
+                if (masked) s_row[static_cast<size_t>(c)] = element(*masked, h, r, c);
             }
             const RowFocus row = row_focus(w_row.data(), masked ? s_row.data() : nullptr, static_cast<int>(cols));
             if (row.counted) {
