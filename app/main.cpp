@@ -2,6 +2,7 @@
 //   trace     write every step of a forward as .npy + manifest.json
 //   bench     time the forward (or, with --render, the frames)
 //   snapshot  draw steps to PNG files without interaction
+//   models    list the trained example models
 // Every error is one line on stderr and exit code 2; nothing escapes main.
 #include <cstdio>
 #include <exception>
@@ -14,6 +15,8 @@
 
 namespace {
 constexpr const char* kDefaultSentence = "the cat sat on the mat";
+// What a first start shows: the trained language model on its card's sentence.
+constexpr const char* kDefaultModel = "tiny-lm";
 }
 
 static int run(int argc, char** argv) {
@@ -26,6 +29,8 @@ static int run(int argc, char** argv) {
     CLI::App* trace_cmd = add_trace_command(app, trace);
     BenchCommand bench;
     CLI::App* bench_cmd = add_bench_command(app, bench);
+    ModelsCommand models;
+    CLI::App* models_cmd = add_models_command(app, models);
 #ifdef ATTNVIZ_HAVE_GUI
     SnapshotCommand snapshot;
     CLI::App* snapshot_cmd = add_snapshot_command(app, snapshot);
@@ -48,13 +53,17 @@ static int run(int argc, char** argv) {
                             app.get_subcommands().front()->get_name() + "'");
     if (trace_cmd->parsed()) return run_trace(trace);
     if (bench_cmd->parsed()) return run_bench(bench);
+    if (models_cmd->parsed()) return run_models(models);
 #ifdef ATTNVIZ_HAVE_GUI
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
-    // Without any option the window resumes the saved lesson (configuration, sentence, step).
+    // Without any option the window resumes the saved lesson (configuration, sentence, step);
+    // with none saved it starts on the trained language model and its card's sentence.
     bool configured = false;
     for (const CLI::Option* opt : app.get_options())
         if (opt->count() > 0 && opt->get_name() != "--help") configured = true;
-    if (window.sources.query_path.empty() && window.sentence.empty() && window.size_options.front().option->count() == 0)
+    if (!configured) window.model = kDefaultModel;
+    if (window.model.empty() && window.sources.query_path.empty() && window.sentence.empty() &&
+        window.size_options.front().option->count() == 0)
         window.sentence = kDefaultSentence;
     attn::Result<attn::io::Problem> problem = resolve_problem(window);
     if (!problem) return fail(problem.error());

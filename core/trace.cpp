@@ -19,6 +19,10 @@ const char* to_string(StepKind kind) {
         case StepKind::Dropout: return "dropout";
         case StepKind::WeightedSum: return "weighted_sum";
         case StepKind::Concat: return "concat";
+        case StepKind::Lookup: return "lookup";
+        case StepKind::Add: return "add";
+        case StepKind::Norm: return "norm";
+        case StepKind::Prediction: return "prediction";
     }
     return "?";
 }

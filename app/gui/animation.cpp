@@ -173,6 +173,10 @@ StepMotion motion_for(StepKind kind) {
         case StepKind::Scale:
         case StepKind::Mask:
         case StepKind::Dropout:
+        case StepKind::Lookup:  // a trained model's steps (core/model/)
+        case StepKind::Add:
+        case StepKind::Norm:
+        case StepKind::Prediction:
             m.show_sources = true;
             m.fill = StepMotion::Fill::Fade;
             break;

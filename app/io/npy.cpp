@@ -99,7 +99,15 @@ std::string encode_npy(const Tensor& tensor) {
 Status write_npy(const std::string& path, const Tensor& tensor) { return write_file_bytes(path, encode_npy(tensor)); }
 
 Result<Tensor> decode_npy(const std::string& bytes, const std::string& what) {
-    using R = Result<Tensor>;
+    Result<NpyArray> array = decode_npy_array(bytes, what);
+    if (!array) return Result<Tensor>::failure(array.error());
+    if (array->is_boolean)
+        return Result<Tensor>::failure(what + " holds booleans; only float32 and float64 are supported here (use arr.astype('float32'))");
+    return std::move(array->tensor);
+}
+
+Result<NpyArray> decode_npy_array(const std::string& bytes, const std::string& what) {
+    using R = Result<NpyArray>;
     if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) return R::failure(what + " is not a .npy file (bad magic bytes)");
     const auto major = static_cast<unsigned char>(bytes[6]);
     size_t header_len = 0, header_start = 0;
@@ -121,8 +129,9 @@ Result<Tensor> decode_npy(const std::string& bytes, const std::string& what) {
     size_t item = 0;
     if (descr == "'<f4'" || descr == "'=f4'" || descr == "'|f4'") item = 4;
     else if (descr == "'<f8'" || descr == "'=f8'") item = 8;
+    else if (descr == "'|b1'") item = 1;
     else if (descr.empty()) return R::failure(what + " has a malformed header (no dtype)");
-    else return R::failure(what + " has dtype " + descr + "; only float32 and float64 are supported (use arr.astype('float32'))");
+    else return R::failure(what + " has dtype " + descr + "; only float32, float64 and bool (masks) are supported (use arr.astype('float32'))");
     const std::string fortran = header_value(header, "fortran_order");
     if (fortran == "True") return R::failure(what + " is in Fortran order; save it with np.ascontiguousarray first");
     if (fortran != "False") return R::failure(what + " has a malformed header (fortran_order)");
@@ -141,6 +150,14 @@ Result<Tensor> decode_npy(const std::string& bytes, const std::string& what) {
     const char* data = bytes.data() + data_start;
     if (item == 4) {
         std::memcpy(values.data(), data, need);
+    } else if (item == 1) {
+        for (size_t i = 0; i < values.size(); ++i) {
+            const auto byte = static_cast<unsigned char>(data[i]);
+            if (byte > 1)
+                return R::failure(what + " is a bool array holding byte " + std::to_string(byte) + " at element " +
+                                  std::to_string(i) + "; numpy writes only 0 (False) and 1 (True)");
+            values[i] = static_cast<float>(byte);
+        }
     } else {
         for (size_t i = 0; i < values.size(); ++i) {
             double v;
@@ -151,7 +168,13 @@ Result<Tensor> decode_npy(const std::string& bytes, const std::string& what) {
         }
     }
     std::vector<std::string> names = numbered_dim_names(shape.size());
-    return Tensor::from_values(std::move(shape), std::move(names), values);
+    return NpyArray{Tensor::from_values(std::move(shape), std::move(names), values), item == 1};
+}
+
+Result<NpyArray> read_npy_array(const std::string& path) {
+    Result<std::string> bytes = read_file_bytes(path);
+    if (!bytes) return Result<NpyArray>::failure(bytes.error());
+    return decode_npy_array(bytes.value(), "'" + path + "'");
 }
 
 Result<Tensor> read_npy(const std::string& path) {
