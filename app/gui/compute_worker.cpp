@@ -101,7 +101,9 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
             result.generation = generation;
             return result;
         }
-        Result<io::Problem> problem = io::build_problem(request.config, request.sources);
+        Result<io::Problem> problem = request.model
+                                          ? io::build_model_problem(request.model, request.model_layer, request.model_sentence)
+                                          : io::build_problem(request.config, request.sources);
         if (!problem.ok()) {
             result.error = problem.error();
         } else {

@@ -25,6 +25,10 @@ struct ComputeRequest {
     // When set, this problem is used as is (e.g. weights the command line loaded).
     std::shared_ptr<const io::Problem> prebuilt;
     ColourScale colour_scale{};  // how colours map to numbers (the View menu)
+    // A trained model's layer on `model_sentence` instead of `config` (null: random weights).
+    std::shared_ptr<const Model> model{};
+    int model_layer = 0;
+    std::string model_sentence{};
 };
 
 struct ComputeResult {

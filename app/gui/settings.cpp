@@ -98,6 +98,8 @@ const SettingField kFields[] = {
     {"variant", &UiSettings::variant, 0, 2},
     {"seed", &UiSettings::seed, 0, 1000000},
     {"step", &UiSettings::step},
+    {"model", &UiSettings::model},
+    {"model_layer", &UiSettings::model_layer, 0, 64},
 };
 
 void write_field(std::ostream& out, const SettingField& field, const UiSettings& s) {

@@ -34,6 +34,8 @@ struct UiSettings {
     int variant = 0;            // Variant as int
     int seed = 0;
     std::string step;           // the step on screen, by name ("" : the first)
+    std::string model;          // the trained model shown ("" : the seeded random weights)
+    int model_layer = 0;        // its layer
     // Not a setting: true when the file held a configuration to resume (set by parse_settings).
     bool has_session = false;
 };

@@ -6,6 +6,7 @@
 
 #include "app/gui/export_path.h"
 #include "app/gui/format.h"
+#include "app/gui/views/view_model.h"
 #include "app/gui/views/view_path_dialog.h"
 
 
@@ -30,9 +31,10 @@ std::string with_extension(const std::string& name, const std::string& extension
 
 }  // namespace
 
-Actions draw_menu(io::ProblemSources& sources, const Results& results, int step, Jobs& jobs, UiSettings& settings,
+Actions draw_menu(Session& session, const Results& results, int step, Jobs& jobs, UiSettings& settings,
                   bool& show_storage) {
     Actions out;
+    io::ProblemSources& sources = session.sources;
     if (!ImGui::BeginMainMenuBar()) return out;
     if (ImGui::BeginMenu("File")) {
         if (ImGui::MenuItem("Open weights...")) open_dialog(jobs, Kind::OpenWeights, sources.weights_path);
@@ -65,6 +67,10 @@ Actions draw_menu(io::ProblemSources& sources, const Results& results, int step,
         }
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) out.quit = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Model")) {
+        out |= draw_model_menu_items(session);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
