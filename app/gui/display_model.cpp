@@ -1,5 +1,6 @@
 // Trace -> DisplayModel. Runs on the compute worker; see display_model.h.
 #include "app/gui/display_model.h"
+#include "app/gui/step_notes.h"
 
 #include "app/gui/projection.h"
 
@@ -454,6 +455,7 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
             const Step* masked = trace.find(StepId::AttnMasked);
             sd.focus = weight_focus(t, masked ? &masked->tensor : nullptr, model.batch_item);
         }
+        sd.notes = step_notes(trace, i, model.batch_item);
     }
 
     std::map<const Storage*, std::pair<int, std::string>> buffers;

@@ -77,6 +77,9 @@ struct StepDisplay {
     // Weight steps only (attention weights, after dropout): how peaked each row is, per
     // head, for the shown batch item (weight_focus.h); empty for every other step.
     std::vector<HeadFocus> focus;
+    // Trained models: a few lines under the canvas (step_notes.h): why repeated words differ,
+    // what the model predicts. Empty for most steps.
+    std::vector<std::string> notes;
 };
 
 // How colours map to numbers; the View menu's choices, kept in the settings.

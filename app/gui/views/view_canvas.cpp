@@ -412,8 +412,10 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     body.h -= (strip ? strip_full_h + 6.0f * s : 0.0f) + (legend_on_top ? 0.0f : legend_h);
     // Weight steps: how peaked each head is, in numbers, under the legend.
     const float focus_h = body.h > 8.0f * p.small_size() ? focus_summary_height(p, sd, body.w) : 0.0f;
-    body.h -= focus_h;
+    const float notes_h = body.h > 8.0f * p.small_size() ? notes_height(p, sd) : 0.0f;
+    body.h -= focus_h + notes_h;
     const Rect focus_area{body.x, body.bottom() + (legend_on_top ? 0.0f : legend_h), body.w, focus_h};
+    const Rect notes_area{body.x, focus_area.bottom(), body.w, notes_h};
 
     // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
     // with its sources in a column beside it.
@@ -462,6 +464,7 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
                                      : Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, legend_bar_h});
     if (strip) draw_storage_strip(p, strip_area);
     if (focus_h > 0.0f) draw_focus_summary(p, sd, focus_area);
+    if (notes_h > 0.0f) draw_notes(p, sd, notes_area);
     p.dl->PopClipRect();
 
     // Mouse: hover shows a cell, click pins it, clicking a head's title enlarges it.

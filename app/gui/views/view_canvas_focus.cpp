@@ -60,6 +60,19 @@ void draw_focus_summary(const Painter& p, const StepDisplay& sd, const Rect& are
     }
 }
 
+float notes_height(const Painter& p, const StepDisplay& sd) {
+    if (sd.notes.empty()) return 0.0f;
+    return static_cast<float>(sd.notes.size()) * (p.small_size() + 3.0f * p.f->scale) + 8.0f * p.f->scale;
+}
+
+void draw_notes(const Painter& p, const StepDisplay& sd, const Rect& area) {
+    float y = area.y + 8.0f * p.f->scale;
+    for (const std::string& line : sd.notes) {
+        p.text(p.f->fonts.small, ImVec2(area.x, y), p.pal.notice, line);
+        y += p.small_size() + 3.0f * p.f->scale;
+    }
+}
+
 void draw_focus_column(const Painter& p, const StepDisplay& sd, int head, const PanelPlace& place, float x) {
     if (head < 0 || head >= static_cast<int>(sd.focus.size())) return;
     const HeadFocus& focus = sd.focus[static_cast<size_t>(head)];
