@@ -212,8 +212,10 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
         ImGui::EndDisabled();
         ImGui::EndGroup();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", fixed_sizes_reason());
-        ImGui::TextDisabled("d_h = E / H = %d; L = tokens of the sentence", spec.head_dim());
-        if (ImGui::Button("switch to random weights of these sizes")) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        ImGui::TextWrapped("d_h = E / H = %d; L = the sentence's tokens", spec.head_dim());
+        ImGui::PopStyleColor();
+        if (ImGui::Button("use random weights instead", ImVec2(-1.0f, 0.0f))) {
             choose_random_weights(session, true);
             out.config_changed = true;
         }
