@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/gui/colormap.h"
+#include "app/gui/panel_pixels.h"  // pool_max_abs
 #include "app/gui/weight_focus.h"
 #include "core/trace.h"
 
@@ -55,6 +57,10 @@ struct StorageStrip {
 
 struct StepDisplay {
     int step = -1;                   // index into Trace::steps
+    // False until the pixels are made (panels, weight panels, the strip's picture): a
+    // model is first built for the step on screen only (see build_display_model). Every
+    // other field is set for every step from the start.
+    bool built = false;
     Arrangement arrangement = Arrangement::Single;
     bool joined = false;             // ColumnGroups drawn without gaps (a plain (L, E) matrix)
     std::vector<Panel> panels;
@@ -64,7 +70,6 @@ struct StepDisplay {
     float vmin = -1, vmax = 1;       // colour range, shared (see share_colour_ranges): probabilities
                                      // 0..1 (or more after dropout's rescale), signed values one
                                      // symmetric range per chain of steps that keep their source's scale
-    bool stretched = false;          // probabilities drawn on 0..their own maximum (ColourScale)
     float data_min = 0, data_max = 0;  // finite values actually present
     int64_t masked_cells = 0;        // -inf cells in the shown batch item
     int64_t masked_zero_cells = 0;   // probabilities that are 0 because their key was masked
@@ -74,8 +79,9 @@ struct StepDisplay {
     std::vector<Panel> weight_panels, bias_panels;
     float weight_vmin = -1, weight_vmax = 1;
     StorageStrip strip;
+    bool stretched = false;          // probabilities drawn on 0..their own maximum (ColourScale)
     // Weight steps only (attention weights, after dropout): how peaked each row is, per
-    // head, for the shown batch item (weight_focus.h); empty for every other step.
+    // head, for the shown batch item (weight_focus.h); set when the step is built.
     std::vector<HeadFocus> focus;
     // Trained models: a few lines under the canvas (step_notes.h): why repeated words differ,
     // what the model predicts. Empty for most steps.
@@ -103,23 +109,31 @@ struct DisplayModel {
     ColourScale colour_scale;        // the choice the ranges were made with
     int heads = 1;
     int head_dim = 1;
+    int max_extent = 512;            // panel texture side limit it was built with
+    // True when every step is built (complete_display_model has nothing left to do).
+    bool complete() const;
 };
+
+// Builds every step when `focus_step` is kAllSteps.
+constexpr int kAllSteps = -1;
 
 // Largest side of a panel texture before pooling, chosen from the panel count so the
 // whole step stays near display resolution.
 int panel_texture_cap(int panel_count, int max_extent);
 
 // Cuts every step into panels for `batch_item` (clamped to the batch). `max_extent`
-// bounds a panel texture side (e.g. 512); larger slices are max-|v| pooled. `scale`
-// chooses the colour ranges (see ColourScale).
+// bounds a panel texture side (e.g. 512); larger slices are max-|v| pooled. With a
+// `focus_step`, only that step and the steps it reads are built (a setting change
+// redraws sooner); every step still gets its colour range, axes and buffer id, so
+// completing the model later changes nothing that is already built. `scale` chooses the
+// colour ranges (see ColourScale).
 DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
                                  std::vector<std::string> key_tokens, int batch_item,
-                                 int max_extent = 512, ColourScale scale = {});
-
-// Pools a (rows, cols) row-major matrix down to (out_rows, out_cols), keeping in each
-// block the value of largest magnitude (its sign kept); +-inf only if the whole block is.
-std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols,
-                                int out_rows, int out_cols);
+                                 int max_extent = 512, int focus_step = kAllSteps, ColourScale scale = {});
+// Builds the steps that are not built yet, one at a time, stopping early (false) when
+// `cancelled` says so between steps (a newer trace is on its way).
+bool complete_display_model(const Trace& trace, DisplayModel& model,
+                            const std::function<bool()>& cancelled = {});
 
 // Full tensor index of cell (row, col) of `panel`.
 std::vector<int64_t> cell_index(const Panel& panel, int row, int col);

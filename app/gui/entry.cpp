@@ -34,6 +34,7 @@
 #include "app/gui/layout.h"
 #include "app/gui/snapshot.h"
 #include "app/gui/test_hook.h"
+#include "core/storage.h"
 
 namespace attn::gui {
 namespace {
@@ -157,6 +158,9 @@ void post_request(AppState& state, ComputeWorker& worker) {
     std::optional<ComputeRequest> request = make_request(state.session);
     if (!request) return;
     request->colour_scale = colour_scale_of(state.settings);
+    // The step on screen is built first; the others follow once it is drawn (finish_model).
+    if (state.results.trace && state.ui.playback.step() < static_cast<int>(state.results.trace->steps.size()))
+        request->focus_step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())].id;
     state.results.posted_generation = worker.post(std::move(*request));
     state.results.posted_time = glfwGetTime();
 }
@@ -238,8 +242,13 @@ int run_window(const io::Problem& initial, bool resume) {
     std::optional<ComputeRequest> resumed;
     if (resume && state.settings.has_session) {
         const std::string note = restore_saved_session(state);
-        if (note.empty()) resumed = make_request(state.session);
-        else settings_problem += (settings_problem.empty() ? "" : "; ") + note;
+        if (note.empty()) {
+            resumed = make_request(state.session);
+            // The step the lesson stopped on is built first.
+            if (resumed) resumed->focus_step = parse_step_name(state.ui.resume_step);
+        } else {
+            settings_problem += (settings_problem.empty() ? "" : "; ") + note;
+        }
     }
     state.ui.playback.set_speed(state.settings.speed);
     Fonts fonts = load_fonts(effective_scale(state));
@@ -266,12 +275,16 @@ int run_window(const io::Problem& initial, bool resume) {
     std::signal(SIGTERM, on_stop_signal);
     std::string saved_settings = serialize_settings(state.settings);
     double last_settings_check = glfwGetTime();
+    double last_busy = glfwGetTime();
     while (!glfwWindowShouldClose(window) && !g_stop_requested) {
         // Idle (nothing moving, nothing computing): wait for input instead of redrawing.
         const bool busy = state.ui.playback.animating() || worker.busy() || state.jobs.export_progress.active ||
                           !keys.queue.empty() || keys.settle_frames > 0;
         if (busy) glfwPollEvents();
         else glfwWaitEventsTimeout(0.5);
+        // Idle for a second: the memory kept for the next trace goes back to the system.
+        if (busy) last_busy = glfwGetTime();
+        else if (glfwGetTime() - last_busy > 1.0 && cached_storage_bytes() > 0) release_cached_storage();
         int fb_w = 0, fb_h = 0;
         glfwGetFramebufferSize(window, &fb_w, &fb_h);
         if (fb_w <= 0 || fb_h <= 0 || glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
@@ -279,6 +292,10 @@ int run_window(const io::Problem& initial, bool resume) {
             continue;
         }
         if (std::optional<ComputeResult> result = worker.take()) accept_result(state, std::move(*result), glfwGetTime());
+        if (std::optional<CompletedModel> done = worker.take_model(); done && done->trace == state.results.trace) {
+            state.results.model = std::move(done->model);
+            cache.adopt_completed(state.results.model);  // textures already baked stay
+        }
         if (const float scale = monitor_content_scale(window); scale != g_content_scale) {  // moved to another monitor
             g_content_scale = scale;
             rebuild_fonts = true;
@@ -335,6 +352,8 @@ int run_window(const io::Problem& initial, bool resume) {
         gl::clear_color(bg.x, bg.y, bg.z, 1.0f);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         glfwSwapBuffers(window);
+        // The new trace's step is on screen: now the other steps.
+        if (state.results.model && !state.results.model->complete()) worker.finish_model();
 
         int win_w = 0, win_h = 0;
         glfwGetWindowSize(window, &win_w, &win_h);

@@ -14,12 +14,6 @@ namespace attn::gui {
 // comes back when it passes validation.
 int run_window(const io::Problem& initial, bool resume);
 
-struct RenderBenchOptions {
-    int frames_per_step = 60;
-    int width = 1280, height = 720;
-    bool json = false;
-};
-// `attnviz bench --render`: median frame time per step under the real renderer.
-int run_render_bench(const io::Problem& problem, const RenderBenchOptions& options);
+// `attnviz bench --render` is declared in render_bench.h.
 
 }  // namespace attn::gui

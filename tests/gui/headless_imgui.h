@@ -48,7 +48,10 @@ struct HeadlessImGui {
 // A state holding the trace of `c`, as the window has it after the worker's first result.
 inline AppState state_for(const AttentionConfig& c) {
     AppState state;
-    const auto computed = ComputeWorker::compute(ComputeRequest{c, {}, 0, 256, nullptr}, 1);
+    ComputeRequest request;
+    request.config = c;
+    request.max_extent = 256;
+    const auto computed = ComputeWorker::compute(request, 1);
     state.session.config = c;
     if (computed.error.empty()) accept_result(state, computed, 0.0);
     return state;

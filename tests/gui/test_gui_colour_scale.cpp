@@ -46,7 +46,7 @@ TEST_CASE("stretched probabilities run to each step's own maximum and say so") {
     const Trace t = dropout_trace();
     ColourScale scale;
     scale.stretch_probabilities = true;
-    const DisplayModel m = build_display_model(t, {}, {}, 0, 512, scale);
+    const DisplayModel m = build_display_model(t, {}, {}, 0, 512, kAllSteps, scale);
     const StepDisplay& w = shown(m, t, StepId::AttnWeights);
     const StepDisplay& d = shown(m, t, StepId::AttnDropped);
     CHECK(w.stretched);
@@ -64,7 +64,7 @@ TEST_CASE("one scale across steps puts every signed step on the same symmetric r
     const Trace t = dropout_trace();
     ColourScale scale;
     scale.one_scale_across_steps = true;
-    const DisplayModel m = build_display_model(t, {}, {}, 0, 512, scale);
+    const DisplayModel m = build_display_model(t, {}, {}, 0, 512, kAllSteps, scale);
     float largest = 0.0f;
     for (const StepDisplay& sd : m.steps)
         if (sd.colormap == ColormapKind::Diverging) largest = std::max(largest, extent(sd));
@@ -86,7 +86,7 @@ TEST_CASE("stretched and one scale together give the dropout step and its source
     ColourScale scale;
     scale.stretch_probabilities = true;
     scale.one_scale_across_steps = true;
-    const DisplayModel m = build_display_model(t, {}, {}, 0, 512, scale);
+    const DisplayModel m = build_display_model(t, {}, {}, 0, 512, kAllSteps, scale);
     const StepDisplay& w = shown(m, t, StepId::AttnWeights);
     const StepDisplay& d = shown(m, t, StepId::AttnDropped);
     CHECK(w.vmax == d.vmax);
