@@ -118,6 +118,16 @@ TEST_CASE("attnviz trace --model writes the model's steps and token strings into
     CHECK(sort_manifest["tokens"].size() == 13);  // the card's example
 }
 
+TEST_CASE("attnviz trace --list-steps --model lists the steps the model's trace records") {
+    const Run r = attnviz("trace --model reverse --list-steps");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.out.rfind("tokens\ntoken_embedding\nposition_embedding\nembedding_sum\nnorm\ninput\n", 0) == 0);
+    CHECK(r.out.find("attn_masked") == std::string::npos);  // an encoder: no mask
+    const std::string tail = "out\nresidual\npredicted_tokens\n";
+    REQUIRE(r.out.size() >= tail.size());
+    CHECK(r.out.compare(r.out.size() - tail.size(), tail.size(), tail) == 0);
+}
+
 TEST_CASE("bad model choices are one line on stderr and exit 2") {
     const std::string out = " --out " + (work_dir() / "bad").string();
     check_one_line_error("trace --model gpt-5" + out, "no model called 'gpt-5'; the models are tiny-lm, reverse, sort");

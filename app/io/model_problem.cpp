@@ -36,11 +36,16 @@ Result<Problem> build_model_problem(std::shared_ptr<const Model> model, int laye
     p.model = std::move(model);
     p.model_layer = layer;
     p.model_tokens = std::move(tokens.value());
+    p.model_run = std::make_shared<const ModelRun>(std::move(run.value()));
     return p;
 }
 
 Result<Trace> compute_trace(const Problem& problem) {
-    if (problem.model) return trace_model_layer(*problem.model, problem.model_tokens, problem.model_layer, problem.config.variant);
+    if (problem.model) {
+        if (problem.model_run && problem.config.variant == Variant::Split)
+            return trace_model_layer(*problem.model, problem.model_tokens, problem.model_layer, *problem.model_run);
+        return trace_model_layer(*problem.model, problem.model_tokens, problem.model_layer, problem.config.variant);
+    }
     return run_attention(problem.config, problem.weights, problem.inputs);
 }
 

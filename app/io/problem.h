@@ -11,6 +11,7 @@
 #include "core/attention.h"
 #include "core/config.h"
 #include "core/model/model.h"
+#include "core/model/model_forward.h"
 #include "core/model/tokenizer.h"
 #include "core/result.h"
 #include "core/weights.h"
@@ -51,6 +52,9 @@ struct Problem {
     std::shared_ptr<const Model> model;
     int model_layer = 0;
     TokenizedText model_tokens;
+    // The run (split variant) build_model_problem made on model_tokens, reused by
+    // compute_trace so a model problem is computed once.
+    std::shared_ptr<const ModelRun> model_run;
     // Labels of batch item `b`'s query rows and key columns.
     const std::vector<std::string>& query_tokens_of(int b) const;
     const std::vector<std::string>& key_tokens_of(int b) const;

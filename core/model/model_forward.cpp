@@ -90,7 +90,7 @@ Result<ModelRun> run_model(const Model& model, const std::vector<int>& ids, Vari
         run.layers.push_back(std::move(lr));
     }
     run.final_norm = layer_norm(x, w.final_norm, spec.norm_eps);
-    run.logits.noalias() = run.final_norm * w.lm_head.transpose();  // (L, V)
+    run.logits.noalias() = run.final_norm.lazyProduct(w.lm_head.transpose());  // (L, V); in order, as in mlp.cpp
     run.probs = softmax_rows_of(run.logits);
     run.predicted_ids.resize(static_cast<size_t>(L));
     for (int t = 0; t < L; ++t) {

@@ -47,14 +47,20 @@ Step make_step(StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sour
 }  // namespace
 
 Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer, Variant variant) {
+    Result<ModelRun> run = run_model(model, tokens.ids, variant);
+    if (!run) return Result<Trace>::failure(run.error());
+    return trace_model_layer(model, tokens, layer, std::move(run.value()));
+}
+
+Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer, ModelRun run) {
     using R = Result<Trace>;
     const ModelSpec& spec = model.spec;
-    if (layer < 0 || layer >= spec.layers)
+    if (layer < 0 || layer >= spec.layers || static_cast<size_t>(layer) >= run.layers.size())
         return R::failure("layer " + std::to_string(layer) + " is out of range: model '" + spec.name + "' has layers 0.." +
                           std::to_string(spec.layers - 1));
-    Result<ModelRun> run = run_model(model, tokens.ids, variant);
-    if (!run) return R::failure(run.error());
-    LayerRun& shown = run->layers[static_cast<size_t>(layer)];
+    if (run.token_embedding.rows() != static_cast<Eigen::Index>(tokens.ids.size()))
+        return R::failure("internal: the model run was made on other tokens");
+    LayerRun& shown = run.layers[static_cast<size_t>(layer)];
     const AttentionConfig& config = shown.attention.config;
 
     Trace trace;
@@ -69,16 +75,16 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     info.tokens = tokens.tokens;
     info.vocabulary = spec.vocabulary;
     info.note = unknown_words_note(tokens);
-    for (int id : run->predicted_ids) info.predicted_tokens.push_back(spec.vocabulary[static_cast<size_t>(id)]);
+    for (int id : run.predicted_ids) info.predicted_tokens.push_back(spec.vocabulary[static_cast<size_t>(id)]);
 
     // Before attention: where the layer's input comes from.
     const auto push = [&](StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sources) {
         trace.steps.push_back(make_step(id, kind, std::move(tensor), std::move(sources), config));
     };
     push(StepId::Tokens, StepKind::Input, ids_tensor(tokens.ids), {});
-    push(StepId::TokenEmbedding, StepKind::Lookup, batch_of_one(run->token_embedding), {StepId::Tokens});
-    push(StepId::PositionEmbedding, StepKind::Lookup, batch_of_one(run->position_embedding), {StepId::Tokens});
-    push(StepId::EmbeddingSum, StepKind::Add, batch_of_one(run->embedding_sum),
+    push(StepId::TokenEmbedding, StepKind::Lookup, batch_of_one(run.token_embedding), {StepId::Tokens});
+    push(StepId::PositionEmbedding, StepKind::Lookup, batch_of_one(run.position_embedding), {StepId::Tokens});
+    push(StepId::EmbeddingSum, StepKind::Add, batch_of_one(run.embedding_sum),
          {StepId::TokenEmbedding, StepId::PositionEmbedding});
     StepId layer_input = StepId::EmbeddingSum;
     if (layer > 0) {
@@ -96,9 +102,9 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     // After attention: the residual, and what the whole model predicts.
     push(StepId::Residual, StepKind::Add, batch_of_one(shown.resid_attn), {layer_input, StepId::Out});
     if (spec.kind == ModelKind::Language)
-        push(StepId::NextTokenProbs, StepKind::Prediction, vocabulary_rows(run->probs), {StepId::Residual});
+        push(StepId::NextTokenProbs, StepKind::Prediction, vocabulary_rows(run.probs), {StepId::Residual});
     else
-        push(StepId::PredictedTokens, StepKind::Prediction, ids_tensor(run->predicted_ids), {StepId::Residual});
+        push(StepId::PredictedTokens, StepKind::Prediction, ids_tensor(run.predicted_ids), {StepId::Residual});
     return trace;
 }
 

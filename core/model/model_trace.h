@@ -10,6 +10,7 @@
 
 #include "core/config.h"
 #include "core/model/model.h"
+#include "core/model/model_forward.h"
 #include "core/model/tokenizer.h"
 #include "core/result.h"
 #include "core/trace.h"
@@ -21,5 +22,9 @@ namespace attn {
 // attention is written (all variants compute the same numbers).
 Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer,
                                 Variant variant = Variant::Split);
+
+// The same from a run already made on tokens.ids (run_model), so a caller that needed
+// the run anyway does not run the model twice. The trace shares the run's tensors.
+Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer, ModelRun run);
 
 }  // namespace attn
