@@ -15,6 +15,8 @@
 
 namespace {
 constexpr const char* kDefaultSentence = "the cat sat on the mat";
+// What a first start shows: the trained language model on its card's sentence.
+constexpr const char* kDefaultModel = "tiny-lm";
 }
 
 static int run(int argc, char** argv) {
@@ -54,10 +56,12 @@ static int run(int argc, char** argv) {
     if (models_cmd->parsed()) return run_models(models);
 #ifdef ATTNVIZ_HAVE_GUI
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
-    // Without any option the window resumes the saved lesson (configuration, sentence, step).
+    // Without any option the window resumes the saved lesson (configuration, sentence, step);
+    // with none saved it starts on the trained language model and its card's sentence.
     bool configured = false;
     for (const CLI::Option* opt : app.get_options())
         if (opt->count() > 0 && opt->get_name() != "--help") configured = true;
+    if (!configured) window.model = kDefaultModel;
     if (window.model.empty() && window.sources.query_path.empty() && window.sentence.empty() &&
         window.size_options.front().option->count() == 0)
         window.sentence = kDefaultSentence;

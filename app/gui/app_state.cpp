@@ -1,5 +1,7 @@
 #include "app/gui/app_state.h"
 
+#include "app/gui/model_choice.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -23,6 +25,15 @@ void store_config_in_settings(AppState& state) {
     s.seed = static_cast<int>(c.seed);
     const Step* shown = state.results.step_at(state.ui.playback.step());
     s.step = shown ? shown->name() : state.ui.resume_step;
+    s.model = state.session.model ? state.session.model->spec.name : std::string();
+    s.model_layer = state.session.model_layer;
+}
+
+ColourScale colour_scale_of(const UiSettings& settings) {
+    ColourScale scale;
+    scale.stretch_probabilities = settings.stretch_probabilities;
+    scale.one_scale_across_steps = settings.one_colour_scale;
+    return scale;
 }
 
 void accept_result(AppState& state, ComputeResult result, double now) {
@@ -63,6 +74,18 @@ void accept_result(AppState& state, ComputeResult result, double now) {
 std::string restore_saved_session(AppState& state) {
     const UiSettings& s = state.settings;
     Session restored;
+    if (!s.model.empty()) {
+        // A trained model: its name, layer and sentence are the whole lesson.
+        const std::string error = choose_model(restored, s.model);
+        if (!error.empty()) return "saved lesson not restored: " + error;
+        restored.sentence = s.sentence;
+        follow_model_sentence(restored);  // a sentence it refuses leaves the card's example, with the reason
+        choose_layer(restored, s.model_layer);
+        restored.model_note.clear();
+        state.session = std::move(restored);
+        state.ui.resume_step = s.step;
+        return "";
+    }
     if (s.sentence.empty()) {
         restored.sentence.clear();
         restored.tokens_from_sentence = false;

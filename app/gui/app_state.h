@@ -28,6 +28,8 @@ struct AppState {
     Jobs jobs;
 };
 
+// The colour scale the View menu chose (saved in the settings).
+ColourScale colour_scale_of(const UiSettings& settings);
 // Takes the worker's newest result into the state (keeps the old trace on failure) and
 // stays on the same step by name (or on ui.resume_step, once, after a restart).
 void accept_result(AppState& state, ComputeResult result, double now);

@@ -147,7 +147,7 @@ void ComputeWorker::complete_model_locked(std::unique_lock<std::mutex>& lock) {
 }
 
 ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item, int max_extent,
-                                     std::optional<StepId> focus_step) {
+                                     std::optional<StepId> focus_step, ColourScale colour_scale) {
     const TeamSizedByFreeCores team;
     ComputeResult result;
     const auto start = std::chrono::steady_clock::now();
@@ -163,7 +163,7 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
         const int focus = focus_step ? shared->index_of(*focus_step) : kAllSteps;  // -1 (absent) = all
         result.model = std::make_shared<const DisplayModel>(
             build_display_model(*shared, problem.query_tokens_of(batch_item), problem.key_tokens_of(batch_item),
-                                batch_item, max_extent, focus));
+                                batch_item, max_extent, focus, colour_scale));
         result.model_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - model_start).count();
         result.trace = std::move(shared);
@@ -185,15 +185,19 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
     ComputeResult result;
     try {
         if (request.prebuilt) {
-            result = compute(*request.prebuilt, request.batch_item, request.max_extent, request.focus_step);
+            result = compute(*request.prebuilt, request.batch_item, request.max_extent, request.focus_step,
+                             request.colour_scale);
             result.generation = generation;
             return result;
         }
-        Result<io::Problem> problem = io::build_problem(request.config, request.sources);
+        Result<io::Problem> problem = request.model
+                                          ? io::build_model_problem(request.model, request.model_layer, request.model_sentence)
+                                          : io::build_problem(request.config, request.sources);
         if (!problem.ok()) {
             result.error = problem.error();
         } else {
-            result = compute(problem.value(), request.batch_item, request.max_extent, request.focus_step);
+            result = compute(problem.value(), request.batch_item, request.max_extent, request.focus_step,
+                             request.colour_scale);
         }
     } catch (const std::exception& e) {
         result.error = text::trf("canvas.prepare_failed", {{"reason", e.what()}});

@@ -31,6 +31,11 @@ struct ComputeRequest {
     std::optional<StepId> focus_step;
     // When set, this problem is used as is (e.g. weights the command line loaded).
     std::shared_ptr<const io::Problem> prebuilt;
+    ColourScale colour_scale{};  // how colours map to numbers (the View menu)
+    // A trained model's layer on `model_sentence` instead of `config` (null: random weights).
+    std::shared_ptr<const Model> model{};
+    int model_layer = 0;
+    std::string model_sentence{};
 };
 
 struct ComputeResult {
@@ -80,7 +85,7 @@ public:
     static ComputeResult compute(const ComputeRequest& request, uint64_t generation);
     // Same, for a problem that is already built.
     static ComputeResult compute(const io::Problem& problem, int batch_item, int max_extent,
-                                 std::optional<StepId> focus_step = std::nullopt);
+                                 std::optional<StepId> focus_step = std::nullopt, ColourScale colour_scale = {});
 
 private:
     void run();

@@ -2,6 +2,7 @@
 #include "app/gui/display_model.h"
 
 #include "app/gui/panel_pixels.h"
+#include "app/gui/step_notes.h"
 #include "app/gui/projection.h"
 #include "app/gui/storage_strip.h"
 
@@ -94,7 +95,9 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     StepDisplay sd;
     sd.step = index;
     sd.from_step = step.has_primary_source() ? trace.index_of(step.primary_source()) : -1;
-    sd.colormap = is_probability_step(step.kind) ? ColormapKind::Sequential : ColormapKind::Diverging;
+    // The next-word distribution is a probability too (on the honest 0..1 scale).
+    sd.colormap = is_probability_step(step.kind) || step.id == StepId::NextTokenProbs ? ColormapKind::Sequential
+                                                                                      : ColormapKind::Diverging;
     head_of.heads = model.heads;
     head_of.head_dim = model.head_dim;
     if (t.empty() || t.rank() == 0) {
@@ -269,6 +272,10 @@ void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& pl
     picture.buffer_id = sd.strip.buffer_id;  // named for every step up front (name_buffer)
     picture.shares_with = std::move(sd.strip.shares_with);
     sd.strip = std::move(picture);
+    if (step.id == StepId::AttnWeights || step.id == StepId::AttnDropped) {
+        const Step* masked = trace.find(StepId::AttnMasked);
+        sd.focus = weight_focus(t, masked ? &masked->tensor : nullptr, model.batch_item);
+    }
     sd.built = true;
 }
 
@@ -300,21 +307,32 @@ bool keeps_source_scale(StepKind kind) {
 // One colour scale per family of steps, so a colour means the same number across a step
 // and the sources drawn beside it: probabilities (softmax, dropout) on 0..1 (higher only
 // when dropout's 1/(1-p) lifts a survivor past 1), and signed values on one symmetric
-// range per chain of steps that keep their source's scale.
-void share_colour_ranges(const Trace& trace, DisplayModel& model) {
+// range per chain of steps that keep their source's scale. `scale` may stretch the
+// probabilities to each step's data or put every signed step on one range.
+void share_colour_ranges(const Trace& trace, DisplayModel& model, ColourScale scale) {
     const size_t n = model.steps.size();
-    float top = 1.0f;
-    for (size_t i = 0; i < n; ++i)
-        if (model.steps[i].colormap == ColormapKind::Sequential) top = std::max(top, model.steps[i].data_max);
+    float top = 1.0f, data_top = 0.0f;
+    for (size_t i = 0; i < n; ++i) {
+        if (model.steps[i].colormap != ColormapKind::Sequential) continue;
+        top = std::max(top, model.steps[i].data_max);
+        data_top = std::max(data_top, model.steps[i].data_max);
+    }
     std::vector<size_t> group(n);
     for (size_t i = 0; i < n; ++i) group[i] = i;
     const auto root = [&](size_t i) {
         while (group[i] != i) i = group[i] = group[group[i]];
         return i;
     };
+    size_t first_signed = n;  // with one scale across steps, every signed step joins this one
     for (size_t i = 0; i < n; ++i) {
         const Step& step = trace.steps[i];
-        if (model.steps[i].colormap != ColormapKind::Diverging || !keeps_source_scale(step.kind)) continue;
+        if (model.steps[i].colormap != ColormapKind::Diverging) continue;
+        if (scale.one_scale_across_steps) {
+            if (first_signed == n) first_signed = i;
+            group[root(i)] = root(first_signed);
+            continue;
+        }
+        if (!keeps_source_scale(step.kind)) continue;
         for (StepId source : step.sources) {
             const int s = trace.index_of(source);
             if (s < 0 || model.steps[static_cast<size_t>(s)].colormap != ColormapKind::Diverging) continue;
@@ -331,6 +349,11 @@ void share_colour_ranges(const Trace& trace, DisplayModel& model) {
         if (sd.colormap == ColormapKind::Sequential) {
             sd.vmin = 0.0f;
             sd.vmax = top;
+            if (scale.stretch_probabilities) {
+                const float own = scale.one_scale_across_steps ? data_top : sd.data_max;
+                sd.vmax = own > 0.0f ? own : 1.0f;
+                sd.stretched = true;
+            }
         } else {
             sd.vmin = -extent[root(i)];
             sd.vmax = extent[root(i)];
@@ -353,7 +376,7 @@ std::vector<int> steps_drawn_with(const Trace& trace, int focus) {
 
 DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
                                  std::vector<std::string> key_tokens, int batch_item, int max_extent,
-                                 int focus_step) {
+                                 int focus_step, ColourScale scale) {
     DisplayModel model;
     model.query_tokens = std::move(query_tokens);
     model.key_tokens = std::move(key_tokens);
@@ -394,7 +417,9 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
         const Step& step = trace.steps[static_cast<size_t>(i)];
         if (!step.tensor.empty() && step.tensor.rank() > 0) name_buffer(trace, i, sd.strip, buffers);
     }
-    share_colour_ranges(trace, model);
+    model.colour_scale = scale;
+    share_colour_ranges(trace, model, scale);
+    for (int i = 0; i < n; ++i) model.steps[static_cast<size_t>(i)].notes = step_notes(trace, i, model.batch_item);
 
     std::vector<int> fill;
     if (focus_step >= 0 && focus_step < n) {

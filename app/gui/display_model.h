@@ -12,6 +12,7 @@
 
 #include "app/gui/colormap.h"
 #include "app/gui/panel_pixels.h"  // pool_max_abs
+#include "app/gui/weight_focus.h"
 #include "core/trace.h"
 
 namespace attn::gui {
@@ -78,12 +79,34 @@ struct StepDisplay {
     std::vector<Panel> weight_panels, bias_panels;
     float weight_vmin = -1, weight_vmax = 1;
     StorageStrip strip;
+    bool stretched = false;          // probabilities drawn on 0..their own maximum (ColourScale)
+    // Weight steps only (attention weights, after dropout): how peaked each row is, per
+    // head, for the shown batch item (weight_focus.h); set when the step is built.
+    std::vector<HeadFocus> focus;
+    // Trained models: a few lines under the canvas (step_notes.h): why repeated words differ,
+    // what the model predicts. Empty for most steps.
+    std::vector<std::string> notes;
+};
+
+// How colours map to numbers; the View menu's choices, kept in the settings.
+struct ColourScale {
+    // Probabilities on 0..(largest value of this step) instead of the honest 0..1: shows
+    // small differences, but near-uniform rows then look confident. Labelled "stretched".
+    bool stretch_probabilities = false;
+    // One range for every step of a colormap instead of one per chain of steps, so any
+    // change of magnitude between steps (a projection, the sqrt(d_h) division, dropout's
+    // 1/(1-p)) shows as a change of colour.
+    bool one_scale_across_steps = false;
+    bool operator==(const ColourScale& o) const {
+        return stretch_probabilities == o.stretch_probabilities && one_scale_across_steps == o.one_scale_across_steps;
+    }
 };
 
 struct DisplayModel {
     std::vector<StepDisplay> steps;  // same order as Trace::steps
     std::vector<std::string> query_tokens, key_tokens;
     int batch_item = 0;
+    ColourScale colour_scale;        // the choice the ranges were made with
     int heads = 1;
     int head_dim = 1;
     int max_extent = 512;            // panel texture side limit it was built with
@@ -102,10 +125,11 @@ int panel_texture_cap(int panel_count, int max_extent);
 // bounds a panel texture side (e.g. 512); larger slices are max-|v| pooled. With a
 // `focus_step`, only that step and the steps it reads are built (a setting change
 // redraws sooner); every step still gets its colour range, axes and buffer id, so
-// completing the model later changes nothing that is already built.
+// completing the model later changes nothing that is already built. `scale` chooses the
+// colour ranges (see ColourScale).
 DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
                                  std::vector<std::string> key_tokens, int batch_item,
-                                 int max_extent = 512, int focus_step = kAllSteps);
+                                 int max_extent = 512, int focus_step = kAllSteps, ColourScale scale = {});
 // Builds the steps that are not built yet, one at a time, stopping early (false) when
 // `cancelled` says so between steps (a newer trace is on its way).
 bool complete_display_model(const Trace& trace, DisplayModel& model,

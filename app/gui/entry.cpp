@@ -158,6 +158,7 @@ float effective_scale(const AppState& state) {
 void post_request(AppState& state, ComputeWorker& worker) {
     std::optional<ComputeRequest> request = make_request(state.session);
     if (!request) return;
+    request->colour_scale = colour_scale_of(state.settings);
     // The step on screen is built first; the others follow once it is drawn (finish_model).
     if (state.results.trace && state.ui.playback.step() < static_cast<int>(state.results.trace->steps.size()))
         request->focus_step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())].id;
@@ -263,6 +264,7 @@ int run_window(const io::Problem& initial, bool resume) {
     ComputeRequest first;
     if (resumed) first = std::move(*resumed);
     else first.prebuilt = std::make_shared<const io::Problem>(initial);
+    first.colour_scale = colour_scale_of(state.settings);
     state.results.posted_generation = worker.post(std::move(first));
     state.results.posted_time = glfwGetTime();
     // GL objects must die before the context: they live in these and are reset below.

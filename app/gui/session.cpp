@@ -1,5 +1,7 @@
 #include "app/gui/session.h"
 
+#include "core/model/tokenizer.h"
+
 #include <algorithm>
 
 #include "app/text/languages.h"
@@ -102,9 +104,31 @@ void init_from_problem(Session& session, const io::Problem& problem) {
         session.sentence_in_use = sentence;
         session.tokens_from_sentence = true;
     }
+    session.model = problem.model;
+    session.model_layer = problem.model_layer;
+    if (problem.model) {
+        // The box shows the words the model read (without the <bos> it adds itself).
+        std::string words;
+        const std::vector<std::string>& tokens = problem.model_tokens.tokens;
+        for (size_t i = problem.model->spec.prepend_bos ? 1 : 0; i < tokens.size(); ++i)
+            words += (words.empty() ? "" : " ") + tokens[i];
+        session.sentence = words;
+        session.sentence_in_use = words;
+        session.tokens_from_sentence = true;
+        session.unknown_note = unknown_words_note(problem.model_tokens);
+    }
 }
 
 std::optional<ComputeRequest> make_request(Session& session) {
+    if (session.model) {
+        // The model fixes sizes, mask and weights; only the sentence and layer vary.
+        session.config_message.clear();
+        ComputeRequest request;
+        request.model = session.model;
+        request.model_layer = session.model_layer;
+        request.model_sentence = session.sentence_in_use;
+        return request;
+    }
     AttentionConfig config = session.config;
     config.batch = std::max(1, config.batch);
     // The key/value sliders keep their values while cross-attention is off, but only

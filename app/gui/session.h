@@ -3,6 +3,7 @@
 // the open-file dialogs) receive this and nothing else of the application.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "app/gui/compute_worker.h"
 #include "app/io/problem.h"
 #include "core/config.h"
+#include "core/model/model.h"
 
 namespace attn::gui {
 
@@ -24,6 +26,12 @@ struct Session {
     io::ProblemSources sources;    // file paths (weights, query, key, value)
     std::string config_message;    // why the edited config cannot run ("" when fine)
     std::string cross_note;        // why turning cross-attention on changed the variant
+    // A trained example model (model_choice.h), or null for the seeded random weights. With
+    // a model, the sentence is tokenised with its vocabulary and the model fixes the sizes.
+    std::shared_ptr<const Model> model;
+    int model_layer = 0;           // the layer whose attention is shown
+    std::string model_note;        // shown under the picker: what the last model change did
+    std::string unknown_note;      // "unknown words shown as <unk>: ..." ("" when none)
 };
 
 // The tokens the worker embeds: the sentence's words, cut or padded ("t6", ...) to seq_len.

@@ -86,6 +86,8 @@ const SettingField kFields[] = {
     {"ui_scale", &UiSettings::ui_scale, 0.75, 2.5},
     {"speed", &UiSettings::speed, 0.1, 8.0},
     {"show_values", &UiSettings::show_values},
+    {"stretch_probabilities", &UiSettings::stretch_probabilities},
+    {"one_colour_scale", &UiSettings::one_colour_scale},
     {"window_width", &UiSettings::window_width, 320, 16384},
     {"window_height", &UiSettings::window_height, 240, 16384},
     {"left_panel_em", &UiSettings::left_panel_em, 10.0, 60.0},
@@ -105,6 +107,8 @@ const SettingField kFields[] = {
     {"variant", &UiSettings::variant, 0, 2},
     {"seed", &UiSettings::seed, 0, 1000000},
     {"step", &UiSettings::step},
+    {"model", &UiSettings::model},
+    {"model_layer", &UiSettings::model_layer, 0, 64},
 };
 
 void write_field(std::ostream& out, const SettingField& field, const UiSettings& s) {

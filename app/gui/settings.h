@@ -12,6 +12,8 @@ struct UiSettings {
     float ui_scale = 1.0f;      // 0.75 .. 2.5
     float speed = 1.0f;         // animation speed multiplier
     bool show_values = true;    // numbers in cells that are big enough
+    bool stretch_probabilities = false;  // colour scale: probabilities on 0..data max (see ColourScale)
+    bool one_colour_scale = false;       // colour scale: one range across steps
     int window_width = 1440, window_height = 900;
     // Side panels, dragged by their splitter bars: widths in font heights (so they follow
     // the UI scale) and the explanation's share of the right column.
@@ -34,6 +36,8 @@ struct UiSettings {
     int variant = 0;            // Variant as int
     int seed = 0;
     std::string step;           // the step on screen, by name ("" : the first)
+    std::string model;          // the trained model shown ("" : the seeded random weights)
+    int model_layer = 0;        // its layer
     // Not a setting: true when the file held a configuration to resume (set by parse_settings).
     bool has_session = false;
 };

@@ -100,6 +100,14 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
             spec.head_claims.push_back(std::move(claim));
         }
     }
+    if (card.contains("training") && card["training"].is_object()) {
+        const json& training = card["training"];
+        if (training.contains("final_train_loss") && training["final_train_loss"].is_number())
+            spec.final_train_loss = training["final_train_loss"].get<double>();
+        if (training.contains("heldout") && training["heldout"].is_object())
+            for (const auto& [name, value] : training["heldout"].items())
+                if (value.is_number()) spec.heldout_figures.emplace_back(name, value.get<double>());
+    }
     return spec;
 }
 

@@ -9,6 +9,7 @@
 // Filled by app/io/model_loader; the core only computes with it.
 #pragma once
 
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,10 @@ struct ModelSpec {
     std::string example;             // a sentence where the heads differ visibly
     std::vector<HeadClaim> head_claims;
     std::string reading_the_output;  // how to read logits / probs, in one line
+    // The card's training figures, for the window: held-out measures ("exact_match 1.00")
+    // and the final training loss.
+    std::vector<std::pair<std::string, double>> heldout_figures;
+    double final_train_loss = -1;  // -1 when the card does not say
     int head_dim() const { return heads > 0 ? hidden_dim / heads : 0; }
 };
 

@@ -3,6 +3,7 @@
 //   Heatmap pieces       image, frame, axis labels, cell values, legend
 //   draw_canvas          header line, split, result, sources, legend, strip, mouse
 #include "app/gui/views/view_canvas.h"
+#include "app/gui/views/view_canvas_focus.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -312,7 +313,9 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
         p.dl->AddLine(ImVec2(zx, r.y), ImVec2(zx, r.bottom()), p.pal.frame);
         p.text(p.f->fonts.small, ImVec2(zx - p.measure(p.f->fonts.small, "0").x * 0.5f, ty), p.pal.dim_text, "0");
     }
-    const std::string title = text::tr(sd.colormap == ColormapKind::Sequential ? "canvas.legend.probability" : "canvas.legend.value");
+    std::string title = text::tr(sd.colormap == ColormapKind::Sequential ? "canvas.legend.probability" : "canvas.legend.value");
+    if (sd.stretched) title += text::trf("canvas.legend.stretched", {{"top", hi}});
+    else if (p.f->model->colour_scale.one_scale_across_steps) title += text::tr("canvas.legend.one_scale");
     p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
     if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
         // The same hatching the shader draws: masked is neither a value nor "not computed yet".
@@ -415,6 +418,12 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     Rect strip_area{body.x, body.bottom() - strip_full_h, body.w, strip_full_h};
     // A little air between the heatmaps and the strip's caption.
     body.h -= (strip ? strip_full_h + 6.0f * s : 0.0f) + (legend_on_top ? 0.0f : legend_h);
+    // Weight steps: how peaked each head is, in numbers, under the legend.
+    const float focus_h = body.h > 8.0f * p.small_size() ? focus_summary_height(p, sd, body.w) : 0.0f;
+    const float notes_h = body.h > 8.0f * p.small_size() ? notes_height(p, sd) : 0.0f;
+    body.h -= focus_h + notes_h;
+    const Rect focus_area{body.x, body.bottom() + (legend_on_top ? 0.0f : legend_h), body.w, focus_h};
+    const Rect notes_area{body.x, focus_area.bottom(), body.w, notes_h};
 
     // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
     // with its sources in a column beside it.
@@ -424,7 +433,20 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         const int source_count = motion.show_sources ? static_cast<int>(step.sources.size()) : 0;
         const int result_panels = sd.arrangement == Arrangement::Grid && ui.enlarged_head < 0 ? static_cast<int>(sd.panels.size()) : 1;
         const CanvasSplit split = split_canvas(body, body.w > 380.0f * s ? source_count : 0, 24.0f * s, result_panels);
-        drawn = draw_result(p, ui, split.result);
+        Rect result_area = split.result;
+        const float column_w = focus_h > 0.0f ? focus_column_width(p, sd) : 0.0f;
+        result_area.w -= column_w;
+        drawn = draw_result(p, ui, result_area);
+        if (column_w > 0.0f && frame.progress >= 1.0f) {
+            // Beside the grid, level with the chosen head's rows.
+            const int head = ui.chosen_head();
+            float right = result_area.x;
+            for (const PanelPlace& place : drawn.layout.panels) right = std::max(right, place.rect.right());
+            for (size_t k = 0; k < drawn.visible.size() && k < drawn.layout.panels.size(); ++k) {
+                if (sd.panels[static_cast<size_t>(drawn.visible[k])].head != head) continue;
+                draw_focus_column(p, sd, head, drawn.layout.panels[k], right + 8.0f * s);
+            }
+        }
         // The operands follow the chosen head; the animation's cursor or the hovered cell
         // previews another one, and a pinned cell counts unless another head was chosen.
         CellRef active = drawn.active;
@@ -453,6 +475,8 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     draw_legend(p, sd, legend_on_top ? legend_rect
                                      : Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, legend_bar_h});
     if (strip) draw_storage_strip(p, strip_area);
+    if (focus_h > 0.0f) draw_focus_summary(p, sd, focus_area);
+    if (notes_h > 0.0f) draw_notes(p, sd, notes_area);
     p.dl->PopClipRect();
 
     // Mouse: hover shows a cell, click pins it, clicking a head's title enlarges it.

@@ -1,5 +1,8 @@
 #include "app/gui/views/view_controls.h"
 
+#include "app/gui/model_choice.h"
+#include "app/gui/views/view_model.h"
+
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -173,16 +176,49 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
     AttentionConfig& c = session.config;
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.0f);
 
+    out |= draw_model_picker(session, settings.light_theme);
+    const bool model = session.model != nullptr;
     ImGui::TextUnformatted(tr("controls.tokens"));
     ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::InputTextWithHint("##sentence", tr("controls.sentence.hint"), &session.sentence)) {
-        out.config_changed |= follow_sentence(session);
+    const char* hint = model ? tr("controls.sentence.model_hint") : tr("controls.sentence.hint");
+    if (ImGui::InputTextWithHint("##sentence", hint, &session.sentence)) {
+        out.config_changed |= model ? follow_model_sentence(session) : follow_sentence(session);
     }
     if (!session.sentence_message.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).warning));
         ImGui::TextWrapped("%s", session.sentence_message.c_str());
         ImGui::PopStyleColor();
     }
+    if (model && !session.unknown_note.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).warning));
+        ImGui::TextWrapped("%s (the model never learned them: they all share the one <unk> row)", session.unknown_note.c_str());
+        ImGui::PopStyleColor();
+    }
+    if (model) {
+        // A trained model fixes everything below the tokens: show its sizes, disabled, and say why.
+        draw_model_card(session);
+        ImGui::Separator();
+        ImGui::TextUnformatted("Sizes (fixed by the model)");
+        const ModelSpec& spec = session.model->spec;
+        ImGui::BeginGroup();
+        ImGui::BeginDisabled();
+        int shown_l = session.config.seq_len, shown_e = spec.hidden_dim, shown_h = spec.heads;
+        ImGui::SliderInt("seq_len (L)", &shown_l, 1, spec.max_len);
+        ImGui::SliderInt("hidden_dim (E)", &shown_e, 1, 1024);
+        ImGui::SliderInt("num_heads (H)", &shown_h, 1, 32);
+        ImGui::EndDisabled();
+        ImGui::EndGroup();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", fixed_sizes_reason());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        ImGui::TextWrapped("d_h = E / H = %d; L = the sentence's tokens", spec.head_dim());
+        ImGui::PopStyleColor();
+        if (ImGui::Button("use random weights instead", ImVec2(-1.0f, 0.0f))) {
+            choose_random_weights(session, true);
+            out.config_changed = true;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", fixed_sizes_reason());
+        ImGui::Separator();
+    } else {
     // The label wraps beside the box instead of being cut off in a narrow panel.
     if (ImGui::Checkbox("##rows_are_words", &session.tokens_from_sentence)) {
         // Ticking it with an empty box has no words to use: take the box's text first.
@@ -256,6 +292,7 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
         ImGui::TextWrapped("%s", session.config_message.c_str());
         ImGui::PopStyleColor();
     }
+    }  // random weights
     if (!session.sources.weights_path.empty() || !session.sources.query_path.empty()) {
         ImGui::Separator();
         ImGui::TextUnformatted(tr("controls.files"));

@@ -6,6 +6,7 @@
 
 #include "app/gui/export_path.h"
 #include "app/gui/format.h"
+#include "app/gui/views/view_model.h"
 #include "app/gui/views/view_path_dialog.h"
 #include "app/text/languages.h"
 
@@ -48,9 +49,10 @@ void language_menu(UiSettings& settings, Actions& out) {
 
 }  // namespace
 
-Actions draw_menu(io::ProblemSources& sources, const Results& results, int step, Jobs& jobs, UiSettings& settings,
+Actions draw_menu(Session& session, const Results& results, int step, Jobs& jobs, UiSettings& settings,
                   bool& show_storage) {
     Actions out;
+    io::ProblemSources& sources = session.sources;
     if (!ImGui::BeginMainMenuBar()) return out;
     if (ImGui::BeginMenu(label("menu.file"))) {
         if (ImGui::MenuItem(label("menu.file.open_weights"))) open_dialog(jobs, Kind::OpenWeights, sources.weights_path);
@@ -85,6 +87,10 @@ Actions draw_menu(io::ProblemSources& sources, const Results& results, int step,
         if (ImGui::MenuItem(label("menu.file.quit"), "Ctrl+Q")) out.quit = true;
         ImGui::EndMenu();
     }
+    if (ImGui::BeginMenu(label("menu.model"))) {
+        out |= draw_model_menu_items(session);
+        ImGui::EndMenu();
+    }
     if (ImGui::BeginMenu(label("menu.view"))) {
         if (ImGui::MenuItem(label("menu.view.presentation"), "P")) out.toggle_presentation = true;
         if (ImGui::MenuItem(label("menu.view.full_screen"), "F")) out.toggle_fullscreen = true;
@@ -93,6 +99,14 @@ Actions draw_menu(io::ProblemSources& sources, const Results& results, int step,
             out.theme_changed = true;
         }
         ImGui::MenuItem(label("menu.view.numbers"), nullptr, &settings.show_values);
+        ImGui::Separator();
+        ImGui::TextDisabled("%s", tr("menu.view.colour_scale"));
+        if (ImGui::MenuItem(label("menu.view.stretch"), nullptr, &settings.stretch_probabilities))
+            out.config_changed = true;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.stretch.tip"));
+        if (ImGui::MenuItem(label("menu.view.one_scale"), nullptr, &settings.one_colour_scale)) out.config_changed = true;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.one_scale.tip"));
+        ImGui::Separator();
         ImGui::MenuItem(label("menu.view.storage"), nullptr, &show_storage);
         language_menu(settings, out);
         ImGui::EndMenu();

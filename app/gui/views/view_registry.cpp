@@ -26,7 +26,7 @@ const std::vector<ViewSpec>& registered_views() {
     // window, titled, slot, extra flags, edge to edge, interactive only, draw
     static const std::vector<ViewSpec> views = {
         {nullptr, false, DockSlot::MenuBar, 0, false, false, [](AppState& s, const FrameContext&, const Rect&) {
-             return draw_menu(s.session.sources, s.results, s.ui.playback.step(), s.jobs, s.settings, s.ui.show_storage);
+             return draw_menu(s.session, s.results, s.ui.playback.step(), s.jobs, s.settings, s.ui.show_storage);
          }},
         {nullptr, false, DockSlot::Dialogs, 0, false, true, [](AppState& s, const FrameContext&, const Rect&) {
              return draw_dialogs(s.jobs.dialog, s.session.sources, s.settings.light_theme);

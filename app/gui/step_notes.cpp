@@ -1,0 +1,120 @@
+#include "app/gui/step_notes.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <numeric>
+
+namespace attn::gui {
+namespace {
+
+std::string two_decimals(float v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(v));
+    return buf;
+}
+
+// The first word (not a special token) that occurs at several positions, and where.
+std::pair<std::string, std::vector<int>> repeated_word(const std::vector<std::string>& tokens) {
+    std::map<std::string, std::vector<int>> at;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const std::string& t = tokens[i];
+        if (t.empty() || t.front() == '<') continue;
+        at[t].push_back(static_cast<int>(i));
+    }
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const auto it = at.find(tokens[i]);
+        if (it != at.end() && it->second.size() > 1) return *it;
+    }
+    return {};
+}
+
+std::string positions_text(const std::vector<int>& positions) {
+    std::string text;
+    for (size_t i = 0; i < positions.size(); ++i)
+        text += (i == 0 ? "" : (i + 1 == positions.size() ? " and " : ", ")) + std::to_string(positions[i]);
+    return text;
+}
+
+// "next word after 'ran': . 0.93, and 0.02, ..." from row `row` of a (B, L, V) tensor.
+std::string next_word_line(const Trace& trace, const Tensor& probs, int batch_item, int row) {
+    const int vocab = static_cast<int>(probs.dim(2));
+    std::vector<float> values(static_cast<size_t>(vocab));
+    for (int v = 0; v < vocab; ++v) values[static_cast<size_t>(v)] = probs.at({batch_item, row, v});
+    const std::vector<std::string>& words = trace.model.vocabulary;
+    const std::vector<std::string>& tokens = trace.model.tokens;
+    std::string line = "next word after '" + (row < static_cast<int>(tokens.size()) ? tokens[static_cast<size_t>(row)] : "?") + "':";
+    for (const auto& [index, p] : top_k(values.data(), vocab, 5)) {
+        const std::string word = index < static_cast<int>(words.size()) ? words[static_cast<size_t>(index)] : std::to_string(index);
+        line += "  " + word + " " + two_decimals(p);
+    }
+    return line;
+}
+
+}  // namespace
+
+std::vector<std::pair<int, float>> top_k(const float* probs, int n, int k) {
+    std::vector<int> order(static_cast<size_t>(std::max(0, n)));
+    std::iota(order.begin(), order.end(), 0);
+    const int keep = std::clamp(k, 0, n);
+    std::partial_sort(order.begin(), order.begin() + keep, order.end(), [&](int a, int b) {
+        return probs[a] > probs[b] || (probs[a] == probs[b] && a < b);
+    });
+    std::vector<std::pair<int, float>> out;
+    for (int i = 0; i < keep; ++i) out.emplace_back(order[static_cast<size_t>(i)], probs[order[static_cast<size_t>(i)]]);
+    return out;
+}
+
+std::vector<std::string> step_notes(const Trace& trace, int step_index, int batch_item) {
+    std::vector<std::string> notes;
+    if (!trace.model.present() || step_index < 0 || step_index >= static_cast<int>(trace.steps.size())) return notes;
+    const Step& step = trace.steps[static_cast<size_t>(step_index)];
+    const auto [word, positions] = repeated_word(trace.model.tokens);
+    switch (step.id) {
+    case StepId::Tokens:
+        if (!trace.model.note.empty()) notes.push_back(trace.model.note + ": the model never saw them, they all share one row");
+        break;
+    case StepId::TokenEmbedding:
+        if (!word.empty())
+            notes.push_back("'" + word + "' at positions " + positions_text(positions) +
+                            " gets the identical row here: a lookup knows the word, not where it stands");
+        break;
+    case StepId::PositionEmbedding:
+    case StepId::EmbeddingSum:
+        if (!word.empty()) {
+            notes.push_back("'" + word + "' at positions " + positions_text(positions) +
+                            ": same token row, different position rows, so their sums differ -");
+            notes.push_back("that is how attention can tell the two apart (without this step they would be identical)");
+        } else {
+            notes.push_back("each position adds its own learned row: the same word at two places would get two different vectors");
+        }
+        break;
+    case StepId::Out:
+    case StepId::Residual:
+    case StepId::NextTokenProbs:
+    case StepId::PredictedTokens: {
+        if (trace.model.kind == "language") {
+            const Step* probs = trace.find(StepId::NextTokenProbs);
+            if (probs && probs->tensor.rank() == 3 && batch_item < probs->tensor.dim(0)) {
+                const int last = static_cast<int>(probs->tensor.dim(1)) - 1;
+                notes.push_back(next_word_line(trace, probs->tensor, batch_item, last));
+                if (last > 0) notes.push_back(next_word_line(trace, probs->tensor, batch_item, last - 1));
+            }
+        } else if (!trace.model.predicted_tokens.empty()) {
+            std::string out = "model output:";
+            for (const std::string& t : trace.model.predicted_tokens) out += " " + t;
+            notes.push_back(out);
+        }
+        if (trace.model.layers > 1 && trace.model.layer + 1 < trace.model.layers && step.id != StepId::NextTokenProbs &&
+            step.id != StepId::PredictedTokens)
+            notes.push_back("(the prediction uses all " + std::to_string(trace.model.layers) + " layers; this is layer " +
+                            std::to_string(trace.model.layer) + ")");
+        break;
+    }
+    default:
+        break;
+    }
+    return notes;
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,110 @@
+#include "app/gui/views/view_model.h"
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "app/gui/fonts_theme.h"
+#include "app/gui/model_choice.h"
+#include "app/io/model_loader.h"
+
+namespace attn::gui {
+namespace {
+
+// The embedded models' cards, read once (they are compiled into the binary).
+const std::vector<ModelSpec>& model_specs() {
+    static const std::vector<ModelSpec> specs = io::list_models();
+    return specs;
+}
+
+std::string entry_label(const ModelSpec& spec) { return spec.name + "  (" + to_string(spec.kind) + ", trained)"; }
+
+// Picks `name` ("" for the random weights); a failure goes into the note.
+bool pick(Session& session, const std::string& name) {
+    if (name.empty()) {
+        if (!session.model) return false;
+        choose_random_weights(session, false);
+        return true;
+    }
+    if (session.model && session.model->spec.name == name) return false;
+    const std::string error = choose_model(session, name);
+    if (!error.empty()) session.model_note = error;
+    return error.empty();
+}
+
+void wrapped_colored(ImVec4 colour, const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+const char* fixed_sizes_reason() {
+    return "A trained model's sizes are part of its weights: L is the number of tokens of the sentence, "
+           "E and H are the model's own.\nUse \"switch to random weights\" below to change them "
+           "(the weights are then untrained).";
+}
+
+Actions draw_model_picker(Session& session, bool light_theme) {
+    Actions out;
+    ImGui::TextUnformatted("Model");
+    const std::string current = session.model ? entry_label(session.model->spec) : kRandomModelLabel;
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::BeginCombo("##model", current.c_str())) {
+        if (ImGui::Selectable(kRandomModelLabel, !session.model)) out.config_changed |= pick(session, "");
+        for (const ModelSpec& spec : model_specs()) {
+            const bool selected = session.model && session.model->spec.name == spec.name;
+            if (ImGui::Selectable(entry_label(spec).c_str(), selected)) out.config_changed |= pick(session, spec.name);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.description.c_str());
+        }
+        ImGui::EndCombo();
+    }
+    const ThemeColors colours = theme_colors(light_theme);
+    if (session.model) {
+        const ModelSpec& spec = session.model->spec;
+        if (spec.layers > 1) {
+            int layer = session.model_layer;
+            if (ImGui::SliderInt("layer", &layer, 0, spec.layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
+                out.config_changed |= choose_layer(session, layer);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Layer %d's input is computed for real: the embeddings go through layers 0..%d first.",
+                                  session.model_layer, session.model_layer - 1);
+        }
+    }
+    if (!session.model_note.empty()) wrapped_colored(to_imvec4(colours.warning), session.model_note);
+    ImGui::Separator();
+    return out;
+}
+
+void draw_model_card(const Session& session) {
+    if (!session.model) return;
+    if (ImGui::CollapsingHeader("Model card", ImGuiTreeNodeFlags_DefaultOpen)) {
+        for (const std::string& line : model_card_lines(session.model->spec, session.model_layer)) {
+            ImGui::Bullet();
+            ImGui::TextWrapped("%s", line.c_str());
+        }
+    }
+}
+
+Actions draw_model_menu_items(Session& session) {
+    Actions out;
+    if (ImGui::MenuItem(kRandomModelLabel, nullptr, !session.model)) out.config_changed |= pick(session, "");
+    ImGui::Separator();
+    for (const ModelSpec& spec : model_specs()) {
+        const bool selected = session.model && session.model->spec.name == spec.name;
+        if (ImGui::MenuItem(entry_label(spec).c_str(), nullptr, selected)) out.config_changed |= pick(session, spec.name);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.description.c_str());
+    }
+    if (session.model && session.model->spec.layers > 1) {
+        ImGui::Separator();
+        for (int layer = 0; layer < session.model->spec.layers; ++layer) {
+            const std::string label = "layer " + std::to_string(layer);
+            if (ImGui::MenuItem(label.c_str(), nullptr, session.model_layer == layer)) out.config_changed |= choose_layer(session, layer);
+        }
+    }
+    return out;
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,92 @@
+#include "app/gui/weight_focus.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace attn::gui {
+
+RowFocus row_focus(const float* weights, const float* scores, int cols) {
+    RowFocus out;
+    double sum = 0;
+    for (int j = 0; j < cols; ++j) {
+        if (scores && std::isinf(scores[j]) && scores[j] < 0) continue;
+        ++out.keys;
+        const float w = weights[j];
+        if (!(w > 0.0f)) continue;  // a dropped or exactly-zero weight adds nothing
+        sum += w;
+        if (w > out.max_weight) out.max_weight = w;
+    }
+    if (out.keys <= 1 || !(sum > 0.0)) {
+        // One visible key takes all the weight by construction: report it, but it is no evidence.
+        out.entropy = 0.0f;
+        return out;
+    }
+    double h = 0;
+    for (int j = 0; j < cols; ++j) {
+        if (scores && std::isinf(scores[j]) && scores[j] < 0) continue;
+        const double q = static_cast<double>(weights[j]) / sum;
+        if (q > 0.0) h -= q * std::log(q);
+    }
+    out.entropy = static_cast<float>(std::min(1.0, std::max(0.0, h / std::log(static_cast<double>(out.keys)))));
+    out.counted = true;
+    return out;
+}
+
+std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked, int batch_item) {
+    std::vector<HeadFocus> heads;
+    if (weights.empty() || weights.rank() != 4) return heads;
+    if (masked && (masked->empty() || masked->shape() != weights.shape())) masked = nullptr;
+    const int64_t batch = weights.dim(0), h_count = weights.dim(1), rows = weights.dim(2), cols = weights.dim(3);
+    if (batch_item < 0 || batch_item >= batch) return heads;
+    // Strided reads (a weight tensor may be a view); one row copied out at a time.
+    const auto element = [&](const Tensor& t, int64_t h, int64_t r, int64_t c) {
+        const std::vector<int64_t>& st = t.strides();
+        return t.data()[batch_item * st[0] + h * st[1] + r * st[2] + c * st[3]];
+    };
+    std::vector<float> w_row(static_cast<size_t>(cols)), s_row(static_cast<size_t>(cols));
+    heads.reserve(static_cast<size_t>(h_count));
+    for (int64_t h = 0; h < h_count; ++h) {
+        HeadFocus focus;
+        focus.head = static_cast<int>(h);
+        focus.rows.reserve(static_cast<size_t>(rows));
+        double max_sum = 0, entropy_sum = 0;
+        for (int64_t r = 0; r < rows; ++r) {
+            for (int64_t c = 0; c < cols; ++c) {
+                w_row[static_cast<size_t>(c)] = element(weights, h, r, c);
+                if (masked) s_row[static_cast<size_t>(c)] = element(*masked, h, r, c);
+            }
+            const RowFocus row = row_focus(w_row.data(), masked ? s_row.data() : nullptr, static_cast<int>(cols));
+            if (row.counted) {
+                ++focus.counted_rows;
+                max_sum += row.max_weight;
+                entropy_sum += row.entropy;
+            }
+            focus.rows.push_back(row);
+        }
+        if (focus.counted_rows > 0) {
+            focus.mean_max = static_cast<float>(max_sum / focus.counted_rows);
+            focus.mean_entropy = static_cast<float>(entropy_sum / focus.counted_rows);
+        }
+        heads.push_back(std::move(focus));
+    }
+    return heads;
+}
+
+const char* focus_word(float mean_entropy) {
+    if (mean_entropy < 0.5f) return "focused";
+    if (mean_entropy < 0.85f) return "spread";
+    return "near uniform";
+}
+
+std::string head_focus_line(const HeadFocus& focus) {
+    char buf[160];
+    if (focus.counted_rows == 0) {
+        std::snprintf(buf, sizeof buf, "head %d: no row to measure", focus.head);
+    } else {
+        std::snprintf(buf, sizeof buf, "head %d: mean max %.2f, entropy %.2f (%s)", focus.head, focus.mean_max,
+                      focus.mean_entropy, focus_word(focus.mean_entropy));
+    }
+    return buf;
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,95 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/gui/display_model.h"
+#include "core/attention.h"
+
+using namespace attn;
+using namespace attn::gui;
+
+namespace {
+
+Trace dropout_trace() {
+    AttentionConfig c;
+    c.seq_len = 6;
+    c.hidden_dim = 8;
+    c.num_heads = 2;
+    c.dropout = 0.3f;
+    Result<Trace> t = run_attention(c);
+    REQUIRE_MESSAGE(t.ok(), t.error());
+    return std::move(t.value());
+}
+
+const StepDisplay& shown(const DisplayModel& m, const Trace& t, StepId id) {
+    const int i = t.index_of(id);
+    REQUIRE(i >= 0);
+    return m.steps[static_cast<size_t>(i)];
+}
+
+float extent(const StepDisplay& sd) { return std::max(std::fabs(sd.data_min), std::fabs(sd.data_max)); }
+
+}  // namespace
+
+TEST_CASE("by default weights are coloured on 0..1 even when every weight is small") {
+    const Trace t = dropout_trace();
+    const DisplayModel m = build_display_model(t, {}, {}, 0);
+    const StepDisplay& w = shown(m, t, StepId::AttnWeights);
+    REQUIRE(w.data_max < 1.0f);  // seeded random weights: rows near uniform
+    CHECK(w.vmin == 0.0f);
+    CHECK(w.vmax >= 1.0f);
+    CHECK_FALSE(w.stretched);
+}
+
+TEST_CASE("stretched probabilities run to each step's own maximum and say so") {
+    const Trace t = dropout_trace();
+    ColourScale scale;
+    scale.stretch_probabilities = true;
+    const DisplayModel m = build_display_model(t, {}, {}, 0, 512, kAllSteps, scale);
+    const StepDisplay& w = shown(m, t, StepId::AttnWeights);
+    const StepDisplay& d = shown(m, t, StepId::AttnDropped);
+    CHECK(w.stretched);
+    CHECK(w.vmin == 0.0f);
+    CHECK(w.vmax == w.data_max);
+    CHECK(d.vmax == d.data_max);
+    CHECK(d.vmax > w.vmax);  // dropout's 1/(1-p) lifted the survivors
+    // Signed steps are not affected by the probability option.
+    const StepDisplay& scores = shown(m, t, StepId::AttnScores);
+    CHECK_FALSE(scores.stretched);
+    CHECK(scores.vmin == -scores.vmax);
+}
+
+TEST_CASE("one scale across steps puts every signed step on the same symmetric range") {
+    const Trace t = dropout_trace();
+    ColourScale scale;
+    scale.one_scale_across_steps = true;
+    const DisplayModel m = build_display_model(t, {}, {}, 0, 512, kAllSteps, scale);
+    float largest = 0.0f;
+    for (const StepDisplay& sd : m.steps)
+        if (sd.colormap == ColormapKind::Diverging) largest = std::max(largest, extent(sd));
+    for (size_t i = 0; i < m.steps.size(); ++i) {
+        const StepDisplay& sd = m.steps[i];
+        if (sd.colormap != ColormapKind::Diverging) continue;
+        CAPTURE(i);
+        CHECK(sd.vmax == largest);
+        CHECK(sd.vmin == -largest);
+    }
+    // Without it the input keeps its own range, smaller than the largest one.
+    const DisplayModel chains = build_display_model(t, {}, {}, 0);
+    CHECK(shown(chains, t, StepId::Input).vmax <= largest);
+    CHECK(m.colour_scale == scale);
+}
+
+TEST_CASE("stretched and one scale together give the dropout step and its source one top") {
+    const Trace t = dropout_trace();
+    ColourScale scale;
+    scale.stretch_probabilities = true;
+    scale.one_scale_across_steps = true;
+    const DisplayModel m = build_display_model(t, {}, {}, 0, 512, kAllSteps, scale);
+    const StepDisplay& w = shown(m, t, StepId::AttnWeights);
+    const StepDisplay& d = shown(m, t, StepId::AttnDropped);
+    CHECK(w.vmax == d.vmax);
+    CHECK(w.vmax == std::max(w.data_max, d.data_max));
+    CHECK(w.stretched);
+}

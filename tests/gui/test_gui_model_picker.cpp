@@ -1,0 +1,165 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/gui/model_choice.h"
+#include "app/gui/step_notes.h"
+#include "app/text/languages.h"
+#include "headless_imgui.h"
+
+using namespace attn;
+using namespace attn::gui;
+using namespace attn::gui::testing;
+
+namespace {
+
+// The session's request computed by the real worker and taken into `state`.
+void compute_into(AppState& state) {
+    std::optional<ComputeRequest> request = make_request(state.session);
+    REQUIRE(request.has_value());
+    ComputeResult result = ComputeWorker::compute(*request, 1);
+    REQUIRE_MESSAGE(result.error.empty(), result.error);
+    accept_result(state, std::move(result), 0.0);
+}
+
+bool has_step(const Trace& trace, StepId id) { return trace.index_of(id) >= 0; }
+
+}  // namespace
+
+TEST_CASE("choosing a trained model changes the config and adds the model's steps") {
+    AppState state;
+    compute_into(state);
+    REQUIRE(state.results.trace);
+    CHECK_FALSE(has_step(*state.results.trace, StepId::Tokens));
+    REQUIRE(choose_model(state.session, "tiny-lm").empty());
+    compute_into(state);
+    const Trace& trace = *state.results.trace;
+    CHECK(trace.model.name == "tiny-lm");
+    CHECK(trace.config.hidden_dim == 64);
+    CHECK(trace.config.num_heads == 4);
+    CHECK(trace.config.seq_len == 9);  // <bos> + the card's 8 words
+    for (StepId id : {StepId::Tokens, StepId::TokenEmbedding, StepId::PositionEmbedding, StepId::EmbeddingSum, StepId::Norm,
+                      StepId::Residual, StepId::NextTokenProbs}) {
+        CAPTURE(step_name(id));
+        CHECK(has_step(trace, id));
+    }
+    SUBCASE("the layer picker shows layer 1, whose input comes from layer 0") {
+        CHECK(choose_layer(state.session, 1));
+        compute_into(state);
+        CHECK(state.results.trace->model.layer == 1);
+        CHECK(has_step(*state.results.trace, StepId::LayerInput));
+        CHECK_FALSE(choose_layer(state.session, 7));  // clamped to the last layer, already shown
+    }
+    SUBCASE("an algorithmic model shows its output sequence after out") {
+        REQUIRE(choose_model(state.session, "reverse").empty());
+        compute_into(state);
+        const int out = state.results.trace->index_of(StepId::Out);
+        REQUIRE(out >= 0);
+        const std::vector<std::string>& notes = state.results.model->steps[static_cast<size_t>(out)].notes;
+        REQUIRE_FALSE(notes.empty());
+        CHECK(notes[0] == "model output: 6 2 9 5 1 4 1 3");  // the card's 3 1 4 1 5 9 2 6, reversed
+    }
+    SUBCASE("back to random weights keeps the model's sizes and says so") {
+        choose_random_weights(state.session, true);
+        CHECK_FALSE(state.session.model);
+        CHECK(state.session.config.hidden_dim == 64);
+        CHECK(state.session.config.num_heads == 4);
+        CHECK(state.session.model_note.find("random (untrained)") != std::string::npos);
+        compute_into(state);
+        CHECK_FALSE(state.results.trace->model.present());
+    }
+    CHECK(choose_model(state.session, "no-such-model") != "");
+}
+
+TEST_CASE("unknown words become <unk> with a note; empty and too long text is refused visibly") {
+    Session session;
+    REQUIRE(choose_model(session, "tiny-lm").empty());
+    session.sentence = "The dog saw the Zebra";
+    CHECK(follow_model_sentence(session));
+    CHECK(session.sentence_message.empty());
+    CHECK(session.unknown_note.find("Zebra") != std::string::npos);
+    const std::string in_use = session.sentence_in_use;
+    session.sentence = "   ";
+    CHECK_FALSE(follow_model_sentence(session));
+    CHECK_FALSE(session.sentence_message.empty());
+    CHECK(session.sentence_in_use == in_use);
+    std::string long_text;
+    for (int i = 0; i < 40; ++i) long_text += "the dog ";
+    session.sentence = long_text;
+    CHECK_FALSE(follow_model_sentence(session));
+    CHECK_FALSE(session.sentence_message.empty());
+    CHECK(session.sentence_in_use == in_use);
+    // The text in use still computes.
+    const std::optional<ComputeRequest> request = make_request(session);
+    REQUIRE(request);
+    CHECK(ComputeWorker::compute(*request, 1).error.empty());
+}
+
+TEST_CASE("the picker draws the model's card with its measured head claims") {
+    HeadlessImGui imgui(1600, 1000);
+    AppState state;
+    REQUIRE(choose_model(state.session, "tiny-lm").empty());
+    compute_into(state);
+    imgui.frame(state);
+    imgui.frame(state);
+    const std::string controls = without_spaces(drawn_text(attn::text::label("window.controls")));
+    CHECK(controls.find(without_spaces("tiny-lm")) != std::string::npos);
+    CHECK(controls.find(without_spaces("Model card")) != std::string::npos);
+    CHECK(controls.find(without_spaces("measured")) != std::string::npos);
+    CHECK(controls.find(without_spaces("fixed by the model")) != std::string::npos);
+    const std::vector<std::string> lines = model_card_lines(state.session.model->spec, 0);
+    const bool claims = std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("head 0:", 0) == 0; });
+    CHECK(claims);
+}
+
+TEST_CASE("a saved model lesson resumes on the same model, layer and sentence") {
+    AppState before;
+    REQUIRE(choose_model(before.session, "tiny-lm").empty());
+    before.session.sentence = "the cat saw the dog";
+    REQUIRE(follow_model_sentence(before.session));
+    REQUIRE(choose_layer(before.session, 1));
+    compute_into(before);
+    store_config_in_settings(before);
+    const UiSettings saved = parse_settings(serialize_settings(before.settings));
+    CHECK(saved.model == "tiny-lm");
+    AppState after;
+    after.settings = saved;
+    CHECK(restore_saved_session(after) == "");
+    REQUIRE(after.session.model);
+    CHECK(after.session.model->spec.name == "tiny-lm");
+    CHECK(after.session.model_layer == 1);
+    CHECK(after.session.sentence_in_use == "the cat saw the dog");
+}
+
+TEST_CASE("repeated words are explained at the position steps and the top 5 next words after out") {
+    AppState state;
+    REQUIRE(choose_model(state.session, "tiny-lm").empty());
+    compute_into(state);
+    const Trace& trace = *state.results.trace;
+    const auto notes_of = [&](StepId id) {
+        const int i = trace.index_of(id);
+        REQUIRE(i >= 0);
+        return step_notes(trace, i, 0);
+    };
+    // The card's sentence "the dog saw the cat and it ran" has 'the' at 1 and 4.
+    const std::vector<std::string> sum = notes_of(StepId::EmbeddingSum);
+    REQUIRE_FALSE(sum.empty());
+    CHECK(sum[0].find("'the' at positions 1 and 4") != std::string::npos);
+    CHECK_FALSE(notes_of(StepId::PositionEmbedding).empty());
+    const std::vector<std::string> out = notes_of(StepId::NextTokenProbs);
+    REQUIRE_FALSE(out.empty());
+    CHECK(out[0].rfind("next word after 'ran':", 0) == 0);
+    CHECK(notes_of(StepId::AttnScores).empty());
+}
+
+TEST_CASE("top_k returns the largest entries, largest first, lower index on ties") {
+    const float p[] = {0.1f, 0.4f, 0.2f, 0.4f, 0.05f};
+    const auto top = top_k(p, 5, 3);
+    REQUIRE(top.size() == 3u);
+    CHECK(top[0].first == 1);
+    CHECK(top[1].first == 3);
+    CHECK(top[2].first == 2);
+    CHECK(top_k(p, 5, 9).size() == 5u);
+    CHECK(top_k(p, 5, 0).empty());
+}
