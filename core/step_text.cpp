@@ -96,6 +96,37 @@ StepText describe_step(StepId id, const AttentionConfig& c) {
             return {std::string("Heads first (transpose ") + letter + ")", std::string(letter) + ".transpose(1, 2)",
                     heads_text(letter, c)};
         }
+        case StepId::RopeCos:
+        case StepId::RopeSin: {
+            const bool cosine = id == StepId::RopeCos;
+            return {cosine ? "RoPE: cos of each angle" : "RoPE: sin of each angle",
+                    cosine ? "cos[p, c] = cos(p * base^(-2i/d_h))" : "sin[p, c] = sin(p * base^(-2i/d_h))",
+                    fmt("Rotary position embedding turns each pair of head coordinates by an angle that grows with the "
+                        "position p (%d .. %d) and shrinks with the pair's index i (base %g). This table holds the %s of "
+                        "that angle for every position and column; columns of one pair share a frequency (%s pairing).",
+                        c.position_offset, c.position_offset + c.L() - 1, c.rope_base, cosine ? "cosine" : "sine",
+                        to_string(c.rope_style))};
+        }
+        case StepId::QRot:
+        case StepId::KRot: {
+            const char* letter = id == StepId::QRot ? "Q" : "K";
+            return {std::string("RoPE: rotate ") + letter, std::string(letter) + "_rot = " + letter + " * cos + rotate(" + letter + ") * sin",
+                    std::string("Each coordinate pair of every ") + letter +
+                        " head vector is rotated by its position's angle. Lengths are unchanged; only directions turn, so a "
+                        "query-key dot product ends up depending on how far apart the two positions are, not where they are."};
+        }
+        case StepId::KRepeated:
+        case StepId::VRepeated: {
+            const char* letter = id == StepId::KRepeated ? "K" : "V";
+            return {std::string("Share ") + letter + " heads (repeat_kv)", std::string("repeat_kv(") + letter + ", H / H_kv)",
+                    fmt("Grouped-query attention: only %d key/value heads were computed for %d query heads, so each is "
+                        "copied to the %d query heads of its group. Query head h reads key/value head h / %d.",
+                        c.H_kv(), c.H(), c.H() / c.H_kv(), c.H() / c.H_kv())};
+        }
+        case StepId::AttnWeightsAvg:
+            return {"Weights averaged over heads", "P.mean(dim = 1)",
+                    "nn.MultiheadAttention returns this by default (average_attn_weights=True): the mean of the heads' "
+                    "weight maps. Each row still sums to 1, but which head looked where is lost."};
         case StepId::AttnScores:
             return {"Scores: Q K^T per head", "scores[b,h] = Q[b,h] K[b,h]^T",
                 fmt("For every head, every query row is dotted with every key row: cell (i, j) says how well query i "

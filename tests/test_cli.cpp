@@ -170,7 +170,7 @@ TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output f
         {"bad variant", "--variant magic", "variant"},
         {"dropout out of range", "--dropout 1.5", "dropout"},
         {"bad valid lengths", "--mask padding --valid-lengths 3,x", "valid-lengths"},
-        {"valid length too long", "--mask padding --valid-lengths 9", "outside 1..4"},
+        {"valid length too long", "--mask padding --valid-lengths 9", "outside 0..4"},
         {"lengths without padding", "--valid-lengths 2", "padding"},
         {"memory budget", "--seq-len 20000 --max-memory 1MiB", "memory budget"},
         {"bad memory size", "--max-memory lots", "max-memory"},

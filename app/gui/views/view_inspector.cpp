@@ -168,6 +168,11 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
     const int64_t j = at.count(DimRole::KeyPos) ? at.at(DimRole::KeyPos) : 0;
     const int dh = trace.config.head_dim();
     switch (step.kind) {
+        case StepKind::RopeTable:  // issue 9 steps: their cell explanations come with core/explain_cell
+        case StepKind::Rotation:
+        case StepKind::RepeatKv:
+        case StepKind::HeadMean:
+            break;
         case StepKind::Scores: {
             if (!s0 || !s1) break;
             text_wrapped("dot product of query row %lld and key row %lld of this head:", static_cast<long long>(i),
