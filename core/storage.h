@@ -2,24 +2,71 @@
 //
 // A large trace is hundreds of MiB of freshly allocated memory, and the page faults
 // alone cost more than the arithmetic (~30 ms per 64 MiB measured here). So freed large
-// buffers are cached for the next trace of the same shape (a recompute after a seed,
-// mask or dropout change), and elements are left uninitialised because every step
-// writes all of them.
+// buffers are cached for the next trace (a recompute after a seed, mask or dropout
+// change, or a slider that moved a size a little: blocks are rounded up to size classes
+// and a cached block up to twice the request is reused), and elements are left
+// uninitialised because every step writes all of them. The window gives the cache back
+// to the system once it has been idle for a moment (release_cached_storage).
 #pragma once
 
 #include <cstddef>
+#include <deque>
+#include <mutex>
 #include <new>
 #include <utility>
 #include <vector>
 
 namespace attn {
 
-// Allocates `bytes`, 64-byte aligned, reusing a cached block of the same size when
-// there is one; throws std::bad_alloc on failure.
+// Allocates `bytes`, 64-byte aligned, reusing a cached block when one fits; throws
+// std::bad_alloc on failure.
 void* allocate_storage(std::size_t bytes);
 // Frees a block from allocate_storage; large blocks are kept (up to a limit) for reuse
-// by the next trace of the same shape.
+// by the next trace.
 void free_storage(void* pointer, std::size_t bytes) noexcept;
+// Frees every cached block and hands unused heap pages back to the system; returns
+// the bytes the cache held. Blocks in use are not touched.
+std::size_t release_cached_storage() noexcept;
+// Bytes currently held by the cache (freed blocks kept for reuse).
+std::size_t cached_storage_bytes() noexcept;
+
+// Bytes actually reserved for a request of `bytes`: large requests are rounded up to
+// one of eight size classes per octave (at most 12.5% more), so a trace whose sizes
+// grew a little still finds the previous trace's blocks.
+std::size_t storage_block_capacity(std::size_t bytes);
+
+// The cache's policy, on its own so a test can drive it without timing: which freed
+// block serves which request, what is dropped past the limit, what release gives back.
+// Thread-safe. Blocks are freed with std::free.
+class BlockCache {
+public:
+    explicit BlockCache(std::size_t limit_bytes) : limit_(limit_bytes) {}
+    ~BlockCache() { release_all(); }
+    BlockCache(const BlockCache&) = delete;
+    BlockCache& operator=(const BlockCache&) = delete;
+
+    // The smallest cached block of at least `capacity` bytes and at most twice that
+    // (a larger one would waste more than it saves), removed from the cache and its
+    // real size put in `block_capacity`; null when none fits.
+    void* take(std::size_t capacity, std::size_t& block_capacity);
+    // Keeps a freed block of `capacity` bytes, dropping the oldest blocks to stay within
+    // the limit; false when the block alone exceeds the limit (the caller frees it).
+    bool keep(void* pointer, std::size_t capacity);
+    // Frees every cached block; returns the bytes given back.
+    std::size_t release_all() noexcept;
+    std::size_t cached_bytes() const;
+    std::size_t cached_blocks() const;
+
+private:
+    struct Block {
+        void* pointer;
+        std::size_t capacity;
+    };
+    mutable std::mutex mutex_;
+    std::deque<Block> blocks_;  // oldest first
+    std::size_t cached_ = 0;
+    std::size_t limit_;
+};
 
 template <typename T>
 struct StorageAllocator {

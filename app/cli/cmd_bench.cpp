@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
 #include <nlohmann/json.hpp>
 #ifdef _OPENMP
 #include <omp.h>
@@ -10,8 +13,10 @@
 
 #include "app/cli/commands.h"
 #include "app/io/trace_writer.h"
+#include "core/storage.h"
 #ifdef ATTNVIZ_HAVE_GUI
-#include "app/gui/entry.h"
+#include "app/gui/format.h"
+#include "app/gui/render_bench.h"
 #endif
 
 namespace attn::cli {
@@ -28,11 +33,66 @@ CLI::App* add_bench_command(CLI::App& parent, BenchCommand& command) {
     return sub;
 }
 
-static double median(std::vector<double> values) {
+namespace {
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0.0;
     std::sort(values.begin(), values.end());
     const size_t n = values.size();
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
+
+// Resident memory of this process in MiB (Linux /proc), -1 when unknown.
+double resident_mib() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // "VmRSS:  1234 kB"
+    }
+    return -1.0;
+}
+
+#ifdef ATTNVIZ_HAVE_GUI
+int report_render_bench(const gui::RenderBenchReport& r, bool json) {
+    double slowest = 0.0;
+    nlohmann::json by_step = nlohmann::json::object();
+    for (const auto& [name, times] : r.frame_ms_by_step) {
+        const double m = median(times);
+        slowest = std::max(slowest, m);
+        by_step[name] = m;
+        if (!json) std::printf("%-16s %8s ms\n", name.c_str(), gui::format_ms(m).c_str());
+    }
+    nlohmann::json out = {{"frame_ms_median", slowest}, {"frame_ms_by_step", by_step},
+                          {"width", r.width},           {"height", r.height},
+                          {"renderer", r.renderer},     {"startup_to_first_frame_ms", r.startup_to_first_frame_ms},
+                          {"export_all_steps_1920x1080_ms", r.export_all_steps_ms}};
+    for (size_t i = 0; i < r.slider_changes.size(); ++i) {
+        const gui::SliderChangeTimes& s = r.slider_changes[i];
+        // The first size keeps the historical key names; the others carry their size.
+        const std::string suffix = i == 0 ? "" : "_" + std::to_string(s.seq_len) + "_" + std::to_string(s.hidden_dim) + "_" +
+                                                      std::to_string(s.num_heads);
+        out["slider_change_redraw_ms" + suffix] = median(s.redraw_ms);
+        out["slider_change_compute_ms" + suffix] = median(s.compute_ms);
+        out["slider_change_display_model_ms" + suffix] = median(s.model_ms);
+        out["slider_change_redraw_ms_all" + suffix] = s.redraw_ms;
+        if (!json) {
+            std::printf("slider change redraw (%d/%d/%d): %s ms (compute %s ms, of which display model %s ms; median of %zu)\n",
+                        s.seq_len, s.hidden_dim, s.num_heads, gui::format_ms(median(s.redraw_ms)).c_str(),
+                        gui::format_ms(median(s.compute_ms)).c_str(), gui::format_ms(median(s.model_ms)).c_str(), s.redraw_ms.size());
+        }
+    }
+    if (json) {
+        std::printf("%s\n", out.dump().c_str());
+    } else {
+        std::printf("slowest step median: %s ms (%dx%d, %s)\n", gui::format_ms(slowest).c_str(), r.width, r.height, r.renderer.c_str());
+        std::printf("start-up to first frame: %s ms\n", gui::format_ms(r.startup_to_first_frame_ms).c_str());
+        std::printf("export all steps at 1920x1080: %s ms\n", gui::format_ms(r.export_all_steps_ms).c_str());
+    }
+    return 0;
+}
+#endif
+
+}  // namespace
 
 int run_bench(const BenchCommand& command) {
     Result<io::Problem> problem = resolve_problem(command.config);
@@ -42,9 +102,10 @@ int run_bench(const BenchCommand& command) {
         gui::RenderBenchOptions options;
         options.width = command.width;
         options.height = command.height;
-        options.json = command.json;
         options.frames_per_step = std::max(command.repeat, 10);
-        return gui::run_render_bench(problem.value(), options);
+        gui::RenderBenchReport report;
+        const int code = gui::run_render_bench(problem.value(), options, report);
+        return code != 0 ? code : report_render_bench(report, command.json);
 #else
         return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF), so --render is not available");
 #endif
@@ -69,15 +130,24 @@ int run_bench(const BenchCommand& command) {
         if (run >= 0) times_ms.push_back(ms);
         else first_ms = ms;
     }
+    // The traces are freed now; their large blocks sit in the storage cache until the
+    // window, idle, gives them back (release_cached_storage): both resident sizes shown.
+    const double rss_traces_freed = resident_mib();
+    const std::size_t released = release_cached_storage();
+    const double rss_released = resident_mib();
     const double med = median(times_ms);
     if (command.json) {
         nlohmann::json out = {{"forward_ms_median", med},    {"forward_ms_all", times_ms}, {"forward_ms_first", first_ms},
                               {"trace_bytes", trace_bytes},
+                              {"rss_mib_traces_freed", rss_traces_freed}, {"rss_mib_after_idle_release", rss_released},
+                              {"cache_bytes_released", released},
                               {"threads", threads},          {"repeat", command.repeat},  {"config", io::config_to_json(p.config)}};
         std::printf("%s\n", out.dump().c_str());
     } else {
         std::printf("forward with full trace: median %.2f ms over %d runs (%d threads), first run %.2f ms; trace %s\n", med,
                     command.repeat, threads, first_ms, format_bytes(trace_bytes).c_str());
+        std::printf("resident memory: %.1f MiB with the traces freed, %.1f MiB once the cache is given back (as the idle window does)\n",
+                    rss_traces_freed, rss_released);
     }
     return 0;
 }

@@ -3,13 +3,45 @@
 #include <chrono>
 #include <exception>
 #include <new>
-
-#include <xmmintrin.h>
-#include <pmmintrin.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace attn::gui {
 
-ComputeWorker::ComputeWorker() : thread_([this] { run(); }) {}
+namespace {
+
+// While a request is computed, OpenMP sizes each team by the cores that are free (its
+// dynamic mode reads the load average): the window shares two cores with llvmpipe and
+// whatever else runs, and a team of two whose second thread waits for a busy core took
+// 50-100 ms for a forward that one thread does in 1 ms (L=64, E=256, measured here).
+// Results do not depend on the team size. The caller's setting is restored afterwards.
+class TeamSizedByFreeCores {
+public:
+    TeamSizedByFreeCores() {
+#ifdef _OPENMP
+        previous_ = omp_get_dynamic();
+        omp_set_dynamic(1);
+#endif
+    }
+    ~TeamSizedByFreeCores() {
+#ifdef _OPENMP
+        omp_set_dynamic(previous_);
+#endif
+    }
+    TeamSizedByFreeCores(const TeamSizedByFreeCores&) = delete;
+    TeamSizedByFreeCores& operator=(const TeamSizedByFreeCores&) = delete;
+
+private:
+    [[maybe_unused]] int previous_ = 0;
+};
+
+}  // namespace
+
+ComputeWorker::ComputeWorker()
+    : ComputeWorker([](const ComputeRequest& request, uint64_t generation) { return compute(request, generation); }) {}
+
+ComputeWorker::ComputeWorker(ComputeFn compute_fn) : compute_fn_(std::move(compute_fn)), thread_([this] { run(); }) {}
 
 ComputeWorker::~ComputeWorker() {
     {
@@ -23,6 +55,7 @@ ComputeWorker::~ComputeWorker() {
 uint64_t ComputeWorker::post(ComputeRequest request) {
     std::lock_guard<std::mutex> lock(mutex_);
     pending_ = std::move(request);
+    has_pending_.store(true);
     const uint64_t generation = ++posted_;
     wake_.notify_all();
     return generation;
@@ -35,30 +68,84 @@ std::optional<ComputeResult> ComputeWorker::take() {
     return out;
 }
 
+void ComputeWorker::finish_model() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (finishing_.load() || !last_model_ || last_model_->complete() || finished_.load() != posted_.load()) return;
+    finish_requested_ = true;
+    finishing_.store(true);
+    wake_.notify_all();
+}
+
+std::optional<CompletedModel> ComputeWorker::take_model() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::optional<CompletedModel> out = std::move(ready_model_);
+    ready_model_.reset();
+    return out;
+}
+
+void ComputeWorker::wait_until_idle() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.wait(lock, [this] { return !busy(); });
+}
+
 void ComputeWorker::run() {
-    // Softmax over wide ranges is much faster without denormals (PERF_NOTES).
-    _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
-    _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
+    // No denormal flushing here: the forward sets it in its own threads (attention.cpp),
+    // and the display model must read values exactly as snapshots do on other threads.
+    std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-        ComputeRequest request;
-        uint64_t generation = 0;
-        {
-            std::unique_lock<std::mutex> lock(mutex_);
-            wake_.wait(lock, [this] { return stop_ || pending_.has_value(); });
-            if (stop_) return;
-            request = std::move(*pending_);
+        wake_.wait(lock, [this] { return stop_ || pending_.has_value() || finish_requested_; });
+        if (stop_) return;
+        if (pending_) {
+            ComputeRequest request = std::move(*pending_);
             pending_.reset();
-            generation = posted_.load();
+            has_pending_.store(false);
+            const uint64_t generation = posted_.load();
+            lock.unlock();
+            ComputeResult result = compute_fn_(request, generation);
+            lock.lock();
+            // A newer request makes this result stale: drop it, the newer one follows.
+            if (generation == posted_.load()) {
+                if (result.error.empty() && result.model) {
+                    last_generation_ = generation;
+                    last_trace_ = result.trace;
+                    last_model_ = result.model;
+                }
+                ready_ = std::move(result);
+            }
+            finished_.store(generation);
+            idle_.notify_all();
+            continue;
         }
-        ComputeResult result = compute(request, generation);
-        std::lock_guard<std::mutex> lock(mutex_);
-        // A newer request makes this result stale: drop it, the newer one follows.
-        if (generation == posted_.load()) ready_ = std::move(result);
-        finished_.store(generation);
+        finish_requested_ = false;
+        complete_model_locked(lock);
+        finishing_.store(false);
+        idle_.notify_all();
     }
 }
 
-ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item, int max_extent) {
+void ComputeWorker::complete_model_locked(std::unique_lock<std::mutex>& lock) {
+    if (!last_model_ || last_model_->complete() || pending_.has_value()) return;
+    const uint64_t generation = last_generation_;
+    const std::shared_ptr<const Trace> trace = last_trace_;
+    auto model = std::make_shared<DisplayModel>(*last_model_);  // the window keeps drawing its copy
+    lock.unlock();
+    bool done = false;
+    try {
+        // Stops between steps as soon as a newer request is posted: that one comes first.
+        done = complete_display_model(*trace, *model, [this] { return has_pending_.load(); });
+    } catch (const std::exception&) {
+        done = false;  // e.g. out of memory: the window keeps the partial model
+    }
+    lock.lock();
+    if (done && !pending_.has_value() && last_generation_ == generation) {
+        last_model_ = model;
+        ready_model_ = CompletedModel{generation, trace, std::move(model)};
+    }
+}
+
+ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item, int max_extent,
+                                     std::optional<StepId> focus_step) {
+    const TeamSizedByFreeCores team;
     ComputeResult result;
     const auto start = std::chrono::steady_clock::now();
     // No exception may leave the worker: it would end the program from a thread.
@@ -70,9 +157,10 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
         }
         auto shared = std::make_shared<const Trace>(std::move(trace.value()));
         const auto model_start = std::chrono::steady_clock::now();
+        const int focus = focus_step ? shared->index_of(*focus_step) : kAllSteps;  // -1 (absent) = all
         result.model = std::make_shared<const DisplayModel>(
             build_display_model(*shared, problem.query_tokens_of(batch_item), problem.key_tokens_of(batch_item),
-                                batch_item, max_extent));
+                                batch_item, max_extent, focus));
         result.model_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - model_start).count();
         result.trace = std::move(shared);
@@ -89,11 +177,12 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
 }
 
 ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t generation) {
+    const TeamSizedByFreeCores team;
     const auto start = std::chrono::steady_clock::now();
     ComputeResult result;
     try {
         if (request.prebuilt) {
-            result = compute(*request.prebuilt, request.batch_item, request.max_extent);
+            result = compute(*request.prebuilt, request.batch_item, request.max_extent, request.focus_step);
             result.generation = generation;
             return result;
         }
@@ -101,7 +190,7 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
         if (!problem.ok()) {
             result.error = problem.error();
         } else {
-            result = compute(problem.value(), request.batch_item, request.max_extent);
+            result = compute(problem.value(), request.batch_item, request.max_extent, request.focus_step);
         }
     } catch (const std::exception& e) {
         result.error = std::string("could not prepare the problem: ") + e.what();

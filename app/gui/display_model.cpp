@@ -1,7 +1,9 @@
 // Trace -> DisplayModel. Runs on the compute worker; see display_model.h.
 #include "app/gui/display_model.h"
 
+#include "app/gui/panel_pixels.h"
 #include "app/gui/projection.h"
+#include "app/gui/storage_strip.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,123 +30,6 @@ AxisLabels labels_for(DimRole role) {
     if (role == DimRole::QueryPos) return AxisLabels::QueryTokens;
     if (role == DimRole::KeyPos) return AxisLabels::KeyTokens;
     return AxisLabels::Indices;
-}
-
-// Reads the (rows, cols) slice of `t` starting at `origin`, stepping row_dim and col_dim.
-std::vector<float> read_slice(const Tensor& t, const std::vector<int64_t>& origin, int row_dim,
-                              int col_dim, int rows, int cols) {
-    const float* base = t.data();
-    const auto& strides = t.strides();
-    int64_t start = 0;
-    for (size_t i = 0; i < origin.size(); ++i) start += origin[i] * strides[i];
-    const int64_t rs = row_dim >= 0 ? strides[static_cast<size_t>(row_dim)] : 0;
-    const int64_t cs = col_dim >= 0 ? strides[static_cast<size_t>(col_dim)] : 0;
-    std::vector<float> out(static_cast<size_t>(rows) * cols);
-    for (int r = 0; r < rows; ++r) {
-        const float* row = base + start + r * rs;
-        float* dst = &out[static_cast<size_t>(r) * cols];
-        if (cs == 1) {
-            std::copy(row, row + cols, dst);
-        } else {
-            for (int c = 0; c < cols; ++c) dst[c] = row[c * cs];
-        }
-    }
-    return out;
-}
-
-// Head of the element at a full tensor index (or -2 when the tensor has no heads).
-struct HeadOf {
-    int h_dim = -1;        // tensor dimension holding the head
-    int group_dim = -1;    // or: the column dimension grouped by d_h
-    int head_dim = 1, heads = 1;
-    int operator()(const std::vector<int64_t>& idx) const {
-        if (h_dim >= 0) return static_cast<int>(idx[static_cast<size_t>(h_dim)]);
-        if (group_dim >= 0) return static_cast<int>((idx[static_cast<size_t>(group_dim)] / head_dim) % heads);
-        return -2;
-    }
-};
-
-// Numbers each distinct storage buffer in trace order and notes which earlier step a
-// view shares its buffer with. Sequential: ids depend on the order of first use.
-void name_buffer(const Trace& trace, int index, StorageStrip& strip,
-                 std::map<const Storage*, std::pair<int, std::string>>& buffers) {
-    const Step& step = trace.steps[static_cast<size_t>(index)];
-    auto found = buffers.find(step.tensor.storage());
-    if (found == buffers.end()) {
-        const int id = static_cast<int>(buffers.size()) + 1;
-        found = buffers.emplace(step.tensor.storage(), std::make_pair(id, std::string(step.name()))).first;
-    } else {
-        strip.shares_with = found->second.second;
-    }
-    strip.buffer_id = found->second.first;
-}
-
-// The strip's picture (which head each part of the buffer belongs to). Independent
-// per step, so it runs on the worker threads with the panels.
-StorageStrip make_strip(const Trace& trace, int index, const HeadOf& head_of) {
-    const Step& step = trace.steps[static_cast<size_t>(index)];
-    const Tensor& t = step.tensor;
-    StorageStrip strip;
-    const Storage* storage = t.storage();
-    strip.storage_elements = storage ? static_cast<int64_t>(storage->size()) : 0;
-    strip.strides = t.strides();
-    strip.offset = t.offset();
-    strip.contiguous = t.is_contiguous();
-    if (strip.storage_elements == 0) return strip;
-
-    const int bins = static_cast<int>(std::min<int64_t>(strip.storage_elements, 1024));
-    strip.bins.assign(static_cast<size_t>(bins), -1);
-    const auto& shape = t.shape();
-    const auto& strides = t.strides();
-    // Storage position -> logical index: walk the dimensions from the largest stride
-    // down (views, transposes and slices keep strides a permutation of a dense layout).
-    std::vector<int> order;
-    for (int d = 0; d < t.rank(); ++d) {
-        if (shape[static_cast<size_t>(d)] > 1) order.push_back(d);
-    }
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return strides[static_cast<size_t>(a)] > strides[static_cast<size_t>(b)]; });
-    std::vector<int64_t> idx(shape.size(), 0);
-    const auto head_at = [&](int64_t pos) {
-        int64_t rem = pos - t.offset();
-        if (rem < 0) return -1;
-        std::fill(idx.begin(), idx.end(), 0);
-        for (int d : order) {
-            const auto du = static_cast<size_t>(d);
-            idx[du] = strides[du] > 0 ? rem / strides[du] : 0;
-            rem -= idx[du] * strides[du];
-            if (idx[du] >= shape[du]) return -1;
-        }
-        if (rem != 0) return -1;
-        const int h = head_of(idx);
-        return h >= 0 ? std::min(h, 127) : -2;
-    };
-    // Several samples per bin: a bin that covers more than one head is drawn as mixed
-    // instead of pretending to be whichever head its centre fell on.
-    const int64_t per_bin = std::max<int64_t>(1, strip.storage_elements / bins);
-    const int samples = static_cast<int>(std::min<int64_t>(per_bin, 16));
-    for (int bin = 0; bin < bins; ++bin) {
-        const int64_t begin = static_cast<int64_t>(bin) * strip.storage_elements / bins;
-        int value = head_at(begin);
-        for (int k = 1; k < samples; ++k) {
-            if (head_at(begin + per_bin * k / samples) != value) {
-                value = -3;
-                break;
-            }
-        }
-        strip.bins[static_cast<size_t>(bin)] = static_cast<int8_t>(value);
-    }
-    // The storage positions of the first logical elements, in logical (C) order.
-    const int64_t first = std::min<int64_t>(t.numel(), 16);
-    for (int64_t n = 0; n < first; ++n) {
-        int64_t r = n, p = t.offset();
-        for (int d = t.rank() - 1; d >= 0; --d) {
-            const auto du = static_cast<size_t>(d);
-            p += (r % shape[du]) * strides[du];
-            r /= shape[du];
-        }
-        strip.first_positions.push_back(p);
-    }
-    return strip;
 }
 
 }  // namespace
@@ -178,32 +63,6 @@ int panel_texture_cap(int panel_count, int max_extent) {
     return std::max(64, max_extent / 4);
 }
 
-std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols, int out_rows,
-                                int out_cols) {
-    if (out_rows >= rows && out_cols >= cols) return values;
-    const float neg_inf = -std::numeric_limits<float>::infinity();
-    std::vector<float> out(static_cast<size_t>(out_rows) * out_cols, neg_inf);
-    std::vector<unsigned char> has_finite(out.size(), 0);
-    std::vector<int> ocol_of(static_cast<size_t>(cols));  // one division per column, not per cell
-    for (int c = 0; c < cols; ++c) ocol_of[static_cast<size_t>(c)] = static_cast<int>(static_cast<int64_t>(c) * out_cols / cols);
-    for (int r = 0; r < rows; ++r) {
-        const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
-        const float* in_row = values.data() + static_cast<size_t>(r) * cols;
-        const size_t out_row = static_cast<size_t>(orow) * out_cols;
-        for (int c = 0; c < cols; ++c) {
-            const size_t o = out_row + static_cast<size_t>(ocol_of[static_cast<size_t>(c)]);
-            const float v = in_row[c];
-            if (std::isinf(v)) {  // masked: shown only where nothing finite shares the block
-                if (!has_finite[o]) out[o] = v;
-                continue;
-            }
-            if (!has_finite[o] || std::fabs(v) > std::fabs(out[o])) out[o] = v;
-            has_finite[o] = 1;
-        }
-    }
-    return out;
-}
-
 namespace {
 
 // The Mask step a probability step descends from (softmax <- mask, dropout <- softmax
@@ -218,9 +77,18 @@ const Tensor* mask_behind(const Trace& trace, int index) {
     return nullptr;
 }
 
-// One step's panels, ranges and axis meaning; independent of every other step, so
-// steps can be built in parallel. `head_of` is filled for the storage strip.
-StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model, int max_extent, HeadOf& head_of) {
+// How one step is cut into panels: everything but the pixels. Cheap (no pass over the
+// values), so it is made for every step up front.
+struct StepPlan {
+    std::vector<Panel> cuts;       // panels with origin, sizes and labels; `values` still empty
+    const Tensor* mask = nullptr;  // the Mask step behind a probability step (see mask_behind)
+    int cap = 0;                   // panel texture side limit (panel_texture_cap)
+    HeadOf head_of;                // for the storage strip
+};
+
+// One step's axis meaning and its cuts into panels; independent of every other step.
+StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model, int max_extent, StepPlan& plan) {
+    HeadOf& head_of = plan.head_of;
     const Step& step = trace.steps[static_cast<size_t>(index)];
     const Tensor& t = step.tensor;
     StepDisplay sd;
@@ -229,7 +97,10 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     sd.colormap = is_probability_step(step.kind) ? ColormapKind::Sequential : ColormapKind::Diverging;
     head_of.heads = model.heads;
     head_of.head_dim = model.head_dim;
-    if (t.empty() || t.rank() == 0) return sd;
+    if (t.empty() || t.rank() == 0) {
+        sd.built = true;  // nothing to draw
+        return sd;
+    }
 
     const int b_dim = t.find_dim(DimRole::Batch);
     const int h_dim = t.find_dim(DimRole::Head);
@@ -250,15 +121,24 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     std::vector<int64_t> origin(static_cast<size_t>(t.rank()), 0);
     if (b_dim >= 0) origin[static_cast<size_t>(b_dim)] = std::min<int64_t>(model.batch_item, t.dim(b_dim) - 1);
 
-    struct Cut { int head; std::vector<int64_t> origin; int cols; std::string label; };
-    std::vector<Cut> cuts;
+    const auto cut = [&](int head, int cut_cols, std::string label) {
+        Panel p;
+        p.head = head;
+        p.label = std::move(label);
+        p.rows = rows;
+        p.cols = cut_cols;
+        p.origin = origin;
+        p.row_dim = row_dim;
+        p.col_dim = col_dim;
+        return p;
+    };
+    std::vector<Panel>& cuts = plan.cuts;
     if (h_dim >= 0) {
         head_of.h_dim = h_dim;
         sd.arrangement = (row_dim >= 0 && h_dim > row_dim) ? Arrangement::ColumnGroups : Arrangement::Grid;
         for (int h = 0; h < static_cast<int>(t.dim(h_dim)); ++h) {
-            Cut cut{h, origin, cols, ""};
-            cut.origin[static_cast<size_t>(h_dim)] = h;
-            cuts.push_back(cut);
+            cuts.push_back(cut(h, cols, ""));
+            cuts.back().origin[static_cast<size_t>(h_dim)] = h;
         }
     } else {
         const bool wide = col_role == DimRole::Embedding || col_role == DimRole::FusedQkv;
@@ -269,77 +149,127 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
             sd.arrangement = Arrangement::ColumnGroups;
             sd.joined = true;
             for (int g = 0; g < cols / model.head_dim; ++g) {
-                Cut cut{g % model.heads, origin, model.head_dim, ""};
+                std::string label;
                 if (col_role == DimRole::FusedQkv) {
                     // Fused projection: Q's heads, then K's, then V's.
                     const char* part[] = {"q", "k", "v"};
-                    cut.label = std::string(part[std::min(2, g / model.heads)]) + " h" + std::to_string(g % model.heads);
+                    label = std::string(part[std::min(2, g / model.heads)]) + " h" + std::to_string(g % model.heads);
                 }
-                cut.origin[static_cast<size_t>(col_dim)] = static_cast<int64_t>(g) * model.head_dim;
-                cuts.push_back(cut);
+                cuts.push_back(cut(g % model.heads, model.head_dim, std::move(label)));
+                cuts.back().origin[static_cast<size_t>(col_dim)] = static_cast<int64_t>(g) * model.head_dim;
             }
         } else {
-            cuts.push_back(Cut{-1, origin, cols, ""});
+            cuts.push_back(cut(-1, cols, ""));
         }
     }
+    plan.cap = panel_texture_cap(static_cast<int>(cuts.size()), max_extent);
+    plan.mask = is_probability_step(step.kind) ? mask_behind(trace, index) : nullptr;
+    for (Panel& p : cuts) {
+        p.tex_rows = std::min(rows, plan.cap);
+        p.tex_cols = std::min(p.cols, plan.cap);
+    }
+    return sd;
+}
 
-    const int cap = panel_texture_cap(static_cast<int>(cuts.size()), max_extent);
-    const Tensor* mask = is_probability_step(step.kind) ? mask_behind(trace, index) : nullptr;
+// Calls visit(value, masked_key) for every cell of `p`, in row-major order, straight
+// from the tensor's strides (no copy). masked_key: the Mask step has -inf there.
+template <typename Visit>
+void for_each_cell(const Tensor& t, const Tensor* mask, const Panel& p, Visit&& visit) {
+    const auto start_of = [&](const Tensor& x) {
+        int64_t s = 0;
+        for (size_t i = 0; i < p.origin.size(); ++i) s += p.origin[i] * x.strides()[i];
+        return s;
+    };
+    const auto stride = [&](const Tensor& x, int dim) { return dim >= 0 ? x.strides()[static_cast<size_t>(dim)] : 0; };
+    const float* base = t.data() + start_of(t);
+    const int64_t rs = stride(t, p.row_dim), cs = stride(t, p.col_dim);
+    const float* mbase = mask ? mask->data() + start_of(*mask) : nullptr;
+    const int64_t mrs = mask ? stride(*mask, p.row_dim) : 0, mcs = mask ? stride(*mask, p.col_dim) : 0;
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    for (int r = 0; r < p.rows; ++r) {
+        const float* row = base + r * rs;
+        const float* mrow = mbase ? mbase + r * mrs : nullptr;
+        for (int c = 0; c < p.cols; ++c) visit(row[c * cs], mrow && mrow[c * mcs] == neg_inf);
+    }
+}
+
+// The step's value range and masked-cell counts, from every panel's cells.
+void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
+    const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
     const float neg_inf = -std::numeric_limits<float>::infinity();
     float lo = std::numeric_limits<float>::infinity(), hi = neg_inf;
-    for (const Cut& cut : cuts) {
-        Panel p;
-        p.head = cut.head;
-        p.label = cut.label;
-        p.rows = rows;
-        p.cols = cut.cols;
-        p.origin = cut.origin;
-        p.row_dim = row_dim;
-        p.col_dim = col_dim;
-        std::vector<float> full = read_slice(t, cut.origin, row_dim, col_dim, rows, cut.cols);
-        for (float v : full) {
+    for (const Panel& p : plan.cuts) {
+        const bool contiguous_rows = p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1;
+        if (!plan.mask && contiguous_rows) {
+            int64_t start = 0;
+            for (size_t i = 0; i < p.origin.size(); ++i) start += p.origin[i] * t.strides()[i];
+            const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
+            for (int r = 0; r < p.rows; ++r) scan_run(t.data() + start + r * rs, p.cols, lo, hi, sd.masked_cells);
+            continue;
+        }
+        for_each_cell(t, plan.mask, p, [&](float v, bool masked_key) {
             if (v == neg_inf) {
                 ++sd.masked_cells;
-                continue;
+                return;
             }
+            if (masked_key && v == 0.0f) ++sd.masked_zero_cells;
             // NaN fails both comparisons and is ignored; +inf is not expected.
             if (v < lo) lo = v;
             if (v > hi) hi = v;
-        }
-        if (mask) {
-            // Weights of masked keys are exactly 0; the texture marks them so the mask
-            // stays visible after the softmax (numbers still come from the tensor).
-            const std::vector<float> m = read_slice(*mask, cut.origin, row_dim, col_dim, rows, cut.cols);
-            for (size_t n = 0; n < full.size(); ++n) {
-                if (m[n] == neg_inf && full[n] == 0.0f) {
-                    full[n] = std::numeric_limits<float>::infinity();
-                    ++sd.masked_zero_cells;
-                }
-            }
-        }
-        p.tex_rows = std::min(rows, cap);
-        p.tex_cols = std::min(cut.cols, cap);
-        p.values = (p.tex_rows == rows && p.tex_cols == cut.cols)
-                       ? std::move(full)
-                       : pool_max_abs(full, rows, cut.cols, p.tex_rows, p.tex_cols);
-        sd.panels.push_back(std::move(p));
-    }
-    if (step.kind == StepKind::Projection) {
-        build_weight_panels(projection_weights(trace, index), sd, model.head_dim, cap, sd.weight_panels,
-                            sd.bias_panels, sd.weight_vmin, sd.weight_vmax);
+        });
     }
     if (!(lo <= hi)) lo = hi = 0.0f;
     sd.data_min = lo;
     sd.data_max = hi;
-    if (sd.colormap == ColormapKind::Sequential) {
-        sd.vmin = 0.0f;
-        sd.vmax = hi > 0.0f ? hi : 1.0f;
-    } else {
-        const float m = std::max({std::fabs(lo), std::fabs(hi), 1e-6f});
-        sd.vmin = -m;
-        sd.vmax = m;
+}
+
+// True when the step shows exactly its first source's values for the shown batch item:
+// a view or transpose of the same buffer that keeps the batch dimension in front. Its
+// range is then copied instead of read again.
+bool same_values_as_source(const Trace& trace, int index) {
+    const Step& step = trace.steps[static_cast<size_t>(index)];
+    if ((step.kind != StepKind::View && step.kind != StepKind::Transpose) || !step.has_primary_source()) return false;
+    const int s = trace.index_of(step.primary_source());
+    if (s < 0 || s >= index) return false;
+    const Tensor& t = step.tensor;
+    const Tensor& src = trace.steps[static_cast<size_t>(s)].tensor;
+    if (t.empty() || src.empty() || t.storage() != src.storage() || t.numel() != src.numel()) return false;
+    if (t.offset() != src.offset() || t.find_dim(DimRole::Batch) != 0 || src.find_dim(DimRole::Batch) != 0) return false;
+    // Same batch stride and count: each item covers the same span of the buffer in both.
+    return t.dim(0) == src.dim(0) && t.strides()[0] == src.strides()[0];
+}
+
+// The pixels: each panel's values (pooled to display size), projection weights and
+// the storage strip's picture. The expensive part, done first for the step on screen.
+void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& plan, StepDisplay& sd) {
+    const Step& step = trace.steps[static_cast<size_t>(sd.step)];
+    const Tensor& t = step.tensor;
+    std::vector<Panel> panels = plan.cuts;
+    for (Panel& p : panels) {
+        std::vector<float> full = read_slice(t, p.origin, p.row_dim, p.col_dim, p.rows, p.cols);
+        if (plan.mask) {
+            // Weights of masked keys are exactly 0; the texture marks them so the mask
+            // stays visible after the softmax (numbers still come from the tensor).
+            size_t n = 0;
+            for_each_cell(t, plan.mask, p, [&](float v, bool masked_key) {
+                if (masked_key && v == 0.0f) full[n] = std::numeric_limits<float>::infinity();
+                ++n;
+            });
+        }
+        p.values = (p.tex_rows == p.rows && p.tex_cols == p.cols)
+                       ? std::move(full)
+                       : pool_max_abs(full, p.rows, p.cols, p.tex_rows, p.tex_cols);
     }
-    return sd;
+    sd.panels = std::move(panels);
+    if (step.kind == StepKind::Projection) {
+        build_weight_panels(projection_weights(trace, sd.step), sd, model.head_dim, plan.cap, sd.weight_panels,
+                            sd.bias_panels, sd.weight_vmin, sd.weight_vmax);
+    }
+    StorageStrip picture = make_strip(trace, sd.step, plan.head_of);
+    picture.buffer_id = sd.strip.buffer_id;  // named for every step up front (name_buffer)
+    picture.shares_with = std::move(sd.strip.shares_with);
+    sd.strip = std::move(picture);
+    sd.built = true;
 }
 
 // Steps that only move, rescale or mix their source's values share its colour scale.
@@ -408,11 +338,22 @@ void share_colour_ranges(const Trace& trace, DisplayModel& model) {
     }
 }
 
+// The steps drawn together with `focus`: itself and the steps it reads (the canvas shows
+// its source while animating, a projection's input, a product's operands).
+std::vector<int> steps_drawn_with(const Trace& trace, int focus) {
+    std::vector<int> out{focus};
+    for (StepId source : trace.steps[static_cast<size_t>(focus)].sources) {
+        const int s = trace.index_of(source);
+        if (s >= 0 && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    }
+    return out;
+}
+
 }  // namespace
 
 DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
-                                 std::vector<std::string> key_tokens, int batch_item,
-                                 int max_extent) {
+                                 std::vector<std::string> key_tokens, int batch_item, int max_extent,
+                                 int focus_step) {
     DisplayModel model;
     model.query_tokens = std::move(query_tokens);
     model.key_tokens = std::move(key_tokens);
@@ -420,21 +361,33 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
     model.head_dim = std::max(1, trace.config.head_dim());
     const int batch = std::max(1, trace.config.batch);
     model.batch_item = std::clamp(batch_item, 0, batch - 1);
+    model.max_extent = max_extent;
 
+    // Every step's plan and value range: the colour scales are shared across steps
+    // (share_colour_ranges), so even one step's picture needs every step's range.
     // Steps are independent. They are shared out on OpenMP's threads, the same team
     // that just computed the trace: a separate std::thread would compete with those
-    // threads while they still spin-wait after the forward (measured: 17-19 ms vs 11-13).
+    // threads while they still spin-wait after the forward.
     const int n = static_cast<int>(trace.steps.size());
     model.steps.resize(static_cast<size_t>(n));
-    std::vector<HeadOf> heads(static_cast<size_t>(n));
-#pragma omp parallel for schedule(dynamic)
+    std::vector<StepPlan> plans(static_cast<size_t>(n));
+    // A small trace is done sooner on one thread than by waking a team (and much sooner
+    // when another process holds the second core: the team then waits for it).
+    const bool parallel = trace.storage_bytes() >= (std::uint64_t{4} << 20);
+#pragma omp parallel for schedule(dynamic) if (parallel)
     for (int i = 0; i < n; ++i) {
         StepDisplay& sd = model.steps[static_cast<size_t>(i)];
-        sd = build_step(trace, i, model, max_extent, heads[static_cast<size_t>(i)]);
-        const Tensor& t = trace.steps[static_cast<size_t>(i)].tensor;
-        if (!t.empty() && t.rank() > 0) sd.strip = make_strip(trace, i, heads[static_cast<size_t>(i)]);
+        sd = build_step(trace, i, model, max_extent, plans[static_cast<size_t>(i)]);
+        if (!same_values_as_source(trace, i)) scan_ranges(trace, plans[static_cast<size_t>(i)], sd);
     }
-
+    for (int i = 0; i < n; ++i) {  // in order: a view of a view copies a copied range
+        if (!same_values_as_source(trace, i)) continue;
+        StepDisplay& sd = model.steps[static_cast<size_t>(i)];
+        const StepDisplay& from = model.steps[static_cast<size_t>(trace.index_of(trace.steps[static_cast<size_t>(i)].primary_source()))];
+        sd.data_min = from.data_min;
+        sd.data_max = from.data_max;
+        sd.masked_cells = from.masked_cells;
+    }
     std::map<const Storage*, std::pair<int, std::string>> buffers;
     for (int i = 0; i < n; ++i) {
         StepDisplay& sd = model.steps[static_cast<size_t>(i)];
@@ -442,7 +395,38 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
         if (!step.tensor.empty() && step.tensor.rank() > 0) name_buffer(trace, i, sd.strip, buffers);
     }
     share_colour_ranges(trace, model);
+
+    std::vector<int> fill;
+    if (focus_step >= 0 && focus_step < n) {
+        fill = steps_drawn_with(trace, focus_step);
+    } else {
+        for (int i = 0; i < n; ++i) fill.push_back(i);
+    }
+    const int m = static_cast<int>(fill.size());
+#pragma omp parallel for schedule(dynamic) if (parallel)
+    for (int k = 0; k < m; ++k) {
+        const auto i = static_cast<size_t>(fill[static_cast<size_t>(k)]);
+        if (!model.steps[i].built) fill_step(trace, model, plans[i], model.steps[i]);
+    }
     return model;
+}
+
+bool complete_display_model(const Trace& trace, DisplayModel& model, const std::function<bool()>& cancelled) {
+    for (size_t i = 0; i < model.steps.size() && i < trace.steps.size(); ++i) {
+        StepDisplay& sd = model.steps[i];
+        if (sd.built) continue;
+        if (cancelled && cancelled()) return false;
+        // The plan is rebuilt (it is cheap); the ranges already in `sd` stay as they are.
+        StepPlan plan;
+        const StepDisplay planned = build_step(trace, static_cast<int>(i), model, model.max_extent, plan);
+        (void)planned;
+        fill_step(trace, model, plan, sd);
+    }
+    return true;
+}
+
+bool DisplayModel::complete() const {
+    return std::all_of(steps.begin(), steps.end(), [](const StepDisplay& sd) { return sd.built; });
 }
 
 }  // namespace attn::gui

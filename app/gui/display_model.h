@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/gui/colormap.h"
+#include "app/gui/panel_pixels.h"  // pool_max_abs
 #include "core/trace.h"
 
 namespace attn::gui {
@@ -54,6 +56,10 @@ struct StorageStrip {
 
 struct StepDisplay {
     int step = -1;                   // index into Trace::steps
+    // False until the pixels are made (panels, weight panels, the strip's picture): a
+    // model is first built for the step on screen only (see build_display_model). Every
+    // other field is set for every step from the start.
+    bool built = false;
     Arrangement arrangement = Arrangement::Single;
     bool joined = false;             // ColumnGroups drawn without gaps (a plain (L, E) matrix)
     std::vector<Panel> panels;
@@ -80,22 +86,30 @@ struct DisplayModel {
     int batch_item = 0;
     int heads = 1;
     int head_dim = 1;
+    int max_extent = 512;            // panel texture side limit it was built with
+    // True when every step is built (complete_display_model has nothing left to do).
+    bool complete() const;
 };
+
+// Builds every step when `focus_step` is kAllSteps.
+constexpr int kAllSteps = -1;
 
 // Largest side of a panel texture before pooling, chosen from the panel count so the
 // whole step stays near display resolution.
 int panel_texture_cap(int panel_count, int max_extent);
 
 // Cuts every step into panels for `batch_item` (clamped to the batch). `max_extent`
-// bounds a panel texture side (e.g. 512); larger slices are max-|v| pooled.
+// bounds a panel texture side (e.g. 512); larger slices are max-|v| pooled. With a
+// `focus_step`, only that step and the steps it reads are built (a setting change
+// redraws sooner); every step still gets its colour range, axes and buffer id, so
+// completing the model later changes nothing that is already built.
 DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
                                  std::vector<std::string> key_tokens, int batch_item,
-                                 int max_extent = 512);
-
-// Pools a (rows, cols) row-major matrix down to (out_rows, out_cols), keeping in each
-// block the value of largest magnitude (its sign kept); +-inf only if the whole block is.
-std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols,
-                                int out_rows, int out_cols);
+                                 int max_extent = 512, int focus_step = kAllSteps);
+// Builds the steps that are not built yet, one at a time, stopping early (false) when
+// `cancelled` says so between steps (a newer trace is on its way).
+bool complete_display_model(const Trace& trace, DisplayModel& model,
+                            const std::function<bool()>& cancelled = {});
 
 // Full tensor index of cell (row, col) of `panel`.
 std::vector<int64_t> cell_index(const Panel& panel, int row, int col);

@@ -33,6 +33,7 @@
 #include "app/gui/layout.h"
 #include "app/gui/snapshot.h"
 #include "app/gui/test_hook.h"
+#include "core/storage.h"
 
 namespace attn::gui {
 namespace {
@@ -191,6 +192,9 @@ float effective_scale(const AppState& state) {
 void post_request(AppState& state, ComputeWorker& worker) {
     std::optional<ComputeRequest> request = make_request(state);
     if (!request) return;
+    // The step on screen is built first; the others follow once it is drawn (finish_model).
+    if (state.trace && state.playback.step() < static_cast<int>(state.trace->steps.size()))
+        request->focus_step = state.trace->steps[static_cast<size_t>(state.playback.step())].id;
     state.posted_generation = worker.post(std::move(*request));
     state.posted_time = glfwGetTime();
 }
@@ -291,12 +295,16 @@ int run_window(const io::Problem& initial) {
     std::signal(SIGTERM, on_stop_signal);
     std::string saved_settings = serialize_settings(state.settings);
     double last_settings_check = glfwGetTime();
+    double last_busy = glfwGetTime();
     while (!glfwWindowShouldClose(window) && !g_stop_requested) {
         // Idle (nothing moving, nothing computing): wait for input instead of redrawing.
         const bool busy = state.playback.animating() || worker.busy() || state.export_progress.active ||
                           !keys.queue.empty() || keys.settle_frames > 0;
         if (busy) glfwPollEvents();
         else glfwWaitEventsTimeout(0.5);
+        // Idle for a second: the memory kept for the next trace goes back to the system.
+        if (busy) last_busy = glfwGetTime();
+        else if (glfwGetTime() - last_busy > 1.0 && cached_storage_bytes() > 0) release_cached_storage();
         int fb_w = 0, fb_h = 0;
         glfwGetFramebufferSize(window, &fb_w, &fb_h);
         if (fb_w <= 0 || fb_h <= 0 || glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
@@ -304,6 +312,10 @@ int run_window(const io::Problem& initial) {
             continue;
         }
         if (std::optional<ComputeResult> result = worker.take()) accept_result(state, std::move(*result), glfwGetTime());
+        if (std::optional<CompletedModel> done = worker.take_model(); done && done->trace == state.trace) {
+            state.model = std::move(done->model);
+            cache.adopt_completed(state.model);  // textures already baked stay
+        }
         if (const float scale = monitor_content_scale(window); scale != g_content_scale) {  // moved to another monitor
             g_content_scale = scale;
             rebuild_fonts = true;
@@ -356,6 +368,8 @@ int run_window(const io::Problem& initial) {
         gl::clear_color(bg.x, bg.y, bg.z, 1.0f);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         glfwSwapBuffers(window);
+        // The new trace's step is on screen: now the other steps.
+        if (state.model && !state.model->complete()) worker.finish_model();
 
         int win_w = 0, win_h = 0;
         glfwGetWindowSize(window, &win_w, &win_h);

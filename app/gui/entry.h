@@ -23,12 +23,6 @@ struct SnapshotOptions {
 // `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.
 int run_snapshot(const io::Problem& problem, const SnapshotOptions& options);
 
-struct RenderBenchOptions {
-    int frames_per_step = 60;
-    int width = 1280, height = 720;
-    bool json = false;
-};
-// `attnviz bench --render`: median frame time per step under the real renderer.
-int run_render_bench(const io::Problem& problem, const RenderBenchOptions& options);
+// `attnviz bench --render` is declared in render_bench.h.
 
 }  // namespace attn::gui

@@ -150,28 +150,4 @@ Status write_trace_tensors(const Trace& trace, const std::string& dir, const Tok
     return io::write_trace_dir(trace, dir, &extras);
 }
 
-PngEncoderPool::~PngEncoderPool() { finish(); }
-
-void PngEncoderPool::submit(std::string path, int width, int height, std::vector<unsigned char> rgba) {
-    // Two encoders at a time: the machine has two cores and the frame loop needs one.
-    if (threads_.size() >= 2) {
-        threads_.front().join();
-        threads_.erase(threads_.begin());
-    }
-    threads_.emplace_back([this, path = std::move(path), width, height, rgba = std::move(rgba)] {
-        const Status s = write_png(path, width, height, rgba);
-        if (!s.ok()) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            errors_.push_back(s.error());
-        }
-    });
-}
-
-Status PngEncoderPool::finish() {
-    for (auto& t : threads_) t.join();
-    threads_.clear();
-    if (!errors_.empty()) return Status::failure(errors_.front());
-    return ok_status();
-}
-
 }  // namespace attn::gui

@@ -3,10 +3,9 @@
 #pragma once
 
 #include <string>
-#include <mutex>
-#include <thread>
 #include <vector>
 
+#include "app/gui/png_encoder.h"
 #include "core/result.h"
 #include "core/trace.h"
 
@@ -49,19 +48,5 @@ Status write_step_csv(const Step& step, const std::string& path, const TokenLabe
 // Writes every tensor of the trace into `dir` (through app/io), plus the weights the
 // trace used (weights.safetensors) and the token strings (tokens.json).
 Status write_trace_tensors(const Trace& trace, const std::string& dir, const TokenLabels& tokens = {});
-
-// Encodes PNGs on background threads (PNG encoding is slow; the frame loop must not wait).
-class PngEncoderPool {
-public:
-    ~PngEncoderPool();  // waits for every queued image
-    void submit(std::string path, int width, int height, std::vector<unsigned char> rgba);
-    // Waits for all images; returns the first failure (or ok).
-    Status finish();
-
-private:
-    std::vector<std::thread> threads_;
-    std::vector<std::string> errors_;
-    std::mutex mutex_;
-};
 
 }  // namespace attn::gui

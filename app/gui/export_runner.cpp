@@ -78,7 +78,7 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
                 return;
             }
             cache_.reset(state.model, canvas_palette(state.settings.light_theme).masked);
-            pool_ = std::make_unique<PngEncoderPool>();
+            pool_ = std::make_unique<PngEncoderPool>(PngEncoderPool::beside_frame_loop());
             state.export_progress = ExportProgress{true, 0, static_cast<int>(state.trace->steps.size()), request.path,
                                                    request.scale, request.canvas_only};
             state.dialog.close = true;
@@ -92,12 +92,17 @@ void ExportRunner::continue_all(AppState& state, double now) {
     ExportProgress& p = state.export_progress;
     if (!p.active || !renderer_) return;
     if (p.next < p.total) {
+        // Every step needs its pixels: wait (frames go on) until the worker has built them.
+        if (!state.model || !state.model->complete()) return;
+        if (cache_.model() != state.model) cache_.reset(state.model, canvas_palette(state.settings.light_theme).masked);
+        if (!pool_->has_room()) return;  // the encoders are behind: the frame loop never waits for them
         AppState copy = state;  // the window's own position is not disturbed
         copy.export_progress.active = false;  // the pictures show the window, not this export
         render_steps_to_pngs(*renderer_, copy, cache_, layout_of(p.canvas_only), {p.next}, 1.0f, p.folder, *pool_, now);
         ++p.next;
         return;
     }
+    if (!pool_->idle()) return;  // still encoding: look again next frame
     const Status s = pool_->finish();
     set_status(state, s.ok() ? "wrote " + std::to_string(p.total) + " PNG files into " + p.folder
                              : s.error(),

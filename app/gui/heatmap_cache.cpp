@@ -18,6 +18,16 @@ void HeatmapCache::reset(std::shared_ptr<const DisplayModel> model, Rgb masked_c
     }
 }
 
+void HeatmapCache::adopt_completed(std::shared_ptr<const DisplayModel> model) {
+    if (!model_ || !model || model->steps.size() != model_->steps.size()) {
+        reset(std::move(model), masked_);
+        return;
+    }
+    // A step is baked only once it has panels (texture() below), and built steps do not
+    // change when the rest of the model is completed, so every baked texture still holds.
+    model_ = std::move(model);
+}
+
 const gl::Texture* HeatmapCache::texture(int step, int panel, HeatmapLayer layer) {
     if (!model_ || step < 0 || step >= static_cast<int>(model_->steps.size())) return nullptr;
     const StepDisplay& sd = model_->steps[static_cast<size_t>(step)];

@@ -22,6 +22,11 @@ public:
     // Drops every texture; the next texture() call bakes from `model`. Masked cells get
     // `masked_color` with lighter (dark theme) or paler (light theme) stripes.
     void reset(std::shared_ptr<const DisplayModel> model, Rgb masked_color);
+    // `model` is the current one with more steps built (complete_display_model): the
+    // textures baked so far stay, the new steps bake when first drawn.
+    void adopt_completed(std::shared_ptr<const DisplayModel> model);
+    // The model the textures are baked from.
+    const std::shared_ptr<const DisplayModel>& model() const { return model_; }
     // The texture of panel `panel` of step `step` (null when out of range or GL failed).
     const gl::Texture* texture(int step, int panel, HeatmapLayer layer = HeatmapLayer::Values);
     // Shader compile/link message, if any (shown in the window).

@@ -1,14 +1,13 @@
 // `attnviz bench --render`: frame times under the real renderer (llvmpipe here).
+#include "app/gui/render_bench.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <string>
-#include <vector>
 
-#include "app/gui/entry.h"
+#include "app/gui/compute_worker.h"
 #include "app/gui/export.h"
-#include "app/gui/format.h"
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/headless.h"
 #include "app/gui/snapshot.h"
@@ -18,24 +17,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Taken while static objects are initialised, before main: the start of the process as
+// far as our code can see it (the loader's work before that is not counted).
+const Clock::time_point kProcessStart = Clock::now();
+
 double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::string json_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out;
 }
 
 void load_result(AppState& state, HeatmapCache& cache, const ComputeResult& r) {
@@ -47,32 +34,43 @@ void load_result(AppState& state, HeatmapCache& cache, const ComputeResult& r) {
     cache.reset(state.model, canvas_palette(state.settings.light_theme).masked);
 }
 
-// Time from a changed setting (a new seed) to the new trace drawn, at 256 / 512 / 8.
-double slider_change_ms(int width, int height, double& compute_ms, double& model_ms) {
-    AttentionConfig config;
-    config.seq_len = 256;
-    config.hidden_dim = 512;
-    config.num_heads = 8;
+// A slider dragged up to L = `seq_len` one position at a time, with the attention
+// weights on screen, as the window does it: each change is a new shape, the previous
+// trace stays alive while the next one is computed, the step on screen is built first
+// and drawn, then (untimed, as the window does after drawing) the other steps.
+SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim, int num_heads) {
+    SliderChangeTimes out;
+    out.seq_len = seq_len;
+    out.hidden_dim = hidden_dim;
+    out.num_heads = num_heads;
     OffscreenRenderer renderer(width, height, 1.0f, false);
     HeatmapCache cache;
     AppState state;
-    double best = 1e9;
-    for (int attempt = 0; attempt < 3; ++attempt) {
-        config.seed = static_cast<uint64_t>(attempt + 1);
-        ComputeRequest request;
-        request.config = config;
+    ComputeRequest request;
+    request.config.hidden_dim = hidden_dim;
+    request.config.num_heads = num_heads;
+    request.focus_step = StepId::AttnWeights;
+    constexpr int kChanges = 7;
+    for (int change = -1; change < kChanges; ++change) {  // change -1 only puts a trace on screen
+        request.config.seq_len = seq_len - kChanges + 1 + change;
         const auto start = Clock::now();
         const ComputeResult r = ComputeWorker::compute(request, 1);
-        if (!r.error.empty()) return -1.0;
-        compute_ms = r.compute_ms;
-        model_ms = r.model_ms;
+        if (!r.error.empty()) return out;
         load_result(state, cache, r);
         state.playback.set_position(std::max(0, r.trace->index_of(StepId::AttnWeights)), 1.0f);
         render_state(renderer, state, cache, SnapshotLayout::FullWindow);
         gl::finish();
-        best = std::min(best, ms_since(start));
+        if (change >= 0) {
+            out.redraw_ms.push_back(ms_since(start));
+            out.compute_ms.push_back(r.compute_ms);
+            out.model_ms.push_back(r.model_ms);
+        }
+        auto full = std::make_shared<DisplayModel>(*state.model);
+        complete_display_model(*state.trace, *full);
+        state.model = std::move(full);
+        cache.adopt_completed(state.model);
     }
-    return best;
+    return out;
 }
 
 // Every step of the current trace written as PNG at 1920 x 1080.
@@ -98,19 +96,20 @@ double export_all_ms(AppState& state) {
 
 }  // namespace
 
-int run_render_bench(const io::Problem& problem, const RenderBenchOptions& options) {
+int run_render_bench(const io::Problem& problem, const RenderBenchOptions& options, RenderBenchReport& report) {
     if (options.frames_per_step < 1 || options.width < 16 || options.height < 16) {
         std::fprintf(stderr, "attnviz: error: frames per step must be >= 1 and the size at least 16x16\n");
+        return 2;
+    }
+    // Start-up as the window does it: a GL context, the first trace, the first frame.
+    HeadlessGl gl;
+    if (!gl.ok()) {
+        std::fprintf(stderr, "%s\n", kNoDisplayMessage);
         return 2;
     }
     const ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
     if (!computed.error.empty()) {
         std::fprintf(stderr, "attnviz: error: %s\n", computed.error.c_str());
-        return 2;
-    }
-    HeadlessGl gl;
-    if (!gl.ok()) {
-        std::fprintf(stderr, "%s\n", kNoDisplayMessage);
         return 2;
     }
     AppState state;
@@ -122,9 +121,13 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
         std::fprintf(stderr, "attnviz: error: %s\n", renderer.error().c_str());
         return 2;
     }
+    render_state(renderer, state, cache, SnapshotLayout::FullWindow);
+    gl::finish();
+    report.startup_to_first_frame_ms = ms_since(kProcessStart);
+    report.width = options.width;
+    report.height = options.height;
+    report.renderer = gl::renderer_name();
 
-    std::vector<std::pair<std::string, double>> by_step;
-    double slowest = 0.0;
     const int n = static_cast<int>(state.trace->steps.size());
     for (int step = 0; step < n; ++step) {
         // One untimed frame bakes the step's textures (that happens once per trace).
@@ -139,29 +142,11 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
             gl::finish();
             times.push_back(ms_since(start));
         }
-        const double m = median(times);
-        slowest = std::max(slowest, m);
-        by_step.emplace_back(state.trace->steps[static_cast<size_t>(step)].name(), m);
-        if (!options.json) std::printf("%-16s %8s ms\n", by_step.back().first.c_str(), format_ms(m).c_str());
+        report.frame_ms_by_step.emplace_back(state.trace->steps[static_cast<size_t>(step)].name(), std::move(times));
     }
-    double slider_compute_ms = 0, slider_model_ms = 0;
-    const double slider_ms = slider_change_ms(options.width, options.height, slider_compute_ms, slider_model_ms);
-    const double export_ms = export_all_ms(state);
-    if (options.json) {
-        std::printf("{\"frame_ms_median\": %.3f, \"frame_ms_by_step\": {", slowest);
-        for (size_t i = 0; i < by_step.size(); ++i) {
-            std::printf("%s\"%s\": %.3f", i ? ", " : "", json_escape(by_step[i].first).c_str(), by_step[i].second);
-        }
-        std::printf("}, \"width\": %d, \"height\": %d, \"slider_change_redraw_ms\": %.1f, \"slider_change_compute_ms\": %.1f, "
-                    "\"slider_change_display_model_ms\": %.1f, \"export_all_steps_1920x1080_ms\": %.1f, \"renderer\": \"%s\"}\n",
-                    options.width, options.height, slider_ms, slider_compute_ms, slider_model_ms, export_ms, json_escape(gl::renderer_name()).c_str());
-    } else {
-        std::printf("slowest step median: %s ms (%dx%d, %s)\n", format_ms(slowest).c_str(), options.width,
-                    options.height, gl::renderer_name().c_str());
-        std::printf("slider change redraw (256/512/8): %s ms (compute %s ms, of which display model %s ms)\n",
-                    format_ms(slider_ms).c_str(), format_ms(slider_compute_ms).c_str(), format_ms(slider_model_ms).c_str());
-        std::printf("export all steps at 1920x1080: %s ms\n", format_ms(export_ms).c_str());
-    }
+    report.slider_changes.push_back(slider_drag(options.width, options.height, 256, 512, 8));
+    report.slider_changes.push_back(slider_drag(options.width, options.height, 64, 256, 8));
+    report.export_all_steps_ms = export_all_ms(state);
     return 0;
 }
 

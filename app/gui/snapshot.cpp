@@ -37,6 +37,7 @@ std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppSt
         state.playback.set_position(step, progress);
         render_state(renderer, state, cache, layout, now);
         const std::string path = dir + "/" + snapshot_file_name(step + 1, state.trace->steps[static_cast<size_t>(step)].name());
+        pool.wait_for_room();  // at once in the window, which only asks when there is room
         pool.submit(path, renderer.pixel_width(), renderer.pixel_height(), renderer.pixels());
         files.push_back(path);
     }

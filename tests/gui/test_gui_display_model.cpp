@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "app/gui/display_model.h"
@@ -187,5 +188,169 @@ TEST_CASE("fused and stacked variants get displays too") {
         CAPTURE(to_string(v));
         REQUIRE(m.steps.size() == t.steps.size());
         for (const StepDisplay& sd : m.steps) CHECK_FALSE(sd.panels.empty());
+    }
+}
+
+namespace {
+
+void check_same_panels(const std::vector<Panel>& a, const std::vector<Panel>& b) {
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        CAPTURE(i);
+        CHECK(a[i].head == b[i].head);
+        CHECK(a[i].label == b[i].label);
+        CHECK(a[i].rows == b[i].rows);
+        CHECK(a[i].cols == b[i].cols);
+        CHECK(a[i].tex_rows == b[i].tex_rows);
+        CHECK(a[i].tex_cols == b[i].tex_cols);
+        CHECK(a[i].origin == b[i].origin);
+        CHECK(a[i].row_dim == b[i].row_dim);
+        CHECK(a[i].col_dim == b[i].col_dim);
+        CHECK(a[i].values == b[i].values);  // bit for bit (+-inf marks included)
+    }
+}
+
+// Every field a view reads.
+void check_same_display(const StepDisplay& a, const StepDisplay& b) {
+    CHECK(a.built == b.built);
+    CHECK(a.arrangement == b.arrangement);
+    CHECK(a.joined == b.joined);
+    CHECK(a.row_name == b.row_name);
+    CHECK(a.col_name == b.col_name);
+    CHECK(a.row_labels == b.row_labels);
+    CHECK(a.col_labels == b.col_labels);
+    CHECK(a.colormap == b.colormap);
+    CHECK(a.vmin == b.vmin);
+    CHECK(a.vmax == b.vmax);
+    CHECK(a.data_min == b.data_min);
+    CHECK(a.data_max == b.data_max);
+    CHECK(a.masked_cells == b.masked_cells);
+    CHECK(a.masked_zero_cells == b.masked_zero_cells);
+    CHECK(a.from_step == b.from_step);
+    CHECK(a.weight_vmin == b.weight_vmin);
+    CHECK(a.weight_vmax == b.weight_vmax);
+    check_same_panels(a.panels, b.panels);
+    check_same_panels(a.weight_panels, b.weight_panels);
+    check_same_panels(a.bias_panels, b.bias_panels);
+    CHECK(a.strip.buffer_id == b.strip.buffer_id);
+    CHECK(a.strip.shares_with == b.strip.shares_with);
+    CHECK(a.strip.bins == b.strip.bins);
+    CHECK(a.strip.first_positions == b.strip.first_positions);
+    CHECK(a.strip.storage_elements == b.strip.storage_elements);
+}
+
+}  // namespace
+
+TEST_CASE("a model built around one step and completed later equals the model built at once") {
+    struct Case {
+        const char* what;
+        AttentionConfig config;
+    };
+    std::vector<Case> cases;
+    AttentionConfig c;
+    c.seq_len = 6;
+    c.hidden_dim = 8;
+    c.num_heads = 2;
+    cases.push_back({"plain", c});
+    c.mask = MaskKind::Causal;
+    cases.push_back({"causal", c});
+    c.dropout = 0.3f;
+    c.variant = Variant::Fused;
+    cases.push_back({"causal, dropout, fused", c});
+    AttentionConfig padded = cases[0].config;
+    padded.batch = 2;
+    padded.mask = MaskKind::Padding;
+    padded.valid_lengths = {6, 3};
+    padded.variant = Variant::Stacked;
+    cases.push_back({"padding, batch 2, stacked", padded});
+    AttentionConfig big = cases[0].config;
+    big.seq_len = 150;  // pooled panels
+    big.hidden_dim = 32;
+    cases.push_back({"pooled", big});
+    for (const Case& k : cases) {
+        CAPTURE(k.what);
+        Result<Trace> traced = run_attention(k.config);
+        REQUIRE_MESSAGE(traced.ok(), traced.error());
+        const Trace& t = traced.value();
+        const int item = k.config.batch - 1;
+        const DisplayModel full = build_display_model(t, {"a"}, {"b"}, item, 64);
+        CHECK(full.complete());
+        for (int focus = 0; focus < static_cast<int>(t.steps.size()); ++focus) {
+            CAPTURE(t.steps[static_cast<size_t>(focus)].name());
+            DisplayModel partial = build_display_model(t, {"a"}, {"b"}, item, 64, focus);
+            REQUIRE(partial.steps.size() == full.steps.size());
+            CHECK(partial.steps[static_cast<size_t>(focus)].built);
+            for (StepId source : t.steps[static_cast<size_t>(focus)].sources) {
+                CHECK(partial.steps[static_cast<size_t>(t.index_of(source))].built);  // drawn beside it
+            }
+            for (size_t i = 0; i < full.steps.size(); ++i) {
+                // Not built yet: nothing to draw, but the colour scale is already final.
+                if (!partial.steps[i].built) CHECK(partial.steps[i].panels.empty());
+                CHECK(partial.steps[i].vmin == full.steps[i].vmin);
+                CHECK(partial.steps[i].vmax == full.steps[i].vmax);
+            }
+            int cancel_after = 1;  // stop once between steps, then finish
+            const bool finished = complete_display_model(t, partial, [&] { return cancel_after-- == 0; });
+            CHECK(finished == partial.complete());
+            complete_display_model(t, partial);
+            REQUIRE(partial.complete());
+            for (size_t i = 0; i < full.steps.size(); ++i) {
+                CAPTURE(i);
+                check_same_display(partial.steps[i], full.steps[i]);
+            }
+        }
+    }
+}
+
+TEST_CASE("pooling keeps, per block, the first value of largest magnitude in reading order, with or without masked cells") {
+    // A plain reference: every block scanned row by row; a masked (inf) cell counts only
+    // when the whole block is masked.
+    const auto reference = [](const std::vector<float>& v, int rows, int cols, int out_rows, int out_cols) {
+        std::vector<float> out(static_cast<size_t>(out_rows) * out_cols);
+        for (int orow = 0; orow < out_rows; ++orow) {
+            for (int ocol = 0; ocol < out_cols; ++ocol) {
+                bool found = false;
+                float best = -INFINITY;
+                for (int r = 0; r < rows; ++r) {
+                    if (static_cast<int64_t>(r) * out_rows / rows != orow) continue;
+                    for (int c = 0; c < cols; ++c) {
+                        if (static_cast<int64_t>(c) * out_cols / cols != ocol) continue;
+                        const float x = v[static_cast<size_t>(r) * cols + c];
+                        if (std::isinf(x)) {
+                            if (!found) best = x;
+                        } else if (!found || std::fabs(x) > std::fabs(best)) {
+                            best = x;
+                            found = true;
+                        }
+                    }
+                }
+                out[static_cast<size_t>(orow) * out_cols + ocol] = best;
+            }
+        }
+        return out;
+    };
+    for (const bool masked : {false, true}) {
+        for (const auto& [rows, cols, out_rows, out_cols] : std::vector<std::array<int, 4>>{{37, 53, 10, 7}, {256, 256, 128, 128}, {5, 300, 5, 64}}) {
+            CAPTURE(masked);
+            CAPTURE(rows);
+            CAPTURE(cols);
+            std::vector<float> v(static_cast<size_t>(rows) * cols);
+            for (size_t i = 0; i < v.size(); ++i) {
+                // Ties of equal magnitude and both signs, so the first-in-order rule matters.
+                v[i] = static_cast<float>(static_cast<int>((i * 7919) % 13) - 6);
+                if (masked && (i * 31) % 5 == 0) v[i] = (i % 2) ? INFINITY : -INFINITY;
+            }
+            const std::vector<float> got = pool_max_abs(v, rows, cols, out_rows, out_cols);
+            const std::vector<float> want = reference(v, rows, cols, out_rows, out_cols);
+            REQUIRE(got.size() == want.size());
+            size_t mismatches = 0, first = 0;
+            for (size_t i = 0; i < got.size(); ++i) {
+                if (!(got[i] == want[i]) || std::signbit(got[i]) != std::signbit(want[i])) {
+                    if (mismatches++ == 0) first = i;
+                }
+            }
+            CAPTURE(first);
+            CHECK(mismatches == 0);
+        }
     }
 }

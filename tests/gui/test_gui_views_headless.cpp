@@ -44,7 +44,7 @@ struct HeadlessImGui {
 
 AppState state_for(const AttentionConfig& c) {
     AppState state;
-    const auto computed = ComputeWorker::compute(ComputeRequest{c, {}, 0, 256, nullptr}, 1);
+    const auto computed = ComputeWorker::compute(ComputeRequest{c, {}, 0, 256, std::nullopt, nullptr}, 1);
     REQUIRE_MESSAGE(computed.error.empty(), computed.error);
     state.config = c;
     accept_result(state, computed, 0.0);

@@ -1,0 +1,28 @@
+// Panel pixels: reading a 2-D slice of a strided tensor, its value range, and pooling
+// it down to display resolution. Pure functions over floats, used by the display model and projections.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace attn::gui {
+
+// Reads the (rows, cols) slice of `t` starting at `origin`, stepping row_dim and col_dim
+// (-1: a dimension of size 1). Returns (rows, cols) row-major.
+std::vector<float> read_slice(const Tensor& t, const std::vector<int64_t>& origin, int row_dim,
+                              int col_dim, int rows, int cols);
+
+// Widens [lo, hi] by `n` contiguous values (finite ones only; NaN ignored) and adds
+// their -inf count (masked scores) to `neg_infs`. Vectorised: it reads every step
+// before anything is drawn.
+void scan_run(const float* v, int n, float& lo, float& hi, int64_t& neg_infs);
+
+// Pools a (rows, cols) row-major matrix down to (out_rows, out_cols), keeping in each
+// block the value of largest magnitude (its sign kept; the first one in reading order
+// on ties); +-inf only if the whole block is.
+std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols,
+                                int out_rows, int out_cols);
+
+}  // namespace attn::gui

@@ -1,0 +1,39 @@
+// `attnviz bench --render`: what a learner waits for under the real renderer (llvmpipe
+// here): frame times per step, a setting change until redrawn, start-up until the first
+// frame, exporting every step. Raw samples only; the command line summarises them.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/io/problem.h"
+
+namespace attn::gui {
+
+struct RenderBenchOptions {
+    int frames_per_step = 60;
+    int width = 1280, height = 720;
+};
+
+// One size a slider change is timed at.
+struct SliderChangeTimes {
+    int seq_len = 0, hidden_dim = 0, num_heads = 0;  // L, E, H at the end of the drag
+    std::vector<double> redraw_ms;   // per change: compute + display model + first frame drawn
+    std::vector<double> compute_ms;  // of which: problem, forward and display model
+    std::vector<double> model_ms;    // of which: the display model
+};
+
+struct RenderBenchReport {
+    int width = 0, height = 0;
+    std::string renderer;
+    std::vector<std::pair<std::string, std::vector<double>>> frame_ms_by_step;  // step name, frame times
+    std::vector<SliderChangeTimes> slider_changes;  // 256/512/8, then 64/256/8
+    double startup_to_first_frame_ms = 0;  // process start (before main) to the first frame drawn
+    double export_all_steps_ms = 0;        // every step as PNG at 1920x1080 (-1: failed)
+};
+
+// Runs the benchmark on `problem`. Returns 0, or 2 with one line already on stderr.
+int run_render_bench(const io::Problem& problem, const RenderBenchOptions& options, RenderBenchReport& report);
+
+}  // namespace attn::gui
