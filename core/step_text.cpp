@@ -133,6 +133,18 @@ StepText describe_step(StepId id, const AttentionConfig& c) {
                     "matches key j. It is one batched matmul of (L x d_h) by (d_h x S) per head, giving %d x %d scores "
                     "for each of the %d heads. Heads never mix here.", c.L(), c.S(), c.H())};
         case StepId::AttnScaled:
+            if (c.scale.kind == ScaleKind::Hidden)
+                return {"Scale by 1/sqrt(E) (not d_h)", "scores / sqrt(E)",
+                        fmt("These scores are divided by sqrt(hidden_dim) = sqrt(%d) instead of sqrt(d_h) = sqrt(%d): a "
+                            "classic bug. Each head's dot product has only d_h terms, so this shrinks the scores too much "
+                            "and flattens the softmax.", c.E(), dh)};
+            if (c.scale.kind == ScaleKind::None)
+                return {"No scaling", "scores * 1",
+                        "The raw dot products go to the softmax unchanged; with a large d_h they grow like sqrt(d_h) and "
+                        "push the softmax towards one-hot rows."};
+            if (c.scale.kind == ScaleKind::Value)
+                return {"Scale by a chosen factor", fmt("scores * %g", static_cast<double>(c.scale.value)),
+                        fmt("Every score is multiplied by %g, the factor chosen with --scale.", static_cast<double>(c.scale.value))};
             return {"Scale by 1/sqrt(d_h)", "scores / sqrt(d_h)",
                 fmt("A dot product of d_h numbers of unit size grows like sqrt(d_h). In a trained model with large "
                     "d_h, unscaled scores of several units would push softmax towards a one-hot row whose gradients "
@@ -146,7 +158,7 @@ StepText describe_step(StepId id, const AttentionConfig& c) {
                     ? "Causal mask: query i may only look at keys j <= i, so the upper triangle (the future) is set to -inf."
                 : c.mask == MaskKind::Padding
                     ? "Key padding mask: keys beyond each batch item's valid length are padding, so their columns are set to -inf."
-                    : "Masked cells are set to -inf.";
+                    : "Masked cells get the fill value (--mask-fill, -inf by default); a float mask file is added.";
             return {"Apply the mask", "scores[mask] = -inf",
                     why + " exp(-inf) = 0, so after softmax those keys get exactly zero weight. A row with every key masked "
                           "would be 0/0; it is set to all zeros and flagged."};
