@@ -2,6 +2,7 @@
 //   trace     write every step of a forward as .npy + manifest.json
 //   bench     time the forward (or, with --render, the frames)
 //   snapshot  draw steps to PNG files without interaction
+//   models    list the trained example models
 // Every error is one line on stderr and exit code 2; nothing escapes main.
 #include <cstdio>
 #include <exception>
@@ -26,6 +27,8 @@ static int run(int argc, char** argv) {
     CLI::App* trace_cmd = add_trace_command(app, trace);
     BenchCommand bench;
     CLI::App* bench_cmd = add_bench_command(app, bench);
+    ModelsCommand models;
+    CLI::App* models_cmd = add_models_command(app, models);
 #ifdef ATTNVIZ_HAVE_GUI
     SnapshotCommand snapshot;
     CLI::App* snapshot_cmd = add_snapshot_command(app, snapshot);
@@ -48,9 +51,11 @@ static int run(int argc, char** argv) {
                             app.get_subcommands().front()->get_name() + "'");
     if (trace_cmd->parsed()) return run_trace(trace);
     if (bench_cmd->parsed()) return run_bench(bench);
+    if (models_cmd->parsed()) return run_models(models);
 #ifdef ATTNVIZ_HAVE_GUI
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
-    if (window.sources.query_path.empty() && window.sentence.empty() && window.size_options.front().option->count() == 0)
+    if (window.model.empty() && window.sources.query_path.empty() && window.sentence.empty() &&
+        window.size_options.front().option->count() == 0)
         window.sentence = kDefaultSentence;
     attn::Result<attn::io::Problem> problem = resolve_problem(window);
     if (!problem) return fail(problem.error());

@@ -219,6 +219,7 @@ HeadMaps attend_per_head(const AttentionConfig& c, const ForwardPlan& plan, cons
     const auto map_of = [&](Tensor& t, int64_t bh) { return MatMap(t.mutable_data() + bh * L * S, L, S); };
     const auto read = [&](const float* map) { return ConstMatMap(map, L, S); };
 
+    const int64_t work_per_head = L * S * dh;  // multiply-adds of one head's scores
     for_each_head(B * H, [&](int64_t bh) {
         const int64_t b = bh / H, h = bh % H;
         const Mat q_h = head_block(heads.q, b, h);  // (L, d_h)
@@ -267,7 +268,7 @@ HeadMaps attend_per_head(const AttentionConfig& c, const ForwardPlan& plan, cons
         MatMap context(m.context.mutable_data() + bh * L * dh, L, dh);
         weighted_sum(read(attend), v_h, context);
         round_block(dtype, context.data(), L * dh);
-    });
+    }, work_per_head);
     return m;
 }
 

@@ -148,6 +148,16 @@ static double owned_floats(StepId id, const AttentionConfig& c) {
     const double S_all = c.S_total(), S_proj = c.S() + (c.add_bias_kv ? 1 : 0), kv_width = c.kv_width();
     const bool fused = c.variant == Variant::Fused, stacked = c.variant == Variant::Stacked;
     switch (id) {
+        // A trained model's steps are not planned by a plain attention config.
+        case StepId::Tokens:
+        case StepId::TokenEmbedding:
+        case StepId::PositionEmbedding:
+        case StepId::EmbeddingSum:
+        case StepId::LayerInput:
+        case StepId::Norm:
+        case StepId::Residual:
+        case StepId::NextTokenProbs:
+        case StepId::PredictedTokens: return 0;
         case StepId::Input: return B * L * c.d_in();
         case StepId::KeyInput: return B * S * c.key_dim();
         case StepId::ValueInput: return B * S * c.value_dim();

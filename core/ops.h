@@ -78,6 +78,9 @@ private:
 
 // Calls body(i) for i in [0, count) on all OpenMP threads (heads are independent),
 // each thread flushing denormals; Eigen stays single-threaded inside.
-void for_each_head(int64_t count, const std::function<void(int64_t)>& body);
+// `work_per_item` (multiply-adds of one item, e.g. L * S * d_h) keeps small forwards on
+// the calling thread: waking a second thread costs microseconds on an idle machine but up
+// to a scheduler time slice (tens of ms) on a loaded one, far more than a tiny head.
+void for_each_head(int64_t count, const std::function<void(int64_t)>& body, int64_t work_per_item);
 
 }  // namespace attn

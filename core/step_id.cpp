@@ -4,6 +4,12 @@ namespace attn {
 
 const char* step_name(StepId id) {
     switch (id) {
+        case StepId::Tokens: return "tokens";
+        case StepId::TokenEmbedding: return "token_embedding";
+        case StepId::PositionEmbedding: return "position_embedding";
+        case StepId::EmbeddingSum: return "embedding_sum";
+        case StepId::LayerInput: return "layer_input";
+        case StepId::Norm: return "norm";
         case StepId::Input: return "input";
         case StepId::KeyInput: return "key_input";
         case StepId::ValueInput: return "value_input";
@@ -33,6 +39,9 @@ const char* step_name(StepId id) {
         case StepId::ContextSplit: return "context_split";
         case StepId::Concat: return "concat";
         case StepId::Out: return "out";
+        case StepId::Residual: return "residual";
+        case StepId::NextTokenProbs: return "next_token_probs";
+        case StepId::PredictedTokens: return "predicted_tokens";
     }
     return "?";  // unreachable for a valid StepId; -Wswitch guards the list above
 }

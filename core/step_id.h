@@ -17,8 +17,15 @@
 namespace attn {
 
 // Listed in the order a forward records them (not every forward records all of them:
-// `qkv` only in the fused variant, `attn_masked` only with a mask, ...).
+// `qkv` only in the fused variant, `attn_masked` only with a mask, the model steps
+// only when a trained model runs (core/model/), ...). V is the model's vocabulary size.
 enum class StepId : uint8_t {
+    Tokens,             // "tokens"             (B, L)     token ids (strings in Trace::model)
+    TokenEmbedding,     // "token_embedding"    (B, L, E)  rows of the embedding table
+    PositionEmbedding,  // "position_embedding" (B, L, E)  learned position rows 0..L-1
+    EmbeddingSum,       // "embedding_sum"      (B, L, E)  their sum: layer 0's input
+    LayerInput,         // "layer_input"        (B, L, E)  residual stream entering layer k > 0
+    Norm,               // "norm"               (B, L, E)  LayerNorm before attention
     Input,         // "input"          (B, L, E)      the query-side input X
     KeyInput,      // "key_input"      (B, S, kdim)   cross-attention's key input
     ValueInput,    // "value_input"    (B, S, vdim)   cross-attention's value input
@@ -48,18 +55,24 @@ enum class StepId : uint8_t {
     ContextSplit,  // "context_split"  (B, L, H, d_h) view
     Concat,        // "concat"         (B, L, E)
     Out,           // "out"            (B, L, E)
+    Residual,           // "residual"           (B, L, E)  layer input + out
+    NextTokenProbs,     // "next_token_probs"   (B, L, V)  language model: softmax of the logits
+    PredictedTokens,    // "predicted_tokens"   (B, L)     algorithmic models: argmax of the logits
 };
 
-inline constexpr std::size_t kStepIdCount = static_cast<std::size_t>(StepId::Out) + 1;
+inline constexpr std::size_t kStepIdCount = static_cast<std::size_t>(StepId::PredictedTokens) + 1;
 
 // Every StepId in record order, for loops that must visit all of them.
 inline constexpr std::array<StepId, kStepIdCount> kAllStepIds = {
+    StepId::Tokens,     StepId::TokenEmbedding, StepId::PositionEmbedding, StepId::EmbeddingSum, StepId::LayerInput,
+    StepId::Norm,
     StepId::Input,      StepId::KeyInput,    StepId::ValueInput,  StepId::Qkv,         StepId::Q,
     StepId::K,          StepId::V,           StepId::QSplit,      StepId::KSplit,      StepId::VSplit,
     StepId::QHeads,     StepId::KHeads,      StepId::VHeads,      StepId::RopeCos,     StepId::RopeSin,
     StepId::QRot,       StepId::KRot,        StepId::KRepeated,   StepId::VRepeated,   StepId::AttnScores,
     StepId::AttnScaled, StepId::AttnMasked,  StepId::AttnWeights, StepId::AttnWeightsAvg, StepId::AttnDropped,
     StepId::Context,    StepId::ContextSplit, StepId::Concat,     StepId::Out,
+    StepId::Residual,   StepId::NextTokenProbs, StepId::PredictedTokens,
 };
 
 // The manifest / file name of a step: "attn_scores" for StepId::AttnScores.

@@ -57,6 +57,49 @@ std::string heads_text(const char* letter, const AttentionConfig& c) {
 StepText describe_step(StepId id, const AttentionConfig& c) {
     const int dh = c.head_dim();
     switch (id) {
+        case StepId::Tokens:
+            return {"Tokens", "ids = vocabulary index of each word",
+                fmt("The sentence cut at spaces into %d token(s); each word is replaced by its row number in the model's "
+                    "vocabulary. A word the model never saw becomes <unk>. The numbers are only names: nothing is "
+                    "computed with them except looking up rows.", c.L())};
+        case StepId::TokenEmbedding:
+            return {"Token embedding", "tok_emb[ids]",
+                fmt("Each id picks one row of a learned table with one row per vocabulary word, so every token becomes "
+                    "%d numbers. The same word always gets the same row here, wherever it stands.", c.E())};
+        case StepId::PositionEmbedding:
+            return {"Position embedding", "pos_emb[0 .. L-1]",
+                fmt("A second learned table has one row per position (0, 1, 2, ...). Row t is the same for any word at "
+                    "position t. Attention itself ignores order, so this is the only way the model knows where a token "
+                    "is; here rows 0..%d are used.", c.L() - 1)};
+        case StepId::EmbeddingSum:
+            return {"Embedding sum", "x = tok_emb[ids] + pos_emb[0 .. L-1]",
+                "Word row plus position row, element by element. This is why a word that appears twice now holds two "
+                "different vectors: both copies got the same word row but different position rows. "
+                "This is the input of the first layer, the start of the residual stream."};
+        case StepId::LayerInput:
+            return {"Layer input (from the previous layers)", "x = output of layers 0 .. k-1",
+                "The residual stream entering this layer: the embedding sum after every earlier layer added its "
+                "attention output (and its MLP output) to it, all computed for real on this sentence."};
+        case StepId::Norm:
+            return {"LayerNorm before attention", "LN(x) = (x - mean) / sqrt(var + 1e-5) * g + b",
+                fmt("Each token's %d numbers are shifted to mean 0 and scaled to variance 1, then multiplied and shifted "
+                    "by learned per-feature weights g and b. Normalising before attention (pre-LN) keeps the scores in a "
+                    "stable range however large the residual stream grows. The result is the attention's input X.", c.E())};
+        case StepId::Residual:
+            return {"Residual connection", "x + out",
+                "The attention output is added to the layer's input, not put in its place: each layer only adds a "
+                "correction to the stream, so what earlier steps knew is kept. (In models with an MLP, that block adds "
+                "its own correction next.)"};
+        case StepId::NextTokenProbs:
+            return {"Next-word probabilities", "softmax(LN_f(x_last) W_head^T)",
+                "After the remaining layers, a final LayerNorm and one more linear layer give a score per vocabulary "
+                "word at every position; the softmax turns each row into probabilities. Row t is the model's guess for "
+                "the word after token t, so it can only use tokens 0..t (the causal mask)."};
+        case StepId::PredictedTokens:
+            return {"Predicted tokens", "argmax(LN_f(x_last) W_head^T)",
+                "After the remaining layers, a final LayerNorm and a linear layer score every vocabulary token at each "
+                "position; the highest score is the model's answer for that position. Compare it with what the task asks "
+                "for (the reversed or sorted digits) to see the attention pattern produce the right output."};
         case StepId::Input:
             return {"Input tokens", "X",
                 fmt("The sequence we attend over: %d token(s), each a vector of hidden_dim = %d numbers (for a "

@@ -23,6 +23,10 @@ const char* to_string(StepKind kind) {
         case StepKind::Rotation: return "rotation";
         case StepKind::RepeatKv: return "repeat_kv";
         case StepKind::HeadMean: return "head_mean";
+        case StepKind::Lookup: return "lookup";
+        case StepKind::Add: return "add";
+        case StepKind::Norm: return "norm";
+        case StepKind::Prediction: return "prediction";
     }
     return "?";
 }

@@ -33,6 +33,11 @@ enum class StepKind {
     Rotation,    // RoPE: coordinate pairs of each head vector turned by their angle
     RepeatKv,    // key/value heads copied to the query heads of their group (GQA)
     HeadMean,    // attention weights averaged over heads
+    // Steps of a trained model around its attention (core/model/):
+    Lookup,      // rows of a table picked by token id or position (embeddings)
+    Add,         // element-wise sum (embeddings, the residual connection)
+    Norm,        // LayerNorm of each token's vector
+    Prediction,  // what the model outputs: next-word probabilities or predicted tokens
 };
 const char* to_string(StepKind kind);
 
@@ -97,8 +102,21 @@ struct Step {
     bool is_view = false;
 };
 
+// Set when the trace shows one layer of a trained model; empty `name` otherwise.
+struct TraceModelInfo {
+    std::string name;                  // "tiny-lm"
+    std::string kind;                  // "language" or "algorithmic"
+    int layer = 0, layers = 0;         // the layer shown, of how many
+    std::vector<std::string> tokens;   // (L) the token strings of the L (and S) axis
+    std::vector<std::string> vocabulary;        // (V) labels of next_token_probs' last axis
+    std::vector<std::string> predicted_tokens;  // (L) the model's argmax output at each position
+    std::string note;                  // "unknown word shown as <unk>: 'cow'", or ""
+    bool present() const { return !name.empty(); }
+};
+
 struct Trace {
     AttentionConfig config;
+    TraceModelInfo model;  // which trained model and tokens, when there is one
     std::vector<Step> steps;
     // The parameters the forward used (W_q, W_k, W_v, W_o and biases), so a view can
     // show "X times W^T" next to a projection. Not counted in storage_bytes().

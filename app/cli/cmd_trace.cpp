@@ -3,6 +3,7 @@
 #include <string>
 
 #include "app/cli/commands.h"
+#include "app/io/model_problem.h"
 #include "app/io/safetensors.h"
 #include "app/io/trace_writer.h"
 #include "app/io/weight_names.h"
@@ -36,13 +37,19 @@ int run_trace(const TraceCommand& command) {
     if (!command.list_steps && command.out_dir.empty()) return fail("--out is required: give a folder for the trace, e.g. --out trace");
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.error());
-    if (command.list_steps) {
+    if (command.list_steps && !problem->model) {
         if (Status s = validate(problem->config); !s) return fail(s.error());
         for (StepId id : planned_steps(problem->config)) std::printf("%s\n", step_name(id));
         return 0;
     }
-    Result<Trace> trace = run_attention(problem->config, problem->weights, problem->inputs);
+    Result<Trace> trace = io::compute_trace(problem.value());
     if (!trace) return fail(trace.error());
+    if (command.list_steps) {  // a model's steps depend on the layer and the model's kind: list what it recorded
+        for (const Step& step : trace->steps) std::printf("%s\n", step.name());
+        return 0;
+    }
+    // Not an error: the trace is written, with <unk> where the words were.
+    if (!trace->model.note.empty()) std::fprintf(stderr, "attnviz: note: %s\n", trace->model.note.c_str());
     // Weights first: if they cannot be written, no trace is left behind either.
     if (!command.save_weights.empty())
         if (Status s = io::write_safetensors(command.save_weights, io::weights_to_tensors(problem->weights)); !s)

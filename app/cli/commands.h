@@ -33,4 +33,10 @@ struct BenchCommand {
 CLI::App* add_bench_command(CLI::App& parent, BenchCommand& command);
 int run_bench(const BenchCommand& command);
 
+struct ModelsCommand {
+    bool json = false;
+};
+CLI::App* add_models_command(CLI::App& parent, ModelsCommand& command);
+int run_models(const ModelsCommand& command);
+
 }  // namespace attn::cli

@@ -1,5 +1,8 @@
 #include "app/cli/config_options.h"
 
+#include "app/io/model_loader.h"
+#include "app/io/model_problem.h"
+
 #include <cmath>
 #include <sstream>
 
@@ -97,13 +100,48 @@ void add_config_options(CLI::App& app, ConfigOptions& o, bool score_scale) {
     app.add_flag("--cross", c.cross_attention, "cross-attention with its own key/value inputs");
     app.add_option("--variant", o.variant, "split, stacked or fused")->check(CLI::IsMember({"split", "stacked", "fused"}))->capture_default_str();
     app.add_option("--max-memory", o.max_memory, "refuse traces estimated above this size (default 2GiB)");
-    app.add_option("--tokens", o.sentence,
+    o.sentence_option = app.add_option("--tokens,--sentence", o.sentence,
                    "a sentence whose words become the sequence; several sentences separated by '|' "
                    "give one batch item each (shorter ones padded with <pad> and, by default, masked)");
     app.add_option("--weights", o.sources.weights_path, "weights .safetensors (PyTorch MHA or Hugging Face names)");
     app.add_option("--query", o.sources.query_path, "query input .npy, (B,L,E) or (L,E)");
     app.add_option("--key", o.sources.key_path, "key input .npy, (B,S,kdim) or (S,kdim)");
     app.add_option("--value", o.sources.value_path, "value input .npy, (B,S,vdim) or (S,vdim)");
+    app.add_option("--model", o.model,
+                   "a trained example model (tiny-lm, reverse, sort; see attnviz models) or the path of a model card .json; "
+                   "default: random (untrained) weights");
+    o.layer_option = app.add_option("--layer", o.layer, "with --model: the layer whose attention is shown (from 0)")->capture_default_str();
+}
+
+// With --model the model fixes sizes, weights, inputs and mask: options that would set
+// them are refused by name rather than silently ignored.
+static Result<io::Problem> resolve_model_problem(const ConfigOptions& o) {
+    using R = Result<io::Problem>;
+    for (const ConfigOptions::SizeOption& size : o.size_options)
+        if (size.option->count() > 0)
+            return R::failure(std::string(size.flag) + " cannot be combined with --model: the model '" + o.model + "' fixes its sizes");
+    const std::pair<bool, const char*> refused[] = {
+        {!o.sources.weights_path.empty(), "--weights"}, {!o.sources.query_path.empty(), "--query"},
+        {!o.sources.key_path.empty(), "--key"},         {!o.sources.value_path.empty(), "--value"},
+        {o.mask_option && o.mask_option->count() > 0, "--mask"}, {!o.valid_lengths.empty(), "--valid-lengths"},
+        {o.config.cross_attention, "--cross"},          {o.no_bias, "--no-bias"},
+        {o.config.dropout != 0.0f, "--dropout"}};
+    for (const auto& [given, flag] : refused)
+        if (given) return R::failure(std::string(flag) + " cannot be combined with --model: the model '" + o.model + "' fixes it");
+    // With a model, '|' is not a batch separator: it is a word like any other (the sort
+    // model's separator), looked up in the vocabulary.
+    Result<std::shared_ptr<const Model>> model = io::load_model(o.model);
+    if (!model) return R::failure(model.error());
+    const bool sentence_given = o.sentence_option && o.sentence_option->count() > 0;
+    R problem = io::build_model_problem(model.value(), o.layer, sentence_given ? o.sentence : model.value()->spec.example);
+    if (!problem) return problem;
+    problem->config.variant = parse_variant(o.variant).value();
+    if (!o.max_memory.empty()) {
+        Result<uint64_t> bytes = parse_byte_size(o.max_memory);
+        if (!bytes) return R::failure(bytes.error());
+        problem->config.max_memory_bytes = bytes.value();
+    }
+    return problem;
 }
 
 static Result<std::vector<int>> parse_lengths(const std::string& text) {
@@ -125,6 +163,9 @@ static Result<std::vector<int>> parse_lengths(const std::string& text) {
 
 Result<io::Problem> resolve_problem(ConfigOptions o) {
     using R = Result<io::Problem>;
+    if (!o.model.empty()) return resolve_model_problem(o);
+    if (o.layer_option && o.layer_option->count() > 0)
+        return R::failure("--layer needs --model (the random weights have a single layer); see attnviz models");
     AttentionConfig& c = o.config;
     // One legacy preset keeps its old field; anything else goes to the presets.
     if (Result<MaskKind> legacy = parse_mask(o.mask); legacy) {

@@ -17,7 +17,11 @@ struct ConfigOptions {
     std::string valid_lengths;  // "6,4,1"
     std::string max_memory;     // "2GiB", "512MiB", or bytes
     std::string sentence;       // --tokens "the cat sat" or "the cat sat | a dog ran away" (one per item)
+    std::string model;          // --model tiny-lm or a card's path; empty: the seeded random weights
+    int layer = 0;              // --layer: which of the model's layers the trace shows
     CLI::Option* mask_option = nullptr;  // to tell an explicit --mask from the default
+    CLI::Option* sentence_option = nullptr;  // to tell --tokens "" from no --tokens
+    CLI::Option* layer_option = nullptr;
     bool no_bias = false;
     std::string mask_fill = "-inf";
     std::string scale = "head";
@@ -38,7 +42,7 @@ struct ConfigOptions {
     std::vector<SizeOption> size_options;
 };
 
-// Adds --seq-len, --hidden-dim, ..., --weights, --query, --key, --value to `app`.
+// Adds --seq-len, --hidden-dim, ..., --weights, --query, --key, --value, --model, --layer to `app`.
 // `score_scale` false leaves out --scale (snapshot uses that name for its resolution).
 void add_config_options(CLI::App& app, ConfigOptions& options, bool score_scale = true);
 // Turns parsed options into a Problem (loads files, validates). Errors are one line.

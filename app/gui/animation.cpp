@@ -177,6 +177,10 @@ StepMotion motion_for(StepKind kind) {
         case StepKind::Rotation:   // issue 9 steps: a plain fade until the window animates them
         case StepKind::RepeatKv:
         case StepKind::HeadMean:
+        case StepKind::Lookup:  // a trained model's steps (core/model/)
+        case StepKind::Add:
+        case StepKind::Norm:
+        case StepKind::Prediction:
             m.show_sources = true;
             m.fill = StepMotion::Fill::Fade;
             break;

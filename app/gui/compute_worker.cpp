@@ -1,5 +1,7 @@
 #include "app/gui/compute_worker.h"
 
+#include "app/io/model_problem.h"
+
 #include <chrono>
 #include <exception>
 #include <new>
@@ -150,7 +152,7 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
     const auto start = std::chrono::steady_clock::now();
     // No exception may leave the worker: it would end the program from a thread.
     try {
-        Result<Trace> trace = run_attention(problem.config, problem.weights, problem.inputs);
+        Result<Trace> trace = io::compute_trace(problem);  // a trained model's layer, or plain attention
         if (!trace.ok()) {
             result.error = trace.error();
             return result;

@@ -292,6 +292,10 @@ bool keeps_source_scale(StepKind kind) {
     case StepKind::Scores:
     case StepKind::Softmax:
     case StepKind::Dropout:
+    case StepKind::Lookup:  // a trained model's steps (core/model/)
+    case StepKind::Add:
+    case StepKind::Norm:
+    case StepKind::Prediction:
         return false;
     }
     return false;

@@ -4,11 +4,15 @@
 // and give the same messages.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/attention.h"
 #include "core/config.h"
+#include "core/model/model.h"
+#include "core/model/model_forward.h"
+#include "core/model/tokenizer.h"
 #include "core/result.h"
 #include "core/weights.h"
 
@@ -42,6 +46,16 @@ struct Problem {
     // Per batch item when the items differ (several sentences): (B) lists of L labels.
     // Empty when every item has query_tokens.
     std::vector<std::vector<std::string>> item_tokens;
+    // A trained example model (app/io/model_problem.h), or null for the seeded random
+    // weights. With a model, config/weights/inputs are those of layer `model_layer`
+    // (its attention's input is the normed residual stream) and compute_trace() runs
+    // the whole model; `model_tokens` says which words were unknown.
+    std::shared_ptr<const Model> model;
+    int model_layer = 0;
+    TokenizedText model_tokens;
+    // The run (split variant) build_model_problem made on model_tokens, reused by
+    // compute_trace so a model problem is computed once.
+    std::shared_ptr<const ModelRun> model_run;
     // Labels of batch item `b`'s query rows and key columns.
     const std::vector<std::string>& query_tokens_of(int b) const;
     const std::vector<std::string>& key_tokens_of(int b) const;

@@ -83,13 +83,27 @@ json trace_manifest(const Trace& trace) {
                          {"sources", sources},
                          {"file", std::string(s.name()) + ".npy"}});
     }
-    return {{"format", "attnviz-trace"},
-            {"version", 1},
-            {"config", config_to_json(trace.config)},
-            {"trace_bytes", trace.storage_bytes()},
-            {"fully_masked_rows", trace.count_fully_masked_rows()},
-            {"fully_masked_note", fully_masked_note(trace)},
-            {"steps", steps}};
+    json manifest = {{"format", "attnviz-trace"},
+                     {"version", 1},
+                     {"config", config_to_json(trace.config)},
+                     {"trace_bytes", trace.storage_bytes()},
+                     {"fully_masked_rows", trace.count_fully_masked_rows()},
+                     {"fully_masked_note", fully_masked_note(trace)},
+                     {"steps", steps}};
+    if (trace.model.present()) {
+        const TraceModelInfo& m = trace.model;
+        // The L (and S) axis labels, and which model and layer the steps belong to.
+        manifest["tokens"] = m.tokens;
+        manifest["model"] = {{"name", m.name},
+                             {"kind", m.kind},
+                             {"layer", m.layer},
+                             {"layers", m.layers},
+                             {"tokens", m.tokens},
+                             {"predicted_tokens", m.predicted_tokens},
+                             {"vocabulary", m.vocabulary},
+                             {"note", m.note}};
+    }
+    return manifest;
 }
 
 // True when `dir` holds only what write_trace_dir writes: an AttnViz manifest and .npy

@@ -165,6 +165,17 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
     return out;
 }
 
+Result<LoadedWeights> weights_from_tensors_under(const NamedTensors& tensors, const std::string& prefix,
+                                                 const std::string& what) {
+    if (prefix.empty()) return weights_from_tensors(tensors, what);
+    NamedTensors scoped;
+    for (const auto& [name, tensor] : tensors)
+        if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0)
+            scoped.emplace_back(name.substr(prefix.size()), tensor);
+    if (scoped.empty()) return Result<LoadedWeights>::failure(what + ": no tensor names start with '" + prefix + "'");
+    return weights_from_tensors(scoped, what + " (" + prefix + "*)");
+}
+
 NamedTensors weights_to_tensors(const AttentionWeights& w) {
     const auto tensor = [](const auto& m, std::vector<int64_t> shape) {
         std::vector<std::string> names = numbered_dim_names(shape.size());

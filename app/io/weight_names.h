@@ -34,6 +34,11 @@ struct LoadedWeights {
 
 // Finds the attention weights among `tensors`; `what` names the file in messages.
 Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const std::string& what);
+// The same, looking only at the tensors whose names start with `prefix` (for example
+// "layers.1.attn."), so a file holding several layers gives one layer's weights.
+// The prefix is stripped before the lookup above; an empty prefix means all tensors.
+Result<LoadedWeights> weights_from_tensors_under(const NamedTensors& tensors, const std::string& prefix,
+                                                 const std::string& what);
 // PyTorch nn.MultiheadAttention names (in_proj_weight when kdim = vdim = E); Hugging Face
 // names when the shapes are not nn.MultiheadAttention's (d_in != E, GQA, no output projection,
 // q/k/v biases without an output bias or the reverse).

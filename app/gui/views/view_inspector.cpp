@@ -305,6 +305,12 @@ void explain_origin(const AppState& state, const CellRef& ref, const Step& step,
         case StepKind::Input:
             text_wrapped("given data (a token embedding or a loaded file).");
             break;
+        case StepKind::Lookup:  // a trained model's steps (core/model/): the step text explains them
+        case StepKind::Add:
+        case StepKind::Norm:
+        case StepKind::Prediction:
+            text_wrapped("see the step's explanation for how the model computed it.");
+            break;
     }
 }
 

@@ -1,0 +1,106 @@
+#include "app/io/model_card.h"
+
+#include <nlohmann/json.hpp>
+
+namespace attn::io {
+
+using nlohmann::json;
+
+namespace {
+
+// The field `key` of `object` as T, or a message naming the card and the field.
+template <typename T>
+Result<T> field(const json& object, const char* key, const std::string& what) {
+    const auto it = object.find(key);
+    if (it == object.end()) return Result<T>::failure(what + ": the card has no '" + key + "'");
+    try {
+        return it->get<T>();
+    } catch (const json::exception&) {
+        return Result<T>::failure(what + ": the card's '" + key + "' has the wrong type");
+    }
+}
+
+}  // namespace
+
+Result<ModelSpec> parse_model_card(const std::string& json_text, const std::string& what) {
+    using R = Result<ModelSpec>;
+    const json card = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+    if (card.is_discarded() || !card.is_object()) return R::failure(what + ": not a JSON object (a model card is expected)");
+#define ATTNVIZ_CARD_FIELD(target, type, key)                         \
+    do {                                                              \
+        Result<type> value_ = field<type>(card, key, what);           \
+        if (!value_) return R::failure(value_.error());               \
+        target = value_.value();                                      \
+    } while (false)
+
+    ModelSpec spec;
+    std::string kind;
+    ATTNVIZ_CARD_FIELD(spec.name, std::string, "name");
+    ATTNVIZ_CARD_FIELD(kind, std::string, "kind");
+    ATTNVIZ_CARD_FIELD(spec.description, std::string, "description");
+    ATTNVIZ_CARD_FIELD(spec.layers, int, "layers");
+    ATTNVIZ_CARD_FIELD(spec.heads, int, "heads");
+    ATTNVIZ_CARD_FIELD(spec.hidden_dim, int, "hidden_dim");
+    ATTNVIZ_CARD_FIELD(spec.mlp_dim, int, "mlp_dim");
+    ATTNVIZ_CARD_FIELD(spec.vocab_size, int, "vocab_size");
+    ATTNVIZ_CARD_FIELD(spec.max_len, int, "max_len");
+    ATTNVIZ_CARD_FIELD(spec.vocabulary, std::vector<std::string>, "vocabulary");
+    ATTNVIZ_CARD_FIELD(spec.prepend_bos, bool, "prepend_bos");
+    ATTNVIZ_CARD_FIELD(spec.example, std::string, "example");
+    if (card.contains("reading_the_output")) ATTNVIZ_CARD_FIELD(spec.reading_the_output, std::string, "reading_the_output");
+    if (!card.contains("architecture") || !card["architecture"].is_object())
+        return R::failure(what + ": the card has no 'architecture' object");
+    const json& arch = card["architecture"];
+    const auto arch_text = [&](const char* key) { return arch.contains(key) && arch[key].is_string() ? arch[key].get<std::string>() : std::string(); };
+    const auto arch_flag = [&](const char* key, bool fallback) { return arch.contains(key) && arch[key].is_boolean() ? arch[key].get<bool>() : fallback; };
+    spec.causal = arch_flag("causal", false);
+    spec.mlp = arch_flag("mlp", false);
+    if (arch.contains("norm_eps") && arch["norm_eps"].is_number()) spec.norm_eps = arch["norm_eps"].get<float>();
+#undef ATTNVIZ_CARD_FIELD
+
+    if (kind == "language") spec.kind = ModelKind::Language;
+    else if (kind == "algorithmic") spec.kind = ModelKind::Algorithmic;
+    else return R::failure(what + ": kind '" + kind + "' is neither 'language' nor 'algorithmic'");
+    // AttnViz implements exactly the architecture of assets/models/README.md.
+    const std::pair<const char*, std::string> expected[] = {
+        {"norm", "layernorm"}, {"norm_placement", "pre"}, {"position_embedding", "learned"}, {"attention_scale", "1/sqrt(head_dim)"}};
+    for (const auto& [key, value] : expected)
+        if (arch_text(key) != value)
+            return R::failure(what + ": architecture." + key + " is '" + arch_text(key) + "'; AttnViz runs only '" + value + "'");
+    if (spec.mlp && arch_text("gelu") != "erf")
+        return R::failure(what + ": architecture.gelu is '" + arch_text("gelu") + "'; AttnViz runs only the exact 'erf' GELU");
+    if (!arch_flag("qkv_bias", true) || !arch_flag("out_bias", true) || !arch_flag("final_norm", true) ||
+        arch_flag("tied_unembedding", false) || arch_flag("unembedding_bias", false))
+        return R::failure(what + ": the card's bias / final norm / unembedding flags differ from the architecture AttnViz runs");
+
+    const auto positive = [](int v) { return v > 0 && v <= (1 << 16); };
+    if (!positive(spec.layers) || !positive(spec.heads) || !positive(spec.hidden_dim) || !positive(spec.vocab_size) ||
+        !positive(spec.max_len) || spec.mlp_dim < 0 || spec.mlp_dim > (1 << 20))
+        return R::failure(what + ": layers, heads, hidden_dim, vocab_size and max_len must be positive");
+    if (spec.hidden_dim % spec.heads != 0)
+        return R::failure(what + ": hidden_dim " + std::to_string(spec.hidden_dim) + " is not a multiple of heads " + std::to_string(spec.heads));
+    if (spec.mlp && spec.mlp_dim == 0) return R::failure(what + ": the card says mlp but mlp_dim is 0");
+    if (static_cast<int>(spec.vocabulary.size()) != spec.vocab_size)
+        return R::failure(what + ": the vocabulary lists " + std::to_string(spec.vocabulary.size()) + " words but vocab_size is " +
+                          std::to_string(spec.vocab_size));
+
+    if (card.contains("head_claims") && card["head_claims"].is_array()) {
+        for (const json& c : card["head_claims"]) {
+            HeadClaim claim;
+            try {
+                claim.layer = c.at("layer").get<int>();
+                claim.head = c.at("head").get<int>();
+                claim.claim = c.at("claim").get<std::string>();
+                claim.metric = c.at("metric").get<std::string>();
+                claim.measured = c.at("measured").get<double>();
+                claim.threshold = c.at("threshold").get<double>();
+            } catch (const json::exception&) {
+                return R::failure(what + ": a head claim lacks layer, head, claim, metric, measured or threshold");
+            }
+            spec.head_claims.push_back(std::move(claim));
+        }
+    }
+    return spec;
+}
+
+}  // namespace attn::io

@@ -1,0 +1,161 @@
+#include "app/io/model_loader.h"
+
+#include <algorithm>
+#include <sys/stat.h>
+
+#include "app/io/embedded_models.h"
+#include "app/io/file_util.h"
+#include "app/io/model_card.h"
+#include "app/io/safetensors.h"
+#include "app/io/weight_names.h"
+
+namespace attn::io {
+
+namespace {
+
+const embedded::EmbeddedFile* embedded_file(const std::string& name) {
+    for (size_t i = 0; i < embedded::kModelFileCount; ++i)
+        if (name == embedded::kModelFiles[i].name) return &embedded::kModelFiles[i];
+    return nullptr;
+}
+
+std::string bytes_of(const embedded::EmbeddedFile& file) {
+    return std::string(reinterpret_cast<const char*>(file.data), file.size);
+}
+
+bool ends_with(const std::string& text, const std::string& tail) {
+    return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The tensor `name` with exactly `shape`, or a message.
+class TensorFinder {
+public:
+    TensorFinder(const NamedTensors& tensors, std::string what) : tensors_(tensors), what_(std::move(what)) {}
+    // Sets `error` (once) and returns an empty matrix when missing or misshapen.
+    Mat matrix(const std::string& name, int64_t rows, int64_t cols) {
+        const Tensor* t = find(name, {rows, cols});
+        if (!t) return Mat();
+        const std::vector<float> values = t->to_vector();
+        return ConstMatMap(values.data(), rows, cols);
+    }
+    Vec vector(const std::string& name, int64_t size) {
+        const Tensor* t = find(name, {size});
+        if (!t) return Vec();
+        const std::vector<float> values = t->to_vector();
+        return Eigen::Map<const Vec>(values.data(), size);
+    }
+    const std::string& error() const { return error_; }
+
+private:
+    const Tensor* find(const std::string& name, const std::vector<int64_t>& shape) {
+        if (!error_.empty()) return nullptr;
+        for (const auto& [key, tensor] : tensors_) {
+            if (key != name) continue;
+            if (tensor.shape() != shape) {
+                error_ = what_ + ": " + name + " has shape " + shape_text(tensor.shape()) + ", the card implies " + shape_text(shape);
+                return nullptr;
+            }
+            return &tensor;
+        }
+        error_ = what_ + ": the weights have no tensor '" + name + "'";
+        return nullptr;
+    }
+    const NamedTensors& tensors_;
+    std::string what_;
+    std::string error_;
+};
+
+}  // namespace
+
+Result<Model> model_from_bytes(const std::string& card_json, const std::string& safetensors_bytes, const std::string& what) {
+    using R = Result<Model>;
+    Result<ModelSpec> spec = parse_model_card(card_json, what);
+    if (!spec) return R::failure(spec.error());
+    Result<NamedTensors> tensors = decode_safetensors(safetensors_bytes, what + " weights");
+    if (!tensors) return R::failure(tensors.error());
+
+    Model model;
+    model.spec = std::move(spec.value());
+    const ModelSpec& s = model.spec;
+    const int64_t V = s.vocab_size, D = s.hidden_dim, F = s.mlp_dim;
+    TensorFinder get(tensors.value(), what);
+    ModelWeights& w = model.weights;
+    w.token_embedding = get.matrix("tok_emb.weight", V, D);
+    w.position_embedding = get.matrix("pos_emb.weight", s.max_len, D);
+    for (int i = 0; i < s.layers && get.error().empty(); ++i) {
+        const std::string layer = "layers." + std::to_string(i) + ".";
+        LayerWeights lw;
+        lw.ln1 = {get.vector(layer + "ln1.weight", D), get.vector(layer + "ln1.bias", D)};
+        // The attention goes through the same name lookup as a single-layer file,
+        // scoped to this layer's prefix.
+        Result<LoadedWeights> attention = weights_from_tensors_under(tensors.value(), layer + "attn.", what);
+        if (!attention) return R::failure(attention.error());
+        if (attention->hidden_dim != D || attention->kdim != D || attention->vdim != D || !attention->bias)
+            return R::failure(what + ": layer " + std::to_string(i) + "'s attention is not (" + std::to_string(D) + ", " +
+                              std::to_string(D) + ") with biases, as the card says");
+        lw.attn = std::move(attention->weights);
+        if (s.mlp) {
+            lw.ln2 = {get.vector(layer + "ln2.weight", D), get.vector(layer + "ln2.bias", D)};
+            lw.fc1 = get.matrix(layer + "mlp.fc1.weight", F, D);
+            lw.fc1_bias = get.vector(layer + "mlp.fc1.bias", F);
+            lw.fc2 = get.matrix(layer + "mlp.fc2.weight", D, F);
+            lw.fc2_bias = get.vector(layer + "mlp.fc2.bias", D);
+        }
+        w.layers.push_back(std::move(lw));
+    }
+    w.final_norm = {get.vector("ln_f.weight", D), get.vector("ln_f.bias", D)};
+    w.lm_head = get.matrix("lm_head.weight", V, D);
+    if (!get.error().empty()) return R::failure(get.error());
+    return model;
+}
+
+std::vector<ModelSpec> list_models() {
+    std::vector<ModelSpec> specs;
+    for (size_t i = 0; i < embedded::kModelFileCount; ++i) {
+        const std::string name = embedded::kModelFiles[i].name;
+        if (!ends_with(name, ".json")) continue;
+        Result<ModelSpec> spec = parse_model_card(bytes_of(embedded::kModelFiles[i]), name);
+        if (spec) specs.push_back(std::move(spec.value()));
+    }
+    // The language model first: it is the one the window starts with.
+    std::sort(specs.begin(), specs.end(), [](const ModelSpec& a, const ModelSpec& b) {
+        const bool a_lm = a.kind == ModelKind::Language, b_lm = b.kind == ModelKind::Language;
+        return a_lm != b_lm ? a_lm : a.name < b.name;
+    });
+    return specs;
+}
+
+std::string model_names_text() {
+    std::string names;
+    for (const ModelSpec& spec : list_models()) names += (names.empty() ? "" : ", ") + spec.name;
+    return names;
+}
+
+Result<std::shared_ptr<const Model>> load_model(const std::string& name_or_path) {
+    using R = Result<std::shared_ptr<const Model>>;
+    const auto shared = [](Result<Model> model) -> R {
+        if (!model) return R::failure(model.error());
+        return std::shared_ptr<const Model>(std::make_shared<Model>(std::move(model.value())));
+    };
+    struct stat info {};
+    const bool is_file = ::stat(name_or_path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+    if (is_file || ends_with(name_or_path, ".json")) {
+        if (!ends_with(name_or_path, ".json"))
+            return R::failure("--model '" + name_or_path + "': give a model card (.json, with its .safetensors beside it) or a model name (" +
+                              model_names_text() + ")");
+        Result<std::string> card = read_file_bytes(name_or_path, 16u << 20);
+        if (!card) return R::failure(card.error());
+        const std::string weights_path = name_or_path.substr(0, name_or_path.size() - 5) + ".safetensors";
+        Result<std::string> weights = read_file_bytes(weights_path);
+        if (!weights) return R::failure(weights.error() + " (the model's weights go beside its card)");
+        return shared(model_from_bytes(card.value(), weights.value(), name_or_path));
+    }
+    const embedded::EmbeddedFile* card = embedded_file(name_or_path + ".json");
+    const embedded::EmbeddedFile* weights = embedded_file(name_or_path + ".safetensors");
+    if (!card || !weights)
+        return R::failure("no model called '" + name_or_path + "'; the models are " + model_names_text() +
+                          " (or give the path of a card .json)");
+    return shared(model_from_bytes(bytes_of(*card), bytes_of(*weights), name_or_path));
+}
+
+}  // namespace attn::io

@@ -1,0 +1,80 @@
+// Model: a small trained transformer (the example models in assets/models), as data.
+//
+// Sizes, in the vocabulary of core/dims.h plus
+//   V    vocab_size, the number of tokens the model knows
+//   F    mlp_dim, the MLP's hidden width (4 D for the example models)
+//   D    hidden_dim; the attention's E is D
+// Each layer is pre-LayerNorm: x + attn(LN1(x)), then (when the model has an MLP)
+// x + MLP(LN2(x)). After the last layer: final LN and lm_head (no bias, not tied).
+// Filled by app/io/model_loader; the core only computes with it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/dims.h"
+#include "core/weights.h"
+
+namespace attn {
+
+enum class ModelKind {
+    Language,     // predicts the next word at every position
+    Algorithmic,  // maps a digit sequence to an output sequence (reverse, sort)
+};
+const char* to_string(ModelKind kind);  // "language" / "algorithmic"
+
+// One measured claim of the card: which (layer, head) does what, and the threshold a
+// test checks on held-out inputs.
+struct HeadClaim {
+    int layer = 0, head = 0;
+    std::string claim;   // one line for learners
+    std::string metric;  // "and_to_subject", "mirror_position", ...
+    double measured = 0, threshold = 0;
+};
+
+// What the card says about the model, everything but the numbers.
+struct ModelSpec {
+    std::string name;         // "tiny-lm"
+    ModelKind kind = ModelKind::Language;
+    std::string description;  // one line
+    int layers = 0, heads = 0, hidden_dim = 0, mlp_dim = 0, vocab_size = 0, max_len = 0;
+    std::vector<std::string> vocabulary;  // V words; index = token id
+    bool prepend_bos = false;             // put <bos> in front of the words
+    bool causal = false;                  // a query sees only keys at or before it
+    bool mlp = false;                     // each layer has LN2 + MLP after attention
+    float norm_eps = 1e-5f;
+    std::string example;             // a sentence where the heads differ visibly
+    std::vector<HeadClaim> head_claims;
+    std::string reading_the_output;  // how to read logits / probs, in one line
+    int head_dim() const { return heads > 0 ? hidden_dim / heads : 0; }
+};
+
+// LayerNorm parameters: y = (x - mean) / sqrt(var + eps) * weight + bias.
+struct NormWeights {
+    Vec weight, bias;  // (D) each
+};
+
+struct LayerWeights {
+    NormWeights ln1;         // before attention
+    AttentionWeights attn;   // W_q, W_k, W_v, W_o (D, D) and biases (D)
+    NormWeights ln2;         // before the MLP (MLP models only)
+    Mat fc1;                 // (F, D)
+    Vec fc1_bias;            // (F)
+    Mat fc2;                 // (D, F)
+    Vec fc2_bias;            // (D)
+};
+
+struct ModelWeights {
+    Mat token_embedding;     // (V, D)      tok_emb.weight
+    Mat position_embedding;  // (max_len, D) pos_emb.weight
+    std::vector<LayerWeights> layers;
+    NormWeights final_norm;  // ln_f
+    Mat lm_head;             // (V, D), logits = LN_f(x) lm_head^T
+};
+
+struct Model {
+    ModelSpec spec;
+    ModelWeights weights;
+};
+
+}  // namespace attn

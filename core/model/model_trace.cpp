@@ -1,0 +1,111 @@
+#include "core/model/model_trace.h"
+
+#include <utility>
+
+#include "core/attention.h"
+#include "core/model/model_forward.h"
+#include "core/step_text.h"
+
+namespace attn {
+
+namespace {
+
+// (L, D) -> (B=1, L, E).
+Tensor batch_of_one(const Mat& m) {
+    Tensor t = Tensor::uninitialized({1, m.rows(), m.cols()}, {DimRole::Batch, DimRole::QueryPos, DimRole::Embedding});
+    MatMap(t.mutable_data(), m.rows(), m.cols()) = m;
+    return t;
+}
+
+// (L, V) -> (B=1, L, V): the last axis is the vocabulary, a dimension attention has no role for.
+Tensor vocabulary_rows(const Mat& m) {
+    Tensor t = Tensor::uninitialized({1, m.rows(), m.cols()}, std::vector<std::string>{"B", "L", "V"});
+    MatMap(t.mutable_data(), m.rows(), m.cols()) = m;
+    return t;
+}
+
+// (L) integers -> (B=1, L) floats.
+Tensor ids_tensor(const std::vector<int>& ids) {
+    Tensor t = Tensor::uninitialized({1, static_cast<int64_t>(ids.size())}, {DimRole::Batch, DimRole::QueryPos});
+    for (size_t i = 0; i < ids.size(); ++i) t.mutable_data()[i] = static_cast<float>(ids[i]);
+    return t;
+}
+
+Step make_step(StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sources, const AttentionConfig& config) {
+    Step step;
+    StepText text = describe_step(id, config);
+    step.id = id;
+    step.title = std::move(text.title);
+    step.formula = std::move(text.formula);
+    step.explanation = std::move(text.explanation);
+    step.kind = kind;
+    step.tensor = std::move(tensor);
+    step.sources = std::move(sources);
+    return step;
+}
+
+}  // namespace
+
+Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer, Variant variant) {
+    Result<ModelRun> run = run_model(model, tokens.ids, variant);
+    if (!run) return Result<Trace>::failure(run.error());
+    return trace_model_layer(model, tokens, layer, std::move(run.value()));
+}
+
+Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer, ModelRun run) {
+    using R = Result<Trace>;
+    const ModelSpec& spec = model.spec;
+    if (layer < 0 || layer >= spec.layers || static_cast<size_t>(layer) >= run.layers.size())
+        return R::failure("layer " + std::to_string(layer) + " is out of range: model '" + spec.name + "' has layers 0.." +
+                          std::to_string(spec.layers - 1));
+    if (run.token_embedding.rows() != static_cast<Eigen::Index>(tokens.ids.size()))
+        return R::failure("internal: the model run was made on other tokens");
+    LayerRun& shown = run.layers[static_cast<size_t>(layer)];
+    const AttentionConfig& config = shown.attention.config;
+
+    Trace trace;
+    trace.config = config;
+    trace.weights = shown.attention.weights;
+    trace.fully_masked_rows = shown.attention.fully_masked_rows;
+    TraceModelInfo& info = trace.model;
+    info.name = spec.name;
+    info.kind = to_string(spec.kind);
+    info.layer = layer;
+    info.layers = spec.layers;
+    info.tokens = tokens.tokens;
+    info.vocabulary = spec.vocabulary;
+    info.note = unknown_words_note(tokens);
+    for (int id : run.predicted_ids) info.predicted_tokens.push_back(spec.vocabulary[static_cast<size_t>(id)]);
+
+    // Before attention: where the layer's input comes from.
+    const auto push = [&](StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sources) {
+        trace.steps.push_back(make_step(id, kind, std::move(tensor), std::move(sources), config));
+    };
+    push(StepId::Tokens, StepKind::Input, ids_tensor(tokens.ids), {});
+    push(StepId::TokenEmbedding, StepKind::Lookup, batch_of_one(run.token_embedding), {StepId::Tokens});
+    push(StepId::PositionEmbedding, StepKind::Lookup, batch_of_one(run.position_embedding), {StepId::Tokens});
+    push(StepId::EmbeddingSum, StepKind::Add, batch_of_one(run.embedding_sum),
+         {StepId::TokenEmbedding, StepId::PositionEmbedding});
+    StepId layer_input = StepId::EmbeddingSum;
+    if (layer > 0) {
+        push(StepId::LayerInput, StepKind::Input, batch_of_one(shown.input), {});
+        layer_input = StepId::LayerInput;
+    }
+    // The attention's `input` step is the normed tensor itself: the norm step shares its storage.
+    const Step* attention_input = shown.attention.find(StepId::Input);
+    if (!attention_input) return R::failure("internal: the attention trace has no input step");
+    push(StepId::Norm, StepKind::Norm, attention_input->tensor, {layer_input});
+
+    // The layer's own attention trace, unchanged.
+    for (Step& step : shown.attention.steps) trace.steps.push_back(std::move(step));
+
+    // After attention: the residual, and what the whole model predicts.
+    push(StepId::Residual, StepKind::Add, batch_of_one(shown.resid_attn), {layer_input, StepId::Out});
+    if (spec.kind == ModelKind::Language)
+        push(StepId::NextTokenProbs, StepKind::Prediction, vocabulary_rows(run.probs), {StepId::Residual});
+    else
+        push(StepId::PredictedTokens, StepKind::Prediction, ids_tensor(run.predicted_ids), {StepId::Residual});
+    return trace;
+}
+
+}  // namespace attn

@@ -1,0 +1,26 @@
+// The example models' tokeniser: words separated by spaces, looked up in the card's
+// vocabulary; an unknown word becomes <unk> (and is reported, never fatal).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/model/model.h"
+#include "core/result.h"
+
+namespace attn {
+
+struct TokenizedText {
+    std::vector<int> ids;                    // (L) token ids
+    std::vector<std::string> tokens;         // (L) the vocabulary's spelling ("<unk>" for unknown words)
+    std::vector<std::string> unknown_words;  // the words that became <unk>, in order
+};
+
+// Splits `text` on spaces (and tabs/newlines), prepends <bos> when the model wants it.
+// Fails, with a message that says what to do, on an empty text or one longer than max_len.
+Result<TokenizedText> tokenize(const ModelSpec& spec, const std::string& text);
+
+// "unknown word(s) shown as <unk>: 'cow', 'moon'"; "" when every word was known.
+std::string unknown_words_note(const TokenizedText& tokens);
+
+}  // namespace attn
