@@ -1,5 +1,6 @@
 #include "core/config.h"
 #include "core/forward_plan.h"
+#include "core/repeat_kv.h"
 
 #include <cmath>
 #include <cstdio>
@@ -39,8 +40,65 @@ Result<Variant> parse_variant(const std::string& text) {
     return Result<Variant>::failure("unknown variant '" + text + "' (use split, stacked or fused)");
 }
 
+Result<ScaleChoice> parse_scale(const std::string& text) {
+    ScaleChoice scale;
+    if (text == "head") return scale;
+    if (text == "hidden") { scale.kind = ScaleKind::Hidden; return scale; }
+    if (text == "none") { scale.kind = ScaleKind::None; return scale; }
+    try {
+        size_t used = 0;
+        const float value = std::stof(text, &used);
+        if (used == text.size() && std::isfinite(value)) {
+            scale.kind = ScaleKind::Value;
+            scale.value = value;
+            return scale;
+        }
+    } catch (const std::exception&) {
+    }
+    return Result<ScaleChoice>::failure("unknown scale '" + text + "' (use head, hidden, none or a number such as 0.125)");
+}
+
+std::string to_string(const ScaleChoice& scale) {
+    switch (scale.kind) {
+        case ScaleKind::Head: return "head";
+        case ScaleKind::Hidden: return "hidden";
+        case ScaleKind::None: return "none";
+        case ScaleKind::Value: {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.9g", static_cast<double>(scale.value));
+            return text;
+        }
+    }
+    return "?";
+}
+
+MaskSpec AttentionConfig::mask_spec() const {
+    MaskSpec spec;
+    spec.presets = mask_presets;
+    if (mask == MaskKind::Causal) spec.presets.causal = true;
+    if (mask == MaskKind::Padding) spec.presets.padding = true;
+    spec.valid_lengths = valid_lengths;
+    spec.window = window;
+    spec.file = mask_file;
+    spec.file_is_boolean = mask_file_is_boolean;
+    spec.fill = mask_fill;
+    return spec;
+}
+
+bool AttentionConfig::has_mask() const { return mask != MaskKind::None || mask_presets.any() || !mask_file.empty(); }
+
+float AttentionConfig::scale_factor() const {
+    switch (scale.kind) {
+        case ScaleKind::Head: return 1.0f / std::sqrt(static_cast<float>(head_dim()));
+        case ScaleKind::Hidden: return 1.0f / std::sqrt(static_cast<float>(hidden_dim));
+        case ScaleKind::None: return 1.0f;
+        case ScaleKind::Value: return scale.value;
+    }
+    return 1.0f;
+}
+
 bool AttentionConfig::is_cross() const {
-    return cross_attention || S() != L() || key_dim() != E() || value_dim() != E();
+    return cross_attention || S() != L() || key_dim() != d_in() || value_dim() != d_in();
 }
 
 std::vector<int> nearest_valid_heads(int hidden_dim, int num_heads) {
@@ -86,7 +144,8 @@ static std::string join(const std::vector<int>& values, const char* separator) {
 // Floats a step owns (0 for a view of an earlier step's buffer), in double so absurd
 // sizes cannot overflow before they are refused.
 static double owned_floats(StepId id, const AttentionConfig& c) {
-    const double B = c.batch, L = c.L(), S = c.S(), E = c.E(), H = c.H();
+    const double B = c.batch, L = c.L(), S = c.S(), E = c.E(), H = c.H(), dh = c.head_dim();
+    const double S_all = c.S_total(), S_proj = c.S() + (c.add_bias_kv ? 1 : 0), kv_width = c.kv_width();
     const bool fused = c.variant == Variant::Fused, stacked = c.variant == Variant::Stacked;
     switch (id) {
         // A trained model's steps are not planned by a plain attention config.
@@ -99,25 +158,33 @@ static double owned_floats(StepId id, const AttentionConfig& c) {
         case StepId::Residual:
         case StepId::NextTokenProbs:
         case StepId::PredictedTokens: return 0;
-        case StepId::Input: return B * L * E;
+        case StepId::Input: return B * L * c.d_in();
         case StepId::KeyInput: return B * S * c.key_dim();
         case StepId::ValueInput: return B * S * c.value_dim();
         case StepId::Qkv: return 3 * B * L * E;
         case StepId::Q: return fused ? 0 : B * L * E;  // fused: a slice of qkv
         case StepId::K:
-        case StepId::V: return fused ? 0 : B * S * E;
+        case StepId::V: return fused ? 0 : B * S_proj * kv_width;
         case StepId::QSplit:
         case StepId::KSplit:
         case StepId::VSplit:
         case StepId::ContextSplit: return 0;  // views
         case StepId::QHeads: return stacked ? B * L * E : 0;  // stacked: own per-head blocks; else a transpose
         case StepId::KHeads:
-        case StepId::VHeads: return stacked ? B * S * E : 0;
+        case StepId::VHeads:  // a transpose, unless the zero column makes a copy
+            return stacked ? B * S * E : c.add_zero_attn ? B * c.H_kv() * S_all * dh : 0;
+        case StepId::RopeCos:
+        case StepId::RopeSin: return L * dh;
+        case StepId::QRot: return B * L * E;
+        case StepId::KRot: return B * c.H_kv() * S_all * dh;
+        case StepId::KRepeated:
+        case StepId::VRepeated: return B * H * S_all * dh;
         case StepId::AttnScores:
         case StepId::AttnScaled:
         case StepId::AttnMasked:
         case StepId::AttnWeights:
-        case StepId::AttnDropped: return B * H * L * S;  // one (B,H,L,S) map each
+        case StepId::AttnDropped: return B * H * L * S_all;  // one (B,H,L,S) map each
+        case StepId::AttnWeightsAvg: return B * L * S_all;
         case StepId::Context:                               // (B,H,L,d_h)
         case StepId::Concat:
         case StepId::Out: return B * L * E;
@@ -140,7 +207,8 @@ uint64_t estimate_trace_bytes(const AttentionConfig& config) { return to_bytes(e
 // The trace plus the weights, held twice at most (the fused variant stacks a copy).
 static double estimate_peak_double(const AttentionConfig& c) {
     const double E = c.E();
-    const double weight_floats = E * (2 * E + c.key_dim() + c.value_dim()) + 4 * E;
+    const double kv = c.kv_width();
+    const double weight_floats = E * (E + c.d_in()) + kv * (c.key_dim() + c.value_dim()) + 4 * E + 2 * kv;
     return estimate_bytes_double(c) + 2 * weight_floats * sizeof(float);
 }
 
@@ -152,7 +220,10 @@ Status validate(const AttentionConfig& c) {
                           {"hidden_dim", c.hidden_dim}, {"num_heads", c.num_heads}};
     for (const Size& s : sizes)
         if (s.value < 1) return Status::failure(std::string(s.name) + " must be at least 1 (got " + std::to_string(s.value) + ")");
-    const Size optional_sizes[] = {{"kv_len", c.kv_len}, {"kdim", c.kdim}, {"vdim", c.vdim}};
+    const Size optional_sizes[] = {{"kv_len", c.kv_len},           {"kdim", c.kdim},
+                                   {"vdim", c.vdim},               {"input_dim", c.input_dim},
+                                   {"num_kv_heads", c.num_kv_heads}, {"window", c.window},
+                                   {"position_offset", c.position_offset}};
     for (const Size& s : optional_sizes)
         if (s.value < 0) return Status::failure(std::string(s.name) + " must be at least 1 (got " + std::to_string(s.value) + ")");
 
@@ -166,21 +237,56 @@ Status validate(const AttentionConfig& c) {
     }
     if (!(c.dropout >= 0.0f && c.dropout < 1.0f))  // also rejects NaN
         return Status::failure("dropout must be in [0, 1) (got " + std::to_string(c.dropout) + ")");
+    if (c.num_kv_heads > 0)
+        if (Status s = check_kv_heads(c.num_heads, c.num_kv_heads); !s) return s;
+    if (c.rope) {
+        if (Status s = check_rope(c.head_dim(), c.rope_base, c.position_offset); !s) return s;
+        if (c.is_cross() || c.add_bias_kv || c.add_zero_attn)
+            return Status::failure("--rope rotates query and key positions 0..L-1 together, so it needs self-attention "
+                                   "without extra key columns (drop --rope, or --cross/kv_len/kdim/vdim, --add-bias-kv, --add-zero-attn)");
+    }
+    if (c.scale.kind == ScaleKind::Value && !std::isfinite(c.scale.value))
+        return Status::failure("--scale must be head, hidden, none or a finite number");
+    if (c.variant != Variant::Split) {
+        const char* name = to_string(c.variant);
+        if (c.H_kv() != c.num_heads)
+            return Status::failure(std::string("--num-kv-heads needs --variant split: the ") + name +
+                                   (c.variant == Variant::Fused ? " variant's one (3E, E) projection makes K and V as wide as Q"
+                                                                : " variant gives every head its own key and value module") +
+                                   ", so heads cannot share keys");
+        if (c.add_bias_kv || c.add_zero_attn)
+            return Status::failure(std::string("--add-bias-kv and --add-zero-attn are nn.MultiheadAttention options, which has "
+                                               "the split layout; use --variant split (not ") + name + ")");
+    }
     if (c.variant == Variant::Fused && c.is_cross())
         return Status::failure("the fused variant projects one input into Q, K and V, so it needs self-attention "
                                "(same input, kv_len = seq_len, kdim = vdim = hidden_dim); use --variant split or stacked");
 
-    if (c.mask == MaskKind::Padding) {
+    const MaskSpec spec = c.mask_spec();
+    const bool uses_lengths = spec.presets.padding || spec.presets.left_padding;
+    if (uses_lengths) {
         const size_t n = c.valid_lengths.size();
         if (n != 1 && n != static_cast<size_t>(c.batch))
             return Status::failure("the padding mask needs one valid length per batch item (batch " + std::to_string(c.batch) +
                                    ", got " + std::to_string(n) + " lengths)");
         for (int len : c.valid_lengths)
-            if (len < 1 || len > c.S())
-                return Status::failure("valid length " + std::to_string(len) + " is outside 1.." + std::to_string(c.S()) +
+            if (len < 0 || len > c.S())
+                return Status::failure("valid length " + std::to_string(len) + " is outside 0.." + std::to_string(c.S()) +
                                        " (the number of keys)");
     } else if (!c.valid_lengths.empty()) {
-        return Status::failure("valid lengths are only used by the padding mask (mask is " + std::string(to_string(c.mask)) + ")");
+        return Status::failure("valid lengths are only used by the padding and left-padding masks (mask is " +
+                               to_string(spec.presets) + ")");
+    }
+    if (c.has_mask()) {
+        // The checks only the bound mask knows (window, file shape and values); lengths were checked above.
+        MaskSpec bindable = spec;
+        if (bindable.valid_lengths.size() == 1) bindable.valid_lengths.assign(static_cast<size_t>(c.batch), c.valid_lengths[0]);
+        MaskSizes sizes;
+        sizes.B = c.batch;
+        sizes.H = c.num_heads;
+        sizes.L = c.L();
+        sizes.S = c.S();
+        if (Result<BoundMask> bound = BoundMask::bind(bindable, sizes, c.dtype); !bound) return Status::failure(bound.error());
     }
 
     if (estimate_peak_double(c) > static_cast<double>(c.max_memory_bytes))

@@ -465,7 +465,7 @@ CellExplanation explain_cell(const Trace& trace, const CellAddress& cell, const 
         case StepKind::Scale:
             set_operand(trace, e, step.primary_source(), cell.index);
             e.rule = CellRule::Scale;
-            e.factor = score_scale(trace.config.head_dim());
+            e.factor = trace.config.scale_factor();
             break;
         case StepKind::Mask: explain_mask(trace, step, e); break;
         case StepKind::Softmax: explain_softmax(trace, step, options, e); break;
@@ -477,7 +477,13 @@ CellExplanation explain_cell(const Trace& trace, const CellAddress& cell, const 
         case StepKind::Lookup:
         case StepKind::Add:
         case StepKind::Norm:
-        case StepKind::Prediction: e.rule = CellRule::NotExplained; break;
+        case StepKind::Prediction:
+        // Issue 9's steps (RoPE tables and rotations, repeat_kv, the head mean) get their
+        // term-by-term explanations in a later change; the inspector shows the step's text.
+        case StepKind::RopeTable:
+        case StepKind::Rotation:
+        case StepKind::RepeatKv:
+        case StepKind::HeadMean: e.rule = CellRule::NotExplained; break;
     }
     return e;
 }

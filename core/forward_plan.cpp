@@ -19,7 +19,12 @@ ForwardPlan plan_for(const AttentionConfig& c, bool custom_mask) {
             break;
     }
     p.cross = c.is_cross();
-    p.mask = c.mask != MaskKind::None || custom_mask;
+    p.mask = c.has_mask() || custom_mask;
+    p.mask_before_scale = c.mask_before_scale;
+    p.rope = c.rope;
+    p.repeat_kv = c.H_kv() < c.H();
+    p.average = c.average_weights;
+    p.out_proj = !c.no_out_proj;
     p.dropout = c.dropout > 0.0f;
     return p;
 }
@@ -35,13 +40,19 @@ std::vector<StepId> planned_steps(const ForwardPlan& p) {
             break;
         case QkvSource::PerHeadProjections: s.insert(s.end(), {StepId::QHeads, StepId::KHeads, StepId::VHeads}); break;
     }
-    s.insert(s.end(), {StepId::AttnScores, StepId::AttnScaled});
-    if (p.mask) s.push_back(StepId::AttnMasked);
+    if (p.rope) s.insert(s.end(), {StepId::RopeCos, StepId::RopeSin, StepId::QRot, StepId::KRot});
+    if (p.repeat_kv) s.insert(s.end(), {StepId::KRepeated, StepId::VRepeated});
+    s.push_back(StepId::AttnScores);
+    if (p.mask && p.mask_before_scale) s.insert(s.end(), {StepId::AttnMasked, StepId::AttnScaled});
+    else if (p.mask) s.insert(s.end(), {StepId::AttnScaled, StepId::AttnMasked});
+    else s.push_back(StepId::AttnScaled);
     s.push_back(StepId::AttnWeights);
+    if (p.average) s.push_back(StepId::AttnWeightsAvg);
     if (p.dropout) s.push_back(StepId::AttnDropped);
     s.push_back(StepId::Context);
     if (p.join == HeadJoin::TransposeContiguousView) s.push_back(StepId::ContextSplit);
-    s.insert(s.end(), {StepId::Concat, StepId::Out});
+    s.push_back(StepId::Concat);
+    if (p.out_proj) s.push_back(StepId::Out);
     return s;
 }
 

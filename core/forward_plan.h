@@ -32,6 +32,11 @@ struct ForwardPlan {
     bool cross = false;    // separate key and value inputs
     bool mask = false;     // a mask step (config mask or a caller's custom mask)
     bool dropout = false;  // a dropout step (p > 0)
+    bool mask_before_scale = false;  // attn_masked before attn_scaled (the from-scratch order)
+    bool rope = false;               // rope_cos, rope_sin, q_rot, k_rot after the heads
+    bool repeat_kv = false;          // k_repeated, v_repeated (H_kv < H)
+    bool average = false;            // attn_weights_avg
+    bool out_proj = true;            // `out`; without it the trace ends at concat
 };
 
 // The plan for `config`; `custom_mask` says a caller-supplied mask will be combined in.

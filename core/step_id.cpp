@@ -23,10 +23,17 @@ const char* step_name(StepId id) {
         case StepId::QHeads: return "q_heads";
         case StepId::KHeads: return "k_heads";
         case StepId::VHeads: return "v_heads";
+        case StepId::RopeCos: return "rope_cos";
+        case StepId::RopeSin: return "rope_sin";
+        case StepId::QRot: return "q_rot";
+        case StepId::KRot: return "k_rot";
+        case StepId::KRepeated: return "k_repeated";
+        case StepId::VRepeated: return "v_repeated";
         case StepId::AttnScores: return "attn_scores";
         case StepId::AttnScaled: return "attn_scaled";
         case StepId::AttnMasked: return "attn_masked";
         case StepId::AttnWeights: return "attn_weights";
+        case StepId::AttnWeightsAvg: return "attn_weights_avg";
         case StepId::AttnDropped: return "attn_dropped";
         case StepId::Context: return "context";
         case StepId::ContextSplit: return "context_split";

@@ -38,11 +38,18 @@ enum class StepId : uint8_t {
     VSplit,        // "v_split"        (B, S, H, d_h) view
     QHeads,        // "q_heads"        (B, H, L, d_h)
     KHeads,        // "k_heads"        (B, H, S, d_h)
-    VHeads,        // "v_heads"        (B, H, S, d_h)
+    VHeads,        // "v_heads"        (B, H_kv, S, d_h)  (+ the zero row of add_zero_attn)
+    RopeCos,       // "rope_cos"       (L, d_h)       cos of each position's angles
+    RopeSin,       // "rope_sin"       (L, d_h)
+    QRot,          // "q_rot"          (B, H, L, d_h) q_heads rotated (RoPE)
+    KRot,          // "k_rot"          (B, H_kv, S, d_h)
+    KRepeated,     // "k_repeated"     (B, H, S, d_h) repeat_kv (H_kv < H)
+    VRepeated,     // "v_repeated"     (B, H, S, d_h)
     AttnScores,    // "attn_scores"    (B, H, L, S)
     AttnScaled,    // "attn_scaled"    (B, H, L, S)
     AttnMasked,    // "attn_masked"    (B, H, L, S)
     AttnWeights,   // "attn_weights"   (B, H, L, S)
+    AttnWeightsAvg,  // "attn_weights_avg" (B, L, S)  mean over heads
     AttnDropped,   // "attn_dropped"   (B, H, L, S)
     Context,       // "context"        (B, H, L, d_h)
     ContextSplit,  // "context_split"  (B, L, H, d_h) view
@@ -61,9 +68,10 @@ inline constexpr std::array<StepId, kStepIdCount> kAllStepIds = {
     StepId::Norm,
     StepId::Input,      StepId::KeyInput,    StepId::ValueInput,  StepId::Qkv,         StepId::Q,
     StepId::K,          StepId::V,           StepId::QSplit,      StepId::KSplit,      StepId::VSplit,
-    StepId::QHeads,     StepId::KHeads,      StepId::VHeads,      StepId::AttnScores,  StepId::AttnScaled,
-    StepId::AttnMasked, StepId::AttnWeights, StepId::AttnDropped, StepId::Context,     StepId::ContextSplit,
-    StepId::Concat,     StepId::Out,
+    StepId::QHeads,     StepId::KHeads,      StepId::VHeads,      StepId::RopeCos,     StepId::RopeSin,
+    StepId::QRot,       StepId::KRot,        StepId::KRepeated,   StepId::VRepeated,   StepId::AttnScores,
+    StepId::AttnScaled, StepId::AttnMasked,  StepId::AttnWeights, StepId::AttnWeightsAvg, StepId::AttnDropped,
+    StepId::Context,    StepId::ContextSplit, StepId::Concat,     StepId::Out,
     StepId::Residual,   StepId::NextTokenProbs, StepId::PredictedTokens,
 };
 

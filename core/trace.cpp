@@ -19,6 +19,10 @@ const char* to_string(StepKind kind) {
         case StepKind::Dropout: return "dropout";
         case StepKind::WeightedSum: return "weighted_sum";
         case StepKind::Concat: return "concat";
+        case StepKind::RopeTable: return "rope_table";
+        case StepKind::Rotation: return "rotation";
+        case StepKind::RepeatKv: return "repeat_kv";
+        case StepKind::HeadMean: return "head_mean";
         case StepKind::Lookup: return "lookup";
         case StepKind::Add: return "add";
         case StepKind::Norm: return "norm";

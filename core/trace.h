@@ -30,6 +30,10 @@ enum class StepKind {
     Dropout,     // zero some weights, scale survivors
     WeightedSum, // weights @ V
     Concat,      // heads rejoined (contiguous copy + reshape, or torch.cat)
+    RopeTable,   // cos or sin of each position's rotation angles (L, d_h)
+    Rotation,    // RoPE: coordinate pairs of each head vector turned by their angle
+    RepeatKv,    // key/value heads copied to the query heads of their group (GQA)
+    HeadMean,    // attention weights averaged over heads
     // Steps of a trained model around its attention (core/model/):
     Lookup,      // rows of a table picked by token id or position (embeddings)
     Add,         // element-wise sum (embeddings, the residual connection)
@@ -65,6 +69,10 @@ struct Provenance {
     MaskKind mask = MaskKind::None;
     std::vector<int> valid_lengths;
     bool custom_mask = false;  // a caller-supplied (L, S) mask was combined in
+    // K / V: nn.MultiheadAttention's bias_k / bias_v row appended after the projection.
+    // K heads / V heads: add_zero_attn's zero row appended after the split.
+    bool appended_bias_row = false;
+    bool appended_zero_row = false;
     // View / Transpose / Concat: result dimension d reads source dimension
     // permutation[d] (a split view maps the two new dimensions to the one they split).
     std::vector<int> permutation;
@@ -111,8 +119,9 @@ struct Trace {
     // The parameters the forward used (W_q, W_k, W_v, W_o and biases), so a view can
     // show "X times W^T" next to a projection. Not counted in storage_bytes().
     AttentionWeights weights;
-    // (B, H, L): 1 where every key of that query row was masked. Such rows get
-    // all-zero weights (not NaN) and the GUI explains why.
+    // (B, H, L): 1 where every key of that query row was masked. With the -inf fill such
+    // rows get all-zero weights (PyTorch gives NaN there) and the GUI explains why; with a
+    // finite fill (-1e20, min, float masks) they are uniform 1/S, as in PyTorch.
     std::vector<uint8_t> fully_masked_rows;
 
     const Step* find(StepId id) const;  // null when this forward did not record it

@@ -29,15 +29,22 @@ AttentionWeights default_weights(const AttentionConfig& c) {
     const int E = c.E();
     // Each matrix has its own random stream, so they can be drawn in parallel with the
     // same result (a few ms at E = 512, paid on every seed change in the window).
-    struct Job { Mat* out; const char* stream; int in_features; };
-    const Job jobs[] = {{&w.w_q, "w_q", E}, {&w.w_k, "w_k", c.key_dim()}, {&w.w_v, "w_v", c.value_dim()}, {&w.w_o, "w_o", E}};
+    const int kv = c.kv_width();
+    struct Job { Mat* out; const char* stream; int out_features, in_features; };
+    const Job jobs[] = {{&w.w_q, "w_q", E, c.d_in()}, {&w.w_k, "w_k", kv, c.key_dim()}, {&w.w_v, "w_v", kv, c.value_dim()},
+                        {&w.w_o, "w_o", E, E}};
+    const int count = c.no_out_proj ? 3 : 4;
 #pragma omp parallel for if (E >= 128)
-    for (int i = 0; i < 4; ++i) *jobs[i].out = linear_weight(c.seed, jobs[i].stream, E, jobs[i].in_features);
-    if (c.bias) {
-        w.b_q = linear_bias(c.seed, "b_q", E, E);
-        w.b_k = linear_bias(c.seed, "b_k", E, c.key_dim());
-        w.b_v = linear_bias(c.seed, "b_v", E, c.value_dim());
-        w.b_o = linear_bias(c.seed, "b_o", E, E);
+    for (int i = 0; i < count; ++i) *jobs[i].out = linear_weight(c.seed, jobs[i].stream, jobs[i].out_features, jobs[i].in_features);
+    if (c.qkv_bias()) {
+        w.b_q = linear_bias(c.seed, "b_q", E, c.d_in());
+        w.b_k = linear_bias(c.seed, "b_k", kv, c.key_dim());
+        w.b_v = linear_bias(c.seed, "b_v", kv, c.value_dim());
+    }
+    if (c.out_bias()) w.b_o = linear_bias(c.seed, "b_o", E, E);
+    if (c.add_bias_kv) {
+        w.bias_k = linear_bias(c.seed, "bias_k", kv, kv);
+        w.bias_v = linear_bias(c.seed, "bias_v", kv, kv);
     }
     return w;
 }
@@ -53,7 +60,7 @@ static Tensor uniform_tensor(uint64_t seed, const char* stream, std::vector<int6
 
 AttentionInputs default_inputs(const AttentionConfig& c) {
     AttentionInputs in;
-    in.query = uniform_tensor(c.seed, "query", {c.batch, c.L(), c.E()}, {"B", "L", "E"});
+    in.query = uniform_tensor(c.seed, "query", {c.batch, c.L(), c.d_in()}, {"B", "L", c.d_in() == c.E() ? "E" : "d_in"});
     if (c.is_cross()) {
         in.key = uniform_tensor(c.seed, "key", {c.batch, c.S(), c.key_dim()}, {"B", "S", "kdim"});
         in.value = uniform_tensor(c.seed, "value", {c.batch, c.S(), c.value_dim()}, {"B", "S", "vdim"});
@@ -92,22 +99,36 @@ static Status check_input(const char* name, const Tensor& t, int64_t batch, int6
     return ok_status();
 }
 
+static Status check_vector(const char* name, const Vec& v, bool wanted, int size, const char* why) {
+    if (!wanted) {
+        if (v.size() == 0) return ok_status();
+        return Status::failure(std::string("the weights have ") + name + " but the configuration says " + why);
+    }
+    if (v.size() == 0) return Status::failure(std::string("the configuration asks for ") + name + " but the weights have none");
+    if (v.size() != size)
+        return Status::failure(std::string(name) + " has " + std::to_string(v.size()) + " entries, expected " + std::to_string(size));
+    if (!all_finite(v.data(), v.size())) return Status::failure("the biases contain NaN or Inf values");
+    return ok_status();
+}
+
 Status check_shapes(const AttentionConfig& c, const AttentionWeights& w, const AttentionInputs& in) {
-    const int E = c.E();
-    for (const Status& s : {check_matrix("w_q", w.w_q, E, E), check_matrix("w_k", w.w_k, E, c.key_dim()),
-                            check_matrix("w_v", w.w_v, E, c.value_dim()), check_matrix("w_o", w.w_o, E, E)})
+    const int E = c.E(), kv = c.kv_width();
+    for (const Status& s : {check_matrix("w_q", w.w_q, E, c.d_in()), check_matrix("w_k", w.w_k, kv, c.key_dim()),
+                            check_matrix("w_v", w.w_v, kv, c.value_dim()),
+                            c.no_out_proj ? ok_status() : check_matrix("w_o", w.w_o, E, E)})
         if (!s) return s;
-    if (w.has_bias() != c.bias)
-        return Status::failure(c.bias ? "the configuration asks for biases but the weights have none"
-                                      : "the weights have biases but the configuration says no bias");
-    if (w.has_bias())
-        for (const Vec* b : {&w.b_q, &w.b_k, &w.b_v, &w.b_o})
-            if (b->size() != E) return Status::failure("a bias has " + std::to_string(b->size()) + " entries, expected hidden_dim " + std::to_string(E));
+    const bool qkv = c.qkv_bias(), out = c.out_bias();
+    if (!c.bias && (w.has_bias() || w.b_o.size() > 0))
+        return Status::failure("the weights have biases but the configuration says no bias");
+    for (const Status& s : {check_vector("b_q", w.b_q, qkv, E, "no q/k/v bias"), check_vector("b_k", w.b_k, qkv, kv, "no q/k/v bias"),
+                            check_vector("b_v", w.b_v, qkv, kv, "no q/k/v bias"),
+                            check_vector("b_o", w.b_o, out, E, "no output bias"),
+                            check_vector("bias_k", w.bias_k, c.add_bias_kv, kv, "no add_bias_kv"),
+                            check_vector("bias_v", w.bias_v, c.add_bias_kv, kv, "no add_bias_kv")})
+        if (!s) return s;
     for (const Mat* m : {&w.w_q, &w.w_k, &w.w_v, &w.w_o})
         if (!all_finite(m->data(), m->size())) return Status::failure("the weights contain NaN or Inf values");
-    for (const Vec* b : {&w.b_q, &w.b_k, &w.b_v, &w.b_o})
-        if (!all_finite(b->data(), b->size())) return Status::failure("the biases contain NaN or Inf values");
-    if (Status s = check_input("query", in.query, c.batch, c.L(), E, "L", "E"); !s) return s;
+    if (Status s = check_input("query", in.query, c.batch, c.L(), c.d_in(), "L", c.d_in() == E ? "E" : "d_in"); !s) return s;
     if (c.is_cross()) {
         if (Status s = check_input("key", in.key, c.batch, c.S(), c.key_dim(), "S", "kdim"); !s) return s;
         if (Status s = check_input("value", in.value, c.batch, c.S(), c.value_dim(), "S", "vdim"); !s) return s;

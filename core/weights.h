@@ -17,17 +17,20 @@
 namespace attn {
 
 struct AttentionWeights {
-    Mat w_q;  // (E, E)
-    Mat w_k;  // (E, kdim)
-    Mat w_v;  // (E, vdim)
-    Mat w_o;  // (E, E)
-    Vec b_q, b_k, b_v, b_o;  // (E) each; all empty when the layer has no bias
+    Mat w_q;  // (E, d_in)
+    Mat w_k;  // (H_kv * d_h, kdim)
+    Mat w_v;  // (H_kv * d_h, vdim)
+    Mat w_o;  // (E, E); empty with no_out_proj
+    Vec b_q, b_k, b_v;  // (E), (H_kv * d_h), (H_kv * d_h); empty without q/k/v bias
+    Vec b_o;            // (E); empty without output bias
+    Vec bias_k, bias_v;  // (H_kv * d_h): nn.MultiheadAttention's add_bias_kv rows; empty otherwise
+    // True when the q/k/v projections have biases.
     bool has_bias() const { return b_q.size() > 0; }
 };
 
 // Inputs of one forward. For self-attention key/value are left empty.
 struct AttentionInputs {
-    Tensor query;  // (B, L, E)
+    Tensor query;  // (B, L, d_in)
     Tensor key;    // (B, S, kdim)  cross-attention only
     Tensor value;  // (B, S, vdim)  cross-attention only
 };

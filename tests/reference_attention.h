@@ -173,6 +173,16 @@ inline const std::vector<double>& expected(const Result& r, attn::StepId id) {
         case StepId::Residual:
         case StepId::NextTokenProbs:
         case StepId::PredictedTokens: break;
+        case StepId::RopeCos:  // issue 9 steps: this reference models none of them (the torch9
+        case StepId::RopeSin:  // fixtures check them); an empty list fails any comparison
+        case StepId::QRot:
+        case StepId::KRot:
+        case StepId::KRepeated:
+        case StepId::VRepeated:
+        case StepId::AttnWeightsAvg: {
+            static const std::vector<double> none;
+            return none;
+        }
     }
     return r.out;  // not an attention step (a model step): callers never ask
 }

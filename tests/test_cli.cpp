@@ -170,7 +170,7 @@ TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output f
         {"bad variant", "--variant magic", "variant"},
         {"dropout out of range", "--dropout 1.5", "dropout"},
         {"bad valid lengths", "--mask padding --valid-lengths 3,x", "valid-lengths"},
-        {"valid length too long", "--mask padding --valid-lengths 9", "outside 1..4"},
+        {"valid length too long", "--mask padding --valid-lengths 9", "outside 0..4"},
         {"lengths without padding", "--valid-lengths 2", "padding"},
         {"memory budget", "--seq-len 20000 --max-memory 1MiB", "memory budget"},
         {"bad memory size", "--max-memory lots", "max-memory"},
@@ -284,4 +284,72 @@ TEST_CASE("snapshot --step with an unknown name lists the valid names on one lin
     CHECK(count_lines(r.err) == 1);
     CHECK(r.err.find("unknown step 'attn_wieghts'") != std::string::npos);
     CHECK(r.err.find("attn_weights") != std::string::npos);
+}
+
+TEST_CASE("issue 9's bad inputs give one line on stderr, exit code 2 and no output folder") {
+    const fs::path work = scratch("bad_issue9_inputs");
+    fs::create_directories(work);
+    const fs::path out = work / "out";
+    // (3, 3): fits neither (S) = (4) nor (L, S) = (4, 4) of the default L = S = 4.
+    const attn::Tensor wrong_mask = attn::Tensor::zeros({3, 3}, {"d0", "d1"});
+    REQUIRE(attn::io::write_npy((work / "wrong_mask.npy").string(), wrong_mask).ok());
+    const std::string gqa_weights = (fs::path(ATTNVIZ_SOURCE_DIR) / "tests" / "fixtures" / "torch9" / "gqa_kv2_h4" / "weights.safetensors").string();
+
+    struct Case { std::string why; std::string args; const char* expect; };
+    const Case cases[] = {
+        {"mask file of the wrong shape", "--mask-file " + (work / "wrong_mask.npy").string(), "does not broadcast"},
+        {"num_kv_heads not dividing num_heads", "-E 12 -H 4 --num-kv-heads 3", "num_kv_heads"},
+        {"num_kv_heads above num_heads", "-H 2 --num-kv-heads 4", "num_kv_heads"},
+        {"odd head width with RoPE", "-E 6 -H 2 --rope", "even"},
+        {"unknown dtype", "--dtype float8", "dtype"},
+        {"unknown mask preset", "--mask causal,diagonal", "diagonal"},
+        {"window without a width", "--mask window", "--window"},
+        {"bad mask fill", "--mask causal --mask-fill lots", "mask fill"},
+        {"bad scale", "--scale huge", "scale"},
+        {"bad rope style", "--rope --rope-style spiral", "rope-style"},
+        {"RoPE with cross-attention", "-E 8 --rope --kv-len 6", "self-attention"},
+        {"GQA with the stacked variant", "-H 2 --num-kv-heads 1 --variant stacked", "stacked"},
+        {"bias_kv with the fused variant", "--add-bias-kv --variant fused", "split"},
+        {"num_kv_heads vs weights file", "-H 4 --num-kv-heads 4 --weights " + gqa_weights, "--num-kv-heads"},
+        {"add-bias-kv vs weights file", "-H 4 --add-bias-kv --weights " + gqa_weights, "bias_k"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.why);
+        CliRun r = run_cli("trace " + c.args + " --out " + out.string());
+        CHECK(r.exit_code == 2);
+        CHECK(count_lines(r.err) == 1);
+        CHECK(r.err.rfind("attnviz: error: ", 0) == 0);
+        CHECK_MESSAGE(r.err.find(c.expect) != std::string::npos, r.err);
+        CHECK_FALSE(fs::exists(out));
+    }
+}
+
+TEST_CASE("attnviz trace runs issue 9's options end to end and records them in the manifest") {
+    const fs::path out = scratch("issue9_options");
+    CliRun r = run_cli("trace -L 5 -E 8 -H 4 --num-kv-heads 2 --rope --position-offset 3 --mask causal,window --window 2 "
+                       "--mask-fill -1e20 --scale hidden --mask-before-scale --input-dim 3 --no-qkv-bias --average-weights "
+                       "--dtype bfloat16 --out " + out.string());
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const nlohmann::json m = nlohmann::json::parse(slurp((out / "manifest.json").string()));
+    const nlohmann::json& c = m["config"];
+    CHECK(c["num_kv_heads"] == 2);
+    CHECK(c["input_dim"] == 3);
+    CHECK(c["rope"] == true);
+    CHECK(c["position_offset"] == 3);
+    CHECK(c["mask"] == "causal,window");
+    CHECK(c["window"] == 2);
+    CHECK(c["mask_fill"] == "-1e20");
+    CHECK(c["scale"] == "hidden");
+    CHECK(c["mask_before_scale"] == true);
+    CHECK(c["no_qkv_bias"] == true);
+    CHECK(c["dtype"] == "bfloat16");
+    std::vector<std::string> names;
+    for (const auto& s : m["steps"]) names.push_back(s["name"].get<std::string>());
+    const std::vector<std::string> expected = {"input", "q", "k", "v", "q_split", "k_split", "v_split", "q_heads", "k_heads",
+                                               "v_heads", "rope_cos", "rope_sin", "q_rot", "k_rot", "k_repeated", "v_repeated",
+                                               "attn_scores", "attn_masked", "attn_scaled", "attn_weights", "attn_weights_avg",
+                                               "context", "context_split", "concat", "out"};
+    CHECK(names == expected);
+    CHECK(fs::exists(out / "rope_cos.npy"));
+    CHECK(fs::exists(out / "attn_weights_avg.npy"));
 }

@@ -6,7 +6,7 @@ namespace attn::cli {
 
 CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     CLI::App* sub = parent.add_subcommand("snapshot", "draw steps to DIR/NN_<step>.png (needs an X display, e.g. xvfb-run)");
-    add_config_options(*sub, command.config);
+    add_config_options(*sub, command.config, /*score_scale=*/false);  // --scale is the resolution here
     gui::SnapshotOptions& o = command.options;
     sub->add_option("--out,-o", o.out_dir, "output folder (created if missing)")->required();
     sub->add_option("--step", o.step, "a step name (e.g. attn_weights) or all")->capture_default_str();

@@ -29,7 +29,7 @@ Result<uint64_t> parse_byte_size(const std::string& text) {
     return static_cast<uint64_t>(std::llround(bytes));
 }
 
-void add_config_options(CLI::App& app, ConfigOptions& o) {
+void add_config_options(CLI::App& app, ConfigOptions& o, bool score_scale) {
     AttentionConfig& c = o.config;
     // 0 in kv_len/kdim/vdim means "same as L / E", so only real defaults are shown.
     const auto sized = [&](const char* flags, const char* flag, int AttentionConfig::*field,
@@ -46,11 +46,57 @@ void add_config_options(CLI::App& app, ConfigOptions& o) {
     sized("--batch,-B", "--batch", &AttentionConfig::batch, &AttentionConfig::batch_size, "batch size B");
     app.add_option("--num-heads,-H", c.num_heads, "number of heads H (must divide E)")->check(CLI::Range(1, 1 << 20))->capture_default_str();
     app.add_option("--seed", c.seed, "seed for default weights and inputs")->capture_default_str();
-    o.mask_option = app.add_option("--mask", o.mask, "mask: none, causal or padding")->check(CLI::IsMember({"none", "causal", "padding"}))->capture_default_str();
-    app.add_option("--valid-lengths", o.valid_lengths, "padding mask: valid key count per batch item, e.g. 6,4,1");
+    sized("--input-dim", "--input-dim", &AttentionConfig::input_dim, &AttentionConfig::d_in,
+          "query input width d_in (default E); W_q is (E, d_in), e.g. --input-dim 3 -E 4");
+    sized("--num-kv-heads", "--num-kv-heads", &AttentionConfig::num_kv_heads, &AttentionConfig::H_kv,
+          "key/value heads H_kv dividing H (grouped-query; 1 = multi-query; default H), e.g. -H 8 --num-kv-heads 2");
+    o.mask_option = app.add_option("--mask", o.mask,
+                                   "mask presets, combined with commas: none, causal, padding (right, by --valid-lengths), "
+                                   "left-padding (by --valid-lengths), window (--window N); e.g. --mask causal,left-padding")
+                        ->capture_default_str();
+    app.add_option("--valid-lengths", o.valid_lengths, "padding / left-padding: real keys per batch item (0 allowed), e.g. 6,4,0");
+    app.add_option("--window", c.window, "window preset: each query sees its N latest keys (causal), e.g. --mask window --window 3")
+        ->check(CLI::Range(1, 1 << 20));
+    app.add_option("--mask-file", o.sources.mask_path,
+                   "mask .npy broadcasting to (B,H,L,S): numpy bool = True means MASKED OUT (nn.MultiheadAttention's "
+                   "convention), float = ADDED to the scores (Hugging Face / torch float masks); shapes (S), (L,S), "
+                   "(B,1,1,S), (B,1,L,S), (B,L,S), (B,H,L,S); e.g. --mask-file pad.npy");
+    app.add_option("--mask-fill", o.mask_fill,
+                   "what boolean masks write into the scores: -inf, -1e20, min (the dtype's lowest, as Hugging Face) or a "
+                   "number; with -inf a row with no key left is zeros here (NaN in PyTorch), with the others it is uniform; "
+                   "e.g. --mask-fill -1e20")
+        ->capture_default_str();
+    if (score_scale)
+        app.add_option("--scale", o.scale,
+                       "score scale: head = 1/sqrt(d_h), hidden = 1/sqrt(E) (the classic bug), none, or a number multiplied "
+                       "in; e.g. --scale hidden")
+            ->capture_default_str();
+    app.add_flag("--mask-before-scale", c.mask_before_scale, "mask the raw scores, then scale (the from-scratch order; the fill is scaled too)");
+    app.add_flag("--rope", c.rope, "rotary position embedding on q and k after the head split (needs an even d_h), e.g. --rope");
+    app.add_option("--rope-base", c.rope_base, "RoPE base, e.g. --rope --rope-base 500")->capture_default_str();
+    app.add_option("--rope-style", o.rope_style,
+                   "half (Hugging Face's rotate_half: column c pairs with c + d_h/2) or interleaved (adjacent pairs, the paper)")
+        ->check(CLI::IsMember({"half", "interleaved"}))
+        ->capture_default_str();
+    app.add_option("--position-offset", c.position_offset, "RoPE positions start here (N .. N+L-1), e.g. --rope --position-offset 5")
+        ->check(CLI::Range(0, 1 << 30))
+        ->capture_default_str();
+    o.no_qkv_bias_option = app.add_flag("--no-qkv-bias", c.no_qkv_bias, "q/k/v projections without bias (the output keeps its bias)");
+    o.no_out_bias_option = app.add_flag("--no-out-bias", c.no_out_bias, "output projection without bias");
+    o.no_out_proj_option = app.add_flag("--no-out-proj", c.no_out_proj, "no output projection: the trace ends at concat");
+    o.add_bias_kv_option = app.add_flag("--add-bias-kv", c.add_bias_kv,
+                                        "nn.MultiheadAttention's learned key/value column (S+1); a weights file's bias_k/bias_v decide it");
+    app.add_flag("--add-zero-attn", c.add_zero_attn, "nn.MultiheadAttention's zero key/value column (one more key, never masked)");
+    app.add_flag("--seq-first", c.seq_first,
+                 "input .npy files are (L, B, E) as batch_first=False reads them; out_seq_first.npy is written (L, B, E) too");
+    app.add_flag("--average-weights", c.average_weights, "also record attn_weights_avg (B, L, S), the mean over heads");
+    app.add_option("--dtype", o.dtype,
+                   "emulated precision: float32, bfloat16 or float16 (rounding after every op; softmax in float32 then cast), "
+                   "e.g. --dtype bfloat16")
+        ->capture_default_str();
     app.add_option("--dropout", c.dropout, "dropout probability p in [0, 1)")->capture_default_str();
     app.add_option("--dropout-seed", c.dropout_seed, "seed for the dropout mask")->capture_default_str();
-    app.add_flag("--no-bias", o.no_bias, "projections without bias");
+    app.add_flag("--no-bias", o.no_bias, "projections without bias (q/k/v and output)");
     app.add_flag("--cross", c.cross_attention, "cross-attention with its own key/value inputs");
     app.add_option("--variant", o.variant, "split, stacked or fused")->check(CLI::IsMember({"split", "stacked", "fused"}))->capture_default_str();
     app.add_option("--max-memory", o.max_memory, "refuse traces estimated above this size (default 2GiB)");
@@ -121,7 +167,29 @@ Result<io::Problem> resolve_problem(ConfigOptions o) {
     if (o.layer_option && o.layer_option->count() > 0)
         return R::failure("--layer needs --model (the random weights have a single layer); see attnviz models");
     AttentionConfig& c = o.config;
-    c.mask = parse_mask(o.mask).value();
+    // One legacy preset keeps its old field; anything else goes to the presets.
+    if (Result<MaskKind> legacy = parse_mask(o.mask); legacy) {
+        c.mask = legacy.value();
+    } else {
+        Result<MaskPresets> presets = parse_mask_presets(o.mask);
+        if (!presets) return R::failure("--mask: " + presets.error());
+        c.mask = MaskKind::None;
+        c.mask_presets = presets.value();
+    }
+    {
+        Result<MaskFill> fill = parse_mask_fill(o.mask_fill);
+        if (!fill) return R::failure("--mask-fill: " + fill.error());
+        c.mask_fill = fill.value();
+        Result<ScaleChoice> scale = parse_scale(o.scale);
+        if (!scale) return R::failure("--scale: " + scale.error());
+        c.scale = scale.value();
+        Result<RopeStyle> style = parse_rope_style(o.rope_style);
+        if (!style) return R::failure("--rope-style: " + style.error());
+        c.rope_style = style.value();
+        Result<DType> dtype = parse_dtype(o.dtype);
+        if (!dtype) return R::failure("--dtype: " + dtype.error());
+        c.dtype = dtype.value();
+    }
     c.variant = parse_variant(o.variant).value();
     c.bias = !o.no_bias;
     if (!o.valid_lengths.empty()) {
@@ -166,6 +234,16 @@ Result<io::Problem> resolve_problem(ConfigOptions o) {
                               " disagrees with the inputs (files or --tokens), which give " + std::to_string(actual));
     }
     if (o.no_bias && got.bias) return R::failure("--no-bias disagrees with the weights file, which has biases");
+    if (!o.sources.weights_path.empty()) {
+        if (o.no_qkv_bias_option->count() && got.qkv_bias())
+            return R::failure("--no-qkv-bias disagrees with the weights file, which has q/k/v biases");
+        if (o.no_out_bias_option->count() && got.out_bias())
+            return R::failure("--no-out-bias disagrees with the weights file, which has an output bias");
+        if (o.no_out_proj_option->count() && !got.no_out_proj)
+            return R::failure("--no-out-proj disagrees with the weights file, which has an output projection");
+        if (o.add_bias_kv_option->count() && !got.add_bias_kv)
+            return R::failure("--add-bias-kv disagrees with the weights file, which has no bias_k/bias_v");
+    }
     return problem;
 }
 

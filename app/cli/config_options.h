@@ -23,6 +23,15 @@ struct ConfigOptions {
     CLI::Option* sentence_option = nullptr;  // to tell --tokens "" from no --tokens
     CLI::Option* layer_option = nullptr;
     bool no_bias = false;
+    std::string mask_fill = "-inf";
+    std::string scale = "head";
+    std::string rope_style = "half";
+    std::string dtype = "float32";
+    // Flags a weights file decides: given explicitly, they must agree with it.
+    CLI::Option* no_qkv_bias_option = nullptr;
+    CLI::Option* no_out_bias_option = nullptr;
+    CLI::Option* no_out_proj_option = nullptr;
+    CLI::Option* add_bias_kv_option = nullptr;
     // Sizes that files (or --tokens) can fix: an explicit option must agree with them.
     struct SizeOption {
         CLI::Option* option;
@@ -34,7 +43,8 @@ struct ConfigOptions {
 };
 
 // Adds --seq-len, --hidden-dim, ..., --weights, --query, --key, --value, --model, --layer to `app`.
-void add_config_options(CLI::App& app, ConfigOptions& options);
+// `score_scale` false leaves out --scale (snapshot uses that name for its resolution).
+void add_config_options(CLI::App& app, ConfigOptions& options, bool score_scale = true);
 // Turns parsed options into a Problem (loads files, validates). Errors are one line.
 Result<io::Problem> resolve_problem(ConfigOptions options);
 

@@ -163,7 +163,8 @@ float ease(float t) {
 StepMotion motion_for(StepKind kind) {
     StepMotion m;
     switch (kind) {
-        case StepKind::Input: m.fill = StepMotion::Fill::Fade; break;
+        case StepKind::Input:
+        case StepKind::RopeTable: m.fill = StepMotion::Fill::Fade; break;
         case StepKind::Projection:
         case StepKind::Scores:
         case StepKind::WeightedSum:
@@ -173,6 +174,9 @@ StepMotion motion_for(StepKind kind) {
         case StepKind::Scale:
         case StepKind::Mask:
         case StepKind::Dropout:
+        case StepKind::Rotation:   // issue 9 steps: a plain fade until the window animates them
+        case StepKind::RepeatKv:
+        case StepKind::HeadMean:
         case StepKind::Lookup:  // a trained model's steps (core/model/)
         case StepKind::Add:
         case StepKind::Norm:

@@ -289,8 +289,12 @@ bool keeps_source_scale(StepKind kind) {
     case StepKind::Mask:
     case StepKind::WeightedSum:  // each output row is an average of V's rows
     case StepKind::Concat:
+    case StepKind::Rotation:  // pairs turned: same lengths, same scale
+    case StepKind::RepeatKv:  // copies
         return true;
     case StepKind::Input:
+    case StepKind::RopeTable:
+    case StepKind::HeadMean:
     case StepKind::Projection:
     case StepKind::Scores:
     case StepKind::Softmax:

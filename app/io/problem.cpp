@@ -39,11 +39,14 @@ const std::vector<std::string>& Problem::key_tokens_of(int b) const {
 
 namespace {
 
-// Reads a (B, N, W) or (N, W) .npy and names its dimensions.
-Result<Tensor> read_sequence(const std::string& path, const char* role, const char* length_name, const char* width_name) {
+// Reads a (B, N, W) or (N, W) .npy and names its dimensions; with `seq_first` a 3-D file
+// is (N, B, W), as nn.MultiheadAttention(batch_first=False) takes it, and is transposed.
+Result<Tensor> read_sequence(const std::string& path, const char* role, const char* length_name, const char* width_name,
+                             bool seq_first) {
     Result<Tensor> loaded = read_npy(path);
     if (!loaded) return loaded;
     Tensor t = std::move(loaded.value());
+    if (seq_first && t.rank() == 3) t = t.transpose(0, 1).contiguous();
     if (t.rank() == 2) t = t.view({1, t.dim(0), t.dim(1)}, {"B", length_name, width_name});
     else if (t.rank() == 3) t = t.view(t.shape(), {"B", length_name, width_name});
     else
@@ -79,9 +82,22 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         have_weights = true;
         // The file decides the widths and whether there are biases.
         config.hidden_dim = loaded.hidden_dim;
-        config.kdim = loaded.kdim == loaded.hidden_dim ? 0 : loaded.kdim;
-        config.vdim = loaded.vdim == loaded.hidden_dim ? 0 : loaded.vdim;
+        config.input_dim = loaded.input_dim == loaded.hidden_dim ? 0 : loaded.input_dim;
+        config.kdim = loaded.kdim == loaded.input_dim ? 0 : loaded.kdim;
+        config.vdim = loaded.vdim == loaded.input_dim ? 0 : loaded.vdim;
         config.bias = loaded.bias;
+        config.no_qkv_bias = loaded.bias && !loaded.qkv_bias;
+        config.no_out_bias = loaded.bias && loaded.out_proj && !loaded.out_bias;
+        if (!loaded.out_proj) config.no_out_proj = true;
+        config.add_bias_kv = loaded.bias_kv;
+        // k_proj's rows are H_kv * d_h: they decide the key/value heads.
+        if (config.num_heads > 0 && loaded.hidden_dim % config.num_heads == 0) {
+            const int head_dim = loaded.hidden_dim / config.num_heads;
+            if (loaded.kv_width % head_dim != 0)
+                return R::failure("'" + src.weights_path + "': the key projection has " + std::to_string(loaded.kv_width) +
+                                  " rows, not a multiple of d_h = " + std::to_string(head_dim) + " (E / num_heads); check --num-heads");
+            config.num_kv_heads = loaded.kv_width == loaded.hidden_dim ? 0 : loaded.kv_width / head_dim;
+        }
     }
 
     // One sentence for every item, or one sentence per item: either way a list per item.
@@ -101,14 +117,18 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     if (!src.query_path.empty() && !sentences.empty())
         return R::failure("give either a query file or tokens, not both (tokens only label seeded inputs)");
     if (!src.query_path.empty()) {
-        Result<Tensor> q = read_sequence(src.query_path, "query", "L", "E");
+        Result<Tensor> q = read_sequence(src.query_path, "query", "L", "E", config.seq_first);
         if (!q) return R::failure(q.error());
         const Tensor& t = q.value();
-        if (have_weights && t.dim(2) != config.hidden_dim)
-            return R::failure(mismatch("query file '" + src.query_path + "'", t.dim(2), "E", config.hidden_dim, "the weights file"));
+        if (have_weights && t.dim(2) != config.d_in())
+            return R::failure(mismatch("query file '" + src.query_path + "'", t.dim(2), config.d_in() == config.E() ? "E" : "d_in",
+                                       config.d_in(), "the weights file"));
         config.batch = static_cast<int>(t.dim(0));
         config.seq_len = static_cast<int>(t.dim(1));
-        config.hidden_dim = static_cast<int>(t.dim(2));
+        if (!have_weights) {  // without weights the file's width is the model width unless --input-dim says otherwise
+            if (config.input_dim > 0) config.input_dim = static_cast<int>(t.dim(2));
+            else config.hidden_dim = static_cast<int>(t.dim(2));
+        }
         p.inputs.query = t;
     } else if (!sentences.empty()) {
         config.seq_len = static_cast<int>(longest);
@@ -121,9 +141,9 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     if (src.key_path.empty() != src.value_path.empty())
         return R::failure("cross-attention needs both a key file and a value file");
     if (!src.key_path.empty()) {
-        Result<Tensor> k = read_sequence(src.key_path, "key", "S", "kdim");
+        Result<Tensor> k = read_sequence(src.key_path, "key", "S", "kdim", config.seq_first);
         if (!k) return R::failure(k.error());
-        Result<Tensor> v = read_sequence(src.value_path, "value", "S", "vdim");
+        Result<Tensor> v = read_sequence(src.value_path, "value", "S", "vdim", config.seq_first);
         if (!v) return R::failure(v.error());
         const std::string key_what = "key file '" + src.key_path + "'", value_what = "value file '" + src.value_path + "'";
         if (k->dim(1) != v->dim(1))
@@ -134,15 +154,27 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         if (have_weights && v->dim(2) != loaded.vdim) return R::failure(mismatch(value_what, v->dim(2), "vdim", loaded.vdim, "the weights file"));
         config.cross_attention = true;
         config.kv_len = static_cast<int>(k->dim(1));
-        config.kdim = k->dim(2) == config.hidden_dim ? 0 : static_cast<int>(k->dim(2));
-        config.vdim = v->dim(2) == config.hidden_dim ? 0 : static_cast<int>(v->dim(2));
+        config.kdim = k->dim(2) == config.d_in() ? 0 : static_cast<int>(k->dim(2));
+        config.vdim = v->dim(2) == config.d_in() ? 0 : static_cast<int>(v->dim(2));
         p.inputs.key = std::move(k.value());
         p.inputs.value = std::move(v.value());
-    } else if (have_weights && (loaded.kdim != loaded.hidden_dim || loaded.vdim != loaded.hidden_dim)) {
+    } else if (have_weights && (loaded.kdim != loaded.input_dim || loaded.vdim != loaded.input_dim)) {
         config.cross_attention = true;  // kdim/vdim differ from E: the keys must come from elsewhere
     }
 
-    if (Status s = validate(config); !s) return R::failure(s.error());
+    if (!src.mask_path.empty()) {
+        Result<NpyArray> mask = read_npy_array(src.mask_path);
+        if (!mask) return R::failure(mask.error());
+        config.mask_file = std::move(mask->tensor);
+        config.mask_file_is_boolean = mask->is_boolean;
+        config.mask_file_path = src.mask_path;
+    }
+
+    if (Status s = validate(config); !s) {
+        if (!src.mask_path.empty() && s.error().find("mask file") != std::string::npos)
+            return R::failure("'" + src.mask_path + "': " + s.error());
+        return R::failure(s.error());
+    }
 
     // Whatever no file provided comes from the seed (or from the tokens' text).
     const bool need_defaults = (p.inputs.query.empty() && sentences.empty()) || (config.is_cross() && p.inputs.key.empty());
@@ -153,10 +185,10 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
             std::vector<float> stacked;
             for (int b = 0; b < config.batch; ++b) {
                 const auto& words = sentences[per_item ? static_cast<size_t>(b) : 0];
-                const std::vector<float> rows = token_embeddings(words, config.hidden_dim, config.seed).to_vector();
+                const std::vector<float> rows = token_embeddings(words, config.d_in(), config.seed).to_vector();
                 stacked.insert(stacked.end(), rows.begin(), rows.end());
             }
-            p.inputs.query = Tensor::from_values({config.batch, config.L(), config.E()}, {"B", "L", "E"}, stacked);
+            p.inputs.query = Tensor::from_values({config.batch, config.L(), config.d_in()}, {"B", "L", "E"}, stacked);
         } else {
             p.inputs.query = defaults.query;
         }

@@ -24,6 +24,7 @@ struct ProblemSources {
     std::string query_path;    // .npy (B,L,E) or (L,E)
     std::string key_path;      // .npy (B,S,kdim) or (S,kdim); cross-attention
     std::string value_path;    // .npy (B,S,vdim) or (S,vdim); cross-attention
+    std::string mask_path;     // .npy mask: numpy bool (True = masked out) or float (added to the scores)
     std::vector<std::string> tokens;  // row labels; when set (and no query file) the inputs are
                                       // token embeddings and seq_len follows the token count
                                       // (the same sentence in every batch item)

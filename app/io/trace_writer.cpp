@@ -1,5 +1,7 @@
 #include "app/io/trace_writer.h"
 
+#include <cmath>
+
 #include <filesystem>
 #include <random>
 
@@ -15,12 +17,50 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 json config_to_json(const AttentionConfig& c) {
-    return {{"batch", c.batch},          {"seq_len", c.L()},           {"kv_len", c.S()},
-            {"hidden_dim", c.E()},       {"num_heads", c.H()},         {"head_dim", c.head_dim()},
-            {"kdim", c.key_dim()},       {"vdim", c.value_dim()},      {"cross_attention", c.is_cross()},
-            {"bias", c.bias},            {"mask", to_string(c.mask)},  {"valid_lengths", c.valid_lengths},
-            {"dropout", c.dropout},      {"dropout_seed", c.dropout_seed}, {"seed", c.seed},
-            {"variant", to_string(c.variant)}};
+    json j = {{"batch", c.batch},          {"seq_len", c.L()},           {"kv_len", c.S()},
+              {"hidden_dim", c.E()},       {"num_heads", c.H()},         {"head_dim", c.head_dim()},
+              {"kdim", c.key_dim()},       {"vdim", c.value_dim()},      {"cross_attention", c.is_cross()},
+              {"bias", c.bias},            {"mask", to_string(c.mask_spec().presets)}, {"valid_lengths", c.valid_lengths},
+              {"dropout", c.dropout},      {"dropout_seed", c.dropout_seed}, {"seed", c.seed},
+              {"variant", to_string(c.variant)}};
+    // Issue 9's options, under their command-line names.
+    j["input_dim"] = c.d_in();
+    j["num_kv_heads"] = c.H_kv();
+    j["window"] = c.window;
+    j["mask_file"] = c.mask_file.empty() ? json(nullptr) : json(c.mask_file_path);
+    if (!c.mask_file.empty()) {
+        j["mask_file_kind"] = c.mask_file_is_boolean ? "boolean (True = masked out)" : "float (added to the scores)";
+        j["mask_file_shape"] = c.mask_file.shape();
+    }
+    j["mask_fill"] = to_string(c.mask_fill);
+    j["scale"] = to_string(c.scale);
+    j["scale_factor"] = c.scale_factor();
+    j["mask_before_scale"] = c.mask_before_scale;
+    j["rope"] = c.rope;
+    j["rope_base"] = c.rope_base;
+    j["rope_style"] = to_string(c.rope_style);
+    j["position_offset"] = c.position_offset;
+    j["no_qkv_bias"] = !c.qkv_bias();
+    j["no_out_bias"] = !c.no_out_proj && !c.out_bias();
+    j["no_out_proj"] = c.no_out_proj;
+    j["add_bias_kv"] = c.add_bias_kv;
+    j["add_zero_attn"] = c.add_zero_attn;
+    j["seq_first"] = c.seq_first;
+    j["average_weights"] = c.average_weights;
+    j["dtype"] = to_string(c.dtype);
+    return j;
+}
+
+// What a learner should know about rows with no key left, and what PyTorch does with them.
+static std::string fully_masked_note(const Trace& trace) {
+    const int rows = trace.count_fully_masked_rows();
+    if (rows == 0) return "";
+    const std::string count = std::to_string(rows) + " (batch, head, query) rows have no key left. ";
+    if (std::isinf(mask_fill_value(trace.config.mask_fill, trace.config.dtype)))
+        return count + "With the -inf fill AttnViz gives them all-zero weights (flagged); PyTorch would produce NaN weights "
+                       "there, and NaN context, concat and out on those queries.";
+    return count + "With a finite fill (" + to_string(trace.config.mask_fill) +
+           ") every key gets the same score, so the weights are uniform 1/S over all keys, exactly as in PyTorch.";
 }
 
 json trace_manifest(const Trace& trace) {
@@ -51,6 +91,7 @@ json trace_manifest(const Trace& trace) {
                      {"config", config_to_json(trace.config)},
                      {"trace_bytes", trace.storage_bytes()},
                      {"fully_masked_rows", trace.count_fully_masked_rows()},
+                     {"fully_masked_note", fully_masked_note(trace)},
                      {"steps", steps}};
     if (trace.model.present()) {
         const TraceModelInfo& m = trace.model;
@@ -106,6 +147,11 @@ Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceEx
     };
     for (const Step& step : trace.steps)
         if (Status s = write_npy((temp / (std::string(step.name()) + ".npy")).string(), step.tensor); !s) return fail(s.error());
+    if (trace.config.seq_first) {  // the result in the layout the inputs came in: (L, B, E)
+        const Step* result = trace.find(StepId::Out) ? trace.find(StepId::Out) : trace.find(StepId::Concat);
+        if (result)
+            if (Status s = write_npy((temp / "out_seq_first.npy").string(), result->tensor.transpose(0, 1)); !s) return fail(s.error());
+    }
     if (Status s = write_file_bytes((temp / "manifest.json").string(), trace_manifest(trace).dump(2) + "\n"); !s)
         return fail(s.error());
     if (extras && extras->weights)

@@ -48,8 +48,9 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
     const Tensor *wq = nullptr, *wk = nullptr, *wv = nullptr, *wo = nullptr;
     const Tensor *bq = nullptr, *bk = nullptr, *bv = nullptr, *bo = nullptr;
     const Tensor* in_bias = nullptr;
-    if (get("bias_k") || get("bias_v"))
-        return R::failure(what + ": has bias_k/bias_v (nn.MultiheadAttention with add_bias_kv=True), which AttnViz does not model");
+    const Tensor* bias_k = get("bias_k");
+    const Tensor* bias_v = get("bias_v");
+    if ((bias_k == nullptr) != (bias_v == nullptr)) return R::failure(what + ": has only one of bias_k and bias_v (add_bias_kv needs both)");
     if (in_proj || q_sep) {
         out.naming = "pytorch";
         wo = get("out_proj.weight");
@@ -80,18 +81,14 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
     }
     if (!ambiguous.empty())
         return R::failure(what + ": several tensors end in '" + ambiguous + "'; keep one layer's weights in the file");
-    if (!wo) return R::failure(what + ": the output projection (" + (out.naming == "pytorch" ? "out_proj.weight" : "o_proj.weight") + ") is missing");
-
     for (const Tensor* t : {wq, wk, wv, wo, in_proj})
         if (t && t->numel() == 0) return R::failure(what + ": a projection has shape " + shape_text(*t) + " with no elements");
-    // Every size follows from W_o (E, E) and the input projections' widths.
-    if (wo->rank() != 2 || wo->dim(0) != wo->dim(1))
-        return R::failure(what + ": the output projection has shape " + shape_text(*wo) + ", expected square (E, E)");
-    const int64_t E = wo->dim(0);
+    // E is the query projection's rows (or W_o's); d_in its columns; H_kv * d_h the key projection's rows.
+    int64_t E = 0;
     if (in_proj) {
-        if (in_proj->rank() != 2 || in_proj->dim(0) != 3 * E || in_proj->dim(1) != E)
-            return R::failure(what + ": in_proj_weight has shape " + shape_text(*in_proj) + ", expected (3E, E) = (" +
-                              std::to_string(3 * E) + ", " + std::to_string(E) + ")");
+        if (in_proj->rank() != 2 || in_proj->dim(0) % 3 != 0 || in_proj->dim(0) != 3 * in_proj->dim(1))
+            return R::failure(what + ": in_proj_weight has shape " + shape_text(*in_proj) + ", expected (3E, E)");
+        E = in_proj->dim(1);
         const Mat stacked = to_matrix(*in_proj);
         out.weights.w_q = stacked.topRows(E);
         out.weights.w_k = stacked.middleRows(E, E);
@@ -99,41 +96,72 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
     } else {
         const std::pair<const char*, const Tensor*> parts[] = {{"query", wq}, {"key", wk}, {"value", wv}};
         for (const auto& [role, t] : parts)
-            if (t->rank() != 2 || t->dim(0) != E)
-                return R::failure(what + ": the " + role + " projection has shape " + shape_text(*t) + ", expected (E = " +
-                                  std::to_string(E) + ", input width)");
-        if (wq->dim(1) != E)
-            return R::failure(what + ": the query projection has shape " + shape_text(*wq) + ", expected (" +
-                              std::to_string(E) + ", " + std::to_string(E) + ")");
+            if (t->rank() != 2)
+                return R::failure(what + ": the " + role + " projection has shape " + shape_text(*t) + ", expected (out, in)");
+        E = wq->dim(0);
+        if (wk->dim(0) > E || E % wk->dim(0) != 0)
+            return R::failure(what + ": the key projection has shape " + shape_text(*wk) + ", expected (H_kv * d_h, input width) "
+                              "with H_kv * d_h dividing E = " + std::to_string(E));
+        if (wv->dim(0) != wk->dim(0))
+            return R::failure(what + ": the value projection has shape " + shape_text(*wv) + ", expected (" +
+                              std::to_string(wk->dim(0)) + ", input width), as many rows as the key projection");
         out.weights.w_q = to_matrix(*wq);
         out.weights.w_k = to_matrix(*wk);
         out.weights.w_v = to_matrix(*wv);
     }
-    out.weights.w_o = to_matrix(*wo);
+    if (wo) {
+        if (wo->rank() != 2 || wo->dim(0) != E || wo->dim(1) != E)
+            return R::failure(what + ": the output projection has shape " + shape_text(*wo) + ", expected (E, E) = (" +
+                              std::to_string(E) + ", " + std::to_string(E) + ")");
+        out.weights.w_o = to_matrix(*wo);
+    }
+    out.out_proj = wo != nullptr;
     out.hidden_dim = static_cast<int>(E);
+    out.input_dim = static_cast<int>(out.weights.w_q.cols());
+    out.kv_width = static_cast<int>(out.weights.w_k.rows());
     out.kdim = static_cast<int>(out.weights.w_k.cols());
     out.vdim = static_cast<int>(out.weights.w_v.cols());
+    const int64_t kv = out.kv_width;
 
-    // Biases: any present means the layer has biases; an absent one is zero.
+    // Biases: a present q/k/v bias means all three (an absent one is zero); the output's is its own.
     if (in_bias) {
         if (in_bias->numel() != 3 * E)
             return R::failure(what + ": in_proj_bias has " + std::to_string(in_bias->numel()) + " entries, expected 3E = " + std::to_string(3 * E));
         const Vec all = to_row(*in_bias);
-        out.bias = true;
+        out.qkv_bias = true;
         out.weights.b_q = all.segment(0, E);
         out.weights.b_k = all.segment(E, E);
         out.weights.b_v = all.segment(2 * E, E);
     }
-    const std::pair<Vec*, const Tensor*> biases[] = {{&out.weights.b_q, bq}, {&out.weights.b_k, bk}, {&out.weights.b_v, bv}, {&out.weights.b_o, bo}};
-    for (const auto& [dst, t] : biases) {
-        if (!t) continue;
-        if (t->numel() != E) return R::failure(what + ": a bias has " + std::to_string(t->numel()) + " entries, expected E = " + std::to_string(E));
-        *dst = to_row(*t);
-        out.bias = true;
+    struct BiasPart { Vec* dst; const Tensor* t; int64_t size; bool qkv; };
+    const BiasPart biases[] = {{&out.weights.b_q, bq, E, true}, {&out.weights.b_k, bk, kv, true},
+                               {&out.weights.b_v, bv, kv, true}, {&out.weights.b_o, bo, E, false}};
+    for (const BiasPart& b : biases) {
+        if (!b.t) continue;
+        if (b.t->numel() != b.size)
+            return R::failure(what + ": a bias has " + std::to_string(b.t->numel()) + " entries, expected " + std::to_string(b.size));
+        *b.dst = to_row(*b.t);
+        (b.qkv ? out.qkv_bias : out.out_bias) = true;
     }
-    if (out.bias)
-        for (const auto& [dst, t] : biases)
-            if (dst->size() == 0) *dst = Vec::Zero(E);
+    if (out.qkv_bias)
+        for (const BiasPart& b : biases)
+            if (b.qkv && b.dst->size() == 0) *b.dst = Vec::Zero(b.size);
+    if (!wo && bo) return R::failure(what + ": has an output bias but no output projection weight");
+    // q/k/v biases without an output bias: a zero output bias, as files always read (numerically
+    // the same); only q/k/v without bias (the from-scratch modules) is told apart.
+    if (out.qkv_bias && wo && !bo) {
+        out.weights.b_o = Vec::Zero(E);
+        out.out_bias = true;
+    }
+    out.bias = out.qkv_bias || out.out_bias;
+    if (bias_k) {
+        if (bias_k->numel() != kv || bias_v->numel() != kv)
+            return R::failure(what + ": bias_k/bias_v have " + std::to_string(bias_k->numel()) + "/" + std::to_string(bias_v->numel()) +
+                              " entries, expected " + std::to_string(kv) + " each (shape (1, 1, E))");
+        out.weights.bias_k = to_row(*bias_k);
+        out.weights.bias_v = to_row(*bias_v);
+        out.bias_kv = true;
+    }
     return out;
 }
 
@@ -154,23 +182,42 @@ NamedTensors weights_to_tensors(const AttentionWeights& w) {
         return Tensor::from_values(std::move(shape), std::move(names), std::vector<float>(m.data(), m.data() + m.size()));
     };
     const int64_t E = w.w_q.rows();
+    const bool out_proj = w.w_o.size() > 0;
+    const bool mha_layout = w.w_q.cols() == E && w.w_k.rows() == E && out_proj && w.has_bias() == (w.b_o.size() > 0);
     NamedTensors out;
-    if (w.w_k.cols() == E && w.w_v.cols() == E) {
-        Mat in_proj(3 * E, E);
-        in_proj << w.w_q, w.w_k, w.w_v;
-        out.emplace_back("in_proj_weight", tensor(in_proj, {3 * E, E}));
+    if (!mha_layout) {  // Hugging Face names carry any widths and each bias on its own
+        out.emplace_back("q_proj.weight", tensor(w.w_q, {E, w.w_q.cols()}));
+        out.emplace_back("k_proj.weight", tensor(w.w_k, {w.w_k.rows(), w.w_k.cols()}));
+        out.emplace_back("v_proj.weight", tensor(w.w_v, {w.w_v.rows(), w.w_v.cols()}));
+        if (w.has_bias()) {
+            out.emplace_back("q_proj.bias", tensor(w.b_q, {E}));
+            out.emplace_back("k_proj.bias", tensor(w.b_k, {w.b_k.size()}));
+            out.emplace_back("v_proj.bias", tensor(w.b_v, {w.b_v.size()}));
+        }
+        if (out_proj) out.emplace_back("o_proj.weight", tensor(w.w_o, {E, E}));
+        if (w.b_o.size() > 0) out.emplace_back("o_proj.bias", tensor(w.b_o, {E}));
     } else {
-        out.emplace_back("q_proj_weight", tensor(w.w_q, {E, E}));
-        out.emplace_back("k_proj_weight", tensor(w.w_k, {E, w.w_k.cols()}));
-        out.emplace_back("v_proj_weight", tensor(w.w_v, {E, w.w_v.cols()}));
+        if (w.w_k.cols() == E && w.w_v.cols() == E) {
+            Mat in_proj(3 * E, E);
+            in_proj << w.w_q, w.w_k, w.w_v;
+            out.emplace_back("in_proj_weight", tensor(in_proj, {3 * E, E}));
+        } else {
+            out.emplace_back("q_proj_weight", tensor(w.w_q, {E, E}));
+            out.emplace_back("k_proj_weight", tensor(w.w_k, {E, w.w_k.cols()}));
+            out.emplace_back("v_proj_weight", tensor(w.w_v, {E, w.w_v.cols()}));
+        }
+        if (w.has_bias()) {
+            Vec in_bias(3 * E);
+            in_bias << w.b_q, w.b_k, w.b_v;
+            out.emplace_back("in_proj_bias", tensor(in_bias, {3 * E}));
+        }
+        out.emplace_back("out_proj.weight", tensor(w.w_o, {E, E}));
+        if (w.has_bias()) out.emplace_back("out_proj.bias", tensor(w.b_o, {E}));
     }
-    if (w.has_bias()) {
-        Vec in_bias(3 * E);
-        in_bias << w.b_q, w.b_k, w.b_v;
-        out.emplace_back("in_proj_bias", tensor(in_bias, {3 * E}));
+    if (w.bias_k.size() > 0) {
+        out.emplace_back("bias_k", tensor(w.bias_k, {1, 1, w.bias_k.size()}));
+        out.emplace_back("bias_v", tensor(w.bias_v, {1, 1, w.bias_v.size()}));
     }
-    out.emplace_back("out_proj.weight", tensor(w.w_o, {E, E}));
-    if (w.has_bias()) out.emplace_back("out_proj.bias", tensor(w.b_o, {E}));
     return out;
 }
 

@@ -1,6 +1,9 @@
 #include "app/text/step_text.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "core/rope.h"
 
 namespace attn::text {
 namespace {
@@ -13,9 +16,10 @@ std::string join(std::string a, const std::string& b) { return b.empty() ? a : a
 // Q, K or V: the letter of a projection-family step.
 const char* letter_of(StepId id) {
     switch (id) {
-        case StepId::Q: case StepId::QSplit: case StepId::QHeads: return "Q";
-        case StepId::K: case StepId::KSplit: case StepId::KHeads: return "K";
-        case StepId::V: case StepId::VSplit: case StepId::VHeads: return "V";
+        case StepId::Q: case StepId::QSplit: case StepId::QHeads: case StepId::QRot: return "Q";
+        case StepId::K: case StepId::KSplit: case StepId::KHeads: case StepId::KRot: case StepId::KRepeated: return "K";
+        case StepId::V: case StepId::VSplit: case StepId::VHeads: case StepId::VRepeated: return "V";
+        case StepId::RopeCos: case StepId::RopeSin: case StepId::AttnWeightsAvg:
         case StepId::Tokens: case StepId::TokenEmbedding: case StepId::PositionEmbedding: case StepId::EmbeddingSum:
         case StepId::LayerInput: case StepId::Norm: case StepId::Residual: case StepId::NextTokenProbs:
         case StepId::PredictedTokens:
@@ -80,7 +84,26 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
         case StepId::QSplit: case StepId::KSplit: case StepId::VSplit: return split_text(id, c, cat);
         case StepId::QHeads: case StepId::KHeads: case StepId::VHeads: return heads_text(id, c, cat);
         case StepId::AttnScores: return cat.format(key, {{"queries", c.L()}, {"keys", c.S()}, {"heads", c.H()}});
+        case StepId::RopeCos: case StepId::RopeSin:
+            return cat.format(key, {{"first", c.position_offset},
+                                    {"last", c.position_offset + c.L() - 1},
+                                    {"base", fixed(c.rope_base, 0)},
+                                    {"style", to_string(c.rope_style)}});
+        case StepId::QRot: case StepId::KRot: return cat.format("step.rot.explanation", {{"letter", letter_of(id)}});
+        case StepId::KRepeated: case StepId::VRepeated:
+            return cat.format("step.repeated.explanation", {{"kv_heads", c.H_kv()},
+                                                            {"heads", c.H()},
+                                                            {"group", c.H() / std::max(1, c.H_kv())}});
+        case StepId::AttnWeightsAvg: return cat.text(key);
         case StepId::AttnScaled:
+            switch (c.scale.kind) {
+                case ScaleKind::Hidden:
+                    return cat.format("step.attn_scaled.hidden.explanation", {{"embed", c.E()}, {"head_dim", c.head_dim()}});
+                case ScaleKind::None: return cat.text("step.attn_scaled.none.explanation");
+                case ScaleKind::Value:
+                    return cat.format("step.attn_scaled.value.explanation", {{"factor", fixed(c.scale.value, 4)}});
+                case ScaleKind::Head: break;
+            }
             return cat.format(key, {{"head_dim", c.head_dim()}, {"root", fixed(std::sqrt(static_cast<double>(c.head_dim())), 3)}});
         case StepId::AttnMasked: {
             const char* why = c.mask == MaskKind::Causal    ? "step.attn_masked.why_causal"
@@ -105,9 +128,13 @@ bool is_stacked_heads(StepId id, const AttentionConfig& c) {
     return c.variant == Variant::Stacked && (id == StepId::QHeads || id == StepId::KHeads || id == StepId::VHeads);
 }
 
-// The stacked concat is a torch.cat, not a contiguous copy plus view.
+// The stacked concat is a torch.cat, not a contiguous copy plus view; a scale other than
+// 1/sqrt(d_h) has its own title and formula.
 std::string plain_key(StepId id, const AttentionConfig& c, const char* part) {
     if (id == StepId::Concat && c.variant == Variant::Stacked) return std::string("step.concat.stacked.") + part;
+    if (id == StepId::AttnScaled && c.scale.kind != ScaleKind::Head)
+        return std::string("step.attn_scaled.") + (c.scale.kind == ScaleKind::Hidden ? "hidden" :
+                                                   c.scale.kind == ScaleKind::None   ? "none" : "value") + "." + part;
     return key_of(id, part);
 }
 

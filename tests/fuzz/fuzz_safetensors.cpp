@@ -39,11 +39,12 @@ int safetensors_entry(const uint8_t* data, size_t size) {
     }
     const io::LoadedWeights& w = loaded.value();
     const int E = w.hidden_dim;
-    FUZZ_CHECK(E > 0 && w.kdim > 0 && w.vdim > 0);
-    FUZZ_CHECK(w.weights.w_q.rows() == E && w.weights.w_q.cols() == E);
-    FUZZ_CHECK(w.weights.w_k.rows() == E && w.weights.w_k.cols() == w.kdim);
-    FUZZ_CHECK(w.weights.w_v.rows() == E && w.weights.w_v.cols() == w.vdim);
-    FUZZ_CHECK(w.weights.w_o.rows() == E && w.weights.w_o.cols() == E);
+    // Issue 9: W_q is (E, d_in), W_k / W_v have H_kv * d_h rows dividing E, W_o may be absent.
+    FUZZ_CHECK(E > 0 && w.kdim > 0 && w.vdim > 0 && w.input_dim > 0 && w.kv_width > 0 && E % w.kv_width == 0);
+    FUZZ_CHECK(w.weights.w_q.rows() == E && w.weights.w_q.cols() == w.input_dim);
+    FUZZ_CHECK(w.weights.w_k.rows() == w.kv_width && w.weights.w_k.cols() == w.kdim);
+    FUZZ_CHECK(w.weights.w_v.rows() == w.kv_width && w.weights.w_v.cols() == w.vdim);
+    FUZZ_CHECK(w.out_proj ? (w.weights.w_o.rows() == E && w.weights.w_o.cols() == E) : w.weights.w_o.size() == 0);
     // Written back under PyTorch's names, the file must map to the very same weights.
     const Result<io::NamedTensors> again =
         io::decode_safetensors(io::encode_safetensors(io::weights_to_tensors(w.weights)), "re-encoded");
@@ -54,7 +55,8 @@ int safetensors_entry(const uint8_t* data, size_t size) {
     const AttentionWeights& b = reloaded->weights;
     FUZZ_CHECK(same_bits(a.w_q, b.w_q) && same_bits(a.w_k, b.w_k) && same_bits(a.w_v, b.w_v) && same_bits(a.w_o, b.w_o));
     FUZZ_CHECK(a.has_bias() == b.has_bias());
-    if (a.has_bias()) FUZZ_CHECK(same_bits(a.b_q, b.b_q) && same_bits(a.b_k, b.b_k) && same_bits(a.b_v, b.b_v) && same_bits(a.b_o, b.b_o));
+    if (a.has_bias()) FUZZ_CHECK(same_bits(a.b_q, b.b_q) && same_bits(a.b_k, b.b_k) && same_bits(a.b_v, b.b_v));
+    FUZZ_CHECK(same_bits(a.b_o, b.b_o) && same_bits(a.bias_k, b.bias_k) && same_bits(a.bias_v, b.bias_v));
     return 0;
 }
 
