@@ -85,7 +85,9 @@ def main():
     parser.add_argument("--changes", type=int, default=100)
     parser.add_argument("--max-ratio", type=float, default=1.5)
     args = parser.parse_args()
-    s = xdriver.Session(args.attnviz)
+    # Any option starts the window on the seeded random weights (without one it opens the
+    # trained language model, whose sizes are fixed): this test changes sizes.
+    s = xdriver.Session(args.attnviz, args=["--seed", "0"])
     started = time.time()
     try:
         s.start_app()
