@@ -1,22 +1,12 @@
 #include "app/gui/model_choice.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "app/io/model_loader.h"
+#include "app/text/languages.h"
 #include "core/model/tokenizer.h"
 
 namespace attn::gui {
-namespace {
-
-std::string fixed(double v, int digits) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
-}  // namespace
-
 std::string choose_model(Session& session, const std::string& name) {
     Result<std::shared_ptr<const Model>> loaded = io::load_model(name);
     if (!loaded) return loaded.error();
@@ -28,7 +18,7 @@ std::string choose_model(Session& session, const std::string& name) {
     session.sentence_message.clear();
     session.unknown_note.clear();
     session.sources = io::ProblemSources{};  // files belong to the random weights' sizes
-    session.model_note = "trained model '" + model->spec.name + "': its sizes are fixed; the sentence uses its vocabulary";
+    session.model_note = text::trf("model.note.chosen", {{"name", model->spec.name}});
     return "";
 }
 
@@ -50,9 +40,8 @@ void choose_random_weights(Session& session, bool keep_sizes) {
     const std::string words = session.sentence_in_use;
     session.sentence = words;
     follow_sentence(session);  // L follows the word count, as when typed
-    session.model_note = "now random (untrained) weights" +
-                         std::string(keep_sizes ? " of " + spec.name + "'s sizes" : "") +
-                         ": nothing here was learned; pick a trained model to compare";
+    session.model_note = keep_sizes ? text::trf("model.note.random_sized", {{"name", spec.name}})
+                                    : std::string(text::tr("model.note.random"));
 }
 
 bool choose_layer(Session& session, int layer) {
@@ -67,7 +56,8 @@ bool follow_model_sentence(Session& session) {
     if (!session.model) return false;
     Result<TokenizedText> tokens = tokenize(session.model->spec, session.sentence);
     if (!tokens) {
-        session.sentence_message = tokens.error() + " (still showing: \"" + session.sentence_in_use + "\")";
+        session.sentence_message =
+            text::trf("model.sentence.still_showing", {{"error", tokens.error()}, {"sentence", session.sentence_in_use}});
         return false;
     }
     session.sentence_message.clear();
@@ -80,23 +70,31 @@ bool follow_model_sentence(Session& session) {
 std::vector<std::string> model_card_lines(const ModelSpec& spec, int layer) {
     std::vector<std::string> lines;
     lines.push_back(spec.description);
-    lines.push_back(std::string(to_string(spec.kind)) + " model: " + std::to_string(spec.layers) + " layer" +
-                    (spec.layers == 1 ? "" : "s") + ", " + std::to_string(spec.heads) + " heads, hidden_dim " +
-                    std::to_string(spec.hidden_dim) + " (d_h " + std::to_string(spec.head_dim()) + "), vocabulary " +
-                    std::to_string(spec.vocab_size) + ", at most " + std::to_string(spec.max_len) + " tokens" +
-                    (spec.causal ? ", causal mask" : ", no mask") + (spec.mlp ? ", MLP after attention" : ""));
+    lines.push_back(text::trf("model.card.sizes",
+                              {{"kind", to_string(spec.kind)},
+                               {"layers", spec.layers},
+                               {"layer_word", text::tr(spec.layers == 1 ? "model.card.layer_one" : "model.card.layer_many")},
+                               {"heads", spec.heads},
+                               {"hidden_dim", spec.hidden_dim},
+                               {"head_dim", spec.head_dim()},
+                               {"vocab", spec.vocab_size},
+                               {"max_len", spec.max_len},
+                               {"mask", text::tr(spec.causal ? "model.card.causal" : "model.card.no_mask")},
+                               {"mlp", spec.mlp ? text::tr("model.card.mlp") : ""}}));
     for (const HeadClaim& claim : spec.head_claims) {
         if (claim.layer != layer) continue;
-        lines.push_back("head " + std::to_string(claim.head) + ": " + claim.claim + " - measured " +
-                        fixed(claim.measured, 2) + " on held-out inputs (tested >= " + fixed(claim.threshold, 2) + ")");
+        lines.push_back(text::trf("model.card.claim", {{"head", claim.head},
+                                                       {"claim", claim.claim},
+                                                       {"measured", text::fixed(claim.measured, 2)},
+                                                       {"threshold", text::fixed(claim.threshold, 2)}}));
     }
     std::string training;
     for (const auto& [name, value] : spec.heldout_figures) {
-        training += (training.empty() ? "" : ", ") + name + " " + fixed(value, 2);
+        training += (training.empty() ? "" : ", ") + text::trf("model.card.figure", {{"name", name}, {"value", text::fixed(value, 2)}});
     }
-    if (!training.empty()) lines.push_back("held-out: " + training);
-    if (spec.final_train_loss >= 0) lines.push_back("final training loss " + fixed(spec.final_train_loss, 4));
-    if (!spec.reading_the_output.empty()) lines.push_back("output: " + spec.reading_the_output);
+    if (!training.empty()) lines.push_back(text::trf("model.card.heldout", {{"figures", training}}));
+    if (spec.final_train_loss >= 0) lines.push_back(text::trf("model.card.loss", {{"loss", text::fixed(spec.final_train_loss, 4)}}));
+    if (!spec.reading_the_output.empty()) lines.push_back(text::trf("model.card.output", {{"text", spec.reading_the_output}}));
     return lines;
 }
 

@@ -10,9 +10,6 @@
 
 namespace attn::gui {
 
-// The picker's first entry: the seeded weights, sizes free.
-constexpr const char* kRandomModelLabel = "random (untrained)";
-
 // Switches the session to the embedded model `name` (io::load_model), on the card's
 // example sentence and layer 0. Returns "" or a message (the session is then unchanged).
 std::string choose_model(Session& session, const std::string& name);

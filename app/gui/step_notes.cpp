@@ -1,18 +1,15 @@
 #include "app/gui/step_notes.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <numeric>
+
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
 
-std::string two_decimals(float v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(v));
-    return buf;
-}
+std::string two_decimals(float v) { return text::fixed(static_cast<double>(v), 2); }
 
 // The first word (not a special token) that occurs at several positions, and where.
 std::pair<std::string, std::vector<int>> repeated_word(const std::vector<std::string>& tokens) {
@@ -29,11 +26,13 @@ std::pair<std::string, std::vector<int>> repeated_word(const std::vector<std::st
     return {};
 }
 
+// "1, 4 and 7": the positions listed, the last joined by the catalogue's "and".
 std::string positions_text(const std::vector<int>& positions) {
-    std::string text;
-    for (size_t i = 0; i < positions.size(); ++i)
-        text += (i == 0 ? "" : (i + 1 == positions.size() ? " and " : ", ")) + std::to_string(positions[i]);
-    return text;
+    if (positions.empty()) return "";
+    std::string list;
+    for (size_t i = 0; i + 1 < positions.size(); ++i) list += (i == 0 ? "" : ", ") + std::to_string(positions[i]);
+    const std::string last = std::to_string(positions.back());
+    return list.empty() ? last : text::trf("notes.positions_and", {{"list", list}, {"last", last}});
 }
 
 // "next word after 'ran': . 0.93, and 0.02, ..." from row `row` of a (B, L, V) tensor.
@@ -43,7 +42,8 @@ std::string next_word_line(const Trace& trace, const Tensor& probs, int batch_it
     for (int v = 0; v < vocab; ++v) values[static_cast<size_t>(v)] = probs.at({batch_item, row, v});
     const std::vector<std::string>& words = trace.model.vocabulary;
     const std::vector<std::string>& tokens = trace.model.tokens;
-    std::string line = "next word after '" + (row < static_cast<int>(tokens.size()) ? tokens[static_cast<size_t>(row)] : "?") + "':";
+    std::string line = text::trf("notes.next_word",
+                                 {{"word", row < static_cast<int>(tokens.size()) ? tokens[static_cast<size_t>(row)] : "?"}});
     for (const auto& [index, p] : top_k(values.data(), vocab, 5)) {
         const std::string word = index < static_cast<int>(words.size()) ? words[static_cast<size_t>(index)] : std::to_string(index);
         line += "  " + word + " " + two_decimals(p);
@@ -72,21 +72,19 @@ std::vector<std::string> step_notes(const Trace& trace, int step_index, int batc
     const auto [word, positions] = repeated_word(trace.model.tokens);
     switch (step.id) {
     case StepId::Tokens:
-        if (!trace.model.note.empty()) notes.push_back(trace.model.note + ": the model never saw them, they all share one row");
+        if (!trace.model.note.empty()) notes.push_back(text::trf("notes.unknown_words", {{"note", trace.model.note}}));
         break;
     case StepId::TokenEmbedding:
         if (!word.empty())
-            notes.push_back("'" + word + "' at positions " + positions_text(positions) +
-                            " gets the identical row here: a lookup knows the word, not where it stands");
+            notes.push_back(text::trf("notes.same_row", {{"word", word}, {"positions", positions_text(positions)}}));
         break;
     case StepId::PositionEmbedding:
     case StepId::EmbeddingSum:
         if (!word.empty()) {
-            notes.push_back("'" + word + "' at positions " + positions_text(positions) +
-                            ": same token row, different position rows, so their sums differ -");
-            notes.push_back("that is how attention can tell the two apart (without this step they would be identical)");
+            notes.push_back(text::trf("notes.sums_differ", {{"word", word}, {"positions", positions_text(positions)}}));
+            notes.push_back(text::tr("notes.tell_apart"));
         } else {
-            notes.push_back("each position adds its own learned row: the same word at two places would get two different vectors");
+            notes.push_back(text::tr("notes.own_row"));
         }
         break;
     case StepId::Out:
@@ -101,14 +99,13 @@ std::vector<std::string> step_notes(const Trace& trace, int step_index, int batc
                 if (last > 0) notes.push_back(next_word_line(trace, probs->tensor, batch_item, last - 1));
             }
         } else if (!trace.model.predicted_tokens.empty()) {
-            std::string out = "model output:";
-            for (const std::string& t : trace.model.predicted_tokens) out += " " + t;
-            notes.push_back(out);
+            std::string tokens;
+            for (const std::string& t : trace.model.predicted_tokens) tokens += (tokens.empty() ? "" : " ") + t;
+            notes.push_back(text::trf("notes.model_output", {{"tokens", tokens}}));
         }
         if (trace.model.layers > 1 && trace.model.layer + 1 < trace.model.layers && step.id != StepId::NextTokenProbs &&
             step.id != StepId::PredictedTokens)
-            notes.push_back("(the prediction uses all " + std::to_string(trace.model.layers) + " layers; this is layer " +
-                            std::to_string(trace.model.layer) + ")");
+            notes.push_back(text::trf("notes.layer_of", {{"layers", trace.model.layers}, {"layer", trace.model.layer}}));
         break;
     }
     default:

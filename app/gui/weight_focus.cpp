@@ -1,7 +1,8 @@
 #include "app/gui/weight_focus.h"
 
 #include <cmath>
-#include <cstdio>
+
+#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -73,20 +74,17 @@ std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked,
 }
 
 const char* focus_word(float mean_entropy) {
-    if (mean_entropy < 0.5f) return "focused";
-    if (mean_entropy < 0.85f) return "spread";
-    return "near uniform";
+    if (mean_entropy < 0.5f) return text::tr("focus.word.focused");
+    if (mean_entropy < 0.85f) return text::tr("focus.word.spread");
+    return text::tr("focus.word.uniform");
 }
 
 std::string head_focus_line(const HeadFocus& focus) {
-    char buf[160];
-    if (focus.counted_rows == 0) {
-        std::snprintf(buf, sizeof buf, "head %d: no row to measure", focus.head);
-    } else {
-        std::snprintf(buf, sizeof buf, "head %d: mean max %.2f, entropy %.2f (%s)", focus.head, focus.mean_max,
-                      focus.mean_entropy, focus_word(focus.mean_entropy));
-    }
-    return buf;
+    if (focus.counted_rows == 0) return text::trf("focus.head.none", {{"head", focus.head}});
+    return text::trf("focus.head.line", {{"head", focus.head},
+                                         {"max", text::fixed(static_cast<double>(focus.mean_max), 2)},
+                                         {"entropy", text::fixed(static_cast<double>(focus.mean_entropy), 2)},
+                                         {"word", focus_word(focus.mean_entropy)}});
 }
 
 }  // namespace attn::gui

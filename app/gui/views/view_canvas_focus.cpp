@@ -1,19 +1,14 @@
 #include "app/gui/views/view_canvas_focus.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
+
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
 
-constexpr const char* kSummaryTitle = "how peaked: max weight per row and entropy (0 = all on one key, 1 = uniform), mean over rows";
-
-std::string two_decimals(float v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(v));
-    return buf;
-}
+std::string two_decimals(float v) { return text::fixed(static_cast<double>(v), 2); }
 
 // Entries laid out left to right, wrapping: how many fit on one line.
 int per_line(const Painter& p, const StepDisplay& sd, float w, float& entry_w) {
@@ -35,14 +30,14 @@ float focus_summary_height(const Painter& p, const StepDisplay& sd, float w) {
 
 float focus_column_width(const Painter& p, const StepDisplay& sd) {
     if (sd.focus.empty()) return 0.0f;
-    return p.measure(p.f->fonts.small, "h00 max  ent.").x + 14.0f * p.f->scale;
+    return p.measure(p.f->fonts.small, text::trf("focus.column", {{"head", "00"}})).x + 14.0f * p.f->scale;
 }
 
 void draw_focus_summary(const Painter& p, const StepDisplay& sd, const Rect& area) {
     if (sd.focus.empty()) return;
     const float line_h = p.small_size() + 3.0f * p.f->scale;
     float y = area.y + 8.0f * p.f->scale;
-    std::string title = kSummaryTitle;
+    std::string title = text::tr("focus.summary_title");
     // Keep the title to the area: long titles are cut, never drawn over the legend.
     while (title.size() > 20 && p.measure(p.f->fonts.small, title).x > area.w) title = title.substr(0, title.size() - 8) + "...";
     p.text(p.f->fonts.small, ImVec2(area.x, y), p.pal.dim_text, title);
@@ -80,7 +75,7 @@ void draw_focus_column(const Painter& p, const StepDisplay& sd, int head, const 
     if (place.cell_h < text_h * 0.95f || focus.rows.empty()) return;
     const float row_h = place.rect.h / static_cast<float>(focus.rows.size());
     p.text(p.f->fonts.small, ImVec2(x, place.rect.y - text_h - 2.0f * p.f->scale), p.pal.dim_text,
-           "h" + std::to_string(head) + " max  ent.");
+           text::trf("focus.column", {{"head", head}}));
     for (size_t r = 0; r < focus.rows.size(); ++r) {
         const RowFocus& row = focus.rows[r];
         const float y = place.rect.y + row_h * static_cast<float>(r) + (row_h - text_h) * 0.5f;

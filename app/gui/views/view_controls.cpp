@@ -191,28 +191,28 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
     }
     if (model && !session.unknown_note.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).warning));
-        ImGui::TextWrapped("%s (the model never learned them: they all share the one <unk> row)", session.unknown_note.c_str());
+        ImGui::TextWrapped("%s", trf("model.unknown_words", {{"words", session.unknown_note}}).c_str());
         ImGui::PopStyleColor();
     }
     if (model) {
         // A trained model fixes everything below the tokens: show its sizes, disabled, and say why.
         draw_model_card(session);
         ImGui::Separator();
-        ImGui::TextUnformatted("Sizes (fixed by the model)");
+        ImGui::TextUnformatted(tr("model.sizes_fixed"));
         const ModelSpec& spec = session.model->spec;
         ImGui::BeginGroup();
         ImGui::BeginDisabled();
         int shown_l = session.config.seq_len, shown_e = spec.hidden_dim, shown_h = spec.heads;
-        ImGui::SliderInt("seq_len (L)", &shown_l, 1, spec.max_len);
-        ImGui::SliderInt("hidden_dim (E)", &shown_e, 1, 1024);
-        ImGui::SliderInt("num_heads (H)", &shown_h, 1, 32);
+        ImGui::SliderInt(label("controls.seq_len"), &shown_l, 1, spec.max_len);
+        ImGui::SliderInt(label("controls.hidden_dim"), &shown_e, 1, 1024);
+        ImGui::SliderInt(label("controls.num_heads"), &shown_h, 1, 32);
         ImGui::EndDisabled();
         ImGui::EndGroup();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", fixed_sizes_reason());
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-        ImGui::TextWrapped("d_h = E / H = %d; L = the sentence's tokens", spec.head_dim());
+        ImGui::TextWrapped("%s", trf("model.head_dim", {{"head_dim", spec.head_dim()}}).c_str());
         ImGui::PopStyleColor();
-        if (ImGui::Button("use random weights instead", ImVec2(-1.0f, 0.0f))) {
+        if (ImGui::Button(label("model.use_random"), ImVec2(-1.0f, 0.0f))) {
             choose_random_weights(session, true);
             out.config_changed = true;
         }

@@ -8,6 +8,7 @@
 #include "app/gui/fonts_theme.h"
 #include "app/gui/model_choice.h"
 #include "app/io/model_loader.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
@@ -18,7 +19,11 @@ const std::vector<ModelSpec>& model_specs() {
     return specs;
 }
 
-std::string entry_label(const ModelSpec& spec) { return spec.name + "  (" + to_string(spec.kind) + ", trained)"; }
+std::string entry_text(const ModelSpec& spec) {
+    return text::trf("model.entry", {{"name", spec.name}, {"kind", to_string(spec.kind)}});
+}
+// The entry's ImGui ID is the model's name, the same in every language.
+std::string entry_label(const ModelSpec& spec) { return entry_text(spec) + "###model." + spec.name; }
 
 // Picks `name` ("" for the random weights); a failure goes into the note.
 bool pick(Session& session, const std::string& name) {
@@ -42,18 +47,16 @@ void wrapped_colored(ImVec4 colour, const std::string& text) {
 }  // namespace
 
 const char* fixed_sizes_reason() {
-    return "A trained model's sizes are part of its weights: L is the number of tokens of the sentence, "
-           "E and H are the model's own.\nUse \"switch to random weights\" below to change them "
-           "(the weights are then untrained).";
+    return text::tr("model.fixed_sizes_reason");
 }
 
 Actions draw_model_picker(Session& session, bool light_theme) {
     Actions out;
-    ImGui::TextUnformatted("Model");
-    const std::string current = session.model ? entry_label(session.model->spec) : kRandomModelLabel;
+    ImGui::TextUnformatted(text::tr("model.picker"));
+    const std::string current = session.model ? entry_text(session.model->spec) : std::string(text::tr("model.random"));
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::BeginCombo("##model", current.c_str())) {
-        if (ImGui::Selectable(kRandomModelLabel, !session.model)) out.config_changed |= pick(session, "");
+        if (ImGui::Selectable(text::label("model.random"), !session.model)) out.config_changed |= pick(session, "");
         for (const ModelSpec& spec : model_specs()) {
             const bool selected = session.model && session.model->spec.name == spec.name;
             if (ImGui::Selectable(entry_label(spec).c_str(), selected)) out.config_changed |= pick(session, spec.name);
@@ -66,11 +69,12 @@ Actions draw_model_picker(Session& session, bool light_theme) {
         const ModelSpec& spec = session.model->spec;
         if (spec.layers > 1) {
             int layer = session.model_layer;
-            if (ImGui::SliderInt("layer", &layer, 0, spec.layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
+            if (ImGui::SliderInt(text::label("model.layer"), &layer, 0, spec.layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
                 out.config_changed |= choose_layer(session, layer);
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("Layer %d's input is computed for real: the embeddings go through layers 0..%d first.",
-                                  session.model_layer, session.model_layer - 1);
+                ImGui::SetTooltip("%s", text::trf("model.layer.tip", {{"layer", session.model_layer},
+                                                                      {"previous", session.model_layer - 1}})
+                                            .c_str());
         }
     }
     if (!session.model_note.empty()) wrapped_colored(to_imvec4(colours.warning), session.model_note);
@@ -80,7 +84,7 @@ Actions draw_model_picker(Session& session, bool light_theme) {
 
 void draw_model_card(const Session& session) {
     if (!session.model) return;
-    if (ImGui::CollapsingHeader("Model card", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (ImGui::CollapsingHeader(text::label("model.card"), ImGuiTreeNodeFlags_DefaultOpen)) {
         for (const std::string& line : model_card_lines(session.model->spec, session.model_layer)) {
             ImGui::Bullet();
             ImGui::TextWrapped("%s", line.c_str());
@@ -90,7 +94,7 @@ void draw_model_card(const Session& session) {
 
 Actions draw_model_menu_items(Session& session) {
     Actions out;
-    if (ImGui::MenuItem(kRandomModelLabel, nullptr, !session.model)) out.config_changed |= pick(session, "");
+    if (ImGui::MenuItem(text::label("model.random"), nullptr, !session.model)) out.config_changed |= pick(session, "");
     ImGui::Separator();
     for (const ModelSpec& spec : model_specs()) {
         const bool selected = session.model && session.model->spec.name == spec.name;
@@ -100,7 +104,7 @@ Actions draw_model_menu_items(Session& session) {
     if (session.model && session.model->spec.layers > 1) {
         ImGui::Separator();
         for (int layer = 0; layer < session.model->spec.layers; ++layer) {
-            const std::string label = "layer " + std::to_string(layer);
+            const std::string label = text::trf("model.menu.layer", {{"layer", layer}}) + "###model.menu.layer" + std::to_string(layer);
             if (ImGui::MenuItem(label.c_str(), nullptr, session.model_layer == layer)) out.config_changed |= choose_layer(session, layer);
         }
     }
