@@ -54,8 +54,12 @@ const std::vector<ViewSpec>& registered_views();
 const char* window_name(const ViewSpec& view);
 
 // Flags of every docked panel: placed by the frame, never by the user or imgui.ini.
-constexpr ImGuiWindowFlags kPanelFlags =
-    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
+// NoFocusOnAppearing: a panel that (re)appears while a modal dialog is open must not ask
+// for focus; ImGui 1.86 then looks for the modal that blocks it and asserts when the
+// modal was opened from another window (seen in the monkey test: a panel reappearing
+// under the path dialog aborted the window).
+constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing;
 // Sets the next window's place and size (at least 1x1).
 void place_window(float x, float y, float w, float h);
 
