@@ -18,7 +18,8 @@ std::vector<int> morph_sources(const Painter& p, const StepDisplay& sd, const St
     std::vector<int> out(n, -1);
     if (m == n) {
         for (size_t i = 0; i < n; ++i) out[i] = static_cast<int>(i);
-    } else if (m > n && m % n == 0 && !from.strip.strides.empty()) {
+    } else if (n > 0 && m > n && m % n == 0 && !from.strip.strides.empty()) {
+        // (n == 0 while the step on screen is still being built: nothing morphs yet.)
         // A slice of a fused tensor: find which block of column groups it starts at.
         const int64_t row_len = from.strip.strides.size() >= 2 ? from.strip.strides[from.strip.strides.size() - 2] : 0;
         const int64_t delta = sd.strip.offset - from.strip.offset;
