@@ -121,7 +121,7 @@ FlushDenormals::~FlushDenormals() {
 void for_each_head(int64_t count, const std::function<void(int64_t)>& body, int64_t work_per_item) {
     // Below ~2^18 multiply-adds in all (about 0.1 ms on one core) threads cost more than they save.
     constexpr int64_t kMinParallelWork = int64_t{1} << 18;
-    const bool parallel = count > 1 && work_per_item > 0 && count > kMinParallelWork / work_per_item;
+    [[maybe_unused]] const bool parallel = count > 1 && work_per_item > 0 && count > kMinParallelWork / work_per_item;
 #pragma omp parallel if (parallel)
     {
         FlushDenormals flush;
