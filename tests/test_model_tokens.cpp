@@ -57,6 +57,20 @@ TEST_CASE("an empty or too long sentence is a message that says what to do") {
     CHECK(reverse_long.error().find("at most 8;") != std::string::npos);
 }
 
+TEST_CASE("typed capitals and trailing punctuation reach the model's own tokens") {
+    const auto model = load("tiny-lm");
+    Result<TokenizedText> t = tokenize(model->spec, "The Dog saw THE cat, and it ran. <x>");
+    REQUIRE(t.ok());
+    CHECK(t->tokens == std::vector<std::string>{"<bos>", "the", "dog", "saw", "the", "cat", "<unk>", "and", "it",
+                                                "ran", ".", "<unk>"});
+    // The note names what the user typed.
+    CHECK(t->unknown_words == std::vector<std::string>{",", "<x>"});
+    // A lone "." is a word, not punctuation to peel.
+    Result<TokenizedText> dot = tokenize(model->spec, ".");
+    REQUIRE(dot.ok());
+    CHECK(dot->tokens == std::vector<std::string>{"<bos>", "."});
+}
+
 TEST_CASE("an unknown model name lists the models there are") {
     Result<std::shared_ptr<const Model>> missing = io::load_model("gpt-5");
     REQUIRE_FALSE(missing.ok());

@@ -1,5 +1,7 @@
 #include "core/model/tokenizer.h"
 
+#include <cctype>
+#include <cstring>
 #include <sstream>
 
 namespace attn {
@@ -12,13 +14,35 @@ int find_id(const ModelSpec& spec, const std::string& word) {
     return -1;
 }
 
+// What a typed word means to a model whose vocabulary is lower-case words and ".": the
+// word as typed if the vocabulary has it, else its lower-case spelling if that is known.
+int find_word(const ModelSpec& spec, const std::string& word) {
+    const int id = find_id(spec, word);
+    if (id >= 0) return id;
+    std::string lower = word;
+    for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return find_id(spec, lower);
+}
+
+// Cuts the text at white space, then peels sentence punctuation off the end of each word
+// ("ran." -> "ran", "."), as people type it: the models were trained on separate tokens.
+std::vector<std::string> split_words(const std::string& text) {
+    std::vector<std::string> words;
+    std::istringstream in(text);
+    for (std::string word; in >> word;) {
+        size_t end = word.size();
+        while (end > 1 && std::strchr(".,!?;:", word[end - 1]) != nullptr) --end;
+        words.push_back(word.substr(0, end));
+        for (size_t i = end; i < word.size(); ++i) words.emplace_back(1, word[i]);
+    }
+    return words;
+}
+
 }  // namespace
 
 Result<TokenizedText> tokenize(const ModelSpec& spec, const std::string& text) {
     using R = Result<TokenizedText>;
-    std::vector<std::string> words;
-    std::istringstream in(text);
-    for (std::string word; in >> word;) words.push_back(word);
+    const std::vector<std::string> words = split_words(text);
     if (words.empty())
         return R::failure("the sentence is empty; type some words for model '" + spec.name + "' (for example: " +
                           spec.example + ")");
@@ -36,7 +60,7 @@ Result<TokenizedText> tokenize(const ModelSpec& spec, const std::string& text) {
         out.tokens.push_back("<bos>");
     }
     for (const std::string& word : words) {
-        int id = find_id(spec, word);
+        int id = find_word(spec, word);
         if (id < 0) {
             if (unk < 0) return R::failure("'" + word + "' is not in model '" + spec.name + "'s vocabulary");
             out.unknown_words.push_back(word);

@@ -16,7 +16,9 @@ struct TokenizedText {
     std::vector<std::string> unknown_words;  // the words that became <unk>, in order
 };
 
-// Splits `text` on spaces (and tabs/newlines), prepends <bos> when the model wants it.
+// Splits `text` on spaces (and tabs/newlines) and peels trailing punctuation (. , ! ? ; :)
+// into tokens of its own; a word the vocabulary lacks is tried in lower case before it
+// becomes <unk>. Prepends <bos> when the model wants it.
 // Fails, with a message that says what to do, on an empty text or one longer than max_len.
 Result<TokenizedText> tokenize(const ModelSpec& spec, const std::string& text);
 
