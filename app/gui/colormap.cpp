@@ -53,8 +53,12 @@ uint8_t to_byte(float v) {
 
 Rgb sample_colormap(ColormapKind kind, float t) {
     if (std::isnan(t)) t = 0.5f;
-    return kind == ColormapKind::Diverging ? interpolate(kDivergingStops, t)
-                                           : interpolate(kSequentialStops, t);
+    switch (kind) {
+        case ColormapKind::Diverging: return interpolate(kDivergingStops, t);
+        case ColormapKind::Sequential: return interpolate(kSequentialStops, t);
+        case ColormapKind::Neutral: break;
+    }
+    return {0.596f, 0.639f, 0.722f};  // one slate grey-blue, readable under dark or light text
 }
 
 std::vector<uint8_t> colormap_table(ColormapKind kind) {

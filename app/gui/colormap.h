@@ -16,7 +16,9 @@ struct Rgb {
     float r = 0, g = 0, b = 0;  // 0..1
 };
 
-enum class ColormapKind { Diverging, Sequential };
+// Diverging: signed values around 0. Sequential: 0..1 probabilities. Neutral: ids such as
+// token numbers, which name things rather than measure them, so every cell gets one colour.
+enum class ColormapKind { Diverging, Sequential, Neutral };
 
 // Colour at t in [0, 1] (clamped) by piecewise-linear interpolation of the stops.
 Rgb sample_colormap(ColormapKind kind, float t);

@@ -96,8 +96,10 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     sd.step = index;
     sd.from_step = step.has_primary_source() ? trace.index_of(step.primary_source()) : -1;
     // The next-word distribution is a probability too (on the honest 0..1 scale).
-    sd.colormap = is_probability_step(step.kind) || step.id == StepId::NextTokenProbs ? ColormapKind::Sequential
-                                                                                      : ColormapKind::Diverging;
+    const bool token_ids = step.id == StepId::Tokens || step.id == StepId::PredictedTokens;
+    sd.colormap = token_ids ? ColormapKind::Neutral
+                  : is_probability_step(step.kind) || step.id == StepId::NextTokenProbs ? ColormapKind::Sequential
+                                                                                        : ColormapKind::Diverging;
     head_of.heads = model.heads;
     head_of.head_dim = model.head_dim;
     if (t.empty() || t.rank() == 0) {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/gui/colormap.h"
 #include "app/gui/display_model.h"
+#include "app/io/model_problem.h"
 #include "core/attention.h"
 
 using namespace attn;
@@ -92,4 +94,18 @@ TEST_CASE("stretched and one scale together give the dropout step and its source
     CHECK(w.vmax == d.vmax);
     CHECK(w.vmax == std::max(w.data_max, d.data_max));
     CHECK(w.stretched);
+}
+
+TEST_CASE("token ids get one neutral colour: they name vocabulary rows, they are not amounts") {
+    Result<io::Problem> problem = io::build_model_problem("tiny-lm", 0, "the dog saw the cat");
+    REQUIRE_MESSAGE(problem.ok(), problem.error());
+    Result<Trace> t = io::compute_trace(problem.value());
+    REQUIRE_MESSAGE(t.ok(), t.error());
+    const DisplayModel m = build_display_model(t.value(), {}, {}, 0);
+    CHECK(shown(m, t.value(), StepId::Tokens).colormap == ColormapKind::Neutral);
+    CHECK(shown(m, t.value(), StepId::TokenEmbedding).colormap == ColormapKind::Diverging);
+    const Rgb low = sample_colormap(ColormapKind::Neutral, 0.0f), high = sample_colormap(ColormapKind::Neutral, 1.0f);
+    CHECK(low.r == high.r);
+    CHECK(low.g == high.g);
+    CHECK(low.b == high.b);
 }

@@ -10,8 +10,10 @@ Colorizer::Colorizer()
     : program_(shaders::fullscreen_vert, shaders::heatmap_frag), vao_(VertexArray::create()) {
     const auto div = colormap_table(ColormapKind::Diverging);
     const auto seq = colormap_table(ColormapKind::Sequential);
+    const auto neutral = colormap_table(ColormapKind::Neutral);
     diverging_ = Texture(Texture::Format::RGBA8, 256, 1, div.data(), /*linear=*/true);
     sequential_ = Texture(Texture::Format::RGBA8, 256, 1, seq.data(), /*linear=*/true);
+    neutral_ = Texture(Texture::Format::RGBA8, 256, 1, neutral.data(), /*linear=*/true);
 }
 
 Texture Colorizer::bake(const float* values, int rows, int cols, float vmin, float vmax, ColormapKind kind,
@@ -31,7 +33,7 @@ Texture Colorizer::bake(const float* values, int rows, int cols, float vmin, flo
         target.bind();
         program_.use();
         input.bind(0);
-        (kind == ColormapKind::Diverging ? diverging_ : sequential_).bind(1);
+        table(kind).bind(1);
         program_.set_int("u_values", 0);
         program_.set_int("u_colormap", 1);
         program_.set_float("u_vmin", vmin);

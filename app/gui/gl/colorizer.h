@@ -27,7 +27,15 @@ public:
 private:
     ShaderProgram program_;
     VertexArray vao_;
-    Texture diverging_, sequential_;
+    const Texture& table(ColormapKind kind) const {
+        switch (kind) {
+            case ColormapKind::Diverging: return diverging_;
+            case ColormapKind::Sequential: return sequential_;
+            case ColormapKind::Neutral: break;
+        }
+        return neutral_;
+    }
+    Texture diverging_, sequential_, neutral_;
 };
 
 }  // namespace attn::gui::gl

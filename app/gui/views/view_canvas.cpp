@@ -294,6 +294,10 @@ void outline_rect(const Painter& p, const Rect& r, float thickness) {
 }
 
 void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
+    if (sd.colormap == ColormapKind::Neutral) {  // ids: a scale would suggest amounts
+        p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, text::tr("canvas.legend.ids"));
+        return;
+    }
     const int segments = 32;
     const float w = r.w / static_cast<float>(segments);
     for (int i = 0; i < segments; ++i) {
