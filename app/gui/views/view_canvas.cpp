@@ -256,7 +256,8 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
     std::vector<float> values(static_cast<size_t>(pn.rows) * static_cast<size_t>(pn.cols));
     for (int i = 0; i < pn.rows; ++i)
         for (int j = 0; j < pn.cols; ++j) values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)] = cell_value(t, pn, i, j);
-    const int decimals = choose_cell_decimals(values.data(), values.size(), max_chars);
+    // Ids are whole numbers: "38", not "38.00".
+    const int decimals = sd.colormap == ColormapKind::Neutral ? 0 : choose_cell_decimals(values.data(), values.size(), max_chars);
     if (decimals < 0) return;  // colours only: a cut number would be a wrong number
     const int a = static_cast<int>(alpha * 255.0f);
     for (int i = 0; i < pn.rows; ++i) {
@@ -295,7 +296,9 @@ void outline_rect(const Painter& p, const Rect& r, float thickness) {
 
 void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
     if (sd.colormap == ColormapKind::Neutral) {  // ids: a scale would suggest amounts
-        p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, text::tr("canvas.legend.ids"));
+        const std::string caption = text::tr("canvas.legend.ids");
+        const float right = r.right() - p.measure(p.f->fonts.small, caption).x;
+        p.text(p.f->fonts.small, ImVec2(std::min(r.x, right), r.y - p.small_size() - 2.0f), p.pal.dim_text, caption);
         return;
     }
     const int segments = 32;
