@@ -53,7 +53,9 @@ const char* fixed_sizes_reason() {
 Actions draw_model_picker(Session& session, bool light_theme) {
     Actions out;
     ImGui::TextUnformatted(text::tr("model.picker"));
-    const std::string current = session.model ? entry_text(session.model->spec) : std::string(text::tr("model.random"));
+    // The closed combo shows only the name (it must fit a 1024-wide window); the list and
+    // the card say what kind of model it is.
+    const std::string current = session.model ? session.model->spec.name : std::string(text::tr("model.random"));
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::BeginCombo("##model", current.c_str())) {
         if (ImGui::Selectable(text::label("model.random"), !session.model)) out.config_changed |= pick(session, "");
