@@ -1,7 +1,7 @@
 # attnviz_embed_files(<output.cpp> <script.cmake> <comment> <input files...>)
 # Generates <output.cpp> at build time by running <script.cmake> (cmake -P) with
 # -DOUTPUT=<output.cpp> and -DINPUTS=<the input files>, re-run whenever an input or
-# the script changes. Used to compile shaders and language files into the binary.
+# the script changes. Used to compile shaders, language files and the example models into the binary.
 function(attnviz_embed_files output script comment)
     add_custom_command(
         OUTPUT ${output}

@@ -1,22 +1,10 @@
 #include "core/dtype_round.h"
 
-#include <cstring>
 #include <limits>
 
-namespace attn {
+#include "core/float_bits.h"
 
-namespace {
-uint32_t bits_of(float value) {
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
-}
-float float_of(uint32_t bits) {
-    float value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
-}
-}  // namespace
+namespace attn {
 
 const char* to_string(DType dtype) {
     switch (dtype) {

@@ -2,24 +2,13 @@
 
 #include <cstdint>
 #include <cmath>
-#include <cstring>
 #include <limits>
+
+#include "core/float_bits.h"
 
 namespace attn {
 
 namespace {
-
-uint32_t bits_of(float x) {
-    uint32_t b;
-    std::memcpy(&b, &x, sizeof b);
-    return b;
-}
-
-float float_of(uint32_t b) {
-    float x;
-    std::memcpy(&x, &b, sizeof x);
-    return x;
-}
 
 // The coefficients are written as the vector code writes them (double literals that
 // the compiler rounds to float), so each one rounds to the same float.

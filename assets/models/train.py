@@ -17,7 +17,6 @@ same bytes (the wall time in the card aside).  Writes, per model NAME:
 import json
 import math
 import os
-import struct
 import sys
 import time
 
@@ -28,6 +27,8 @@ import torch  # noqa: E402
 from torch.nn import functional as F  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "torch_reference"))
+import make_fixtures  # noqa: E402
 import tasks  # noqa: E402
 from model import TinyTransformer  # noqa: E402
 
@@ -56,36 +57,14 @@ HELD_OUT_COUNT = {"tiny-lm": 400, "reverse": 400, "sort": 400}
 
 
 # ---------------------------------------------------------------- files
+# The safetensors writer and reader are the fixture scripts' (tests/torch_reference/
+# make_fixtures.py): written by hand because Debian's python has no safetensors module.
 def write_safetensors(path, named, metadata):
-    """named: list of (name, float32 tensor).  8-byte LE header length, JSON header, raw LE data."""
-    header, blobs, offset = {}, [], 0
-    for name, t in named:
-        blob = np.ascontiguousarray(t.detach().numpy().astype("<f4")).tobytes()
-        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [offset, offset + len(blob)]}
-        blobs.append(blob)
-        offset += len(blob)
-    header["__metadata__"] = metadata
-    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    text += b" " * ((-len(text)) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)))
-        f.write(text)
-        for blob in blobs:
-            f.write(blob)
+    """named: list of (name, float32 tensor) in file order."""
+    make_fixtures.write_safetensors(path, named, "F32", metadata)
 
 
-def read_safetensors(path):
-    with open(path, "rb") as f:
-        raw = f.read()
-    (n,) = struct.unpack("<Q", raw[:8])
-    header = json.loads(raw[8:8 + n])
-    out = {}
-    for name, info in header.items():
-        if name == "__metadata__":
-            continue
-        a, b = info["data_offsets"]
-        out[name] = np.frombuffer(raw[8 + n + a:8 + n + b], dtype="<f4").reshape(info["shape"])
-    return out
+read_safetensors = make_fixtures.read_safetensors
 
 
 def write_json(path, obj):

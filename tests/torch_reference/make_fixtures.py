@@ -377,6 +377,14 @@ def run_case(case):
     return d_out, d_w
 
 
+def print_folder_size(folder, case_count):
+    """One closing line: how many cases and bytes the script wrote under `folder`."""
+    total = 0
+    for root, _, files in os.walk(folder):
+        total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
+    print(f"{case_count} cases, {total} bytes in {folder}")
+
+
 def main():
     torch.use_deterministic_algorithms(True)
     torch.set_num_threads(1)
@@ -384,10 +392,7 @@ def main():
     os.makedirs(OUT_ROOT, exist_ok=True)
     for case in CASES:
         run_case(case)
-    total = 0
-    for root, _, files in os.walk(OUT_ROOT):
-        total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
-    print(f"{len(CASES)} cases, {total} bytes in {OUT_ROOT}")
+    print_folder_size(OUT_ROOT, len(CASES))
     return 0
 
 

@@ -41,7 +41,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 OUT_ROOT = os.path.join(REPO, "tests", "fixtures", "torch9")
 
 import issue9_forward as fw                                           # noqa: E402
-from make_fixtures import write_safetensors, read_safetensors         # noqa: E402
+from make_fixtures import print_folder_size, read_safetensors, write_safetensors        # noqa: E402
 from issue9_cases import CASES, DEFAULTS                              # noqa: E402
 
 TOLERANCE = 1e-5
@@ -579,10 +579,7 @@ def main():
                            "inner = the reduced dimension (softmax: row length)",
                    "ops": measure_kernel_tolerances()}, f, indent=1)
         f.write("\n")
-    total = 0
-    for root, _, files in os.walk(OUT_ROOT):
-        total += sum(os.path.getsize(os.path.join(root, f)) for f in files)
-    print(f"{len(CASES)} cases, {total} bytes in {OUT_ROOT}")
+    print_folder_size(OUT_ROOT, len(CASES))
     return 0
 
 
