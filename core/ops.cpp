@@ -77,15 +77,6 @@ bool MaskRule::hides(int64_t b, int64_t i, int64_t j, int64_t S) const {
     return custom && !custom->empty() && (*custom)[static_cast<size_t>(i * S + j)] != 0;
 }
 
-void apply_mask(const ConstMatMap& scaled, const MaskRule& rule, int64_t b, MatMap masked) {
-    constexpr float neg_inf = -std::numeric_limits<float>::infinity();
-    masked = scaled;
-    const int64_t L = masked.rows(), S = masked.cols();
-    for (int64_t i = 0; i < L; ++i)
-        for (int64_t j = 0; j < S; ++j)
-            if (rule.hides(b, i, j, S)) masked(i, j) = neg_inf;
-}
-
 void softmax_rows(const ConstMatMap& scores, MatMap weights, uint8_t* row_flags) {
     masked_softmax_rows(scores.data(), weights.data(), static_cast<int>(scores.rows()), static_cast<int>(scores.cols()),
                         row_flags);

@@ -30,7 +30,7 @@ ScalingEffect scaling_effect(const Trace& trace, int batch_item, int head, int r
     const Tensor& t = scores->tensor;
     if (batch_item < 0 || head < 0 || row < 0 || batch_item >= t.dim(0) || head >= t.dim(1) || row >= t.dim(2)) return e;
     const int S = static_cast<int>(t.dim(3));
-    const float scale = 1.0f / std::sqrt(static_cast<float>(std::max(1, trace.config.head_dim())));
+    const float scale = trace.config.scale_factor();  // what attn_scaled multiplied by
     // The mask applies to both versions: read which keys survived from the scaled+masked input of the softmax.
     const Step* masked = weights->has_primary_source() ? trace.find(weights->primary_source()) : nullptr;
     std::vector<float> unscaled(static_cast<size_t>(S)), scaled(static_cast<size_t>(S));

@@ -65,6 +65,23 @@ private:
     std::string error_;
 };
 
+// The embedded cards, parsed: the language model first, then by name.
+std::vector<ModelSpec> parse_embedded_cards() {
+    std::vector<ModelSpec> specs;
+    for (size_t i = 0; i < embedded::kModelFileCount; ++i) {
+        const std::string name = embedded::kModelFiles[i].name;
+        if (!ends_with(name, ".json")) continue;
+        Result<ModelSpec> spec = parse_model_card(bytes_of(embedded::kModelFiles[i]), name);
+        if (spec) specs.push_back(std::move(spec.value()));
+    }
+    // The language model first: it is the one the window starts with.
+    std::sort(specs.begin(), specs.end(), [](const ModelSpec& a, const ModelSpec& b) {
+        const bool a_lm = a.kind == ModelKind::Language, b_lm = b.kind == ModelKind::Language;
+        return a_lm != b_lm ? a_lm : a.name < b.name;
+    });
+    return specs;
+}
+
 }  // namespace
 
 Result<Model> model_from_bytes(const std::string& card_json, const std::string& safetensors_bytes, const std::string& what) {
@@ -109,21 +126,12 @@ Result<Model> model_from_bytes(const std::string& card_json, const std::string& 
     return model;
 }
 
-std::vector<ModelSpec> list_models() {
-    std::vector<ModelSpec> specs;
-    for (size_t i = 0; i < embedded::kModelFileCount; ++i) {
-        const std::string name = embedded::kModelFiles[i].name;
-        if (!ends_with(name, ".json")) continue;
-        Result<ModelSpec> spec = parse_model_card(bytes_of(embedded::kModelFiles[i]), name);
-        if (spec) specs.push_back(std::move(spec.value()));
-    }
-    // The language model first: it is the one the window starts with.
-    std::sort(specs.begin(), specs.end(), [](const ModelSpec& a, const ModelSpec& b) {
-        const bool a_lm = a.kind == ModelKind::Language, b_lm = b.kind == ModelKind::Language;
-        return a_lm != b_lm ? a_lm : a.name < b.name;
-    });
+const std::vector<ModelSpec>& list_models() {
+    // The cards are compiled in: parse them once (thread-safe static initialisation).
+    static const std::vector<ModelSpec> specs = parse_embedded_cards();
     return specs;
 }
+
 
 std::string model_names_text() {
     std::string names;

@@ -13,7 +13,7 @@
 namespace attn::io {
 
 // The cards of the embedded models: the language model first, then by name.
-std::vector<ModelSpec> list_models();
+const std::vector<ModelSpec>& list_models();
 // Names of the embedded models, for messages ("tiny-lm, reverse, sort").
 std::string model_names_text();
 

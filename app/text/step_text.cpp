@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/ops.h"
 #include "core/rope.h"
 
 namespace attn::text {
@@ -113,7 +114,7 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
         }
         case StepId::AttnWeights: return cat.text(key);
         case StepId::AttnDropped:
-            return cat.format(key, {{"p", fixed(c.dropout, 2)}, {"keep_scale", fixed(1.0 / (1.0 - c.dropout), 3)}});
+            return cat.format(key, {{"p", fixed(c.dropout, 2)}, {"keep_scale", fixed(dropout_keep_scale(c.dropout), 3)}});
         case StepId::Context: return cat.format(key, {{"head_dim", c.head_dim()}});
         case StepId::ContextSplit: return cat.text(key);
         case StepId::Concat:

@@ -44,10 +44,10 @@ Step make_step(StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sour
 Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer, Variant variant) {
     Result<ModelRun> run = run_model(model, tokens.ids, variant);
     if (!run) return Result<Trace>::failure(run.error());
-    return trace_model_layer(model, tokens, layer, std::move(run.value()));
+    return trace_model_layer(model, tokens, layer, run.value());
 }
 
-Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer, ModelRun run) {
+Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer, const ModelRun& run) {
     using R = Result<Trace>;
     const ModelSpec& spec = model.spec;
     if (layer < 0 || layer >= spec.layers || static_cast<size_t>(layer) >= run.layers.size())
@@ -55,7 +55,7 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
                           std::to_string(spec.layers - 1));
     if (run.token_embedding.rows() != static_cast<Eigen::Index>(tokens.ids.size()))
         return R::failure("internal: the model run was made on other tokens");
-    LayerRun& shown = run.layers[static_cast<size_t>(layer)];
+    const LayerRun& shown = run.layers[static_cast<size_t>(layer)];
     const AttentionConfig& config = shown.attention.config;
 
     Trace trace;
@@ -92,8 +92,8 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     if (!attention_input) return R::failure("internal: the attention trace has no input step");
     push(StepId::Norm, StepKind::Norm, attention_input->tensor, {layer_input});
 
-    // The layer's own attention trace, unchanged.
-    for (Step& step : shown.attention.steps) trace.steps.push_back(std::move(step));
+    // The layer's own attention trace, unchanged (a Step copy shares its tensor's storage).
+    trace.steps.insert(trace.steps.end(), shown.attention.steps.begin(), shown.attention.steps.end());
 
     // After attention: the residual, and what the whole model predicts.
     push(StepId::Residual, StepKind::Add, batch_of_one(shown.resid_attn), {layer_input, StepId::Out});

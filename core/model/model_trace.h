@@ -25,6 +25,6 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
 
 // The same from a run already made on tokens.ids (run_model), so a caller that needed
 // the run anyway does not run the model twice. The trace shares the run's tensors.
-Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer, ModelRun run);
+Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer, const ModelRun& run);
 
 }  // namespace attn

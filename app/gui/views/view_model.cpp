@@ -13,11 +13,7 @@
 namespace attn::gui {
 namespace {
 
-// The embedded models' cards, read once (they are compiled into the binary).
-const std::vector<ModelSpec>& model_specs() {
-    static const std::vector<ModelSpec> specs = io::list_models();
-    return specs;
-}
+const std::vector<ModelSpec>& model_specs() { return io::list_models(); }
 
 std::string entry_text(const ModelSpec& spec) {
     return text::trf("model.entry", {{"name", spec.name}, {"kind", to_string(spec.kind)}});
