@@ -28,6 +28,9 @@ struct CellAddress {
     static CellAddress of_step(StepId step, std::vector<int64_t> index);
     static CellAddress of_weight(WeightId weight, int64_t row, int64_t col);
     static CellAddress of_bias(WeightId weight, int64_t row);
+    bool operator==(const CellAddress& o) const {
+        return kind == o.kind && step == o.step && index == o.index && weight == o.weight && row == o.row && col == o.col;
+    }
 };
 
 // How the terms combine into the value.

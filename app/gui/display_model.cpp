@@ -180,11 +180,7 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
 // from the tensor's strides (no copy). masked_key: the Mask step has -inf there.
 template <typename Visit>
 void for_each_cell(const Tensor& t, const Tensor* mask, const Panel& p, Visit&& visit) {
-    const auto start_of = [&](const Tensor& x) {
-        int64_t s = 0;
-        for (size_t i = 0; i < p.origin.size(); ++i) s += p.origin[i] * x.strides()[i];
-        return s;
-    };
+    const auto start_of = [&](const Tensor& x) { return x.offset_of(p.origin); };
     const auto stride = [&](const Tensor& x, int dim) { return dim >= 0 ? x.strides()[static_cast<size_t>(dim)] : 0; };
     const float* base = t.data() + start_of(t);
     const int64_t rs = stride(t, p.row_dim), cs = stride(t, p.col_dim);
@@ -206,8 +202,7 @@ void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
     for (const Panel& p : plan.cuts) {
         const bool contiguous_rows = p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1;
         if (!plan.mask && contiguous_rows) {
-            int64_t start = 0;
-            for (size_t i = 0; i < p.origin.size(); ++i) start += p.origin[i] * t.strides()[i];
+            const int64_t start = t.offset_of(p.origin);
             const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
             for (int r = 0; r < p.rows; ++r) scan_run(t.data() + start + r * rs, p.cols, lo, hi, sd.masked_cells);
             continue;
@@ -274,10 +269,8 @@ void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& pl
     picture.buffer_id = sd.strip.buffer_id;  // named for every step up front (name_buffer)
     picture.shares_with = std::move(sd.strip.shares_with);
     sd.strip = std::move(picture);
-    if (step.id == StepId::AttnWeights || step.id == StepId::AttnDropped) {
-        const Step* masked = trace.find(StepId::AttnMasked);
-        sd.focus = weight_focus(t, masked ? &masked->tensor : nullptr, model.batch_item);
-    }
+    if (step.id == StepId::AttnWeights || step.id == StepId::AttnDropped)
+        sd.focus = weight_focus(t, plan.mask, model.batch_item);  // the mask the plan already found
     sd.built = true;
 }
 

@@ -24,8 +24,8 @@ std::string choose_model(Session& session, const std::string& name) {
 
 void choose_random_weights(Session& session, bool keep_sizes) {
     if (!session.model) return;
-    const ModelSpec spec = session.model->spec;
-    session.model.reset();
+    const std::shared_ptr<const Model> old = std::move(session.model);  // session.model is now empty
+    const ModelSpec& spec = old->spec;
     session.model_layer = 0;
     session.unknown_note.clear();
     AttentionConfig& c = session.config;

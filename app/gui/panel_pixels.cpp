@@ -9,8 +9,7 @@ std::vector<float> read_slice(const Tensor& t, const std::vector<int64_t>& origi
                               int col_dim, int rows, int cols) {
     const float* base = t.data();
     const auto& strides = t.strides();
-    int64_t start = 0;
-    for (size_t i = 0; i < origin.size(); ++i) start += origin[i] * strides[i];
+    const int64_t start = t.offset_of(origin);
     const int64_t rs = row_dim >= 0 ? strides[static_cast<size_t>(row_dim)] : 0;
     const int64_t cs = col_dim >= 0 ? strides[static_cast<size_t>(col_dim)] : 0;
     std::vector<float> out(static_cast<size_t>(rows) * cols);

@@ -8,15 +8,6 @@
 
 namespace attn::gui {
 
-namespace {
-// The start of the note shown while B or L were moved away from the typed sentences
-// (its text up to the first parameter), so the note can be recognised and cleared.
-std::string sentences_mismatch_start() {
-    const std::string pattern = text::tr("controls.sentences_mismatch");
-    return pattern.substr(0, pattern.find('{'));
-}
-}  // namespace
-
 std::vector<std::string> effective_tokens(const Session& session) {
     const auto sentences = io::split_sentences(session.sentence_in_use);
     std::vector<std::string> words = sentences.empty() ? std::vector<std::string>{} : sentences.front();
@@ -162,11 +153,12 @@ std::optional<ComputeRequest> make_request(Session& session) {
             size_t longest = 0;
             for (const auto& words : sentences) longest = std::max(longest, words.size());
             if (static_cast<int>(sentences.size()) == config.batch && static_cast<int>(longest) == config.seq_len) {
-                if (session.sentence_message.rfind(sentences_mismatch_start(), 0) == 0) session.sentence_message.clear();
+                if (session.sentence_message == session.mismatch_note) session.sentence_message.clear();
                 request.sources.sentences = std::move(sentences);
                 return request;
             }
-            session.sentence_message = text::trf("controls.sentences_mismatch", {{"count", sentences.size()}});
+            session.mismatch_note = text::trf("controls.sentences_mismatch", {{"count", sentences.size()}});
+            session.sentence_message = session.mismatch_note;
         }
         request.sources.tokens = effective_tokens(session);
     }

@@ -20,6 +20,8 @@ struct Session {
     std::string sentence = "the cat sat on the mat";  // the box's text; '|' separates batch items
     std::string sentence_in_use = "the cat sat on the mat";  // the last text with words in every part
     std::string sentence_message;  // why the box's text is not used ("" when it is)
+    std::string mismatch_note;     // the last "B or L no longer match the sentences" note, so
+                                   // it can be cleared when they match again (and nothing else is)
     bool tokens_from_sentence = true;
     std::vector<int> valid_lengths{4};  // key padding, per batch item: keys >= valid_lengths[b] are masked
     int batch_item = 0;            // which batch item is drawn

@@ -9,7 +9,6 @@
 namespace attn::gui {
 namespace {
 
-std::string two_decimals(float v) { return text::fixed(static_cast<double>(v), 2); }
 
 // The first word (not a special token) that occurs at several positions, and where.
 std::pair<std::string, std::vector<int>> repeated_word(const std::vector<std::string>& tokens) {
@@ -46,7 +45,7 @@ std::string next_word_line(const Trace& trace, const Tensor& probs, int batch_it
                                  {{"word", row < static_cast<int>(tokens.size()) ? tokens[static_cast<size_t>(row)] : "?"}});
     for (const auto& [index, p] : top_k(values.data(), vocab, 5)) {
         const std::string word = index < static_cast<int>(words.size()) ? words[static_cast<size_t>(index)] : std::to_string(index);
-        line += "  " + word + " " + two_decimals(p);
+        line += "  " + word + " " + text::fixed(p, 2);
     }
     return line;
 }

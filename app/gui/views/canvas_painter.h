@@ -75,7 +75,5 @@ void outline_rect(const Painter& p, const Rect& r, float thickness);
 Rect cell_rect(const Rect& panel, float cell_w, float cell_h, int row, int col);
 // Colour bar with the value range.
 void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r);
-// A short name for a step's panel: "head 1", or "".
-std::string panel_caption(const Panel& panel);
 
 }  // namespace attn::gui

@@ -52,10 +52,6 @@ Arrangement shown_arrangement(const StepDisplay& sd, const std::vector<int>& vis
     return sd.arrangement;
 }
 
-std::string panel_caption(const Panel& panel) {
-    return panel.head >= 0 ? text::trf("canvas.head", {{"head", panel.head}}) : "";
-}
-
 // ------------------------------------------------------------ Heatmap pieces
 void draw_heatmap(const Painter& p, int step, int panel, const Rect& r, float alpha, float row0, float row1,
                   float col0, float col1) {

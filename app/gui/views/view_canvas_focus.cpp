@@ -8,7 +8,6 @@
 namespace attn::gui {
 namespace {
 
-std::string two_decimals(float v) { return text::fixed(static_cast<double>(v), 2); }
 
 // Entries laid out left to right, wrapping: how many fit on one line.
 int per_line(const Painter& p, const StepDisplay& sd, float w, float& entry_w) {
@@ -80,9 +79,9 @@ void draw_focus_column(const Painter& p, const StepDisplay& sd, int head, const 
         const RowFocus& row = focus.rows[r];
         const float y = place.rect.y + row_h * static_cast<float>(r) + (row_h - text_h) * 0.5f;
         // Rows that say nothing about focus (one visible key, all masked) are shown dimmed.
-        const std::string text = row.keys == 0 ? "  -" : two_decimals(row.max_weight) + "  " +
-                                                             (row.counted ? two_decimals(row.entropy) : std::string(" -"));
-        p.text(p.f->fonts.small, ImVec2(x, y), row.counted ? p.pal.text : p.pal.dim_text, text);
+        const std::string numbers = row.keys == 0 ? "  -" : text::fixed(row.max_weight, 2) + "  " +
+                                                             (row.counted ? text::fixed(row.entropy, 2) : std::string(" -"));
+        p.text(p.f->fonts.small, ImVec2(x, y), row.counted ? p.pal.text : p.pal.dim_text, numbers);
     }
 }
 

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "app/gui/format.h"
@@ -274,7 +275,17 @@ void draw_inspector(const Results& results, const CanvasUi& canvas, int current_
         ImGui::TextDisabled("%s", tr("inspector.hover_hint"));
         return;
     }
-    const CellExplanation e = explain_cell(*results.trace, address);
+    // The same cell of the same trace explains the same way: compute it when the mouse
+    // moves to another cell (an input's "flows" list can cover every cell that reads it).
+    struct LastExplanation {
+        std::weak_ptr<const Trace> trace;
+        CellAddress address;
+        CellExplanation explanation;
+    };
+    static LastExplanation last;
+    if (last.trace.lock() != results.trace || !(last.address == address))
+        last = {results.trace, address, explain_cell(*results.trace, address)};
+    const CellExplanation& e = last.explanation;
     if (!e.valid) return;
     if (!canvas.hovered.valid() && ref.step != current_step) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);

@@ -82,8 +82,21 @@ Actions draw_model_picker(Session& session, bool light_theme) {
 
 void draw_model_card(const Session& session) {
     if (!session.model) return;
+    // The card's text changes only with the model, the layer and the language: build it
+    // when one of them does, not every frame.
+    struct CardText {
+        std::string model;  // the card's name: the same name is the same card
+        int layer = -1;
+        std::string language;
+        std::vector<std::string> lines;
+    };
+    static CardText card;
+    const std::string language = text::active().code();
+    const ModelSpec& spec = session.model->spec;
+    if (card.model != spec.name || card.layer != session.model_layer || card.language != language)
+        card = {spec.name, session.model_layer, language, model_card_lines(spec, session.model_layer)};
     if (ImGui::CollapsingHeader(text::label("model.card"), ImGuiTreeNodeFlags_DefaultOpen)) {
-        for (const std::string& line : model_card_lines(session.model->spec, session.model_layer)) {
+        for (const std::string& line : card.lines) {
             ImGui::Bullet();
             ImGui::TextWrapped("%s", line.c_str());
         }
