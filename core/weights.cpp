@@ -49,6 +49,21 @@ AttentionWeights default_weights(const AttentionConfig& c) {
     return w;
 }
 
+DefaultWeightsKey default_weights_key(const AttentionConfig& c) {
+    DefaultWeightsKey key;
+    key.seed = c.seed;
+    key.out_features = c.E();
+    key.kv_width = c.kv_width();
+    key.d_in = c.d_in();
+    key.key_dim = c.key_dim();
+    key.value_dim = c.value_dim();
+    key.out_proj = !c.no_out_proj;
+    key.qkv_bias = c.qkv_bias();
+    key.out_bias = c.out_bias();
+    key.bias_kv = c.add_bias_kv;
+    return key;
+}
+
 static Tensor uniform_tensor(uint64_t seed, const char* stream, std::vector<int64_t> shape,
                              std::vector<std::string> names) {
     Tensor t = Tensor::zeros(std::move(shape), std::move(names));

@@ -39,6 +39,20 @@ struct AttentionInputs {
 // (kaiming_uniform with a = sqrt(5)), biases the same bound. Same seed, same numbers,
 // on every machine.
 AttentionWeights default_weights(const AttentionConfig& config);
+// Every field of the configuration that default_weights() reads: equal keys, equal
+// weights. The window keeps the last default weights under this key, so dragging the
+// seq_len slider does not draw the same E x E matrices again (2-3 ms at E = 512).
+struct DefaultWeightsKey {
+    uint64_t seed = 0;
+    int out_features = 0, kv_width = 0, d_in = 0, key_dim = 0, value_dim = 0;
+    bool out_proj = false, qkv_bias = false, out_bias = false, bias_kv = false;
+    bool operator==(const DefaultWeightsKey& o) const {
+        return seed == o.seed && out_features == o.out_features && kv_width == o.kv_width && d_in == o.d_in &&
+               key_dim == o.key_dim && value_dim == o.value_dim && out_proj == o.out_proj && qkv_bias == o.qkv_bias &&
+               out_bias == o.out_bias && bias_kv == o.bias_kv;
+    }
+};
+DefaultWeightsKey default_weights_key(const AttentionConfig& config);
 // Inputs ~ U(-1, 1), deterministic from config.seed.
 AttentionInputs default_inputs(const AttentionConfig& config);
 // One embedding row per token, derived from the token's text and the seed, so the

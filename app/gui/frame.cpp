@@ -60,7 +60,7 @@ void splitters(const DockRects& d, float bar, float fs, UiSettings& ui) {
 void controls_tab(const Rect& r, bool& controls_open, float fs) {
     place_window(r.x, r.y, r.w, r.h);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 4));
-    ImGui::Begin("##controls_tab", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    ImGui::Begin("##controls_tab", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     ImGui::PopStyleVar();
     if (ImGui::Button(controls_open ? "<##tab" : ">##tab", ImVec2(-1.0f, fs * 3.0f))) controls_open = !controls_open;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr(controls_open ? "controls.tab.hide" : "controls.tab.show"));
@@ -78,7 +78,7 @@ void draw_slot(DockSlot slot, AppState& state, const FrameContext& ctx, const Re
         }
         place_window(area.x, area.y, area.w, area.h);
         if (view.edge_to_edge) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
-        ImGui::Begin(window_name(view), nullptr, kPanelFlags | view.flags);
+        ImGui::Begin(window_name(view), nullptr, kTiledPanelFlags | view.flags);
         if (view.edge_to_edge) ImGui::PopStyleVar();
         out |= view.draw(state, ctx, area);
         ImGui::End();
@@ -92,7 +92,7 @@ void presentation(AppState& state, Actions& out, const FrameContext& ctx, float 
     const float header_h = s * 1.25f + r * 1.5f + pad.y * 2.0f;
     const float footer_h = r * 3.6f + pad.y * 2.0f;
     place_window(0, 0, w, header_h);
-    ImGui::Begin("##present_header", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    ImGui::Begin("##present_header", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.results.trace && !state.results.trace->steps.empty()) {
         const int index = state.ui.playback.step();
         const text::StepText words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
@@ -104,7 +104,7 @@ void presentation(AppState& state, Actions& out, const FrameContext& ctx, float 
     ImGui::End();
     draw_slot(DockSlot::Center, state, ctx, Rect{0, header_h, w, h - header_h - footer_h}, out);
     place_window(0, h - footer_h, w, footer_h);
-    ImGui::Begin("##present_footer", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.results.trace && !state.results.trace->steps.empty()) {
         const Step& step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())];
         ImGui::PushTextWrapPos(w - 10.0f);
@@ -120,7 +120,7 @@ void canvas_alone(AppState& state, Actions& out, const FrameContext& ctx, float 
     const float large = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
     const float title_h = std::min(h * 0.5f, large * kCanvasTitleEm);
     place_window(0, 0, w, title_h);
-    ImGui::Begin("##canvas_title", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    ImGui::Begin("##canvas_title", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.results.trace && !state.results.trace->steps.empty()) {
         const int index = std::clamp(state.ui.playback.step(), 0, static_cast<int>(state.results.trace->steps.size()) - 1);
         const text::StepText words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);

@@ -13,7 +13,7 @@ namespace attn::gui {
 Actions draw_status_line(const UiState& ui, const ExportProgress& progress, double now, const Rect& area) {
     place_window(area.x, area.y, area.w, area.h);
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetFontSize() * 0.5f, (area.h - ImGui::GetFontSize()) * 0.5f));
-    ImGui::Begin("##status_line", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    ImGui::Begin("##status_line", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     ImGui::PopStyleVar();
     if (progress.active) {
         const float fraction = progress.total > 0 ? static_cast<float>(progress.next) / static_cast<float>(progress.total) : 0.0f;
