@@ -9,7 +9,7 @@
 
 namespace attn::gui {
 
-void report_layout_for_tests(std::size_t pending_input) {
+void report_layout_for_tests(std::size_t pending_input, const std::vector<std::string>& messages) {
     static const char* path = std::getenv("ATTNVIZ_TEST_LAYOUT");
     static std::string last;
     if (!path || !*path) return;
@@ -31,6 +31,13 @@ void report_layout_for_tests(std::size_t pending_input) {
     std::snprintf(line, sizeof line, "hovered %08x\nactive %08x\ntext_input %d\npending_input %zu\n", g.HoveredId,
                   g.ActiveId, ImGui::GetIO().WantTextInput ? 1 : 0, pending_input);
     text += line;
+    for (const std::string& message : messages) {
+        if (message.empty()) continue;
+        std::string one_line = message;
+        for (char& c : one_line)
+            if (c == '\n') c = ' ';
+        text += "message " + one_line + "\n";
+    }
     if (text == last) return;
     last = text;
     const std::string temp = std::string(path) + ".tmp";
