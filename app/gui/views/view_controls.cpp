@@ -360,7 +360,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
 
     }
     ImGui::PopItemWidth();
-    // Every other edit of the session asks for a new trace.
+    // The session edits not marked above are the ones that set config_changed.
     if (session_edited || out.config_changed) out.session_edit = std::move(session);
     if (settings_edited) out.settings_edit = std::move(settings);
     return out;

@@ -31,10 +31,6 @@ const char* dialog_title(Kind kind) {
     return "";
 }
 
-}  // namespace
-
-namespace {
-
 // The open dialog, drawn on `d` (the view's copy).
 void draw_open_dialog(DialogState& d, const io::ProblemSources& sources, bool light_theme, Actions& out) {
     const char* title = dialog_title(d.kind);
