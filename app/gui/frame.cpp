@@ -174,6 +174,8 @@ void apply_edits(AppState& state, Actions& actions) {
     if (actions.session_edit) state.session = std::move(*actions.session_edit);
     if (actions.sources_edit) state.session.sources = std::move(*actions.sources_edit);
     if (actions.settings_edit) state.settings = std::move(*actions.settings_edit);
+    // The catalogue in use is the process's, not a view's to switch.
+    if (actions.language_changed && !text::set_language(state.settings.language)) state.settings.language = text::active().code();
     if (actions.hint_dismissed) state.settings.hint_seen = true;
     if (actions.dialog_edit) state.jobs.dialog = std::move(*actions.dialog_edit);
     actions.session_edit.reset();

@@ -14,9 +14,10 @@ namespace attn::gui {
 // merged, for the window loop.
 Actions draw_frame(AppState& state, const FrameContext& ctx);
 // Writes the edits the views returned into `state` and clears them from `actions`, in
-// this order: the session, then the input files inside it, the settings, the hint's
-// dismissal, the dialog. The other flags (config_changed, theme_changed...) stay for the
-// window loop, which acts on them with the edited state.
+// this order: the session, then the input files inside it, the settings (with
+// language_changed, their language becomes the catalogue in use), the hint's dismissal,
+// the dialog. The flags (config_changed, theme_changed...) stay for the window loop,
+// which acts on them with the edited state.
 void apply_edits(AppState& state, Actions& actions);
 
 }  // namespace attn::gui

@@ -15,6 +15,7 @@
 #include "app/gui/views/view_controls.h"
 #include "app/gui/views/view_registry.h"
 #include "tests/gui/headless_imgui.h"
+#include "tests/lang/pseudo_language.h"
 
 using namespace attn;
 using namespace attn::gui;
@@ -172,4 +173,38 @@ TEST_CASE("a display option comes back as a settings edit, not written into the 
     CHECK(edited->light_theme == state.settings.light_theme);
     CHECK(edited->ui_scale == state.settings.ui_scale);
     CHECK(state.settings.show_values);
+}
+
+TEST_CASE("applying the edits writes them in once, and a language picked becomes the one in use") {
+    attn::test::register_pseudo_language();
+    AppState state = small_state();
+    Actions out;
+    out.config_changed = true;
+    Session edited = state.session;
+    edited.sentence = "a new sentence";
+    out.session_edit = edited;
+    io::ProblemSources files;
+    files.weights_path = "/tmp/w.safetensors";
+    out.sources_edit = files;  // applied after the session: both arrive
+    UiSettings settings = state.settings;
+    settings.language = "pseudo";
+    out.settings_edit = settings;
+    out.language_changed = true;
+    out.hint_dismissed = true;
+    {
+        struct BackToEnglish {
+            ~BackToEnglish() { text::set_language("en"); }
+        } restore;
+        apply_edits(state, out);
+        CHECK(text::active().code() == "pseudo");
+    }
+    CHECK(state.session.sentence == "a new sentence");
+    CHECK(state.session.sources.weights_path == "/tmp/w.safetensors");
+    CHECK(state.settings.language == "pseudo");
+    CHECK(state.settings.hint_seen);
+    // The edits are used up; what the window loop acts on stays.
+    CHECK_FALSE(out.session_edit.has_value());
+    CHECK_FALSE(out.settings_edit.has_value());
+    CHECK(out.config_changed);
+    CHECK(out.language_changed);
 }

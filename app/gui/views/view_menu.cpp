@@ -38,13 +38,14 @@ std::string with_extension(const std::string& name, const std::string& extension
 }
 
 // View > Language: every language the binary carries, each named in its own words;
-// picking one switches at once (the window rebuilds its fonts, not the trace).
+// picking one switches at the end of the frame (apply_edits makes it the catalogue in
+// use; the window rebuilds its fonts, not the trace).
 void language_menu(UiSettings& settings, bool& settings_edited, Actions& out) {
     if (!ImGui::BeginMenu(label("menu.view.language"))) return;
     for (const std::string& code : text::language_codes()) {
         const text::Catalogue* language = text::find_language(code);
         const std::string item = std::string(language->name()) + "###language." + code;
-        if (ImGui::MenuItem(item.c_str(), nullptr, text::active().code() == code) && text::set_language(code)) {
+        if (ImGui::MenuItem(item.c_str(), nullptr, text::active().code() == code)) {
             settings.language = code;
             settings_edited = true;
             out.language_changed = true;
