@@ -44,17 +44,27 @@ bool splitter(const char* id, float x, float y, float w, float h, bool vertical,
     return true;
 }
 
-// The splitter bars; dragging changes the saved sizes (in font heights, so they follow the UI scale).
-void splitters(const DockRects& d, float bar, float fs, UiSettings& ui) {
+// The splitter bars; dragging changes the saved sizes (in font heights, so they follow the
+// UI scale), returned as a settings edit like a view's.
+void splitters(const DockRects& d, float bar, float fs, const UiSettings& shown, Actions& out) {
+    UiSettings settings = shown;
+    bool dragged = false;
     float dx = 0.0f;
     const float top = d.tab.y, column_h = d.tab.h;
     const float left_w = d.side.left, right_w = d.side.right, right_x = d.right_top.x;
-    if (!d.side.left_collapsed && splitter("##split_left", left_w, top, bar, column_h, true, dx))
-        ui.left_panel_em = std::clamp((left_w + dx) / fs, 10.0f, 60.0f);
-    if (splitter("##split_right", right_x - bar, top, bar, column_h, true, dx))
-        ui.right_panel_em = std::clamp((right_w - dx) / fs, 10.0f, 60.0f);
-    if (splitter("##split_explain", right_x, top + d.side.explain_h, right_w, bar, false, dx))
-        ui.explain_fraction = std::clamp((d.side.explain_h + dx) / std::max(1.0f, column_h), 0.15f, 0.85f);
+    if (!d.side.left_collapsed && splitter("##split_left", left_w, top, bar, column_h, true, dx)) {
+        settings.left_panel_em = std::clamp((left_w + dx) / fs, 10.0f, 60.0f);
+        dragged = true;
+    }
+    if (splitter("##split_right", right_x - bar, top, bar, column_h, true, dx)) {
+        settings.right_panel_em = std::clamp((right_w - dx) / fs, 10.0f, 60.0f);
+        dragged = true;
+    }
+    if (splitter("##split_explain", right_x, top + d.side.explain_h, right_w, bar, false, dx)) {
+        settings.explain_fraction = std::clamp((d.side.explain_h + dx) / std::max(1.0f, column_h), 0.15f, 0.85f);
+        dragged = true;
+    }
+    if (dragged && !out.settings_edit) out.settings_edit = std::move(settings);  // the first edit wins, as in Actions
 }
 
 // A narrow tab; the controls open over the canvas and close with the tab again.
@@ -96,7 +106,7 @@ void presentation(const AppState& state, UiState& ui, Actions& out, const FrameC
     place_window(0, 0, w, header_h);
     ImGui::Begin("##present_header", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.results.trace && !state.results.trace->steps.empty()) {
-        const int index = state.ui.playback.step();
+        const int index = ui.playback.step();
         const text::StepText words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
         ImGui::PushFont(ctx.fonts.large);
         ImGui::Text("%d / %zu   %s", index + 1, state.results.trace->steps.size(), words.title.c_str());
@@ -108,7 +118,7 @@ void presentation(const AppState& state, UiState& ui, Actions& out, const FrameC
     place_window(0, h - footer_h, w, footer_h);
     ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.results.trace && !state.results.trace->steps.empty()) {
-        const Step& step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())];
+        const Step& step = state.results.trace->steps[static_cast<size_t>(ui.playback.step())];
         ImGui::PushTextWrapPos(w - 10.0f);
         ImGui::TextWrapped("%s", text::describe_step(step, state.results.trace->config).explanation.c_str());
         ImGui::PopTextWrapPos();
@@ -124,7 +134,7 @@ void canvas_alone(const AppState& state, UiState& ui, Actions& out, const FrameC
     place_window(0, 0, w, title_h);
     ImGui::Begin("##canvas_title", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.results.trace && !state.results.trace->steps.empty()) {
-        const int index = std::clamp(state.ui.playback.step(), 0, static_cast<int>(state.results.trace->steps.size()) - 1);
+        const int index = std::clamp(ui.playback.step(), 0, static_cast<int>(state.results.trace->steps.size()) - 1);
         const text::StepText words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
         ImGui::PushFont(ctx.fonts.large);
         const std::string title = std::to_string(index + 1) + " / " + std::to_string(state.results.trace->steps.size()) + "   " + words.title;
@@ -144,12 +154,13 @@ void canvas_alone(const AppState& state, UiState& ui, Actions& out, const FrameC
     draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, title_h, w, h - title_h}, out);
 }
 
-// The normal layout. The splitter bars and the controls tab belong to the frame, not to
-// a view: they write the panel sizes and controls_open directly.
-void docked(AppState& state, Actions& out, const FrameContext& ctx, float w, float h) {
+// The normal layout. The splitter bars and the controls tab belong to the frame, not to a
+// view, but follow the same rule: the bars return the panel sizes as a settings edit, the
+// tab writes controls_open (UI state).
+void docked(const AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
     // The menu bar first: its height is the top of every column.
-    draw_slot(DockSlot::MenuBar, state, state.ui, ctx, Rect{}, out);
-    draw_slot(DockSlot::Dialogs, state, state.ui, ctx, Rect{}, out);
+    draw_slot(DockSlot::MenuBar, state, ui, ctx, Rect{}, out);
+    draw_slot(DockSlot::Dialogs, state, ui, ctx, Rect{}, out);
     const float fs = ImGui::GetFontSize();
     // Splitter bars sit in gaps between the panels (no overlap, so window order never hides them).
     const float bar = ctx.offscreen ? 0.0f : std::max(4.0f, fs * 0.3f);
@@ -157,15 +168,15 @@ void docked(AppState& state, Actions& out, const FrameContext& ctx, float w, flo
     const UiSettings& saved = state.settings;
     const DockRects d = dock_rects(w, h, ImGui::GetFrameHeight(), fs, timeline_h, fs * 1.6f, bar,
                                    saved.left_panel_em, saved.right_panel_em, saved.explain_fraction);
-    if (!ctx.offscreen) splitters(d, bar, fs, state.settings);
-    draw_slot(DockSlot::Center, state, state.ui, ctx, d.center, out);
-    if (d.side.left_collapsed) controls_tab(d.tab, state.ui.controls_open, fs);
-    if (!d.side.left_collapsed || state.ui.controls_open) draw_slot(DockSlot::Left, state, state.ui, ctx, d.left, out);
-    draw_slot(DockSlot::Bottom, state, state.ui, ctx, d.bottom, out);
-    draw_slot(DockSlot::AboveBottom, state, state.ui, ctx, Rect{d.bottom.x, d.bottom.y - fs * 0.5f, d.bottom.w, 0.0f}, out);
-    draw_slot(DockSlot::RightTop, state, state.ui, ctx, d.right_top, out);
-    draw_slot(DockSlot::RightBottom, state, state.ui, ctx, d.right_bottom, out);
-    draw_slot(DockSlot::StatusBar, state, state.ui, ctx, d.status, out);
+    if (!ctx.offscreen) splitters(d, bar, fs, state.settings, out);
+    draw_slot(DockSlot::Center, state, ui, ctx, d.center, out);
+    if (d.side.left_collapsed) controls_tab(d.tab, ui.controls_open, fs);
+    if (!d.side.left_collapsed || ui.controls_open) draw_slot(DockSlot::Left, state, ui, ctx, d.left, out);
+    draw_slot(DockSlot::Bottom, state, ui, ctx, d.bottom, out);
+    draw_slot(DockSlot::AboveBottom, state, ui, ctx, Rect{d.bottom.x, d.bottom.y - fs * 0.5f, d.bottom.w, 0.0f}, out);
+    draw_slot(DockSlot::RightTop, state, ui, ctx, d.right_top, out);
+    draw_slot(DockSlot::RightBottom, state, ui, ctx, d.right_bottom, out);
+    draw_slot(DockSlot::StatusBar, state, ui, ctx, d.status, out);
 }
 
 }  // namespace
@@ -191,7 +202,7 @@ Actions draw_frame(AppState& state, const FrameContext& ctx) {
     if (display.x <= 0.0f || display.y <= 0.0f) return out;
     if (ctx.canvas_only) canvas_alone(state, state.ui, out, ctx, display.x, display.y);
     else if (state.ui.presentation || ctx.presentation_header) presentation(state, state.ui, out, ctx, display.x, display.y);
-    else docked(state, out, ctx, display.x, display.y);
+    else docked(state, state.ui, out, ctx, display.x, display.y);
     apply_edits(state, out);
     return out;
 }
