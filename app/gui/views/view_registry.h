@@ -7,10 +7,10 @@
 //     edits one works on its own copy and returns it (or a precise request) in Actions;
 //     draw_frame applies every edit after the last view is drawn (apply_edits, frame.h).
 //   - the UiState (how the window is looked at: playback, hovered and pinned cells, the
-//     enlarged head, the storage strip, the pending UI scale) is writable. It is the
-//     views' own, computes nothing and is never saved as such; a view later in the
-//     list sees what an earlier one wrote this frame (the inspector shows the cell the
-//     canvas found under the mouse).
+//     enlarged head, the storage strip, the pending UI scale) is writable: it is the
+//     views' own and asks for no computation. A view later in the list sees what an
+//     earlier one wrote this frame (the inspector shows the cell the canvas found under
+//     the mouse).
 //
 // Adding a view:
 //   1. write views/view_<name>.{h,cpp} with a draw function that takes only what it
