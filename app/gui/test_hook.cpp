@@ -28,8 +28,11 @@ void report_layout_for_tests(std::size_t pending_input, const std::vector<std::s
                       g.NavId, w->Name);
         text += line;
     }
-    std::snprintf(line, sizeof line, "hovered %08x\nactive %08x\ntext_input %d\npending_input %zu\n", g.HoveredId,
-                  g.ActiveId, ImGui::GetIO().WantTextInput ? 1 : 0, pending_input);
+    // The mouse position ImGui used this frame: a test that moved the mouse waits for it,
+    // so the hovered id it reads belongs to the new position (under load the report lags).
+    std::snprintf(line, sizeof line, "mouse %.0f %.0f\nhovered %08x\nactive %08x\ntext_input %d\npending_input %zu\n",
+                  g.IO.MousePos.x, g.IO.MousePos.y, g.HoveredId, g.ActiveId, ImGui::GetIO().WantTextInput ? 1 : 0,
+                  pending_input);
     text += line;
     for (const std::string& message : messages) {
         if (message.empty()) continue;

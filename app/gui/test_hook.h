@@ -11,7 +11,7 @@ namespace attn::gui {
 // When ATTNVIZ_TEST_LAYOUT names a file, rewrites it (via a temporary file and a rename)
 // whenever the window list, the keyboard-focused item or the hovered item changed: one line
 // per visible ImGui window ("window x y w h name"), then "focus x0 y0 x1 y1 id window",
-// "hovered id", "active id", "text_input 0|1" and "pending_input n" (keyboard events still
+// "mouse x y", "hovered id", "active id", "text_input 0|1" and "pending_input n" (keyboard events still
 // waiting in the window's input queue), then one "message <text>" line per non-empty
 // message the window shows in its controls or status line (`messages`), so a test can
 // check that bad input was answered. Call once per frame after ImGui::Render().
