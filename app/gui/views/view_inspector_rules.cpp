@@ -113,9 +113,38 @@ void products_table(const char* id, const char* index_name, const char* a_name, 
     omitted_line(e);
 }
 
-// The low-precision rounding every op of a --dtype forward ends with; nothing for float32.
+// The low-precision rounding every op of a --dtype forward ends with: nothing for float32,
+// nor for rules that only move, keep or look up a number (no op, nothing rounded).
 void dtype_line(const CellExplanation& e) {
-    if (e.dtype != DType::Float32) ImGui::TextDisabled("%s", trf("inspector.dtype_rounding", {{"dtype", to_string(e.dtype)}}).c_str());
+    if (e.dtype == DType::Float32) return;
+    switch (e.rule) {
+        case CellRule::DotProduct:
+        case CellRule::Scale:
+        case CellRule::MaskAdded:
+        case CellRule::MaskFilled:
+        case CellRule::Softmax:
+        case CellRule::DropoutKept:
+        case CellRule::RopeAngle:
+        case CellRule::Rotation:
+        case CellRule::Mean: break;
+        case CellRule::Given:
+        case CellRule::Parameter:
+        case CellRule::MaskKept:
+        case CellRule::FullyMaskedRow:
+        case CellRule::DropoutDropped:
+        case CellRule::Move:
+        case CellRule::ExtraKey:
+        case CellRule::Repeat:
+        case CellRule::Lookup:
+        case CellRule::Add:
+        case CellRule::Norm:
+        case CellRule::Prediction:
+        case CellRule::Argmax:
+        case CellRule::PreviousLayer: return;
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    text_wrapped(trf("inspector.dtype_rounding", {{"dtype", to_string(e.dtype)}}));
+    ImGui::PopStyleColor();
 }
 
 void sum_lines(const CellExplanation& e) {
@@ -264,8 +293,11 @@ void draw_extra_key(const CellExplanation& e) {
 
 void draw_rope_angle(const Trace& trace, const CellExplanation& e) {
     const AttentionConfig& c = trace.config;
+    // 10000 rather than "1e+04": a whole base is written whole.
+    const std::string base = c.rope_base == std::floor(c.rope_base) && c.rope_base < 1e12 ? text::fixed(c.rope_base, 0)
+                                                                                          : format_value(static_cast<float>(c.rope_base));
     text_wrapped(trf("inspector.rope.angle", {{"position", as_ll(e.rope.position)}, {"offset", c.position_offset}, {"row", as_ll(e.cell.index[0])},
-                                              {"i", as_ll(e.rope.frequency)}, {"base", format_value(static_cast<float>(c.rope_base))},
+                                              {"i", as_ll(e.rope.frequency)}, {"base", base},
                                               {"head_dim", c.head_dim()}, {"inv_freq", format_value(e.rope.inv_freq)},
                                               {"angle", format_value(e.rope.angle)}}));
     text_wrapped(trf(e.rope.sine ? "inspector.rope.sin" : "inspector.rope.cos", {{"angle", format_value(e.rope.angle)}, {"value", format_value(e.value)}}));
@@ -463,7 +495,7 @@ void draw_cell_explanation(const Results& results, const Step* step, const CellE
         case CellRule::Argmax: draw_argmax(trace, e); break;
         case CellRule::PreviousLayer: draw_previous_layer(e); break;
     }
-    if (e.rule != CellRule::Given && e.rule != CellRule::Parameter) dtype_line(e);
+    dtype_line(e);
 }
 
 }  // namespace attn::gui
