@@ -479,6 +479,14 @@ CellExplanation explain_cell(const Trace& trace, const CellAddress& cell, const 
             e.rule = CellRule::Given;
             input_flows(trace, e);
             e.highlights = e.flows;
+            // A model's attention input is its LayerNorm's output itself (model_trace.cpp):
+            // the same storage, so the number comes from the norm and goes to the projections.
+            if (const Step* norm = trace.find(StepId::Norm); norm && step.id == StepId::Input && norm->tensor.shares_storage_with(step.tensor)) {
+                e.highlights.clear();
+                set_operand(trace, e, StepId::Norm, cell.index);
+                e.rule = CellRule::Move;
+                e.is_view = true;
+            }
             break;
         case StepKind::Projection: explain_projection(trace, step, options, e); break;
         case StepKind::Scores:

@@ -49,7 +49,8 @@ enum class CellRule : uint8_t {
     FullyMaskedRow,  // every key of the row was masked with -inf: the weight is 0, not NaN
     DropoutKept,     // value = operand * factor, factor = 1 / (1 - p)
     DropoutDropped,  // value = 0
-    Move,            // value = operand: the same number read from another step (no arithmetic)
+    Move,            // value = operand: the same number read from another step (no arithmetic);
+                     //   a model's `input` (the norm's own storage) also lists its `flows`
     ExtraKey,        // an appended key/value row: value = bias_k / bias_v (extra_key_parameter) or 0
     RopeAngle,       // rope_cos / rope_sin: value = cos or sin of rope.angle = position * inv_freq
     Rotation,        // q_rot / k_rot: value = terms[0].value + terms[1].value

@@ -296,7 +296,8 @@ inline void check_cell(const Trace& t, const Step& step, const std::vector<int64
             break;
         case CellRule::Move:
             CHECK(e.value == e.operand_value);
-            if (step.is_view) {  // a view reads the very same storage element
+            if (!e.flows.empty()) check_flows(t, e);  // a model's input: from the norm, into the projections
+            if (e.is_view) {  // a view reads the very same storage element
                 const Tensor& src = t.find(e.operand.step)->tensor;
                 CHECK(step.tensor.offset() + step.tensor.offset_of(index) == src.offset() + src.offset_of(e.operand.index));
             }

@@ -308,6 +308,16 @@ TEST_CASE("explain_cell recombines every step of issue 9's options") {
         c.valid_lengths = {2, 6};
         expected = {CellRule::ExtraKey};
     }
+    SUBCASE("cross-attention with both extra key columns and padding") {
+        c.kv_len = 4;
+        c.kdim = 5;
+        c.vdim = 3;
+        c.add_bias_kv = true;
+        c.add_zero_attn = true;
+        c.mask = MaskKind::Padding;
+        c.valid_lengths = {1, 4};
+        expected = {CellRule::ExtraKey, CellRule::MaskKept, CellRule::MaskFilled};
+    }
     SUBCASE("no output projection") { c.no_out_proj = true; }
     SUBCASE("input width 5, not E") { c.input_dim = 5; }
     SUBCASE("no q/k/v bias, output bias kept") { c.no_qkv_bias = true; }
@@ -355,7 +365,7 @@ TEST_CASE("every trained model's steps are explained and recombine, every layer 
         Result<TokenizedText> tokens = tokenize(m.spec, m.spec.example);
         REQUIRE(tokens.ok());
         for (int layer = 0; layer < m.spec.layers; ++layer) {
-            for (Variant variant : {Variant::Split, Variant::Stacked}) {
+            for (Variant variant : {Variant::Split, Variant::Stacked, Variant::Fused}) {
                 // The reference run of the same variant: the variants agree only to float rounding.
                 Result<ModelRun> run = run_model(m, tokens->ids, variant);
                 REQUIRE(run.ok());

@@ -479,9 +479,12 @@ void draw_cell_explanation(const Results& results, const Step* step, const CellE
                                                            {"weight", format_value(e.operand_value)}}));
             break;
         case CellRule::Move:
-            if (step)
-                text_wrapped(trf(step->is_view ? "inspector.same_number.view" : "inspector.same_number.copy",
-                                 {{"source", step_name(e.operand.step) + shape_text(e.operand.index)}}));
+            text_wrapped(trf(e.is_view ? "inspector.same_number.view" : "inspector.same_number.copy",
+                             {{"source", step_name(e.operand.step) + shape_text(e.operand.index)}}));
+            if (!e.flows.empty()) {
+                text_wrapped(tr("inspector.flows.into"));
+                draw_flows(e);
+            }
             break;
         case CellRule::ExtraKey: draw_extra_key(e); break;
         case CellRule::RopeAngle: draw_rope_angle(trace, e); break;
