@@ -4,7 +4,7 @@
 //   [3] One function per kind   projection, scores, softmax, dropout, sum, move (scale, mask
 //                               and issue 9's steps: explain_cell_issue9.cpp; a trained
 //                               model's steps: explain_cell_model.cpp)
-//   [4] Flows                   where an input or a weight element goes
+//   [4] Flows                   where an input or a weight element goes: explain_cell_flows.cpp
 //   [5] explain_cell            the dispatch over StepKind
 #include "core/explain_cell.h"
 
@@ -51,6 +51,8 @@ int64_t CellExplanation::highlight_count() const {
 
 namespace {
 
+using explain_parts::weight_row;
+
 // ---------------------------------------------------------------------------
 // [1] Addresses and weights
 // ---------------------------------------------------------------------------
@@ -60,20 +62,6 @@ bool index_fits(const Tensor& t, const std::vector<int64_t>& index) {
     for (int d = 0; d < t.rank(); ++d)
         if (index[static_cast<size_t>(d)] < 0 || index[static_cast<size_t>(d)] >= t.dim(d)) return false;
     return true;
-}
-
-// Row `row` of `weight` as (part, row inside the part): Wqkv's rows are W_q's, W_k's, W_v's.
-bool weight_row(const Trace& trace, WeightId weight, int64_t row, WeightId& part, int64_t& part_row) {
-    for (WeightId p : weight_parts(weight)) {
-        const int64_t rows = linear_params(trace.weights, p).weight.rows();
-        if (row < rows) {
-            part = p;
-            part_row = row;
-            return row >= 0;
-        }
-        row -= rows;
-    }
-    return false;
 }
 
 float weight_value(const Trace& trace, WeightId weight, int64_t row, int64_t col) {
@@ -96,6 +84,20 @@ float bias_value(const Trace& trace, WeightId weight, int64_t row) {
 }  // namespace
 
 namespace explain_parts {
+
+// Row `row` of `weight` as (part, row inside the part): Wqkv's rows are W_q's, W_k's, W_v's.
+bool weight_row(const Trace& trace, WeightId weight, int64_t row, WeightId& part, int64_t& part_row) {
+    for (WeightId p : weight_parts(weight)) {
+        const int64_t rows = linear_params(trace.weights, p).weight.rows();
+        if (row < rows) {
+            part = p;
+            part_row = row;
+            return row >= 0;
+        }
+        row -= rows;
+    }
+    return false;
+}
 
 const Tensor& tensor_of(const Trace& trace, StepId id) { return trace.find(id)->tensor; }
 
@@ -349,71 +351,6 @@ void explain_move(const Trace& trace, const Step& step, CellExplanation& e) {
     set_operand(trace, e, src_step, std::move(source));
     e.rule = CellRule::Move;
     e.is_view = step.is_view;
-}
-
-// ---------------------------------------------------------------------------
-// [4] Flows
-// ---------------------------------------------------------------------------
-
-// Every cell of projection step `step` in output feature `o` (all batch items and rows;
-// not the bias_k / bias_v row appended after K and V, which no weight made).
-StepCells feature_cells(const Step& step, int64_t o) {
-    const Tensor& t = step.tensor;
-    StepCells out{step.id, {}};
-    if (step.provenance.per_head) {
-        const int64_t dh = t.dim(3);
-        for (int64_t b = 0; b < t.dim(0); ++b)
-            for (int64_t n = 0; n < t.dim(2); ++n) out.cells.push_back({b, o / dh, n, o % dh});
-    } else {
-        const int64_t rows = t.dim(1) - (step.provenance.appended_bias_row ? 1 : 0);
-        for (int64_t b = 0; b < t.dim(0); ++b)
-            for (int64_t n = 0; n < rows; ++n) out.cells.push_back({b, n, o});
-    }
-    return out;
-}
-
-// The row of `o` inside the step's weight when `weight` is one of its parts, else -1.
-int64_t row_in_step_weight(const Trace& trace, const Step& step, WeightId weight, int64_t row) {
-    if (!step.provenance.has_weight) return -1;
-    int64_t first = 0;
-    for (WeightId part : weight_parts(step.provenance.weight)) {
-        if (part == weight) return first + row;
-        first += linear_params(trace.weights, part).weight.rows();
-    }
-    return -1;
-}
-
-// An input cell x[b, n, i] feeds every output feature of row n of the projections reading
-// it; a model's tokens and layer input feed lookups, the norm and the residual instead.
-void input_flows(const Trace& trace, CellExplanation& e) {
-    if (e.cell.step == StepId::Tokens || e.cell.step == StepId::LayerInput) {
-        model_input_flows(trace, e);
-        return;
-    }
-    const int64_t b = e.cell.index[0], n = e.cell.index[1];
-    for (const Step& s : trace.steps) {
-        if (s.kind != StepKind::Projection || !s.has_primary_source() || s.primary_source() != e.cell.step) continue;
-        StepCells cells{s.id, {}};
-        const Tensor& t = s.tensor;
-        if (s.provenance.per_head) {
-            for (int64_t h = 0; h < t.dim(1); ++h)
-                for (int64_t d = 0; d < t.dim(3); ++d) cells.cells.push_back({b, h, n, d});
-        } else {
-            for (int64_t o = 0; o < t.dim(2); ++o) cells.cells.push_back({b, n, o});
-        }
-        e.flows.push_back(std::move(cells));
-    }
-}
-
-// A weight or bias element of row o feeds output feature o of every projection using it.
-void parameter_flows(const Trace& trace, CellExplanation& e) {
-    WeightId part;
-    int64_t part_row;
-    if (!weight_row(trace, e.cell.weight, e.cell.row, part, part_row)) return;
-    for (const Step& s : trace.steps) {
-        const int64_t o = row_in_step_weight(trace, s, part, part_row);
-        if (o >= 0) e.flows.push_back(feature_cells(s, o));
-    }
 }
 
 }  // namespace

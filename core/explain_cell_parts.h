@@ -1,6 +1,7 @@
 // Internal to explain_cell*.cpp: the helpers the three files share and the per-kind
 // explanations each file defines. Not part of the core's public interface.
-//   explain_cell.cpp        addresses, terms, projections, dot products, softmax, dropout, moves, flows
+//   explain_cell.cpp        addresses, terms, projections, dot products, softmax, dropout, moves
+//   explain_cell_flows.cpp  where an input or a parameter goes
 //   explain_cell_issue9.cpp scale and mask with every option, extra key rows, RoPE, repeat_kv, head mean
 //   explain_cell_model.cpp  a trained model's lookups, sums, LayerNorm, prediction and layer input
 #pragma once
@@ -11,6 +12,8 @@
 
 namespace attn::explain_parts {
 
+// Row `row` of `weight` as (part, row inside the part): Wqkv's rows are W_q's, W_k's, W_v's.
+bool weight_row(const Trace& trace, WeightId weight, int64_t row, WeightId& part, int64_t& part_row);
 const Tensor& tensor_of(const Trace& trace, StepId id);
 // The index along the dimension with `role`, or 0 when the tensor has none.
 int64_t index_of_role(const Tensor& t, const std::vector<int64_t>& index, DimRole role);
@@ -22,6 +25,11 @@ void set_operand2(const Trace& trace, CellExplanation& e, StepId step, std::vect
 void keep_terms(std::vector<Term> all, const ExplainOptions& options, CellExplanation& e);
 // Which appended column key column `j` of a (.., S_total) map is (None for a real key).
 ExtraKeyKind extra_key_of_column(const AttentionConfig& config, int64_t j);
+
+// explain_cell_flows.cpp: e.flows of an input cell (projections, or a model's lookups,
+// norm and residual) and of a weight or bias element (its output feature everywhere).
+void input_flows(const Trace& trace, CellExplanation& e);
+void parameter_flows(const Trace& trace, CellExplanation& e);
 
 // explain_cell_issue9.cpp
 void explain_scale(const Trace& trace, const Step& step, CellExplanation& e);
