@@ -108,7 +108,11 @@ void draw_inspector(const Results& results, const CanvasUi& canvas, int current_
         std::string reads;
         for (const StepCells& h : e.highlights)
             reads += (reads.empty() ? "" : ", ") + trf("inspector.reads.part", {{"cells", h.cells.size()}, {"step", step_name(h.step)}});
-        if (!reads.empty()) ImGui::TextDisabled("%s", trf("inspector.reads", {{"cells", reads}}).c_str());
+        if (!reads.empty()) {  // wrapped: "reads 2 of q_heads, 1 of rope_cos, 1 of rope_sin" outgrows a 1024-wide window
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+            text_wrapped(trf("inspector.reads", {{"cells", reads}}));
+            ImGui::PopStyleColor();
+        }
     }
 }
 
