@@ -68,7 +68,7 @@ float weight_value(const Trace& trace, WeightId weight, int64_t row, int64_t col
     WeightId part;
     int64_t r;
     if (!weight_row(trace, weight, row, part, r)) return std::numeric_limits<float>::quiet_NaN();
-    const Mat& w = linear_params(trace.weights, part).weight;
+    const Mat& w = linear_params(trace.weights(), part).weight;
     if (col < 0 || col >= w.cols()) return std::numeric_limits<float>::quiet_NaN();
     return w(r, col);
 }
@@ -77,7 +77,7 @@ float bias_value(const Trace& trace, WeightId weight, int64_t row) {
     WeightId part;
     int64_t r;
     if (!weight_row(trace, weight, row, part, r)) return std::numeric_limits<float>::quiet_NaN();
-    const Vec& b = linear_params(trace.weights, part).bias;
+    const Vec& b = linear_params(trace.weights(), part).bias;
     return r < b.size() ? b(r) : std::numeric_limits<float>::quiet_NaN();
 }
 
@@ -88,7 +88,7 @@ namespace explain_parts {
 // Row `row` of `weight` as (part, row inside the part): Wqkv's rows are W_q's, W_k's, W_v's.
 bool weight_row(const Trace& trace, WeightId weight, int64_t row, WeightId& part, int64_t& part_row) {
     for (WeightId p : weight_parts(weight)) {
-        const int64_t rows = linear_params(trace.weights, p).weight.rows();
+        const int64_t rows = linear_params(trace.weights(), p).weight.rows();
         if (row < rows) {
             part = p;
             part_row = row;
@@ -373,7 +373,7 @@ void weight_shape(const Trace& trace, WeightId weight, int64_t& rows, int64_t& c
     rows = 0;
     cols = 0;
     for (WeightId part : weight_parts(weight)) {
-        const Mat& w = linear_params(trace.weights, part).weight;
+        const Mat& w = linear_params(trace.weights(), part).weight;
         rows += w.rows();
         cols = w.cols();
     }

@@ -31,7 +31,7 @@ int64_t row_in_step_weight(const Trace& trace, const Step& step, WeightId weight
     int64_t first = 0;
     for (WeightId part : weight_parts(step.provenance.weight)) {
         if (part == weight) return first + row;
-        first += linear_params(trace.weights, part).weight.rows();
+        first += linear_params(trace.weights(), part).weight.rows();
     }
     return -1;
 }

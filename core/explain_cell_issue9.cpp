@@ -110,7 +110,7 @@ bool explain_extra_key_row(const Trace& trace, const Step& step, CellExplanation
     const std::vector<int64_t>& idx = e.cell.index;
     if (p.appended_bias_row && idx.size() == 3 && idx[1] == step.tensor.dim(1) - 1) {
         // K / V (B, S + 1, W): row S is bias_k / bias_v itself, the same for every item.
-        const Vec& row = step.id == StepId::K ? trace.weights.bias_k : trace.weights.bias_v;
+        const Vec& row = step.id == StepId::K ? trace.weights().bias_k : trace.weights().bias_v;
         e.rule = CellRule::ExtraKey;
         e.extra_key = ExtraKeyKind::BiasKv;
         e.operand_value = row(idx[2]);

@@ -29,7 +29,7 @@ void check_issue9_cell(const Trace& t, const Step& step, const std::vector<int64
             if (e.extra_key == ExtraKeyKind::BiasKv) {
                 REQUIRE((step.id == StepId::K || step.id == StepId::V));
                 CHECK(index[1] == c.S());
-                CHECK(e.value == (step.id == StepId::K ? t.weights.bias_k : t.weights.bias_v)(index[2]));
+                CHECK(e.value == (step.id == StepId::K ? t.weights().bias_k : t.weights().bias_v)(index[2]));
             } else {
                 REQUIRE(e.extra_key == ExtraKeyKind::ZeroAttn);
                 CHECK(step.provenance.appended_zero_row);
