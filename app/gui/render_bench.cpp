@@ -6,11 +6,15 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <sys/resource.h>
+
 #include "app/gui/compute_worker.h"
 #include "app/gui/export.h"
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/headless.h"
 #include "app/gui/snapshot.h"
+#include "app/io/model_loader.h"
+#include "core/storage.h"
 
 namespace attn::gui {
 namespace {
@@ -23,6 +27,13 @@ const Clock::time_point kProcessStart = Clock::now();
 
 double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Minor page faults of this process so far (fresh pages touched for the first time).
+long minor_page_faults() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
 }
 
 void load_result(AppState& state, HeatmapCache& cache, const ComputeResult& r) {
@@ -54,6 +65,7 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
     for (int change = -1; change < kChanges; ++change) {  // change -1 only puts a trace on screen
         request.config.seq_len = seq_len - kChanges + 1 + change;
         const auto start = Clock::now();
+        const long faults_before = minor_page_faults();
         const ComputeResult r = ComputeWorker::compute(request, 1);
         if (!r.error.empty()) return out;
         load_result(state, cache, r);
@@ -64,6 +76,7 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
             out.redraw_ms.push_back(ms_since(start));
             out.compute_ms.push_back(r.compute_ms);
             out.model_ms.push_back(r.model_ms);
+            out.page_faults.push_back(static_cast<double>(minor_page_faults() - faults_before));
         }
         auto full = std::make_shared<DisplayModel>(*state.results.model);
         complete_display_model(*state.results.trace, *full);
@@ -71,6 +84,37 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
         cache.adopt_completed(state.results.model);
     }
     return out;
+}
+
+// Switching between the embedded trained models as the Model menu does: the model is
+// loaded from its embedded card and weights, run on its example sentence, and its
+// attention weights drawn. Each switch is timed from the click to the drawn frame.
+std::vector<double> model_switches(int width, int height) {
+    std::vector<double> times;
+    const std::vector<ModelSpec>& specs = io::list_models();
+    if (specs.empty()) return times;
+    OffscreenRenderer renderer(width, height, 1.0f, false);
+    HeatmapCache cache;
+    AppState state;
+    constexpr int kSwitches = 9;
+    for (int i = 0; i < kSwitches; ++i) {
+        const ModelSpec& spec = specs[static_cast<size_t>(i) % specs.size()];
+        const auto start = Clock::now();
+        Result<std::shared_ptr<const Model>> model = io::load_model(spec.name);
+        if (!model) return times;
+        ComputeRequest request;
+        request.model = model.value();
+        request.model_sentence = spec.example;
+        request.focus_step = StepId::AttnWeights;
+        const ComputeResult r = ComputeWorker::compute(request, 1);
+        if (!r.error.empty()) return times;
+        load_result(state, cache, r);
+        state.ui.playback.set_position(std::max(0, r.trace->index_of(StepId::AttnWeights)), 1.0f);
+        render_state(renderer, state, cache, SnapshotLayout::FullWindow);
+        gl::finish();
+        times.push_back(ms_since(start));
+    }
+    return times;
 }
 
 // Every step of the current trace written as PNG at 1920 x 1080.
@@ -101,7 +145,9 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
         std::fprintf(stderr, "attnviz: error: frames per step must be >= 1 and the size at least 16x16\n");
         return 2;
     }
-    // Start-up as the window does it: a GL context, the first trace, the first frame.
+    // Start-up as the window does it: its malloc policy, a GL context, the first trace,
+    // the first frame.
+    keep_freed_memory_for_reuse();
     HeadlessGl gl;
     if (!gl.ok()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
@@ -146,6 +192,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     }
     report.slider_changes.push_back(slider_drag(options.width, options.height, 256, 512, 8));
     report.slider_changes.push_back(slider_drag(options.width, options.height, 64, 256, 8));
+    report.model_switch_ms = model_switches(options.width, options.height);
     report.export_all_steps_ms = export_all_ms(state);
     return 0;
 }
