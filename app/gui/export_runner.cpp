@@ -30,16 +30,16 @@ void export_image_size(const AppState& state, bool canvas_only, int win_w, int w
 void ExportRunner::start(AppState& state, const ExportRequest& request, int win_w, int win_h, double now) {
     if (!state.results.trace) return;
     const bool folder = request.kind == ExportKind::AllStepsPng || request.kind == ExportKind::TensorsDir;
-    const auto finish = [&](const Status& s, const std::string& done) {
+    const auto finish = [&](const Status& s, Message done) {
         if (s.ok()) {
             state.jobs.dialog.close = true;
             state.jobs.dialog.last_folder = std::filesystem::path(request.path).parent_path().string();
-            set_status(state.ui, done, now);
+            set_status(state.ui, std::move(done), now);
         } else {
-            state.jobs.dialog.error = s.error();
+            state.jobs.dialog.error = s.message();
         }
     };
-    const std::string refused = prepare_export_target(request.path, folder ? ExportTarget::Folder : ExportTarget::File,
+    const Message refused = prepare_export_target(request.path, folder ? ExportTarget::Folder : ExportTarget::File,
                                                       request.replace, request.create_folder);
     if (!refused.empty()) {
         state.jobs.dialog.error = refused;
@@ -48,11 +48,11 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
     const Step& step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())];
     switch (request.kind) {
         case ExportKind::StepCsv:
-            finish(write_step_csv(step, request.path, labels_of(state)), text::trf("export.wrote", {{"path", request.path}}));
+            finish(write_step_csv(step, request.path, labels_of(state)), Message("export.wrote", {{"path", request.path}}));
             return;
         case ExportKind::TensorsDir:
             finish(write_trace_tensors(*state.results.trace, request.path, labels_of(state)),
-                   text::trf("export.wrote_tensors", {{"folder", request.path}}));
+                   Message("export.wrote_tensors", {{"folder", request.path}}));
             return;
         case ExportKind::SnapshotPng: {
             int w = 0, h = 0;
@@ -60,13 +60,13 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
             OffscreenRenderer r(w, h, static_cast<float>(request.scale), state.settings.light_theme);
             Status s = ok_status();
             if (!r.valid()) {
-                s = Status::failure(r.error());
+                s = Status::failure(r.error());  // the GL driver's own words
             } else {
                 cache_.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
                 render_state(r, state, cache_, layout_of(request.canvas_only), now);
                 s = write_png(request.path, r.pixel_width(), r.pixel_height(), r.pixels());
             }
-            finish(s, text::trf("export.wrote_png", {{"path", request.path}, {"width", r.pixel_width()}, {"height", r.pixel_height()}}));
+            finish(s, Message("export.wrote_png", {{"path", request.path}, {"width", r.pixel_width()}, {"height", r.pixel_height()}}));
             return;
         }
         case ExportKind::AllStepsPng: {
@@ -74,7 +74,7 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
             export_image_size(state, request.canvas_only, win_w, win_h, w, h);
             renderer_ = std::make_unique<OffscreenRenderer>(w, h, static_cast<float>(request.scale), state.settings.light_theme);
             if (!renderer_->valid()) {
-                state.jobs.dialog.error = renderer_->error();
+                state.jobs.dialog.error = Message::plain(renderer_->error());  // the GL driver's own words
                 renderer_.reset();
                 return;
             }
@@ -105,7 +105,7 @@ void ExportRunner::continue_all(AppState& state, double now) {
     }
     if (!pool_->idle()) return;  // still encoding: look again next frame
     const Status s = pool_->finish();
-    set_status(state.ui, s.ok() ? text::trf("export.wrote_all", {{"count", p.total}, {"folder", p.folder}}) : s.error(),
+    set_status(state.ui, s.ok() ? Message("export.wrote_all", {{"count", p.total}, {"folder", p.folder}}) : s.message(),
 
                now);
     p.active = false;

@@ -109,7 +109,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     }
     const ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
     if (!computed.error.empty()) {
-        std::fprintf(stderr, "attnviz: error: %s\n", computed.error.c_str());
+        std::fprintf(stderr, "attnviz: error: %s\n", english(computed.error).c_str());
         return 2;
     }
     AppState state;

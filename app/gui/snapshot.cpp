@@ -60,7 +60,7 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     if (!dir.ok()) return fail(dir.error());
 
     ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
-    if (!computed.error.empty()) return fail(computed.error);
+    if (!computed.error.empty()) return fail(english(computed.error));
     std::vector<int> steps;
     if (options.step == "all") {
         for (size_t i = 0; i < computed.trace->steps.size(); ++i) steps.push_back(static_cast<int>(i));

@@ -171,7 +171,7 @@ TEST_CASE("a damaged imgui.ini gives the default layout and a message; a good on
     ImGuiContext* context = ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;
     write(config.file("imgui.ini"), "[Window][x]\nPos=1,2\n" + std::string("\x00\x01\x02", 3));
-    CHECK(load_imgui_ini(config.file("imgui.ini").string()).find("damaged") != std::string::npos);
+    CHECK(english(load_imgui_ini(config.file("imgui.ini").string())).find("damaged") != std::string::npos);
     write(config.file("imgui.ini"), "[Window][Canvas]\nPos=-99999,99999\nSize=-5,100000\nCollapsed=7\n[Bogus][]\n=\n");
     CHECK(load_imgui_ini(config.file("imgui.ini").string()).empty());
     CHECK(load_imgui_ini(config.file("missing.ini").string()).empty());
@@ -189,11 +189,11 @@ namespace {
 std::string start_window(AppState& state) {
     std::string problem;
     state.settings = load_settings(&problem);
-    const std::string note = state.settings.has_session ? restore_saved_session(state) : "";
+    const std::string note = state.settings.has_session ? english(restore_saved_session(state)) : "";
     const auto request = make_request(state.session);
     REQUIRE(request.has_value());
     ComputeResult result = ComputeWorker::compute(*request, 1);
-    REQUIRE_MESSAGE(result.error.empty(), result.error);
+    REQUIRE_MESSAGE(result.error.empty(), english(result.error));
     accept_result(state, std::move(result), 0.0);
     return problem + note;
 }
@@ -254,7 +254,7 @@ TEST_CASE("a corrupt or hostile settings file starts from the defaults with a no
         const AttentionConfig defaults = state.session.config;
         std::string problem;
         state.settings = load_settings(&problem);
-        const std::string note = state.settings.has_session ? restore_saved_session(state) : "";
+        const std::string note = state.settings.has_session ? english(restore_saved_session(state)) : "";
         const auto request = make_request(state.session);
         if (!note.empty()) {
             // Refused: the session is the default one and still computes.

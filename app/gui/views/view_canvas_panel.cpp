@@ -25,7 +25,7 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
     }
     if (!results.trace || !results.model) {
         ImGui::SetCursorPos(ImVec2(20, 20));
-        if (!results.compute_error.empty()) ImGui::TextWrapped("%s", results.compute_error.c_str());
+        if (!results.compute_error.empty()) ImGui::TextWrapped("%s", text::render(results.compute_error).c_str());
         else ImGui::TextDisabled("%s", tr("canvas.computing_first"));
         return {};
     }
@@ -78,7 +78,7 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
             ImGui::SetCursorScreenPos(ImVec2(pos.x + s, pos.y + size.y - s * 3.2f));
             ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).error));
             ImGui::PushTextWrapPos(size.x - s);
-            ImGui::TextWrapped("%s", trf("canvas.compute_failed", {{"error", results.compute_error}}).c_str());
+            ImGui::TextWrapped("%s", trf("canvas.compute_failed", {{"error", text::render(results.compute_error)}}).c_str());
             ImGui::PopTextWrapPos();
             ImGui::PopStyleColor();
         }
