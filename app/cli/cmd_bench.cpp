@@ -82,6 +82,11 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
                         gui::format_ms(median(s.compute_ms)).c_str(), gui::format_ms(median(s.model_ms)).c_str(), s.redraw_ms.size());
         }
     }
+    out["model_switch_redraw_ms"] = median(r.model_switch_ms);
+    if (!json && !r.model_switch_ms.empty()) {
+        std::printf("model switch redraw (the embedded trained models in turn): %s ms (median of %zu)\n",
+                    gui::format_ms(median(r.model_switch_ms)).c_str(), r.model_switch_ms.size());
+    }
     if (json) {
         std::printf("%s\n", out.dump().c_str());
     } else {

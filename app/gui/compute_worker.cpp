@@ -1,4 +1,5 @@
 #include "app/gui/compute_worker.h"
+#include "app/gui/free_core_team.h"
 
 #include "app/text/languages.h"
 #include "app/io/model_problem.h"
@@ -6,40 +7,8 @@
 #include <chrono>
 #include <exception>
 #include <new>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace attn::gui {
-
-namespace {
-
-// While a request is computed, OpenMP sizes each team by the cores that are free (its
-// dynamic mode reads the load average): the window shares two cores with llvmpipe and
-// whatever else runs, and a team of two whose second thread waits for a busy core took
-// 50-100 ms for a forward that one thread does in 1 ms (L=64, E=256, measured here).
-// Results do not depend on the team size. The caller's setting is restored afterwards.
-class TeamSizedByFreeCores {
-public:
-    TeamSizedByFreeCores() {
-#ifdef _OPENMP
-        previous_ = omp_get_dynamic();
-        omp_set_dynamic(1);
-#endif
-    }
-    ~TeamSizedByFreeCores() {
-#ifdef _OPENMP
-        omp_set_dynamic(previous_);
-#endif
-    }
-    TeamSizedByFreeCores(const TeamSizedByFreeCores&) = delete;
-    TeamSizedByFreeCores& operator=(const TeamSizedByFreeCores&) = delete;
-
-private:
-    [[maybe_unused]] int previous_ = 0;
-};
-
-}  // namespace
 
 ComputeWorker::ComputeWorker()
     : ComputeWorker([](const ComputeRequest& request, uint64_t generation) { return compute(request, generation); }) {}
@@ -148,7 +117,7 @@ void ComputeWorker::complete_model_locked(std::unique_lock<std::mutex>& lock) {
 
 ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item, int max_extent,
                                      std::optional<StepId> focus_step, ColourScale colour_scale) {
-    const TeamSizedByFreeCores team;
+    const FreeCoreTeam team;
     ComputeResult result;
     const auto start = std::chrono::steady_clock::now();
     // No exception may leave the worker: it would end the program from a thread.
@@ -180,7 +149,7 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
 }
 
 ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t generation) {
-    const TeamSizedByFreeCores team;
+    const FreeCoreTeam team;
     const auto start = std::chrono::steady_clock::now();
     ComputeResult result;
     try {

@@ -11,6 +11,7 @@
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/headless.h"
 #include "app/gui/snapshot.h"
+#include "app/io/model_loader.h"
 
 namespace attn::gui {
 namespace {
@@ -71,6 +72,37 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
         cache.adopt_completed(state.results.model);
     }
     return out;
+}
+
+// Switching between the embedded trained models as the Model menu does: the model is
+// loaded from its embedded card and weights, run on its example sentence, and its
+// attention weights drawn. Each switch is timed from the click to the drawn frame.
+std::vector<double> model_switches(int width, int height) {
+    std::vector<double> times;
+    const std::vector<ModelSpec>& specs = io::list_models();
+    if (specs.empty()) return times;
+    OffscreenRenderer renderer(width, height, 1.0f, false);
+    HeatmapCache cache;
+    AppState state;
+    constexpr int kSwitches = 9;
+    for (int i = 0; i < kSwitches; ++i) {
+        const ModelSpec& spec = specs[static_cast<size_t>(i) % specs.size()];
+        const auto start = Clock::now();
+        Result<std::shared_ptr<const Model>> model = io::load_model(spec.name);
+        if (!model) return times;
+        ComputeRequest request;
+        request.model = model.value();
+        request.model_sentence = spec.example;
+        request.focus_step = StepId::AttnWeights;
+        const ComputeResult r = ComputeWorker::compute(request, 1);
+        if (!r.error.empty()) return times;
+        load_result(state, cache, r);
+        state.ui.playback.set_position(std::max(0, r.trace->index_of(StepId::AttnWeights)), 1.0f);
+        render_state(renderer, state, cache, SnapshotLayout::FullWindow);
+        gl::finish();
+        times.push_back(ms_since(start));
+    }
+    return times;
 }
 
 // Every step of the current trace written as PNG at 1920 x 1080.
@@ -146,6 +178,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     }
     report.slider_changes.push_back(slider_drag(options.width, options.height, 256, 512, 8));
     report.slider_changes.push_back(slider_drag(options.width, options.height, 64, 256, 8));
+    report.model_switch_ms = model_switches(options.width, options.height);
     report.export_all_steps_ms = export_all_ms(state);
     return 0;
 }

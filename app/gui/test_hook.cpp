@@ -9,7 +9,7 @@
 
 namespace attn::gui {
 
-void report_layout_for_tests(std::size_t pending_input) {
+void report_layout_for_tests(std::size_t pending_input, const std::vector<std::string>& messages) {
     static const char* path = std::getenv("ATTNVIZ_TEST_LAYOUT");
     static std::string last;
     if (!path || !*path) return;
@@ -28,9 +28,19 @@ void report_layout_for_tests(std::size_t pending_input) {
                       g.NavId, w->Name);
         text += line;
     }
-    std::snprintf(line, sizeof line, "hovered %08x\nactive %08x\ntext_input %d\npending_input %zu\n", g.HoveredId,
-                  g.ActiveId, ImGui::GetIO().WantTextInput ? 1 : 0, pending_input);
+    // The mouse position ImGui used this frame: a test that moved the mouse waits for it,
+    // so the hovered id it reads belongs to the new position (under load the report lags).
+    std::snprintf(line, sizeof line, "mouse %.0f %.0f\nhovered %08x\nactive %08x\ntext_input %d\npending_input %zu\n",
+                  g.IO.MousePos.x, g.IO.MousePos.y, g.HoveredId, g.ActiveId, ImGui::GetIO().WantTextInput ? 1 : 0,
+                  pending_input);
     text += line;
+    for (const std::string& message : messages) {
+        if (message.empty()) continue;
+        std::string one_line = message;
+        for (char& c : one_line)
+            if (c == '\n') c = ' ';
+        text += "message " + one_line + "\n";
+    }
     if (text == last) return;
     last = text;
     const std::string temp = std::string(path) + ".tmp";

@@ -3,15 +3,19 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
+#include <vector>
 
 namespace attn::gui {
 
 // When ATTNVIZ_TEST_LAYOUT names a file, rewrites it (via a temporary file and a rename)
 // whenever the window list, the keyboard-focused item or the hovered item changed: one line
 // per visible ImGui window ("window x y w h name"), then "focus x0 y0 x1 y1 id window",
-// "hovered id", "active id", "text_input 0|1" and "pending_input n" (keyboard events still
-// waiting in the window's input queue). Call once per frame after ImGui::Render().
+// "mouse x y", "hovered id", "active id", "text_input 0|1" and "pending_input n" (keyboard events still
+// waiting in the window's input queue), then one "message <text>" line per non-empty
+// message the window shows in its controls or status line (`messages`), so a test can
+// check that bad input was answered. Call once per frame after ImGui::Render().
 // Does nothing, and costs one getenv at start-up, when the variable is unset.
-void report_layout_for_tests(std::size_t pending_input);
+void report_layout_for_tests(std::size_t pending_input, const std::vector<std::string>& messages = {});
 
 }  // namespace attn::gui

@@ -42,8 +42,8 @@ std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked,
     if (masked && (masked->empty() || masked->shape() != weights.shape())) masked = nullptr;
     const int64_t batch = weights.dim(0), h_count = weights.dim(1), rows = weights.dim(2), cols = weights.dim(3);
     if (batch_item < 0 || batch_item >= batch) return heads;
-    // Strided reads (a weight tensor may be a view); one row copied out at a time.
-    const auto element = [&](const Tensor& t, int64_t h, int64_t r, int64_t c) {
+    // Strided reads (a weight tensor may be a view).
+    const auto element = [&](const Tensor& t, int64_t h, int64_t r, int64_t c) -> const float& {
         const std::vector<int64_t>& st = t.strides();
         return t.data()[batch_item * st[0] + h * st[1] + r * st[2] + c * st[3]];
     };
@@ -58,11 +58,15 @@ std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked,
         focus.rows.reserve(static_cast<size_t>(rows));
         double max_sum = 0, entropy_sum = 0;
         for (int64_t r = 0; r < rows; ++r) {
-            for (int64_t c = 0; c < cols; ++c) {
-                w_row[static_cast<size_t>(c)] = element(weights, h, r, c);
-                if (masked) s_row[static_cast<size_t>(c)] = element(*masked, h, r, c);
-            }
-            const RowFocus row = row_focus(w_row.data(), masked ? s_row.data() : nullptr, static_cast<int>(cols));
+            // A row is read in place when its columns are adjacent (the usual case), else copied.
+            const auto row_of = [&](const Tensor& t, std::vector<float>& copy) {
+                if (t.strides()[3] == 1) return &element(t, h, r, 0);
+                for (int64_t c = 0; c < cols; ++c) copy[static_cast<size_t>(c)] = element(t, h, r, c);
+                return static_cast<const float*>(copy.data());
+            };
+            const float* w = row_of(weights, w_row);
+            const float* s = masked ? row_of(*masked, s_row) : nullptr;
+            const RowFocus row = row_focus(w, s, static_cast<int>(cols));
             if (row.counted) {
                 ++focus.counted_rows;
                 max_sum += row.max_weight;

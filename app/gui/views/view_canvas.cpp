@@ -56,14 +56,15 @@ Arrangement shown_arrangement(const StepDisplay& sd, const std::vector<int>& vis
 void draw_heatmap(const Painter& p, int step, int panel, const Rect& r, float alpha, float row0, float row1,
                   float col0, float col1) {
     if (r.w <= 0.0f || r.h <= 0.0f || alpha <= 0.0f) return;
-    const gl::Texture* tex = p.f->cache ? p.f->cache->texture(step, panel) : nullptr;
+    const HeatmapImage image = p.f->cache ? p.f->cache->image(step, panel) : HeatmapImage{};
     const ImVec2 a(r.x + r.w * col0, r.y + r.h * row0), b(r.x + r.w * col1, r.y + r.h * row1);
-    if (!tex) {
+    if (!image.texture) {
         p.dl->AddRectFilled(a, b, p.pal.empty_cell);
         return;
     }
     const uint32_t tint = IM_COL32(255, 255, 255, static_cast<int>(std::clamp(alpha, 0.0f, 1.0f) * 255.0f));
-    p.dl->AddImage(tex->imgui_id(), a, b, ImVec2(col0, row0), ImVec2(col1, row1), tint);
+    p.dl->AddImage(image.texture->imgui_id(), a, b, ImVec2(image.u(col0), image.v(row0)), ImVec2(image.u(col1), image.v(row1)),
+                   tint);
 }
 
 void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const Rect& r, bool grid, float alpha) {

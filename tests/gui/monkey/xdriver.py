@@ -79,6 +79,7 @@ class Layout:
     def __init__(self, text):
         self.windows = {}
         self.focus = None          # (x0, y0, x1, y1, id, window name)
+        self.mouse = None          # (x, y) ImGui's mouse position in the reported frame
         self.hovered = "00000000"
         self.active = "00000000"
         self.text_input = False
@@ -89,6 +90,8 @@ class Layout:
                 self.windows[" ".join(parts[5:])] = tuple(float(v) for v in parts[1:5])
             elif parts[0] == "focus" and len(parts) >= 7:
                 self.focus = tuple(float(v) for v in parts[1:5]) + (parts[5], " ".join(parts[6:]))
+            elif parts[0] == "mouse" and len(parts) == 3:
+                self.mouse = (float(parts[1]), float(parts[2]))
             elif parts[0] == "hovered" and len(parts) == 2:
                 self.hovered = parts[1]
             elif parts[0] == "active" and len(parts) == 2:
@@ -355,7 +358,14 @@ class Session:
         while y < py + ph - 1:
             self.xdo("mousemove", "--window", self.window_id, int(x), int(y))
             time.sleep(0.03)
-            hovered = self.layout().hovered
+            # The hovered id is only read once the window has drawn a frame with the mouse
+            # here: under load the report lags, and a stale id would shift every row by one
+            # (a click meant for the last row but one then landed on Quit).
+            here = (int(x), int(y))
+            lay = self.layout()
+            if lay.mouse is not None and lay.mouse != here:
+                lay = self.wait_for(lambda l: l.mouse == here, 2.0) or self.layout()
+            hovered = lay.hovered
             hovered = None if hovered == "00000000" else hovered
             if hovered != current:
                 if current is not None:

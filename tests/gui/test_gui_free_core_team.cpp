@@ -1,0 +1,26 @@
+// The compute team's size: one thread per core that is idle now, read from the runnable
+// count of /proc/loadavg (not OpenMP's 15-minute load average).
+#include <doctest/doctest.h>
+
+#include "app/gui/free_core_team.h"
+
+using namespace attn::gui;
+
+TEST_CASE("the team takes every idle core and never fewer than one thread") {
+    CHECK(team_size_for(2, 1) == 2);  // only the caller runs: both cores
+    CHECK(team_size_for(2, 2) == 1);  // one other thread runs: it has the second core
+    CHECK(team_size_for(2, 9) == 1);  // a busy machine: the caller alone
+    CHECK(team_size_for(8, 3) == 6);
+    CHECK(team_size_for(1, 1) == 1);
+    CHECK(team_size_for(4, 0) == 4);  // a count that missed the caller is not a reason to oversubscribe
+}
+
+TEST_CASE("the runnable count is read from a /proc/loadavg line and refused when malformed") {
+    CHECK(runnable_threads("0.52 0.61 0.70 3/412 12345") == 3);
+    CHECK(runnable_threads("1.64 1.21 1.44 1/79 8436\n") == 1);
+    CHECK_FALSE(runnable_threads("").has_value());
+    CHECK_FALSE(runnable_threads("0.5 0.6 0.7 x/412 1").has_value());
+    CHECK_FALSE(runnable_threads("0.5 0.6 0.7 /412 1").has_value());
+    CHECK_FALSE(runnable_threads("0.5 0.6 0.7 3412 1").has_value());
+    CHECK_FALSE(runnable_threads("0.5 0.6").has_value());
+}
