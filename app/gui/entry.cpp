@@ -362,9 +362,10 @@ int run_window(const io::Problem& initial, bool resume) {
         if (actions.quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
 
         ImGui::Render();
-        report_layout_for_tests(keys.queue.size(), {state.session.sentence_message, state.session.config_message,
-                                                    state.session.unknown_note, state.session.model_note,
-                                                    state.ui.status});  // test-only, see test_hook.h
+        report_layout_for_tests(keys.queue.size(), {text::render(state.session.sentence_message),
+                                                    text::render(state.session.config_message), state.session.unknown_note,
+                                                    text::render(state.session.model_note),
+                                                    text::render(state.ui.status)});  // test-only, see test_hook.h
         gl::Framebuffer::bind_default(fb_w, fb_h);
         const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         gl::clear_color(bg.x, bg.y, bg.z, 1.0f);
