@@ -182,10 +182,8 @@ int run_window(const io::Problem& initial, bool resume) {
         return 2;
     }
     AppState state;
-    std::string settings_file_problem;
-    state.settings = load_settings(&settings_file_problem);
-    // Shown in the status line once the window is up.
-    Message settings_problem = settings_file_problem.empty() ? Message() : Message::plain(settings_file_problem);
+    Message settings_problem;  // shown in the status line once the window is up
+    state.settings = load_settings(&settings_problem);
     // A language this binary does not carry (a file removed since) falls back to English.
     if (!text::set_language(state.settings.language)) state.settings.language = "en";
 

@@ -20,7 +20,7 @@ bool looks_like_imgui_ini(const std::string& text) {
 
 attn::Message load_imgui_ini(const std::string& path) {
     if (path.empty()) return {};
-    std::string problem;
+    attn::Message problem;
     const std::string text = read_config_file(path, &problem);
     if (!problem.empty()) return attn::Message("status.layout_problem", {{"problem", problem}});
     if (!looks_like_imgui_ini(text)) return attn::Message("status.layout_damaged");
