@@ -37,7 +37,7 @@ struct Message {
     std::string verbatim;           // the text itself, when id is empty (see plain())
 
     Message() = default;
-    Message(std::string message_id, std::vector<MessageArg> message_args = {})
+    explicit Message(std::string message_id, std::vector<MessageArg> message_args = {})
         : id(std::move(message_id)), args(std::move(message_args)) {}
     // A text that has no catalogue entry (an OS error string, a command-line-only line):
     // shown as it is in every language.

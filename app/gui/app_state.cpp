@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "app/text/languages.h"
 
 namespace attn::gui {
 

@@ -1,7 +1,6 @@
 #include "app/gui/compute_worker.h"
 #include "app/gui/free_core_team.h"
 
-#include "app/text/languages.h"
 #include "app/io/model_problem.h"
 
 #include <chrono>

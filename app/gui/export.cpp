@@ -12,7 +12,6 @@
 #include <random>
 
 #include "app/io/trace_writer.h"
-#include "app/text/languages.h"
 
 namespace attn::gui {
 

@@ -6,7 +6,6 @@
 #include "app/gui/export_path.h"
 #include "app/gui/frame.h"
 #include "app/gui/snapshot.h"
-#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -60,7 +59,7 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
             OffscreenRenderer r(w, h, static_cast<float>(request.scale), state.settings.light_theme);
             Status s = ok_status();
             if (!r.valid()) {
-                s = Status::failure(r.error());  // the GL driver's own words
+                s = Status::failure(r.error());
             } else {
                 cache_.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
                 render_state(r, state, cache_, layout_of(request.canvas_only), now);
@@ -74,7 +73,7 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
             export_image_size(state, request.canvas_only, win_w, win_h, w, h);
             renderer_ = std::make_unique<OffscreenRenderer>(w, h, static_cast<float>(request.scale), state.settings.light_theme);
             if (!renderer_->valid()) {
-                state.jobs.dialog.error = Message::plain(renderer_->error());  // the GL driver's own words
+                state.jobs.dialog.error = renderer_->error();
                 renderer_.reset();
                 return;
             }

@@ -150,7 +150,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     load_result(state, cache, computed);
     OffscreenRenderer renderer(options.width, options.height, 1.0f, false);
     if (!renderer.valid()) {
-        std::fprintf(stderr, "attnviz: error: %s\n", renderer.error().c_str());
+        std::fprintf(stderr, "attnviz: error: %s\n", english(renderer.error()).c_str());
         return 2;
     }
     render_state(renderer, state, cache, SnapshotLayout::FullWindow);

@@ -89,7 +89,7 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     state.settings.light_theme = options.theme == "light";
     accept_result(state, std::move(computed), 0.0);
     OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme);
-    if (!renderer.valid()) return fail(renderer.error());
+    if (!renderer.valid()) return fail(english(renderer.error()));
     HeatmapCache cache;
     cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
     PngEncoderPool pool;

@@ -161,8 +161,7 @@ Result<std::shared_ptr<const Model>> load_model(const std::string& name_or_path)
     const embedded::EmbeddedFile* card = embedded_file(name_or_path + ".json");
     const embedded::EmbeddedFile* weights = embedded_file(name_or_path + ".safetensors");
     if (!card || !weights)
-        return R::failure("no model called '" + name_or_path + "'; the models are " + model_names_text() +
-                          " (or give the path of a card .json)");
+        return R::failure(Message("error.model.no_such_model", {{"name", name_or_path}, {"models", model_names_text()}}));
     return shared(model_from_bytes(bytes_of(*card), bytes_of(*weights), name_or_path));
 }
 

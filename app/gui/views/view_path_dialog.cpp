@@ -56,7 +56,7 @@ PathCheck check_dialog_path(const DialogState& d) {
     if (target_of(d.kind) == ExportTarget::File && !path.empty() && fs::path(path).extension() != extension_of(d.kind)) {
         PathCheck c;
         c.resolved = path;
-        c.message = text::trf("dialog.path.wrong_extension", {{"extension", extension_of(d.kind)}});
+        c.message = Message("dialog.path.wrong_extension", {{"extension", extension_of(d.kind)}});
         return c;
     }
     return check_export_path(path, "/", target_of(d.kind));
