@@ -280,6 +280,13 @@ Tensor tensor_of(const Mat& m, std::vector<DimRole> roles) {
 // ---------------------------------------------------------------------------
 Result<Trace> run_attention(const AttentionConfig& c, const AttentionWeights& given_weights, const AttentionInputs& inputs,
                             const std::vector<uint8_t>& custom_mask) {
+    return run_attention(c, std::make_shared<const AttentionWeights>(given_weights), inputs, custom_mask);
+}
+
+Result<Trace> run_attention(const AttentionConfig& c, std::shared_ptr<const AttentionWeights> shared_weights,
+                            const AttentionInputs& inputs, const std::vector<uint8_t>& custom_mask) {
+    if (!shared_weights) return Result<Trace>::failure("no weights given");
+    const AttentionWeights& given_weights = *shared_weights;
     if (Status s = validate(c); !s) return Result<Trace>::failure(s.message());
     if (Status s = check_shapes(c, given_weights, inputs); !s) return Result<Trace>::failure(s.message());
     if (!custom_mask.empty() && custom_mask.size() != static_cast<size_t>(c.L()) * static_cast<size_t>(c.S()))
@@ -291,13 +298,15 @@ Result<Trace> run_attention(const AttentionConfig& c, const AttentionWeights& gi
     const DType dtype = c.dtype;
     StepRecorder rec;
     rec.trace.config = c;
-    rec.trace.weights = given_weights;
-    if (dtype != DType::Float32) {  // inputs and weights rounded first, as .to(dtype) does
-        AttentionWeights& w = rec.trace.weights;
+    rec.trace.parameters = std::move(shared_weights);
+    if (dtype != DType::Float32) {  // inputs and weights rounded first, as .to(dtype) does: on a copy
+        auto rounded = std::make_shared<AttentionWeights>(given_weights);
+        AttentionWeights& w = *rounded;
         for (Mat* m : {&w.w_q, &w.w_k, &w.w_v, &w.w_o}) round_to_dtype_in_place(dtype, m->data(), m->size());
         for (Vec* v : {&w.b_q, &w.b_k, &w.b_v, &w.b_o, &w.bias_k, &w.bias_v}) round_to_dtype_in_place(dtype, v->data(), v->size());
+        rec.trace.parameters = std::move(rounded);
     }
-    const AttentionWeights& w = rec.trace.weights;
+    const AttentionWeights& w = rec.trace.weights();
 
     // Inputs: X, and for cross-attention X_k and X_v.
     const Tensor x = rec.add(StepId::Input, StepKind::Input,

@@ -62,7 +62,7 @@ bool index_fits(const Tensor& t, const std::vector<int64_t>& index) {
 // Row `row` of `weight` as (part, row inside the part): Wqkv's rows are W_q's, W_k's, W_v's.
 bool weight_row(const Trace& trace, WeightId weight, int64_t row, WeightId& part, int64_t& part_row) {
     for (WeightId p : weight_parts(weight)) {
-        const int64_t rows = linear_params(trace.weights, p).weight.rows();
+        const int64_t rows = linear_params(trace.weights(), p).weight.rows();
         if (row < rows) {
             part = p;
             part_row = row;
@@ -77,7 +77,7 @@ float weight_value(const Trace& trace, WeightId weight, int64_t row, int64_t col
     WeightId part;
     int64_t r;
     if (!weight_row(trace, weight, row, part, r)) return std::numeric_limits<float>::quiet_NaN();
-    const Mat& w = linear_params(trace.weights, part).weight;
+    const Mat& w = linear_params(trace.weights(), part).weight;
     if (col < 0 || col >= w.cols()) return std::numeric_limits<float>::quiet_NaN();
     return w(r, col);
 }
@@ -86,7 +86,7 @@ float bias_value(const Trace& trace, WeightId weight, int64_t row) {
     WeightId part;
     int64_t r;
     if (!weight_row(trace, weight, row, part, r)) return std::numeric_limits<float>::quiet_NaN();
-    const Vec& b = linear_params(trace.weights, part).bias;
+    const Vec& b = linear_params(trace.weights(), part).bias;
     return r < b.size() ? b(r) : std::numeric_limits<float>::quiet_NaN();
 }
 
@@ -174,7 +174,7 @@ void explain_projection(const Trace& trace, const Step& step, const ExplainOptio
         for (const Term& t : terms) e.head_subtotals[static_cast<size_t>(t.k / dh)] += t.value;
     }
     keep_terms(std::move(terms), options, e);
-    e.has_bias = trace.weights.has_bias();
+    e.has_bias = trace.weights().has_bias();
     if (e.has_bias) {
         e.bias_cell = CellAddress::of_bias(p.weight, o);
         e.bias = bias_value(trace, p.weight, o);
@@ -368,7 +368,7 @@ int64_t row_in_step_weight(const Trace& trace, const Step& step, WeightId weight
     int64_t first = 0;
     for (WeightId part : weight_parts(step.provenance.weight)) {
         if (part == weight) return first + row;
-        first += linear_params(trace.weights, part).weight.rows();
+        first += linear_params(trace.weights(), part).weight.rows();
     }
     return -1;
 }
@@ -421,7 +421,7 @@ void weight_shape(const Trace& trace, WeightId weight, int64_t& rows, int64_t& c
     rows = 0;
     cols = 0;
     for (WeightId part : weight_parts(weight)) {
-        const Mat& w = linear_params(trace.weights, part).weight;
+        const Mat& w = linear_params(trace.weights(), part).weight;
         rows += w.rows();
         cols = w.cols();
     }

@@ -149,4 +149,13 @@ std::size_t release_cached_storage() noexcept {
 
 std::size_t cached_storage_bytes() noexcept { return cache().cached_bytes(); }
 
+void keep_freed_memory_for_reuse() noexcept {
+#if defined(__GLIBC__)
+    // Blocks up to 64 MiB come from the heap (glibc's default moves this threshold between
+    // 128 KiB and 32 MiB as blocks are freed), and free memory at the heap's top is kept.
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
 }  // namespace attn

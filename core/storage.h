@@ -29,6 +29,13 @@ void free_storage(void* pointer, std::size_t bytes) noexcept;
 std::size_t release_cached_storage() noexcept;
 // Bytes currently held by the cache (freed blocks kept for reuse).
 std::size_t cached_storage_bytes() noexcept;
+// Makes malloc keep the memory it frees for reuse instead of returning it to the system
+// at once (glibc: fixed mmap and trim thresholds), for the window, which builds a trace
+// of a slightly different shape on every slider step. Without it the tensors below the
+// cache's block size (Q/K/V, and (B, H, L, S) just under 2 MiB) came from fresh pages each
+// step: about 1,500 page faults per change at L = 256, E = 512. release_cached_storage()
+// still hands everything free back once the window is idle. No effect outside glibc.
+void keep_freed_memory_for_reuse() noexcept;
 
 // Bytes actually reserved for a request of `bytes`: large requests are rounded up to
 // one of eight size classes per octave (at most 12.5% more), so a trace whose sizes

@@ -6,6 +6,7 @@
 
 #include <cassert>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -117,8 +118,11 @@ struct Trace {
     TraceModelInfo model;  // which trained model and tokens, when there is one
     std::vector<Step> steps;
     // The parameters the forward used (W_q, W_k, W_v, W_o and biases), so a view can
-    // show "X times W^T" next to a projection. Not counted in storage_bytes().
-    AttentionWeights weights;
+    // show "X times W^T" next to a projection. Shared with the problem that ran it, not
+    // copied: at E = 512 a copy was 4 MiB of fresh pages (about a thousand page faults)
+    // on every slider step. Never null. Not counted in storage_bytes().
+    std::shared_ptr<const AttentionWeights> parameters = std::make_shared<const AttentionWeights>();
+    const AttentionWeights& weights() const { return *parameters; }
     // (B, H, L): 1 where every key of that query row was masked. With the -inf fill such
     // rows get all-zero weights (PyTorch gives NaN there) and the GUI explains why; with a
     // finite fill (-1e20, min, float masks) they are uniform 1/S, as in PyTorch.

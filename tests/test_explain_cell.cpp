@@ -178,7 +178,7 @@ void check_trace(const Trace& t, uint32_t seed) {
             REQUIRE(e.valid);
             CHECK(e.rule == CellRule::Parameter);
             check_flows(t, e);
-            if (t.weights.has_bias()) check_flows(t, explain_cell(t, CellAddress::of_bias(w, rc.first)));
+            if (t.weights().has_bias()) check_flows(t, explain_cell(t, CellAddress::of_bias(w, rc.first)));
         }
     }
 }

@@ -76,10 +76,13 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
         out["slider_change_compute_ms" + suffix] = median(s.compute_ms);
         out["slider_change_display_model_ms" + suffix] = median(s.model_ms);
         out["slider_change_redraw_ms_all" + suffix] = s.redraw_ms;
+        out["slider_change_page_faults" + suffix] = median(s.page_faults);
         if (!json) {
-            std::printf("slider change redraw (%d/%d/%d): %s ms (compute %s ms, of which display model %s ms; median of %zu)\n",
+            std::printf("slider change redraw (%d/%d/%d): %s ms (compute %s ms, of which display model %s ms; "
+                        "%.0f page faults; median of %zu)\n",
                         s.seq_len, s.hidden_dim, s.num_heads, gui::format_ms(median(s.redraw_ms)).c_str(),
-                        gui::format_ms(median(s.compute_ms)).c_str(), gui::format_ms(median(s.model_ms)).c_str(), s.redraw_ms.size());
+                        gui::format_ms(median(s.compute_ms)).c_str(), gui::format_ms(median(s.model_ms)).c_str(),
+                        median(s.page_faults), s.redraw_ms.size());
         }
     }
     out["model_switch_redraw_ms"] = median(r.model_switch_ms);

@@ -52,7 +52,7 @@ int run_trace(const TraceCommand& command) {
     if (!trace->model.note.empty()) std::fprintf(stderr, "attnviz: note: %s\n", trace->model.note.c_str());
     // Weights first: if they cannot be written, no trace is left behind either.
     if (!command.save_weights.empty())
-        if (Status s = io::write_safetensors(command.save_weights, io::weights_to_tensors(problem->weights)); !s)
+        if (Status s = io::write_safetensors(command.save_weights, io::weights_to_tensors(*problem->weights)); !s)
             return fail(s.error());
     if (Status s = io::write_trace_dir(trace.value(), command.out_dir); !s) {
         if (!command.save_weights.empty()) std::remove(command.save_weights.c_str());

@@ -267,6 +267,7 @@ int run_window(const io::Problem& initial, bool resume) {
 
     if (!settings_problem.empty()) set_status(state.ui, settings_problem, glfwGetTime());
 
+    keep_freed_memory_for_reuse();
     ComputeWorker worker;
     ComputeRequest first;
     if (resumed) first = std::move(*resumed);
@@ -287,15 +288,22 @@ int run_window(const io::Problem& initial, bool resume) {
     std::string saved_settings = serialize_settings(state.settings);
     double last_settings_check = glfwGetTime();
     double last_busy = glfwGetTime();
+    bool released_since_busy = false;
     while (!glfwWindowShouldClose(window) && !g_stop_requested) {
         // Idle (nothing moving, nothing computing): wait for input instead of redrawing.
         const bool busy = state.ui.playback.animating() || worker.busy() || state.jobs.export_progress.active ||
                           !keys.queue.empty() || keys.settle_frames > 0;
         if (busy) glfwPollEvents();
         else glfwWaitEventsTimeout(0.5);
-        // Idle for a second: the memory kept for the next trace goes back to the system.
-        if (busy) last_busy = glfwGetTime();
-        else if (glfwGetTime() - last_busy > 1.0 && cached_storage_bytes() > 0) release_cached_storage();
+        // Idle for a second: the memory kept for the next trace (the block cache and the
+        // heap's free pages, see keep_freed_memory_for_reuse) goes back to the system.
+        if (busy) {
+            last_busy = glfwGetTime();
+            released_since_busy = false;
+        } else if (glfwGetTime() - last_busy > 1.0 && !released_since_busy) {
+            release_cached_storage();
+            released_since_busy = true;
+        }
         int fb_w = 0, fb_h = 0;
         glfwGetFramebufferSize(window, &fb_w, &fb_h);
         if (fb_w <= 0 || fb_h <= 0 || glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {

@@ -26,7 +26,7 @@ ProjectionWeights projection_weights(const Trace& trace, int step) {
     if (step < 0 || step >= static_cast<int>(trace.steps.size())) return pw;
     const Step& s = trace.steps[static_cast<size_t>(step)];
     if (s.kind != StepKind::Projection || !s.has_primary_source() || !s.provenance.has_weight) return pw;
-    const AttentionWeights& w = trace.weights;
+    const AttentionWeights& w = trace.weights();
     bool bias = true;  // each projection has its own bias or none (--no-qkv-bias, --no-out-bias)
     for (WeightId part : weight_parts(s.provenance.weight)) bias = bias && linear_params(w, part).bias.size() > 0;
     for (WeightId part : weight_parts(s.provenance.weight)) {

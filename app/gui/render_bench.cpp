@@ -6,12 +6,15 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <sys/resource.h>
+
 #include "app/gui/compute_worker.h"
 #include "app/gui/export.h"
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/headless.h"
 #include "app/gui/snapshot.h"
 #include "app/io/model_loader.h"
+#include "core/storage.h"
 
 namespace attn::gui {
 namespace {
@@ -24,6 +27,13 @@ const Clock::time_point kProcessStart = Clock::now();
 
 double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Minor page faults of this process so far (fresh pages touched for the first time).
+long minor_page_faults() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
 }
 
 void load_result(AppState& state, HeatmapCache& cache, const ComputeResult& r) {
@@ -55,6 +65,7 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
     for (int change = -1; change < kChanges; ++change) {  // change -1 only puts a trace on screen
         request.config.seq_len = seq_len - kChanges + 1 + change;
         const auto start = Clock::now();
+        const long faults_before = minor_page_faults();
         const ComputeResult r = ComputeWorker::compute(request, 1);
         if (!r.error.empty()) return out;
         load_result(state, cache, r);
@@ -65,6 +76,7 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
             out.redraw_ms.push_back(ms_since(start));
             out.compute_ms.push_back(r.compute_ms);
             out.model_ms.push_back(r.model_ms);
+            out.page_faults.push_back(static_cast<double>(minor_page_faults() - faults_before));
         }
         auto full = std::make_shared<DisplayModel>(*state.results.model);
         complete_display_model(*state.results.trace, *full);
@@ -133,7 +145,9 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
         std::fprintf(stderr, "attnviz: error: frames per step must be >= 1 and the size at least 16x16\n");
         return 2;
     }
-    // Start-up as the window does it: a GL context, the first trace, the first frame.
+    // Start-up as the window does it: its malloc policy, a GL context, the first trace,
+    // the first frame.
+    keep_freed_memory_for_reuse();
     HeadlessGl gl;
     if (!gl.ok()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);

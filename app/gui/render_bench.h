@@ -22,6 +22,7 @@ struct SliderChangeTimes {
     std::vector<double> redraw_ms;   // per change: compute + display model + first frame drawn
     std::vector<double> compute_ms;  // of which: problem, forward and display model
     std::vector<double> model_ms;    // of which: the display model
+    std::vector<double> page_faults; // minor page faults per change (fresh memory touched)
 };
 
 struct RenderBenchReport {

@@ -28,7 +28,8 @@ Result<Problem> build_model_problem(std::shared_ptr<const Model> model, int laye
 
     Problem p;
     p.config = layer_attention_config(spec, static_cast<int>(tokens->ids.size()));
-    p.weights = model->weights.layers[static_cast<size_t>(layer)].attn;
+    // The layer's weights stay inside the model; the problem shares the model's ownership.
+    p.weights = std::shared_ptr<const AttentionWeights>(model, &model->weights.layers[static_cast<size_t>(layer)].attn);
     const Mat& x = shown.ln1;  // (L, D)
     p.inputs.query = Tensor::from_values({1, x.rows(), x.cols()}, {"B", "L", "E"}, std::vector<float>(x.data(), x.data() + x.size()));
     p.query_tokens = tokens->tokens;

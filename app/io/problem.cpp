@@ -79,17 +79,17 @@ Message mismatch(Message what, int64_t got, const char* name, int64_t expected, 
 // saves 2-3 ms of each redraw at E = 512. Problems are built on the window's compute
 // thread and the command line's main thread, hence the lock. Weights above 16 MiB are not
 // kept: an idle window must not hold big buffers (E = 2048 would be 64 MiB).
-AttentionWeights remembered_default_weights(const AttentionConfig& config) {
+std::shared_ptr<const AttentionWeights> remembered_default_weights(const AttentionConfig& config) {
     constexpr int64_t kMaxRememberedFloats = int64_t{4} << 20;
     static std::mutex lock;
-    static std::optional<std::pair<DefaultWeightsKey, AttentionWeights>> last;
+    static std::optional<std::pair<DefaultWeightsKey, std::shared_ptr<const AttentionWeights>>> last;
     const DefaultWeightsKey key = default_weights_key(config);
     {
         std::lock_guard<std::mutex> hold(lock);
         if (last && last->first == key) return last->second;
     }
-    AttentionWeights drawn = default_weights(config);
-    const int64_t floats = drawn.w_q.size() + drawn.w_k.size() + drawn.w_v.size() + drawn.w_o.size();
+    auto drawn = std::make_shared<const AttentionWeights>(default_weights(config));
+    const int64_t floats = drawn->w_q.size() + drawn->w_k.size() + drawn->w_v.size() + drawn->w_o.size();
     std::lock_guard<std::mutex> hold(lock);
     if (floats <= kMaxRememberedFloats) last.emplace(key, drawn);
     else last.reset();
@@ -232,8 +232,9 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         p.inputs.key = defaults.key;
         p.inputs.value = defaults.value;
     }
-    p.weights = have_weights ? std::move(loaded.weights) : remembered_default_weights(config);
-    if (Status s = check_shapes(config, p.weights, p.inputs); !s) return R::failure(s.message());
+    p.weights = have_weights ? std::make_shared<const AttentionWeights>(std::move(loaded.weights))
+                             : remembered_default_weights(config);
+    if (Status s = check_shapes(config, *p.weights, p.inputs); !s) return R::failure(s.message());
 
     p.query_tokens = !sentences.empty() && src.query_path.empty() ? sentences.front() : numbered("t", config.L());
     if (per_item) p.item_tokens = sentences;

@@ -39,7 +39,9 @@ inline constexpr const char* kPadToken = "<pad>";
 
 struct Problem {
     AttentionConfig config;
-    AttentionWeights weights;
+    // Shared, never null: the window's remembered seeded weights, a model's layer and the
+    // trace all point at one copy.
+    std::shared_ptr<const AttentionWeights> weights = std::make_shared<const AttentionWeights>();
     AttentionInputs inputs;
     std::vector<std::string> query_tokens;  // L labels ("t0".. when none were given)
     std::vector<std::string> key_tokens;    // S labels

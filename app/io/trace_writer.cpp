@@ -155,7 +155,7 @@ Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceEx
     if (Status s = write_file_bytes((temp / "manifest.json").string(), trace_manifest(trace).dump(2) + "\n"); !s)
         return fail(s.message());
     if (extras && extras->weights)
-        if (Status s = write_safetensors((temp / "weights.safetensors").string(), weights_to_tensors(trace.weights)); !s)
+        if (Status s = write_safetensors((temp / "weights.safetensors").string(), weights_to_tensors(trace.weights())); !s)
             return fail(s.message());
     if (extras && (!extras->query_tokens.empty() || !extras->key_tokens.empty())) {
         const json tokens = {{"query_tokens", extras->query_tokens}, {"key_tokens", extras->key_tokens},

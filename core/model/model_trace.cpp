@@ -59,7 +59,7 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
 
     Trace trace;
     trace.config = config;
-    trace.weights = shown.attention.weights;
+    trace.parameters = shown.attention.parameters;
     trace.fully_masked_rows = shown.attention.fully_masked_rows;
     TraceModelInfo& info = trace.model;
     info.name = spec.name;

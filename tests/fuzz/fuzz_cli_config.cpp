@@ -71,7 +71,7 @@ int cli_config_entry(const uint8_t* data, size_t size) {
     FUZZ_CHECK(estimate_peak_bytes(c) <= c.max_memory_bytes);
     FUZZ_CHECK(p.inputs.query.shape() == (std::vector<int64_t>{c.batch, c.L(), c.E()}));
     FUZZ_CHECK(static_cast<int>(p.query_tokens.size()) == c.L() && static_cast<int>(p.key_tokens.size()) == c.S());
-    FUZZ_CHECK(p.weights.w_q.rows() == c.E() && p.weights.w_k.cols() == c.key_dim() && p.weights.w_v.cols() == c.value_dim());
+    FUZZ_CHECK(p.weights->w_q.rows() == c.E() && p.weights->w_k.cols() == c.key_dim() && p.weights->w_v.cols() == c.value_dim());
     if (estimate_peak_bytes(c) <= kForwardBytes) {
         const Result<Trace> trace = run_attention(c, p.weights, p.inputs);
         // Seeded inputs are finite, so an accepted configuration must compute.

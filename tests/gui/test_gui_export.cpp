@@ -228,7 +228,7 @@ TEST_CASE("the tensors folder holds every step, the weights and the tokens") {
 
     Result<io::NamedTensors> weights = io::read_safetensors(dir + "/weights.safetensors");
     REQUIRE(weights.ok());
-    const io::NamedTensors expected = io::weights_to_tensors(trace.weights);
+    const io::NamedTensors expected = io::weights_to_tensors(trace.weights());
     REQUIRE(weights.value().size() == expected.size());
     for (const auto& [name, tensor] : expected) {
         CAPTURE(name);

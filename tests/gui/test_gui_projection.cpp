@@ -86,13 +86,13 @@ TEST_CASE("W^T panels hold the weight rows of their column group, transposed") {
     const StepDisplay& sd = m.steps[static_cast<size_t>(qkv)];
     REQUIRE(sd.weight_panels.size() == 6u);  // q h0, q h1, k h0, ...
     // The k part of W_qkv is W_k: feature 6 + j is row j of W_k.
-    CHECK(weight_at(pw, 7, 2) == t.weights.w_k(1, 2));
-    CHECK(bias_at(pw, 13) == t.weights.b_v(1));
+    CHECK(weight_at(pw, 7, 2) == t.weights().w_k(1, 2));
+    CHECK(bias_at(pw, 13) == t.weights().b_v(1));
     const Panel& k_h0 = sd.weight_panels[2];
     CHECK(k_h0.rows == 6);
     CHECK(k_h0.cols == 3);
     for (int i = 0; i < k_h0.rows; ++i) {
-        for (int j = 0; j < k_h0.cols; ++j) CHECK(k_h0.values[static_cast<size_t>(i * 3 + j)] == t.weights.w_k(j, i));
+        for (int j = 0; j < k_h0.cols; ++j) CHECK(k_h0.values[static_cast<size_t>(i * 3 + j)] == t.weights().w_k(j, i));
     }
     CHECK(sd.weight_vmin == -sd.weight_vmax);
 }

@@ -1,7 +1,7 @@
 // Projection steps drawn as a matrix product:        [ W^T ]
 //                                                     [ b   ]
 //                                              [ X ]  [ Y   ]
-// X is the step's source, W^T and b come from trace.weights (pooled textures baked by
+// X is the step's source, W^T and b come from trace.weights() (pooled textures baked by
 // HeatmapCache; numbers read from the CPU matrices), Y fills cell by cell while the
 // row of X and the column of W^T that make the current cell are lit.
 #pragma once
