@@ -1,8 +1,10 @@
 // explain_cell. Sections:
 //   [1] Addresses and weights   reading a cell of a step, a weight or a bias
 //   [2] Terms                   listing a sum's terms, the largest first when there are many
-//   [3] One function per kind   projection, scores, scale, mask, softmax, dropout, sum, move
-//   [4] Flows                   where an input or a weight element goes
+//   [3] One function per kind   projection, scores, softmax, dropout, sum, move (scale, mask
+//                               and issue 9's steps: explain_cell_issue9.cpp; a trained
+//                               model's steps: explain_cell_model.cpp)
+//   [4] Flows                   where an input or a weight element goes: explain_cell_flows.cpp
 //   [5] explain_cell            the dispatch over StepKind
 #include "core/explain_cell.h"
 
@@ -11,6 +13,7 @@
 #include <limits>
 #include <numeric>
 
+#include "core/explain_cell_parts.h"
 #include "core/ops.h"
 
 namespace attn {
@@ -48,6 +51,8 @@ int64_t CellExplanation::highlight_count() const {
 
 namespace {
 
+using explain_parts::weight_row;
+
 // ---------------------------------------------------------------------------
 // [1] Addresses and weights
 // ---------------------------------------------------------------------------
@@ -57,20 +62,6 @@ bool index_fits(const Tensor& t, const std::vector<int64_t>& index) {
     for (int d = 0; d < t.rank(); ++d)
         if (index[static_cast<size_t>(d)] < 0 || index[static_cast<size_t>(d)] >= t.dim(d)) return false;
     return true;
-}
-
-// Row `row` of `weight` as (part, row inside the part): Wqkv's rows are W_q's, W_k's, W_v's.
-bool weight_row(const Trace& trace, WeightId weight, int64_t row, WeightId& part, int64_t& part_row) {
-    for (WeightId p : weight_parts(weight)) {
-        const int64_t rows = linear_params(trace.weights(), p).weight.rows();
-        if (row < rows) {
-            part = p;
-            part_row = row;
-            return row >= 0;
-        }
-        row -= rows;
-    }
-    return false;
 }
 
 float weight_value(const Trace& trace, WeightId weight, int64_t row, int64_t col) {
@@ -90,11 +81,35 @@ float bias_value(const Trace& trace, WeightId weight, int64_t row) {
     return r < b.size() ? b(r) : std::numeric_limits<float>::quiet_NaN();
 }
 
+}  // namespace
+
+namespace explain_parts {
+
+// Row `row` of `weight` as (part, row inside the part): Wqkv's rows are W_q's, W_k's, W_v's.
+bool weight_row(const Trace& trace, WeightId weight, int64_t row, WeightId& part, int64_t& part_row) {
+    for (WeightId p : weight_parts(weight)) {
+        const int64_t rows = linear_params(trace.weights(), p).weight.rows();
+        if (row < rows) {
+            part = p;
+            part_row = row;
+            return row >= 0;
+        }
+        row -= rows;
+    }
+    return false;
+}
+
 const Tensor& tensor_of(const Trace& trace, StepId id) { return trace.find(id)->tensor; }
 
 int64_t index_of_role(const Tensor& t, const std::vector<int64_t>& index, DimRole role) {
     const int d = t.find_dim(role);
     return d >= 0 ? index[static_cast<size_t>(d)] : 0;
+}
+
+ExtraKeyKind extra_key_of_column(const AttentionConfig& config, int64_t j) {
+    if (j < config.S()) return ExtraKeyKind::None;
+    // bias_k's column comes first (it is appended before the split), the zero column last.
+    return config.add_bias_kv && j == config.S() ? ExtraKeyKind::BiasKv : ExtraKeyKind::ZeroAttn;
 }
 
 // ---------------------------------------------------------------------------
@@ -121,17 +136,30 @@ void keep_terms(std::vector<Term> all, const ExplainOptions& options, CellExplan
     e.sum = total;
 }
 
-// sum = terms (+ bias); flags a float32 rounding a reader would see at 4 significant digits.
-void close_dot_product(CellExplanation& e) {
-    e.rule = CellRule::DotProduct;
-    if (e.has_bias) e.sum += e.bias;
-    e.sum_rounds_visibly = std::fabs(e.sum - e.value) > 1e-4 * (1.0 + std::fabs(e.sum));
-}
-
 void set_operand(const Trace& trace, CellExplanation& e, StepId step, std::vector<int64_t> index) {
     e.operand = CellAddress::of_step(step, std::move(index));
     e.operand_value = tensor_of(trace, step).at(e.operand.index);
     e.highlights.push_back({step, {e.operand.index}});
+}
+
+void set_operand2(const Trace& trace, CellExplanation& e, StepId step, std::vector<int64_t> index) {
+    e.operand2 = CellAddress::of_step(step, std::move(index));
+    e.operand2_value = tensor_of(trace, step).at(e.operand2.index);
+    e.highlights.push_back({step, {e.operand2.index}});
+}
+
+}  // namespace explain_parts
+
+namespace {
+
+using namespace explain_parts;
+
+// sum = terms (+ bias); flags a rounding (float32, or the --dtype's) a reader would see
+// at 4 significant digits.
+void close_dot_product(CellExplanation& e) {
+    e.rule = CellRule::DotProduct;
+    if (e.has_bias) e.sum += e.bias;
+    e.sum_rounds_visibly = std::fabs(e.sum - e.value) > 1e-4 * (1.0 + std::fabs(e.sum));
 }
 
 // ---------------------------------------------------------------------------
@@ -174,11 +202,11 @@ void explain_projection(const Trace& trace, const Step& step, const ExplainOptio
         for (const Term& t : terms) e.head_subtotals[static_cast<size_t>(t.k / dh)] += t.value;
     }
     keep_terms(std::move(terms), options, e);
-    e.has_bias = trace.weights().has_bias();
-    if (e.has_bias) {
-        e.bias_cell = CellAddress::of_bias(p.weight, o);
-        e.bias = bias_value(trace, p.weight, o);
-    }
+    // Each projection has its own bias or none (--no-qkv-bias keeps b_o, --no-out-bias drops it).
+    e.bias = bias_value(trace, p.weight, o);
+    e.has_bias = !std::isnan(e.bias);
+    if (e.has_bias) e.bias_cell = CellAddress::of_bias(p.weight, o);
+    else e.bias = 0.0f;
     e.highlights.push_back(std::move(x_row));
     close_dot_product(e);
 }
@@ -213,33 +241,10 @@ void explain_sum_of_products(const Trace& trace, const Step& step, const Explain
         b_cells.cells.push_back(t.b.index);
     }
     keep_terms(std::move(terms), options, e);
+    if (scores) e.extra_key = extra_key_of_column(trace.config, fixed);
     e.highlights.push_back(std::move(a_cells));
     e.highlights.push_back(std::move(b_cells));
     close_dot_product(e);
-}
-
-void explain_mask(const Trace& trace, const Step& step, CellExplanation& e) {
-    set_operand(trace, e, step.primary_source(), e.cell.index);
-    const Provenance& p = step.provenance;
-    e.mask_kind = p.mask;
-    const int64_t b = index_of_role(step.tensor, e.cell.index, DimRole::Batch);
-    const int64_t i = index_of_role(step.tensor, e.cell.index, DimRole::QueryPos);
-    const int64_t j = index_of_role(step.tensor, e.cell.index, DimRole::KeyPos);
-    if (p.mask == MaskKind::Padding && !p.valid_lengths.empty())
-        e.valid_length = p.valid_lengths.size() == 1 ? p.valid_lengths[0] : p.valid_lengths[static_cast<size_t>(b)];
-    const bool filled = std::isinf(e.value) && e.value < 0 && !(std::isinf(e.operand_value) && e.operand_value < 0);
-    if (!filled) {
-        e.rule = CellRule::MaskKept;
-        return;
-    }
-    e.rule = CellRule::MaskFilled;
-    MaskRule rule;  // the configured mask alone: what is left was the caller's custom mask
-    rule.kind = p.mask;
-    rule.valid_lengths = p.valid_lengths;
-    if (rule.hides(b, i, j, step.tensor.dim(3)))
-        e.mask_reason = p.mask == MaskKind::Causal ? MaskReason::Causal : MaskReason::Padding;
-    else
-        e.mask_reason = MaskReason::Custom;
 }
 
 // The core's arithmetic (core/softmax.cpp): subtract the row max, exponentiate (masked
@@ -255,14 +260,19 @@ void explain_softmax(const Trace& trace, const Step& step, const ExplainOptions&
     StepCells row{src_step, {}};
     for (int64_t j = 0; j < S; ++j) row.cells.push_back({b, h, i, j});
     e.highlights.push_back(row);
-    if (row_flag < trace.fully_masked_rows.size() && trace.fully_masked_rows[row_flag]) {
+    float row_max = -std::numeric_limits<float>::infinity();
+    for (const auto& c : row.cells) row_max = std::max(row_max, src.at(c));
+    // With the -inf fill a row with no key left is set to zeros (torch: NaN); with a finite
+    // fill (-1e20, min, a float mask) it is an ordinary softmax of equal scores: uniform.
+    const bool flagged = row_flag < trace.fully_masked_rows.size() && trace.fully_masked_rows[row_flag];
+    if (std::isinf(row_max) && row_max < 0) {
         e.rule = CellRule::FullyMaskedRow;
-        e.row_max = -std::numeric_limits<float>::infinity();
+        e.row_max = row_max;
         return;
     }
     e.rule = CellRule::Softmax;
-    float row_max = -std::numeric_limits<float>::infinity();
-    for (const auto& c : row.cells) row_max = std::max(row_max, src.at(c));
+    e.row_fully_masked = flagged;
+    e.extra_key = extra_key_of_column(trace.config, idx[3]);
     std::vector<Term> terms;
     terms.reserve(static_cast<size_t>(S));
     float exp_sum = 0.0f;
@@ -343,64 +353,6 @@ void explain_move(const Trace& trace, const Step& step, CellExplanation& e) {
     e.is_view = step.is_view;
 }
 
-// ---------------------------------------------------------------------------
-// [4] Flows
-// ---------------------------------------------------------------------------
-
-// Every cell of projection step `step` in output feature `o` (all batch items and rows).
-StepCells feature_cells(const Step& step, int64_t o) {
-    const Tensor& t = step.tensor;
-    StepCells out{step.id, {}};
-    if (step.provenance.per_head) {
-        const int64_t dh = t.dim(3);
-        for (int64_t b = 0; b < t.dim(0); ++b)
-            for (int64_t n = 0; n < t.dim(2); ++n) out.cells.push_back({b, o / dh, n, o % dh});
-    } else {
-        for (int64_t b = 0; b < t.dim(0); ++b)
-            for (int64_t n = 0; n < t.dim(1); ++n) out.cells.push_back({b, n, o});
-    }
-    return out;
-}
-
-// The row of `o` inside the step's weight when `weight` is one of its parts, else -1.
-int64_t row_in_step_weight(const Trace& trace, const Step& step, WeightId weight, int64_t row) {
-    if (!step.provenance.has_weight) return -1;
-    int64_t first = 0;
-    for (WeightId part : weight_parts(step.provenance.weight)) {
-        if (part == weight) return first + row;
-        first += linear_params(trace.weights(), part).weight.rows();
-    }
-    return -1;
-}
-
-// An input cell x[b, n, i] feeds every output feature of row n of the projections reading it.
-void input_flows(const Trace& trace, CellExplanation& e) {
-    const int64_t b = e.cell.index[0], n = e.cell.index[1];
-    for (const Step& s : trace.steps) {
-        if (s.kind != StepKind::Projection || !s.has_primary_source() || s.primary_source() != e.cell.step) continue;
-        StepCells cells{s.id, {}};
-        const Tensor& t = s.tensor;
-        if (s.provenance.per_head) {
-            for (int64_t h = 0; h < t.dim(1); ++h)
-                for (int64_t d = 0; d < t.dim(3); ++d) cells.cells.push_back({b, h, n, d});
-        } else {
-            for (int64_t o = 0; o < t.dim(2); ++o) cells.cells.push_back({b, n, o});
-        }
-        e.flows.push_back(std::move(cells));
-    }
-}
-
-// A weight or bias element of row o feeds output feature o of every projection using it.
-void parameter_flows(const Trace& trace, CellExplanation& e) {
-    WeightId part;
-    int64_t part_row;
-    if (!weight_row(trace, e.cell.weight, e.cell.row, part, part_row)) return;
-    for (const Step& s : trace.steps) {
-        const int64_t o = row_in_step_weight(trace, s, part, part_row);
-        if (o >= 0) e.flows.push_back(feature_cells(s, o));
-    }
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -446,6 +398,7 @@ CellExplanation explain_cell(const Trace& trace, const CellAddress& cell, const 
     e.value = value_at_cell(trace, cell);
     if (std::isnan(e.value)) return e;  // no such cell (a recorded NaN cannot happen: the forward refuses them)
     e.valid = true;
+    e.dtype = trace.config.dtype;
     if (cell.kind != CellAddress::Kind::Step) {
         e.rule = CellRule::Parameter;
         parameter_flows(trace, e);
@@ -453,20 +406,29 @@ CellExplanation explain_cell(const Trace& trace, const CellAddress& cell, const 
         return e;
     }
     const Step& step = *trace.find(cell.step);
+    if (explain_extra_key_row(trace, step, e)) return e;
     switch (step.kind) {
         case StepKind::Input:
+            if (step.id == StepId::LayerInput && trace.model.previous_attention_residual.size() > 0) {
+                explain_layer_input(trace, e);
+                break;
+            }
             e.rule = CellRule::Given;
             input_flows(trace, e);
             e.highlights = e.flows;
+            // A model's attention input is its LayerNorm's output itself (model_trace.cpp):
+            // the same storage, so the number comes from the norm and goes to the projections.
+            if (const Step* norm = trace.find(StepId::Norm); norm && step.id == StepId::Input && norm->tensor.shares_storage_with(step.tensor)) {
+                e.highlights.clear();
+                set_operand(trace, e, StepId::Norm, cell.index);
+                e.rule = CellRule::Move;
+                e.is_view = true;
+            }
             break;
         case StepKind::Projection: explain_projection(trace, step, options, e); break;
         case StepKind::Scores:
         case StepKind::WeightedSum: explain_sum_of_products(trace, step, options, e); break;
-        case StepKind::Scale:
-            set_operand(trace, e, step.primary_source(), cell.index);
-            e.rule = CellRule::Scale;
-            e.factor = trace.config.scale_factor();
-            break;
+        case StepKind::Scale: explain_scale(trace, step, e); break;
         case StepKind::Mask: explain_mask(trace, step, e); break;
         case StepKind::Softmax: explain_softmax(trace, step, options, e); break;
         case StepKind::Dropout: explain_dropout(trace, step, e); break;
@@ -474,16 +436,14 @@ CellExplanation explain_cell(const Trace& trace, const CellAddress& cell, const 
         case StepKind::View:
         case StepKind::Transpose:
         case StepKind::Concat: explain_move(trace, step, e); break;
-        case StepKind::Lookup:
-        case StepKind::Add:
-        case StepKind::Norm:
-        case StepKind::Prediction:
-        // Issue 9's steps (RoPE tables and rotations, repeat_kv, the head mean) get their
-        // term-by-term explanations in a later change; the inspector shows the step's text.
-        case StepKind::RopeTable:
-        case StepKind::Rotation:
-        case StepKind::RepeatKv:
-        case StepKind::HeadMean: e.rule = CellRule::NotExplained; break;
+        case StepKind::RopeTable: explain_rope_table(trace, step, e); break;
+        case StepKind::Rotation: explain_rotation(trace, step, e); break;
+        case StepKind::RepeatKv: explain_repeat(trace, step, e); break;
+        case StepKind::HeadMean: explain_head_mean(trace, step, options, e); break;
+        case StepKind::Lookup: explain_lookup(trace, step, e); break;
+        case StepKind::Add: explain_add(trace, step, e); break;
+        case StepKind::Norm: explain_norm(trace, step, e); break;
+        case StepKind::Prediction: explain_prediction(trace, step, options, e); break;
     }
     return e;
 }

@@ -33,21 +33,26 @@ int64_t rope_partner(int64_t column, int64_t head_dim, RopeStyle style, float* s
     return column % 2 == 0 ? column + 1 : column - 1;
 }
 
+int64_t rope_frequency(int64_t column, int64_t head_dim, RopeStyle style) {
+    return style == RopeStyle::Half ? column % (head_dim / 2) : column / 2;
+}
+
+float rope_inv_freq(int64_t frequency, int64_t head_dim, double base) {
+    // torch: 1.0 / (base ** (arange(0, d_h, 2).float() / d_h)), all in float32.
+    const float exponent = static_cast<float>(2 * frequency) / static_cast<float>(head_dim);
+    return 1.0f / std::pow(static_cast<float>(base), exponent);
+}
+
 RopeTables rope_tables(int64_t seq_len, int64_t head_dim, double base, int64_t position_offset, RopeStyle style) {
     assert(check_rope(head_dim, base, position_offset).ok() && "rope_tables: call check_rope first");
     const int64_t pairs = head_dim / 2;
-    // torch: 1.0 / (base ** (arange(0, d_h, 2).float() / d_h)), all in float32.
     std::vector<float> inv_freq(static_cast<size_t>(pairs));
-    for (int64_t i = 0; i < pairs; ++i) {
-        const float exponent = static_cast<float>(2 * i) / static_cast<float>(head_dim);
-        inv_freq[static_cast<size_t>(i)] = 1.0f / std::pow(static_cast<float>(base), exponent);
-    }
+    for (int64_t i = 0; i < pairs; ++i) inv_freq[static_cast<size_t>(i)] = rope_inv_freq(i, head_dim, base);
     RopeTables t{Mat(seq_len, head_dim), Mat(seq_len, head_dim)};
     for (int64_t p = 0; p < seq_len; ++p) {
         const auto position = static_cast<float>(position_offset + p);
         for (int64_t c = 0; c < head_dim; ++c) {
-            const int64_t frequency = style == RopeStyle::Half ? c % pairs : c / 2;
-            const float angle = position * inv_freq[static_cast<size_t>(frequency)];
+            const float angle = position * inv_freq[static_cast<size_t>(rope_frequency(c, head_dim, style))];
             t.cos(p, c) = std::cos(angle);
             t.sin(p, c) = std::sin(angle);
         }

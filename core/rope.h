@@ -46,6 +46,12 @@ RopeTables rope_tables(int64_t seq_len, int64_t head_dim, double base, int64_t p
 // and their sum is rounded, as the bf16/f16 emulation of the fixtures does.
 Tensor apply_rope(const Tensor& x, const RopeTables& tables, RopeStyle style, DType dtype = DType::Float32);
 
+// The frequency index of column `column`: column % (d_h/2) for half, column / 2 for
+// interleaved (both columns of a pair share it).
+int64_t rope_frequency(int64_t column, int64_t head_dim, RopeStyle style);
+// inv_freq of frequency i as torch computes it in float32: 1 / base^(2i/d_h).
+float rope_inv_freq(int64_t frequency, int64_t head_dim, double base);
+
 // The column that coordinate `column` is paired with, and the sign its partner carries
 // in rotate(x) at `column` (-1 for the first of a pair, +1 for the second).
 int64_t rope_partner(int64_t column, int64_t head_dim, RopeStyle style, float* sign);

@@ -110,6 +110,15 @@ struct TraceModelInfo {
     std::vector<std::string> vocabulary;        // (V) labels of next_token_probs' last axis
     std::vector<std::string> predicted_tokens;  // (L) the model's argmax output at each position
     std::string note;                  // "unknown word shown as <unk>: 'cow'", or ""
+    // Numbers of the model run that no step holds but explain_cell needs to break the
+    // model's steps down (D = E the model width, V the vocabulary size):
+    int64_t position_rows = 0;         // rows of the position table (the model's max_len)
+    Vec norm_weight, norm_bias;        // (D) LN1 of the layer shown: gamma and beta
+    float norm_eps = 0;                // its epsilon
+    Mat logits;                        // (L, V) the last layer's logits (after the final norm and lm_head)
+    // Layer > 0: what the previous layer added up to the shown layer's input, (L, D) each:
+    // its stream after attention, and its MLP output (empty when the model has no MLP).
+    Mat previous_attention_residual, previous_mlp_out;
     bool present() const { return !name.empty(); }
 };
 

@@ -1,10 +1,17 @@
 // Actions: what the user asked for in one frame, returned by every view and merged in
-// one place (draw_frame); the window loop carries them out (they need GL or GLFW).
+// one place (draw_frame). Views never write the session, the settings or the jobs: an
+// edit comes back here (the view's edited copy, or a precise request) and draw_frame
+// applies it after every view is drawn (apply_edits, frame.h); the flags are then
+// carried out by the window loop (they need GL or GLFW).
 #pragma once
 
 #include <optional>
+#include <utility>
 
 #include "app/gui/export.h"
+#include "app/gui/jobs.h"
+#include "app/gui/session.h"
+#include "app/gui/settings.h"
 
 namespace attn::gui {
 
@@ -19,7 +26,17 @@ struct Actions {
     bool quit = false;
     std::optional<ExportRequest> export_request;  // the first one asked for wins
 
-    Actions& operator|=(const Actions& other) {
+    // Edits of the state, each set only when the view changed something. Every view of
+    // a frame starts from the same state, so two edits of one part cannot be combined:
+    // the first one in drawing order wins (one mouse and one keyboard make that moot).
+    std::optional<Session> session_edit;              // the session as a view edited it
+    std::optional<io::ProblemSources> sources_edit;   // the input files (an open dialog picked one)
+    std::optional<UiSettings> settings_edit;          // the settings as a view edited them
+    std::optional<DialogState> dialog_edit;           // the dialog opened, typed into or closed
+    bool hint_dismissed = false;                      // the first-run hint is done with
+
+    // Taken by value: a view's temporary result is moved in, not copied.
+    Actions& operator|=(Actions other) {
         config_changed |= other.config_changed;
         scale_changed |= other.scale_changed;
         theme_changed |= other.theme_changed;
@@ -28,7 +45,12 @@ struct Actions {
         toggle_fullscreen |= other.toggle_fullscreen;
         leave_fullscreen |= other.leave_fullscreen;
         quit |= other.quit;
-        if (!export_request) export_request = other.export_request;
+        if (!export_request) export_request = std::move(other.export_request);
+        if (!session_edit) session_edit = std::move(other.session_edit);
+        if (!sources_edit) sources_edit = std::move(other.sources_edit);
+        if (!settings_edit) settings_edit = std::move(other.settings_edit);
+        if (!dialog_edit) dialog_edit = std::move(other.dialog_edit);
+        hint_dismissed |= other.hint_dismissed;
         return *this;
     }
 };

@@ -1,5 +1,6 @@
-// AppState: the whole window's state, in four parts with one header each, so a view can
-// be given only the part it draws or edits:
+// AppState: the whole window's state, in parts with one header each, so a view can be
+// given only the part it draws (read-only; its edits come back in Actions, and only the
+// UiState is the views' own to write, see views/view_registry.h):
 //   settings  what survives a restart (settings.h)
 //   session   what the user edits: configuration, sentence, files (session.h)
 //   results   the newest trace and its display model (results.h)

@@ -4,6 +4,7 @@
 //   draw_slot          draws the registered views of one slot (view_registry.cpp)
 //   presentation       title + canvas + explanation, large type, no controls
 //   canvas_alone       a canvas-only export: the step's title above the canvas
+//   apply_edits        the views' edits of the state, in one fixed order
 //   draw_frame         the normal layout: the dock slots (layout.cpp dock_rects) and their views
 #include "app/gui/frame.h"
 
@@ -43,17 +44,27 @@ bool splitter(const char* id, float x, float y, float w, float h, bool vertical,
     return true;
 }
 
-// The splitter bars; dragging changes the saved sizes (in font heights, so they follow the UI scale).
-void splitters(const DockRects& d, float bar, float fs, UiSettings& ui) {
+// The splitter bars; dragging changes the saved sizes (in font heights, so they follow the
+// UI scale), returned as a settings edit like a view's.
+void splitters(const DockRects& d, float bar, float fs, const UiSettings& shown, Actions& out) {
+    UiSettings settings = shown;
+    bool dragged = false;
     float dx = 0.0f;
     const float top = d.tab.y, column_h = d.tab.h;
     const float left_w = d.side.left, right_w = d.side.right, right_x = d.right_top.x;
-    if (!d.side.left_collapsed && splitter("##split_left", left_w, top, bar, column_h, true, dx))
-        ui.left_panel_em = std::clamp((left_w + dx) / fs, 10.0f, 60.0f);
-    if (splitter("##split_right", right_x - bar, top, bar, column_h, true, dx))
-        ui.right_panel_em = std::clamp((right_w - dx) / fs, 10.0f, 60.0f);
-    if (splitter("##split_explain", right_x, top + d.side.explain_h, right_w, bar, false, dx))
-        ui.explain_fraction = std::clamp((d.side.explain_h + dx) / std::max(1.0f, column_h), 0.15f, 0.85f);
+    if (!d.side.left_collapsed && splitter("##split_left", left_w, top, bar, column_h, true, dx)) {
+        settings.left_panel_em = std::clamp((left_w + dx) / fs, 10.0f, 60.0f);
+        dragged = true;
+    }
+    if (splitter("##split_right", right_x - bar, top, bar, column_h, true, dx)) {
+        settings.right_panel_em = std::clamp((right_w - dx) / fs, 10.0f, 60.0f);
+        dragged = true;
+    }
+    if (splitter("##split_explain", right_x, top + d.side.explain_h, right_w, bar, false, dx)) {
+        settings.explain_fraction = std::clamp((d.side.explain_h + dx) / std::max(1.0f, column_h), 0.15f, 0.85f);
+        dragged = true;
+    }
+    if (dragged && !out.settings_edit) out.settings_edit = std::move(settings);  // the first edit wins, as in Actions
 }
 
 // A narrow tab; the controls open over the canvas and close with the tab again.
@@ -69,23 +80,24 @@ void controls_tab(const Rect& r, bool& controls_open, float fs) {
 
 // The registered views of `slot`: docked ones in their own window over `area`, the others
 // open their windows themselves. Views that need the mouse are left out of pictures.
-void draw_slot(DockSlot slot, AppState& state, const FrameContext& ctx, const Rect& area, Actions& out) {
+// `state` is read-only here: only the views' UiState is handed over writable.
+void draw_slot(DockSlot slot, const AppState& state, UiState& ui, const FrameContext& ctx, const Rect& area, Actions& out) {
     for (const ViewSpec& view : registered_views()) {
         if (view.slot != slot || (view.interactive_only && ctx.offscreen)) continue;
         if (!view.window) {
-            out |= view.draw(state, ctx, area);
+            out |= view.draw(state, ui, ctx, area);
             continue;
         }
         place_window(area.x, area.y, area.w, area.h);
         if (view.edge_to_edge) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
         ImGui::Begin(window_name(view), nullptr, kTiledPanelFlags | view.flags);
         if (view.edge_to_edge) ImGui::PopStyleVar();
-        out |= view.draw(state, ctx, area);
+        out |= view.draw(state, ui, ctx, area);
         ImGui::End();
     }
 }
 
-void presentation(AppState& state, Actions& out, const FrameContext& ctx, float w, float h) {
+void presentation(const AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
     const float s = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
     const float r = ImGui::GetFontSize();
     const ImVec2 pad = ImGui::GetStyle().WindowPadding;
@@ -94,7 +106,7 @@ void presentation(AppState& state, Actions& out, const FrameContext& ctx, float 
     place_window(0, 0, w, header_h);
     ImGui::Begin("##present_header", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.results.trace && !state.results.trace->steps.empty()) {
-        const int index = state.ui.playback.step();
+        const int index = ui.playback.step();
         const text::StepText words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
         ImGui::PushFont(ctx.fonts.large);
         ImGui::Text("%d / %zu   %s", index + 1, state.results.trace->steps.size(), words.title.c_str());
@@ -102,11 +114,11 @@ void presentation(AppState& state, Actions& out, const FrameContext& ctx, float 
         ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
     }
     ImGui::End();
-    draw_slot(DockSlot::Center, state, ctx, Rect{0, header_h, w, h - header_h - footer_h}, out);
+    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, header_h, w, h - header_h - footer_h}, out);
     place_window(0, h - footer_h, w, footer_h);
     ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.results.trace && !state.results.trace->steps.empty()) {
-        const Step& step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())];
+        const Step& step = state.results.trace->steps[static_cast<size_t>(ui.playback.step())];
         ImGui::PushTextWrapPos(w - 10.0f);
         ImGui::TextWrapped("%s", text::describe_step(step, state.results.trace->config).explanation.c_str());
         ImGui::PopTextWrapPos();
@@ -116,13 +128,13 @@ void presentation(AppState& state, Actions& out, const FrameContext& ctx, float 
 
 // The title strip of a canvas-only export (kCanvasTitleEm large-font heights), so the
 // picture stands alone on a slide: "5 / 17  Scores: Q K^T per head" and the formula.
-void canvas_alone(AppState& state, Actions& out, const FrameContext& ctx, float w, float h) {
+void canvas_alone(const AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
     const float large = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
     const float title_h = std::min(h * 0.5f, large * kCanvasTitleEm);
     place_window(0, 0, w, title_h);
     ImGui::Begin("##canvas_title", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (state.results.trace && !state.results.trace->steps.empty()) {
-        const int index = std::clamp(state.ui.playback.step(), 0, static_cast<int>(state.results.trace->steps.size()) - 1);
+        const int index = std::clamp(ui.playback.step(), 0, static_cast<int>(state.results.trace->steps.size()) - 1);
         const text::StepText words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
         ImGui::PushFont(ctx.fonts.large);
         const std::string title = std::to_string(index + 1) + " / " + std::to_string(state.results.trace->steps.size()) + "   " + words.title;
@@ -139,42 +151,59 @@ void canvas_alone(AppState& state, Actions& out, const FrameContext& ctx, float 
         }
     }
     ImGui::End();
-    draw_slot(DockSlot::Center, state, ctx, Rect{0, title_h, w, h - title_h}, out);
+    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, title_h, w, h - title_h}, out);
 }
 
-}  // namespace
-
-Actions draw_frame(AppState& state, const FrameContext& ctx) {
-    Actions out;
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    if (display.x <= 0.0f || display.y <= 0.0f) return out;
-    if (ctx.canvas_only) {
-        canvas_alone(state, out, ctx, display.x, display.y);
-        return out;
-    }
-    if (state.ui.presentation || ctx.presentation_header) {
-        presentation(state, out, ctx, display.x, display.y);
-        return out;
-    }
+// The normal layout. The splitter bars and the controls tab belong to the frame, not to a
+// view, but follow the same rule: the bars return the panel sizes as a settings edit, the
+// tab writes controls_open (UI state).
+void docked(const AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
     // The menu bar first: its height is the top of every column.
-    draw_slot(DockSlot::MenuBar, state, ctx, Rect{}, out);
-    draw_slot(DockSlot::Dialogs, state, ctx, Rect{}, out);
+    draw_slot(DockSlot::MenuBar, state, ui, ctx, Rect{}, out);
+    draw_slot(DockSlot::Dialogs, state, ui, ctx, Rect{}, out);
     const float fs = ImGui::GetFontSize();
     // Splitter bars sit in gaps between the panels (no overlap, so window order never hides them).
     const float bar = ctx.offscreen ? 0.0f : std::max(4.0f, fs * 0.3f);
     const float timeline_h = ImGui::GetFrameHeightWithSpacing() * 2.0f + ImGui::GetStyle().WindowPadding.y * 2.0f + fs * 0.6f;
     const UiSettings& saved = state.settings;
-    const DockRects d = dock_rects(display.x, display.y, ImGui::GetFrameHeight(), fs, timeline_h, fs * 1.6f, bar,
+    const DockRects d = dock_rects(w, h, ImGui::GetFrameHeight(), fs, timeline_h, fs * 1.6f, bar,
                                    saved.left_panel_em, saved.right_panel_em, saved.explain_fraction);
-    if (!ctx.offscreen) splitters(d, bar, fs, state.settings);
-    draw_slot(DockSlot::Center, state, ctx, d.center, out);
-    if (d.side.left_collapsed) controls_tab(d.tab, state.ui.controls_open, fs);
-    if (!d.side.left_collapsed || state.ui.controls_open) draw_slot(DockSlot::Left, state, ctx, d.left, out);
-    draw_slot(DockSlot::Bottom, state, ctx, d.bottom, out);
-    draw_slot(DockSlot::AboveBottom, state, ctx, Rect{d.bottom.x, d.bottom.y - fs * 0.5f, d.bottom.w, 0.0f}, out);
-    draw_slot(DockSlot::RightTop, state, ctx, d.right_top, out);
-    draw_slot(DockSlot::RightBottom, state, ctx, d.right_bottom, out);
-    draw_slot(DockSlot::StatusBar, state, ctx, d.status, out);
+    if (!ctx.offscreen) splitters(d, bar, fs, state.settings, out);
+    draw_slot(DockSlot::Center, state, ui, ctx, d.center, out);
+    if (d.side.left_collapsed) controls_tab(d.tab, ui.controls_open, fs);
+    if (!d.side.left_collapsed || ui.controls_open) draw_slot(DockSlot::Left, state, ui, ctx, d.left, out);
+    draw_slot(DockSlot::Bottom, state, ui, ctx, d.bottom, out);
+    draw_slot(DockSlot::AboveBottom, state, ui, ctx, Rect{d.bottom.x, d.bottom.y - fs * 0.5f, d.bottom.w, 0.0f}, out);
+    draw_slot(DockSlot::RightTop, state, ui, ctx, d.right_top, out);
+    draw_slot(DockSlot::RightBottom, state, ui, ctx, d.right_bottom, out);
+    draw_slot(DockSlot::StatusBar, state, ui, ctx, d.status, out);
+}
+
+}  // namespace
+
+void apply_edits(AppState& state, Actions& actions) {
+    if (actions.session_edit) state.session = std::move(*actions.session_edit);
+    if (actions.sources_edit) state.session.sources = std::move(*actions.sources_edit);
+    if (actions.settings_edit) state.settings = std::move(*actions.settings_edit);
+    // The catalogue in use is the process's, not a view's to switch.
+    if (actions.language_changed && !text::set_language(state.settings.language)) state.settings.language = text::active().code();
+    if (actions.hint_dismissed) state.settings.hint_seen = true;
+    if (actions.dialog_edit) state.jobs.dialog = std::move(*actions.dialog_edit);
+    actions.session_edit.reset();
+    actions.sources_edit.reset();
+    actions.settings_edit.reset();
+    actions.dialog_edit.reset();
+    actions.hint_dismissed = false;
+}
+
+Actions draw_frame(AppState& state, const FrameContext& ctx) {
+    Actions out;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (display.x <= 0.0f || display.y <= 0.0f) return out;
+    if (ctx.canvas_only) canvas_alone(state, state.ui, out, ctx, display.x, display.y);
+    else if (state.ui.presentation || ctx.presentation_header) presentation(state, state.ui, out, ctx, display.x, display.y);
+    else docked(state, state.ui, out, ctx, display.x, display.y);
+    apply_edits(state, out);
     return out;
 }
 

@@ -1,6 +1,6 @@
 // Session: what the user edits (the configuration, the sentence, input files). Only a
 // validated copy of it is sent to the ComputeWorker; the views that edit it (controls,
-// the open-file dialogs) receive this and nothing else of the application.
+// the menu, the open-file dialogs) read it and return an edited copy in their Actions.
 #pragma once
 
 #include <memory>

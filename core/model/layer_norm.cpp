@@ -4,18 +4,25 @@
 
 namespace attn {
 
+LayerNormStats layer_norm_stats(const Eigen::Ref<const Eigen::RowVectorXf>& row, float eps) {
+    const Eigen::RowVectorXd x = row.cast<double>();
+    LayerNormStats s;
+    s.mean = x.mean();
+    s.variance = (x.array() - s.mean).square().mean();  // biased, as torch
+    s.inv_std = 1.0 / std::sqrt(s.variance + static_cast<double>(eps));
+    return s;
+}
+
+float layer_norm_element(float x, const LayerNormStats& stats, float weight, float bias) {
+    return static_cast<float>((static_cast<double>(x) - stats.mean) * stats.inv_std * weight + bias);
+}
+
 Mat layer_norm(const Eigen::Ref<const Mat>& x, const NormWeights& norm, float eps) {
     const Eigen::Index N = x.rows(), D = x.cols();
     Mat y(N, D);
     for (Eigen::Index i = 0; i < N; ++i) {
-        // Mean and variance in double: the fixtures are float32 PyTorch, which
-        // accumulates more carefully than a naive float sum.
-        const Eigen::RowVectorXd row = x.row(i).cast<double>();
-        const double mean = row.mean();
-        const double variance = (row.array() - mean).square().mean();  // biased, as torch
-        const double inv_std = 1.0 / std::sqrt(variance + static_cast<double>(eps));
-        for (Eigen::Index j = 0; j < D; ++j)
-            y(i, j) = static_cast<float>((row(j) - mean) * inv_std * norm.weight(j) + norm.bias(j));
+        const LayerNormStats stats = layer_norm_stats(x.row(i), eps);
+        for (Eigen::Index j = 0; j < D; ++j) y(i, j) = layer_norm_element(x(i, j), stats, norm.weight(j), norm.bias(j));
     }
     return y;
 }

@@ -6,6 +6,18 @@
 
 namespace attn {
 
+// One row's statistics, in double (the fixtures are float32 PyTorch, which accumulates
+// more carefully than a naive float sum).
+struct LayerNormStats {
+    double mean = 0;
+    double variance = 0;  // biased: the mean of squared deviations
+    double inv_std = 0;   // 1 / sqrt(variance + eps)
+};
+// row: (D) -> its mean, variance and 1/sqrt(variance + eps).
+LayerNormStats layer_norm_stats(const Eigen::Ref<const Eigen::RowVectorXf>& row, float eps);
+// Element j of the normed row: (x_j - mean) * inv_std * weight_j + bias_j, rounded to float once.
+float layer_norm_element(float x, const LayerNormStats& stats, float weight, float bias);
+
 // x: (N, D) -> (N, D); each row normalised to mean 0, variance 1, then scaled and shifted.
 Mat layer_norm(const Eigen::Ref<const Mat>& x, const NormWeights& norm, float eps);
 

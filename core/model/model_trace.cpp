@@ -70,6 +70,17 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     info.vocabulary = spec.vocabulary;
     info.note = unknown_words_note(tokens);
     for (int id : run.predicted_ids) info.predicted_tokens.push_back(spec.vocabulary[static_cast<size_t>(id)]);
+    // What the cell explanations read (core/explain_cell_model.cpp): small next to the steps.
+    info.position_rows = model.weights.position_embedding.rows();
+    info.norm_weight = model.weights.layers[static_cast<size_t>(layer)].ln1.weight;
+    info.norm_bias = model.weights.layers[static_cast<size_t>(layer)].ln1.bias;
+    info.norm_eps = spec.norm_eps;
+    info.logits = run.logits;
+    if (layer > 0) {
+        const LayerRun& previous = run.layers[static_cast<size_t>(layer - 1)];
+        info.previous_attention_residual = previous.resid_attn;
+        if (spec.mlp) info.previous_mlp_out = previous.mlp.out;
+    }
 
     // Before attention: where the layer's input comes from.
     const auto push = [&](StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sources) {

@@ -46,10 +46,12 @@ struct DialogHarness {
         std::error_code ec;
         fs::remove_all(tmp, ec);
     }
-    // One frame of the dialogs; returns what they asked the window loop to do.
+    // One frame of the dialogs, their edits applied as draw_frame does; returns what they
+    // asked the window loop to do.
     Actions frame() {
         ImGui::NewFrame();
         Actions out = draw_dialogs(state.jobs.dialog, state.session.sources, false);
+        apply_edits(state, out);
         ImGui::Render();
         return out;
     }

@@ -5,6 +5,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <string>
 
 #include "app/gui/compute_worker.h"
@@ -13,6 +14,7 @@
 #include "app/gui/format.h"
 #include "app/gui/projection.h"
 #include "app/gui/views/view_inspector.h"
+#include "app/io/model_loader.h"
 #include "core/explain_cell.h"
 
 using namespace attn;
@@ -53,7 +55,12 @@ struct InspectorHarness {
     }
 };
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+// `part` in `text`, also when the inspector wrapped it over lines (breaks are at spaces).
+bool has(const std::string& text, const std::string& part) {
+    std::string joined = text;
+    std::replace(joined.begin(), joined.end(), '\n', ' ');
+    return text.find(part) != std::string::npos || joined.find(part) != std::string::npos;
+}
 
 // What the inspector must show for `e`: the value, and the numbers the rule is made of.
 void check_drawn(const std::string& text, const std::string& name, const CellExplanation& e) {
@@ -65,6 +72,7 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
             REQUIRE_FALSE(e.flows.empty());
             for (const StepCells& flow : e.flows)
                 CHECK(has(text, std::string("-> ") + step_name(flow.step) + ": " + std::to_string(flow.cells.size()) + " cells read it"));
+            if (e.cell.kind == CellAddress::Kind::Step && e.cell.step == StepId::Tokens) CHECK(has(text, "token id " + format_value(e.value)));
             break;
         case CellRule::DotProduct:
             for (const Term& t : e.terms) CHECK(has(text, format_value(t.value)));
@@ -73,19 +81,70 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
             if (e.has_bias) CHECK(has(text, format_value(e.bias)));
             break;
         case CellRule::Scale: CHECK(has(text, format_value(e.factor))); break;
-        case CellRule::MaskKept: CHECK(has(text, "allowed")); break;
-        case CellRule::MaskFilled: CHECK(has(text, "masked: key")); break;
+        case CellRule::MaskKept: CHECK(has(text, e.extra_key == ExtraKeyKind::None ? "allowed: the score" : "allowed: key column")); break;
+        case CellRule::MaskAdded: CHECK(has(text, "the float mask adds " + format_value(e.mask_addend))); break;
+        case CellRule::MaskFilled: CHECK(has(text, "masked: key")); CHECK(has(text, format_value(e.mask_fill))); break;
         case CellRule::Softmax:
             CHECK(has(text, "row max " + format_value(e.row_max)));
             CHECK(has(text, "row sum " + format_value(e.exp_sum)));
             for (const Term& t : e.terms) CHECK(has(text, format_value(t.value)));
+            if (e.row_fully_masked) CHECK(has(text, "uniform"));
             break;
-        case CellRule::FullyMaskedRow: CHECK(text.size() > 40); break;
-        case CellRule::NotExplained: FAIL("every attention step is explained"); break;
+        case CellRule::FullyMaskedRow: CHECK(has(text, "every key masked")); break;
         case CellRule::DropoutKept: CHECK(has(text, "kept")); break;
         case CellRule::DropoutDropped: CHECK(has(text, "dropped")); break;
         case CellRule::Move: CHECK(has(text, std::string("the same number as in ") + step_name(e.operand.step))); break;
+        case CellRule::ExtraKey:
+            CHECK(has(text, e.extra_key == ExtraKeyKind::BiasKv ? "[" + std::to_string(e.cell.index[2]) + "] = " + format_value(e.value)
+                                                                : std::string("add_zero_attn")));
+            break;
+        case CellRule::RopeAngle:
+            CHECK(has(text, "= " + format_value(e.rope.angle) + " rad"));
+            CHECK(has(text, (e.rope.sine ? "sin(" : "cos(") + format_value(e.rope.angle) + ") = " + format_value(e.value)));
+            break;
+        case CellRule::Rotation:
+            REQUIRE(e.terms.size() == 2);
+            CHECK(has(text, "= " + format_value(e.terms[0].value)));
+            CHECK(has(text, "= " + format_value(e.terms[1].value)));
+            CHECK(has(text, "sum = " + format_value(static_cast<float>(e.sum))));
+            CHECK(has(text, "column " + std::to_string(e.rope.partner)));
+            break;
+        case CellRule::Repeat: CHECK(has(text, "reads key/value head " + std::to_string(e.kv_head))); break;
+        case CellRule::Mean:
+            for (const Term& t : e.terms) CHECK(has(text, format_value(t.a_value)));
+            CHECK(has(text, "/ " + std::to_string(e.divisor) + " = " + format_value(e.value)));
+            break;
+        case CellRule::Lookup:
+            CHECK(has(text, "row " + std::to_string(e.lookup.row) +
+                                (e.lookup.table == LookupTable::Token ? " of the token embedding table" : " of the learned position table")));
+            break;
+        case CellRule::Add:
+            CHECK(has(text, format_value(e.operand_value) + " (" + step_name(e.operand.step) + ") + " + format_value(e.operand2_value)));
+            break;
+        case CellRule::Norm:
+            CHECK(has(text, "mean " + format_value(static_cast<float>(e.norm.mean))));
+            CHECK(has(text, "gamma " + format_value(e.norm.gamma) + " + beta " + format_value(e.norm.beta)));
+            break;
+        case CellRule::Prediction:
+            CHECK(has(text, "max logit " + format_value(e.row_max)));
+            CHECK(has(text, "/ " + format_value(e.exp_sum) + " = " + format_value(e.value)));
+            for (const Term& t : e.terms) CHECK(has(text, format_value(t.value)));
+            break;
+        case CellRule::Argmax:
+            CHECK(has(text, "largest final logit"));
+            for (const Term& t : e.terms) CHECK(has(text, format_value(t.a_value)));
+            break;
+        case CellRule::PreviousLayer:
+            CHECK(has(text, "what layer " + std::to_string(e.previous_layer) + " produced"));
+            CHECK(has(text, format_value(e.operand_value)));
+            for (const StepCells& flow : e.flows) CHECK(has(text, std::string("-> ") + step_name(flow.step)));
+            break;
     }
+    // The --dtype rounding is named where an op rounded the value.
+    const bool op_rounded = e.rule == CellRule::DotProduct || e.rule == CellRule::Scale || e.rule == CellRule::Softmax ||
+                            e.rule == CellRule::Rotation || e.rule == CellRule::Mean || e.rule == CellRule::MaskFilled;
+    if (e.dtype != DType::Float32 && op_rounded) CHECK(has(text, std::string("then rounded to ") + to_string(e.dtype)));
+    if (e.rule == CellRule::MaskKept || e.rule == CellRule::Move) CHECK_FALSE(has(text, "then rounded to"));
     // The highlighted cells are counted on screen, step by step.
     if (e.rule != CellRule::Given && e.rule != CellRule::Parameter)
         for (const StepCells& h : e.highlights) CHECK(has(text, std::to_string(h.cells.size()) + " of " + step_name(h.step)));
@@ -93,10 +152,27 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
 
 // Hovers the first and last cell of every panel of every step, then pins one of each
 // step while the playback shows another step.
-void inspect_every_step(const AttentionConfig& c) {
+// A state holding layer `layer` of a trained model on its example sentence, as the
+// window computes it.
+AppState state_for_model(const char* name, int layer) {
+    Result<std::shared_ptr<const Model>> model = io::load_model(name);
+    REQUIRE_MESSAGE(model.ok(), model.error());
+    ComputeRequest request;
+    request.model = model.value();
+    request.model_layer = layer;
+    request.model_sentence = model.value()->spec.example;
+    request.max_extent = 256;
+    const auto computed = ComputeWorker::compute(request, 1);
+    REQUIRE_MESSAGE(computed.error.empty(), computed.error);
+    AppState state;
+    accept_result(state, computed, 0.0);
+    return state;
+}
+
+void inspect_every_step(AppState state) {
     InspectorHarness imgui;
-    AppState state = state_for(c);
     REQUIRE(state.results.trace);
+    const AttentionConfig& c = state.results.trace->config;
     const Trace& trace = *state.results.trace;
     int inspected = 0;
     for (int s = 0; s < static_cast<int>(state.results.model->steps.size()); ++s) {
@@ -133,7 +209,7 @@ void inspect_every_step(const AttentionConfig& c) {
                  CellAddress::of_bias(step.provenance.weight, feature)},
             };
             for (const auto& [ref, address] : operands) {
-                if (ref.part == CellRef::Part::Bias && !c.bias) continue;
+                if (ref.part == CellRef::Part::Bias && !explain_cell(trace, address).valid) continue;  // no bias
                 state.ui.canvas.hovered = ref;
                 const std::string text = imgui.draw(state);
                 const CellExplanation e = explain_cell(trace, address);
@@ -189,5 +265,47 @@ TEST_CASE("the inspector draws the core's explanation of hovered and pinned cell
         c.num_heads = 2;
         c.seq_len = 24;
     }
-    inspect_every_step(c);
+    inspect_every_step(state_for(c));
+}
+
+TEST_CASE("the inspector draws issue 9's rules: RoPE, repeat_kv, head mean, extra keys, masks and scales, bf16") {
+    AttentionConfig c;
+    c.seq_len = 5;
+    c.hidden_dim = 8;
+    c.num_heads = 4;
+    SUBCASE("rope, GQA, averaged weights, causal + window, bfloat16") {
+        c.rope = true;
+        c.position_offset = 2;
+        c.num_kv_heads = 2;
+        c.average_weights = true;
+        c.mask_presets = parse_mask_presets("causal,window").value();
+        c.window = 2;
+        c.dtype = DType::BFloat16;
+    }
+    SUBCASE("extra key columns, left padding with valid length 0, the -1e20 fill, mask before scale, scale hidden") {
+        c.batch = 2;
+        c.add_bias_kv = true;
+        c.add_zero_attn = true;
+        c.mask_presets = parse_mask_presets("left-padding").value();
+        c.valid_lengths = {3, 0};
+        c.mask_fill = parse_mask_fill("-1e20").value();
+        c.mask_before_scale = true;
+        c.scale.kind = ScaleKind::Hidden;
+        c.no_out_proj = true;
+    }
+    SUBCASE("rope interleaved, padding 0 with -inf, --scale none") {
+        c.rope = true;
+        c.rope_style = RopeStyle::Interleaved;
+        c.mask = MaskKind::Padding;
+        c.valid_lengths = {0};
+        c.scale.kind = ScaleKind::None;
+    }
+    inspect_every_step(state_for(c));
+}
+
+TEST_CASE("the inspector draws every step of the trained models: lookups, norm, residual, predictions, a later layer") {
+    SUBCASE("tiny-lm layer 0") { inspect_every_step(state_for_model("tiny-lm", 0)); }
+    SUBCASE("tiny-lm layer 1") { inspect_every_step(state_for_model("tiny-lm", 1)); }
+    SUBCASE("reverse") { inspect_every_step(state_for_model("reverse", 0)); }
+    SUBCASE("sort") { inspect_every_step(state_for_model("sort", 0)); }
 }

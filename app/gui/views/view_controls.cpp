@@ -171,17 +171,24 @@ bool variant_combo(Session& session) {
 
 }  // namespace
 
-Actions draw_controls(Session& session, const Results& results, UiState& ui, UiSettings& settings, bool computing) {
-    Actions out;
-    AttentionConfig& c = session.config;
+Actions draw_controls(const Session& shown_session, const Results& results, UiState& ui, const UiSettings& shown_settings,
+                      bool computing) {
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.0f);
+    Actions out = draw_model_picker(shown_session, shown_settings.light_theme);
+    // The controls edit copies (the picker's edit, if any, goes on from there); a copy is
+    // handed back when a control changed it. A text box or a typed slider value keeps its
+    // own buffer inside ImGui while it is active, so typing survives the copy each frame.
+    Session session = out.session_edit ? *out.session_edit : shown_session;
+    UiSettings settings = shown_settings;
+    bool session_edited = out.session_edit.has_value(), settings_edited = false;
+    AttentionConfig& c = session.config;
 
-    out |= draw_model_picker(session, settings.light_theme);
     const bool model = session.model != nullptr;
     ImGui::TextUnformatted(tr("controls.tokens"));
     ImGui::SetNextItemWidth(-1.0f);
     const char* hint = model ? tr("controls.sentence.model_hint") : tr("controls.sentence.hint");
     if (ImGui::InputTextWithHint("##sentence", hint, &session.sentence)) {
+        session_edited = true;  // the box's text changes even when it is not taken
         out.config_changed |= model ? follow_model_sentence(session) : follow_sentence(session);
     }
     if (!session.sentence_message.empty()) {
@@ -245,8 +252,10 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
     if (c.batch > 1) {
         int item = std::min(session.batch_item, c.batch - 1);
         if (ImGui::SliderInt(label("controls.show_item"), &item, 0, c.batch - 1, "%d", ImGuiSliderFlags_AlwaysClamp)) out.config_changed = true;
+        session_edited |= session.batch_item != item;
         session.batch_item = item;
     } else {
+        session_edited |= session.batch_item != 0;
         session.batch_item = 0;
     }
     ImGui::Separator();
@@ -264,7 +273,10 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
         // its own length; the slider edits the item on screen.
         const int keys = std::max(1, c.cross_attention ? c.S() : c.seq_len);
         const int item = std::clamp(session.batch_item, 0, std::max(0, c.batch - 1));
-        while (static_cast<int>(session.valid_lengths.size()) < c.batch) session.valid_lengths.push_back(valid_length_of(session, c.batch));
+        while (static_cast<int>(session.valid_lengths.size()) < c.batch) {
+            session.valid_lengths.push_back(valid_length_of(session, c.batch));
+            session_edited = true;
+        }
         int length = std::clamp(valid_length_of(session, item), 1, keys);
         // The item goes into the slider's text so the label stays short in a narrow panel.
         const std::string format = c.batch > 1 ? trf("controls.valid_length.item_format", {{"item", item}}) : std::string("%d");
@@ -306,12 +318,13 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
     ImGui::Separator();
 
     ImGui::TextUnformatted(tr("controls.display"));
-    ImGui::Checkbox(label("controls.numbers"), &settings.show_values);
+    settings_edited |= ImGui::Checkbox(label("controls.numbers"), &settings.show_values);
     ImGui::Checkbox(label("controls.storage"), &ui.show_storage);
     int theme = settings.light_theme ? 1 : 0;
     if (ImGui::RadioButton(label("controls.dark"), &theme, 0)) out.theme_changed = true;
     ImGui::SameLine();
     if (ImGui::RadioButton(label("controls.light"), &theme, 1)) out.theme_changed = true;
+    settings_edited |= settings.light_theme != (theme == 1);
     settings.light_theme = theme == 1;
     // Applied when the slider is released: fonts are rebuilt, which is too slow per drag step.
     float& pending = ui.pending_ui_scale;
@@ -319,12 +332,14 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
     ImGui::SliderFloat(label("controls.ui_scale"), &pending, 0.75f, 2.5f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemDeactivatedAfterEdit() && pending != settings.ui_scale) {
         settings.ui_scale = pending;
+        settings_edited = true;
         out.scale_changed = true;
     }
     float speed = ui.playback.speed();
     if (ImGui::SliderFloat(label("controls.speed"), &speed, 0.1f, 8.0f, "%.2fx", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
         ui.playback.set_speed(speed);
         settings.speed = speed;
+        settings_edited = true;
     }
     ImGui::Separator();
 
@@ -345,10 +360,14 @@ Actions draw_controls(Session& session, const Results& results, UiState& ui, UiS
 
     }
     ImGui::PopItemWidth();
+    // The session edits not marked above are the ones that set config_changed.
+    if (session_edited || out.config_changed) out.session_edit = std::move(session);
+    if (settings_edited) out.settings_edit = std::move(settings);
     return out;
 }
 
-Actions draw_controls_panel(Session& session, const Results& results, UiState& ui, UiSettings& settings, bool computing) {
+Actions draw_controls_panel(const Session& session, const Results& results, UiState& ui, const UiSettings& settings,
+                            bool computing) {
     // The controls scroll; the presentation button stays in sight below them.
     // NavFlattened: Tab walks from the controls to the button below as one panel.
     ImGui::BeginChild("##controls_body", ImVec2(0.0f, -ImGui::GetFrameHeightWithSpacing()), false,

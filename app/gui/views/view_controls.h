@@ -10,10 +10,13 @@
 
 namespace attn::gui {
 
-// The controls: they edit `session` (config_changed asks for a new trace), the display
-// options in `settings` and `ui`; `results` gives the trace's size and timings.
-Actions draw_controls(Session& session, const Results& results, UiState& ui, UiSettings& settings, bool computing);
+// The controls of `session` and of the display options in `settings` and `ui`; `results`
+// gives the trace's size and timings. An edited session comes back as session_edit
+// (with config_changed when it needs a new trace), edited settings as settings_edit.
+Actions draw_controls(const Session& session, const Results& results, UiState& ui, const UiSettings& settings,
+                      bool computing);
 // The whole panel: the controls in a scrolling child, the presentation button below.
-Actions draw_controls_panel(Session& session, const Results& results, UiState& ui, UiSettings& settings, bool computing);
+Actions draw_controls_panel(const Session& session, const Results& results, UiState& ui, const UiSettings& settings,
+                            bool computing);
 
 }  // namespace attn::gui

@@ -31,11 +31,8 @@ const char* dialog_title(Kind kind) {
     return "";
 }
 
-}  // namespace
-
-Actions draw_dialogs(DialogState& d, io::ProblemSources& sources, bool light_theme) {
-    Actions out;
-    if (d.kind == Kind::None) return out;
+// The open dialog, drawn on `d` (the view's copy).
+void draw_open_dialog(DialogState& d, const io::ProblemSources& sources, bool light_theme, Actions& out) {
     const char* title = dialog_title(d.kind);
     if (d.just_opened) {
         ImGui::OpenPopup(title);
@@ -46,14 +43,14 @@ Actions draw_dialogs(DialogState& d, io::ProblemSources& sources, bool light_the
     bool open = true;
     if (!ImGui::BeginPopupModal(title, &open, ImGuiWindowFlags_AlwaysAutoResize)) {
         if (!open || !ImGui::IsPopupOpen(title)) d.kind = Kind::None;
-        return out;
+        return;
     }
     if (d.close) {
         d.close = false;
         d.kind = Kind::None;
         ImGui::CloseCurrentPopup();
         ImGui::EndPopup();
-        return out;
+        return;
     }
     if (d.kind == Kind::Keys) {
         // Two real columns, so keys and actions line up in any font.
@@ -78,10 +75,23 @@ Actions draw_dialogs(DialogState& d, io::ProblemSources& sources, bool light_the
             ImGui::CloseCurrentPopup();
         }
         ImGui::EndPopup();
-        return out;
+        return;
     }
     draw_path_dialog(d, sources, light_theme, out, open);
     ImGui::EndPopup();
+}
+
+}  // namespace
+
+Actions draw_dialogs(const DialogState& dialog, const io::ProblemSources& sources, bool light_theme) {
+    Actions out;
+    if (dialog.kind == Kind::None) return out;
+    // An open dialog changes nearly every frame (its popup opens, its path field types,
+    // its listing follows), so its copy is handed back whenever it is open. The path
+    // field's text lives in ImGui's edit buffer while it is typed into, not in the copy.
+    DialogState d = dialog;
+    draw_open_dialog(d, sources, light_theme, out);
+    out.dialog_edit = std::move(d);
     return out;
 }
 

@@ -9,8 +9,9 @@
 
 namespace attn::gui {
 
-// The open dialog of `dialog`, once per frame after the menu. An open-file dialog writes
-// the chosen path into `sources` (and asks for a new trace).
-Actions draw_dialogs(DialogState& dialog, io::ProblemSources& sources, bool light_theme);
+// The open dialog of `dialog`, once per frame after the menu; while one is open its edited
+// copy comes back as dialog_edit. An open-file dialog returns the sources with the chosen
+// path (sources_edit) and asks for a new trace.
+Actions draw_dialogs(const DialogState& dialog, const io::ProblemSources& sources, bool light_theme);
 
 }  // namespace attn::gui

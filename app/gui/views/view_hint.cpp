@@ -9,11 +9,12 @@
 
 namespace attn::gui {
 
-Actions draw_first_run_hint(bool& hint_seen, bool have_trace, int step, const Rect& area) {
-    if (hint_seen || !have_trace) return {};
+Actions draw_first_run_hint(bool hint_seen, bool have_trace, int step, const Rect& area) {
+    Actions out;
+    if (hint_seen || !have_trace) return out;
     if (step != 0) {  // they found their way: no need to tell them
-        hint_seen = true;
-        return {};
+        out.hint_dismissed = true;
+        return out;
     }
     const float fs = ImGui::GetFontSize();
     const float hint_w = std::min(area.w - fs, fs * 26.0f);
@@ -23,11 +24,11 @@ Actions draw_first_run_hint(bool& hint_seen, bool have_trace, int step, const Re
     ImGui::Begin("##first_run_hint", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize |
                                                   ImGuiWindowFlags_NoFocusOnAppearing);
     ImGui::TextWrapped("%s", text::tr("hint.first_run"));
-    if (ImGui::Button(text::label("hint.got_it"))) hint_seen = true;
+    if (ImGui::Button(text::label("hint.got_it"))) out.hint_dismissed = true;
     ImGui::SameLine();
     ImGui::TextDisabled("%s", text::tr("hint.keyboard"));
     ImGui::End();
-    return {};
+    return out;
 }
 
 }  // namespace attn::gui

@@ -8,7 +8,7 @@
 namespace attn::gui {
 
 // Opens its own window centred on `area`'s width with its bottom edge at area.y.
-// `hint_seen` is set when the hint is dismissed or `step` is no longer the first.
-Actions draw_first_run_hint(bool& hint_seen, bool have_trace, int step, const Rect& area);
+// Returns hint_dismissed when the hint is dismissed or `step` is no longer the first.
+Actions draw_first_run_hint(bool hint_seen, bool have_trace, int step, const Rect& area);
 
 }  // namespace attn::gui

@@ -18,7 +18,12 @@ using text::tr;
 
 using Kind = DialogState::Kind;
 
-void open_dialog(Jobs& jobs, Kind kind, std::string path) { open_path_dialog(jobs.dialog, kind, std::move(path)); }
+// Opens dialog `kind` on a copy of the jobs' dialog, handed back as the dialog's edit.
+void open_dialog(const Jobs& jobs, Kind kind, std::string path, Actions& out) {
+    DialogState dialog = jobs.dialog;
+    open_path_dialog(dialog, kind, std::move(path));
+    out.dialog_edit = std::move(dialog);
+}
 
 // Where a new export goes: the folder of the previous export, else the base folder.
 std::string export_folder(const Jobs& jobs) {
@@ -33,14 +38,16 @@ std::string with_extension(const std::string& name, const std::string& extension
 }
 
 // View > Language: every language the binary carries, each named in its own words;
-// picking one switches at once (the window rebuilds its fonts, not the trace).
-void language_menu(UiSettings& settings, Actions& out) {
+// picking one switches at the end of the frame (apply_edits makes it the catalogue in
+// use; the window rebuilds its fonts, not the trace).
+void language_menu(UiSettings& settings, bool& settings_edited, Actions& out) {
     if (!ImGui::BeginMenu(label("menu.view.language"))) return;
     for (const std::string& code : text::language_codes()) {
         const text::Catalogue* language = text::find_language(code);
         const std::string item = std::string(language->name()) + "###language." + code;
-        if (ImGui::MenuItem(item.c_str(), nullptr, text::active().code() == code) && text::set_language(code)) {
+        if (ImGui::MenuItem(item.c_str(), nullptr, text::active().code() == code)) {
             settings.language = code;
+            settings_edited = true;
             out.language_changed = true;
         }
     }
@@ -49,22 +56,25 @@ void language_menu(UiSettings& settings, Actions& out) {
 
 }  // namespace
 
-Actions draw_menu(Session& session, const Results& results, int step, Jobs& jobs, UiSettings& settings,
+Actions draw_menu(const Session& session, const Results& results, int step, const Jobs& jobs, const UiSettings& shown_settings,
                   bool& show_storage) {
     Actions out;
-    io::ProblemSources& sources = session.sources;
+    const io::ProblemSources& sources = session.sources;
     if (!ImGui::BeginMainMenuBar()) return out;
+    // The View menu edits a copy of the settings, handed back when an item changed it.
+    UiSettings settings = shown_settings;
+    bool settings_edited = false;
     if (ImGui::BeginMenu(label("menu.file"))) {
-        if (ImGui::MenuItem(label("menu.file.open_weights"))) open_dialog(jobs, Kind::OpenWeights, sources.weights_path);
-        if (ImGui::MenuItem(label("menu.file.open_query"))) open_dialog(jobs, Kind::OpenQuery, sources.query_path);
-        if (ImGui::MenuItem(label("menu.file.open_key"))) open_dialog(jobs, Kind::OpenKey, sources.key_path);
-        if (ImGui::MenuItem(label("menu.file.open_value"))) open_dialog(jobs, Kind::OpenValue, sources.value_path);
+        if (ImGui::MenuItem(label("menu.file.open_weights"))) open_dialog(jobs, Kind::OpenWeights, sources.weights_path, out);
+        if (ImGui::MenuItem(label("menu.file.open_query"))) open_dialog(jobs, Kind::OpenQuery, sources.query_path, out);
+        if (ImGui::MenuItem(label("menu.file.open_key"))) open_dialog(jobs, Kind::OpenKey, sources.key_path, out);
+        if (ImGui::MenuItem(label("menu.file.open_value"))) open_dialog(jobs, Kind::OpenValue, sources.value_path, out);
         if (ImGui::MenuItem(label("menu.file.forget"), nullptr, false,
                             !sources.weights_path.empty() || !sources.query_path.empty() ||
                                 !sources.key_path.empty() || !sources.value_path.empty())) {
-            const auto tokens = sources.tokens;
-            sources = io::ProblemSources{};
-            sources.tokens = tokens;
+            io::ProblemSources forgotten;
+            forgotten.tokens = sources.tokens;
+            out.sources_edit = std::move(forgotten);
             out.config_changed = true;
         }
         ImGui::Separator();
@@ -72,16 +82,16 @@ Actions draw_menu(Session& session, const Results& results, int step, Jobs& jobs
         const Step* shown = results.step_at(step);
         const std::string step_file = shown ? snapshot_file_name(step + 1, shown->name()) : "";
         if (ImGui::MenuItem(label("menu.file.export_snapshot"), nullptr, false, have)) {
-            open_dialog(jobs, Kind::ExportSnapshot, export_folder(jobs) + "/" + step_file);
+            open_dialog(jobs, Kind::ExportSnapshot, export_folder(jobs) + "/" + step_file, out);
         }
         if (ImGui::MenuItem(label("menu.file.export_all"), nullptr, false, have && !jobs.export_progress.active)) {
-            open_dialog(jobs, Kind::ExportAll, export_folder(jobs) + "/attnviz_steps");
+            open_dialog(jobs, Kind::ExportAll, export_folder(jobs) + "/attnviz_steps", out);
         }
         if (ImGui::MenuItem(label("menu.file.export_tensors"), nullptr, false, have)) {
-            open_dialog(jobs, Kind::ExportTensors, export_folder(jobs) + "/attnviz_tensors");
+            open_dialog(jobs, Kind::ExportTensors, export_folder(jobs) + "/attnviz_tensors", out);
         }
         if (ImGui::MenuItem(label("menu.file.export_csv"), nullptr, false, have)) {
-            open_dialog(jobs, Kind::ExportCsv, export_folder(jobs) + "/" + with_extension(step_file, ".csv"));
+            open_dialog(jobs, Kind::ExportCsv, export_folder(jobs) + "/" + with_extension(step_file, ".csv"), out);
         }
         ImGui::Separator();
         if (ImGui::MenuItem(label("menu.file.quit"), "Ctrl+Q")) out.quit = true;
@@ -96,26 +106,33 @@ Actions draw_menu(Session& session, const Results& results, int step, Jobs& jobs
         if (ImGui::MenuItem(label("menu.view.full_screen"), "F")) out.toggle_fullscreen = true;
         if (ImGui::MenuItem(label("menu.view.light_theme"), nullptr, settings.light_theme)) {
             settings.light_theme = !settings.light_theme;
+            settings_edited = true;
             out.theme_changed = true;
         }
-        ImGui::MenuItem(label("menu.view.numbers"), nullptr, &settings.show_values);
+        settings_edited |= ImGui::MenuItem(label("menu.view.numbers"), nullptr, &settings.show_values);
         ImGui::Separator();
         ImGui::TextDisabled("%s", tr("menu.view.colour_scale"));
-        if (ImGui::MenuItem(label("menu.view.stretch"), nullptr, &settings.stretch_probabilities))
+        if (ImGui::MenuItem(label("menu.view.stretch"), nullptr, &settings.stretch_probabilities)) {
+            settings_edited = true;
             out.config_changed = true;
+        }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.stretch.tip"));
-        if (ImGui::MenuItem(label("menu.view.one_scale"), nullptr, &settings.one_colour_scale)) out.config_changed = true;
+        if (ImGui::MenuItem(label("menu.view.one_scale"), nullptr, &settings.one_colour_scale)) {
+            settings_edited = true;
+            out.config_changed = true;
+        }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.one_scale.tip"));
         ImGui::Separator();
         ImGui::MenuItem(label("menu.view.storage"), nullptr, &show_storage);
-        language_menu(settings, out);
+        language_menu(settings, settings_edited, out);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(label("menu.help"))) {
-        if (ImGui::MenuItem(label("menu.help.keyboard"))) open_dialog(jobs, Kind::Keys, "");
+        if (ImGui::MenuItem(label("menu.help.keyboard"))) open_dialog(jobs, Kind::Keys, "", out);
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();
+    if (settings_edited) out.settings_edit = std::move(settings);
     return out;
 }
 

@@ -11,10 +11,11 @@
 
 namespace attn::gui {
 
-// The main menu bar. `step` is the step on screen (export file names); the File menu
-// opens dialogs in `jobs`, "Forget loaded files" edits `session.sources`, Model picks
-// `session.model`, View edits `settings`.
-Actions draw_menu(Session& session, const Results& results, int step, Jobs& jobs, UiSettings& settings,
+// The main menu bar. `step` is the step on screen (export file names). What it changes
+// comes back as edits: the File menu opens a dialog (dialog_edit), "Forget loaded files"
+// empties the sources (sources_edit), Model picks the session's model (session_edit),
+// View changes the settings (settings_edit) and the storage strip (`show_storage`, UI).
+Actions draw_menu(const Session& session, const Results& results, int step, const Jobs& jobs, const UiSettings& settings,
                   bool& show_storage);
 
 }  // namespace attn::gui

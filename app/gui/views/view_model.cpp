@@ -40,13 +40,26 @@ void wrapped_colored(ImVec4 colour, const std::string& text) {
     ImGui::PopStyleColor();
 }
 
+// An item was chosen: `name` on a copy of `shown`, handed back as the session's edit.
+void picked(const Session& shown, const std::string& name, Actions& out) {
+    Session session = shown;
+    out.config_changed |= pick(session, name);
+    out.session_edit = std::move(session);
+}
+
+void layer_picked(const Session& shown, int layer, Actions& out) {
+    Session session = shown;
+    out.config_changed |= choose_layer(session, layer);
+    out.session_edit = std::move(session);
+}
+
 }  // namespace
 
 const char* fixed_sizes_reason() {
     return text::tr("model.fixed_sizes_reason");
 }
 
-Actions draw_model_picker(Session& session, bool light_theme) {
+Actions draw_model_picker(const Session& session, bool light_theme) {
     Actions out;
     ImGui::TextUnformatted(text::tr("model.picker"));
     // The closed combo shows only the name (it must fit a 1024-wide window); the list and
@@ -54,10 +67,10 @@ Actions draw_model_picker(Session& session, bool light_theme) {
     const std::string current = session.model ? session.model->spec.name : std::string(text::tr("model.random"));
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::BeginCombo("##model", current.c_str())) {
-        if (ImGui::Selectable(text::label("model.random"), !session.model)) out.config_changed |= pick(session, "");
+        if (ImGui::Selectable(text::label("model.random"), !session.model)) picked(session, "", out);
         for (const ModelSpec& spec : model_specs()) {
             const bool selected = session.model && session.model->spec.name == spec.name;
-            if (ImGui::Selectable(entry_label(spec).c_str(), selected)) out.config_changed |= pick(session, spec.name);
+            if (ImGui::Selectable(entry_label(spec).c_str(), selected)) picked(session, spec.name, out);
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.description.c_str());
         }
         ImGui::EndCombo();
@@ -68,7 +81,7 @@ Actions draw_model_picker(Session& session, bool light_theme) {
         if (spec.layers > 1) {
             int layer = session.model_layer;
             if (ImGui::SliderInt(text::label("model.layer"), &layer, 0, spec.layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
-                out.config_changed |= choose_layer(session, layer);
+                layer_picked(session, layer, out);
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("%s", text::trf("model.layer.tip", {{"layer", session.model_layer},
                                                                       {"previous", session.model_layer - 1}})
@@ -103,20 +116,20 @@ void draw_model_card(const Session& session) {
     }
 }
 
-Actions draw_model_menu_items(Session& session) {
+Actions draw_model_menu_items(const Session& session) {
     Actions out;
-    if (ImGui::MenuItem(text::label("model.random"), nullptr, !session.model)) out.config_changed |= pick(session, "");
+    if (ImGui::MenuItem(text::label("model.random"), nullptr, !session.model)) picked(session, "", out);
     ImGui::Separator();
     for (const ModelSpec& spec : model_specs()) {
         const bool selected = session.model && session.model->spec.name == spec.name;
-        if (ImGui::MenuItem(entry_label(spec).c_str(), nullptr, selected)) out.config_changed |= pick(session, spec.name);
+        if (ImGui::MenuItem(entry_label(spec).c_str(), nullptr, selected)) picked(session, spec.name, out);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.description.c_str());
     }
     if (session.model && session.model->spec.layers > 1) {
         ImGui::Separator();
         for (int layer = 0; layer < session.model->spec.layers; ++layer) {
             const std::string label = text::trf("model.menu.layer", {{"layer", layer}}) + "###model.menu.layer" + std::to_string(layer);
-            if (ImGui::MenuItem(label.c_str(), nullptr, session.model_layer == layer)) out.config_changed |= choose_layer(session, layer);
+            if (ImGui::MenuItem(label.c_str(), nullptr, session.model_layer == layer)) layer_picked(session, layer, out);
         }
     }
     return out;

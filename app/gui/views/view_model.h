@@ -1,6 +1,7 @@
 // The model picker: "random (untrained)" or a trained example model, its layer and its
 // card (what each head learned, measured), at the top of the controls; the same choice
-// as a Model menu in the menu bar. Edits the Session through model_choice.h.
+// as a Model menu in the menu bar. A choice is made on a copy of the Session (through
+// model_choice.h) and handed back as Actions::session_edit.
 #pragma once
 
 #include "app/gui/actions.h"
@@ -9,12 +10,12 @@
 namespace attn::gui {
 
 // The picker, layer choice, notes and card in the controls column.
-Actions draw_model_picker(Session& session, bool light_theme);
+Actions draw_model_picker(const Session& session, bool light_theme);
 // The card of the session's model (nothing for the random weights): description, sizes,
 // what each head of the shown layer learned with its measured figure, training figures.
 void draw_model_card(const Session& session);
 // The Model menu's items (inside an open menu).
-Actions draw_model_menu_items(Session& session);
+Actions draw_model_menu_items(const Session& session);
 // Why the size controls are fixed (tooltip on the disabled sliders).
 const char* fixed_sizes_reason();
 

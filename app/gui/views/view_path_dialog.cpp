@@ -116,7 +116,7 @@ void open_path_dialog(DialogState& d, Kind kind, std::string path) {
     }
 }
 
-void draw_path_dialog(DialogState& d, io::ProblemSources& sources, bool light_theme, Actions& out, bool open) {
+void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, bool light_theme, Actions& out, bool open) {
     const ThemeColors colors = theme_colors(light_theme);
     const float fs = ImGui::GetFontSize();
     const float width = std::min(fs * 40.0f, ImGui::GetMainViewport()->Size.x * 0.85f);
@@ -224,11 +224,13 @@ void draw_path_dialog(DialogState& d, io::ProblemSources& sources, bool light_th
 
                 return;
             }
+            io::ProblemSources sources = shown_sources;
             std::string* slot = d.kind == Kind::OpenWeights ? &sources.weights_path
                                 : d.kind == Kind::OpenQuery ? &sources.query_path
                                 : d.kind == Kind::OpenKey   ? &sources.key_path
                                                             : &sources.value_path;
             *slot = path;
+            out.sources_edit = std::move(sources);
             out.config_changed = true;
             close_dialog(d);
             return;

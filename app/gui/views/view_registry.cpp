@@ -1,5 +1,5 @@
 // The list of views (see view_registry.h for how to add one). Each line hands a view
-// the parts of the state it draws or edits, and nothing else.
+// the parts of the state it draws (read-only) and its part of the UiState, nothing else.
 #include "app/gui/views/view_registry.h"
 
 #include <algorithm>
@@ -25,38 +25,38 @@ constexpr ImGuiWindowFlags kBare = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlag
 const std::vector<ViewSpec>& registered_views() {
     // window, titled, slot, extra flags, edge to edge, interactive only, draw
     static const std::vector<ViewSpec> views = {
-        {nullptr, false, DockSlot::MenuBar, 0, false, false, [](AppState& s, const FrameContext&, const Rect&) {
-             return draw_menu(s.session, s.results, s.ui.playback.step(), s.jobs, s.settings, s.ui.show_storage);
+        {nullptr, false, DockSlot::MenuBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
+             return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage);
          }},
-        {nullptr, false, DockSlot::Dialogs, 0, false, true, [](AppState& s, const FrameContext&, const Rect&) {
+        {nullptr, false, DockSlot::Dialogs, 0, false, true, [](const AppState& s, UiState&, const FrameContext&, const Rect&) {
              return draw_dialogs(s.jobs.dialog, s.session.sources, s.settings.light_theme);
          }},
         {"Canvas", false, DockSlot::Center, kBare | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus,
-         true, false, [](AppState& s, const FrameContext& c, const Rect&) {
+         true, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              // Slides and canvas-only pictures show the canvas without its selector and messages.
-             const bool decorations = !c.canvas_only && !c.presentation_header && !s.ui.presentation;
-             return draw_canvas_panel(s.results, s.ui, s.settings, !s.session.config_message.empty(), c, decorations);
+             const bool decorations = !c.canvas_only && !c.presentation_header && !ui.presentation;
+             return draw_canvas_panel(s.results, ui, s.settings, !s.session.config_message.empty(), c, decorations);
          }},
-        {"window.controls", true, DockSlot::Left, ImGuiWindowFlags_NoScrollbar, false, false, [](AppState& s, const FrameContext& c, const Rect&) {
-             return draw_controls_panel(s.session, s.results, s.ui, s.settings, c.computing);
+        {"window.controls", true, DockSlot::Left, ImGuiWindowFlags_NoScrollbar, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+             return draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);
          }},
-        {"Timeline", false, DockSlot::Bottom, kBare, false, false, [](AppState& s, const FrameContext&, const Rect&) {
-             draw_timeline(s.results.trace.get(), s.ui.playback, s.settings.light_theme);
+        {"Timeline", false, DockSlot::Bottom, kBare, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
+             draw_timeline(s.results.trace.get(), ui.playback, s.settings.light_theme);
              return Actions{};
          }},
-        {nullptr, false, DockSlot::AboveBottom, 0, false, true, [](AppState& s, const FrameContext&, const Rect& area) {
-             return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, s.ui.playback.step(), area);
+        {nullptr, false, DockSlot::AboveBottom, 0, false, true, [](const AppState& s, UiState& ui, const FrameContext&, const Rect& area) {
+             return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, ui.playback.step(), area);
          }},
-        {"window.explanation", true, DockSlot::RightTop, 0, false, false, [](AppState& s, const FrameContext& c, const Rect&) {
-             draw_explanation(s.results.trace.get(), s.ui.playback.step(), s.settings.light_theme, c.fonts, false);
+        {"window.explanation", true, DockSlot::RightTop, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+             draw_explanation(s.results.trace.get(), ui.playback.step(), s.settings.light_theme, c.fonts, false);
              return Actions{};
          }},
-        {"window.inspector", true, DockSlot::RightBottom, 0, false, false, [](AppState& s, const FrameContext&, const Rect&) {
-             draw_inspector(s.results, s.ui.canvas, s.ui.playback.step());
+        {"window.inspector", true, DockSlot::RightBottom, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
+             draw_inspector(s.results, ui.canvas, ui.playback.step());
              return Actions{};
          }},
-        {nullptr, false, DockSlot::StatusBar, 0, false, false, [](AppState& s, const FrameContext& c, const Rect& area) {
-             return draw_status_line(s.ui, s.jobs.export_progress, c.now, area);
+        {nullptr, false, DockSlot::StatusBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {
+             return draw_status_line(ui, s.jobs.export_progress, c.now, area);
          }},
     };
     return views;

@@ -2,9 +2,20 @@
 // frame.cpp lays the slots out (side columns, splitter bars, the folded controls tab)
 // and draws the registered views into them in list order, merging their Actions.
 //
+// What a view may write (the compiler holds it: the state comes in const):
+//   - the session, the settings, the results and the jobs are read-only. A view that
+//     edits one works on its own copy and returns it (or a precise request) in Actions;
+//     draw_frame applies every edit after the last view is drawn (apply_edits, frame.h).
+//   - the UiState (how the window is looked at: playback, hovered and pinned cells, the
+//     enlarged head, the storage strip, the pending UI scale) is writable: it is the
+//     views' own and asks for no computation. A view later in the list sees what an
+//     earlier one wrote this frame (the inspector shows the cell the canvas found under
+//     the mouse).
+//
 // Adding a view:
 //   1. write views/view_<name>.{h,cpp} with a draw function that takes only what it
-//      draws (parts of AppState, the FrameContext) and returns Actions;
+//      draws (const parts of AppState, its part of the UiState, the FrameContext) and
+//      returns Actions;
 //   2. add one line to the list in view_registry.cpp: its window name, slot, flags and a
 //      lambda that hands it its parts of the state.
 // Nothing else changes: not frame.cpp, not AppState, not the settings.
@@ -33,8 +44,9 @@ enum class DockSlot {
     StatusBar,    // the line along the bottom edge (the view opens its window)
 };
 
-// How a view is drawn: `area` is its slot's rectangle in screen pixels.
-using ViewDraw = Actions (*)(AppState& state, const FrameContext& ctx, const Rect& area);
+// How a view is drawn: `state` read-only, `ui` the writable UiState (the same object as
+// state.ui), `area` its slot's rectangle in screen pixels.
+using ViewDraw = Actions (*)(const AppState& state, UiState& ui, const FrameContext& ctx, const Rect& area);
 
 struct ViewSpec {
     const char* window;          // the docked window's name, or with `titled` the catalogue key
