@@ -1,8 +1,8 @@
 // Actions: what the user asked for in one frame, returned by every view and merged in
 // one place (draw_frame). Views never write the session, the settings or the jobs: an
 // edit comes back here (the view's edited copy, or a precise request) and draw_frame
-// applies it after every view is drawn (apply_edits, frame.h); the flags are then
-// carried out by the window loop (they need GL or GLFW).
+// applies it once the view's dock slot is drawn (apply_edits, frame.h); the flags are
+// then carried out by the window loop (they need GL or GLFW).
 #pragma once
 
 #include <optional>
@@ -26,9 +26,10 @@ struct Actions {
     bool quit = false;
     std::optional<ExportRequest> export_request;  // the first one asked for wins
 
-    // Edits of the state, each set only when the view changed something. Every view of
-    // a frame starts from the same state, so two edits of one part cannot be combined:
-    // the first one in drawing order wins (one mouse and one keyboard make that moot).
+    // Edits of the state, each set only when the view changed something. The views of
+    // one dock slot start from the same state, so two edits of one part cannot be
+    // combined: the first one in drawing order wins (one mouse and one keyboard make
+    // that moot).
     std::optional<Session> session_edit;              // the session as a view edited it
     std::optional<io::ProblemSources> sources_edit;   // the input files (an open dialog picked one)
     std::optional<UiSettings> settings_edit;          // the settings as a view edited them

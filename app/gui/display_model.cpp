@@ -95,11 +95,12 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     StepDisplay sd;
     sd.step = index;
     sd.from_step = step.has_primary_source() ? trace.index_of(step.primary_source()) : -1;
-    // The next-word distribution is a probability too (on the honest 0..1 scale).
+    // The head mean of the weights and the next-word distribution are probabilities too
+    // (on the honest 0..1 scale).
     const bool token_ids = step.id == StepId::Tokens || step.id == StepId::PredictedTokens;
-    sd.colormap = token_ids ? ColormapKind::Neutral
-                  : is_probability_step(step.kind) || step.id == StepId::NextTokenProbs ? ColormapKind::Sequential
-                                                                                        : ColormapKind::Diverging;
+    const bool probabilities =
+        is_probability_step(step.kind) || step.kind == StepKind::HeadMean || step.id == StepId::NextTokenProbs;
+    sd.colormap = token_ids ? ColormapKind::Neutral : probabilities ? ColormapKind::Sequential : ColormapKind::Diverging;
     head_of.heads = model.heads;
     head_of.head_dim = model.head_dim;
     if (t.empty() || t.rank() == 0) {

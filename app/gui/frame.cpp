@@ -4,7 +4,7 @@
 //   draw_slot          draws the registered views of one slot (view_registry.cpp)
 //   presentation       title + canvas + explanation, large type, no controls
 //   canvas_alone       a canvas-only export: the step's title above the canvas
-//   apply_edits        the views' edits of the state, in one fixed order
+//   apply_edits        the views' edits of the state, in one fixed order (after each slot)
 //   draw_frame         the normal layout: the dock slots (layout.cpp dock_rects) and their views
 #include "app/gui/frame.h"
 
@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "app/gui/fonts_theme.h"
 #include "app/gui/views/view_registry.h"
@@ -80,24 +81,27 @@ void controls_tab(const Rect& r, bool& controls_open, float fs) {
 
 // The registered views of `slot`: docked ones in their own window over `area`, the others
 // open their windows themselves. Views that need the mouse are left out of pictures.
-// `state` is read-only here: only the views' UiState is handed over writable.
-void draw_slot(DockSlot slot, const AppState& state, UiState& ui, const FrameContext& ctx, const Rect& area, Actions& out) {
+// The views get the state read-only (and the UiState writable); what they edited is
+// applied once the slot is drawn, so the next slot draws it in the same frame (a dialog
+// the menu opens appears as the menu closes, as it did when views wrote in place).
+void draw_slot(DockSlot slot, AppState& state, UiState& ui, const FrameContext& ctx, const Rect& area, Actions& out) {
     for (const ViewSpec& view : registered_views()) {
         if (view.slot != slot || (view.interactive_only && ctx.offscreen)) continue;
         if (!view.window) {
-            out |= view.draw(state, ui, ctx, area);
+            out |= view.draw(std::as_const(state), ui, ctx, area);
             continue;
         }
         place_window(area.x, area.y, area.w, area.h);
         if (view.edge_to_edge) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
         ImGui::Begin(window_name(view), nullptr, kTiledPanelFlags | view.flags);
         if (view.edge_to_edge) ImGui::PopStyleVar();
-        out |= view.draw(state, ui, ctx, area);
+        out |= view.draw(std::as_const(state), ui, ctx, area);
         ImGui::End();
     }
+    apply_edits(state, out);
 }
 
-void presentation(const AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
+void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
     const float s = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
     const float r = ImGui::GetFontSize();
     const ImVec2 pad = ImGui::GetStyle().WindowPadding;
@@ -128,7 +132,7 @@ void presentation(const AppState& state, UiState& ui, Actions& out, const FrameC
 
 // The title strip of a canvas-only export (kCanvasTitleEm large-font heights), so the
 // picture stands alone on a slide: "5 / 17  Scores: Q K^T per head" and the formula.
-void canvas_alone(const AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
+void canvas_alone(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
     const float large = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
     const float title_h = std::min(h * 0.5f, large * kCanvasTitleEm);
     place_window(0, 0, w, title_h);
@@ -157,7 +161,7 @@ void canvas_alone(const AppState& state, UiState& ui, Actions& out, const FrameC
 // The normal layout. The splitter bars and the controls tab belong to the frame, not to a
 // view, but follow the same rule: the bars return the panel sizes as a settings edit, the
 // tab writes controls_open (UI state).
-void docked(const AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
+void docked(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
     // The menu bar first: its height is the top of every column.
     draw_slot(DockSlot::MenuBar, state, ui, ctx, Rect{}, out);
     draw_slot(DockSlot::Dialogs, state, ui, ctx, Rect{}, out);

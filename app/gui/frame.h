@@ -10,8 +10,9 @@
 namespace attn::gui {
 
 // Draws every view for this frame (each reads the state, see views/view_registry.h),
-// applies their edits (apply_edits) and returns the rest of what the user asked for,
-// merged, for the window loop.
+// applies their edits (apply_edits) after each dock slot, so later slots draw them in
+// the same frame, and returns the rest of what the user asked for, merged, for the
+// window loop.
 Actions draw_frame(AppState& state, const FrameContext& ctx);
 // Writes the edits the views returned into `state` and clears them from `actions`, in
 // this order: the session, then the input files inside it, the settings (with

@@ -41,6 +41,8 @@ class Sentence:
         self.object = None       # position of the object's head word
         self.connector = None    # position of "and" / "then"
         self.kind = ""
+        self.copy_start = None   # "list" sentences: position of the first name of the second copy
+        self.copy_end = None     # ... and of its last name
 
     def add(self, word):
         self.words.append(word)
@@ -60,11 +62,32 @@ def _entity(rng, s, adj_ok):
     return pos, "it"
 
 
+# Each subject has one habit: the verb after "and PRONOUN" is the subject's own, so the
+# pronoun must look back at its subject (the object is another entity with another habit).
+HABIT = {"alice": "smiled", "mary": "slept", "anna": "ran", "emma": "left",
+         "bob": "jumped", "tom": "smiled", "john": "slept", "sam": "left",
+         "cat": "slept", "dog": "ran", "bird": "jumped", "fox": "left"}
+NAMES = FEMALE + MALE
+# How often each kind of sentence is drawn (cumulative upper bounds of rng.rand()).
+KIND_SHARES = [("place", 0.10), ("pronoun", 0.30), ("repeat", 0.20), ("list", 0.25), ("turns", 0.15)]
+
+
 def lm_sentence(rng):
     s = Sentence()
     r = rng.rand()
-    if r < 0.25:
-        # the [adj] cat sat on the [adj] mat .
+    bounds = np.cumsum([share for _, share in KIND_SHARES])
+    kind = KIND_SHARES[int(np.searchsorted(bounds, r, side="right"))][0] if r < bounds[-1] else "turns"
+    if kind == "turns":
+        # bob anna bob anna bob .   Two names said in turn, 4-10 times: from the third word on the
+        # next word is the word before this one, which a previous-token head reads directly.
+        s.kind = "turns"
+        pair = [NAMES[i] for i in rng.permutation(len(NAMES))[:2]]
+        for i in range(4 + rng.randint(7)):
+            s.add(pair[i % 2])
+        s.add(".")
+        return s
+    if kind == "place":
+        # the [adj] cat sat on the [adj] mat .   ("on the" is followed by a place, "saw the" by an animal)
         s.kind = "place"
         s.subject, _ = _entity(rng, s, True)
         s.add(POSTURE[rng.randint(len(POSTURE))])
@@ -73,16 +96,18 @@ def lm_sentence(rng):
         if rng.rand() < 0.3:
             s.add(ADJS[rng.randint(len(ADJS))])
         s.add(PLACES[rng.randint(len(PLACES))])
-    elif r < 0.65:
-        # SUBJ saw OBJ and PRONOUN ran .   (the pronoun agrees with the subject)
+    elif kind == "pronoun":
+        # SUBJ saw OBJ and PRONOUN HABIT .   (the pronoun agrees with the subject; the verb is the subject's habit)
         s.kind = "pronoun"
         s.subject, pron = _entity(rng, s, True)
         s.add(TRANS[rng.randint(len(TRANS))])
         s.object, _ = _entity(rng, s, False)
+        if s.words[s.object - 1] == s.words[s.subject - 1]:
+            return lm_sentence(rng)
         s.connector = s.add("and")
         s.add(pron)
-        s.add(INTRANS[rng.randint(len(INTRANS))])
-    else:
+        s.add(HABIT[s.words[s.subject - 1]])
+    elif kind == "repeat":
         # E1 saw E2 then E2 helped E1 .   (the names come back: predictable only by copying)
         s.kind = "repeat"
         start = len(s.words)
@@ -100,6 +125,27 @@ def lm_sentence(rng):
         s.add(TRANS[rng.randint(len(TRANS))])
         for w in first:
             s.add(w)
+    else:
+        # bob anna tom and sam ran . anna tom and sam left .   A list of 3-5 names, then the same
+        # list again from a random name on: how far back the first copy lies varies, so the next
+        # name is found by looking up the earlier copy of this name and reading the word after it
+        # (induction).
+        s.kind = "list"
+        count = 3 + rng.randint(3)
+        skip = rng.randint(count - 1)
+        if 2 * count - skip > 9:                     # at most 15 words
+            return lm_sentence(rng)
+        names = [NAMES[i] for i in rng.permutation(len(NAMES))[:count]]
+        for part in (names, names[skip:]):
+            for w in part[:-1]:
+                pos = s.add(w)
+                if s.copy_start is None and part is not names:
+                    s.copy_start = pos
+            s.add("and")
+            s.copy_end = s.add(part[-1])
+            s.add(INTRANS[rng.randint(len(INTRANS))])
+            s.add(".")
+        return s
     s.add(".")
     return s
 

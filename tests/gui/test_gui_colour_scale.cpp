@@ -44,6 +44,21 @@ TEST_CASE("by default weights are coloured on 0..1 even when every weight is sma
     CHECK_FALSE(w.stretched);
 }
 
+TEST_CASE("the head mean of the weights is a probability too: 0..1, not a signed scale") {
+    AttentionConfig c;
+    c.seq_len = 5;
+    c.hidden_dim = 8;
+    c.num_heads = 2;
+    c.average_weights = true;
+    const Result<Trace> t = run_attention(c);
+    REQUIRE_MESSAGE(t.ok(), t.error());
+    const DisplayModel m = build_display_model(t.value(), {}, {}, 0);
+    const StepDisplay& avg = shown(m, t.value(), StepId::AttnWeightsAvg);
+    CHECK(avg.colormap == ColormapKind::Sequential);
+    CHECK(avg.vmin == 0.0f);
+    CHECK(avg.vmax >= 1.0f);
+}
+
 TEST_CASE("stretched probabilities run to each step's own maximum and say so") {
     const Trace t = dropout_trace();
     ColourScale scale;

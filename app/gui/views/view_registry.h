@@ -5,7 +5,9 @@
 // What a view may write (the compiler holds it: the state comes in const):
 //   - the session, the settings, the results and the jobs are read-only. A view that
 //     edits one works on its own copy and returns it (or a precise request) in Actions;
-//     draw_frame applies every edit after the last view is drawn (apply_edits, frame.h).
+//     draw_frame applies the edits (apply_edits, frame.h) once the views of a dock slot
+//     are drawn, so the slots drawn after it show them in the same frame (the dialog the
+//     menu opens appears as the menu closes, as when views wrote in place).
 //   - the UiState (how the window is looked at: playback, hovered and pinned cells, the
 //     enlarged head, the storage strip, the pending UI scale) is writable: it is the
 //     views' own and asks for no computation. A view later in the list sees what an
