@@ -287,10 +287,10 @@ Result<Trace> run_attention(const AttentionConfig& c, std::shared_ptr<const Atte
                             const AttentionInputs& inputs, const std::vector<uint8_t>& custom_mask) {
     if (!shared_weights) return Result<Trace>::failure("no weights given");
     const AttentionWeights& given_weights = *shared_weights;
-    if (Status s = validate(c); !s) return Result<Trace>::failure(s.error());
-    if (Status s = check_shapes(c, given_weights, inputs); !s) return Result<Trace>::failure(s.error());
+    if (Status s = validate(c); !s) return Result<Trace>::failure(s.message());
+    if (Status s = check_shapes(c, given_weights, inputs); !s) return Result<Trace>::failure(s.message());
     if (!custom_mask.empty() && custom_mask.size() != static_cast<size_t>(c.L()) * static_cast<size_t>(c.S()))
-        return Result<Trace>::failure("custom mask must have seq_len x kv_len entries");
+        return Result<Trace>::failure(Message("error.attention.custom_mask_size"));
 
     FlushDenormals flush;
     const ForwardPlan plan = plan_for(c, !custom_mask.empty());
@@ -370,7 +370,7 @@ Result<Trace> run_attention(const AttentionConfig& c, std::shared_ptr<const Atte
         sizes.L = L;
         sizes.S = S;
         Result<BoundMask> bound_mask = BoundMask::bind(spec, sizes, dtype);
-        if (!bound_mask) return Result<Trace>::failure(bound_mask.error());
+        if (!bound_mask) return Result<Trace>::failure(bound_mask.message());
         bound = std::move(bound_mask.value());
         masks.bound = &*bound;
     }
@@ -435,15 +435,13 @@ Result<Trace> run_attention(const AttentionConfig& c, std::shared_ptr<const Atte
     // Finite inputs can still overflow float32 in a dot product; say so rather than
     // hand the learner a trace full of NaN.
     if (!finite)
-        return Result<Trace>::failure(dtype == DType::Float16
-                                          ? "the values overflow float16 (largest finite value 65504); use --dtype bfloat16 or float32, or scale the inputs down"
-                                          : "the scores overflow float32 (inputs or weights are too large, e.g. |x| ~ 1e20); "
-                                            "scale them down");
+        return Result<Trace>::failure(Message(dtype == DType::Float16 ? "error.attention.overflow_float16"
+                                                                      : "error.attention.overflow_float32"));
     return std::move(rec.trace);
 }
 
 Result<Trace> run_attention(const AttentionConfig& config) {
-    if (Status s = validate(config); !s) return Result<Trace>::failure(s.error());
+    if (Status s = validate(config); !s) return Result<Trace>::failure(s.message());
     return run_attention(config, default_weights(config), default_inputs(config));
 }
 

@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 namespace attn {
 
@@ -30,14 +29,14 @@ Result<MaskKind> parse_mask(const std::string& text) {
     if (text == "none") return MaskKind::None;
     if (text == "causal") return MaskKind::Causal;
     if (text == "padding") return MaskKind::Padding;
-    return Result<MaskKind>::failure("unknown mask '" + text + "' (use none, causal or padding)");
+    return Result<MaskKind>::failure(Message("error.config.unknown_mask", {{"text", text}}));
 }
 
 Result<Variant> parse_variant(const std::string& text) {
     if (text == "split") return Variant::Split;
     if (text == "stacked") return Variant::Stacked;
     if (text == "fused") return Variant::Fused;
-    return Result<Variant>::failure("unknown variant '" + text + "' (use split, stacked or fused)");
+    return Result<Variant>::failure(Message("error.config.unknown_variant", {{"text", text}}));
 }
 
 Result<ScaleChoice> parse_scale(const std::string& text) {
@@ -55,7 +54,7 @@ Result<ScaleChoice> parse_scale(const std::string& text) {
         }
     } catch (const std::exception&) {
     }
-    return Result<ScaleChoice>::failure("unknown scale '" + text + "' (use head, hidden, none or a number such as 0.125)");
+    return Result<ScaleChoice>::failure(Message("error.config.unknown_scale", {{"text", text}}));
 }
 
 std::string to_string(const ScaleChoice& scale) {
@@ -133,12 +132,6 @@ std::string format_bytes(uint64_t bytes) {
     if (unit == 0) std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
     else std::snprintf(text, sizeof text, value < 10 ? "%.1f %s" : "%.0f %s", value, units[unit]);
     return text;
-}
-
-static std::string join(const std::vector<int>& values, const char* separator) {
-    std::ostringstream out;
-    for (size_t i = 0; i < values.size(); ++i) out << (i ? separator : "") << values[i];
-    return out.str();
 }
 
 // Floats a step owns (0 for a view of an earlier step's buffer), in double so absurd
@@ -219,63 +212,53 @@ Status validate(const AttentionConfig& c) {
     const Size sizes[] = {{"batch", c.batch},          {"seq_len", c.seq_len},
                           {"hidden_dim", c.hidden_dim}, {"num_heads", c.num_heads}};
     for (const Size& s : sizes)
-        if (s.value < 1) return Status::failure(std::string(s.name) + " must be at least 1 (got " + std::to_string(s.value) + ")");
+        if (s.value < 1) return Status::failure(Message("error.config.at_least_one", {{"name", s.name}, {"value", s.value}}));
     const Size optional_sizes[] = {{"kv_len", c.kv_len},           {"kdim", c.kdim},
                                    {"vdim", c.vdim},               {"input_dim", c.input_dim},
                                    {"num_kv_heads", c.num_kv_heads}, {"window", c.window},
                                    {"position_offset", c.position_offset}};
     for (const Size& s : optional_sizes)
-        if (s.value < 0) return Status::failure(std::string(s.name) + " must be at least 1 (got " + std::to_string(s.value) + ")");
+        if (s.value < 0) return Status::failure(Message("error.config.at_least_one", {{"name", s.name}, {"value", s.value}}));
 
-    if (c.hidden_dim % c.num_heads != 0) {
-        std::ostringstream msg;
-        msg << "hidden_dim " << c.hidden_dim << " is not divisible by num_heads " << c.num_heads
-            << " (each head gets hidden_dim / num_heads columns); try num_heads "
-            << join(nearest_valid_heads(c.hidden_dim, c.num_heads), " or ") << ", or hidden_dim "
-            << join(nearest_valid_hidden(c.hidden_dim, c.num_heads), " or ");
-        return Status::failure(msg.str());
-    }
+    if (c.hidden_dim % c.num_heads != 0)
+        return Status::failure(Message("error.config.heads_divide",
+                                       {{"hidden_dim", c.hidden_dim},
+                                        {"num_heads", c.num_heads},
+                                        {"heads", either(nearest_valid_heads(c.hidden_dim, c.num_heads))},
+                                        {"hidden", either(nearest_valid_hidden(c.hidden_dim, c.num_heads))}}));
     if (!(c.dropout >= 0.0f && c.dropout < 1.0f))  // also rejects NaN
-        return Status::failure("dropout must be in [0, 1) (got " + std::to_string(c.dropout) + ")");
+        return Status::failure(Message("error.config.dropout", {{"value", std::to_string(c.dropout)}}));
     if (c.num_kv_heads > 0)
         if (Status s = check_kv_heads(c.num_heads, c.num_kv_heads); !s) return s;
     if (c.rope) {
         if (Status s = check_rope(c.head_dim(), c.rope_base, c.position_offset); !s) return s;
         if (c.is_cross() || c.add_bias_kv || c.add_zero_attn)
-            return Status::failure("--rope rotates query and key positions 0..L-1 together, so it needs self-attention "
-                                   "without extra key columns (drop --rope, or --cross/kv_len/kdim/vdim, --add-bias-kv, --add-zero-attn)");
+            return Status::failure(Message("error.config.rope_self_only"));
     }
     if (c.scale.kind == ScaleKind::Value && !std::isfinite(c.scale.value))
-        return Status::failure("--scale must be head, hidden, none or a finite number");
+        return Status::failure(Message("error.config.scale_not_finite"));
     if (c.variant != Variant::Split) {
         const char* name = to_string(c.variant);
         if (c.H_kv() != c.num_heads)
-            return Status::failure(std::string("--num-kv-heads needs --variant split: the ") + name +
-                                   (c.variant == Variant::Fused ? " variant's one (3E, E) projection makes K and V as wide as Q"
-                                                                : " variant gives every head its own key and value module") +
-                                   ", so heads cannot share keys");
+            return Status::failure(Message(c.variant == Variant::Fused ? "error.config.kv_heads_fused" : "error.config.kv_heads_stacked",
+                                           {{"variant", name}}));
         if (c.add_bias_kv || c.add_zero_attn)
-            return Status::failure(std::string("--add-bias-kv and --add-zero-attn are nn.MultiheadAttention options, which has "
-                                               "the split layout; use --variant split (not ") + name + ")");
+            return Status::failure(Message("error.config.extra_keys_split", {{"variant", name}}));
     }
     if (c.variant == Variant::Fused && c.is_cross())
-        return Status::failure("the fused variant projects one input into Q, K and V, so it needs self-attention "
-                               "(same input, kv_len = seq_len, kdim = vdim = hidden_dim); use --variant split or stacked");
+        return Status::failure(Message("error.config.fused_self_only"));
 
     const MaskSpec spec = c.mask_spec();
     const bool uses_lengths = spec.presets.padding || spec.presets.left_padding;
     if (uses_lengths) {
         const size_t n = c.valid_lengths.size();
         if (n != 1 && n != static_cast<size_t>(c.batch))
-            return Status::failure("the padding mask needs one valid length per batch item (batch " + std::to_string(c.batch) +
-                                   ", got " + std::to_string(n) + " lengths)");
+            return Status::failure(Message("error.config.lengths_count", {{"batch", c.batch}, {"count", n}}));
         for (int len : c.valid_lengths)
             if (len < 0 || len > c.S())
-                return Status::failure("valid length " + std::to_string(len) + " is outside 0.." + std::to_string(c.S()) +
-                                       " (the number of keys)");
+                return Status::failure(Message("error.config.length_range", {{"length", len}, {"keys", c.S()}}));
     } else if (!c.valid_lengths.empty()) {
-        return Status::failure("valid lengths are only used by the padding and left-padding masks (mask is " +
-                               to_string(spec.presets) + ")");
+        return Status::failure(Message("error.config.lengths_unused", {{"mask", to_string(spec.presets)}}));
     }
     if (c.has_mask()) {
         // The checks only the bound mask knows (window, file shape and values); lengths were checked above.
@@ -286,13 +269,12 @@ Status validate(const AttentionConfig& c) {
         sizes.H = c.num_heads;
         sizes.L = c.L();
         sizes.S = c.S();
-        if (Result<BoundMask> bound = BoundMask::bind(bindable, sizes, c.dtype); !bound) return Status::failure(bound.error());
+        if (Result<BoundMask> bound = BoundMask::bind(bindable, sizes, c.dtype); !bound) return Status::failure(bound.message());
     }
 
     if (estimate_peak_double(c) > static_cast<double>(c.max_memory_bytes))
-        return Status::failure("this configuration needs about " + format_bytes(estimate_peak_bytes(c)) + " (trace and weights)" +
-                               ", over the memory budget of " + format_bytes(c.max_memory_bytes) +
-                               "; lower seq_len, kv_len or batch, or raise the budget (--max-memory)");
+        return Status::failure(Message("error.config.memory", {{"needed", format_bytes(estimate_peak_bytes(c))},
+                                                                {"budget", format_bytes(c.max_memory_bytes)}}));
     return ok_status();
 }
 

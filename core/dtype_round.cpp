@@ -18,7 +18,7 @@ const char* to_string(DType dtype) {
 Result<DType> parse_dtype(const std::string& text) {
     for (DType d : {DType::Float32, DType::BFloat16, DType::Float16})
         if (text == to_string(d)) return d;
-    return Result<DType>::failure("unknown dtype '" + text + "': use float32, bfloat16 or float16");
+    return Result<DType>::failure(Message("error.config.unknown_dtype", {{"text", text}}));
 }
 
 uint16_t bfloat16_bits_from_float(float value) {

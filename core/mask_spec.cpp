@@ -25,8 +25,7 @@ Result<MaskFill> parse_mask_fill(const std::string& text) {
     char* end = nullptr;
     const float v = std::strtof(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || std::isnan(v) || v == std::numeric_limits<float>::infinity())
-        return Result<MaskFill>::failure("mask fill '" + text +
-                                         "' is not -inf, -1e20, min (the dtype's lowest value, as Hugging Face) or a number");
+        return Result<MaskFill>::failure(Message("error.mask.unknown_fill", {{"text", text}}));
     return MaskFill{MaskFillKind::Value, v};
 }
 
@@ -61,8 +60,7 @@ Result<MaskPresets> parse_mask_presets(const std::string& text) {
         else if (name == "left-padding") p.left_padding = true;
         else if (name == "window") p.window = true;
         else
-            return Result<MaskPresets>::failure("unknown mask '" + name +
-                                                "': use none or a comma list of causal, padding, left-padding, window");
+            return Result<MaskPresets>::failure(Message("error.mask.unknown_preset", {{"text", name}}));
     }
     return p;
 }
@@ -79,11 +77,11 @@ std::string to_string(const MaskPresets& p) {
     return out.empty() ? "none" : out;
 }
 
-std::string accepted_mask_shapes(const MaskSizes& z) {
-    return "(S) = " + shape_of({z.S}) + ", (L, S) = " + shape_of({z.L, z.S}) + ", (B, 1, 1, S) = " +
-           shape_of({z.B, 1, 1, z.S}) + ", (B, 1, L, S) = " + shape_of({z.B, 1, z.L, z.S}) + ", (B, L, S) = " +
-           shape_of({z.B, z.L, z.S}) + " (read as (B, 1, L, S)), (B, H, L, S) = " + shape_of({z.B, z.H, z.L, z.S}) +
-           ", or any shape whose dimensions are 1 or equal to these";
+Message accepted_mask_shapes(const MaskSizes& z) {
+    return Message("error.mask.accepted_shapes",
+                   {{"s", shape_of({z.S})}, {"ls", shape_of({z.L, z.S})}, {"b11s", shape_of({z.B, 1, 1, z.S})},
+                    {"b1ls", shape_of({z.B, 1, z.L, z.S})}, {"bls", shape_of({z.B, z.L, z.S})},
+                    {"bhls", shape_of({z.B, z.H, z.L, z.S})}});
 }
 
 Result<BoundMask> BoundMask::bind(const MaskSpec& spec, const MaskSizes& sizes, DType dtype) {
@@ -96,16 +94,15 @@ Result<BoundMask> BoundMask::bind(const MaskSpec& spec, const MaskSizes& sizes, 
     if (spec.presets.padding || spec.presets.left_padding) {
         const char* which = spec.presets.padding ? "padding" : "left-padding";
         if (static_cast<int64_t>(spec.valid_lengths.size()) != sizes.B)
-            return R::failure(std::string("mask ") + which + " needs one valid length per batch item: " +
-                              std::to_string(sizes.B) + " expected, " + std::to_string(spec.valid_lengths.size()) + " given");
+            return R::failure(Message("error.mask.lengths_count",
+                                      {{"mask", which}, {"batch", sizes.B}, {"count", spec.valid_lengths.size()}}));
         for (size_t b = 0; b < spec.valid_lengths.size(); ++b)
             if (spec.valid_lengths[b] < 0 || spec.valid_lengths[b] > sizes.S)
-                return R::failure("valid length " + std::to_string(spec.valid_lengths[b]) + " of item " + std::to_string(b) +
-                                  " is outside 0.." + std::to_string(sizes.S) + " (the number of keys)");
+                return R::failure(Message("error.mask.length_range",
+                                          {{"length", spec.valid_lengths[b]}, {"item", b}, {"keys", sizes.S}}));
     }
     if (spec.presets.window && spec.window < 1)
-        return R::failure("mask window needs --window N with N >= 1 (the number of latest keys each query sees); " +
-                          std::to_string(spec.window) + " given");
+        return R::failure(Message("error.mask.window", {{"window", spec.window}}));
 
     if (m.has_file()) {
         const std::vector<int64_t>& given = spec.file.shape();
@@ -119,8 +116,9 @@ Result<BoundMask> BoundMask::bind(const MaskSpec& spec, const MaskSizes& sizes, 
         bool fits = four.size() == 4;
         for (size_t d = 0; fits && d < 4; ++d) fits = four[d] == 1 || four[d] == target[d];
         if (!fits)
-            return R::failure("mask file has shape " + shape_text(given) + ", which does not broadcast to (B, H, L, S) = " +
-                              shape_of({sizes.B, sizes.H, sizes.L, sizes.S}) + "; accepted: " + accepted_mask_shapes(sizes));
+            return R::failure(Message("error.mask.file_shape", {{"shape", shape_text(given)},
+                                                                {"target", shape_of({sizes.B, sizes.H, sizes.L, sizes.S})},
+                                                                {"accepted", accepted_mask_shapes(sizes)}}));
         int64_t stride = 1;
         for (int d = 3; d >= 0; --d) {
             m.file_strides_[d] = four[static_cast<size_t>(d)] == 1 ? 0 : stride;
@@ -130,9 +128,8 @@ Result<BoundMask> BoundMask::bind(const MaskSpec& spec, const MaskSizes& sizes, 
         for (size_t k = 0; k < m.file_values_.size(); ++k) {
             const float v = m.file_values_[k];
             if (spec.file_is_boolean ? (v != 0.0f && v != 1.0f) : (std::isnan(v) || v == std::numeric_limits<float>::infinity()))
-                return R::failure("mask file holds " + number_text(v) + " at flat index " + std::to_string(k) +
-                                  (spec.file_is_boolean ? "; a boolean mask holds only True (masked out) and False"
-                                                        : "; a float mask is added to the scores, so NaN or +inf would make weights NaN"));
+                return R::failure(Message(spec.file_is_boolean ? "error.mask.file_not_boolean" : "error.mask.file_not_finite",
+                                          {{"value", number_text(v)}, {"index", k}}));
         }
     }
     return m;

@@ -118,6 +118,6 @@ private:
 };
 
 // "(S) = (5), (L, S) = (3, 5), ...": the accepted mask-file shapes for these sizes.
-std::string accepted_mask_shapes(const MaskSizes& sizes);
+Message accepted_mask_shapes(const MaskSizes& sizes);
 
 }  // namespace attn

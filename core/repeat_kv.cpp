@@ -10,9 +10,8 @@ Status check_kv_heads(int num_heads, int num_kv_heads) {
     std::string divisors;
     for (int d = 1; d <= num_heads; ++d)
         if (num_heads % d == 0) divisors += (divisors.empty() ? "" : ", ") + std::to_string(d);
-    return Status::failure("num_kv_heads " + std::to_string(num_kv_heads) + " must divide num_heads " +
-                           std::to_string(num_heads) + " (each key head serves the same number of query heads): use one of " +
-                           divisors);
+    return Status::failure(Message("error.config.kv_heads_divide",
+                                   {{"num_kv_heads", num_kv_heads}, {"num_heads", num_heads}, {"divisors", divisors}}));
 }
 
 int kv_head_of(int query_head, int num_heads, int num_kv_heads) {

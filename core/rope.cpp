@@ -10,18 +10,16 @@ const char* to_string(RopeStyle style) { return style == RopeStyle::Half ? "half
 Result<RopeStyle> parse_rope_style(const std::string& text) {
     if (text == "half") return RopeStyle::Half;
     if (text == "interleaved") return RopeStyle::Interleaved;
-    return Result<RopeStyle>::failure("unknown rope style '" + text +
-                                      "': use half (Hugging Face's rotate_half) or interleaved (adjacent pairs)");
+    return Result<RopeStyle>::failure(Message("error.rope.unknown_style", {{"text", text}}));
 }
 
 Status check_rope(int64_t head_dim, double base, int64_t position_offset) {
     if (head_dim < 2 || head_dim % 2 != 0)
-        return Status::failure("RoPE rotates coordinates in pairs, so the head width d_h = hidden_dim / num_heads must be even; it is " +
-                               std::to_string(head_dim) + " (change hidden_dim or num_heads)");
+        return Status::failure(Message("error.rope.odd_head_dim", {{"head_dim", head_dim}}));
     if (!std::isfinite(base) || base <= 0)
-        return Status::failure("rope base must be a positive number (10000 in Llama), not " + std::to_string(base));
+        return Status::failure(Message("error.rope.base", {{"base", std::to_string(base)}}));
     if (position_offset < 0)
-        return Status::failure("position offset must be 0 or more, not " + std::to_string(position_offset));
+        return Status::failure(Message("error.rope.position_offset", {{"offset", position_offset}}));
     return ok_status();
 }
 

@@ -99,30 +99,34 @@ static std::string dims(const Mat& m) { return shape_text({m.rows(), m.cols()});
 
 static Status check_matrix(const char* name, const Mat& m, int rows, int cols) {
     if (m.rows() == rows && m.cols() == cols) return ok_status();
-    return Status::failure(std::string(name) + " has shape " + dims(m) + " but the configuration needs (" +
-                           std::to_string(rows) + ", " + std::to_string(cols) + ")");
+    return Status::failure(Message("error.weights.matrix_shape", {{"name", name}, {"shape", dims(m)}, {"rows", rows}, {"cols", cols}}));
 }
 
-static Status check_input(const char* name, const Tensor& t, int64_t batch, int64_t length, int64_t width,
+// `role_id` names the input in messages: error.input.query / .key / .value.
+static Status check_input(const char* role_id, const Tensor& t, int64_t batch, int64_t length, int64_t width,
                           const char* length_name, const char* width_name) {
-    if (t.empty()) return Status::failure(std::string(name) + " input is missing");
+    const Message role(role_id);
+    if (t.empty()) return Status::failure(Message("error.input.missing", {{"role", role}}));
     if (t.rank() != 3 || t.dim(0) != batch || t.dim(1) != length || t.dim(2) != width)
-        return Status::failure(std::string(name) + " input has shape " + t.shape_string() + " but the configuration needs (B=" +
-                               std::to_string(batch) + ", " + length_name + "=" + std::to_string(length) + ", " +
-                               width_name + "=" + std::to_string(width) + ")");
-    if (!t.all_finite()) return Status::failure(std::string(name) + " input contains NaN or Inf values");
+        return Status::failure(Message("error.input.shape", {{"role", role},
+                                                             {"shape", t.shape_string()},
+                                                             {"batch", batch},
+                                                             {"length_name", length_name},
+                                                             {"length", length},
+                                                             {"width_name", width_name},
+                                                             {"width", width}}));
+    if (!t.all_finite()) return Status::failure(Message("error.input.not_finite", {{"role", role}}));
     return ok_status();
 }
 
-static Status check_vector(const char* name, const Vec& v, bool wanted, int size, const char* why) {
+static Status check_vector(const char* name, const Vec& v, bool wanted, int size, const char* why_id) {
     if (!wanted) {
         if (v.size() == 0) return ok_status();
-        return Status::failure(std::string("the weights have ") + name + " but the configuration says " + why);
+        return Status::failure(Message("error.weights.unwanted_bias", {{"name", name}, {"why", Message(why_id)}}));
     }
-    if (v.size() == 0) return Status::failure(std::string("the configuration asks for ") + name + " but the weights have none");
-    if (v.size() != size)
-        return Status::failure(std::string(name) + " has " + std::to_string(v.size()) + " entries, expected " + std::to_string(size));
-    if (!all_finite(v.data(), v.size())) return Status::failure("the biases contain NaN or Inf values");
+    if (v.size() == 0) return Status::failure(Message("error.weights.missing_bias", {{"name", name}}));
+    if (v.size() != size) return Status::failure(Message("error.weights.bias_size", {{"name", name}, {"size", v.size()}, {"expected", size}}));
+    if (!all_finite(v.data(), v.size())) return Status::failure(Message("error.weights.bias_not_finite"));
     return ok_status();
 }
 
@@ -134,19 +138,19 @@ Status check_shapes(const AttentionConfig& c, const AttentionWeights& w, const A
         if (!s) return s;
     const bool qkv = c.qkv_bias(), out = c.out_bias();
     if (!c.bias && (w.has_bias() || w.b_o.size() > 0))
-        return Status::failure("the weights have biases but the configuration says no bias");
-    for (const Status& s : {check_vector("b_q", w.b_q, qkv, E, "no q/k/v bias"), check_vector("b_k", w.b_k, qkv, kv, "no q/k/v bias"),
-                            check_vector("b_v", w.b_v, qkv, kv, "no q/k/v bias"),
-                            check_vector("b_o", w.b_o, out, E, "no output bias"),
-                            check_vector("bias_k", w.bias_k, c.add_bias_kv, kv, "no add_bias_kv"),
-                            check_vector("bias_v", w.bias_v, c.add_bias_kv, kv, "no add_bias_kv")})
+        return Status::failure(Message("error.weights.unwanted_biases"));
+    for (const Status& s : {check_vector("b_q", w.b_q, qkv, E, "error.weights.why.no_qkv_bias"), check_vector("b_k", w.b_k, qkv, kv, "error.weights.why.no_qkv_bias"),
+                            check_vector("b_v", w.b_v, qkv, kv, "error.weights.why.no_qkv_bias"),
+                            check_vector("b_o", w.b_o, out, E, "error.weights.why.no_out_bias"),
+                            check_vector("bias_k", w.bias_k, c.add_bias_kv, kv, "error.weights.why.no_add_bias_kv"),
+                            check_vector("bias_v", w.bias_v, c.add_bias_kv, kv, "error.weights.why.no_add_bias_kv")})
         if (!s) return s;
     for (const Mat* m : {&w.w_q, &w.w_k, &w.w_v, &w.w_o})
-        if (!all_finite(m->data(), m->size())) return Status::failure("the weights contain NaN or Inf values");
-    if (Status s = check_input("query", in.query, c.batch, c.L(), c.d_in(), "L", c.d_in() == E ? "E" : "d_in"); !s) return s;
+        if (!all_finite(m->data(), m->size())) return Status::failure(Message("error.weights.not_finite"));
+    if (Status s = check_input("error.input.query", in.query, c.batch, c.L(), c.d_in(), "L", c.d_in() == E ? "E" : "d_in"); !s) return s;
     if (c.is_cross()) {
-        if (Status s = check_input("key", in.key, c.batch, c.S(), c.key_dim(), "S", "kdim"); !s) return s;
-        if (Status s = check_input("value", in.value, c.batch, c.S(), c.value_dim(), "S", "vdim"); !s) return s;
+        if (Status s = check_input("error.input.key", in.key, c.batch, c.S(), c.key_dim(), "S", "kdim"); !s) return s;
+        if (Status s = check_input("error.input.value", in.value, c.batch, c.S(), c.value_dim(), "S", "vdim"); !s) return s;
     }
     return ok_status();
 }

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -71,20 +70,20 @@ void accept_result(AppState& state, ComputeResult result, double now) {
     state.ui.canvas.focus_head = std::min(state.ui.canvas.focus_head, std::max(0, state.results.trace->config.H() - 1));
 }
 
-std::string restore_saved_session(AppState& state) {
+Message restore_saved_session(AppState& state) {
     const UiSettings& s = state.settings;
     Session restored;
     if (!s.model.empty()) {
         // A trained model: its name, layer and sentence are the whole lesson.
-        const std::string error = choose_model(restored, s.model);
-        if (!error.empty()) return "saved lesson not restored: " + error;
+        const Message error = choose_model(restored, s.model);
+        if (!error.empty()) return Message("status.resume_no_model", {{"error", error}});
         restored.sentence = s.sentence;
         follow_model_sentence(restored);  // a sentence it refuses leaves the card's example, with the reason
         choose_layer(restored, s.model_layer);
         restored.model_note.clear();
         state.session = std::move(restored);
         state.ui.resume_step = s.step;
-        return "";
+        return Message();
     }
     if (s.sentence.empty()) {
         restored.sentence.clear();
@@ -92,7 +91,7 @@ std::string restore_saved_session(AppState& state) {
     } else {
         restored.sentence = s.sentence;
         // Several sentences also set B, L and their valid lengths, as when typed.
-        if (!follow_sentence(restored)) return text::tr("status.resume_bad_sentence");
+        if (!follow_sentence(restored)) return Message("status.resume_bad_sentence");
     }
     AttentionConfig& c = restored.config;
     // The sliders may have moved after the sentence was typed: the saved sizes win.
@@ -107,10 +106,10 @@ std::string restore_saved_session(AppState& state) {
     c.seed = static_cast<uint64_t>(s.seed);
     c.dropout_seed = c.seed;
     if (restored.valid_lengths.size() <= 1) restored.valid_lengths = {s.valid_length};
-    if (!make_request(restored)) return text::trf("status.resume_refused", {{"why", restored.config_message}});
+    if (!make_request(restored)) return Message("status.resume_refused", {{"why", restored.config_message}});
     state.session = std::move(restored);
     state.ui.resume_step = s.step;
-    return "";
+    return Message();
 }
 
 }  // namespace attn::gui

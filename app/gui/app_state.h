@@ -40,6 +40,6 @@ void store_config_in_settings(AppState& state);
 // the same checks as typed input (follow_sentence, make_request's validation), and the saved
 // step becomes ui.resume_step. A saved configuration that does not pass leaves the session
 // as it was and returns a note for the status line ("" when it was restored).
-std::string restore_saved_session(AppState& state);
+Message restore_saved_session(AppState& state);
 
 }  // namespace attn::gui

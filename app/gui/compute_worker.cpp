@@ -1,7 +1,6 @@
 #include "app/gui/compute_worker.h"
 #include "app/gui/free_core_team.h"
 
-#include "app/text/languages.h"
 #include "app/io/model_problem.h"
 
 #include <chrono>
@@ -124,7 +123,7 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
     try {
         Result<Trace> trace = io::compute_trace(problem);  // a trained model's layer, or plain attention
         if (!trace.ok()) {
-            result.error = trace.error();
+            result.error = trace.message();
             return result;
         }
         auto shared = std::make_shared<const Trace>(std::move(trace.value()));
@@ -139,9 +138,9 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
         result.query_tokens = problem.query_tokens_of(batch_item);
         result.key_tokens = problem.key_tokens_of(batch_item);
     } catch (const std::bad_alloc&) {
-        result.error = text::tr("canvas.out_of_memory");
+        result.error = Message("canvas.out_of_memory");
     } catch (const std::exception& e) {
-        result.error = text::trf("canvas.computation_failed", {{"reason", e.what()}});
+        result.error = Message("canvas.computation_failed", {{"reason", e.what()}});
     }
     result.compute_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -163,13 +162,13 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
                                           ? io::build_model_problem(request.model, request.model_layer, request.model_sentence)
                                           : io::build_problem(request.config, request.sources);
         if (!problem.ok()) {
-            result.error = problem.error();
+            result.error = problem.message();
         } else {
             result = compute(problem.value(), request.batch_item, request.max_extent, request.focus_step,
                              request.colour_scale);
         }
     } catch (const std::exception& e) {
-        result.error = text::trf("canvas.prepare_failed", {{"reason", e.what()}});
+        result.error = Message("canvas.prepare_failed", {{"reason", e.what()}});
 
     }
     result.generation = generation;

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "app/gui/display_model.h"
+#include "core/message.h"
 #include "app/io/problem.h"
 
 namespace attn::gui {
@@ -40,7 +41,7 @@ struct ComputeRequest {
 
 struct ComputeResult {
     uint64_t generation = 0;
-    std::string error;                          // non-empty: nothing else is set
+    Message error;                              // non-empty: nothing else is set
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const DisplayModel> model;
     std::vector<std::string> query_tokens, key_tokens;

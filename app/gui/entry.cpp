@@ -40,6 +40,13 @@
 namespace attn::gui {
 namespace {
 
+// Two notes for the status line as one ("first; second"); either may be empty.
+Message joined(Message first, Message second) {
+    if (first.empty()) return second;
+    if (second.empty()) return first;
+    return Message("status.joined", {{"first", std::move(first)}, {"second", std::move(second)}});
+}
+
 // Ctrl+C or a polite kill closes the window the normal way (settings are saved).
 std::atomic<bool> g_stop_requested{false};
 void on_stop_signal(int) { g_stop_requested = true; }
@@ -175,7 +182,7 @@ int run_window(const io::Problem& initial, bool resume) {
         return 2;
     }
     AppState state;
-    std::string settings_problem;  // shown in the status line once the window is up
+    Message settings_problem;  // shown in the status line once the window is up
     state.settings = load_settings(&settings_problem);
     // A language this binary does not carry (a file removed since) falls back to English.
     if (!text::set_language(state.settings.language)) state.settings.language = "en";
@@ -224,8 +231,8 @@ int run_window(const io::Problem& initial, bool resume) {
         if (std::filesystem::is_directory(dir, ec)) {
             ini_path = dir + "/imgui.ini";
             // Read and written by imgui_ini.cpp (checked, atomic), not by ImGui itself.
-            const std::string ini_problem = load_imgui_ini(ini_path);
-            if (!ini_problem.empty()) settings_problem += (settings_problem.empty() ? "" : "; ") + ini_problem;
+            Message ini_problem = load_imgui_ini(ini_path);
+            if (!ini_problem.empty()) settings_problem = joined(std::move(settings_problem), std::move(ini_problem));
         }
     }
     KeyInput keys;
@@ -245,13 +252,13 @@ int run_window(const io::Problem& initial, bool resume) {
     // With no configuration on the command line, the lesson resumes where it stopped.
     std::optional<ComputeRequest> resumed;
     if (resume && state.settings.has_session) {
-        const std::string note = restore_saved_session(state);
+        Message note = restore_saved_session(state);
         if (note.empty()) {
             resumed = make_request(state.session);
             // The step the lesson stopped on is built first.
             if (resumed) resumed->focus_step = parse_step_name(state.ui.resume_step);
         } else {
-            settings_problem += (settings_problem.empty() ? "" : "; ") + note;
+            settings_problem = joined(std::move(settings_problem), std::move(note));
         }
     }
     state.ui.playback.set_speed(state.settings.speed);
@@ -361,9 +368,10 @@ int run_window(const io::Problem& initial, bool resume) {
         if (actions.quit) glfwSetWindowShouldClose(window, GLFW_TRUE);
 
         ImGui::Render();
-        report_layout_for_tests(keys.queue.size(), {state.session.sentence_message, state.session.config_message,
-                                                    state.session.unknown_note, state.session.model_note,
-                                                    state.ui.status});  // test-only, see test_hook.h
+        report_layout_for_tests(keys.queue.size(), {text::render(state.session.sentence_message),
+                                                    text::render(state.session.config_message), state.session.unknown_note,
+                                                    text::render(state.session.model_note),
+                                                    text::render(state.ui.status)});  // test-only, see test_hook.h
         gl::Framebuffer::bind_default(fb_w, fb_h);
         const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         gl::clear_color(bg.x, bg.y, bg.z, 1.0f);

@@ -12,23 +12,22 @@
 #include <random>
 
 #include "app/io/trace_writer.h"
-#include "app/text/languages.h"
 
 namespace attn::gui {
 
 Status ensure_writable_dir(const std::string& dir) {
-    if (dir.empty()) return Status::failure(text::tr("export.no_folder"));
+    if (dir.empty()) return Status::failure(Message("export.no_folder"));
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec || !std::filesystem::is_directory(dir, ec)) {
-        return Status::failure(text::trf("export.cannot_create_folder",
-                                         {{"folder", dir}, {"reason", ec ? ec.message() : std::string(text::tr("export.not_a_folder"))}}));
+        return Status::failure(Message("export.cannot_create_folder",
+                                       {{"folder", dir}, {"reason", ec ? Message::plain(ec.message()) : Message("export.not_a_folder")}}));
     }
     const std::string probe = dir + "/.attnviz_write_test";
     {
         std::ofstream out(probe);
         if (!out) {
-            return Status::failure(text::trf("export.cannot_write_folder", {{"folder", dir}, {"reason", std::strerror(errno)}}));
+            return Status::failure(Message("export.cannot_write_folder", {{"folder", dir}, {"reason", std::strerror(errno)}}));
         }
     }
     std::filesystem::remove(probe, ec);
@@ -41,34 +40,34 @@ Status write_file_atomic(const std::string& path, const std::string& bytes) {
     const fs::path temp = target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(std::random_device{}()));
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out) return Status::failure(text::trf("export.cannot_write_file", {{"path", path}, {"reason", std::strerror(errno)}}));
+        if (!out) return Status::failure(Message("export.cannot_write_file", {{"path", path}, {"reason", std::strerror(errno)}}));
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         out.close();
         if (!out) {
             std::error_code ec;
             fs::remove(temp, ec);
-            return Status::failure(text::trf("export.write_failed", {{"path", path}}));
+            return Status::failure(Message("export.write_failed", {{"path", path}}));
         }
     }
     std::error_code ec;
     fs::rename(temp, target, ec);
     if (ec) {
         fs::remove(temp, ec);
-        return Status::failure(text::trf("export.cannot_replace", {{"path", path}, {"reason", ec.message()}}));
+        return Status::failure(Message("export.cannot_replace", {{"path", path}, {"reason", ec.message()}}));
     }
     return ok_status();
 }
 
 Status write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
     if (width <= 0 || height <= 0 || rgba.size() < static_cast<size_t>(width) * height * 4) {
-        return Status::failure(text::trf("export.empty_image", {{"path", path}}));
+        return Status::failure(Message("export.empty_image", {{"path", path}}));
     }
     std::string encoded;
     const auto append = [](void* context, void* data, int size) {
         static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
     };
     if (!stbi_write_png_to_func(append, &encoded, width, height, 4, rgba.data(), width * 4) || encoded.empty()) {
-        return Status::failure(text::trf("export.encode_failed", {{"path", path}}));
+        return Status::failure(Message("export.encode_failed", {{"path", path}}));
 
     }
     return write_file_atomic(path, encoded);

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -20,7 +19,7 @@ std::string home_folder() {
 
 bool writable(const fs::path& folder) { return access(folder.c_str(), W_OK | X_OK) == 0; }
 
-PathCheck refuse(std::string resolved, std::string message) {
+PathCheck refuse(std::string resolved, Message message) {
     PathCheck c;
     c.verdict = PathVerdict::Refused;
     c.resolved = std::move(resolved);
@@ -65,10 +64,9 @@ std::string with_default_extension(const std::string& path, const std::string& e
 
 PathCheck check_export_path(const std::string& typed, const std::string& base, ExportTarget target) {
     const std::string resolved = resolve_export_path(typed, base);
-    using text::trf;
-    if (resolved.empty()) return refuse("", text::tr(target == ExportTarget::File ? "export.path.type_file" : "export.path.type_folder"));
+    if (resolved.empty()) return refuse("", Message(target == ExportTarget::File ? "export.path.type_file" : "export.path.type_folder"));
     const fs::path path(resolved);
-    if (path == path.root_path()) return refuse(resolved, text::tr("export.path.root"));
+    if (path == path.root_path()) return refuse(resolved, Message("export.path.root"));
     const fs::path parent = path.parent_path();
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
@@ -78,74 +76,74 @@ PathCheck check_export_path(const std::string& typed, const std::string& base, E
     c.resolved = resolved;
     if (exists) {
         if (target == ExportTarget::File) {
-            if (fs::is_directory(status)) return refuse(resolved, trf("export.path.is_folder", {{"path", resolved}}));
-            if (!fs::is_regular_file(status)) return refuse(resolved, trf("export.path.not_regular", {{"path", resolved}}));
-            if (!writable(parent)) return refuse(resolved, trf("export.path.not_writable", {{"folder", parent.string()}}));
+            if (fs::is_directory(status)) return refuse(resolved, Message("export.path.is_folder", {{"path", resolved}}));
+            if (!fs::is_regular_file(status)) return refuse(resolved, Message("export.path.not_regular", {{"path", resolved}}));
+            if (!writable(parent)) return refuse(resolved, Message("export.path.not_writable", {{"folder", parent.string()}}));
             c.verdict = PathVerdict::AskOverwrite;
-            c.message = trf("export.path.replace_file", {{"name", path.filename().string()}, {"folder", parent.string()}});
+            c.message = Message("export.path.replace_file", {{"name", path.filename().string()}, {"folder", parent.string()}});
             return c;
         }
-        if (!fs::is_directory(status)) return refuse(resolved, trf("export.path.is_file", {{"path", resolved}}));
-        if (!writable(path)) return refuse(resolved, trf("export.path.not_writable", {{"folder", resolved}}));
+        if (!fs::is_directory(status)) return refuse(resolved, Message("export.path.is_file", {{"path", resolved}}));
+        if (!writable(path)) return refuse(resolved, Message("export.path.not_writable", {{"folder", resolved}}));
         if (fs::is_empty(path, ec)) {
             c.verdict = PathVerdict::Ready;
             return c;
         }
         c.verdict = PathVerdict::AskOverwrite;
-        c.message = trf("export.path.replace_in_folder", {{"folder", resolved}});
+        c.message = Message("export.path.replace_in_folder", {{"folder", resolved}});
         return c;
     }
 
     const fs::file_status parent_status = fs::status(parent, ec);
     if (fs::exists(parent_status)) {
-        if (!fs::is_directory(parent_status)) return refuse(resolved, trf("export.path.parent_is_file", {{"path", parent.string()}}));
-        if (!writable(parent)) return refuse(resolved, trf("export.path.not_writable", {{"folder", parent.string()}}));
+        if (!fs::is_directory(parent_status)) return refuse(resolved, Message("export.path.parent_is_file", {{"path", parent.string()}}));
+        if (!writable(parent)) return refuse(resolved, Message("export.path.not_writable", {{"folder", parent.string()}}));
         c.verdict = PathVerdict::Ready;
         return c;
     }
     // The folder it goes into is missing: one missing level is a question, more is a typo.
     const fs::path grandparent = parent.parent_path();
     if (!fs::is_directory(grandparent, ec)) {
-        return refuse(resolved, trf("export.path.two_missing", {{"folder", parent.string()}, {"parent", grandparent.string()}}));
+        return refuse(resolved, Message("export.path.two_missing", {{"folder", parent.string()}, {"parent", grandparent.string()}}));
     }
     if (!writable(grandparent)) {
-        return refuse(resolved, trf("export.path.missing_unwritable", {{"folder", parent.string()}, {"parent", grandparent.string()}}));
+        return refuse(resolved, Message("export.path.missing_unwritable", {{"folder", parent.string()}, {"parent", grandparent.string()}}));
     }
     c.verdict = PathVerdict::AskCreateFolder;
     c.missing_folder = parent.string();
-    c.message = trf("export.path.create_folder", {{"name", parent.filename().string()}, {"parent", grandparent.string()}});
+    c.message = Message("export.path.create_folder", {{"name", parent.filename().string()}, {"parent", grandparent.string()}});
     return c;
 }
 
-std::string create_one_folder(const std::string& folder) {
+Message create_one_folder(const std::string& folder) {
     std::error_code ec;
     const fs::path p(folder);
-    if (fs::is_directory(p, ec)) return "";
-    if (!fs::is_directory(p.parent_path(), ec)) return text::trf("export.path.no_parent", {{"folder", folder}});
-    if (!fs::create_directory(p, ec) || ec) return text::trf("export.path.cannot_create", {{"folder", folder}, {"reason", ec.message()}});
-    return "";
+    if (fs::is_directory(p, ec)) return Message();
+    if (!fs::is_directory(p.parent_path(), ec)) return Message("export.path.no_parent", {{"folder", folder}});
+    if (!fs::create_directory(p, ec) || ec) return Message("export.path.cannot_create", {{"folder", folder}, {"reason", ec.message()}});
+    return Message();
 }
 
-std::string prepare_export_target(const std::string& path, ExportTarget target, bool replace,
+Message prepare_export_target(const std::string& path, ExportTarget target, bool replace,
                                   const std::string& create_folder) {
     const PathCheck c = check_export_path(path, "/", target);
     switch (c.verdict) {
         case PathVerdict::Refused: return c.message;
         case PathVerdict::AskOverwrite:
-            if (!replace) return text::trf("export.path.confirm_replace", {{"path", c.resolved}});
+            if (!replace) return Message("export.path.confirm_replace", {{"path", c.resolved}});
             break;
         case PathVerdict::AskCreateFolder:
             if (create_folder.empty() || fs::path(create_folder).lexically_normal() != fs::path(c.missing_folder)) {
-                return text::trf("export.path.confirm_create", {{"folder", c.missing_folder}});
+                return Message("export.path.confirm_create", {{"folder", c.missing_folder}});
 
             }
-            if (std::string error = create_one_folder(c.missing_folder); !error.empty()) return error;
+            if (Message error = create_one_folder(c.missing_folder); !error.empty()) return error;
             break;
         case PathVerdict::Ready: break;
     }
     std::error_code ec;
     if (target == ExportTarget::Folder && !fs::is_directory(c.resolved, ec)) return create_one_folder(c.resolved);
-    return "";
+    return Message();
 }
 
 }  // namespace attn::gui

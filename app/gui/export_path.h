@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "core/message.h"
+
 namespace attn::gui {
 
 // What the export writes at the path: one file (PNG, CSV) or a folder of files.
@@ -22,7 +24,7 @@ struct PathCheck {
     PathVerdict verdict = PathVerdict::Refused;
     std::string resolved;        // absolute, normalised path that would be written
     std::string missing_folder;  // AskCreateFolder: the one folder to create
-    std::string message;         // for the dialog: the question or the reason for refusing
+    Message message;             // for the dialog: the question or the reason for refusing
 };
 
 // The folder relative paths start from: the working directory, unless that is the
@@ -40,14 +42,15 @@ std::string with_default_extension(const std::string& path, const std::string& e
 // A chain of missing folders is refused; one missing level is a question.
 PathCheck check_export_path(const std::string& typed, const std::string& base, ExportTarget target);
 
-// Creates exactly one folder (whose parent must exist); "" or a message.
-std::string create_one_folder(const std::string& folder);
+// Creates exactly one folder (whose parent must exist); an empty message or why not.
+Message create_one_folder(const std::string& folder);
 
 // Right before writing `path` (absolute): checks it again and does only what the user
 // agreed to: replaces an existing file or non-empty folder only when `replace`, creates
 // the one missing folder only when it is `create_folder`. A Folder target that does not
-// exist yet is created (its parent exists). Returns "" when the export may write, else why not.
-std::string prepare_export_target(const std::string& path, ExportTarget target, bool replace,
+// exist yet is created (its parent exists). Returns an empty message when the export may
+// write, else why not.
+Message prepare_export_target(const std::string& path, ExportTarget target, bool replace,
                                   const std::string& create_folder);
 
 }  // namespace attn::gui

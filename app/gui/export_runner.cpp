@@ -6,7 +6,6 @@
 #include "app/gui/export_path.h"
 #include "app/gui/frame.h"
 #include "app/gui/snapshot.h"
-#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -30,16 +29,16 @@ void export_image_size(const AppState& state, bool canvas_only, int win_w, int w
 void ExportRunner::start(AppState& state, const ExportRequest& request, int win_w, int win_h, double now) {
     if (!state.results.trace) return;
     const bool folder = request.kind == ExportKind::AllStepsPng || request.kind == ExportKind::TensorsDir;
-    const auto finish = [&](const Status& s, const std::string& done) {
+    const auto finish = [&](const Status& s, Message done) {
         if (s.ok()) {
             state.jobs.dialog.close = true;
             state.jobs.dialog.last_folder = std::filesystem::path(request.path).parent_path().string();
-            set_status(state.ui, done, now);
+            set_status(state.ui, std::move(done), now);
         } else {
-            state.jobs.dialog.error = s.error();
+            state.jobs.dialog.error = s.message();
         }
     };
-    const std::string refused = prepare_export_target(request.path, folder ? ExportTarget::Folder : ExportTarget::File,
+    const Message refused = prepare_export_target(request.path, folder ? ExportTarget::Folder : ExportTarget::File,
                                                       request.replace, request.create_folder);
     if (!refused.empty()) {
         state.jobs.dialog.error = refused;
@@ -48,11 +47,11 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
     const Step& step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())];
     switch (request.kind) {
         case ExportKind::StepCsv:
-            finish(write_step_csv(step, request.path, labels_of(state)), text::trf("export.wrote", {{"path", request.path}}));
+            finish(write_step_csv(step, request.path, labels_of(state)), Message("export.wrote", {{"path", request.path}}));
             return;
         case ExportKind::TensorsDir:
             finish(write_trace_tensors(*state.results.trace, request.path, labels_of(state)),
-                   text::trf("export.wrote_tensors", {{"folder", request.path}}));
+                   Message("export.wrote_tensors", {{"folder", request.path}}));
             return;
         case ExportKind::SnapshotPng: {
             int w = 0, h = 0;
@@ -66,7 +65,7 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
                 render_state(r, state, cache_, layout_of(request.canvas_only), now);
                 s = write_png(request.path, r.pixel_width(), r.pixel_height(), r.pixels());
             }
-            finish(s, text::trf("export.wrote_png", {{"path", request.path}, {"width", r.pixel_width()}, {"height", r.pixel_height()}}));
+            finish(s, Message("export.wrote_png", {{"path", request.path}, {"width", r.pixel_width()}, {"height", r.pixel_height()}}));
             return;
         }
         case ExportKind::AllStepsPng: {
@@ -105,7 +104,7 @@ void ExportRunner::continue_all(AppState& state, double now) {
     }
     if (!pool_->idle()) return;  // still encoding: look again next frame
     const Status s = pool_->finish();
-    set_status(state.ui, s.ok() ? text::trf("export.wrote_all", {{"count", p.total}, {"folder", p.folder}}) : s.error(),
+    set_status(state.ui, s.ok() ? Message("export.wrote_all", {{"count", p.total}, {"folder", p.folder}}) : s.message(),
 
                now);
     p.active = false;

@@ -1,7 +1,5 @@
 #include "app/gui/file_chooser.h"
 
-#include "app/text/languages.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -16,14 +14,13 @@ bool FileChooser::open(const std::string& folder) {
     std::string text = p.string();
     while (text.size() > 1 && text.back() == '/') text.pop_back();
     if (!fs::is_directory(text, ec)) {
-        error_ = "'" + text + "' is not a folder";
+        error_ = Message("chooser.not_a_folder", {{"folder", text}});
         return false;
     }
     std::vector<FileEntry> listed;
     fs::directory_iterator it(text, fs::directory_options::skip_permission_denied, ec);
     if (ec) {
-        error_ = text::trf("chooser.cannot_list", {{"folder", text}, {"reason", ec.message()}});
-
+        error_ = Message("chooser.cannot_list", {{"folder", text}, {"reason", ec.message()}});
         return false;
     }
     // A huge folder (/usr/lib) must not stall a frame for long: list the first few thousand.
@@ -65,7 +62,7 @@ bool FileChooser::up() {
 bool FileChooser::enter(const std::string& name) {
     for (const FileEntry& e : entries_)
         if (e.is_folder && e.name == name) return open(path_of(name));
-    error_ = "no folder '" + name + "' here";
+    error_ = Message("chooser.no_such_folder", {{"name", name}});
     return false;
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/message.h"
+
 namespace attn::gui {
 
 struct FileEntry {
@@ -35,7 +37,7 @@ public:
     const std::string& folder() const { return folder_; }
     // Folders first, then files, each sorted by name; hidden entries (".x") left out.
     const std::vector<FileEntry>& entries() const { return entries_; }
-    const std::string& error() const { return error_; }
+    const Message& error() const { return error_; }  // rendered when drawn
     // The full path of an entry of the current folder.
     std::string path_of(const std::string& name) const;
     // True when a file with this name is in the current listing.
@@ -45,7 +47,7 @@ private:
     std::string folder_;
     std::vector<FileEntry> entries_;
     std::vector<std::string> extensions_;
-    std::string error_;
+    Message error_;
 };
 
 // "12 KB", "3.4 MB": a file size for the listing.

@@ -18,15 +18,15 @@ bool looks_like_imgui_ini(const std::string& text) {
     });
 }
 
-std::string load_imgui_ini(const std::string& path) {
-    if (path.empty()) return "";
-    std::string problem;
+attn::Message load_imgui_ini(const std::string& path) {
+    if (path.empty()) return {};
+    attn::Message problem;
     const std::string text = read_config_file(path, &problem);
-    if (!problem.empty()) return attn::text::trf("status.layout_problem", {{"problem", problem}});
-    if (!looks_like_imgui_ini(text)) return attn::text::tr("status.layout_damaged");
+    if (!problem.empty()) return attn::Message("status.layout_problem", {{"problem", problem}});
+    if (!looks_like_imgui_ini(text)) return attn::Message("status.layout_damaged");
 
     if (!text.empty()) ImGui::LoadIniSettingsFromMemory(text.data(), text.size());
-    return "";
+    return {};
 }
 
 void save_imgui_ini(const std::string& path, bool force) {

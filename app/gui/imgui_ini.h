@@ -5,11 +5,13 @@
 
 #include <string>
 
+#include "core/message.h"
+
 namespace attn::gui {
 
-// Loads `path` into the current ImGui context. Returns "" when it was fine or missing,
-// otherwise one line for the status bar (the layout then stays ImGui's default).
-std::string load_imgui_ini(const std::string& path);
+// Loads `path` into the current ImGui context. Returns an empty message when it was fine or
+// missing, otherwise one line for the status bar (the layout then stays ImGui's default).
+attn::Message load_imgui_ini(const std::string& path);
 // Writes ImGui's settings to `path` when ImGui asks for it (io.WantSaveIniSettings) or
 // when `force` is set (at exit). Does nothing when `path` is empty.
 void save_imgui_ini(const std::string& path, bool force);

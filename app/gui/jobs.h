@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/gui/file_chooser.h"
+#include "core/message.h"
 
 namespace attn::gui {
 
@@ -16,12 +17,12 @@ struct DialogState {
     std::string path;
     int scale_index = 0;      // 0: 1x, 1: 2x, 2: 4x
     bool canvas_only = true;
-    std::string error;        // shown inside the dialog
+    Message error;            // shown inside the dialog (rendered when drawn)
     bool close = false;       // set by the window loop when the dialog's action succeeded
     bool refocus = false;     // put the keyboard back into the path field (after a failed try)
     std::string base;         // the folder relative paths start from (shown in the dialog)
     FileChooser chooser;      // the folder listing under the path field
-    std::string question;     // "replace X?" / "create folder X?" awaiting an answer ("" when none)
+    Message question;         // "replace X?" / "create folder X?" awaiting an answer (empty when none)
     std::string question_path;  // the resolved path the question is about
     std::string create_folder;  // the one folder to create when the answer is yes
     std::string last_folder;  // where the previous export went (the next one starts there)

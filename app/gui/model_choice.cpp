@@ -7,9 +7,9 @@
 #include "core/model/tokenizer.h"
 
 namespace attn::gui {
-std::string choose_model(Session& session, const std::string& name) {
+Message choose_model(Session& session, const std::string& name) {
     Result<std::shared_ptr<const Model>> loaded = io::load_model(name);
-    if (!loaded) return loaded.error();
+    if (!loaded) return loaded.message();
     const std::shared_ptr<const Model>& model = loaded.value();
     session.model = model;
     session.model_layer = 0;
@@ -18,8 +18,8 @@ std::string choose_model(Session& session, const std::string& name) {
     session.sentence_message.clear();
     session.unknown_note.clear();
     session.sources = io::ProblemSources{};  // files belong to the random weights' sizes
-    session.model_note = text::trf("model.note.chosen", {{"name", model->spec.name}});
-    return "";
+    session.model_note = Message("model.note.chosen", {{"name", model->spec.name}});
+    return Message();
 }
 
 void choose_random_weights(Session& session, bool keep_sizes) {
@@ -40,8 +40,7 @@ void choose_random_weights(Session& session, bool keep_sizes) {
     const std::string words = session.sentence_in_use;
     session.sentence = words;
     follow_sentence(session);  // L follows the word count, as when typed
-    session.model_note = keep_sizes ? text::trf("model.note.random_sized", {{"name", spec.name}})
-                                    : std::string(text::tr("model.note.random"));
+    session.model_note = keep_sizes ? Message("model.note.random_sized", {{"name", spec.name}}) : Message("model.note.random");
 }
 
 bool choose_layer(Session& session, int layer) {
@@ -57,7 +56,7 @@ bool follow_model_sentence(Session& session) {
     Result<TokenizedText> tokens = tokenize(session.model->spec, session.sentence);
     if (!tokens) {
         session.sentence_message =
-            text::trf("model.sentence.still_showing", {{"error", tokens.error()}, {"sentence", session.sentence_in_use}});
+            Message("model.sentence.still_showing", {{"error", tokens.message()}, {"sentence", session.sentence_in_use}});
         return false;
     }
     session.sentence_message.clear();

@@ -11,8 +11,8 @@
 namespace attn::gui {
 
 // Switches the session to the embedded model `name` (io::load_model), on the card's
-// example sentence and layer 0. Returns "" or a message (the session is then unchanged).
-std::string choose_model(Session& session, const std::string& name);
+// example sentence and layer 0. Returns an empty message, or why not (the session is then unchanged).
+Message choose_model(Session& session, const std::string& name);
 // Back to the seeded random weights. With `keep_sizes` the sliders start from the model's
 // sizes (L, E, H) and the model's sentence; a note says what happened.
 void choose_random_weights(Session& session, bool keep_sizes);

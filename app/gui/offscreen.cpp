@@ -1,7 +1,6 @@
 #include <epoxy/gl.h>
 
 #include "app/gui/offscreen.h"
-#include "app/text/languages.h"
 
 #include <imgui.h>
 
@@ -25,12 +24,12 @@ OffscreenRenderer::OffscreenRenderer(int width, int height, float scale, bool li
     const int ph = static_cast<int>(static_cast<float>(height) * scale);
     const int limit = gl::max_texture_size();
     if (pw <= 0 || ph <= 0 || pw > limit || ph > limit) {
-        error_ = text::trf("export.image_too_large", {{"width", pw}, {"height", ph}, {"limit", limit}});
+        error_ = Message("export.image_too_large", {{"width", pw}, {"height", ph}, {"limit", limit}});
         return;
     }
     fbo_ = gl::Framebuffer(pw, ph);
     if (!fbo_.valid()) {
-        error_ = text::trf("export.no_framebuffer", {{"width", pw}, {"height", ph}});
+        error_ = Message("export.no_framebuffer", {{"width", pw}, {"height", ph}});
 
         return;
     }

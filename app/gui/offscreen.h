@@ -10,6 +10,7 @@
 
 #include "app/gui/fonts_theme.h"
 #include "app/gui/gl/gl_objects.h"
+#include "core/message.h"
 
 struct ImGuiContext;
 
@@ -24,7 +25,7 @@ public:
     OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;
 
     bool valid() const { return fbo_.valid(); }
-    const std::string& error() const { return error_; }
+    const Message& error() const { return error_; }
     int pixel_width() const { return fbo_.width(); }
     int pixel_height() const { return fbo_.height(); }
     float scale() const { return scale_; }
@@ -41,7 +42,7 @@ private:
     Fonts fonts_;
     float scale_ = 1.0f;
     bool light_ = false;
-    std::string error_;
+    Message error_;
 };
 
 }  // namespace attn::gui

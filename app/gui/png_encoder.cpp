@@ -66,7 +66,7 @@ void PngEncoderPool::encode_loop() {
         const Status s = write_png(job.path, job.width, job.height, job.rgba);
         job.rgba = {};  // give the image's memory back before waiting for the next
         lock.lock();
-        if (!s.ok()) errors_.push_back(s.error());
+        if (!s.ok()) errors_.push_back(s.message());
         --busy_;
         done_.notify_all();
     }

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+
+#include "core/message.h"
 #include <vector>
 
 #include "core/result.h"
@@ -52,7 +54,7 @@ private:
     std::deque<Job> queue_;
     int busy_ = 0;                  // jobs being encoded
     bool stop_ = false;
-    std::vector<std::string> errors_;
+    std::vector<Message> errors_;
     std::vector<std::thread> threads_;
 };
 

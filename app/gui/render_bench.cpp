@@ -155,7 +155,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     }
     const ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
     if (!computed.error.empty()) {
-        std::fprintf(stderr, "attnviz: error: %s\n", computed.error.c_str());
+        std::fprintf(stderr, "attnviz: error: %s\n", english(computed.error).c_str());
         return 2;
     }
     AppState state;
@@ -164,7 +164,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     load_result(state, cache, computed);
     OffscreenRenderer renderer(options.width, options.height, 1.0f, false);
     if (!renderer.valid()) {
-        std::fprintf(stderr, "attnviz: error: %s\n", renderer.error().c_str());
+        std::fprintf(stderr, "attnviz: error: %s\n", english(renderer.error()).c_str());
         return 2;
     }
     render_state(renderer, state, cache, SnapshotLayout::FullWindow);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/gui/display_model.h"
+#include "core/message.h"
 #include "core/trace.h"
 
 namespace attn::gui {
@@ -16,7 +17,7 @@ struct Results {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const DisplayModel> model;
     std::vector<std::string> query_tokens, key_tokens;
-    std::string compute_error;     // last failure, shown above the canvas
+    Message compute_error;         // last failure, shown above the canvas (rendered when drawn)
     double compute_ms = 0;
     bool model_changed = false;    // the window re-bakes textures when set
     uint64_t posted_generation = 0;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -25,12 +24,12 @@ bool follow_sentence(Session& session) {
     const auto sentences = io::split_sentences(session.sentence);
     for (size_t i = 0; i < sentences.size(); ++i) {
         if (!sentences[i].empty()) continue;
-        session.sentence_message = sentences.size() == 1 ? std::string(text::tr("controls.sentence.empty"))
-                                                         : text::trf("controls.sentence.no_words", {{"sentence", i + 1}});
+        session.sentence_message = sentences.size() == 1 ? Message("controls.sentence.empty")
+                                                         : Message("controls.sentence.no_words", {{"sentence", i + 1}});
         return false;
     }
     if (sentences.size() > 8) {
-        session.sentence_message = text::trf("controls.sentence.too_many", {{"max", 8}});
+        session.sentence_message = Message("controls.sentence.too_many", {{"max", 8}});
         return false;
     }
     session.sentence_message.clear();
@@ -138,7 +137,7 @@ std::optional<ComputeRequest> make_request(Session& session) {
     }
     const Status valid = validate(config);
     if (!valid.ok()) {
-        session.config_message = valid.error();
+        session.config_message = valid.message();
         return std::nullopt;
     }
     session.config_message.clear();
@@ -157,7 +156,7 @@ std::optional<ComputeRequest> make_request(Session& session) {
                 request.sources.sentences = std::move(sentences);
                 return request;
             }
-            session.mismatch_note = text::trf("controls.sentences_mismatch", {{"count", sentences.size()}});
+            session.mismatch_note = Message("controls.sentences_mismatch", {{"count", sentences.size()}});
             session.sentence_message = session.mismatch_note;
         }
         request.sources.tokens = effective_tokens(session);

@@ -19,20 +19,22 @@ struct Session {
     AttentionConfig config;
     std::string sentence = "the cat sat on the mat";  // the box's text; '|' separates batch items
     std::string sentence_in_use = "the cat sat on the mat";  // the last text with words in every part
-    std::string sentence_message;  // why the box's text is not used ("" when it is)
-    std::string mismatch_note;     // the last "B or L no longer match the sentences" note, so
+    // The messages below are kept as ids with values (core/message.h) and rendered when
+    // drawn, so a language switch re-words them without recomputing anything.
+    Message sentence_message;      // why the box's text is not used (empty when it is)
+    Message mismatch_note;         // the last "B or L no longer match the sentences" note, so
                                    // it can be cleared when they match again (and nothing else is)
     bool tokens_from_sentence = true;
     std::vector<int> valid_lengths{4};  // key padding, per batch item: keys >= valid_lengths[b] are masked
     int batch_item = 0;            // which batch item is drawn
     io::ProblemSources sources;    // file paths (weights, query, key, value)
-    std::string config_message;    // why the edited config cannot run ("" when fine)
-    std::string cross_note;        // why turning cross-attention on changed the variant
+    Message config_message;        // why the edited config cannot run (empty when fine)
+    Message cross_note;            // why turning cross-attention on changed the variant
     // A trained example model (model_choice.h), or null for the seeded random weights. With
     // a model, the sentence is tokenised with its vocabulary and the model fixes the sizes.
     std::shared_ptr<const Model> model;
     int model_layer = 0;           // the layer whose attention is shown
-    std::string model_note;        // shown under the picker: what the last model change did
+    Message model_note;            // shown under the picker: what the last model change did
     std::string unknown_note;      // "unknown words shown as <unk>: ..." ("" when none)
 };
 

@@ -148,7 +148,7 @@ std::string serialize_settings(const UiSettings& s) {
     return out.str();
 }
 
-UiSettings parse_settings(const std::string& text, std::string* problem) {
+UiSettings parse_settings(const std::string& text, Message* problem) {
     UiSettings s;
     std::istringstream in(text);
     std::string line, first_bad;
@@ -174,43 +174,43 @@ UiSettings parse_settings(const std::string& text, std::string* problem) {
     if (problem) {
         problem->clear();
         if (bad_lines > 0)
-            *problem = "settings.ini: " + std::to_string(bad_lines) + (bad_lines == 1 ? " line" : " lines") +
-                       " unreadable (line " + std::to_string(first_bad_line) + ": \"" + first_bad + "\"); defaults used there";
+            *problem = Message(bad_lines == 1 ? "status.settings.bad_line" : "status.settings.bad_lines",
+                               {{"count", bad_lines}, {"line", first_bad_line}, {"excerpt", first_bad}});
     }
     return s;
 }
 
-std::string read_config_file(const std::string& path, std::string* problem) {
+std::string read_config_file(const std::string& path, Message* problem) {
     problem->clear();
     std::error_code ec;
     const std::filesystem::file_status status = std::filesystem::status(path, ec);
     if (status.type() == std::filesystem::file_type::not_found) return "";
     const std::string name = std::filesystem::path(path).filename().string();
     if (ec) {
-        *problem = name + " cannot be read (" + ec.message() + "); using defaults";
+        *problem = Message("status.settings.cannot_read", {{"name", name}, {"reason", ec.message()}});
         return "";
     }
     // A device or a pipe would never end (or block); a folder cannot be read.
     if (status.type() != std::filesystem::file_type::regular) {
-        *problem = name + " is not a regular file; using defaults";
+        *problem = Message("status.settings.not_regular", {{"name", name}});
         return "";
     }
     const uintmax_t size = std::filesystem::file_size(path, ec);
     if (ec || size > kMaxSettingsFileBytes) {
-        *problem = name + " is larger than 1 MiB, so it is not ours; using defaults";
+        *problem = Message("status.settings.too_large", {{"name", name}});
         return "";
     }
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
     if (in) text << in.rdbuf();
     if (!in || in.bad()) {
-        *problem = name + " cannot be read (" + std::strerror(errno) + "); using defaults";
+        *problem = Message("status.settings.cannot_read", {{"name", name}, {"reason", std::strerror(errno)}});
         return "";
     }
     return text.str();
 }
 
-bool write_config_file(const std::string& path, const std::string& bytes, std::string* problem) {
+bool write_config_file(const std::string& path, const std::string& bytes, Message* problem) {
     // Same folder, so the rename cannot cross file systems; the pid keeps two windows apart.
     const std::string temporary = path + ".tmp" + std::to_string(::getpid());
     {
@@ -220,7 +220,7 @@ bool write_config_file(const std::string& path, const std::string& bytes, std::s
         if (!out) {
             std::error_code ignored;
             std::filesystem::remove(temporary, ignored);
-            if (problem) *problem = "cannot write " + temporary + ": " + std::strerror(errno);
+            if (problem) *problem = Message("status.settings.cannot_write", {{"path", temporary}, {"reason", std::strerror(errno)}});
             return false;
         }
     }
@@ -228,15 +228,15 @@ bool write_config_file(const std::string& path, const std::string& bytes, std::s
     std::filesystem::rename(temporary, path, ec);
     if (ec) {
         std::filesystem::remove(temporary, ec);
-        if (problem) *problem = "cannot replace " + path + ": " + ec.message();
+        if (problem) *problem = Message("status.settings.cannot_replace", {{"path", path}, {"reason", ec.message()}});
         return false;
     }
     return true;
 }
 
-UiSettings load_settings(std::string* problem) {
-    std::string local;
-    std::string& message = problem ? *problem : local;
+UiSettings load_settings(Message* problem) {
+    Message local;
+    Message& message = problem ? *problem : local;
     message.clear();
     const std::string dir = config_dir();
     if (dir.empty()) return {};

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "core/message.h"
+
 namespace attn::gui {
 
 struct UiSettings {
@@ -50,20 +52,20 @@ std::string config_dir();
 std::string serialize_settings(const UiSettings& settings);
 // When `problem` is given it receives one line for the window's status bar naming the
 // first unreadable line and how many there were ("" when every line was fine).
-UiSettings parse_settings(const std::string& text, std::string* problem = nullptr);
+UiSettings parse_settings(const std::string& text, Message* problem = nullptr);
 
 // Settings files larger than this are not settings (a few hundred bytes are normal).
 constexpr size_t kMaxSettingsFileBytes = 1 << 20;
 // The contents of a small config file, or "" with `problem` set when it exists but is
 // unreadable (a folder, a device, too large, permission denied). Missing is not a problem.
-std::string read_config_file(const std::string& path, std::string* problem);
+std::string read_config_file(const std::string& path, Message* problem);
 // Writes `bytes` to a temporary file next to `path`, then renames it over `path`, so a
 // crash or a full disk never leaves a half-written file. False (with `problem`) on failure.
-bool write_config_file(const std::string& path, const std::string& bytes, std::string* problem = nullptr);
+bool write_config_file(const std::string& path, const std::string& bytes, Message* problem = nullptr);
 
 // Reads <config_dir>/settings.ini: defaults when missing; when unreadable or partly
 // corrupt, defaults for what could not be read and a one-line `problem` for the window.
-UiSettings load_settings(std::string* problem = nullptr);
+UiSettings load_settings(Message* problem = nullptr);
 // Writes it (temporary file + rename), creating the folder; false when impossible.
 bool save_settings(const UiSettings& settings);
 

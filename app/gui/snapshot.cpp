@@ -60,7 +60,7 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     if (!dir.ok()) return fail(dir.error());
 
     ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
-    if (!computed.error.empty()) return fail(computed.error);
+    if (!computed.error.empty()) return fail(english(computed.error));
     std::vector<int> steps;
     if (options.step == "all") {
         for (size_t i = 0; i < computed.trace->steps.size(); ++i) steps.push_back(static_cast<int>(i));
@@ -89,7 +89,7 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     state.settings.light_theme = options.theme == "light";
     accept_result(state, std::move(computed), 0.0);
     OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme);
-    if (!renderer.valid()) return fail(renderer.error());
+    if (!renderer.valid()) return fail(english(renderer.error()));
     HeatmapCache cache;
     cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
     PngEncoderPool pool;

@@ -10,7 +10,7 @@ int operand_head(const CanvasUi& ui, const StepDisplay& sd, const CellRef& activ
     return ui.chosen_head();
 }
 
-void set_status(UiState& ui, std::string message, double now) {
+void set_status(UiState& ui, Message message, double now) {
     ui.status = std::move(message);
     ui.status_time = now;
 }

@@ -6,6 +6,7 @@
 
 #include "app/gui/animation.h"
 #include "app/gui/display_model.h"
+#include "core/message.h"
 
 namespace attn::gui {
 
@@ -41,7 +42,7 @@ struct UiState {
     bool presentation = false;     // full screen, controls hidden, large type
     bool show_storage = true;      // the storage strip under the canvas
     bool controls_open = false;    // narrow window: the folded controls are open over the canvas
-    std::string status;            // one-line message at the bottom (exports, errors)
+    Message status;                // one-line message at the bottom (exports, errors), rendered when drawn
     double status_time = 0;
     // The step to show when the next trace arrives (restored from the settings); "" for none.
     std::string resume_step;
@@ -51,6 +52,6 @@ struct UiState {
 // cursor or the hovered cell: a preview) when it has one, else the chosen head.
 int operand_head(const CanvasUi& ui, const StepDisplay& sd, const CellRef& active);
 // Short message for the status line.
-void set_status(UiState& ui, std::string message, double now);
+void set_status(UiState& ui, Message message, double now);
 
 }  // namespace attn::gui

@@ -87,9 +87,9 @@ std::vector<ModelSpec> parse_embedded_cards() {
 Result<Model> model_from_bytes(const std::string& card_json, const std::string& safetensors_bytes, const std::string& what) {
     using R = Result<Model>;
     Result<ModelSpec> spec = parse_model_card(card_json, what);
-    if (!spec) return R::failure(spec.error());
+    if (!spec) return R::failure(spec.message());
     Result<NamedTensors> tensors = decode_safetensors(safetensors_bytes, what + " weights");
-    if (!tensors) return R::failure(tensors.error());
+    if (!tensors) return R::failure(tensors.message());
 
     Model model;
     model.spec = std::move(spec.value());
@@ -106,7 +106,7 @@ Result<Model> model_from_bytes(const std::string& card_json, const std::string& 
         // The attention goes through the same name lookup as a single-layer file,
         // scoped to this layer's prefix.
         Result<LoadedWeights> attention = weights_from_tensors_under(tensors.value(), layer + "attn.", what);
-        if (!attention) return R::failure(attention.error());
+        if (!attention) return R::failure(attention.message());
         if (attention->hidden_dim != D || attention->kdim != D || attention->vdim != D || !attention->bias)
             return R::failure(what + ": layer " + std::to_string(i) + "'s attention is not (" + std::to_string(D) + ", " +
                               std::to_string(D) + ") with biases, as the card says");
@@ -142,7 +142,7 @@ std::string model_names_text() {
 Result<std::shared_ptr<const Model>> load_model(const std::string& name_or_path) {
     using R = Result<std::shared_ptr<const Model>>;
     const auto shared = [](Result<Model> model) -> R {
-        if (!model) return R::failure(model.error());
+        if (!model) return R::failure(model.message());
         return std::shared_ptr<const Model>(std::make_shared<Model>(std::move(model.value())));
     };
     struct stat info {};
@@ -152,7 +152,7 @@ Result<std::shared_ptr<const Model>> load_model(const std::string& name_or_path)
             return R::failure("--model '" + name_or_path + "': give a model card (.json, with its .safetensors beside it) or a model name (" +
                               model_names_text() + ")");
         Result<std::string> card = read_file_bytes(name_or_path, 16u << 20);
-        if (!card) return R::failure(card.error());
+        if (!card) return R::failure(card.message());
         const std::string weights_path = name_or_path.substr(0, name_or_path.size() - 5) + ".safetensors";
         Result<std::string> weights = read_file_bytes(weights_path);
         if (!weights) return R::failure(weights.error() + " (the model's weights go beside its card)");
@@ -161,8 +161,7 @@ Result<std::shared_ptr<const Model>> load_model(const std::string& name_or_path)
     const embedded::EmbeddedFile* card = embedded_file(name_or_path + ".json");
     const embedded::EmbeddedFile* weights = embedded_file(name_or_path + ".safetensors");
     if (!card || !weights)
-        return R::failure("no model called '" + name_or_path + "'; the models are " + model_names_text() +
-                          " (or give the path of a card .json)");
+        return R::failure(Message("error.model.no_such_model", {{"name", name_or_path}, {"models", model_names_text()}}));
     return shared(model_from_bytes(bytes_of(*card), bytes_of(*weights), name_or_path));
 }
 

@@ -9,7 +9,7 @@ namespace attn::io {
 
 Result<Problem> build_model_problem(const std::string& model_name_or_path, int layer, const std::string& sentence) {
     Result<std::shared_ptr<const Model>> model = load_model(model_name_or_path);
-    if (!model) return Result<Problem>::failure(model.error());
+    if (!model) return Result<Problem>::failure(model.message());
     return build_model_problem(model.value(), layer, sentence);
 }
 
@@ -17,13 +17,13 @@ Result<Problem> build_model_problem(std::shared_ptr<const Model> model, int laye
     using R = Result<Problem>;
     const ModelSpec& spec = model->spec;
     if (layer < 0 || layer >= spec.layers)
-        return R::failure("--layer " + std::to_string(layer) + " is out of range: model '" + spec.name + "' has " +
-                          (spec.layers == 1 ? std::string("only layer 0") : "layers 0.." + std::to_string(spec.layers - 1)));
+        return R::failure(spec.layers == 1 ? Message("error.model.layer_option_one", {{"layer", layer}, {"model", spec.name}})
+                                           : Message("error.model.layer_option", {{"layer", layer}, {"model", spec.name}, {"last", spec.layers - 1}}));
     Result<TokenizedText> tokens = tokenize(spec, sentence);
-    if (!tokens) return R::failure(tokens.error());
+    if (!tokens) return R::failure(tokens.message());
     // The layer's attention input is LN1 of what the earlier layers produced.
     Result<ModelRun> run = run_model(*model, tokens->ids);
-    if (!run) return R::failure(run.error());
+    if (!run) return R::failure(run.message());
     const LayerRun& shown = run->layers[static_cast<size_t>(layer)];
 
     Problem p;

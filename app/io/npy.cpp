@@ -51,7 +51,7 @@ std::string header_value(const std::string& header, const std::string& key) {
 }
 
 // "2, 3, 4" or "5," -> {2, 3, 4} / {5}; whole positive numbers only, product bounded.
-Result<std::vector<int64_t>> parse_shape(const std::string& text) {
+Result<std::vector<int64_t>> parse_shape(const std::string& text, const std::string& what) {
     using R = Result<std::vector<int64_t>>;
     std::vector<int64_t> shape;
     int64_t count = 1;
@@ -61,18 +61,18 @@ Result<std::vector<int64_t>> parse_shape(const std::string& text) {
         if (i == text.size()) break;
         size_t end = i;
         while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
-        if (end == i || end - i > 10) return R::failure("has a malformed shape (" + text.substr(0, 40) + ")");
+        if (end == i || end - i > 10) return R::failure(Message("error.npy.malformed_shape", {{"what", what}, {"shape", text.substr(0, 40)}}));
         const int64_t d = std::stoll(text.substr(i, end - i));
-        if (d == 0) return R::failure("is empty (a dimension of size 0)");
-        if (d > kMaxElements / count) return R::failure("is too large (more than 2^31 elements)");
+        if (d == 0) return R::failure(Message("error.npy.empty", {{"what", what}}));
+        if (d > kMaxElements / count) return R::failure(Message("error.npy.too_large", {{"what", what}}));
         count *= d;
         shape.push_back(d);
         i = end;
         while (i < text.size() && is_space(text[i])) ++i;
-        if (i < text.size() && text[i] != ',') return R::failure("has a malformed shape (" + text.substr(0, 40) + ")");
+        if (i < text.size() && text[i] != ',') return R::failure(Message("error.npy.malformed_shape", {{"what", what}, {"shape", text.substr(0, 40)}}));
         ++i;
     }
-    if (shape.empty()) return R::failure("holds a scalar; a tensor was expected");
+    if (shape.empty()) return R::failure(Message("error.npy.scalar", {{"what", what}}));
     return shape;
 }
 }  // namespace
@@ -100,29 +100,28 @@ Status write_npy(const std::string& path, const Tensor& tensor) { return write_f
 
 Result<Tensor> decode_npy(const std::string& bytes, const std::string& what) {
     Result<NpyArray> array = decode_npy_array(bytes, what);
-    if (!array) return Result<Tensor>::failure(array.error());
-    if (array->is_boolean)
-        return Result<Tensor>::failure(what + " holds booleans; only float32 and float64 are supported here (use arr.astype('float32'))");
+    if (!array) return Result<Tensor>::failure(array.message());
+    if (array->is_boolean) return Result<Tensor>::failure(Message("error.npy.boolean", {{"what", what}}));
     return std::move(array->tensor);
 }
 
 Result<NpyArray> decode_npy_array(const std::string& bytes, const std::string& what) {
     using R = Result<NpyArray>;
-    if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) return R::failure(what + " is not a .npy file (bad magic bytes)");
+    if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) return R::failure(Message("error.npy.magic", {{"what", what}}));
     const auto major = static_cast<unsigned char>(bytes[6]);
     size_t header_len = 0, header_start = 0;
     if (major == 1) {
         header_len = static_cast<unsigned char>(bytes[8]) | static_cast<size_t>(static_cast<unsigned char>(bytes[9])) << 8;
         header_start = 10;
     } else if (major == 2 || major == 3) {
-        if (bytes.size() < 12) return R::failure(what + " is truncated");
+        if (bytes.size() < 12) return R::failure(Message("error.npy.truncated", {{"what", what}}));
         for (int i = 3; i >= 0; --i) header_len = header_len << 8 | static_cast<unsigned char>(bytes[8 + static_cast<size_t>(i)]);
         header_start = 12;
     } else {
-        return R::failure(what + " uses .npy format version " + std::to_string(major) + ", which is not supported");
+        return R::failure(Message("error.npy.version", {{"what", what}, {"version", major}}));
     }
-    if (header_start + header_len > bytes.size()) return R::failure(what + " is truncated (header runs past the end of the file)");
-    if (header_len > kMaxHeader) return R::failure(what + " has a header of " + std::to_string(header_len) + " bytes, more than a .npy ever needs");
+    if (header_start + header_len > bytes.size()) return R::failure(Message("error.npy.header_past_end", {{"what", what}}));
+    if (header_len > kMaxHeader) return R::failure(Message("error.npy.header_size", {{"what", what}, {"bytes", header_len}}));
     const std::string header = bytes.substr(header_start, header_len);
 
     const std::string descr = header_value(header, "descr");
@@ -130,21 +129,20 @@ Result<NpyArray> decode_npy_array(const std::string& bytes, const std::string& w
     if (descr == "'<f4'" || descr == "'=f4'" || descr == "'|f4'") item = 4;
     else if (descr == "'<f8'" || descr == "'=f8'") item = 8;
     else if (descr == "'|b1'") item = 1;
-    else if (descr.empty()) return R::failure(what + " has a malformed header (no dtype)");
-    else return R::failure(what + " has dtype " + descr + "; only float32, float64 and bool (masks) are supported (use arr.astype('float32'))");
+    else if (descr.empty()) return R::failure(Message("error.npy.no_dtype", {{"what", what}}));
+    else return R::failure(Message("error.npy.dtype", {{"what", what}, {"dtype", descr}}));
     const std::string fortran = header_value(header, "fortran_order");
-    if (fortran == "True") return R::failure(what + " is in Fortran order; save it with np.ascontiguousarray first");
-    if (fortran != "False") return R::failure(what + " has a malformed header (fortran_order)");
-    Result<std::vector<int64_t>> parsed = parse_shape(header_value(header, "shape"));
-    if (!parsed) return R::failure(what + " " + parsed.error());
+    if (fortran == "True") return R::failure(Message("error.npy.fortran", {{"what", what}}));
+    if (fortran != "False") return R::failure(Message("error.npy.fortran_malformed", {{"what", what}}));
+    Result<std::vector<int64_t>> parsed = parse_shape(header_value(header, "shape"), what);
+    if (!parsed) return R::failure(parsed.message());
     std::vector<int64_t> shape = std::move(parsed.value());
     int64_t count = 1;
     for (int64_t d : shape) count *= d;  // parse_shape bounded the product
     const size_t data_start = header_start + header_len;
     const size_t need = static_cast<size_t>(count) * item;
     if (bytes.size() - data_start < need)
-        return R::failure(what + " is truncated: its header promises " + std::to_string(need) + " bytes of data, the file has " +
-                          std::to_string(bytes.size() - data_start));
+        return R::failure(Message("error.npy.data_truncated", {{"what", what}, {"need", need}, {"have", bytes.size() - data_start}}));
 
     std::vector<float> values(static_cast<size_t>(count));
     const char* data = bytes.data() + data_start;
@@ -154,8 +152,7 @@ Result<NpyArray> decode_npy_array(const std::string& bytes, const std::string& w
         for (size_t i = 0; i < values.size(); ++i) {
             const auto byte = static_cast<unsigned char>(data[i]);
             if (byte > 1)
-                return R::failure(what + " is a bool array holding byte " + std::to_string(byte) + " at element " +
-                                  std::to_string(i) + "; numpy writes only 0 (False) and 1 (True)");
+                return R::failure(Message("error.npy.bool_byte", {{"what", what}, {"byte", byte}, {"index", i}}));
             values[i] = static_cast<float>(byte);
         }
     } else {
@@ -163,7 +160,7 @@ Result<NpyArray> decode_npy_array(const std::string& bytes, const std::string& w
             double v;
             std::memcpy(&v, data + i * 8, 8);
             if (std::isfinite(v) && std::abs(v) > 3.4e38)
-                return R::failure(what + " holds " + std::to_string(v) + ", outside the float32 range");
+                return R::failure(Message("error.npy.float_range", {{"what", what}, {"value", std::to_string(v)}}));
             values[i] = static_cast<float>(v);
         }
     }
@@ -173,13 +170,13 @@ Result<NpyArray> decode_npy_array(const std::string& bytes, const std::string& w
 
 Result<NpyArray> read_npy_array(const std::string& path) {
     Result<std::string> bytes = read_file_bytes(path);
-    if (!bytes) return Result<NpyArray>::failure(bytes.error());
+    if (!bytes) return Result<NpyArray>::failure(bytes.message());
     return decode_npy_array(bytes.value(), "'" + path + "'");
 }
 
 Result<Tensor> read_npy(const std::string& path) {
     Result<std::string> bytes = read_file_bytes(path);
-    if (!bytes) return Result<Tensor>::failure(bytes.error());
+    if (!bytes) return Result<Tensor>::failure(bytes.message());
     return decode_npy(bytes.value(), "'" + path + "'");
 }
 

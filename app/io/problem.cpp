@@ -42,9 +42,11 @@ const std::vector<std::string>& Problem::key_tokens_of(int b) const {
 
 namespace {
 
+
 // Reads a (B, N, W) or (N, W) .npy and names its dimensions; with `seq_first` a 3-D file
 // is (N, B, W), as nn.MultiheadAttention(batch_first=False) takes it, and is transposed.
-Result<Tensor> read_sequence(const std::string& path, const char* role, const char* length_name, const char* width_name,
+// `file_id` names the file in messages: error.problem.file.query / .key / .value ("query file 'q.npy'").
+Result<Tensor> read_sequence(const std::string& path, const char* file_id, const char* length_name, const char* width_name,
                              bool seq_first) {
     Result<Tensor> loaded = read_npy(path);
     if (!loaded) return loaded;
@@ -53,9 +55,10 @@ Result<Tensor> read_sequence(const std::string& path, const char* role, const ch
     if (t.rank() == 2) t = t.view({1, t.dim(0), t.dim(1)}, {"B", length_name, width_name});
     else if (t.rank() == 3) t = t.view(t.shape(), {"B", length_name, width_name});
     else
-        return Result<Tensor>::failure(std::string(role) + " file '" + path + "' has " + std::to_string(t.rank()) +
-                                       " dimensions; expected (B, " + length_name + ", " + width_name + ") or (" + length_name +
-                                       ", " + width_name + ")");
+        return Result<Tensor>::failure(Message("error.problem.sequence_rank", {{"file", Message(file_id, {{"path", path}})},
+                                                                              {"rank", t.rank()},
+                                                                              {"length", length_name},
+                                                                              {"width", width_name}}));
     return t;
 }
 
@@ -65,8 +68,10 @@ std::vector<std::string> numbered(const char* prefix, int count) {
     return labels;
 }
 
-std::string mismatch(const std::string& what, int64_t got, const char* name, int64_t expected, const std::string& source) {
-    return what + " has " + name + " = " + std::to_string(got) + " but " + source + " says " + std::to_string(expected);
+// `source_id` names what disagrees with the file: error.problem.source.weights / .query.
+Message mismatch(Message what, int64_t got, const char* name, int64_t expected, const char* source_id) {
+    return Message("error.problem.mismatch",
+                   {{"what", std::move(what)}, {"name", name}, {"got", got}, {"source", Message(source_id)}, {"expected", expected}});
 }
 
 // The seeded weights of the last configuration without a weights file. Dragging the
@@ -100,9 +105,9 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     LoadedWeights loaded;
     if (!src.weights_path.empty()) {
         Result<NamedTensors> tensors = read_safetensors(src.weights_path);
-        if (!tensors) return R::failure(tensors.error());
+        if (!tensors) return R::failure(tensors.message());
         Result<LoadedWeights> w = weights_from_tensors(tensors.value(), "'" + src.weights_path + "'");
-        if (!w) return R::failure(w.error());
+        if (!w) return R::failure(w.message());
         loaded = std::move(w.value());
         have_weights = true;
         // The file decides the widths and whether there are biases.
@@ -119,8 +124,8 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         if (config.num_heads > 0 && loaded.hidden_dim % config.num_heads == 0) {
             const int head_dim = loaded.hidden_dim / config.num_heads;
             if (loaded.kv_width % head_dim != 0)
-                return R::failure("'" + src.weights_path + "': the key projection has " + std::to_string(loaded.kv_width) +
-                                  " rows, not a multiple of d_h = " + std::to_string(head_dim) + " (E / num_heads); check --num-heads");
+                return R::failure(Message("error.problem.kv_width",
+                                          {{"path", src.weights_path}, {"rows", loaded.kv_width}, {"head_dim", head_dim}}));
             config.num_kv_heads = loaded.kv_width == loaded.hidden_dim ? 0 : loaded.kv_width / head_dim;
         }
     }
@@ -129,7 +134,7 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     std::vector<std::vector<std::string>> sentences = src.sentences;
     if (sentences.empty() && !src.tokens.empty()) sentences.push_back(src.tokens);
     for (size_t i = 0; i < sentences.size(); ++i)
-        if (sentences[i].empty()) return R::failure("sentence " + std::to_string(i + 1) + " has no words");
+        if (sentences[i].empty()) return R::failure(Message("error.problem.empty_sentence", {{"sentence", i + 1}}));
     const bool per_item = sentences.size() > 1;
     std::vector<int> sentence_lengths;
     size_t longest = 0;
@@ -140,14 +145,14 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     for (auto& words : sentences) words.resize(longest, kPadToken);
 
     if (!src.query_path.empty() && !sentences.empty())
-        return R::failure("give either a query file or tokens, not both (tokens only label seeded inputs)");
+        return R::failure(Message("error.problem.query_and_tokens"));
     if (!src.query_path.empty()) {
-        Result<Tensor> q = read_sequence(src.query_path, "query", "L", "E", config.seq_first);
-        if (!q) return R::failure(q.error());
+        Result<Tensor> q = read_sequence(src.query_path, "error.problem.file.query", "L", "E", config.seq_first);
+        if (!q) return R::failure(q.message());
         const Tensor& t = q.value();
         if (have_weights && t.dim(2) != config.d_in())
-            return R::failure(mismatch("query file '" + src.query_path + "'", t.dim(2), config.d_in() == config.E() ? "E" : "d_in",
-                                       config.d_in(), "the weights file"));
+            return R::failure(mismatch(Message("error.problem.file.query", {{"path", src.query_path}}), t.dim(2), config.d_in() == config.E() ? "E" : "d_in",
+                                       config.d_in(), "error.problem.source.weights"));
         config.batch = static_cast<int>(t.dim(0));
         config.seq_len = static_cast<int>(t.dim(1));
         if (!have_weights) {  // without weights the file's width is the model width unless --input-dim says otherwise
@@ -164,19 +169,22 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     }
 
     if (src.key_path.empty() != src.value_path.empty())
-        return R::failure("cross-attention needs both a key file and a value file");
+        return R::failure(Message("error.problem.key_and_value"));
     if (!src.key_path.empty()) {
-        Result<Tensor> k = read_sequence(src.key_path, "key", "S", "kdim", config.seq_first);
-        if (!k) return R::failure(k.error());
-        Result<Tensor> v = read_sequence(src.value_path, "value", "S", "vdim", config.seq_first);
-        if (!v) return R::failure(v.error());
-        const std::string key_what = "key file '" + src.key_path + "'", value_what = "value file '" + src.value_path + "'";
+        Result<Tensor> k = read_sequence(src.key_path, "error.problem.file.key", "S", "kdim", config.seq_first);
+        if (!k) return R::failure(k.message());
+        Result<Tensor> v = read_sequence(src.value_path, "error.problem.file.value", "S", "vdim", config.seq_first);
+        if (!v) return R::failure(v.message());
+        const Message key_what("error.problem.file.key", {{"path", src.key_path}});
+        const Message value_what("error.problem.file.value", {{"path", src.value_path}});
         if (k->dim(1) != v->dim(1))
-            return R::failure(mismatch(value_what, v->dim(1), "S", k->dim(1), "the key file") + " (keys and values pair up)");
-        if (k->dim(0) != config.batch) return R::failure(mismatch(key_what, k->dim(0), "B", config.batch, "the query"));
-        if (v->dim(0) != config.batch) return R::failure(mismatch(value_what, v->dim(0), "B", config.batch, "the query"));
-        if (have_weights && k->dim(2) != loaded.kdim) return R::failure(mismatch(key_what, k->dim(2), "kdim", loaded.kdim, "the weights file"));
-        if (have_weights && v->dim(2) != loaded.vdim) return R::failure(mismatch(value_what, v->dim(2), "vdim", loaded.vdim, "the weights file"));
+            return R::failure(Message("error.problem.kv_lengths", {{"what", value_what}, {"got", v->dim(1)}, {"expected", k->dim(1)}}));
+        if (k->dim(0) != config.batch) return R::failure(mismatch(key_what, k->dim(0), "B", config.batch, "error.problem.source.query"));
+        if (v->dim(0) != config.batch) return R::failure(mismatch(value_what, v->dim(0), "B", config.batch, "error.problem.source.query"));
+        if (have_weights && k->dim(2) != loaded.kdim)
+            return R::failure(mismatch(key_what, k->dim(2), "kdim", loaded.kdim, "error.problem.source.weights"));
+        if (have_weights && v->dim(2) != loaded.vdim)
+            return R::failure(mismatch(value_what, v->dim(2), "vdim", loaded.vdim, "error.problem.source.weights"));
         config.cross_attention = true;
         config.kv_len = static_cast<int>(k->dim(1));
         config.kdim = k->dim(2) == config.d_in() ? 0 : static_cast<int>(k->dim(2));
@@ -189,16 +197,18 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
 
     if (!src.mask_path.empty()) {
         Result<NpyArray> mask = read_npy_array(src.mask_path);
-        if (!mask) return R::failure(mask.error());
+        if (!mask) return R::failure(mask.message());
         config.mask_file = std::move(mask->tensor);
         config.mask_file_is_boolean = mask->is_boolean;
         config.mask_file_path = src.mask_path;
     }
 
     if (Status s = validate(config); !s) {
-        if (!src.mask_path.empty() && s.error().find("mask file") != std::string::npos)
-            return R::failure("'" + src.mask_path + "': " + s.error());
-        return R::failure(s.error());
+        // A complaint about the mask file's shape or values names the file it came from.
+        const std::string& id = s.message().id;
+        if (!src.mask_path.empty() && (id == "error.mask.file_shape" || id == "error.mask.file_not_boolean" || id == "error.mask.file_not_finite"))
+            return R::failure(Message("error.problem.in_file", {{"path", src.mask_path}, {"error", s.message()}}));
+        return R::failure(s.message());
     }
 
     // Whatever no file provided comes from the seed (or from the tokens' text).
@@ -224,7 +234,7 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     }
     p.weights = have_weights ? std::make_shared<const AttentionWeights>(std::move(loaded.weights))
                              : remembered_default_weights(config);
-    if (Status s = check_shapes(config, *p.weights, p.inputs); !s) return R::failure(s.error());
+    if (Status s = check_shapes(config, *p.weights, p.inputs); !s) return R::failure(s.message());
 
     p.query_tokens = !sentences.empty() && src.query_path.empty() ? sentences.front() : numbered("t", config.L());
     if (per_item) p.item_tokens = sentences;

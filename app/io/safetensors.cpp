@@ -61,59 +61,56 @@ std::vector<float> to_float32(const char* data, size_t count, const std::string&
 
 Result<NamedTensors> decode_safetensors(const std::string& bytes, const std::string& what) {
     using R = Result<NamedTensors>;
-    if (bytes.size() < 8) return R::failure(what + " is too short to be a safetensors file");
+    if (bytes.size() < 8) return R::failure(Message("error.safetensors.too_short", {{"what", what}}));
     uint64_t header_len = 0;
     for (int i = 7; i >= 0; --i) header_len = header_len << 8 | static_cast<unsigned char>(bytes[static_cast<size_t>(i)]);
     if (header_len > bytes.size() - 8)
-        return R::failure(what + ": header length " + std::to_string(header_len) + " runs past the end of the file (" +
-                          std::to_string(bytes.size()) + " bytes); the file is truncated or not safetensors");
+        return R::failure(Message("error.safetensors.header_past_end", {{"what", what}, {"length", header_len}, {"bytes", bytes.size()}}));
     json header;
     try {
         header = json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<std::ptrdiff_t>(header_len));
     } catch (const json::exception& e) {
-        return R::failure(what + ": the JSON header is malformed (" + std::string(e.what()) + ")");
+        return R::failure(Message("error.safetensors.malformed_json", {{"what", what}, {"reason", e.what()}}));
     }
-    if (!header.is_object()) return R::failure(what + ": the JSON header is not an object");
+    if (!header.is_object()) return R::failure(Message("error.safetensors.not_object", {{"what", what}}));
     const size_t data_start = 8 + header_len;
     const size_t data_size = bytes.size() - data_start;
 
     NamedTensors tensors;
     for (auto it = header.begin(); it != header.end(); ++it) {
         if (it.key() == "__metadata__") continue;
-        const std::string where = what + ": tensor '" + it.key() + "'";
+        const Message where("error.safetensors.where", {{"what", what}, {"tensor", it.key()}});
         const json& entry = it.value();
         if (!entry.is_object() || !entry.contains("dtype") || !entry.contains("shape") || !entry.contains("data_offsets"))
-            return R::failure(where + " needs dtype, shape and data_offsets");
-        if (!entry["dtype"].is_string()) return R::failure(where + " has a non-string dtype");
+            return R::failure(Message("error.safetensors.fields", {{"where", where}}));
+        if (!entry["dtype"].is_string()) return R::failure(Message("error.safetensors.dtype_type", {{"where", where}}));
         const std::string dtype = entry["dtype"];
         const size_t item = dtype_size(dtype);
-        if (!item) return R::failure(where + " has dtype " + dtype + "; AttnViz reads F32, F16, BF16 and F64");
+        if (!item) return R::failure(Message("error.safetensors.dtype", {{"where", where}, {"dtype", dtype}}));
         const json& shape_json = entry["shape"];
         const json& offsets = entry["data_offsets"];
-        if (!shape_json.is_array()) return R::failure(where + " has a malformed shape");
+        if (!shape_json.is_array()) return R::failure(Message("error.safetensors.shape", {{"where", where}}));
         std::vector<int64_t> shape;
         // A zero dimension makes the element count 0 whatever follows, yet the tensor's
         // strides are still products of the other dimensions: bound those too.
         uint64_t count = 1, nonzero_count = 1;
         for (const json& d : shape_json) {
-            if (!d.is_number_unsigned() || d.get<uint64_t>() > kMaxDim) return R::failure(where + " has a malformed shape");
+            if (!d.is_number_unsigned() || d.get<uint64_t>() > kMaxDim) return R::failure(Message("error.safetensors.shape", {{"where", where}}));
             const uint64_t size = d.get<uint64_t>();
             if (size > 0 && nonzero_count > kMaxElements / size)
-                return R::failure(where + " is too large (more than 2^31 elements)");
+                return R::failure(Message("error.safetensors.too_large", {{"where", where}}));
             if (size > 0) nonzero_count *= size;
             count *= size;
             shape.push_back(static_cast<int64_t>(size));
         }
-        if (shape.size() > 16) return R::failure(where + " has " + std::to_string(shape.size()) + " dimensions (at most 16)");
+        if (shape.size() > 16) return R::failure(Message("error.safetensors.rank", {{"where", where}, {"rank", shape.size()}}));
         if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned())
-            return R::failure(where + " has malformed data_offsets");
+            return R::failure(Message("error.safetensors.offsets", {{"where", where}}));
         const uint64_t begin = offsets[0], end = offsets[1];
         if (begin > end || end > data_size)
-            return R::failure(where + ": data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) +
-                              "] are outside the " + std::to_string(data_size) + " data bytes");
+            return R::failure(Message("error.safetensors.offsets_outside", {{"where", where}, {"begin", begin}, {"end", end}, {"bytes", data_size}}));
         if (end - begin != count * item)
-            return R::failure(where + ": data_offsets cover " + std::to_string(end - begin) + " bytes but shape and dtype need " +
-                              std::to_string(count * item));
+            return R::failure(Message("error.safetensors.offsets_size", {{"where", where}, {"have", end - begin}, {"need", count * item}}));
         std::vector<float> values = to_float32(bytes.data() + data_start + begin, count, dtype);
         if (shape.empty()) shape.push_back(1);  // a scalar, kept as one element
         std::vector<std::string> names = numbered_dim_names(shape.size());
@@ -124,7 +121,7 @@ Result<NamedTensors> decode_safetensors(const std::string& bytes, const std::str
 
 Result<NamedTensors> read_safetensors(const std::string& path) {
     Result<std::string> bytes = read_file_bytes(path);
-    if (!bytes) return Result<NamedTensors>::failure(bytes.error());
+    if (!bytes) return Result<NamedTensors>::failure(bytes.message());
     return decode_safetensors(bytes.value(), "'" + path + "'");
 }
 

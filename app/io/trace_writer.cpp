@@ -129,50 +129,50 @@ Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceEx
     std::error_code ec;
     fs::path target = fs::path(dir).lexically_normal();
     if (!target.empty() && !target.has_filename()) target = target.parent_path();  // "out/" -> "out"
-    if (target.empty() || target == "." || target == "..") return Status::failure("give a folder name for the trace, e.g. --out trace");
+    if (target.empty() || target == "." || target == "..") return Status::failure(Message("error.trace_dir.no_name"));
     const bool exists = fs::exists(target, ec);
-    if (exists && !fs::is_directory(target, ec)) return Status::failure("'" + dir + "' exists and is not a folder");
+    if (exists && !fs::is_directory(target, ec)) return Status::failure(Message("error.trace_dir.not_folder", {{"path", dir}}));
     const bool replacing = exists && !fs::is_empty(target, ec);
     if (replacing && !is_trace_folder(target))
-        return Status::failure("'" + dir + "' is not empty and holds more than an AttnViz trace; choose another folder");
+        return Status::failure(Message("error.trace_dir.not_ours", {{"path", dir}}));
     fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::exists(parent, ec) && !fs::create_directories(parent, ec))
-        return Status::failure("cannot create '" + parent.string() + "': " + ec.message());
+        return Status::failure(Message("error.trace_dir.cannot_create", {{"path", parent.string()}, {"reason", ec.message()}}));
 
     const fs::path temp = parent / ("." + target.filename().string() + ".tmp-" + std::to_string(std::random_device{}()));
-    if (!fs::create_directory(temp, ec)) return Status::failure("cannot write in '" + parent.string() + "': " + ec.message());
-    const auto fail = [&](const std::string& message) {
+    if (!fs::create_directory(temp, ec)) return Status::failure(Message("error.trace_dir.cannot_write", {{"path", parent.string()}, {"reason", ec.message()}}));
+    const auto fail = [&](Message message) {
         fs::remove_all(temp, ec);
-        return Status::failure(message);
+        return Status::failure(std::move(message));
     };
     for (const Step& step : trace.steps)
-        if (Status s = write_npy((temp / (std::string(step.name()) + ".npy")).string(), step.tensor); !s) return fail(s.error());
+        if (Status s = write_npy((temp / (std::string(step.name()) + ".npy")).string(), step.tensor); !s) return fail(s.message());
     if (trace.config.seq_first) {  // the result in the layout the inputs came in: (L, B, E)
         const Step* result = trace.find(StepId::Out) ? trace.find(StepId::Out) : trace.find(StepId::Concat);
         if (result)
-            if (Status s = write_npy((temp / "out_seq_first.npy").string(), result->tensor.transpose(0, 1)); !s) return fail(s.error());
+            if (Status s = write_npy((temp / "out_seq_first.npy").string(), result->tensor.transpose(0, 1)); !s) return fail(s.message());
     }
     if (Status s = write_file_bytes((temp / "manifest.json").string(), trace_manifest(trace).dump(2) + "\n"); !s)
-        return fail(s.error());
+        return fail(s.message());
     if (extras && extras->weights)
         if (Status s = write_safetensors((temp / "weights.safetensors").string(), weights_to_tensors(trace.weights())); !s)
-            return fail(s.error());
+            return fail(s.message());
     if (extras && (!extras->query_tokens.empty() || !extras->key_tokens.empty())) {
         const json tokens = {{"query_tokens", extras->query_tokens}, {"key_tokens", extras->key_tokens},
                              {"note", "query_tokens label the L axis of every step, key_tokens the S axis"}};
-        if (Status s = write_file_bytes((temp / "tokens.json").string(), tokens.dump(2) + "\n"); !s) return fail(s.error());
+        if (Status s = write_file_bytes((temp / "tokens.json").string(), tokens.dump(2) + "\n"); !s) return fail(s.message());
     }
 
     // Swap in: the old folder is only removed once the new one is complete.
     const fs::path old = parent / ("." + target.filename().string() + ".old-" + std::to_string(std::random_device{}()));
     if (exists) {
         fs::rename(target, old, ec);
-        if (ec) return fail("cannot replace '" + dir + "': " + ec.message());
+        if (ec) return fail(Message("error.trace_dir.cannot_replace", {{"path", dir}, {"reason", ec.message()}}));
     }
     fs::rename(temp, target, ec);
     if (ec) {
         if (exists) fs::rename(old, target, ec);
-        return fail("cannot create '" + dir + "'");
+        return fail(Message("error.trace_dir.cannot_swap", {{"path", dir}}));
     }
     if (exists) fs::remove_all(old, ec);
     return ok_status();

@@ -50,7 +50,7 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
     const Tensor* in_bias = nullptr;
     const Tensor* bias_k = get("bias_k");
     const Tensor* bias_v = get("bias_v");
-    if ((bias_k == nullptr) != (bias_v == nullptr)) return R::failure(what + ": has only one of bias_k and bias_v (add_bias_kv needs both)");
+    if ((bias_k == nullptr) != (bias_v == nullptr)) return R::failure(Message("error.weights_file.one_bias_kv", {{"what", what}}));
     if (in_proj || q_sep) {
         out.naming = "pytorch";
         wo = get("out_proj.weight");
@@ -60,7 +60,7 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
             wq = q_sep;
             wk = get("k_proj_weight");
             wv = get("v_proj_weight");
-            if (!wk || !wv) return R::failure(what + ": has q_proj_weight but not k_proj_weight and v_proj_weight");
+            if (!wk || !wv) return R::failure(Message("error.weights_file.pytorch_kv", {{"what", what}}));
         }
     } else if (hf_q) {
         out.naming = "huggingface";
@@ -72,47 +72,44 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
         bk = get("k_proj.bias");
         bv = get("v_proj.bias");
         bo = get("o_proj.bias");
-        if (!wk || !wv) return R::failure(what + ": has q_proj.weight but not k_proj.weight and v_proj.weight");
+        if (!wk || !wv) return R::failure(Message("error.weights_file.huggingface_kv", {{"what", what}}));
     } else {
         std::string names;
         for (size_t i = 0; i < tensors.size() && i < 6; ++i) names += (i ? ", " : "") + tensors[i].first;
-        return R::failure(what + ": no attention weights found (expected in_proj_weight or q_proj.weight; the file has " +
-                          (names.empty() ? std::string("no tensors") : names) + ")");
+        if (names.empty()) return R::failure(Message("error.weights_file.no_tensors", {{"what", what}}));
+        return R::failure(Message("error.weights_file.none_found", {{"what", what}, {"names", names}}));
     }
     if (!ambiguous.empty())
-        return R::failure(what + ": several tensors end in '" + ambiguous + "'; keep one layer's weights in the file");
+        return R::failure(Message("error.weights_file.ambiguous", {{"what", what}, {"suffix", ambiguous}}));
     for (const Tensor* t : {wq, wk, wv, wo, in_proj})
-        if (t && t->numel() == 0) return R::failure(what + ": a projection has shape " + shape_text(*t) + " with no elements");
+        if (t && t->numel() == 0) return R::failure(Message("error.weights_file.empty_projection", {{"what", what}, {"shape", shape_text(*t)}}));
     // E is the query projection's rows (or W_o's); d_in its columns; H_kv * d_h the key projection's rows.
     int64_t E = 0;
     if (in_proj) {
         if (in_proj->rank() != 2 || in_proj->dim(0) % 3 != 0 || in_proj->dim(0) != 3 * in_proj->dim(1))
-            return R::failure(what + ": in_proj_weight has shape " + shape_text(*in_proj) + ", expected (3E, E)");
+            return R::failure(Message("error.weights_file.in_proj_shape", {{"what", what}, {"shape", shape_text(*in_proj)}}));
         E = in_proj->dim(1);
         const Mat stacked = to_matrix(*in_proj);
         out.weights.w_q = stacked.topRows(E);
         out.weights.w_k = stacked.middleRows(E, E);
         out.weights.w_v = stacked.bottomRows(E);
     } else {
-        const std::pair<const char*, const Tensor*> parts[] = {{"query", wq}, {"key", wk}, {"value", wv}};
+        const std::pair<const char*, const Tensor*> parts[] = {{"error.input.query", wq}, {"error.input.key", wk}, {"error.input.value", wv}};
         for (const auto& [role, t] : parts)
             if (t->rank() != 2)
-                return R::failure(what + ": the " + role + " projection has shape " + shape_text(*t) + ", expected (out, in)");
+                return R::failure(Message("error.weights_file.projection_rank", {{"what", what}, {"role", Message(role)}, {"shape", shape_text(*t)}}));
         E = wq->dim(0);
         if (wk->dim(0) > E || E % wk->dim(0) != 0)
-            return R::failure(what + ": the key projection has shape " + shape_text(*wk) + ", expected (H_kv * d_h, input width) "
-                              "with H_kv * d_h dividing E = " + std::to_string(E));
+            return R::failure(Message("error.weights_file.key_rows", {{"what", what}, {"shape", shape_text(*wk)}, {"embed", E}}));
         if (wv->dim(0) != wk->dim(0))
-            return R::failure(what + ": the value projection has shape " + shape_text(*wv) + ", expected (" +
-                              std::to_string(wk->dim(0)) + ", input width), as many rows as the key projection");
+            return R::failure(Message("error.weights_file.value_rows", {{"what", what}, {"shape", shape_text(*wv)}, {"rows", wk->dim(0)}}));
         out.weights.w_q = to_matrix(*wq);
         out.weights.w_k = to_matrix(*wk);
         out.weights.w_v = to_matrix(*wv);
     }
     if (wo) {
         if (wo->rank() != 2 || wo->dim(0) != E || wo->dim(1) != E)
-            return R::failure(what + ": the output projection has shape " + shape_text(*wo) + ", expected (E, E) = (" +
-                              std::to_string(E) + ", " + std::to_string(E) + ")");
+            return R::failure(Message("error.weights_file.out_shape", {{"what", what}, {"shape", shape_text(*wo)}, {"embed", E}}));
         out.weights.w_o = to_matrix(*wo);
     }
     out.out_proj = wo != nullptr;
@@ -126,7 +123,7 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
     // Biases: a present q/k/v bias means all three (an absent one is zero); the output's is its own.
     if (in_bias) {
         if (in_bias->numel() != 3 * E)
-            return R::failure(what + ": in_proj_bias has " + std::to_string(in_bias->numel()) + " entries, expected 3E = " + std::to_string(3 * E));
+            return R::failure(Message("error.weights_file.in_proj_bias", {{"what", what}, {"size", in_bias->numel()}, {"expected", 3 * E}}));
         const Vec all = to_row(*in_bias);
         out.qkv_bias = true;
         out.weights.b_q = all.segment(0, E);
@@ -139,14 +136,14 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
     for (const BiasPart& b : biases) {
         if (!b.t) continue;
         if (b.t->numel() != b.size)
-            return R::failure(what + ": a bias has " + std::to_string(b.t->numel()) + " entries, expected " + std::to_string(b.size));
+            return R::failure(Message("error.weights_file.bias_size", {{"what", what}, {"size", b.t->numel()}, {"expected", b.size}}));
         *b.dst = to_row(*b.t);
         (b.qkv ? out.qkv_bias : out.out_bias) = true;
     }
     if (out.qkv_bias)
         for (const BiasPart& b : biases)
             if (b.qkv && b.dst->size() == 0) *b.dst = Vec::Zero(b.size);
-    if (!wo && bo) return R::failure(what + ": has an output bias but no output projection weight");
+    if (!wo && bo) return R::failure(Message("error.weights_file.out_bias_alone", {{"what", what}}));
     // q/k/v biases without an output bias: a zero output bias, as files always read (numerically
     // the same); only q/k/v without bias (the from-scratch modules) is told apart.
     if (out.qkv_bias && wo && !bo) {
@@ -156,8 +153,8 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
     out.bias = out.qkv_bias || out.out_bias;
     if (bias_k) {
         if (bias_k->numel() != kv || bias_v->numel() != kv)
-            return R::failure(what + ": bias_k/bias_v have " + std::to_string(bias_k->numel()) + "/" + std::to_string(bias_v->numel()) +
-                              " entries, expected " + std::to_string(kv) + " each (shape (1, 1, E))");
+            return R::failure(Message("error.weights_file.bias_kv_size",
+                                      {{"what", what}, {"k_size", bias_k->numel()}, {"v_size", bias_v->numel()}, {"expected", kv}}));
         out.weights.bias_k = to_row(*bias_k);
         out.weights.bias_v = to_row(*bias_v);
         out.bias_kv = true;
@@ -172,7 +169,7 @@ Result<LoadedWeights> weights_from_tensors_under(const NamedTensors& tensors, co
     for (const auto& [name, tensor] : tensors)
         if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0)
             scoped.emplace_back(name.substr(prefix.size()), tensor);
-    if (scoped.empty()) return Result<LoadedWeights>::failure(what + ": no tensor names start with '" + prefix + "'");
+    if (scoped.empty()) return Result<LoadedWeights>::failure(Message("error.weights_file.prefix", {{"what", what}, {"prefix", prefix}}));
     return weights_from_tensors(scoped, what + " (" + prefix + "*)");
 }
 

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "app/text/embedded_languages.h"
+#include "app/text/message_text.h"
 
 namespace attn::text {
 namespace {
@@ -46,6 +47,9 @@ Registry& registry() {
     }();
     return *r;
 }
+
+// Any program that links the texts renders the core's errors from en.json (core/message.h).
+[[maybe_unused]] const bool g_english_messages_installed = (install_english_messages(), true);
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/text/catalogue.h"
+#include "app/text/message_text.h"  // render(Message): messages from the core and the loaders
 
 namespace attn::text {
 

@@ -40,7 +40,8 @@ std::string missing_marker(std::string_view name) {
 void count_marker() { g_markers.fetch_add(1, std::memory_order_relaxed); }
 uint64_t markers_produced() { return g_markers.load(std::memory_order_relaxed); }
 
-std::string fill_template(std::string_view pattern, Params params) {
+template <typename ParamRange>
+static std::string fill_template_from(std::string_view pattern, const ParamRange& params) {
     std::string out;
     out.reserve(pattern.size() + 16);
     size_t i = 0;
@@ -65,6 +66,12 @@ std::string fill_template(std::string_view pattern, Params params) {
         i = open + length + 2;
     }
     return out;
+}
+
+std::string fill_template(std::string_view pattern, Params params) { return fill_template_from(pattern, params); }
+
+std::string fill_template(std::string_view pattern, const std::vector<Param>& params) {
+    return fill_template_from(pattern, params);
 }
 
 std::vector<std::string> template_parameters(std::string_view pattern) {

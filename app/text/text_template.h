@@ -39,6 +39,8 @@ std::string missing_marker(std::string_view name);
 // `pattern` with each {name} replaced by its value; a parameter with no value becomes
 // missing_marker(name). Parameters given but not used are ignored.
 std::string fill_template(std::string_view pattern, Params params);
+// The same with values gathered at run time (a Message's arguments).
+std::string fill_template(std::string_view pattern, const std::vector<Param>& params);
 
 // The distinct parameter names `pattern` uses, in order of first use.
 std::vector<std::string> template_parameters(std::string_view pattern);

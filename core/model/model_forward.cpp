@@ -50,18 +50,17 @@ Result<ModelRun> run_model(const Model& model, const std::vector<int>& ids, Vari
     const ModelSpec& spec = model.spec;
     const ModelWeights& w = model.weights;
     const int L = static_cast<int>(ids.size());
-    if (L < 1) return R::failure("model '" + spec.name + "' needs at least one token");
+    if (L < 1) return R::failure(Message("error.model.no_tokens", {{"model", spec.name}}));
     if (L > spec.max_len)
-        return R::failure(std::to_string(L) + " tokens, but model '" + spec.name + "' reads at most " +
-                          std::to_string(spec.max_len));
+        return R::failure(Message("error.model.too_many_tokens", {{"tokens", L}, {"model", spec.name}, {"max", spec.max_len}}));
     const int D = spec.hidden_dim;
 
     ModelRun run;
     run.token_embedding.resize(L, D);
     for (int t = 0; t < L; ++t) {
         if (ids[static_cast<size_t>(t)] < 0 || ids[static_cast<size_t>(t)] >= w.token_embedding.rows())
-            return R::failure("token id " + std::to_string(ids[static_cast<size_t>(t)]) + " is outside model '" + spec.name +
-                              "'s vocabulary of " + std::to_string(w.token_embedding.rows()));
+            return R::failure(Message("error.model.token_id",
+                                      {{"id", ids[static_cast<size_t>(t)]}, {"model", spec.name}, {"vocabulary", w.token_embedding.rows()}}));
         run.token_embedding.row(t) = w.token_embedding.row(ids[static_cast<size_t>(t)]);
     }
     run.position_embedding = w.position_embedding.topRows(L);
@@ -76,7 +75,7 @@ Result<ModelRun> run_model(const Model& model, const std::vector<int>& ids, Vari
         AttentionInputs inputs;
         inputs.query = batch_of_one(lr.ln1);
         Result<Trace> attention = run_attention(config, layer.attn, inputs);
-        if (!attention) return R::failure("model '" + spec.name + "': " + attention.error());
+        if (!attention) return R::failure(Message("error.model.attention", {{"model", spec.name}, {"error", attention.message()}}));
         lr.attention = std::move(attention.value());
         const Step* out = lr.attention.find(StepId::Out);
         lr.resid_attn = x + rows_of(out->tensor);

@@ -43,7 +43,7 @@ Step make_step(StepId id, StepKind kind, Tensor tensor, std::vector<StepId> sour
 
 Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens, int layer, Variant variant) {
     Result<ModelRun> run = run_model(model, tokens.ids, variant);
-    if (!run) return Result<Trace>::failure(run.error());
+    if (!run) return Result<Trace>::failure(run.message());
     return trace_model_layer(model, tokens, layer, run.value());
 }
 
@@ -51,8 +51,7 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     using R = Result<Trace>;
     const ModelSpec& spec = model.spec;
     if (layer < 0 || layer >= spec.layers || static_cast<size_t>(layer) >= run.layers.size())
-        return R::failure("layer " + std::to_string(layer) + " is out of range: model '" + spec.name + "' has layers 0.." +
-                          std::to_string(spec.layers - 1));
+        return R::failure(Message("error.model.layer_range", {{"layer", layer}, {"model", spec.name}, {"last", spec.layers - 1}}));
     if (run.token_embedding.rows() != static_cast<Eigen::Index>(tokens.ids.size()))
         return R::failure("internal: the model run was made on other tokens");
     const LayerRun& shown = run.layers[static_cast<size_t>(layer)];

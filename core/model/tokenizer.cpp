@@ -44,25 +44,23 @@ Result<TokenizedText> tokenize(const ModelSpec& spec, const std::string& text) {
     using R = Result<TokenizedText>;
     const std::vector<std::string> words = split_words(text);
     if (words.empty())
-        return R::failure("the sentence is empty; type some words for model '" + spec.name + "' (for example: " +
-                          spec.example + ")");
+        return R::failure(Message("error.model.empty_sentence", {{"model", spec.name}, {"example", spec.example}}));
     const size_t bos = spec.prepend_bos ? 1 : 0;
     if (words.size() + bos > static_cast<size_t>(spec.max_len))
-        return R::failure("the sentence has " + std::to_string(words.size()) + " words but model '" + spec.name +
-                          "' reads at most " + std::to_string(spec.max_len - static_cast<int>(bos)) +
-                          (bos ? " (plus <bos>)" : "") + "; shorten it");
+        return R::failure(Message(bos ? "error.model.too_many_words_bos" : "error.model.too_many_words",
+                                  {{"words", words.size()}, {"model", spec.name}, {"max", spec.max_len - static_cast<int>(bos)}}));
     const int unk = find_id(spec, "<unk>");
     TokenizedText out;
     if (spec.prepend_bos) {
         const int bos_id = find_id(spec, "<bos>");
-        if (bos_id < 0) return R::failure("model '" + spec.name + "' wants <bos> but its vocabulary has none");
+        if (bos_id < 0) return R::failure(Message("error.model.no_bos", {{"model", spec.name}}));
         out.ids.push_back(bos_id);
         out.tokens.push_back("<bos>");
     }
     for (const std::string& word : words) {
         int id = find_word(spec, word);
         if (id < 0) {
-            if (unk < 0) return R::failure("'" + word + "' is not in model '" + spec.name + "'s vocabulary");
+            if (unk < 0) return R::failure(Message("error.model.unknown_word", {{"word", word}, {"model", spec.name}}));
             out.unknown_words.push_back(word);
             id = unk;
         }

@@ -18,7 +18,7 @@ bool in_range(int v, int lo, int hi) { return v >= lo && v <= hi; }
 int settings_entry(const uint8_t* data, size_t size) {
     using gui::UiSettings;
     const std::string text(reinterpret_cast<const char*>(data), size);
-    std::string problem;
+    Message problem;
     const UiSettings s = gui::parse_settings(text, &problem);
     // Whatever the file says, the window starts with values it can use.
     FUZZ_CHECK(in_range(s.ui_scale, 0.75f, 2.5f) && in_range(s.speed, 0.1f, 8.0f));
@@ -30,10 +30,10 @@ int settings_entry(const uint8_t* data, size_t size) {
     FUZZ_CHECK(in_range(s.valid_length, 1, 1024) && in_range(s.seed, 0, 1000000));
     FUZZ_CHECK(s.sentence.size() <= 4096 && s.sentence.find('\n') == std::string::npos);
     // The status-bar message is one short line.
-    FUZZ_CHECK(problem.size() < 200 && problem.find('\n') == std::string::npos);
+    FUZZ_CHECK(english(problem).size() < 200 && english(problem).find('\n') == std::string::npos);
     // Saving what was read and reading it again changes nothing and reports nothing.
     const std::string saved = gui::serialize_settings(s);
-    std::string problem_again;
+    Message problem_again;
     const UiSettings again = gui::parse_settings(saved, &problem_again);
     FUZZ_CHECK(problem_again.empty());
     FUZZ_CHECK(gui::serialize_settings(again) == saved);

@@ -131,7 +131,7 @@ TEST_CASE("a failed recompute keeps the old trace and shows why") {
     REQUIRE(failed.has_value());
     CHECK_FALSE(failed->error.empty());
     CHECK_FALSE(failed->trace);
-    const std::string why = failed->error;
+    const Message why = failed->error;
     accept_result(state, std::move(*failed), 1.0);
     CHECK(state.results.trace == old_trace);  // still drawn
     CHECK(state.results.model == old_model);

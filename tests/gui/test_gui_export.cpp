@@ -65,7 +65,7 @@ TEST_CASE("a path whose folders are missing is refused and nothing is created") 
     TempFolder tmp;
     const PathCheck c = check_export_path(tmp / "no/such/place/shot.png", "/", ExportTarget::File);
     CHECK(c.verdict == PathVerdict::Refused);
-    CHECK(c.message.find("does not exist") != std::string::npos);
+    CHECK(english(c.message).find("does not exist") != std::string::npos);
     CHECK(names_in(tmp.path).empty());
     // Even when the caller tries to go ahead, nothing is created.
     CHECK_FALSE(prepare_export_target(tmp / "no/such/place/shot.png", ExportTarget::File, true, tmp / "no/such/place").empty());
@@ -77,7 +77,7 @@ TEST_CASE("one missing folder level is a question, and only a yes creates exactl
     const PathCheck c = check_export_path(tmp / "slides/shot.png", "/", ExportTarget::File);
     REQUIRE(c.verdict == PathVerdict::AskCreateFolder);
     CHECK(c.missing_folder == tmp / "slides");
-    CHECK(c.message.find("slides") != std::string::npos);
+    CHECK(english(c.message).find("slides") != std::string::npos);
     CHECK(names_in(tmp.path).empty());  // checking never creates
 
     CHECK_FALSE(prepare_export_target(c.resolved, ExportTarget::File, false, "").empty());
@@ -92,8 +92,8 @@ TEST_CASE("an existing file is only replaced after the user agreed") {
     touch(tmp / "shot.png", "old");
     const PathCheck c = check_export_path(tmp / "shot.png", "/", ExportTarget::File);
     CHECK(c.verdict == PathVerdict::AskOverwrite);
-    CHECK(c.message.find("shot.png") != std::string::npos);
-    CHECK(c.message.find("Replace") != std::string::npos);
+    CHECK(english(c.message).find("shot.png") != std::string::npos);
+    CHECK(english(c.message).find("Replace") != std::string::npos);
     CHECK_FALSE(prepare_export_target(c.resolved, ExportTarget::File, false, "").empty());
     CHECK(prepare_export_target(c.resolved, ExportTarget::File, true, "").empty());
     // A new name in an existing folder needs no question.

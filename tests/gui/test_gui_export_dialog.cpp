@@ -83,7 +83,7 @@ TEST_CASE("the export dialog asks before replacing a file and sends the request 
     const Actions first = h.press(kEnterKey);
     CHECK_FALSE(first.export_request.has_value());
     REQUIRE_FALSE(h.state.jobs.dialog.question.empty());
-    CHECK(h.state.jobs.dialog.question.find("shot.png") != std::string::npos);
+    CHECK(english(h.state.jobs.dialog.question).find("shot.png") != std::string::npos);
 
     const Actions second = h.press(kEnterKey);
     REQUIRE(second.export_request.has_value());
@@ -122,7 +122,7 @@ TEST_CASE("a typed path into missing folders is refused inside the dialog and cr
     CHECK(h.state.jobs.dialog.chooser.folder() == h.tmp.string());
     const Actions r = h.press(kEnterKey);
     CHECK_FALSE(r.export_request.has_value());
-    CHECK(h.state.jobs.dialog.error.find("does not exist") != std::string::npos);
+    CHECK(english(h.state.jobs.dialog.error).find("does not exist") != std::string::npos);
     CHECK(fs::is_empty(h.tmp));
 }
 
@@ -132,7 +132,7 @@ TEST_CASE("one missing folder is offered for creation and the answer travels wit
     for (int i = 0; i < 3; ++i) h.frame();
     h.press(kEnterKey);
     REQUIRE_FALSE(h.state.jobs.dialog.question.empty());
-    CHECK(h.state.jobs.dialog.question.find("slides") != std::string::npos);
+    CHECK(english(h.state.jobs.dialog.question).find("slides") != std::string::npos);
     const Actions r = h.press(kEnterKey);
     REQUIRE(r.export_request.has_value());
     CHECK(r.export_request->create_folder == (h.tmp / "slides").string());

@@ -19,7 +19,7 @@ void compute_into(AppState& state) {
     std::optional<ComputeRequest> request = make_request(state.session);
     REQUIRE(request.has_value());
     ComputeResult result = ComputeWorker::compute(*request, 1);
-    REQUIRE_MESSAGE(result.error.empty(), result.error);
+    REQUIRE_MESSAGE(result.error.empty(), english(result.error));
     accept_result(state, std::move(result), 0.0);
 }
 
@@ -65,11 +65,11 @@ TEST_CASE("choosing a trained model changes the config and adds the model's step
         CHECK_FALSE(state.session.model);
         CHECK(state.session.config.hidden_dim == 64);
         CHECK(state.session.config.num_heads == 4);
-        CHECK(state.session.model_note.find("random (untrained)") != std::string::npos);
+        CHECK(english(state.session.model_note).find("random (untrained)") != std::string::npos);
         compute_into(state);
         CHECK_FALSE(state.results.trace->model.present());
     }
-    CHECK(choose_model(state.session, "no-such-model") != "");
+    CHECK_FALSE(choose_model(state.session, "no-such-model").empty());
 }
 
 TEST_CASE("unknown words become <unk> with a note; empty and too long text is refused visibly") {
@@ -125,7 +125,7 @@ TEST_CASE("a saved model lesson resumes on the same model, layer and sentence") 
     CHECK(saved.model == "tiny-lm");
     AppState after;
     after.settings = saved;
-    CHECK(restore_saved_session(after) == "");
+    CHECK(restore_saved_session(after).empty());
     REQUIRE(after.session.model);
     CHECK(after.session.model->spec.name == "tiny-lm");
     CHECK(after.session.model_layer == 1);

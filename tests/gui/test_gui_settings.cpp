@@ -90,7 +90,7 @@ TEST_CASE("the chosen language is saved; a damaged code keeps English") {
     CHECK(s.language == "en");
     s.language = "pt-BR";
     CHECK(parse_settings(serialize_settings(s)).language == "pt-BR");
-    std::string problem;
+    attn::Message problem;
     CHECK(parse_settings("language = ../../etc/passwd\n", &problem).language == "en");
     CHECK_FALSE(problem.empty());
     CHECK(parse_settings("language = \n", &problem).language == "en");

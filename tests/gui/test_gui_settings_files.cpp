@@ -60,7 +60,7 @@ TEST_CASE("corrupt settings lines keep their defaults and are reported in one li
     };
     for (const Case& c : cases) {
         CAPTURE(c.why);
-        std::string problem;
+        Message problem;
         const UiSettings s = parse_settings(c.text, &problem);
         CHECK(s.ui_scale == defaults.ui_scale);
         CHECK(s.speed == defaults.speed);
@@ -70,14 +70,14 @@ TEST_CASE("corrupt settings lines keep their defaults and are reported in one li
         CHECK(s.seq_len == defaults.seq_len);
         CHECK(s.hidden_dim == defaults.hidden_dim);
         CHECK(s.sentence == defaults.sentence);
-        CHECK_MESSAGE(problem.find("settings.ini:") == 0, problem);
-        CHECK(problem.find('\n') == std::string::npos);
-        for (char ch : problem) CHECK((ch >= 32 && ch < 127));  // the status line shows it as is
+        CHECK_MESSAGE(english(problem).find("settings.ini:") == 0, english(problem));
+        CHECK(english(problem).find('\n') == std::string::npos);
+        for (char ch : english(problem)) CHECK((ch >= 32 && ch < 127));  // the status line shows it as is
     }
 }
 
 TEST_CASE("negative and out-of-range sizes are clamped, not taken") {
-    std::string problem;
+    Message problem;
     const UiSettings s = parse_settings("window_width = -5\nwindow_height = -100000\nleft_panel_em = -3\n"
                                         "num_heads = 0\nbatch = -1\nseq_len = 99999\n", &problem);
     CHECK(s.window_width == 320);
@@ -90,7 +90,7 @@ TEST_CASE("negative and out-of-range sizes are clamped, not taken") {
 }
 
 TEST_CASE("an overlong line is read without trouble and the sentence is capped") {
-    std::string problem;
+    Message problem;
     const std::string text = "sentence = " + std::string(1 << 20, 'w') + "\nnum_heads = 4\n" + std::string(100000, '#');
     const UiSettings s = parse_settings(text, &problem);
     CHECK(s.sentence.size() == 4096);
@@ -98,12 +98,12 @@ TEST_CASE("an overlong line is read without trouble and the sentence is capped")
     CHECK(problem.empty());
     const UiSettings garbage = parse_settings(std::string(300000, 'x'), &problem);
     CHECK(garbage.num_heads == UiSettings{}.num_heads);
-    CHECK(problem.find("line 1") != std::string::npos);
-    CHECK(problem.size() < 200);
+    CHECK(english(problem).find("line 1") != std::string::npos);
+    CHECK(english(problem).size() < 200);
 }
 
 TEST_CASE("comments, blank lines, CRLF and unknown keys are not problems") {
-    std::string problem;
+    Message problem;
     const UiSettings s = parse_settings("# mine\r\n\r\nfuture_key = 7\r\nnum_heads = 4\r\n", &problem);
     CHECK(s.num_heads == 4);
     CHECK(problem.empty());
@@ -111,7 +111,7 @@ TEST_CASE("comments, blank lines, CRLF and unknown keys are not problems") {
 
 TEST_CASE("an unreadable or odd settings file gives defaults and a message") {
     ScratchConfig config;
-    std::string problem;
+    Message problem;
     SUBCASE("missing: defaults, no message") {
         load_settings(&problem);
         CHECK(problem.empty());
@@ -120,24 +120,24 @@ TEST_CASE("an unreadable or odd settings file gives defaults and a message") {
         fs::create_directories(config.file("settings.ini"));
         const UiSettings s = load_settings(&problem);
         CHECK(s.num_heads == UiSettings{}.num_heads);
-        CHECK(problem.find("not a regular file") != std::string::npos);
+        CHECK(english(problem).find("not a regular file") != std::string::npos);
     }
     SUBCASE("a named pipe does not block") {
         REQUIRE(::mkfifo(config.file("settings.ini").c_str(), 0600) == 0);
         load_settings(&problem);
-        CHECK(problem.find("not a regular file") != std::string::npos);
+        CHECK(english(problem).find("not a regular file") != std::string::npos);
     }
     SUBCASE("larger than 1 MiB") {
         write(config.file("settings.ini"), "num_heads = 4\n" + std::string(2 << 20, ' '));
         const UiSettings s = load_settings(&problem);
         CHECK(s.num_heads == UiSettings{}.num_heads);
-        CHECK(problem.find("1 MiB") != std::string::npos);
+        CHECK(english(problem).find("1 MiB") != std::string::npos);
     }
     SUBCASE("partly corrupt: good lines kept") {
         write(config.file("settings.ini"), "num_heads = 4\nui_scale = nan\n");
         const UiSettings s = load_settings(&problem);
         CHECK(s.num_heads == 4);
-        CHECK(problem.find("line 2") != std::string::npos);
+        CHECK(english(problem).find("line 2") != std::string::npos);
     }
 }
 
@@ -147,7 +147,7 @@ TEST_CASE("settings are saved through a temporary file that is renamed over the 
     UiSettings s;
     s.num_heads = 8;
     REQUIRE(save_settings(s));
-    std::string problem;
+    Message problem;
     CHECK(load_settings(&problem).num_heads == 8);
     CHECK(problem.empty());
     int files = 0;
@@ -171,7 +171,7 @@ TEST_CASE("a damaged imgui.ini gives the default layout and a message; a good on
     ImGuiContext* context = ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;
     write(config.file("imgui.ini"), "[Window][x]\nPos=1,2\n" + std::string("\x00\x01\x02", 3));
-    CHECK(load_imgui_ini(config.file("imgui.ini").string()).find("damaged") != std::string::npos);
+    CHECK(english(load_imgui_ini(config.file("imgui.ini").string())).find("damaged") != std::string::npos);
     write(config.file("imgui.ini"), "[Window][Canvas]\nPos=-99999,99999\nSize=-5,100000\nCollapsed=7\n[Bogus][]\n=\n");
     CHECK(load_imgui_ini(config.file("imgui.ini").string()).empty());
     CHECK(load_imgui_ini(config.file("missing.ini").string()).empty());
@@ -187,15 +187,15 @@ namespace {
 // What the window does at start-up: read the settings file, restore the session, compute
 // it and take the result. Returns the note for the status line ("" when all was fine).
 std::string start_window(AppState& state) {
-    std::string problem;
+    Message problem;
     state.settings = load_settings(&problem);
-    const std::string note = state.settings.has_session ? restore_saved_session(state) : "";
+    const std::string note = state.settings.has_session ? english(restore_saved_session(state)) : "";
     const auto request = make_request(state.session);
     REQUIRE(request.has_value());
     ComputeResult result = ComputeWorker::compute(*request, 1);
-    REQUIRE_MESSAGE(result.error.empty(), result.error);
+    REQUIRE_MESSAGE(result.error.empty(), english(result.error));
     accept_result(state, std::move(result), 0.0);
-    return problem + note;
+    return english(problem) + note;
 }
 
 }  // namespace
@@ -252,9 +252,9 @@ TEST_CASE("a corrupt or hostile settings file starts from the defaults with a no
         write(scratch.file("settings.ini"), c.text);
         AppState state;
         const AttentionConfig defaults = state.session.config;
-        std::string problem;
+        Message problem;
         state.settings = load_settings(&problem);
-        const std::string note = state.settings.has_session ? restore_saved_session(state) : "";
+        const std::string note = state.settings.has_session ? english(restore_saved_session(state)) : "";
         const auto request = make_request(state.session);
         if (!note.empty()) {
             // Refused: the session is the default one and still computes.
@@ -302,7 +302,7 @@ TEST_CASE("every setting is written once and read back the same") {
     s.seed = 42;
     s.step = "attn_scores";
     const std::string text = serialize_settings(s);
-    std::string problem;
+    Message problem;
     const UiSettings back = parse_settings(text, &problem);
     CHECK(problem.empty());
     // Each key appears exactly once.

@@ -118,7 +118,7 @@ TEST_CASE("the views that open their own windows draw them from the registry") {
     imgui.frame(state);  // every window exists before a modal opens over them
     state.jobs.dialog.kind = DialogState::Kind::Keys;
     state.jobs.dialog.just_opened = true;
-    set_status(state.ui, "wrote 17 files", 0.0);
+    set_status(state.ui, Message::plain("wrote 17 files"), 0.0);
     imgui.frame(state);
     imgui.frame(state);  // a popup opened in one frame is drawn from the next
     CHECK(shows(drawn_text(text::label("dialog.keys")), text::tr("shortcut.play.action")));

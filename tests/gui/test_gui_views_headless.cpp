@@ -129,7 +129,7 @@ TEST_CASE("several sentences give one batch item each, with their own valid leng
     REQUIRE(request->sources.sentences.size() == 2u);
     CHECK(request->sources.sentences[1][2] == "ran");
     ComputeResult r = ComputeWorker::compute(*request, 1);
-    REQUIRE_MESSAGE(r.error.empty(), r.error);
+    REQUIRE_MESSAGE(r.error.empty(), english(r.error));
     // Item 1 attends over its 3 words only; the pads get exactly 0.
     const Tensor& w = r.trace->find(attn::StepId::AttnWeights)->tensor;  // (B, H, L, S)
     CHECK(w.at({1, 0, 0, 2}) > 0.0f);

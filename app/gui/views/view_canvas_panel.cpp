@@ -25,7 +25,7 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
     }
     if (!results.trace || !results.model) {
         ImGui::SetCursorPos(ImVec2(20, 20));
-        if (!results.compute_error.empty()) ImGui::TextWrapped("%s", results.compute_error.c_str());
+        if (!results.compute_error.empty()) ImGui::TextWrapped("%s", text::render(results.compute_error).c_str());
         else ImGui::TextDisabled("%s", tr("canvas.computing_first"));
         return {};
     }
@@ -75,10 +75,21 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
             }
         }
         if (!results.compute_error.empty()) {
-            ImGui::SetCursorScreenPos(ImVec2(pos.x + s, pos.y + size.y - s * 3.2f));
+            // At the bottom, on the panel's own colour: it must read over the storage strip
+            // or heatmaps under it, whatever its length in the language in use.
+            const std::string failed = trf("canvas.compute_failed", {{"error", text::render(results.compute_error)}});
+            const float wrap = size.x - 2.0f * s;
+            const float text_h = ImGui::CalcTextSize(failed.c_str(), nullptr, false, wrap).y;
+            const ImVec2 top(pos.x + s, pos.y + size.y - text_h - s * 0.6f);
+            ImVec4 backdrop = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+            backdrop.w = 1.0f;
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(top.x - s * 0.4f, top.y - s * 0.3f),
+                                                      ImVec2(top.x + wrap + s * 0.4f, top.y + text_h + s * 0.3f),
+                                                      ImGui::ColorConvertFloat4ToU32(backdrop));
+            ImGui::SetCursorScreenPos(top);
             ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).error));
             ImGui::PushTextWrapPos(size.x - s);
-            ImGui::TextWrapped("%s", trf("canvas.compute_failed", {{"error", results.compute_error}}).c_str());
+            ImGui::TextWrapped("%s", failed.c_str());
             ImGui::PopTextWrapPos();
             ImGui::PopStyleColor();
         }

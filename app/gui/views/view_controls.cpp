@@ -105,7 +105,7 @@ bool cross_attention_controls(Session& session, bool light_theme) {
             if (c.kv_len <= 0) c.kv_len = c.seq_len;
             if (c.variant == Variant::Fused) {
                 c.variant = Variant::Split;
-                session.cross_note = tr("controls.cross.switched_to_split");
+                session.cross_note = Message("controls.cross.switched_to_split");
             }
         } else {
             session.cross_note.clear();
@@ -122,7 +122,7 @@ bool cross_attention_controls(Session& session, bool light_theme) {
     ImGui::Unindent();
     if (!session.cross_note.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).warning));
-        ImGui::TextWrapped("%s", session.cross_note.c_str());
+        ImGui::TextWrapped("%s", text::render(session.cross_note).c_str());
         ImGui::PopStyleColor();
     }
     return changed;
@@ -193,7 +193,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     }
     if (!session.sentence_message.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).warning));
-        ImGui::TextWrapped("%s", session.sentence_message.c_str());
+        ImGui::TextWrapped("%s", text::render(session.sentence_message).c_str());
         ImGui::PopStyleColor();
     }
     if (model && !session.unknown_note.empty()) {
@@ -301,7 +301,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     }
     if (!session.config_message.empty() && !(c.num_heads > 0 && c.hidden_dim % c.num_heads != 0)) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).warning));
-        ImGui::TextWrapped("%s", session.config_message.c_str());
+        ImGui::TextWrapped("%s", text::render(session.config_message).c_str());
         ImGui::PopStyleColor();
     }
     }  // random weights

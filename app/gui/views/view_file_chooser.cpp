@@ -46,7 +46,7 @@ ChooserAction draw_file_chooser(FileChooser& chooser, float width, float height,
     ImGui::EndChild();
     // Opened after the loop: entering re-lists the folder the loop was walking.
     if (!open_folder.empty() && chooser.enter(open_folder)) action = ChooserAction::FolderChanged;
-    if (!chooser.error().empty()) ImGui::TextDisabled("%s", chooser.error().c_str());
+    if (!chooser.error().empty()) ImGui::TextDisabled("%s", text::render(chooser.error()).c_str());
     return action;
 }
 

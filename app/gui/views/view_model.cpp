@@ -29,7 +29,7 @@ bool pick(Session& session, const std::string& name) {
         return true;
     }
     if (session.model && session.model->spec.name == name) return false;
-    const std::string error = choose_model(session, name);
+    const Message error = choose_model(session, name);
     if (!error.empty()) session.model_note = error;
     return error.empty();
 }
@@ -88,7 +88,7 @@ Actions draw_model_picker(const Session& session, bool light_theme) {
                                             .c_str());
         }
     }
-    if (!session.model_note.empty()) wrapped_colored(to_imvec4(colours.warning), session.model_note);
+    if (!session.model_note.empty()) wrapped_colored(to_imvec4(colours.warning), text::render(session.model_note));
     ImGui::Separator();
     return out;
 }

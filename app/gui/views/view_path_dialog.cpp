@@ -56,7 +56,7 @@ PathCheck check_dialog_path(const DialogState& d) {
     if (target_of(d.kind) == ExportTarget::File && !path.empty() && fs::path(path).extension() != extension_of(d.kind)) {
         PathCheck c;
         c.resolved = path;
-        c.message = text::trf("dialog.path.wrong_extension", {{"extension", extension_of(d.kind)}});
+        c.message = Message("dialog.path.wrong_extension", {{"extension", extension_of(d.kind)}});
         return c;
     }
     return check_export_path(path, "/", target_of(d.kind));
@@ -154,7 +154,7 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
                                 text::trf("dialog.path.folder_missing", {{"name", fs::path(check.missing_folder).filename().string()}}), width);
                 break;
             case PathVerdict::Refused:
-                if (!d.path.empty() && d.error != check.message) colored_wrapped(colors.error, check.message, width);
+                if (!d.path.empty() && d.error != check.message) colored_wrapped(colors.error, text::render(check.message), width);
                 break;
         }
     }
@@ -187,13 +187,13 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
         ImGui::RadioButton("4x", &d.scale_index, 2);
         ImGui::Checkbox(text::label("dialog.path.canvas_only"), &d.canvas_only);
     }
-    if (!d.error.empty()) colored_wrapped(colors.error, d.error, width);
+    if (!d.error.empty()) colored_wrapped(colors.error, text::render(d.error), width);
 
     const bool enter = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) && !ImGui::IsAnyItemActive();
     const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) && !ImGui::IsAnyItemActive();
     if (asking) {
         ImGui::Separator();
-        colored_wrapped(colors.warning, d.question, width);
+        colored_wrapped(colors.warning, text::render(d.question), width);
         const bool yes = ImGui::Button(text::label(d.create_folder.empty() ? "dialog.path.replace" : "dialog.path.create_and_export")) || enter;
         ImGui::SameLine();
         const bool back = ImGui::Button(text::label("dialog.path.back")) || escape;
@@ -220,7 +220,7 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
             const std::string path = resolve_export_path(d.path, d.base);
             std::error_code ec;
             if (!fs::is_regular_file(path, ec)) {
-                d.error = text::trf("dialog.path.no_file", {{"path", path}});
+                d.error = Message("dialog.path.no_file", {{"path", path}});
 
                 return;
             }

@@ -24,9 +24,10 @@ Actions draw_status_line(const UiState& ui, const ExportProgress& progress, doub
         ImGui::SameLine();
         ImGui::TextUnformatted(line.c_str());
     } else if (!ui.status.empty() && now - ui.status_time < 8.0 && now >= ui.status_time) {
-        ImGui::TextUnformatted(ui.status.c_str());
+        const std::string status = text::render(ui.status);
+        ImGui::TextUnformatted(status.c_str());
         // A long message runs off the edge: the whole of it on hover.
-        if (ImGui::IsItemHovered() && ImGui::GetItemRectMax().x > area.right()) ImGui::SetTooltip("%s", ui.status.c_str());
+        if (ImGui::IsItemHovered() && ImGui::GetItemRectMax().x > area.right()) ImGui::SetTooltip("%s", status.c_str());
     } else {
         ImGui::TextDisabled("%s", text::tr("status.ready"));
     }

@@ -1,0 +1,26 @@
+#include "app/text/message_text.h"
+
+#include <vector>
+
+#include "app/text/languages.h"
+
+namespace attn::text {
+
+std::string render(const Message& message, const Catalogue& catalogue) {
+    if (message.id.empty()) return message.verbatim;
+    const std::string* pattern = catalogue.find(message.id);
+    if (!pattern) return missing_marker(message.id);
+    std::vector<Param> params;
+    params.reserve(message.args.size());
+    for (const MessageArg& arg : message.args)
+        params.emplace_back(arg.name, arg.message.empty() ? arg.text : render(arg.message.front(), catalogue));
+    return fill_template(*pattern, params);
+}
+
+std::string render(const Message& message) { return render(message, active()); }
+
+static std::string render_english(const Message& message) { return render(message, english()); }
+
+void install_english_messages() { set_english_renderer(&render_english); }
+
+}  // namespace attn::text

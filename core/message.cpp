@@ -1,0 +1,39 @@
+#include "core/message.h"
+
+#include <atomic>
+
+namespace attn {
+namespace {
+std::atomic<MessageRenderer> g_english{nullptr};
+}
+
+bool operator==(const Message& a, const Message& b) {
+    if (a.id != b.id || a.verbatim != b.verbatim || a.args.size() != b.args.size()) return false;
+    for (size_t i = 0; i < a.args.size(); ++i) {
+        const MessageArg& x = a.args[i];
+        const MessageArg& y = b.args[i];
+        if (x.name != y.name || x.text != y.text || x.message != y.message) return false;
+    }
+    return true;
+}
+
+Message either(const std::vector<int>& values) {
+    if (values.size() == 1) return Message("message.one", {{"value", values[0]}});
+    if (values.size() == 2) return Message("message.either", {{"first", values[0]}, {"second", values[1]}});
+    return Message::plain("");
+}
+
+void set_english_renderer(MessageRenderer renderer) { g_english.store(renderer, std::memory_order_release); }
+
+std::string english(const Message& message) {
+    if (MessageRenderer render = g_english.load(std::memory_order_acquire)) return render(message);
+    if (message.id.empty()) return message.verbatim;
+    std::string out = message.id + " {";
+    for (size_t i = 0; i < message.args.size(); ++i) {
+        const MessageArg& arg = message.args[i];
+        out += (i ? ", " : "") + arg.name + "=" + (arg.message.empty() ? arg.text : english(arg.message.front()));
+    }
+    return out + "}";
+}
+
+}  // namespace attn
