@@ -45,6 +45,15 @@ void load_result(AppState& state, HeatmapCache& cache, const ComputeResult& r) {
     cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
 }
 
+// Puts a new result on screen as the window does, its attention weights fully arrived,
+// and waits until the frame is drawn.
+void show_weights(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache, const ComputeResult& r) {
+    load_result(state, cache, r);
+    state.ui.playback.set_position(std::max(0, r.trace->index_of(StepId::AttnWeights)), 1.0f);
+    render_state(renderer, state, cache, SnapshotLayout::FullWindow);
+    gl::finish();
+}
+
 // A slider dragged up to L = `seq_len` one position at a time, with the attention
 // weights on screen, as the window does it: each change is a new shape, the previous
 // trace stays alive while the next one is computed, the step on screen is built first
@@ -68,10 +77,7 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
         const long faults_before = minor_page_faults();
         const ComputeResult r = ComputeWorker::compute(request, 1);
         if (!r.error.empty()) return out;
-        load_result(state, cache, r);
-        state.ui.playback.set_position(std::max(0, r.trace->index_of(StepId::AttnWeights)), 1.0f);
-        render_state(renderer, state, cache, SnapshotLayout::FullWindow);
-        gl::finish();
+        show_weights(renderer, state, cache, r);
         if (change >= 0) {
             out.redraw_ms.push_back(ms_since(start));
             out.compute_ms.push_back(r.compute_ms);
@@ -108,10 +114,7 @@ std::vector<double> model_switches(int width, int height) {
         request.focus_step = StepId::AttnWeights;
         const ComputeResult r = ComputeWorker::compute(request, 1);
         if (!r.error.empty()) return times;
-        load_result(state, cache, r);
-        state.ui.playback.set_position(std::max(0, r.trace->index_of(StepId::AttnWeights)), 1.0f);
-        render_state(renderer, state, cache, SnapshotLayout::FullWindow);
-        gl::finish();
+        show_weights(renderer, state, cache, r);
         times.push_back(ms_since(start));
     }
     return times;
