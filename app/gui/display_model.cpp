@@ -123,6 +123,8 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     const DimRole col_role = col_dim >= 0 ? t.dim_roles()[static_cast<size_t>(col_dim)] : DimRole::Other;
     sd.row_labels = labels_for(row_dim >= 0 ? t.dim_roles()[static_cast<size_t>(row_dim)] : DimRole::Other);
     sd.col_labels = labels_for(col_role);
+    // The next-word distribution's columns are the vocabulary's words, in id order.
+    if (step.id == StepId::NextTokenProbs && !trace.model.vocabulary.empty()) sd.col_labels = AxisLabels::Vocabulary;
 
     std::vector<int64_t> origin(static_cast<size_t>(t.rank()), 0);
     if (b_dim >= 0) origin[static_cast<size_t>(b_dim)] = std::min<int64_t>(model.batch_item, t.dim(b_dim) - 1);
@@ -379,6 +381,7 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
                                  int focus_step, ColourScale scale) {
     DisplayModel model;
     model.query_tokens = std::move(query_tokens);
+    model.vocabulary = trace.model.vocabulary;
     model.key_tokens = std::move(key_tokens);
     model.heads = std::max(1, trace.config.H());
     model.head_dim = std::max(1, trace.config.head_dim());

@@ -25,7 +25,9 @@ enum class Arrangement {
 };
 
 // Which labels an axis gets.
-enum class AxisLabels { QueryTokens, KeyTokens, Indices };
+// What an axis's labels are: the query or key tokens, the model's vocabulary words (the
+// next-word distribution's columns), or plain indices.
+enum class AxisLabels { QueryTokens, KeyTokens, Vocabulary, Indices };
 
 // One 2-D slice of a step's tensor.
 struct Panel {
@@ -105,6 +107,7 @@ struct ColourScale {
 struct DisplayModel {
     std::vector<StepDisplay> steps;  // same order as Trace::steps
     std::vector<std::string> query_tokens, key_tokens;
+    std::vector<std::string> vocabulary;  // a trained model's words, by id ("" for random weights)
     int batch_item = 0;
     ColourScale colour_scale;        // the choice the ranges were made with
     int heads = 1;

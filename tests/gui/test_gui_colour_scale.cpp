@@ -124,3 +124,19 @@ TEST_CASE("token ids get one neutral colour: they name vocabulary rows, they are
     CHECK(low.g == high.g);
     CHECK(low.b == high.b);
 }
+
+TEST_CASE("the next-word distribution's columns are labelled with the vocabulary's words") {
+    Result<io::Problem> problem = io::build_model_problem("tiny-lm", 0, "the dog saw the cat");
+    REQUIRE_MESSAGE(problem.ok(), problem.error());
+    Result<Trace> t = io::compute_trace(problem.value());
+    REQUIRE_MESSAGE(t.ok(), t.error());
+    const DisplayModel m = build_display_model(t.value(), {}, {}, 0);
+    const StepDisplay& probs = shown(m, t.value(), StepId::NextTokenProbs);
+    CHECK(probs.col_labels == AxisLabels::Vocabulary);
+    CHECK(probs.row_labels == AxisLabels::QueryTokens);
+    REQUIRE(probs.panels.size() == 1);
+    CHECK(m.vocabulary.size() == static_cast<size_t>(probs.panels.front().cols));
+    CHECK(m.vocabulary == t->model.vocabulary);
+    // Steps that are not over the vocabulary keep their own labels.
+    CHECK(shown(m, t.value(), StepId::TokenEmbedding).col_labels == AxisLabels::Indices);
+}

@@ -309,3 +309,18 @@ TEST_CASE("the inspector draws every step of the trained models: lookups, norm, 
     SUBCASE("reverse") { inspect_every_step(state_for_model("reverse", 0)); }
     SUBCASE("sort") { inspect_every_step(state_for_model("sort", 0)); }
 }
+
+TEST_CASE("a cell of the next-word distribution names its row's token and its column's word") {
+    AppState state = state_for_model("tiny-lm", 0);
+    InspectorHarness imgui;
+    const Trace& trace = *state.results.trace;
+    const int s = trace.index_of(StepId::NextTokenProbs);
+    REQUIRE(s >= 0);
+    state.ui.playback.set_position(s, 1.0f);
+    const std::vector<std::string>& words = trace.model.vocabulary;
+    const int column = static_cast<int>(words.size()) - 1;
+    state.ui.canvas.hovered = CellRef{s, 0, 1, column};
+    const std::string text = imgui.draw(state);
+    CHECK(has(text, "V=" + std::to_string(column) + " '" + words.back() + "'"));
+    CHECK(has(text, "L=1 '" + state.results.query_tokens[1] + "'"));
+}

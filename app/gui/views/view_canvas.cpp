@@ -124,7 +124,9 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
 namespace {
 
 std::string axis_label(const Painter& p, AxisLabels kind, int i) {
-    const auto& tokens = kind == AxisLabels::QueryTokens ? p.f->model->query_tokens : p.f->model->key_tokens;
+    const auto& tokens = kind == AxisLabels::QueryTokens ? p.f->model->query_tokens
+                         : kind == AxisLabels::KeyTokens ? p.f->model->key_tokens
+                                                         : p.f->model->vocabulary;
     if (kind != AxisLabels::Indices && i < static_cast<int>(tokens.size())) return tokens[static_cast<size_t>(i)];
     return std::to_string(i);
 }

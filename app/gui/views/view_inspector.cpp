@@ -21,16 +21,22 @@ using text::trf;
 
 void text_wrapped(const std::string& words) { inspector_text(words); }
 
-std::string describe_index(const Results& results, const Tensor& t, const std::vector<int64_t>& idx) {
+// "[B=0, L=3 'cat', S=1 'dog']": each index, with the token (or, on the next-word
+// distribution's last axis, the vocabulary word) it stands for.
+std::string describe_index(const Results& results, const Step& step, const std::vector<int64_t>& idx) {
+    const Tensor& t = step.tensor;
+    static const std::vector<std::string> kNoWords;
     std::string s = "[";
     for (int d = 0; d < t.rank(); ++d) {
         const std::string& name = t.dim_names()[static_cast<size_t>(d)];
         const int64_t i = idx[static_cast<size_t>(d)];
         s += (d ? ", " : "") + name + "=" + std::to_string(i);
         const DimRole role = t.dim_roles()[static_cast<size_t>(d)];
+        const bool vocabulary_axis = step.id == StepId::NextTokenProbs && d == t.rank() - 1;
         const auto& tokens = role == DimRole::QueryPos ? results.query_tokens
                              : role == DimRole::KeyPos ? results.key_tokens
-                                                       : std::vector<std::string>{};
+                             : vocabulary_axis        ? results.trace->model.vocabulary
+                                                      : kNoWords;
         if (i < static_cast<int64_t>(tokens.size())) s += " '" + tokens[static_cast<size_t>(i)] + "'";
     }
     return s + "]";
@@ -89,7 +95,7 @@ void draw_inspector(const Results& results, const CanvasUi& canvas, int current_
     const Step* step = address.kind == CellAddress::Kind::Step ? results.trace->find(address.step) : nullptr;
     if (step) {
         const int shown = results.trace->index_of(address.step);
-        text_wrapped(step->name() + describe_index(results, step->tensor, address.index));
+        text_wrapped(step->name() + describe_index(results, *step, address.index));
         text_wrapped("= " + format_value(e.value));
         ImGui::TextDisabled("%s", trf("inspector.storage_position",
                                       {{"position", static_cast<long long>(step->tensor.offset() + step->tensor.offset_of(address.index))},
