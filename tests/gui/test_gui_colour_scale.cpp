@@ -30,6 +30,15 @@ const StepDisplay& shown(const DisplayModel& m, const Trace& t, StepId id) {
     return m.steps[static_cast<size_t>(i)];
 }
 
+// Layer 0 of the trained language model on a short sentence.
+Result<Trace> tiny_lm_trace() {
+    Result<io::Problem> problem = io::build_model_problem("tiny-lm", 0, "the dog saw the cat");
+    REQUIRE_MESSAGE(problem.ok(), problem.error());
+    Result<Trace> t = io::compute_trace(problem.value());
+    REQUIRE_MESSAGE(t.ok(), t.error());
+    return t;
+}
+
 float extent(const StepDisplay& sd) { return std::max(std::fabs(sd.data_min), std::fabs(sd.data_max)); }
 
 }  // namespace
@@ -112,10 +121,7 @@ TEST_CASE("stretched and one scale together give the dropout step and its source
 }
 
 TEST_CASE("token ids get one neutral colour: they name vocabulary rows, they are not amounts") {
-    Result<io::Problem> problem = io::build_model_problem("tiny-lm", 0, "the dog saw the cat");
-    REQUIRE_MESSAGE(problem.ok(), problem.error());
-    Result<Trace> t = io::compute_trace(problem.value());
-    REQUIRE_MESSAGE(t.ok(), t.error());
+    Result<Trace> t = tiny_lm_trace();
     const DisplayModel m = build_display_model(t.value(), {}, {}, 0);
     CHECK(shown(m, t.value(), StepId::Tokens).colormap == ColormapKind::Neutral);
     CHECK(shown(m, t.value(), StepId::TokenEmbedding).colormap == ColormapKind::Diverging);
@@ -126,10 +132,7 @@ TEST_CASE("token ids get one neutral colour: they name vocabulary rows, they are
 }
 
 TEST_CASE("the next-word distribution's columns are labelled with the vocabulary's words") {
-    Result<io::Problem> problem = io::build_model_problem("tiny-lm", 0, "the dog saw the cat");
-    REQUIRE_MESSAGE(problem.ok(), problem.error());
-    Result<Trace> t = io::compute_trace(problem.value());
-    REQUIRE_MESSAGE(t.ok(), t.error());
+    Result<Trace> t = tiny_lm_trace();
     const DisplayModel m = build_display_model(t.value(), {}, {}, 0);
     const StepDisplay& probs = shown(m, t.value(), StepId::NextTokenProbs);
     CHECK(probs.col_labels == AxisLabels::Vocabulary);
