@@ -208,3 +208,21 @@ TEST_CASE("applying the edits writes them in once, and a language picked becomes
     CHECK(out.config_changed);
     CHECK(out.language_changed);
 }
+
+TEST_CASE("mask presets from the command line are named in the mask box and keep their valid lengths") {
+    HeadlessImGui imgui(1280, 800);
+    AppState state = small_state();
+    state.session.config.mask_presets.causal = true;
+    state.session.config.mask_presets.left_padding = true;
+    state.session.valid_lengths = {3};
+    // The request keeps the valid lengths left padding reads (they were dropped before, so
+    // any change in the window made the configuration invalid).
+    const std::optional<ComputeRequest> request = make_request(state.session);
+    REQUIRE_MESSAGE(request.has_value(), english(state.session.config_message));
+    CHECK(request->config.valid_lengths == std::vector<int>{3});
+    // The box names the presets (not "none") and the valid-length slider is shown.
+    controls_frame(state, state.ui);
+    const std::string drawn = drawn_text("controls under test");
+    CHECK(shows(drawn, "causal,left-padding (from --mask)"));
+    CHECK(shows(drawn, text::tr("controls.valid_length")));
+}

@@ -261,14 +261,26 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     ImGui::Separator();
 
     ImGui::TextUnformatted(tr("controls.attention"));
-    int mask = static_cast<int>(c.mask);
+    const int mask = static_cast<int>(c.mask);
     const char* masks[] = {tr("controls.mask.none"), tr("controls.mask.causal"), tr("controls.mask.padding")};
-    if (ImGui::Combo(combo_label("controls.mask").c_str(), &mask, masks, 3)) {
-        c.mask = static_cast<MaskKind>(mask);
-        out.config_changed = true;
+    // Presets combined on the command line (--mask causal,left-padding) have no entry of
+    // their own: the box names them until one of its entries replaces them.
+    const bool presets = c.mask_presets.any();
+    const std::string shown = presets ? trf("controls.mask.presets", {{"presets", to_string(c.mask_spec().presets)}})
+                                      : std::string(masks[mask]);
+    if (ImGui::BeginCombo(combo_label("controls.mask").c_str(), shown.c_str())) {
+        for (int i = 0; i < 3; ++i) {
+            if (ImGui::Selectable(masks[i], !presets && i == mask) && (presets || i != mask)) {
+                c.mask = static_cast<MaskKind>(i);
+                c.mask_presets = MaskPresets{};
+                out.config_changed = true;
+            }
+        }
+        ImGui::EndCombo();
     }
     help_marker(tr("controls.mask.help"));
-    if (c.mask == MaskKind::Padding) {
+    const MaskPresets in_use = c.mask_spec().presets;
+    if (in_use.padding || in_use.left_padding) {
         // Padding masks keys: S when keys have their own input, else L. Each batch item has
         // its own length; the slider edits the item on screen.
         const int keys = std::max(1, c.cross_attention ? c.S() : c.seq_len);
