@@ -249,7 +249,7 @@ Status validate(const AttentionConfig& c) {
         return Status::failure(Message("error.config.fused_self_only"));
 
     const MaskSpec spec = c.mask_spec();
-    const bool uses_lengths = spec.presets.padding || spec.presets.left_padding;
+    const bool uses_lengths = spec.presets.reads_valid_lengths();
     if (uses_lengths) {
         const size_t n = c.valid_lengths.size();
         if (n != 1 && n != static_cast<size_t>(c.batch))

@@ -91,7 +91,7 @@ Result<BoundMask> BoundMask::bind(const MaskSpec& spec, const MaskSizes& sizes, 
     m.sizes_ = sizes;
     m.fill_ = mask_fill_value(spec.fill, dtype);
 
-    if (spec.presets.padding || spec.presets.left_padding) {
+    if (spec.presets.reads_valid_lengths()) {
         const char* which = spec.presets.padding ? "padding" : "left-padding";
         if (static_cast<int64_t>(spec.valid_lengths.size()) != sizes.B)
             return R::failure(Message("error.mask.lengths_count",

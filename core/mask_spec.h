@@ -48,6 +48,7 @@ struct MaskPresets {
     bool left_padding = false;
     bool window = false;
     bool any() const { return causal || padding || left_padding || window; }
+    bool reads_valid_lengths() const { return padding || left_padding; }
 };
 // "none", "causal", "causal,left-padding", ... (order and repeats do not matter).
 Result<MaskPresets> parse_mask_presets(const std::string& text);

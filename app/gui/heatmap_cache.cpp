@@ -14,6 +14,16 @@ constexpr int kStackRowAlign = 3;
 
 int stack_start(int row) { return (row + kStackRowAlign - 1) / kStackRowAlign * kStackRowAlign; }
 
+// The panels of one layer of a step: its values, W^T or b.
+const std::vector<Panel>& panels_of(const StepDisplay& sd, HeatmapLayer layer) {
+    switch (layer) {
+        case HeatmapLayer::Values: break;
+        case HeatmapLayer::WeightT: return sd.weight_panels;
+        case HeatmapLayer::Bias: return sd.bias_panels;
+    }
+    return sd.panels;
+}
+
 }  // namespace
 
 void HeatmapCache::reset(std::shared_ptr<const DisplayModel> model, Rgb masked_color) {
@@ -38,8 +48,7 @@ void HeatmapCache::adopt_completed(std::shared_ptr<const DisplayModel> model) {
 
 void HeatmapCache::bake(const StepDisplay& sd, HeatmapLayer layer, Baked& out) {
     const bool values = layer == HeatmapLayer::Values;
-    const std::vector<Panel>& panels =
-        values ? sd.panels : (layer == HeatmapLayer::WeightT ? sd.weight_panels : sd.bias_panels);
+    const std::vector<Panel>& panels = panels_of(sd, layer);
     const float vmin = values ? sd.vmin : sd.weight_vmin, vmax = values ? sd.vmax : sd.weight_vmax;
     const ColormapKind kind = values ? sd.colormap : ColormapKind::Diverging;
     out.slots.assign(panels.size(), Slot{});
@@ -98,9 +107,7 @@ HeatmapImage HeatmapCache::image(int step, int panel, HeatmapLayer layer) {
     const StepDisplay& sd = model_->steps[static_cast<size_t>(step)];
     Baked& baked = baked_[static_cast<size_t>(step)][static_cast<size_t>(layer)];
     if (!baked.done) {
-        const std::vector<Panel>& panels =
-            layer == HeatmapLayer::Values ? sd.panels : (layer == HeatmapLayer::WeightT ? sd.weight_panels : sd.bias_panels);
-        if (panels.empty()) return {};  // not built yet: bake once it has panels
+        if (panels_of(sd, layer).empty()) return {};  // not built yet: bake once it has panels
         baked.done = true;
         if (!colorizer_) colorizer_ = std::make_unique<gl::Colorizer>();
         if (!colorizer_->valid()) return {};

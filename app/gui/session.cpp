@@ -129,7 +129,7 @@ std::optional<ComputeRequest> make_request(Session& session) {
         config.vdim = 0;
     }
     // Padding from the box or from presets given on the command line (left-padding too).
-    if (const MaskPresets presets = config.mask_spec().presets; presets.padding || presets.left_padding) {
+    if (config.mask_spec().presets.reads_valid_lengths()) {
         config.valid_lengths.clear();
         for (int b = 0; b < config.batch; ++b)
             config.valid_lengths.push_back(std::clamp(valid_length_of(session, b), 1, config.S()));

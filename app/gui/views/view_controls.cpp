@@ -279,8 +279,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
         ImGui::EndCombo();
     }
     help_marker(tr("controls.mask.help"));
-    const MaskPresets in_use = c.mask_spec().presets;
-    if (in_use.padding || in_use.left_padding) {
+    if (c.mask_spec().presets.reads_valid_lengths()) {
         // Padding masks keys: S when keys have their own input, else L. Each batch item has
         // its own length; the slider edits the item on screen.
         const int keys = std::max(1, c.cross_attention ? c.S() : c.seq_len);

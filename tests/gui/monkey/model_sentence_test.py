@@ -115,13 +115,9 @@ def main():
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     started = time.time()
-    log = (lambda m: None) if args.quiet else (lambda m: print(m, flush=True))
+    log = xdriver.logger(args.quiet)
     problem = run(args.attnviz, log)
-    if problem:
-        print("FAIL: " + problem, flush=True)
-        return 1
-    print("PASS: unknown words, an empty and a too-long sentence were answered on screen (%.0f s)" % (time.time() - started))
-    return 0
+    return xdriver.report(problem, started, "unknown words, an empty and a too-long sentence were answered on screen")
 
 
 if __name__ == "__main__":

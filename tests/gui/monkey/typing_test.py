@@ -144,13 +144,9 @@ def main():
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     started = time.time()
-    log = (lambda m: None) if args.quiet else (lambda m: print(m, flush=True))
+    log = xdriver.logger(args.quiet)
     problem = run(args.attnviz, [int(d) for d in args.delays.split(",")], args.repeat, args.all_texts, log)
-    if problem:
-        print("FAIL: " + problem, flush=True)
-        return 1
-    print("PASS: typing into every text field left the window alive and drawing (%.0f s)" % (time.time() - started))
-    return 0
+    return xdriver.report(problem, started, "typing into every text field left the window alive and drawing")
 
 
 if __name__ == "__main__":

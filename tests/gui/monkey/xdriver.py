@@ -396,6 +396,21 @@ class Session:
             self.settle(0.1)
 
 
+def logger(quiet):
+    """The log function of a test script: print, flushed (ctest shows it), or nothing."""
+    return (lambda m: None) if quiet else (lambda m: print(m, flush=True))
+
+
+def report(problem, started, passed):
+    """Prints a test script's last line, FAIL with the problem or PASS with `passed` and
+    the seconds since `started`; returns the exit code."""
+    if problem:
+        print("FAIL: " + problem, flush=True)
+        return 1
+    print("PASS: %s (%.0f s)" % (passed, time.time() - started))
+    return 0
+
+
 def describe_exit(code):
     if code < 0:
         try:
