@@ -55,12 +55,17 @@ struct ControlsDriver {
         ImGuiWindow* w = ImGui::FindWindowByName(window);
         if (!w || id == 0) return std::nullopt;
         ImGuiContext& g = *GImGui;
-        ImGui::FocusWindow(w);
-        ImGui::SetFocusID(id, w);
-        g.NavIdIsAlive = false;
-        frame(state);
-        if (!g.NavIdIsAlive || g.NavId != id || g.NavWindow != w) return std::nullopt;
-        return ImGui::WindowRectRelToAbs(w, w->NavRectRel[g.NavLayer]);
+        // A window that just got focus may pick its first item for navigation in the
+        // next frame, replacing the one asked for: then ask again.
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            ImGui::FocusWindow(w);
+            ImGui::SetFocusID(id, w);
+            g.NavIdIsAlive = false;
+            frame(state);
+            if (g.NavIdIsAlive && g.NavId == id && g.NavWindow == w) return ImGui::WindowRectRelToAbs(w, w->NavRectRel[g.NavLayer]);
+            if (g.NavId == id && g.NavWindow == w) break;  // focused but not drawn
+        }
+        return std::nullopt;
     }
     // A left click at (x, y): press and release over three frames; true when the
 // configuration changed in any of them.

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/gui/compute_worker.h"
+#include "app/gui/model_choice.h"
 #include "app/text/languages.h"
 #include "core/repeat_kv.h"
 #include "tests/gui/controls_driver.h"
@@ -302,4 +303,30 @@ TEST_CASE("what a weights file or a trained model decides is greyed out, with th
     // What the file does not decide stays free.
     CHECK(driver.tick(state, "controls.no_out_proj"));
     CHECK(state.session.config.no_out_proj);
+}
+
+TEST_CASE("with a trained model the options show its choices, greyed out, and hovering says why") {
+    HeadlessImGui imgui(1280, 3200);
+    ControlsDriver driver;
+    AppState state = options_state();
+    REQUIRE(choose_model(state.session, "tiny-lm").empty());
+    const AttentionConfig before = state.session.config;
+    open_sections(driver, state);
+    for (const char* key : {"controls.mask.preset.causal", "controls.mask.preset.window", "controls.rope", "controls.no_out_proj",
+                            "controls.add_zero_attn", "controls.average_weights"}) {
+        CAPTURE(key);
+        CHECK_FALSE(driver.tick(state, key));
+    }
+    CHECK(state.session.config.mask_spec().presets.causal == before.mask_spec().presets.causal);
+    CHECK_FALSE(state.session.config.rope);
+    CHECK_FALSE(state.session.config.no_out_proj);
+    const std::optional<ImRect> box = driver.rect_of(state, ControlsDriver::key_id("controls.rope"));
+    REQUIRE(box);
+    ImGui::GetIO().MousePos = box->GetCenter();
+    driver.frame(state);
+    driver.frame(state);
+    bool tooltip = false;
+    for (const ImGuiWindow* w : GImGui->Windows)
+        if (w->Active && (w->Flags & ImGuiWindowFlags_Tooltip) && shows(text_of(*w->DrawList), text::tr("controls.fixed_by_model"))) tooltip = true;
+    CHECK(tooltip);
 }

@@ -68,7 +68,10 @@ bool cross_attention_controls(Session& session, bool light_theme) {
     // The label wraps in a narrow panel, and clicking it toggles like a checkbox label.
     bool toggled = ImGui::Checkbox("##cross", &c.cross_attention);
     ImGui::SameLine();
-    ImGui::TextWrapped("%s", tr("controls.cross"));
+    // Wrapped short of the right edge, so the help marker after it stays in the panel.
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - ImGui::GetFontSize() * 1.6f);
+    ImGui::TextUnformatted(tr("controls.cross"));
+    ImGui::PopTextWrapPos();
     if (ImGui::IsItemClicked()) {
         c.cross_attention = !c.cross_attention;
         toggled = true;

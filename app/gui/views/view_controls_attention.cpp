@@ -24,7 +24,7 @@ bool guarded_radios(Session& session, Enum AttentionConfig::*field, const char* 
     bool changed = false;
     for (size_t i = 0; i < N; ++i) {
         const Enum option = static_cast<Enum>(i);
-        if (i > 0) flow(std::string(tr(keys[i])) + "    ");
+        if (i > 0) flow_checkbox(tr(keys[i]));
         const Message refusal = c.*field == option ? Message() : refusal_of(session, [&](AttentionConfig& x) { x.*field = option; });
         ImGui::BeginDisabled(!refusal.empty());
         if (ImGui::RadioButton(label(keys[i]), c.*field == option) && c.*field != option) {
@@ -72,7 +72,7 @@ SectionEdit draw_scores_controls(Session& session, const ControlsContext& ctx) {
     }
     // The factor the core multiplies by, for the sizes in use.
     if (c.num_heads > 0 && c.hidden_dim % c.num_heads == 0)
-        ImGui::TextDisabled("%s", trf("controls.scale.factor", {{"factor", format_value(c.scale_factor())}}).c_str());
+        quiet_note(trf("controls.scale.factor", {{"factor", format_value(c.scale_factor())}}));
     out.config_changed |= ImGui::Checkbox(label("controls.mask_before_scale"), &c.mask_before_scale);
     help_marker(tr("controls.mask_before_scale.help"));
     out.config_changed |= ImGui::SliderFloat(label("controls.dropout"), &c.dropout, 0.0f, 0.9f, "%.2f", ImGuiSliderFlags_AlwaysClamp);

@@ -32,7 +32,7 @@ bool preset_checkboxes(Session& session) {
     const int window = c.window >= 1 ? c.window : std::clamp(3, 1, std::max(1, c.S()));
     bool changed = false, first = true;
     for (const Choice& choice : choices) {
-        if (!first) flow(std::string(tr(choice.key)) + "    ");
+        if (!first) flow_checkbox(tr(choice.key));
         first = false;
         MaskPresets wanted = presets;
         wanted.*choice.flag = true;
@@ -73,7 +73,7 @@ SectionEdit valid_length_slider(Session& session) {
     if (c.batch > 1) {
         std::string all = tr("controls.valid_lengths");
         for (int b = 0; b < c.batch; ++b) all += " " + std::to_string(std::clamp(valid_length_of(session, b), 0, keys));
-        ImGui::TextDisabled("%s", all.c_str());
+        quiet_note(all);
     }
     return out;
 }
@@ -108,7 +108,7 @@ bool fill_choice(Session& session) {
         }
     }
     // What the core writes into masked cells, in the compute dtype.
-    ImGui::TextDisabled("%s", trf("controls.fill.writes", {{"value", format_value(mask_fill_value(fill, session.config.dtype))}}).c_str());
+    quiet_note(trf("controls.fill.writes", {{"value", format_value(mask_fill_value(fill, session.config.dtype))}}));
     return changed;
 }
 

@@ -14,10 +14,12 @@ using text::label;
 using text::tr;
 using text::trf;
 
-// "4 (multi-head)", "2 (grouped: 2 query heads each)", "1 (multi-query)".
-std::string kv_heads_name(int kv_heads, int heads) {
-    if (kv_heads == heads) return trf("controls.kv_heads.mha", {{"kv_heads", kv_heads}});
-    if (kv_heads == 1) return trf("controls.kv_heads.mqa", {{"kv_heads", kv_heads}});
+// "4 (one per query head)", "2 (grouped: 2 query heads each)", "1 (multi-query: ...)";
+// `short_form`: "4 (MHA)", "2 (GQA)", "1 (MQA)" for the closed combo in a narrow panel.
+std::string kv_heads_name(int kv_heads, int heads, bool short_form) {
+    if (kv_heads == heads) return trf(short_form ? "controls.kv_heads.short.mha" : "controls.kv_heads.mha", {{"kv_heads", kv_heads}});
+    if (kv_heads == 1) return trf(short_form ? "controls.kv_heads.short.mqa" : "controls.kv_heads.mqa", {{"kv_heads", kv_heads}});
+    if (short_form) return trf("controls.kv_heads.short.gqa", {{"kv_heads", kv_heads}});
     return trf("controls.kv_heads.gqa", {{"kv_heads", kv_heads}, {"group", heads / kv_heads}});
 }
 
@@ -28,12 +30,12 @@ bool kv_heads_combo(Session& session) {
     const int heads = c.num_heads;
     if (heads < 1) return false;
     bool changed = false;
-    if (ImGui::BeginCombo(combo_label("controls.kv_heads").c_str(), kv_heads_name(c.H_kv(), heads).c_str())) {
+    if (ImGui::BeginCombo(combo_label("controls.kv_heads").c_str(), kv_heads_name(c.H_kv(), heads, true).c_str())) {
         for (int n = heads; n >= 1; --n) {
             if (!check_kv_heads(heads, n).ok()) continue;
             const int stored = n == heads ? 0 : n;  // 0 = one key head per query head
             const Message refusal = refusal_of(session, [&](AttentionConfig& x) { x.num_kv_heads = stored; });
-            const std::string name = kv_heads_name(n, heads) + "###kv_heads" + std::to_string(n);
+            const std::string name = kv_heads_name(n, heads, false) + "###kv_heads" + std::to_string(n);
             const ImGuiSelectableFlags flags = refusal.empty() ? 0 : ImGuiSelectableFlags_Disabled;
             if (ImGui::Selectable(name.c_str(), n == c.H_kv(), flags) && refusal.empty() && n != c.H_kv()) {
                 c.num_kv_heads = stored;
@@ -52,7 +54,7 @@ bool bias_checkboxes(AttentionConfig& c) {
     bool qkv = c.qkv_bias(), out_bias = c.bias && !c.no_out_bias;
     bool changed = ImGui::Checkbox(label("controls.bias.qkv"), &qkv);
     const std::string out_label = label("controls.bias.out");
-    flow(std::string(tr("controls.bias.out")) + "    ");
+    flow_checkbox(tr("controls.bias.out"));
     ImGui::BeginDisabled(c.no_out_proj);
     changed |= ImGui::Checkbox(out_label.c_str(), &out_bias);
     ImGui::EndDisabled();

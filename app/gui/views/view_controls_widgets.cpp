@@ -35,11 +35,21 @@ void quiet_note(const std::string& text) {
 
 bool section_header(const char* key, const char* help_key, bool open) {
     const bool shown = ImGui::CollapsingHeader(text::label(key), open ? ImGuiTreeNodeFlags_DefaultOpen : 0);
-    // The marker sits on the header's bar, at its right end, so it costs no line.
-    const float marker = ImGui::CalcTextSize("(?)").x + ImGui::GetStyle().FramePadding.x;
-    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - marker);
-    ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) {
+    // The marker sits on the header's bar, at its right end, so it costs no line. When
+    // the title leaves no room for it (a narrow panel), the whole bar shows the help.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float marker = ImGui::CalcTextSize("(?)").x + style.FramePadding.x;
+    const float title_end = ImGui::GetItemRectMin().x + style.FramePadding.x * 2.0f + ImGui::GetFontSize() +
+                            style.ItemInnerSpacing.x + ImGui::CalcTextSize(text::tr(key)).x;
+    bool hovered = false;
+    if (title_end + style.ItemSpacing.x < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - marker) {
+        ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - marker);
+        ImGui::TextDisabled("(?)");
+        hovered = ImGui::IsItemHovered();
+    } else {
+        hovered = ImGui::IsItemHovered();
+    }
+    if (hovered) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
         ImGui::TextUnformatted(text::tr(help_key));
@@ -93,6 +103,13 @@ std::string combo_label(const char* key) {
     ImGui::TextUnformatted(text::tr(key));
     ImGui::SetNextItemWidth(-fs * 1.6f);  // room for a help marker
     return std::string("##") + key;
+}
+
+void flow_checkbox(const char* label) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+    if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width < right) ImGui::SameLine();
 }
 
 void flow(const std::string& label) {

@@ -49,6 +49,8 @@ void end_fixed_group(const char* reason);
 // combo when it is narrow (a 1024x768 projector), so the chosen text is never cut short.
 // Returns the ImGui label to pass to the combo.
 std::string combo_label(const char* key);
+// flow() for a checkbox or radio button labelled `label` (its box comes first).
+void flow_checkbox(const char* label);
 // Puts the next item, `label` wide, on the same line when it fits, else on a new line.
 void flow(const std::string& label);
 
