@@ -48,7 +48,13 @@ bool follow_sentence(Session& session) {
         if (!c.cross_attention) {
             session.valid_lengths.clear();
             for (const auto& words : sentences) session.valid_lengths.push_back(static_cast<int>(words.size()));
-            if (unequal && c.mask == MaskKind::None) c.mask = MaskKind::Padding;
+            // Padding joins the presets already chosen (a causal decoder with a padded
+            // batch), unless one that reads the lengths is there already.
+            if (unequal && !c.mask_spec().presets.reads_valid_lengths()) {
+                MaskPresets presets = c.mask_spec().presets;
+                presets.padding = true;
+                set_mask_presets(c, presets);
+            }
         }
     }
     return true;

@@ -330,3 +330,27 @@ TEST_CASE("with a trained model the options show its choices, greyed out, and ho
         if (w->Active && (w->Flags & ImGuiWindowFlags_Tooltip) && shows(text_of(*w->DrawList), text::tr("controls.fixed_by_model"))) tooltip = true;
     CHECK(tooltip);
 }
+
+TEST_CASE("sentences of unequal length add padding to the presets chosen, not in place of them") {
+    Session session;
+    set_mask_presets(session.config, MaskPresets{true, false, false, false});
+    session.sentence = "the cat sat | a dog";
+    REQUIRE(follow_sentence(session));
+    const MaskPresets presets = session.config.mask_spec().presets;
+    CHECK(presets.causal);
+    CHECK(presets.padding);
+    CHECK(session.valid_lengths == std::vector<int>{3, 2});
+    SUBCASE("left padding already reads the lengths: nothing is added") {
+        Session left;
+        set_mask_presets(left.config, MaskPresets{false, false, true, false});
+        left.sentence = "the cat sat | a dog";
+        REQUIRE(follow_sentence(left));
+        CHECK_FALSE(left.config.mask_spec().presets.padding);
+        CHECK(left.config.mask_spec().presets.left_padding);
+    }
+    // One preset alone is stored as `mask`, the form the settings file keeps.
+    Session alone;
+    set_mask_presets(alone.config, MaskPresets{false, true, false, false});
+    CHECK(alone.config.mask == MaskKind::Padding);
+    CHECK_FALSE(alone.config.mask_presets.any());
+}

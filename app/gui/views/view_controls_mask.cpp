@@ -34,13 +34,14 @@ bool preset_checkboxes(Session& session) {
     for (const Choice& choice : choices) {
         if (!first) flow_checkbox(tr(choice.key));
         first = false;
+        bool on = presets.*choice.flag;
         MaskPresets wanted = presets;
         wanted.*choice.flag = true;
-        const Message refusal = refusal_of(session, [&](AttentionConfig& x) {
+        // Unticking always runs; ticking is refused when the core would refuse the result.
+        const Message refusal = on ? Message() : refusal_of(session, [&](AttentionConfig& x) {
             set_mask_presets(x, wanted);
             if (wanted.window) x.window = window;
         });
-        bool on = presets.*choice.flag;
         if (guarded_checkbox(label(choice.key), &on, refusal)) {
             presets.*choice.flag = on;
             set_mask_presets(c, presets);
