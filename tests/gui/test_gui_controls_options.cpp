@@ -3,6 +3,7 @@
 // validate, and a choice the core refuses must be impossible to make.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "app/gui/compute_worker.h"
@@ -353,4 +354,54 @@ TEST_CASE("sentences of unequal length add padding to the presets chosen, not in
     set_mask_presets(alone.config, MaskPresets{false, true, false, false});
     CHECK(alone.config.mask == MaskKind::Padding);
     CHECK_FALSE(alone.config.mask_presets.any());
+}
+
+TEST_CASE("every step draws at 1024x768 with the options on and every section of the controls open") {
+    HeadlessImGui imgui(1024, 768);
+    AttentionConfig c;
+    c.seq_len = 5;
+    c.hidden_dim = 8;
+    c.num_heads = 4;
+    c.num_kv_heads = 2;
+    c.rope = true;
+    c.mask_presets.causal = true;
+    c.mask_presets.window = true;
+    c.window = 2;
+    c.mask_fill.kind = MaskFillKind::Value;
+    c.mask_fill.value = -1e9f;
+    c.scale.kind = ScaleKind::Hidden;
+    c.mask_before_scale = true;
+    c.no_qkv_bias = true;
+    c.average_weights = true;
+    c.dtype = DType::BFloat16;
+    AppState state = state_for(c);
+    REQUIRE(state.results.trace);
+    REQUIRE(state.results.trace->find(StepId::KRepeated));
+    const uint64_t markers = text::markers_produced();
+    imgui.frame(state);
+    ImGuiWindow* controls = ImGui::FindWindowByName("##controls_body");
+    if (!controls)
+        for (ImGuiWindow* w : GImGui->Windows)
+            if (std::string(w->Name).find("##controls_body") != std::string::npos) controls = w;
+    REQUIRE(controls);
+    for (const char* key : kSections) controls->StateStorage.SetInt(controls->GetID((std::string("###") + key).c_str()), 1);
+    const int n = state.ui.playback.step_count();
+    for (int step = 0; step < n; ++step) {
+        CAPTURE(step);
+        state.ui.playback.set_position(step, 0.5f);
+        imgui.frame(state);
+        CHECK(drawn_window("Canvas"));
+    }
+    // The panel scrolls at this size: what the sections show, top then further down.
+    std::string drawn = drawn_text(text::label("window.controls"));
+    CHECK(shows(drawn, text::tr("controls.window")));
+    for (int scrolled = 0; scrolled < 8; ++scrolled) {
+        controls->Scroll.y = std::min(controls->ScrollMax.y, controls->Scroll.y + 300.0f);
+        imgui.frame(state);
+        drawn += drawn_text(text::label("window.controls"));
+    }
+    CHECK(shows(drawn, text::tr("controls.rope.base")));
+    CHECK(shows(drawn, text::trf("controls.kv_heads.short.gqa", {{"kv_heads", 2}})));
+    CHECK(shows(drawn, text::tr("controls.dtype.bfloat16")));
+    CHECK(text::markers_produced() == markers);  // every text drawn had its key and parameters
 }
