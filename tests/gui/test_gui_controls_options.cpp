@@ -299,7 +299,7 @@ TEST_CASE("what a weights file or a trained model decides is greyed out, with th
     driver.frame(state);
     bool tooltip = false;
     for (const ImGuiWindow* w : GImGui->Windows)
-        if (w->Active && (w->Flags & ImGuiWindowFlags_Tooltip) && shows(text_of(*w->DrawList), text::tr("controls.fixed_by_weights"))) tooltip = true;
+        if (w->Active && (w->Flags & ImGuiWindowFlags_Tooltip) && shows(text_of(*w->DrawList), text::trf("controls.fixed_by_weights", {{"button", text::tr("controls.files.forget")}}))) tooltip = true;
     CHECK(tooltip);
     // What the file does not decide stays free.
     CHECK(driver.tick(state, "controls.no_out_proj"));
@@ -328,7 +328,7 @@ TEST_CASE("with a trained model the options show its choices, greyed out, and ho
     driver.frame(state);
     bool tooltip = false;
     for (const ImGuiWindow* w : GImGui->Windows)
-        if (w->Active && (w->Flags & ImGuiWindowFlags_Tooltip) && shows(text_of(*w->DrawList), text::tr("controls.fixed_by_model"))) tooltip = true;
+        if (w->Active && (w->Flags & ImGuiWindowFlags_Tooltip) && shows(text_of(*w->DrawList), text::trf("controls.fixed_by_model", {{"button", text::tr("model.use_random")}}))) tooltip = true;
     CHECK(tooltip);
 }
 

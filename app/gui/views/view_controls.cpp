@@ -162,10 +162,13 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     AttentionConfig& c = session.config;
 
     const bool model = session.model != nullptr;
+    // The reasons name the button that frees the greyed-out controls, in the language in use.
+    const std::string model_reason = trf("controls.fixed_by_model", {{"button", tr("model.use_random")}});
+    const std::string weights_reason = trf("controls.fixed_by_weights", {{"button", tr("controls.files.forget")}});
     ControlsContext ctx;
     ctx.light_theme = settings.light_theme;
-    ctx.model_reason = model ? tr("controls.fixed_by_model") : nullptr;
-    ctx.weights_reason = session.sources.weights_path.empty() ? nullptr : tr("controls.fixed_by_weights");
+    ctx.model_reason = model ? model_reason.c_str() : nullptr;
+    ctx.weights_reason = session.sources.weights_path.empty() ? nullptr : weights_reason.c_str();
     ImGui::TextUnformatted(tr("controls.tokens"));
     ImGui::SetNextItemWidth(-1.0f);
     const char* hint = model ? tr("controls.sentence.model_hint") : tr("controls.sentence.hint");
