@@ -156,3 +156,35 @@ TEST_CASE("typed values: rows by ';', values by ','; every malformed input is on
         CHECK(r.error().find('\n') == std::string::npos);
     }
 }
+
+TEST_CASE("flags and lists given with a recipe are applied on top of it; the rest stays the recipe's") {
+    Result<io::Problem> p = recipe_fixtures::problem_from_args({"--recipe", "llama", "--average-weights", "--no-out-proj", "--seed", "7"});
+    REQUIRE_MESSAGE(p.ok(), p.error());
+    CHECK(p->config.average_weights);
+    CHECK(p->config.no_out_proj);
+    CHECK(p->config.rope);
+    CHECK(!p->config.bias);
+    CHECK(p->config.seed == 7);
+    CHECK(p->config.mask_fill.kind == MaskFillKind::DtypeLowest);
+
+    Result<io::Problem> lengths = recipe_fixtures::problem_from_args({"--recipe", "selfatt-v4", "--valid-lengths", "4,4,2"});
+    REQUIRE(lengths.ok());
+    CHECK(lengths->config.valid_lengths == std::vector<int>{4, 4, 2});
+
+    Result<io::Problem> model = recipe_fixtures::problem_from_args({"--recipe", "llama", "--model", "tiny-lm"});
+    CHECK(!model.ok());
+}
+
+TEST_CASE("--init torch without a recipe replays plain nn.Linear layers and torch.rand inputs") {
+    Result<io::Problem> p = recipe_fixtures::problem_from_args({"--init", "torch", "--seed", "123", "-E", "4", "--input-dim", "3", "-L", "6",
+                                                                 "-B", "2", "--no-qkv-bias"});
+    REQUIRE_MESSAGE(p.ok(), p.error());
+    // The same construction as scratch-mha (Wq, Wk, Wv without bias, then Wo), so the same
+    // first weight the article's module gets after torch.manual_seed(123).
+    Result<io::Problem> recipe = recipe_fixtures::problem_from_args({"--recipe", "scratch-mha", "--seed", "123"});
+    REQUIRE(recipe.ok());
+    CHECK(p->weights->w_q == recipe->weights->w_q);
+    CHECK(p->weights->w_o == recipe->weights->w_o);
+    CHECK(p->config.recipe.empty());
+    CHECK(p->inputs.query.dim(1) == 6);
+}
