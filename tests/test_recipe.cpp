@@ -188,3 +188,37 @@ TEST_CASE("--init torch without a recipe replays plain nn.Linear layers and torc
     CHECK(p->config.recipe.empty());
     CHECK(p->inputs.query.dim(1) == 6);
 }
+
+TEST_CASE("the example's own words as the sentence still give the example's numbers (the window sends them back)") {
+    AttentionConfig config = find_recipe("scratch-mha")->config;
+    config.seed = 123;
+    io::ProblemSources sources;
+    sources.tokens = {"Your", "journey", "starts", "with", "one", "step"};
+    Result<io::Problem> p = io::build_problem(config, sources);
+    REQUIRE_MESSAGE(p.ok(), p.error());
+    CHECK(p->inputs.query.at({1, 5, 1}) == 0.80f);  // "step", batch item 1
+    CHECK(p->query_tokens.back() == "step");
+    sources.tokens = {"Your", "journey", "starts", "with", "one", "leap"};  // other words: hashed embeddings
+    Result<io::Problem> other = io::build_problem(config, sources);
+    REQUIRE(other.ok());
+    CHECK(other->inputs.query.at({1, 5, 1}) != 0.80f);
+}
+
+TEST_CASE("apply_recipe resets the configuration and drops files and typed values") {
+    AttentionConfig config;
+    config.max_memory_bytes = 12345678;
+    config.hidden_dim = 64;
+    io::ProblemSources sources;
+    sources.query_path = "q.npy";
+    sources.query_values = Mat::Ones(2, 2);
+    io::apply_recipe(*find_recipe("torch-mha"), config, sources);
+    CHECK(config.recipe == "torch-mha");
+    CHECK(config.hidden_dim == 6);
+    CHECK(config.max_memory_bytes == 12345678);
+    CHECK(sources.query_path.empty());
+    CHECK(sources.query_values.size() == 0);
+    Result<io::Problem> p = io::build_problem(config, sources);
+    REQUIRE_MESSAGE(p.ok(), p.error());
+    CHECK(p->config.is_cross());
+    CHECK(p->inputs.key.dim(1) == 5);
+}
