@@ -1,6 +1,10 @@
 // The recipe table, the article's printed tensors, typed input values.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include "app/io/typed_values.h"
 #include "core/attention.h"
 #include "core/example_input.h"
@@ -22,6 +26,7 @@ TEST_CASE("the recipe table holds exactly the nine systems of issue 10, each com
         CHECK(r.description.find('\n') == std::string::npos);
         CHECK(!r.article.empty());
         CHECK(!r.special.empty());
+        CHECK(!r.torch_class.empty());
         CHECK(r.config.recipe == r.name);
         CHECK(r.config.init == InitKind::Torch);
         CHECK(validate(r.config).ok());
@@ -221,4 +226,14 @@ TEST_CASE("apply_recipe resets the configuration and drops files and typed value
     REQUIRE_MESSAGE(p.ok(), p.error());
     CHECK(p->config.is_cross());
     CHECK(p->inputs.key.dim(1) == 5);
+}
+
+TEST_CASE("each recipe names a class of tests/torch_reference/recipe_modules.py") {
+    std::ifstream file(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests" / "torch_reference" / "recipe_modules.py");
+    REQUIRE(file.good());
+    const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    for (const Recipe& r : recipes()) {
+        CAPTURE(r.name);
+        CHECK(text.find("\nclass " + r.torch_class + "(") != std::string::npos);
+    }
 }
