@@ -2,6 +2,7 @@
 
 #include "app/gui/model_choice.h"
 #include "app/gui/views/view_model.h"
+#include "app/gui/views/view_recipe.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -184,6 +185,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     AttentionConfig& c = session.config;
 
     const bool model = session.model != nullptr;
+    draw_recipe_card(session);  // nothing unless the controls started from a recipe
     ImGui::TextUnformatted(tr("controls.tokens"));
     ImGui::SetNextItemWidth(-1.0f);
     const char* hint = model ? tr("controls.sentence.model_hint") : tr("controls.sentence.hint");
