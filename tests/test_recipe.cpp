@@ -58,10 +58,11 @@ double largest_difference(const Tensor& out, int b, const float (&printed)[6][4]
 }  // namespace
 
 TEST_CASE("scratch-stacked and scratch-mha with --seed 123 print the article's tensors for its batch of two") {
-    // External reference: the tensors printed in the LLM-from-scratch series' multi-head
-    // chapter (tests/torch_reference/... sources in /work/shared/seeds: the stacked
-    // MultiHeadAttentionStack and the weight-split MultiHeadAttention, both built after
-    // torch.manual_seed(123) on the six-token sentence batched twice), to the 4 decimals printed.
+    // External reference, not produced by AttnViz: the two context-vector tensors printed
+    // in the LLM-from-scratch series' multi-head attention chapter (the one that builds
+    // MultiHeadAttentionStack, then the weight-split MultiHeadAttention; in the project's
+    // article set, /work/shared/seeds/001_*.txt), each after torch.manual_seed(123) on the
+    // six-token sentence batched twice. Checked to the 4 decimals printed.
     const float stacked[6][4] = {{0.1855f, 0.8812f, 1.3211f, 0.8098f}, {0.3116f, 0.9549f, 1.6063f, 1.1493f},
                                  {0.3395f, 0.9652f, 1.6530f, 1.2084f}, {0.3129f, 0.8747f, 1.5012f, 1.0955f},
                                  {0.2865f, 0.7897f, 1.4100f, 1.0398f}, {0.2990f, 0.8040f, 1.4025f, 1.0361f}};
