@@ -70,6 +70,7 @@ int valid_length_of(const Session& session, int b) {
 
 void init_from_problem(Session& session, const io::Problem& problem) {
     session.config = problem.config;
+    session.sources = problem.sources;  // files and typed values outlive the first recompute
     // -S, --kdim or --vdim on the command line imply separate key/value inputs.
     session.config.cross_attention = problem.config.is_cross();
     // Every item's own length, exactly as given (one length means the same for all).

@@ -316,6 +316,9 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     if (per_item) p.item_tokens = sentences;
     p.key_tokens = config.is_cross() ? numbered("k", config.S()) : p.query_tokens;
     p.config = config;
+    p.sources = src;
+    p.sources.tokens.clear();
+    p.sources.sentences.clear();
     return p;
 }
 

@@ -55,6 +55,10 @@ struct Problem {
     // Per batch item when the items differ (several sentences): (B) lists of L labels.
     // Empty when every item has query_tokens.
     std::vector<std::vector<std::string>> item_tokens;
+    // The files and typed matrices this problem was built from (tokens and sentences left
+    // out: the window keeps those in its sentence box), so a window started with
+    // `--query q.npy` or `--query-values ...` keeps them when it recomputes.
+    ProblemSources sources;
     // A trained example model (app/io/model_problem.h), or null for the seeded random
     // weights. With a model, config/weights/inputs are those of layer `model_layer`
     // (its attention's input is the normed residual stream) and compute_trace() runs
