@@ -13,6 +13,12 @@
 #include <variant>
 #include <unistd.h>
 
+#include "core/config.h"
+#include "core/dtype_round.h"
+#include "core/mask_spec.h"
+#include "core/recipe.h"
+#include "core/rope.h"
+
 namespace attn::gui {
 namespace {
 
@@ -80,6 +86,15 @@ bool is_language_code(const std::string& value) {
            });
 }
 
+// The option texts the command line takes (core's own parsers decide).
+bool is_mask_presets(const std::string& v) { return parse_mask_presets(v).ok(); }
+bool is_mask_fill(const std::string& v) { return parse_mask_fill(v).ok(); }
+bool is_scale(const std::string& v) { return parse_scale(v).ok(); }
+bool is_rope_style(const std::string& v) { return parse_rope_style(v).ok(); }
+bool is_dtype(const std::string& v) { return parse_dtype(v).ok(); }
+bool is_init(const std::string& v) { return parse_init(v).ok(); }
+bool is_recipe(const std::string& v) { return v.empty() || find_recipe(v) != nullptr; }
+
 // Every setting, in file order. Ranges are the controls' own ranges.
 const SettingField kFields[] = {
     {"light_theme", &UiSettings::light_theme},
@@ -101,11 +116,31 @@ const SettingField kFields[] = {
     {"num_heads", &UiSettings::num_heads, 1, 64},
     {"batch", &UiSettings::batch, 1, 8},
     {"mask", &UiSettings::mask, 0, 2},
-    {"valid_length", &UiSettings::valid_length, 1, 1024},
+    {"valid_length", &UiSettings::valid_length, 0, 1024},
     {"dropout", &UiSettings::dropout, 0.0, 0.9},
     {"bias", &UiSettings::bias},
     {"variant", &UiSettings::variant, 0, 2},
     {"seed", &UiSettings::seed, 0, 1000000},
+    {"mask_presets", &UiSettings::mask_presets, 0, 0, is_mask_presets},
+    {"window", &UiSettings::window, 0, 1024},
+    {"mask_fill", &UiSettings::mask_fill, 0, 0, is_mask_fill},
+    {"scale", &UiSettings::scale, 0, 0, is_scale},
+    {"mask_before_scale", &UiSettings::mask_before_scale},
+    {"rope", &UiSettings::rope},
+    {"rope_base", &UiSettings::rope_base, 1.0, 1e7},
+    {"rope_style", &UiSettings::rope_style, 0, 0, is_rope_style},
+    {"position_offset", &UiSettings::position_offset, 0, 1000000},
+    {"num_kv_heads", &UiSettings::num_kv_heads, 0, 64},
+    {"input_dim", &UiSettings::input_dim, 0, 1024},
+    {"no_qkv_bias", &UiSettings::no_qkv_bias},
+    {"no_out_bias", &UiSettings::no_out_bias},
+    {"no_out_proj", &UiSettings::no_out_proj},
+    {"add_bias_kv", &UiSettings::add_bias_kv},
+    {"add_zero_attn", &UiSettings::add_zero_attn},
+    {"average_weights", &UiSettings::average_weights},
+    {"dtype", &UiSettings::dtype, 0, 0, is_dtype},
+    {"recipe", &UiSettings::recipe, 0, 0, is_recipe},
+    {"init", &UiSettings::init, 0, 0, is_init},
     {"step", &UiSettings::step},
     {"model", &UiSettings::model},
     {"model_layer", &UiSettings::model_layer, 0, 64},

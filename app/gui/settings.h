@@ -37,6 +37,28 @@ struct UiSettings {
     bool bias = true;
     int variant = 0;            // Variant as int
     int seed = 0;
+    // Issue 9's and 10's options, in the command line's words ("causal,left-padding",
+    // "-1e20", "hidden", "bfloat16", "scratch-mha") so the file reads like the options.
+    std::string mask_presets = "none";
+    int window = 0;
+    std::string mask_fill = "-inf";
+    std::string scale = "head";
+    bool mask_before_scale = false;
+    bool rope = false;
+    float rope_base = 10000.0f;
+    std::string rope_style = "half";
+    int position_offset = 0;
+    int num_kv_heads = 0;       // 0: as many as num_heads
+    int input_dim = 0;          // 0: hidden_dim
+    bool no_qkv_bias = false;
+    bool no_out_bias = false;
+    bool no_out_proj = false;
+    bool add_bias_kv = false;
+    bool add_zero_attn = false;
+    bool average_weights = false;
+    std::string dtype = "float32";
+    std::string recipe;         // the recipe the configuration started from ("" : none)
+    std::string init = "attnviz";
     std::string step;           // the step on screen, by name ("" : the first)
     std::string model;          // the trained model shown ("" : the seeded random weights)
     int model_layer = 0;        // its layer

@@ -168,3 +168,46 @@ TEST_CASE("top_k returns the largest entries, largest first, lower index on ties
     CHECK(top_k(p, 5, 9).size() == 5u);
     CHECK(top_k(p, 5, 0).empty());
 }
+
+TEST_CASE("a saved lesson resumes with issue 9's options and its recipe") {
+    AppState before;
+    AttentionConfig& c = before.session.config;
+    c.recipe = "scratch-mha";
+    c.init = InitKind::Torch;
+    c.seq_len = 6;
+    c.hidden_dim = 8;
+    c.num_heads = 4;
+    c.num_kv_heads = 2;
+    c.mask_presets = parse_mask_presets("causal,window").value();
+    c.window = 3;
+    c.mask_fill = parse_mask_fill("-1e20").value();
+    c.scale = parse_scale("hidden").value();
+    c.mask_before_scale = true;
+    c.rope = true;
+    c.rope_style = RopeStyle::Interleaved;
+    c.position_offset = 5;
+    c.no_out_bias = true;
+    c.average_weights = true;
+    c.dtype = DType::BFloat16;
+    before.session.tokens_from_sentence = false;
+    store_config_in_settings(before);
+    const UiSettings saved = parse_settings(serialize_settings(before.settings));
+    AppState after;
+    after.settings = saved;
+    REQUIRE(english(restore_saved_session(after)).empty());
+    const AttentionConfig& r = after.session.config;
+    CHECK(r.recipe == "scratch-mha");
+    CHECK(r.init == InitKind::Torch);
+    CHECK(r.num_kv_heads == 2);
+    CHECK(to_string(r.mask_presets) == to_string(c.mask_presets));
+    CHECK(r.window == 3);
+    CHECK(to_string(r.mask_fill) == "-1e20");
+    CHECK(to_string(r.scale) == "hidden");
+    CHECK(r.mask_before_scale);
+    CHECK(r.rope);
+    CHECK(r.rope_style == RopeStyle::Interleaved);
+    CHECK(r.position_offset == 5);
+    CHECK(r.no_out_bias);
+    CHECK(r.average_weights);
+    CHECK(r.dtype == DType::BFloat16);
+}
