@@ -173,7 +173,15 @@ void docked(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx,
     const DockRects d = dock_rects(w, h, ImGui::GetFrameHeight(), fs, timeline_h, fs * 1.6f, bar,
                                    saved.left_panel_em, saved.right_panel_em, saved.explain_fraction);
     if (!ctx.offscreen) splitters(d, bar, fs, state.settings, out);
-    draw_slot(DockSlot::Center, state, ui, ctx, d.center, out);
+    // The code panel, when shown, takes the canvas's right part: 40% of it, at least
+    // 24 font heights when the canvas can spare them (a 1024x768 projector).
+    Rect canvas = d.center;
+    if (ui.code.show && !ctx.offscreen) {
+        const float code_w = std::min(canvas.w * 0.55f, std::max(canvas.w * 0.4f, fs * 24.0f));
+        canvas.w -= code_w + bar;
+        draw_slot(DockSlot::BesideCanvas, state, ui, ctx, Rect{canvas.right() + bar, canvas.y, code_w, canvas.h}, out);
+    }
+    draw_slot(DockSlot::Center, state, ui, ctx, canvas, out);
     if (d.side.left_collapsed) controls_tab(d.tab, ui.controls_open, fs);
     if (!d.side.left_collapsed || ui.controls_open) draw_slot(DockSlot::Left, state, ui, ctx, d.left, out);
     draw_slot(DockSlot::Bottom, state, ui, ctx, d.bottom, out);
