@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
@@ -251,4 +252,73 @@ TEST_CASE("step markers are read with their shapes, and unknown names fail") {
     CHECK(unknown.error().find("line 2") != std::string::npos);
     CHECK(unknown.error().find("attn_score") != std::string::npos);
     CHECK_FALSE(parse_step_markers("b = 2  # step: (B, H)\n").ok());
+}
+
+TEST_CASE("the module's branches are read from its conditions, and every recorded step has a line that runs") {
+    const std::vector<attn::io::CodeLine>& lines = attn::io::torch_module_lines();
+    // Every `if` of the module is in torch_code.cpp's table of conditions.
+    CHECK(attn::io::unknown_conditions(lines) == std::vector<std::string>{});
+
+    const auto configs = [] {
+        std::vector<attn::AttentionConfig> all;
+        attn::AttentionConfig c;
+        c.hidden_dim = 8;
+        c.num_heads = 2;
+        all.push_back(c);  // plain
+        c.mask = attn::MaskKind::Causal;
+        c.mask_before_scale = true;
+        c.dropout = 0.1f;
+        all.push_back(c);  // mask before scale, dropout
+        c.mask_before_scale = false;
+        c.rope = true;
+        c.num_kv_heads = 1;
+        c.average_weights = true;
+        c.no_out_proj = true;
+        all.push_back(c);  // rope, GQA, averaged, no output projection
+        attn::AttentionConfig f;
+        f.hidden_dim = 8;
+        f.variant = attn::Variant::Fused;
+        all.push_back(f);
+        attn::AttentionConfig x;
+        x.hidden_dim = 8;
+        x.kv_len = 6;
+        x.kdim = 3;
+        x.add_bias_kv = true;
+        x.add_zero_attn = true;
+        all.push_back(x);
+        return all;
+    }();
+    for (const attn::AttentionConfig& c : configs) {
+        REQUIRE(attn::validate(c).ok());
+        const std::vector<bool> runs = attn::io::lines_run(lines, c);
+        REQUIRE(runs.size() == lines.size());
+        const std::vector<attn::StepId> steps = attn::planned_steps(c);
+        for (attn::StepId id : steps) {
+            CAPTURE(attn::step_name(id));
+            CAPTURE(attn::to_string(c.variant));
+            CHECK_FALSE(attn::io::lines_of_step_run(lines, id, c).empty());
+        }
+        // And no line that runs names a step this configuration does not record, except
+        // where the code names a tensor AttnViz records only in some variants
+        // (key_input/value_input are x itself in self-attention).
+        for (size_t i = 0; i < lines.size(); ++i) {
+            if (!runs[i]) continue;
+            for (attn::StepId id : lines[i].steps) {
+                if (id == attn::StepId::KeyInput || id == attn::StepId::ValueInput) continue;
+                CAPTURE(lines[i].code);
+                CHECK(std::find(steps.begin(), steps.end(), id) != steps.end());
+            }
+        }
+    }
+    // The fused branch runs only for the fused variant; the mask-first branch only with it.
+    const auto line_with = [&](const std::string& code) {
+        for (size_t i = 0; i < lines.size(); ++i)
+            if (lines[i].code.find(code) != std::string::npos) return i;
+        FAIL("no line holds " << code);
+        return size_t{0};
+    };
+    CHECK_FALSE(attn::io::lines_run(lines, configs[0])[line_with("qkv = self.qkv_proj(x)")]);
+    CHECK(attn::io::lines_run(lines, configs[3])[line_with("qkv = self.qkv_proj(x)")]);
+    CHECK(attn::io::lines_run(lines, configs[1])[line_with("attn_scaled = attn_masked * self.scale")]);
+    CHECK_FALSE(attn::io::lines_run(lines, configs[1])[line_with("attn_scaled = attn_scores * self.scale")]);
 }

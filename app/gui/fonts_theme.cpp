@@ -75,7 +75,7 @@ Fonts load_fonts(float scale) {
     static const ImWchar kLatin[] = {0x0020, 0x00FF, 0};
     const char* mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
     std::error_code ec;
-    fonts.code = add_font(std::filesystem::exists(mono, ec) ? mono : path, 14.0f * scale, kLatin);
+    fonts.code = add_font(std::filesystem::exists(mono, ec) ? mono : path, 13.0f * scale, kLatin);
 
     io.Fonts->Build();
     return fonts;

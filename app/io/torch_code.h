@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/config.h"
 #include "core/result.h"
 #include "core/step_id.h"
 
@@ -40,5 +41,16 @@ const std::vector<CodeLine>& torch_module_lines();
 
 // The indices of the lines whose marker names `step` (empty when none does).
 std::vector<int> lines_of_step(const std::vector<CodeLine>& lines, StepId step);
+
+// Which lines run for `config` (one entry per line): an `if` or `else` body whose
+// condition is false for this configuration does not. Conditions are read from the
+// code itself ("if self.rope is not None:") through a table of the module's conditions
+// (torch_code.cpp); a condition missing from it counts as taken.
+std::vector<bool> lines_run(const std::vector<CodeLine>& lines, const AttentionConfig& config);
+// The condition texts of every `if` in `lines` that the table does not know ("" when
+// all are known): a test holds the module to the table.
+std::vector<std::string> unknown_conditions(const std::vector<CodeLine>& lines);
+// The lines that produce `step` and run for `config`.
+std::vector<int> lines_of_step_run(const std::vector<CodeLine>& lines, StepId step, const AttentionConfig& config);
 
 }  // namespace attn::io

@@ -20,8 +20,10 @@ std::string shape_text(const Tensor& t) {
     return s + ")";
 }
 
-// The first step the line produces that this trace recorded, or -1.
-int recorded_step(const Trace& trace, const io::CodeLine& line) {
+// The first step the line produces that this trace recorded, or -1 (also when the
+// line is in a branch this configuration does not take).
+int recorded_step(const Trace& trace, const io::CodeLine& line, bool runs) {
+    if (!runs) return -1;
     for (StepId id : line.steps)
         if (const int index = trace.index_of(id); index >= 0) return index;
     return -1;
@@ -43,7 +45,9 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     const int index = std::clamp(playback.step(), 0, static_cast<int>(trace->steps.size()) - 1);
     const Step& shown = trace->steps[static_cast<size_t>(index)];
     const std::vector<io::CodeLine>& lines = io::torch_module_lines();
-    const std::vector<int> highlighted = io::lines_of_step(lines, shown.id);
+    // Computed each frame: a few hundred string compares, no allocation worth caching.
+    const std::vector<bool> runs = io::lines_run(lines, trace->config);
+    const std::vector<int> highlighted = io::lines_of_step_run(lines, shown.id, trace->config);
 
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
     ImGui::TextWrapped("%s", tr(highlighted.empty() ? "code.outside" : "code.header"));
@@ -61,13 +65,15 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     for (size_t i = 0; i < lines.size(); ++i) {
         const io::CodeLine& line = lines[i];
         const std::string label = (line.code.empty() ? std::string(" ") : line.code) + "##line" + std::to_string(i);
-        const bool is_current = names_step(line, shown.id);
+        const bool is_current = runs[i] && names_step(line, shown.id);
         if (is_current && first_highlight_y < 0.0f) first_highlight_y = ImGui::GetCursorPosY();
-        if (line.steps.empty()) {
+        if (line.steps.empty()) {  // branches this configuration does not take are dimmed
+            if (!runs[i]) ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
             ImGui::TextUnformatted(line.code.empty() ? " " : line.code.c_str());
+            if (!runs[i]) ImGui::PopStyleColor();
             continue;
         }
-        const int target = recorded_step(*trace, line);
+        const int target = recorded_step(*trace, line, runs[i]);
         // Lines of steps this configuration does not record (another branch) are dimmed.
         if (target < 0) ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
         if (ImGui::Selectable(label.c_str(), is_current) && target >= 0 && target != index) playback.jump_to(target);
