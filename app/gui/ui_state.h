@@ -39,7 +39,8 @@ struct CanvasUi {
 struct CodeUi {
     bool show = false;       // View > PyTorch code: the panel beside the canvas
     int hovered_line = -1;   // the module line under the mouse this frame, -1 for none
-    int scrolled_step = -1;  // the step the highlight was last scrolled into view for
+    int scrolled_step = -1;  // the step the highlight was last scrolled into view for ...
+    float scrolled_h = 0;    // ... at this panel height (a resize scrolls again)
 };
 
 struct UiState {

@@ -96,13 +96,15 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     }
     ImGui::PopStyleVar();
     ImGui::PopStyleColor(3);
-    // Bring the highlight into view when the step changes (stepping, playing, a click).
-    if (code.scrolled_step != index && first_highlight_y >= 0.0f) {
-        const float view_h = ImGui::GetWindowHeight();
+    // Bring the highlight into view when the step changes (stepping, playing, a click)
+    // or the panel is resized (the window, the layout beside or under the canvas).
+    const float view_h = ImGui::GetWindowHeight();
+    if ((code.scrolled_step != index || code.scrolled_h != view_h) && first_highlight_y >= 0.0f) {
         if (first_highlight_y < ImGui::GetScrollY() || first_highlight_y + line_h * 2.0f > ImGui::GetScrollY() + view_h)
             ImGui::SetScrollY(std::max(0.0f, first_highlight_y - view_h * 0.35f));
     }
     code.scrolled_step = index;
+    code.scrolled_h = view_h;
     if (fonts.code) ImGui::PopFont();
     ImGui::EndChild();
 }
