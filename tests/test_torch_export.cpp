@@ -101,7 +101,7 @@ TEST_CASE("export-torch writes a folder whose script reproduces every step withi
         const Run r = export_torch(c.args, out);
         CAPTURE(r.err);
         REQUIRE(r.exit_code == 0);
-        for (const char* file : {"attention.py", "export.json", "weights.safetensors", "input.npy", "trace/manifest.json"})
+        for (const char* file : {"attention.py", "attention.json", "weights.safetensors", "input.npy", "trace/manifest.json"})
             CHECK(fs::exists(out / file));
         if (!torch) continue;
         const Run py = run_shell("OMP_NUM_THREADS=1 /usr/bin/python3 " + (out / "attention.py").string());
@@ -206,7 +206,7 @@ TEST_CASE("export-torch refuses what the script cannot reproduce, and bad folder
         REQUIRE(export_torch("-L 4", out).exit_code == 0);
         const Run r = export_torch("-L 3", out);
         CHECK(r.exit_code == 0);
-        const nlohmann::json e = nlohmann::json::parse(slurp(out / "export.json"));
+        const nlohmann::json e = nlohmann::json::parse(slurp(out / "attention.json"));
         CHECK(e["L"] == 3);
     }
 }

@@ -123,7 +123,7 @@ json notes_of(const Trace& trace) {
 }
 
 bool is_earlier_export(const fs::path& dir) {
-    Result<std::string> text = read_file_bytes((dir / "export.json").string());
+    Result<std::string> text = read_file_bytes((dir / "attention.json").string());
     if (!text) return false;
     const json parsed = json::parse(text.value(), nullptr, /*allow_exceptions=*/false);
     return parsed.is_object() && parsed.value("format", "") == kFormat;
@@ -156,7 +156,7 @@ Status write_contents(const Trace& trace, const fs::path& dir) {
                               {"mask", mask_recipe(c)},
                               {"dropout_replay", c.dropout > 0.0f},
                               {"notes", notes_of(trace)}};
-    if (Status s = write_file_bytes((dir / "export.json").string(), description.dump(2) + "\n"); !s) return s;
+    if (Status s = write_file_bytes((dir / "attention.json").string(), description.dump(2) + "\n"); !s) return s;
     return write_trace_dir(trace, (dir / "trace").string());
 }
 

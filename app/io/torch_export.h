@@ -4,7 +4,7 @@
 //                        runner (run_check.py): rebuilds the module, loads the weights,
 //                        runs the forward, prints each step's largest difference from
 //                        AttnViz's trace and exits 1 when one is above 1e-5
-//   export.json          the module's constructor arguments, the mask recipe, notes
+//   attention.json       the module's constructor arguments, the mask recipe, notes
 //   weights.safetensors  the weights under the module's state_dict names (float32)
 //   input.npy            (B, L, d_in); key_input.npy, value_input.npy for cross-attention
 //   mask_file.npy        the --mask-file as read, when there is one

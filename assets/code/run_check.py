@@ -79,7 +79,7 @@ def largest_difference(got, expected):
 
 
 def main():
-    with open(os.path.join(HERE, "export.json")) as f:
+    with open(os.path.join(HERE, "attention.json")) as f:
         export = json.load(f)
     with open(os.path.join(HERE, "trace", "manifest.json")) as f:
         manifest = json.load(f)
