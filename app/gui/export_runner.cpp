@@ -40,6 +40,12 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
             state.jobs.dialog.error = s.message();
         }
     };
+    // What the PyTorch script could not reproduce is said before any folder is made.
+    if (request.kind == ExportKind::TorchDir)
+        if (Message refusal = io::torch_export_refusal(*state.results.trace); !refusal.empty()) {
+            state.jobs.dialog.error = std::move(refusal);
+            return;
+        }
     const Message refused = prepare_export_target(request.path, folder ? ExportTarget::Folder : ExportTarget::File,
                                                       request.replace, request.create_folder);
     if (!refused.empty()) {

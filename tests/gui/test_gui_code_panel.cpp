@@ -4,8 +4,11 @@
 #include <doctest/doctest.h>
 
 #include <cfloat>
+#include <filesystem>
+#include <unistd.h>
 #include <string>
 
+#include "app/gui/export_runner.h"
 #include "app/gui/views/view_registry.h"
 #include "app/io/torch_code.h"
 #include "app/text/languages.h"
@@ -129,4 +132,36 @@ TEST_CASE("clicking a line of the code panel shows its step") {
         imgui.frame(state);
         CHECK(state.ui.playback.step() == before);
     }
+}
+
+TEST_CASE("File > Export as PyTorch writes the folder, or says in the dialog why it cannot") {
+    const std::filesystem::path base =
+        std::filesystem::temp_directory_path() / ("attnviz_gui_torch_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(base);
+    ExportRequest request;
+    request.kind = ExportKind::TorchDir;
+    request.create_folder = base.string();  // the dialog's "create folder?" answered yes
+
+    SUBCASE("float32: the folder is written and the status line says how to run it") {
+        AppState state = state_for(masked_config());
+        REQUIRE(state.results.trace);
+        request.path = (base / "torch").string();
+        ExportRunner runner;
+        runner.start(state, request, 1280, 800, 0.0);
+        CHECK(state.jobs.dialog.error.empty());
+        CHECK(std::filesystem::exists(base / "torch" / "attention.py"));
+        CHECK(text::render(state.ui.status).find("attention.py") != std::string::npos);
+    }
+    SUBCASE("bfloat16: refused with the reason in the dialog, nothing written") {
+        AttentionConfig c = masked_config();
+        c.dtype = DType::BFloat16;
+        AppState state = state_for(c);
+        REQUIRE(state.results.trace);
+        request.path = (base / "bf16").string();
+        ExportRunner runner;
+        runner.start(state, request, 1280, 800, 0.0);
+        CHECK(text::render(state.jobs.dialog.error).find("float32") != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(base / "bf16"));
+    }
+    std::filesystem::remove_all(base);
 }
