@@ -2,17 +2,17 @@
 // python3-torch (when installed) runs the exported script, which must report every
 // step within 1e-5 of AttnViz's trace. Plus the step markers of the embedded code.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <algorithm>
 #include <set>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "app/io/npy.h"
 #include "app/io/torch_code.h"
@@ -76,14 +76,19 @@ struct Case {
 const Case kCases[] = {
     {"default", "--seed 3"},
     {"batch of two, input_dim != hidden_dim", "-B 2 -L 5 -E 8 -H 2 --input-dim 3 --seed 4"},
-    {"causal + padding mask with the -1e20 fill", "-B 2 -L 5 -E 8 -H 2 --mask causal,padding --valid-lengths 3,1 --mask-fill -1e20"},
-    {"mask before scale, scaled by the hidden width", "-L 5 -E 8 -H 4 --mask causal --mask-before-scale --scale hidden --mask-fill -1e20"},
-    {"left padding and a window with -inf (fully masked rows)", "-B 2 -L 6 -E 8 -H 2 --mask window,left-padding --window 2 --valid-lengths 0,4"},
+    {"causal + padding mask with the -1e20 fill",
+     "-B 2 -L 5 -E 8 -H 2 --mask causal,padding --valid-lengths 3,1 --mask-fill -1e20"},
+    {"mask before scale, scaled by the hidden width",
+     "-L 5 -E 8 -H 4 --mask causal --mask-before-scale --scale hidden --mask-fill -1e20"},
+    {"left padding and a window with -inf (fully masked rows)",
+     "-B 2 -L 6 -E 8 -H 2 --mask window,left-padding --window 2 --valid-lengths 0,4"},
     {"rope, half split", "-L 6 -E 8 -H 2 --rope --mask causal"},
-    {"rope, interleaved, base and offset", "-L 5 -E 12 -H 2 --rope --rope-style interleaved --rope-base 500 --position-offset 7"},
+    {"rope, interleaved, base and offset",
+     "-L 5 -E 12 -H 2 --rope --rope-style interleaved --rope-base 500 --position-offset 7"},
     {"grouped-query attention", "-B 2 -L 5 -E 16 -H 4 --num-kv-heads 2 --no-bias --rope --mask causal"},
     {"no output projection", "-L 4 -E 6 -H 3 --no-out-proj --no-qkv-bias"},
-    {"add_zero_attn and add_bias_kv", "-B 2 -L 4 -E 8 -H 2 --add-zero-attn --add-bias-kv --mask padding --valid-lengths 2"},
+    {"add_zero_attn and add_bias_kv",
+     "-B 2 -L 4 -E 8 -H 2 --add-zero-attn --add-bias-kv --mask padding --valid-lengths 2"},
     {"cross-attention with kdim and vdim", "-B 2 -L 3 -S 5 -E 8 -H 2 --kdim 3 --vdim 7 --no-out-bias"},
     {"fused variant, averaged weights", "-L 4 -E 8 -H 2 --variant fused --average-weights --scale 0.3"},
     {"stacked variant", "-B 2 -L 4 -E 6 -H 3 --variant stacked --mask causal"},
@@ -101,7 +106,8 @@ TEST_CASE("export-torch writes a folder whose script reproduces every step withi
         const Run r = export_torch(c.args, out);
         CAPTURE(r.err);
         REQUIRE(r.exit_code == 0);
-        for (const char* file : {"attention.py", "attention.json", "weights.safetensors", "input.npy", "trace/manifest.json"})
+        for (const char* file :
+             {"attention.py", "attention.json", "weights.safetensors", "input.npy", "trace/manifest.json"})
             CHECK(fs::exists(out / file));
         if (!torch) continue;
         const Run py = run_shell("OMP_NUM_THREADS=1 /usr/bin/python3 " + (out / "attention.py").string());
@@ -215,9 +221,10 @@ TEST_CASE("every step a forward can record maps to a line of the embedded module
     const std::vector<attn::io::CodeLine>& lines = attn::io::torch_module_lines();
     REQUIRE_FALSE(lines.empty());
     // The attention steps (not a trained model's embedding, norm, residual, prediction).
-    const std::set<attn::StepId> model_steps = {attn::StepId::Tokens, attn::StepId::TokenEmbedding, attn::StepId::PositionEmbedding,
-                                                attn::StepId::EmbeddingSum, attn::StepId::LayerInput, attn::StepId::Norm,
-                                                attn::StepId::Residual, attn::StepId::NextTokenProbs, attn::StepId::PredictedTokens};
+    const std::set<attn::StepId> model_steps = {
+        attn::StepId::Tokens,       attn::StepId::TokenEmbedding, attn::StepId::PositionEmbedding,
+        attn::StepId::EmbeddingSum, attn::StepId::LayerInput,     attn::StepId::Norm,
+        attn::StepId::Residual,     attn::StepId::NextTokenProbs, attn::StepId::PredictedTokens};
     for (attn::StepId id : attn::kAllStepIds) {
         if (model_steps.count(id)) continue;
         CAPTURE(attn::step_name(id));
@@ -237,7 +244,8 @@ TEST_CASE("every step a forward can record maps to a line of the embedded module
 
 TEST_CASE("step markers are read with their shapes, and unknown names fail") {
     using attn::io::parse_step_markers;
-    const auto parsed = parse_step_markers("x = 1\nq, k, v = qkv.chunk(3)  # step: q, k, v (B, L, E)\ny = 2  # step: attn_scores\n");
+    const auto parsed =
+        parse_step_markers("x = 1\nq, k, v = qkv.chunk(3)  # step: q, k, v (B, L, E)\ny = 2  # step: attn_scores\n");
     REQUIRE(parsed.ok());
     REQUIRE(parsed->size() == 3);
     CHECK(parsed->at(0).steps.empty());

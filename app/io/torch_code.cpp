@@ -105,7 +105,8 @@ Result<std::vector<CodeLine>> parse_step_markers(std::string_view source) {
         const std::size_t marker = text.find(kMarker);
         if (marker != std::string_view::npos) {
             line.marker = std::string(trimmed(text.substr(marker)));
-            if (Status s = read_marker(text.substr(marker + kMarker.size()), static_cast<int>(lines.size()) + 1, line); !s)
+            if (Status s = read_marker(text.substr(marker + kMarker.size()), static_cast<int>(lines.size()) + 1, line);
+                !s)
                 return Result<std::vector<CodeLine>>::failure(s.message());
             text = text.substr(0, marker);
         }
@@ -130,7 +131,7 @@ std::vector<bool> lines_run(const std::vector<CodeLine>& lines, const AttentionC
         std::size_t indent;  // of the `if` / `else` line; its body is deeper
         bool runs;
     };
-    std::vector<Branch> open;           // enclosing branches, innermost last
+    std::vector<Branch> open;                           // enclosing branches, innermost last
     std::vector<std::pair<std::size_t, bool>> last_if;  // (indent, taken) of the latest `if` per level
     std::vector<bool> run(lines.size(), true);
     for (std::size_t i = 0; i < lines.size(); ++i) {

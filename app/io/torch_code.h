@@ -25,10 +25,10 @@ std::string_view torch_module_source();
 std::string_view torch_runner_source();
 
 struct CodeLine {
-    std::string code;            // the line without its marker comment (trailing spaces removed)
-    std::string marker;          // "# step: attn_scores (B, H, L, S)", or "" for a plain line
-    std::vector<StepId> steps;   // what the marker names (empty for a plain line)
-    std::string shape;           // the marker's shape text "(B, H, L, S)", or ""
+    std::string code;           // the line without its marker comment (trailing spaces removed)
+    std::string marker;         // "# step: attn_scores (B, H, L, S)", or "" for a plain line
+    std::vector<StepId> steps;  // what the marker names (empty for a plain line)
+    std::string shape;          // the marker's shape text "(B, H, L, S)", or ""
 };
 
 // Splits `source` into lines and reads their markers. A marker naming no known step, or

@@ -30,7 +30,9 @@ Tensor tensor_of(const float* data, std::vector<int64_t> shape) {
 // The weights under the names of the module's state_dict (assets/code/attention_module.py).
 NamedTensors module_weights(const AttentionConfig& c, const AttentionWeights& w) {
     NamedTensors out;
-    const auto matrix = [&](const char* name, const Mat& m) { out.emplace_back(name, tensor_of(m.data(), {m.rows(), m.cols()})); };
+    const auto matrix = [&](const char* name, const Mat& m) {
+        out.emplace_back(name, tensor_of(m.data(), {m.rows(), m.cols()}));
+    };
     const auto vector = [&](const char* name, const Vec& v) {
         if (v.size() > 0) out.emplace_back(name, tensor_of(v.data(), {v.size()}));
     };
@@ -109,16 +111,20 @@ json notes_of(const Trace& trace) {
     const AttentionConfig& c = trace.config;
     json notes = json::array();
     if (trace.model.present())
-        notes.push_back("the trace shows layer " + std::to_string(trace.model.layer) + " of the model '" + trace.model.name +
+        notes.push_back("the trace shows layer " + std::to_string(trace.model.layer) + " of the model '" +
+                        trace.model.name +
                         "'; this module reproduces its attention, not the embeddings, norm, residual or prediction");
     if (c.variant == Variant::Stacked)
-        notes.push_back("AttnViz ran the stacked variant (one small module per head); one projection split into heads "
-                        "computes the same numbers");
+        notes.push_back(
+            "AttnViz ran the stacked variant (one small module per head); one projection split into heads "
+            "computes the same numbers");
     if (c.dropout > 0.0f)
-        notes.push_back("dropout replays AttnViz's own draw (read from trace/attn_dropped.npy); torch's generator "
-                        "would drop other cells");
+        notes.push_back(
+            "dropout replays AttnViz's own draw (read from trace/attn_dropped.npy); torch's generator "
+            "would drop other cells");
     if (trace.count_fully_masked_rows() > 0 && std::isinf(mask_fill_value(c.mask_fill, c.dtype)))
-        notes.push_back("some queries have every key masked with -inf: softmax gives NaN there, shown as zeros as AttnViz does");
+        notes.push_back(
+            "some queries have every key masked with -inf: softmax gives NaN there, shown as zeros as AttnViz does");
     return notes;
 }
 
@@ -135,12 +141,14 @@ Status write_contents(const Trace& trace, const fs::path& dir) {
     if (!input) return Status::failure(Message::plain("internal: the trace has no input step"));
     const std::string script = std::string(torch_module_source()) + std::string(torch_runner_source());
     if (Status s = write_file_bytes((dir / "attention.py").string(), script); !s) return s;
-    if (Status s = write_safetensors((dir / "weights.safetensors").string(), module_weights(c, trace.weights())); !s) return s;
+    if (Status s = write_safetensors((dir / "weights.safetensors").string(), module_weights(c, trace.weights())); !s)
+        return s;
     if (Status s = write_npy((dir / "input.npy").string(), input->tensor); !s) return s;
     const bool cross = trace.find(StepId::KeyInput) != nullptr;
     if (cross) {
         if (Status s = write_npy((dir / "key_input.npy").string(), trace.find(StepId::KeyInput)->tensor); !s) return s;
-        if (Status s = write_npy((dir / "value_input.npy").string(), trace.find(StepId::ValueInput)->tensor); !s) return s;
+        if (Status s = write_npy((dir / "value_input.npy").string(), trace.find(StepId::ValueInput)->tensor); !s)
+            return s;
     }
     if (!c.mask_file.empty())
         if (Status s = write_npy((dir / "mask_file.npy").string(), c.mask_file); !s) return s;
@@ -175,18 +183,22 @@ Status write_torch_export(const Trace& trace, const std::string& dir) {
     std::error_code ec;
     fs::path target = fs::path(dir).lexically_normal();
     if (!target.empty() && !target.has_filename()) target = target.parent_path();  // "out/" -> "out"
-    if (target.empty() || target == "." || target == "..") return Status::failure(Message("error.torch_export.no_name"));
+    if (target.empty() || target == "." || target == "..")
+        return Status::failure(Message("error.torch_export.no_name"));
     const bool exists = fs::exists(target, ec);
-    if (exists && !fs::is_directory(target, ec)) return Status::failure(Message("error.trace_dir.not_folder", {{"path", dir}}));
+    if (exists && !fs::is_directory(target, ec))
+        return Status::failure(Message("error.trace_dir.not_folder", {{"path", dir}}));
     if (exists && !fs::is_empty(target, ec) && !is_earlier_export(target))
         return Status::failure(Message("error.torch_export.not_ours", {{"path", dir}}));
     const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::exists(parent, ec) && !fs::create_directories(parent, ec))
-        return Status::failure(Message("error.trace_dir.cannot_create", {{"path", parent.string()}, {"reason", ec.message()}}));
+        return Status::failure(
+            Message("error.trace_dir.cannot_create", {{"path", parent.string()}, {"reason", ec.message()}}));
     const std::string tag = std::to_string(std::random_device{}());
     const fs::path temp = parent / ("." + target.filename().string() + ".tmp-" + tag);
     if (!fs::create_directory(temp, ec))
-        return Status::failure(Message("error.trace_dir.cannot_write", {{"path", parent.string()}, {"reason", ec.message()}}));
+        return Status::failure(
+            Message("error.trace_dir.cannot_write", {{"path", parent.string()}, {"reason", ec.message()}}));
     if (Status s = write_contents(trace, temp); !s) {
         fs::remove_all(temp, ec);
         return s;
@@ -197,7 +209,8 @@ Status write_torch_export(const Trace& trace, const std::string& dir) {
         fs::rename(target, old, ec);
         if (ec) {
             fs::remove_all(temp, ec);
-            return Status::failure(Message("error.trace_dir.cannot_replace", {{"path", dir}, {"reason", ec.message()}}));
+            return Status::failure(
+                Message("error.trace_dir.cannot_replace", {{"path", dir}, {"reason", ec.message()}}));
         }
     }
     fs::rename(temp, target, ec);

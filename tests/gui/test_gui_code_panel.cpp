@@ -2,10 +2,10 @@
 // the line), dims the branches this configuration does not take, and a click on a line
 // shows that line's step. At the projector's and a desktop's sizes.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cfloat>
 #include <filesystem>
-#include <unistd.h>
 #include <string>
 
 #include "app/gui/export_runner.h"

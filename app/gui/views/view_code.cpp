@@ -29,9 +29,13 @@ int recorded_step(const Trace& trace, const io::CodeLine& line, bool runs) {
     return -1;
 }
 
-bool names_step(const io::CodeLine& line, StepId id) { return std::find(line.steps.begin(), line.steps.end(), id) != line.steps.end(); }
+bool names_step(const io::CodeLine& line, StepId id) {
+    return std::find(line.steps.begin(), line.steps.end(), id) != line.steps.end();
+}
 
-size_t indent_of(const std::string& code) { return code.find_first_not_of(' ') == std::string::npos ? 0 : code.find_first_not_of(' '); }
+size_t indent_of(const std::string& code) {
+    return code.find_first_not_of(' ') == std::string::npos ? 0 : code.find_first_not_of(' ');
+}
 
 }  // namespace
 
@@ -81,14 +85,17 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
         if (ImGui::IsItemHovered()) {
             code.hovered_line = static_cast<int>(i);
             if (target >= 0)
-                ImGui::SetTooltip("%s", text::trf("code.line_tip", {{"number", target + 1}, {"name", trace->steps[static_cast<size_t>(target)].name()},
-                                                                      {"shape", line.shape}}).c_str());
+                ImGui::SetTooltip(
+                    "%s", text::trf("code.line_tip", {{"number", target + 1},
+                                                      {"name", trace->steps[static_cast<size_t>(target)].name()},
+                                                      {"shape", line.shape}})
+                              .c_str());
             else
                 ImGui::SetTooltip("%s", tr("code.line_not_recorded"));
         }
         if (is_current) {  // the shape of the tensor this line produced, under it
-            const std::string note = std::string(indent_of(line.code), ' ') + "# " + shown.name() + " " + line.shape + " = " +
-                                     shape_text(shown.tensor);
+            const std::string note = std::string(indent_of(line.code), ' ') + "# " + shown.name() + " " + line.shape +
+                                     " = " + shape_text(shown.tensor);
             ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.formula));
             ImGui::TextUnformatted(note.c_str());
             ImGui::PopStyleColor();
