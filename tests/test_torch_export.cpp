@@ -17,6 +17,7 @@
 #include "app/io/npy.h"
 #include "app/io/torch_code.h"
 #include "core/forward_plan.h"
+#include "core/recipe.h"
 
 namespace fs = std::filesystem;
 
@@ -124,6 +125,23 @@ TEST_CASE("export-torch writes a folder whose script reproduces every step withi
         }
         CHECK(py.out.find("not computed here") == std::string::npos);
         CHECK(py.out.find("above 1e-5") == std::string::npos);
+    }
+}
+
+TEST_CASE("every recipe exports a script that reproduces its trace within 1e-5") {
+    const bool torch = have_torch();
+    if (!torch) MESSAGE("SKIPPED the python half: /usr/bin/python3 has no torch");
+    for (const attn::Recipe& recipe : attn::recipes()) {
+        CAPTURE(recipe.name);
+        const fs::path out = scratch_dir("recipe");
+        const Run r = export_torch("--recipe " + recipe.name + " --seed 123", out);
+        CAPTURE(r.err);
+        REQUIRE(r.exit_code == 0);
+        if (!torch) continue;
+        const Run py = run_shell("OMP_NUM_THREADS=1 /usr/bin/python3 " + (out / "attention.py").string());
+        CAPTURE(py.out);
+        CHECK(py.exit_code == 0);
+        CHECK(py.out.find("not computed here") == std::string::npos);
     }
 }
 

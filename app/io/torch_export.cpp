@@ -118,7 +118,11 @@ json notes_of(const Trace& trace) {
         notes.push_back(
             "AttnViz ran the stacked variant (one small module per head); one projection split into heads "
             "computes the same numbers");
-    if (c.dropout > 0.0f)
+    if (c.dropout > 0.0f && !c.dropout_keep.empty())
+        notes.push_back(
+            "dropout replays the mask of the trace (trace/attn_dropped.npy), which --init torch drew as "
+            "torch.manual_seed and the module's dropout do");
+    else if (c.dropout > 0.0f)
         notes.push_back(
             "dropout replays AttnViz's own draw (read from trace/attn_dropped.npy); torch's generator "
             "would drop other cells");
