@@ -137,6 +137,8 @@ TEST_CASE("every recipe exports a script that reproduces its trace within 1e-5")
         const Run r = export_torch("--recipe " + recipe.name + " --seed 123", out);
         CAPTURE(r.err);
         REQUIRE(r.exit_code == 0);
+        const nlohmann::json described = nlohmann::json::parse(slurp(out / "attention.json"));
+        CHECK(described["notes"].dump().find("'" + recipe.name + "'") != std::string::npos);
         if (!torch) continue;
         const Run py = run_shell("OMP_NUM_THREADS=1 /usr/bin/python3 " + (out / "attention.py").string());
         CAPTURE(py.out);

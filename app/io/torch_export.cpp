@@ -10,6 +10,7 @@
 #include "app/io/safetensors.h"
 #include "app/io/torch_code.h"
 #include "app/io/trace_writer.h"
+#include "core/recipe.h"
 
 namespace attn::io {
 namespace {
@@ -114,6 +115,10 @@ json notes_of(const Trace& trace) {
         notes.push_back("the trace shows layer " + std::to_string(trace.model.layer) + " of the model '" +
                         trace.model.name +
                         "'; this module reproduces its attention, not the embeddings, norm, residual or prediction");
+    if (const Recipe* recipe = find_recipe(c.recipe))
+        notes.push_back("the configuration of the recipe '" + recipe->name + "' (" + recipe->article +
+                        "); the generic module below computes its steps (the article-style class is " +
+                        recipe->torch_class + " in AttnViz's tests/torch_reference/recipe_modules.py)");
     if (c.variant == Variant::Stacked)
         notes.push_back(
             "AttnViz ran the stacked variant (one small module per head); one projection split into heads "
