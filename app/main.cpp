@@ -1,5 +1,6 @@
 // attnviz: the window when run without a subcommand, else one of
 //   trace     write every step of a forward as .npy + manifest.json
+//   export-torch  a runnable PyTorch script, weights, inputs and trace in one folder
 //   bench     time the forward (or, with --render, the frames)
 //   snapshot  draw steps to PNG files without interaction
 //   models    list the trained example models
@@ -28,6 +29,8 @@ static int run(int argc, char** argv) {
     add_config_options(app, window);
     TraceCommand trace;
     CLI::App* trace_cmd = add_trace_command(app, trace);
+    ExportTorchCommand export_torch;
+    CLI::App* export_torch_cmd = add_export_torch_command(app, export_torch);
     BenchCommand bench;
     CLI::App* bench_cmd = add_bench_command(app, bench);
     ModelsCommand models;
@@ -55,6 +58,7 @@ static int run(int argc, char** argv) {
                 return fail(opt->get_name() + " comes before the subcommand; put it after '" +
                             app.get_subcommands().front()->get_name() + "'");
     if (trace_cmd->parsed()) return run_trace(trace);
+    if (export_torch_cmd->parsed()) return run_export_torch(export_torch);
     if (bench_cmd->parsed()) return run_bench(bench);
     if (models_cmd->parsed()) return run_models(models);
     if (recipes_cmd->parsed()) return run_recipes(recipes);

@@ -33,6 +33,13 @@ struct BenchCommand {
 CLI::App* add_bench_command(CLI::App& parent, BenchCommand& command);
 int run_bench(const BenchCommand& command);
 
+struct ExportTorchCommand {
+    ConfigOptions config;
+    std::string out_dir;
+};
+CLI::App* add_export_torch_command(CLI::App& parent, ExportTorchCommand& command);
+int run_export_torch(const ExportTorchCommand& command);
+
 struct ModelsCommand {
     bool json = false;
 };

@@ -16,6 +16,7 @@ enum class ExportKind {
     AllStepsPng,  // one PNG per step into a folder
     TensorsDir,   // every tensor as .npy plus metadata (attn::io::write_trace_dir)
     StepCsv,      // the current step's tensor as CSV
+    TorchDir,     // a runnable PyTorch script with weights, inputs and trace (attn::io::write_torch_export)
 };
 
 struct ExportRequest {

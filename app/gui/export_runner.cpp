@@ -6,6 +6,7 @@
 #include "app/gui/export_path.h"
 #include "app/gui/frame.h"
 #include "app/gui/snapshot.h"
+#include "app/io/torch_export.h"
 
 namespace attn::gui {
 
@@ -28,7 +29,8 @@ void export_image_size(const AppState& state, bool canvas_only, int win_w, int w
 
 void ExportRunner::start(AppState& state, const ExportRequest& request, int win_w, int win_h, double now) {
     if (!state.results.trace) return;
-    const bool folder = request.kind == ExportKind::AllStepsPng || request.kind == ExportKind::TensorsDir;
+    const bool folder = request.kind == ExportKind::AllStepsPng || request.kind == ExportKind::TensorsDir ||
+                        request.kind == ExportKind::TorchDir;
     const auto finish = [&](const Status& s, Message done) {
         if (s.ok()) {
             state.jobs.dialog.close = true;
@@ -38,6 +40,12 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
             state.jobs.dialog.error = s.message();
         }
     };
+    // What the PyTorch script could not reproduce is said before any folder is made.
+    if (request.kind == ExportKind::TorchDir)
+        if (Message refusal = io::torch_export_refusal(*state.results.trace); !refusal.empty()) {
+            state.jobs.dialog.error = std::move(refusal);
+            return;
+        }
     const Message refused = prepare_export_target(request.path, folder ? ExportTarget::Folder : ExportTarget::File,
                                                       request.replace, request.create_folder);
     if (!refused.empty()) {
@@ -52,6 +60,9 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
         case ExportKind::TensorsDir:
             finish(write_trace_tensors(*state.results.trace, request.path, labels_of(state)),
                    Message("export.wrote_tensors", {{"folder", request.path}}));
+            return;
+        case ExportKind::TorchDir:
+            finish(io::write_torch_export(*state.results.trace, request.path), Message("export.wrote_torch", {{"folder", request.path}}));
             return;
         case ExportKind::SnapshotPng: {
             int w = 0, h = 0;

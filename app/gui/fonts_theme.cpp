@@ -118,6 +118,11 @@ Fonts load_fonts(float scale) {
     fonts.small = add_font(path, 12.0f * scale, ranges);
     merge_cjk(cjk, 12.0f * scale, cjk_ranges);
     fonts.large = add_font(path, 26.0f * scale, ranges);
+    // Python's indentation needs a fixed width; the code is ASCII, so Latin-1 suffices.
+    static const ImWchar kLatin[] = {0x0020, 0x00FF, 0};
+    const char* mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+    std::error_code ec;
+    fonts.code = add_font(std::filesystem::exists(mono, ec) ? mono : path, 13.0f * scale, kLatin);
 
     io.Fonts->Build();
     return fonts;

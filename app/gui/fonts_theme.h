@@ -15,6 +15,7 @@ struct Fonts {
     ImFont* small = nullptr;    // cell values, axis indices
     ImFont* regular = nullptr;  // everything else
     ImFont* large = nullptr;    // titles, presentation mode
+    ImFont* code = nullptr;     // monospace: the code panel
 };
 
 // Rebuilds the current context's font atlas at `scale` (call between frames; the

@@ -173,7 +173,25 @@ void docked(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx,
     const DockRects d = dock_rects(w, h, ImGui::GetFrameHeight(), fs, timeline_h, fs * 1.6f, bar,
                                    saved.left_panel_em, saved.right_panel_em, saved.explain_fraction);
     if (!ctx.offscreen) splitters(d, bar, fs, state.settings, out);
-    draw_slot(DockSlot::Center, state, ui, ctx, d.center, out);
+    // The code panel, when shown: right of the canvas when ~72 columns of code fit in at
+    // most 55% of its width (1920x1080), else under it in 45% of its height (1280x800, a
+    // 1024x768 projector), so code lines are not cut.
+    Rect canvas = d.center;
+    if (ui.code.show && !ctx.offscreen) {
+        const float code_w = fs * 35.0f;
+        Rect code;
+        if (canvas.w * 0.55f >= code_w) {
+            code.w = std::max(code_w, canvas.w * 0.46f);
+            canvas.w -= code.w + bar;
+            code = Rect{canvas.right() + bar, canvas.y, code.w, canvas.h};
+        } else {
+            const float code_h = std::floor(canvas.h * 0.45f);
+            canvas.h -= code_h + bar;
+            code = Rect{canvas.x, canvas.bottom() + bar, canvas.w, code_h};
+        }
+        draw_slot(DockSlot::BesideCanvas, state, ui, ctx, code, out);
+    }
+    draw_slot(DockSlot::Center, state, ui, ctx, canvas, out);
     if (d.side.left_collapsed) controls_tab(d.tab, ui.controls_open, fs);
     if (!d.side.left_collapsed || ui.controls_open) draw_slot(DockSlot::Left, state, ui, ctx, d.left, out);
     draw_slot(DockSlot::Bottom, state, ui, ctx, d.bottom, out);

@@ -39,12 +39,21 @@ struct CanvasUi {
     float pictures_bottom = 0;
 };
 
+// The code panel's own state (views/view_code.h).
+struct CodeUi {
+    bool show = false;       // View > PyTorch code: the panel beside the canvas
+    int hovered_line = -1;   // the module line under the mouse this frame, -1 for none
+    int scrolled_step = -1;  // the step the highlight was last scrolled into view for ...
+    float scrolled_h = 0;    // ... at this panel height (a resize scrolls again)
+};
+
 struct UiState {
     Playback playback;
     CanvasUi canvas;
     float pending_ui_scale = 0;    // the UI scale slider's value until it is released (0 = unset)
     bool presentation = false;     // full screen, controls hidden, large type
     bool show_storage = true;      // the storage strip under the canvas
+    CodeUi code;                   // the PyTorch code beside the canvas
     bool controls_open = false;    // narrow window: the folded controls are open over the canvas
     Message status;                // one-line message at the bottom (exports, errors), rendered when drawn
     double status_time = 0;

@@ -92,6 +92,7 @@ TEST_CASE("every registered view draws something over every step and head") {
     for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
         AppState state = state_for(small_config(mask));
         REQUIRE(state.results.trace);
+        state.ui.code.show = true;  // the code panel is drawn only when View > PyTorch code shows it
         for (int step = 0; step < state.ui.playback.step_count(); ++step) {
             for (int head = -1; head < 3; ++head) {
                 state.ui.playback.set_position(step, 1.0f);

@@ -24,6 +24,7 @@ const char* dialog_title(Kind kind) {
         case Kind::ExportSnapshot: return label("dialog.export_snapshot");
         case Kind::ExportAll: return label("dialog.export_all");
         case Kind::ExportTensors: return label("dialog.export_tensors");
+        case Kind::ExportTorch: return label("dialog.export_torch");
         case Kind::ExportCsv: return label("dialog.export_csv");
         case Kind::Keys: return label("dialog.keys");
         case Kind::None: break;

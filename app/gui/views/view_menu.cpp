@@ -9,6 +9,7 @@
 #include "app/gui/views/view_model.h"
 #include "app/gui/views/view_recipe.h"
 #include "app/gui/views/view_path_dialog.h"
+#include "app/io/torch_export.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -58,7 +59,7 @@ void language_menu(UiSettings& settings, bool& settings_edited, Actions& out) {
 }  // namespace
 
 Actions draw_menu(const Session& session, const Results& results, int step, const Jobs& jobs, const UiSettings& shown_settings,
-                  bool& show_storage) {
+                  bool& show_storage, bool& show_code) {
     Actions out;
     const io::ProblemSources& sources = session.sources;
     if (!ImGui::BeginMainMenuBar()) return out;
@@ -93,6 +94,13 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         }
         if (ImGui::MenuItem(label("menu.file.export_csv"), nullptr, false, have)) {
             open_dialog(jobs, Kind::ExportCsv, export_folder(jobs) + "/" + with_extension(step_file, ".csv"), out);
+        }
+        if (ImGui::MenuItem(label("menu.file.export_torch"), nullptr, false, have))
+            open_dialog(jobs, Kind::ExportTorch, export_folder(jobs) + "/attnviz_torch", out);
+        if (ImGui::IsItemHovered()) {
+            // Said before the dialog opens when the script could not reproduce this configuration.
+            const Message refusal = have ? io::torch_export_refusal(*results.trace) : Message();
+            ImGui::SetTooltip("%s", refusal.empty() ? tr("menu.file.export_torch.tip") : text::render(refusal).c_str());
         }
         ImGui::Separator();
         if (ImGui::MenuItem(label("menu.file.quit"), "Ctrl+Q")) out.quit = true;
@@ -129,6 +137,8 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.one_scale.tip"));
         ImGui::Separator();
         ImGui::MenuItem(label("menu.view.storage"), nullptr, &show_storage);
+        ImGui::MenuItem(label("menu.view.code"), nullptr, &show_code);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.code.tip"));
         language_menu(settings, settings_edited, out);
         ImGui::EndMenu();
     }

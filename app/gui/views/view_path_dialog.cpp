@@ -24,7 +24,7 @@ bool is_open_kind(Kind kind) {
 }
 
 ExportTarget target_of(Kind kind) {
-    return kind == Kind::ExportAll || kind == Kind::ExportTensors ? ExportTarget::Folder : ExportTarget::File;
+    return kind == Kind::ExportAll || kind == Kind::ExportTensors || kind == Kind::ExportTorch ? ExportTarget::Folder : ExportTarget::File;
 }
 
 // The file type a dialog reads or writes, also the listing's filter.
@@ -35,6 +35,7 @@ const char* extension_of(Kind kind) {
         case Kind::OpenKey:
         case Kind::OpenValue:
         case Kind::ExportTensors: return ".npy";
+        case Kind::ExportTorch: return ".py";
         case Kind::ExportSnapshot:
         case Kind::ExportAll: return ".png";
         case Kind::ExportCsv: return ".csv";
@@ -72,6 +73,7 @@ ExportRequest make_request(const DialogState& d, const std::string& path, bool r
     r.kind = d.kind == Kind::ExportSnapshot ? ExportKind::SnapshotPng
              : d.kind == Kind::ExportAll    ? ExportKind::AllStepsPng
              : d.kind == Kind::ExportCsv    ? ExportKind::StepCsv
+             : d.kind == Kind::ExportTorch  ? ExportKind::TorchDir
                                             : ExportKind::TensorsDir;
     return r;
 }

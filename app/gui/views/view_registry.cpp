@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/gui/views/view_canvas_panel.h"
+#include "app/gui/views/view_code.h"
 #include "app/gui/views/view_controls.h"
 #include "app/gui/views/view_dialogs.h"
 #include "app/gui/views/view_explain.h"
@@ -26,7 +27,7 @@ const std::vector<ViewSpec>& registered_views() {
     // window, titled, slot, extra flags, edge to edge, interactive only, draw
     static const std::vector<ViewSpec> views = {
         {nullptr, false, DockSlot::MenuBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
-             return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage);
+             return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage, ui.code.show);
          }},
         {nullptr, false, DockSlot::Dialogs, 0, false, true, [](const AppState& s, UiState&, const FrameContext&, const Rect&) {
              return draw_dialogs(s.jobs.dialog, s.session.sources, s.settings.light_theme);
@@ -36,6 +37,10 @@ const std::vector<ViewSpec>& registered_views() {
              // Slides and canvas-only pictures show the canvas without its selector and messages.
              const bool decorations = !c.canvas_only && !c.presentation_header && !ui.presentation;
              return draw_canvas_panel(s.results, ui, s.settings, !s.session.config_message.empty(), c, decorations);
+         }},
+        {"window.code", true, DockSlot::BesideCanvas, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+             draw_code_panel(s.results.trace.get(), ui.playback, ui.code, s.settings.light_theme, c.fonts);
+             return Actions{};
          }},
         {"window.controls", true, DockSlot::Left, ImGuiWindowFlags_NoScrollbar, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              return draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);

@@ -38,6 +38,7 @@ enum class DockSlot {
     MenuBar,      // the main menu bar along the top (the view opens it itself)
     Dialogs,      // modal popups over everything (the view opens them itself)
     Center,       // the canvas
+    BesideCanvas, // right of or under the canvas, when shown (the code panel; frame.cpp decides)
     Left,         // the controls column; folds into a tab when the window is narrow
     Bottom,       // the strip under the canvas
     AboveBottom,  // floats on the canvas just above the Bottom slot (the view opens its window)

@@ -1,0 +1,119 @@
+#include "app/gui/views/view_code.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/io/torch_code.h"
+#include "app/text/languages.h"
+
+namespace attn::gui {
+namespace {
+
+using text::tr;
+
+// "(2, 2, 4, 4)": the shape the trace recorded.
+std::string shape_text(const Tensor& t) {
+    std::string s = "(";
+    for (int i = 0; i < t.rank(); ++i) s += (i ? ", " : "") + std::to_string(t.dim(i));
+    return s + ")";
+}
+
+// The first step the line produces that this trace recorded, or -1 (also when the
+// line is in a branch this configuration does not take).
+int recorded_step(const Trace& trace, const io::CodeLine& line, bool runs) {
+    if (!runs) return -1;
+    for (StepId id : line.steps)
+        if (const int index = trace.index_of(id); index >= 0) return index;
+    return -1;
+}
+
+bool names_step(const io::CodeLine& line, StepId id) {
+    return std::find(line.steps.begin(), line.steps.end(), id) != line.steps.end();
+}
+
+size_t indent_of(const std::string& code) {
+    return code.find_first_not_of(' ') == std::string::npos ? 0 : code.find_first_not_of(' ');
+}
+
+}  // namespace
+
+void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool light_theme, const Fonts& fonts) {
+    const ThemeColors colors = theme_colors(light_theme);
+    code.hovered_line = -1;
+    if (!trace || trace->steps.empty()) {
+        ImGui::TextDisabled("%s", tr("code.no_trace"));
+        return;
+    }
+    const int index = std::clamp(playback.step(), 0, static_cast<int>(trace->steps.size()) - 1);
+    const Step& shown = trace->steps[static_cast<size_t>(index)];
+    const std::vector<io::CodeLine>& lines = io::torch_module_lines();
+    // Computed each frame: a few hundred string compares, no allocation worth caching.
+    const std::vector<bool> runs = io::lines_run(lines, trace->config);
+    const std::vector<int> highlighted = io::lines_of_step_run(lines, shown.id, trace->config);
+
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
+    ImGui::TextWrapped("%s", tr(highlighted.empty() ? "code.outside" : "code.header"));
+    ImGui::PopStyleColor();
+
+    ImGui::BeginChild("##code_lines", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    if (fonts.code) ImGui::PushFont(fonts.code);
+    const float line_h = ImGui::GetTextLineHeightWithSpacing();
+    const ImVec4 chip = to_imvec4(colors.chip_bg, 0.45f);
+    ImGui::PushStyleColor(ImGuiCol_Header, chip);
+    ImGui::PushStyleColor(ImGuiCol_HeaderHovered, to_imvec4(colors.chip_bg, 0.30f));
+    ImGui::PushStyleColor(ImGuiCol_HeaderActive, chip);
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 1.0f));
+    float first_highlight_y = -1.0f;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const io::CodeLine& line = lines[i];
+        const std::string label = (line.code.empty() ? std::string(" ") : line.code) + "##line" + std::to_string(i);
+        const bool is_current = runs[i] && names_step(line, shown.id);
+        if (is_current && first_highlight_y < 0.0f) first_highlight_y = ImGui::GetCursorPosY();
+        if (line.steps.empty()) {  // branches this configuration does not take are dimmed
+            if (!runs[i]) ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
+            ImGui::TextUnformatted(line.code.empty() ? " " : line.code.c_str());
+            if (!runs[i]) ImGui::PopStyleColor();
+            continue;
+        }
+        const int target = recorded_step(*trace, line, runs[i]);
+        // Lines of steps this configuration does not record (another branch) are dimmed.
+        if (target < 0) ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
+        if (ImGui::Selectable(label.c_str(), is_current) && target >= 0 && target != index) playback.jump_to(target);
+        if (target < 0) ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) {
+            code.hovered_line = static_cast<int>(i);
+            if (target >= 0)
+                ImGui::SetTooltip(
+                    "%s", text::trf("code.line_tip", {{"number", target + 1},
+                                                      {"name", trace->steps[static_cast<size_t>(target)].name()},
+                                                      {"shape", line.shape}})
+                              .c_str());
+            else
+                ImGui::SetTooltip("%s", tr("code.line_not_recorded"));
+        }
+        if (is_current) {  // the shape of the tensor this line produced, under it
+            const std::string note = std::string(indent_of(line.code), ' ') + "# " + shown.name() + " " + line.shape +
+                                     " = " + shape_text(shown.tensor);
+            ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.formula));
+            ImGui::TextUnformatted(note.c_str());
+            ImGui::PopStyleColor();
+        }
+    }
+    ImGui::PopStyleVar();
+    ImGui::PopStyleColor(3);
+    // Bring the highlight into view when the step changes (stepping, playing, a click)
+    // or the panel is resized (the window, the layout beside or under the canvas).
+    const float view_h = ImGui::GetWindowHeight();
+    if ((code.scrolled_step != index || code.scrolled_h != view_h) && first_highlight_y >= 0.0f) {
+        if (first_highlight_y < ImGui::GetScrollY() || first_highlight_y + line_h * 2.0f > ImGui::GetScrollY() + view_h)
+            ImGui::SetScrollY(std::max(0.0f, first_highlight_y - view_h * 0.35f));
+    }
+    code.scrolled_step = index;
+    code.scrolled_h = view_h;
+    if (fonts.code) ImGui::PopFont();
+    ImGui::EndChild();
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,18 @@
+// The code panel: the PyTorch module that File > Export as PyTorch writes and runs
+// (app/io/torch_code.h), beside the canvas. The lines that produce the shown step are
+// highlighted, with the tensor's real shape written under them; lines of steps this
+// configuration does not record are dimmed. Clicking a line shows its step.
+#pragma once
+
+#include "app/gui/animation.h"
+#include "app/gui/fonts_theme.h"
+#include "app/gui/ui_state.h"
+#include "core/trace.h"
+
+namespace attn::gui {
+
+// `trace` null: a placeholder. Writes `playback` (a click jumps to the line's step) and
+// `code` (the hovered line, the step last scrolled to).
+void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool light_theme, const Fonts& fonts);
+
+}  // namespace attn::gui

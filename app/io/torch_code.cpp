@@ -1,0 +1,188 @@
+#include "app/io/torch_code.h"
+
+#include <cassert>
+#include <cstring>
+
+#include "app/io/embedded_code.h"
+#include "core/forward_plan.h"
+
+namespace attn::io {
+namespace {
+
+constexpr std::string_view kMarker = "# step:";
+
+std::string_view embedded_file(const char* name) {
+    for (std::size_t i = 0; i < embedded::kCodeFileCount; ++i)
+        if (std::strcmp(embedded::kCodeFiles[i].name, name) == 0) return embedded::kCodeFiles[i].text;
+    assert(false && "assets/code file missing from the build (app/CMakeLists.txt globs assets/code/*.py)");
+    return {};
+}
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
+
+// "attn_scores (B, H, L, S)" or "q, k, v (B, L, E)" or "k" -> the steps and the shape.
+Status read_marker(std::string_view text, int line_number, CodeLine& line) {
+    const auto where = [&](const std::string& what) {
+        return Status::failure(Message::plain("line " + std::to_string(line_number) + ": " + what));
+    };
+    const std::size_t open = text.find('(');
+    std::string_view names = trimmed(text.substr(0, open));
+    if (open != std::string_view::npos) line.shape = std::string(trimmed(text.substr(open)));
+    while (!names.empty()) {
+        const std::size_t comma = names.find(',');
+        const std::string_view name = trimmed(names.substr(0, comma));
+        const std::optional<StepId> step = parse_step_name(name);
+        if (!step) return where("unknown step '" + std::string(name) + "' in a step marker");
+        line.steps.push_back(*step);
+        names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
+    }
+    if (line.steps.empty()) return where("a step marker names no step");
+    return ok_status();
+}
+
+// The conditions the module's `if` lines test, as this configuration answers them.
+// nullopt: not a condition of the module (counted as taken, and reported by
+// unknown_conditions so a test catches a condition added to the code but not here).
+std::optional<bool> condition_value(std::string_view condition, const AttentionConfig* c) {
+    const ForwardPlan plan = c ? plan_for(*c) : ForwardPlan{};
+    const bool fused = c && c->variant == Variant::Fused;
+    const struct {
+        std::string_view text;
+        bool value;
+    } table[] = {
+        {"fused", fused},
+        {"self.fused", fused},
+        {"add_bias_kv", c && c->add_bias_kv},
+        {"self.add_bias_kv", c && c->add_bias_kv},
+        {"self.add_zero_attn", c && c->add_zero_attn},
+        {"self.rope is not None", plan.rope},
+        {"self.rope[\"style\"] == \"half\"", c && c->rope_style == RopeStyle::Half},
+        {"self.H_kv < self.H", plan.repeat_kv},
+        {"has_mask and self.mask_before_scale", plan.mask && plan.mask_before_scale},
+        {"has_mask", plan.mask},
+        {"mask is not None", plan.mask},  // the runner always passes the boolean mask when there is one
+        {"mask_add is not None", c && !c->mask_file.empty() && !c->mask_file_is_boolean},
+        {"self.average_weights", plan.average},
+        {"self.dropout.p > 0", plan.dropout},
+        {"dropout_keep is not None", plan.dropout},  // the exported script replays AttnViz's draw
+        {"self.out_proj is not None", plan.out_proj},
+    };
+    for (const auto& entry : table)
+        if (entry.text == condition) return entry.value;
+    return std::nullopt;
+}
+
+// "if self.rope is not None:  # ..." -> "self.rope is not None"; "" when not an `if` line.
+std::string_view if_condition(std::string_view code) {
+    code = trimmed(code.substr(0, code.find(" #")));  // the module's conditions hold no '#'
+
+    if (code.substr(0, 3) != "if " || code.empty()) return {};
+    const std::size_t colon = code.rfind(':');
+    return colon == std::string_view::npos ? std::string_view() : trimmed(code.substr(3, colon - 3));
+}
+
+std::size_t indent_of(std::string_view code) {
+    const std::size_t first = code.find_first_not_of(' ');
+    return first == std::string_view::npos ? std::string_view::npos : first;
+}
+
+}  // namespace
+
+std::string_view torch_module_source() { return embedded_file("attention_module.py"); }
+std::string_view torch_runner_source() { return embedded_file("run_check.py"); }
+
+Result<std::vector<CodeLine>> parse_step_markers(std::string_view source) {
+    std::vector<CodeLine> lines;
+    while (!source.empty()) {
+        const std::size_t end = source.find('\n');
+        std::string_view text = source.substr(0, end);
+        source = end == std::string_view::npos ? std::string_view() : source.substr(end + 1);
+        CodeLine line;
+        const std::size_t marker = text.find(kMarker);
+        if (marker != std::string_view::npos) {
+            line.marker = std::string(trimmed(text.substr(marker)));
+            if (Status s = read_marker(text.substr(marker + kMarker.size()), static_cast<int>(lines.size()) + 1, line);
+                !s)
+                return Result<std::vector<CodeLine>>::failure(s.message());
+            text = text.substr(0, marker);
+        }
+        while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.remove_suffix(1);
+        line.code = std::string(text);
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+const std::vector<CodeLine>& torch_module_lines() {
+    static const std::vector<CodeLine> lines = [] {
+        Result<std::vector<CodeLine>> parsed = parse_step_markers(torch_module_source());
+        assert(parsed.ok() && "assets/code/attention_module.py has a bad step marker");
+        return parsed.ok() ? std::move(parsed.value()) : std::vector<CodeLine>{};
+    }();
+    return lines;
+}
+
+std::vector<bool> lines_run(const std::vector<CodeLine>& lines, const AttentionConfig& config) {
+    struct Branch {
+        std::size_t indent;  // of the `if` / `else` line; its body is deeper
+        bool runs;
+    };
+    std::vector<Branch> open;                           // enclosing branches, innermost last
+    std::vector<std::pair<std::size_t, bool>> last_if;  // (indent, taken) of the latest `if` per level
+    std::vector<bool> run(lines.size(), true);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& code = lines[i].code;
+        const std::size_t indent = indent_of(code);
+        if (indent == std::string_view::npos) {  // a blank line belongs to what surrounds it
+            run[i] = open.empty() || open.back().runs;
+            continue;
+        }
+        while (!open.empty() && open.back().indent >= indent) open.pop_back();
+        while (!last_if.empty() && last_if.back().first > indent) last_if.pop_back();
+        const bool here = open.empty() || open.back().runs;
+        run[i] = here;
+        const std::string_view condition = if_condition(code);
+        const std::string_view bare = trimmed(code);
+        if (!condition.empty()) {
+            const bool taken = condition_value(condition, &config).value_or(true);
+            while (!last_if.empty() && last_if.back().first >= indent) last_if.pop_back();
+            last_if.emplace_back(indent, taken);
+            open.push_back({indent, here && taken});
+        } else if (bare == "else:") {
+            const bool if_taken = !last_if.empty() && last_if.back().first == indent && last_if.back().second;
+            open.push_back({indent, here && !if_taken});
+        }
+    }
+    return run;
+}
+
+std::vector<std::string> unknown_conditions(const std::vector<CodeLine>& lines) {
+    std::vector<std::string> unknown;
+    for (const CodeLine& line : lines) {
+        const std::string_view condition = if_condition(line.code);
+        if (!condition.empty() && !condition_value(condition, nullptr)) unknown.emplace_back(condition);
+    }
+    return unknown;
+}
+
+std::vector<int> lines_of_step_run(const std::vector<CodeLine>& lines, StepId step, const AttentionConfig& config) {
+    const std::vector<bool> run = lines_run(lines, config);
+    std::vector<int> found;
+    for (int i : lines_of_step(lines, step))
+        if (run[static_cast<size_t>(i)]) found.push_back(i);
+    return found;
+}
+
+std::vector<int> lines_of_step(const std::vector<CodeLine>& lines, StepId step) {
+    std::vector<int> found;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        for (StepId s : lines[i].steps)
+            if (s == step) found.push_back(static_cast<int>(i));
+    return found;
+}
+
+}  // namespace attn::io

@@ -1,0 +1,56 @@
+// The PyTorch code AttnViz shows beside the canvas and writes with `export-torch`
+// (assets/code/, embedded into the binary), and the map from its lines to the steps.
+//
+// A line that produces a step ends in a marker comment naming it, with the shape:
+//     attn_scores = queries @ keys.transpose(-2, -1)  # step: attn_scores (B, H, L, S)
+//     q, k, v = qkv.chunk(3, dim=-1)  # step: q, k, v (B, L, E)
+// The markers are the only link between the code and the trace, so the code the panel
+// highlights is the code the exported script runs.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/config.h"
+#include "core/result.h"
+#include "core/step_id.h"
+
+namespace attn::io {
+
+// assets/code/attention_module.py: the nn.Module, as shown in the code panel.
+std::string_view torch_module_source();
+// assets/code/run_check.py: what the exported script adds after the module (loading
+// the export, running the forward, comparing each step with the trace).
+std::string_view torch_runner_source();
+
+struct CodeLine {
+    std::string code;           // the line without its marker comment (trailing spaces removed)
+    std::string marker;         // "# step: attn_scores (B, H, L, S)", or "" for a plain line
+    std::vector<StepId> steps;  // what the marker names (empty for a plain line)
+    std::string shape;          // the marker's shape text "(B, H, L, S)", or ""
+};
+
+// Splits `source` into lines and reads their markers. A marker naming no known step, or
+// naming none at all, is an error "line N: ...".
+Result<std::vector<CodeLine>> parse_step_markers(std::string_view source);
+
+// torch_module_source() parsed once (the embedded file is checked by a test, so a
+// failure here is a programmer error: asserts, then gives no lines).
+const std::vector<CodeLine>& torch_module_lines();
+
+// The indices of the lines whose marker names `step` (empty when none does).
+std::vector<int> lines_of_step(const std::vector<CodeLine>& lines, StepId step);
+
+// Which lines run for `config` (one entry per line): an `if` or `else` body whose
+// condition is false for this configuration does not. Conditions are read from the
+// code itself ("if self.rope is not None:") through a table of the module's conditions
+// (torch_code.cpp); a condition missing from it counts as taken.
+std::vector<bool> lines_run(const std::vector<CodeLine>& lines, const AttentionConfig& config);
+// The condition texts of every `if` in `lines` that the table does not know ("" when
+// all are known): a test holds the module to the table.
+std::vector<std::string> unknown_conditions(const std::vector<CodeLine>& lines);
+// The lines that produce `step` and run for `config`.
+std::vector<int> lines_of_step_run(const std::vector<CodeLine>& lines, StepId step, const AttentionConfig& config);
+
+}  // namespace attn::io

@@ -1,0 +1,167 @@
+// The code panel, headless: it follows the current step (highlight and shape note under
+// the line), dims the branches this configuration does not take, and a click on a line
+// shows that line's step. At the projector's and a desktop's sizes.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cfloat>
+#include <filesystem>
+#include <string>
+
+#include "app/gui/export_runner.h"
+#include "app/gui/views/view_registry.h"
+#include "app/io/torch_code.h"
+#include "app/text/languages.h"
+#include "tests/gui/headless_imgui.h"
+
+using namespace attn;
+using namespace attn::gui;
+using namespace attn::gui::testing;
+
+namespace {
+
+AttentionConfig masked_config() {
+    AttentionConfig c;
+    c.seq_len = 4;
+    c.hidden_dim = 8;
+    c.num_heads = 2;
+    c.mask = MaskKind::Causal;
+    return c;
+}
+
+const char* code_window() { return text::label("window.code"); }
+
+void frames(HeadlessImGui& imgui, AppState& state, int count) {
+    for (int i = 0; i < count; ++i) imgui.frame(state);
+}
+
+}  // namespace
+
+TEST_CASE("the code panel highlights the current step's line and writes its shape under it") {
+    for (const ImVec2 size : {ImVec2(1920, 1080), ImVec2(1024, 768)}) {
+        CAPTURE(size.x);
+        HeadlessImGui imgui(size.x, size.y);
+        AppState state = state_for(masked_config());
+        REQUIRE(state.results.trace);
+        state.settings.hint_seen = true;
+        ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+
+        frames(imgui, state, 2);
+        CHECK_FALSE(drawn_window(code_window()));  // hidden until View > PyTorch code
+        state.ui.code.show = true;
+
+        const Trace& trace = *state.results.trace;
+        state.ui.playback.set_position(trace.index_of(StepId::AttnScores), 1.0f);
+        frames(imgui, state, 3);
+        const ImGuiWindow* panel = drawn_window(code_window());
+        REQUIRE(panel);
+        // Wide enough for ~60 columns of code at both sizes; the canvas keeps the larger part.
+        CHECK(panel->Size.x >= ImGui::GetFontSize() * 30.0f);
+        const ImGuiWindow* canvas = drawn_window("Canvas");
+        REQUIRE(canvas);
+        CHECK(canvas->Size.x * canvas->Size.y >= panel->Size.x * panel->Size.y);
+        std::string drawn = drawn_text(code_window());
+        CHECK(shows(drawn, "attn_scores = queries @ keys.transpose(-2, -1)"));
+        CHECK(shows(drawn, "# attn_scores (B, H, L, S) = (1, 2, 4, 4)"));
+
+        // Stepping moves the highlight: the note follows to the next step's line.
+        state.ui.playback.set_position(trace.index_of(StepId::AttnMasked), 1.0f);
+        frames(imgui, state, 3);
+        drawn = drawn_text(code_window());
+        CHECK(shows(drawn, "# attn_masked (B, H, L, S) = (1, 2, 4, 4)"));
+        CHECK_FALSE(shows(drawn, "# attn_scores (B, H, L, S) ="));
+
+        // Late steps scroll into view: out is the module's last step.
+        state.ui.playback.set_position(trace.index_of(StepId::Out), 1.0f);
+        frames(imgui, state, 3);
+        CHECK(shows(drawn_text(code_window()), "# out (B, L, E) = (1, 4, 8)"));
+    }
+}
+
+TEST_CASE("clicking a line of the code panel shows its step") {
+    HeadlessImGui imgui(1280, 800);
+    AppState state = state_for(masked_config());
+    REQUIRE(state.results.trace);
+    state.settings.hint_seen = true;
+    state.ui.code.show = true;
+    const Trace& trace = *state.results.trace;
+    // On the masked scores: the softmax line a few lines below is in view.
+    const int masked = trace.index_of(StepId::AttnMasked);
+    state.ui.playback.set_position(masked, 1.0f);
+    ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    frames(imgui, state, 3);
+    const ImGuiWindow* panel = drawn_window(code_window());
+    REQUIRE(panel);
+
+    // Move down the panel until the mouse rests on the softmax line, then click it.
+    const std::vector<io::CodeLine>& lines = io::torch_module_lines();
+    const int weights = trace.index_of(StepId::AttnWeights);
+    bool found = false;
+    for (float y = panel->Pos.y; y < panel->Pos.y + panel->Size.y && !found; y += 3.0f) {
+        ImGui::GetIO().MousePos = ImVec2(panel->Pos.x + panel->Size.x * 0.3f, y);
+        imgui.frame(state);
+        const int line = state.ui.code.hovered_line;
+        if (line < 0) continue;
+        for (StepId id : lines[static_cast<size_t>(line)].steps) found |= id == StepId::AttnWeights;
+    }
+    REQUIRE(found);
+    CHECK(state.ui.playback.step() == masked);  // hovering alone does not move
+    ImGui::GetIO().MouseDown[0] = true;
+    imgui.frame(state);
+    ImGui::GetIO().MouseDown[0] = false;
+    imgui.frame(state);
+    CHECK(state.ui.playback.step() == weights);
+    frames(imgui, state, 2);
+    CHECK(shows(drawn_text(code_window()), "# attn_weights (B, H, L, S) = (1, 2, 4, 4)"));
+
+    // A line of a branch this configuration does not take (the fused projection) is not
+    // a step to jump to: its tooltip says so and a click changes nothing.
+    const int before = state.ui.playback.step();
+    bool on_fused = false;
+    for (float y = panel->Pos.y; y < panel->Pos.y + panel->Size.y && !on_fused; y += 3.0f) {
+        ImGui::GetIO().MousePos = ImVec2(panel->Pos.x + panel->Size.x * 0.3f, y);
+        imgui.frame(state);
+        const int line = state.ui.code.hovered_line;
+        if (line >= 0)
+            for (StepId id : lines[static_cast<size_t>(line)].steps) on_fused |= id == StepId::Qkv;
+    }
+    if (on_fused) {  // scrolled out of view otherwise (the panel follows the highlight)
+        ImGui::GetIO().MouseDown[0] = true;
+        imgui.frame(state);
+        ImGui::GetIO().MouseDown[0] = false;
+        imgui.frame(state);
+        CHECK(state.ui.playback.step() == before);
+    }
+}
+
+TEST_CASE("File > Export as PyTorch writes the folder, or says in the dialog why it cannot") {
+    const std::filesystem::path base =
+        std::filesystem::temp_directory_path() / ("attnviz_gui_torch_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(base);
+    ExportRequest request;
+    request.kind = ExportKind::TorchDir;
+    request.create_folder = base.string();  // the dialog's "create folder?" answered yes
+
+    SUBCASE("float32: the folder is written and the status line says how to run it") {
+        AppState state = state_for(masked_config());
+        REQUIRE(state.results.trace);
+        request.path = (base / "torch").string();
+        ExportRunner runner;
+        runner.start(state, request, 1280, 800, 0.0);
+        CHECK(state.jobs.dialog.error.empty());
+        CHECK(std::filesystem::exists(base / "torch" / "attention.py"));
+        CHECK(text::render(state.ui.status).find("attention.py") != std::string::npos);
+    }
+    SUBCASE("bfloat16: refused with the reason in the dialog, nothing written") {
+        AttentionConfig c = masked_config();
+        c.dtype = DType::BFloat16;
+        AppState state = state_for(c);
+        REQUIRE(state.results.trace);
+        request.path = (base / "bf16").string();
+        ExportRunner runner;
+        runner.start(state, request, 1280, 800, 0.0);
+        CHECK(text::render(state.jobs.dialog.error).find("float32") != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(base / "bf16"));
+    }
+    std::filesystem::remove_all(base);
+}
