@@ -136,6 +136,7 @@ std::optional<ComputeRequest> make_request(Session& session) {
     } else {
         config.valid_lengths.clear();
     }
+    merge_painted_mask(config, session.painted_mask);
     const Status valid = validate(config);
     if (!valid.ok()) {
         session.config_message = valid.message();
@@ -145,6 +146,8 @@ std::optional<ComputeRequest> make_request(Session& session) {
     ComputeRequest request;
     request.config = config;
     request.sources = session.sources;
+    // The merged mask already holds the loaded file; reading it again would drop the paint.
+    if (config.mask_file_path != session.config.mask_file_path) request.sources.mask_path.clear();
     request.batch_item = session.batch_item;
     if (session.tokens_from_sentence && session.sources.query_path.empty()) {
         auto sentences = io::split_sentences(session.sentence_in_use);

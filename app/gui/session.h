@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/gui/compute_worker.h"
+#include "app/gui/painted_mask.h"
 #include "app/io/problem.h"
 #include "core/config.h"
 #include "core/model/model.h"
@@ -36,6 +37,9 @@ struct Session {
     int model_layer = 0;           // the layer whose attention is shown
     Message model_note;            // shown under the picker: what the last model change did
     std::string unknown_note;      // "unknown words shown as <unk>: ..." ("" when none)
+    // Cells painted on the canvas (painted_mask.h); make_request merges them into the
+    // request's mask_file. Not used with a trained model (its mask is fixed).
+    PaintedMask painted_mask;
 };
 
 // The tokens the worker embeds: the sentence's words, cut or padded ("t6", ...) to seq_len.

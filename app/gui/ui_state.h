@@ -33,6 +33,7 @@ struct CanvasUi {
     CellRef hovered;         // under the mouse this frame
     CellRef pinned;          // clicked; the inspector shows it until another click
     float shown_w = 0, shown_h = 0;  // the canvas's size on screen last frame (canvas-only exports)
+    bool paint_mode = false;  // clicks on score/weight cells paint the mask (view_canvas_paint.h)
 };
 
 struct UiState {

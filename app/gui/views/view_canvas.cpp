@@ -4,6 +4,7 @@
 //   draw_canvas          header line, split, result, sources, legend, strip, mouse
 #include "app/gui/views/view_canvas.h"
 #include "app/gui/views/view_canvas_focus.h"
+#include "app/gui/views/view_canvas_notes.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -12,6 +13,7 @@
 
 #include "app/gui/colormap.h"
 #include "app/gui/format.h"
+#include "app/gui/head_groups.h"
 #include "app/gui/views/view_canvas_anim.h"
 #include "app/gui/views/view_canvas_product.h"
 #include "app/gui/views/view_storage.h"
@@ -73,7 +75,10 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
         p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), p.pal.frame);
         return;
     }
-    const uint32_t color = pack_rgba(head_color(pn.head), alpha);
+    // Grouped-query attention colours heads by the key/value head they share (head_groups.h).
+    const StepId id = p.step(sd.step).id;
+    const Rgb head_rgb = step_head_color(p.f->trace->config, id, pn.head);
+    const uint32_t color = pack_rgba(head_rgb, alpha);
     const float bar = std::max(3.0f, 4.0f * p.f->scale);
     const float top = r.y - p.style.col_header;
     // A coloured bar on top of each head: the thread to follow through split, transpose and concat.
@@ -101,23 +106,23 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
         for (const Panel& other : sd.panels) widest_head = std::max(widest_head, other.head);
         const std::string widest = std::to_string(widest_head);
         int every = 1;
-        // "head N", else the short "hN", else "N" on every few heads (words from the catalogue).
-        const std::string full = text::tr("canvas.head_label"), brief = text::tr("canvas.head_short");
+        // "head N", else the short "hN", else "N" on every few heads (words from the catalogue;
+        // under grouped-query attention they also name the key/value head).
+        const AttentionConfig& config = p.f->trace->config;
+        const std::string full = step_head_label(config, id, widest_head, false), brief = step_head_label(config, id, widest_head, true);
         bool long_form = false, short_form = false;
-        if (p.measure(p.f->fonts.small, text::fill_template(full, {{"head", widest}})).x <= room) long_form = true;
-        else if (p.measure(p.f->fonts.small, text::fill_template(brief, {{"head", widest}})).x <= room) short_form = true;
-        else every = std::max(1, static_cast<int>(std::ceil((p.measure(p.f->fonts.small, text::fill_template(brief, {{"head", widest}})).x + 4.0f) /
-                                                            std::max(r.w, 1.0f))));
+        if (p.measure(p.f->fonts.small, full).x <= room) long_form = true;
+        else if (p.measure(p.f->fonts.small, brief).x <= room) short_form = true;
+        else every = std::max(1, static_cast<int>(std::ceil((p.measure(p.f->fonts.small, brief).x + 4.0f) / std::max(r.w, 1.0f))));
         if (every == 1 && !long_form && !short_form && p.measure(p.f->fonts.small, widest).x > room) return;
         if (pn.head % every != 0) return;
-        const std::string head = std::to_string(pn.head);
-        label = long_form ? text::fill_template(full, {{"head", head}})
-                          : (short_form || every > 1) ? text::fill_template(brief, {{"head", head}}) : head;
+        label = long_form ? step_head_label(config, id, pn.head, false)
+                          : (short_form || every > 1) ? step_head_label(config, id, pn.head, true) : std::to_string(pn.head);
     }
     const ImVec2 size = p.measure(p.f->fonts.small, label);
     // The bar keeps the head's own colour; its label is darkened (light theme) or
     // lightened just enough to read as text (WCAG AA against the canvas).
-    const uint32_t text = pack_rgba(with_contrast(head_color(pn.head), p.pal.background_rgb, 4.5f), alpha);
+    const uint32_t text = pack_rgba(with_contrast(head_rgb, p.pal.background_rgb, 4.5f), alpha);
     p.text(p.f->fonts.small, ImVec2(r.x + (grid ? 0.0f : (r.w - size.x) * 0.5f), top - bar - size.y - 1), text, label);
 }
 
@@ -358,9 +363,10 @@ std::string canvas_caption(const CanvasFrame& frame, const CanvasUi& ui) {
     return caption;
 }
 
-void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
-    if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return;
-    if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return;
+CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
+    CanvasRequests requests;
+    if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
+    if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return requests;
     Painter p;
     p.dl = ImGui::GetWindowDrawList();
     p.f = &frame;
@@ -418,6 +424,11 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
                                  : Rect{};
     body.y += top_h;
     body.h -= top_h;
+    // The mask painter's toggle and help, on score and weight steps.
+    const float paint_h = body.h > 8.0f * p.small_size() ? paint_bar_height(p) : 0.0f;
+    const Rect paint_area{body.x, body.y, body.w, paint_h};
+    body.y += paint_h;
+    body.h -= paint_h;
 
     const bool strip = frame.show_storage && body.h > 6.0f * strip_h;
     const float strip_full_h = storage_strip_height(p, body.w);
@@ -427,9 +438,13 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     // Weight steps: how peaked each head is, in numbers, under the legend.
     const float focus_h = body.h > 8.0f * p.small_size() ? focus_summary_height(p, sd, body.w) : 0.0f;
     const float notes_h = body.h > 8.0f * p.small_size() ? notes_height(p, sd) : 0.0f;
-    body.h -= focus_h + notes_h;
+    // What the configuration does here (fully masked rows, key/value groups), worded now.
+    const std::vector<std::string> more_notes = body.h > 8.0f * p.small_size() ? wrap_notes(p, config_notes(frame), body.w) : std::vector<std::string>{};
+    const float more_notes_h = config_notes_height(p, more_notes);
+    body.h -= focus_h + notes_h + more_notes_h;
     const Rect focus_area{body.x, body.bottom() + (legend_on_top ? 0.0f : legend_h), body.w, focus_h};
     const Rect notes_area{body.x, focus_area.bottom(), body.w, notes_h};
+    const Rect more_notes_area{body.x, notes_area.bottom(), body.w, more_notes_h};
 
     // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
     // with its sources in a column beside it.
@@ -464,6 +479,7 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         if (split.sources.w > 0.0f) draw_sources(p, ui, split.sources, active);
     }
 
+    draw_painted_cells(p, drawn);
     // Pinned and hovered cells are outlined.
     for (const CellRef& ref : {ui.pinned, ui.hovered}) {
         if (!ref.valid() || ref.step != frame.step || frame.progress < 1.0f) continue;
@@ -483,17 +499,28 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     if (strip) draw_storage_strip(p, strip_area);
     if (focus_h > 0.0f) draw_focus_summary(p, sd, focus_area);
     if (notes_h > 0.0f) draw_notes(p, sd, notes_area);
+    if (more_notes_h > 0.0f) draw_config_notes(p, more_notes, more_notes_area);
     p.dl->PopClipRect();
+    if (paint_h > 0.0f) requests.clear_paint = draw_paint_bar(p, ui, paint_area);
 
     // Mouse: hover shows a cell, click pins it, clicking a head's title enlarges it.
     ui.hovered = CellRef{};
-    if (!frame.interactive || !ImGui::IsWindowHovered()) return;
+    if (!frame.interactive || !ImGui::IsWindowHovered()) return requests;
     const ImVec2 m = ImGui::GetMousePos();
     const CellHit hit = hit_test(drawn.layout, drawn.sizes, m.x, m.y);
     if (hit.panel >= 0) {
         const int panel = drawn.visible[static_cast<size_t>(hit.panel)];
         ui.hovered = CellRef{frame.step, panel, hit.row, hit.col};
         const int head = sd.panels[static_cast<size_t>(panel)].head;
+        if (ui.paint_mode && paint_h > 0.0f && frame.progress >= 1.0f) {
+            // Painting: the click masks or unmasks (query row, key col); it pins nothing.
+            ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+                const ImGuiIO& io = ImGui::GetIO();
+                requests.paint = MaskPaint{hit.row, hit.col, paint_reach(io.KeyShift, io.KeyCtrl, io.KeyAlt)};
+            }
+            return requests;
+        }
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
             ui.pinned = ui.hovered;
             if (head >= 0) ui.focus_head = head;  // a click chooses; hovering only previews
@@ -501,7 +528,7 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && sd.arrangement == Arrangement::Grid) {
             ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
         }
-        return;
+        return requests;
     }
     // A cell of X, W^T or b (projections): inspectable, and pinned by a click.
     for (const ResultDrawn::Operand& o : drawn.operands) {
@@ -510,7 +537,7 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         const int col = std::clamp(static_cast<int>((m.x - o.rect.x) / o.rect.w * static_cast<float>(o.cols)), 0, o.cols - 1);
         ui.hovered = CellRef{frame.step, o.panel, row, col, o.part};
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.pinned = ui.hovered;
-        return;
+        return requests;
     }
     // Click on a panel's header area (just above it) toggles enlargement.
     if (sd.arrangement == Arrangement::Grid && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
@@ -523,6 +550,7 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
             }
         }
     }
+    return requests;
 }
 
 }  // namespace attn::gui

@@ -123,6 +123,14 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.one_scale.tip"));
         ImGui::Separator();
+        // The cells painted on the canvas's score and weight steps (view_canvas_paint.h).
+        if (ImGui::MenuItem(label("menu.view.clear_paint"), nullptr, false, session.painted_mask.any())) {
+            Session cleared = session;
+            cleared.painted_mask = PaintedMask{};
+            out.session_edit = std::move(cleared);
+            out.config_changed = true;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.clear_paint.tip"));
         ImGui::MenuItem(label("menu.view.storage"), nullptr, &show_storage);
         language_menu(settings, settings_edited, out);
         ImGui::EndMenu();
