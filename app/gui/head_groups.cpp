@@ -1,6 +1,7 @@
 #include "app/gui/head_groups.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "app/text/languages.h"
 
@@ -30,8 +31,11 @@ Rgb step_head_color(const AttentionConfig& config, StepId id, int head) {
     const Rgb base = srgb_to_oklab(head_color(g.group_of(head)));
     const int member = head % g.share();
     const float spread = g.share() > 1 ? static_cast<float>(member) / static_cast<float>(g.share() - 1) - 0.5f : 0.0f;
-    const float lightness = std::clamp(base.r + spread * 0.22f, 0.35f, 0.92f);
-    return oklab_to_srgb(lightness, base.g, base.b);
+    const float lightness = std::clamp(base.r + spread * 0.2f, 0.4f, 0.86f);
+    // Less chroma away from the base lightness keeps the shade inside sRGB, where clipping
+    // would turn the hue.
+    const float chroma = 1.0f - std::fabs(spread) * 0.6f;
+    return oklab_to_srgb(lightness, base.g * chroma, base.b * chroma);
 }
 
 std::string step_head_label(const AttentionConfig& config, StepId id, int head, bool brief) {
