@@ -34,11 +34,14 @@ std::string format_cell_fixed(float value, int decimals) {
     return buf;
 }
 
-std::string format_value(float value) {
+std::string format_value(float value, int significant) {
     if (std::isnan(value)) return "nan";
     if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+    // A zero weight times a negative value is -0.0 in IEEE arithmetic; "-0" on screen reads
+    // as a tiny negative number, which it is not.
+    if (value == 0.0f) return "0";
     char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.4g", static_cast<double>(value));
+    std::snprintf(buf, sizeof(buf), "%.*g", std::clamp(significant, 1, 9), static_cast<double>(value));
     return buf;
 }
 

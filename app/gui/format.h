@@ -21,8 +21,9 @@ int choose_cell_decimals(const float* values, size_t count, int max_chars);
 // `value` with `decimals` decimals ("-0.03" -> "-0.0" at 1); "-inf" for -inf; "" for
 // nan/+inf or decimals < 0.
 std::string format_cell_fixed(float value, int decimals);
-// A value for tooltips and legends: up to 4 significant digits, "-inf", "nan".
-std::string format_value(float value);
+// A value for tooltips and legends: up to `significant` (default 4) significant digits,
+// "-inf", "nan"; zero is "0" whatever its sign.
+std::string format_value(float value, int significant = 4);
 // "(L=4, H=2, d_h=3)" from sizes and names (names may be shorter than sizes).
 std::string format_shape(const std::vector<int64_t>& shape, const std::vector<std::string>& names);
 // "03_attn_scores.png": the 2-digit position in the trace, then the step name.

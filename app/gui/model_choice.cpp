@@ -66,6 +66,16 @@ bool follow_model_sentence(Session& session) {
     return true;
 }
 
+// A held-out figure's name as a reader says it: the catalogue's "model.metric.<name>",
+// else the card's own name with spaces ("habit_verb_accuracy" -> "habit verb accuracy"),
+// so a model trained with a new metric still reads well before the catalogue knows it.
+static std::string metric_name(const std::string& card_name) {
+    if (const std::string* known = text::active().find("model.metric." + card_name)) return *known;
+    std::string spaced = card_name;
+    std::replace(spaced.begin(), spaced.end(), '_', ' ');
+    return spaced;
+}
+
 std::vector<std::string> model_card_lines(const ModelSpec& spec, int layer) {
     std::vector<std::string> lines;
     lines.push_back(spec.description);
@@ -89,7 +99,8 @@ std::vector<std::string> model_card_lines(const ModelSpec& spec, int layer) {
     }
     std::string training;
     for (const auto& [name, value] : spec.heldout_figures) {
-        training += (training.empty() ? "" : ", ") + text::trf("model.card.figure", {{"name", name}, {"value", text::fixed(value, 2)}});
+        training += (training.empty() ? "" : ", ") +
+                    text::trf("model.card.figure", {{"name", metric_name(name)}, {"value", text::fixed(value, 2)}});
     }
     if (!training.empty()) lines.push_back(text::trf("model.card.heldout", {{"figures", training}}));
     if (spec.final_train_loss >= 0) lines.push_back(text::trf("model.card.loss", {{"loss", text::fixed(spec.final_train_loss, 4)}}));

@@ -58,6 +58,8 @@ TEST_CASE("masked and broken values are spelled out") {
     CHECK(choose_cell_decimals(scores.data(), scores.size(), 4) == 2);  // -inf does not decide the decimals
     CHECK(format_value(std::nanf("")) == "nan");
     CHECK(format_value(0.123456f) == "0.1235");
+    CHECK(format_value(-0.0f) == "0");  // a zero weight times a negative value
+    CHECK(format_value(-0.0004f) == "-0.0004");
 }
 
 TEST_CASE("shapes are written with their dimension names") {

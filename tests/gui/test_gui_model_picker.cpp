@@ -111,6 +111,11 @@ TEST_CASE("the picker draws the model's card with its measured head claims") {
     const std::vector<std::string> lines = model_card_lines(state.session.model->spec, 0);
     const bool claims = std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("head 0:", 0) == 0; });
     CHECK(claims);
+    // Held-out figures are named as a reader says them, not by the card's JSON keys.
+    const auto& figures = state.session.model->spec.heldout_figures;
+    REQUIRE_FALSE(figures.empty());
+    for (const auto& [name, value] : figures)
+        for (const std::string& line : lines) CHECK_MESSAGE(line.find(name) == std::string::npos, line);
 }
 
 TEST_CASE("a saved model lesson resumes on the same model, layer and sentence") {

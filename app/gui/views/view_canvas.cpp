@@ -433,6 +433,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     const bool strip = frame.show_storage && body.h > 6.0f * strip_h;
     const float strip_full_h = storage_strip_height(p, body.w);
     Rect strip_area{body.x, body.bottom() - strip_full_h, body.w, strip_full_h};
+    ui.pictures_bottom = strip ? strip_area.y : body.bottom();
     // A little air between the heatmaps and the strip's caption.
     body.h -= (strip ? strip_full_h + 6.0f * s : 0.0f) + (legend_on_top ? 0.0f : legend_h);
     // Weight steps: how peaked each head is, in numbers, under the legend.

@@ -56,7 +56,13 @@ void table_row(std::initializer_list<std::string> cells) {
 // A table with these column headers; false when ImGui skips it (call EndTable only on true).
 bool begin_table(const char* id, std::initializer_list<const char*> headers) {
     if (!ImGui::BeginTable(id, static_cast<int>(headers.size()), kTableFlags)) return false;
-    for (const char* h : headers) ImGui::TableSetupColumn(h);
+    // The first column (an index, often with its token) takes what is left; the number
+    // columns fit their widest entry, so "-0.05526" is never cut in a narrow (1024 px) panel.
+    bool first = true;
+    for (const char* h : headers) {
+        ImGui::TableSetupColumn(h, first ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed);
+        first = false;
+    }
     ImGui::TableHeadersRow();
     return true;
 }
@@ -96,6 +102,9 @@ std::string word_of(const Trace& trace, int64_t id) {
 void products_table(const char* id, const char* index_name, const char* a_name, const char* b_name,
                     const CellExplanation& e, int head_width, const Results* key_tokens) {
     terms_caption(e);
+    // Three number columns at 4 digits ("-0.001654") leave the index column a few pixels
+    // in a 1024-px window's inspector; 3 digits keep the key's token readable there.
+    const int digits = ImGui::GetContentRegionAvail().x < 22.0f * ImGui::GetFontSize() ? 3 : 4;
     if (!begin_table(id, {index_name, a_name, b_name, label("inspector.column.product")})) return;
     for (const Term& t : e.terms) {
         ImGui::TableNextRow();
@@ -103,7 +112,8 @@ void products_table(const char* id, const char* index_name, const char* a_name, 
         if (head_width > 0) push_head_color(static_cast<int>(t.k / head_width));
         ImGui::TextUnformatted((key_tokens ? key_label(*key_tokens, t.k) : std::to_string(t.k)).c_str());
         if (head_width > 0) ImGui::PopStyleColor();
-        const std::string cells[] = {format_value(t.a_value), format_value(t.b_value), format_value(t.value)};
+        const std::string cells[] = {format_value(t.a_value, digits), format_value(t.b_value, digits),
+                                     format_value(t.value, digits)};
         for (int column = 1; column < 4; ++column) {
             ImGui::TableSetColumnIndex(column);
             ImGui::TextUnformatted(cells[column - 1].c_str());

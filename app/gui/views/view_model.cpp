@@ -82,10 +82,14 @@ Actions draw_model_picker(const Session& session, bool light_theme) {
             int layer = session.model_layer;
             if (ImGui::SliderInt(text::label("model.layer"), &layer, 0, spec.layers - 1, "%d", ImGuiSliderFlags_AlwaysClamp))
                 layer_picked(session, layer, out);
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s", text::trf("model.layer.tip", {{"layer", session.model_layer},
-                                                                      {"previous", session.model_layer - 1}})
-                                            .c_str());
+            if (ImGui::IsItemHovered()) {
+                // "layers 0..0" reads oddly: layers 0 and 1 have their own sentence.
+                const int shown = session.model_layer;
+                const std::string tip = shown == 0   ? std::string(text::tr("model.layer.tip_first"))
+                                        : shown == 1 ? std::string(text::tr("model.layer.tip_one"))
+                                                     : text::trf("model.layer.tip", {{"layer", shown}, {"previous", shown - 1}});
+                ImGui::SetTooltip("%s", tip.c_str());
+            }
         }
     }
     if (!session.model_note.empty()) wrapped_colored(to_imvec4(colours.warning), text::render(session.model_note));

@@ -45,7 +45,10 @@ const std::vector<ViewSpec>& registered_views() {
              return Actions{};
          }},
         {nullptr, false, DockSlot::AboveBottom, 0, false, true, [](const AppState& s, UiState& ui, const FrameContext&, const Rect& area) {
-             return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, ui.playback.step(), area);
+             // Above the storage strip when the canvas has one, so the hint covers no picture.
+             Rect anchor = area;
+             if (ui.canvas.pictures_bottom > 0) anchor.y = std::min(anchor.y, ui.canvas.pictures_bottom);
+             return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, ui.playback.step(), anchor);
          }},
         {"window.explanation", true, DockSlot::RightTop, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              draw_explanation(s.results.trace.get(), ui.playback.step(), s.settings.light_theme, c.fonts, false);
