@@ -61,7 +61,15 @@ bool draw_paint_bar(const Painter& p, CanvasUi& ui, const Rect& area) {
     // Before the mask is applied the painted cells are only marked; from attn_masked on
     // the learner sees their effect.
     const char* where = id == StepId::AttnScores || id == StepId::AttnScaled ? "canvas.paint.hint_before" : "canvas.paint.hint_after";
-    ImGui::TextDisabled("%s", text::tr(ui.paint_mode ? "canvas.paint.how" : where));
+    // The longest wording that fits the rest of the line (the checkbox's tooltip says it all).
+    const float room = area.right() - ImGui::GetCursorScreenPos().x;
+    for (const char* key : {ui.paint_mode ? "canvas.paint.how" : where, ui.paint_mode ? "canvas.paint.how_short" : ""}) {
+        if (*key == 0) break;
+        const char* words = text::tr(key);
+        if (ImGui::CalcTextSize(words).x > room) continue;
+        ImGui::TextDisabled("%s", words);
+        break;
+    }
     ImGui::PopID();
     return clear;
 }
