@@ -5,6 +5,7 @@
 #include "app/gui/views/view_canvas.h"
 #include "app/gui/views/view_canvas_focus.h"
 #include "app/gui/views/view_canvas_notes.h"
+#include "app/gui/views/view_canvas_rotation.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -442,10 +443,13 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     // What the configuration does here (fully masked rows, key/value groups), worded now.
     const std::vector<std::string> more_notes = body.h > 8.0f * p.small_size() ? wrap_notes(p, config_notes(frame), body.w) : std::vector<std::string>{};
     const float more_notes_h = config_notes_height(p, more_notes);
-    body.h -= focus_h + notes_h + more_notes_h;
+    // RoPE steps: one head vector's coordinate pairs turning on dials.
+    const float rotation_h = body.h > 14.0f * p.small_size() ? rotation_band_height(p, body.w) : 0.0f;
+    body.h -= focus_h + notes_h + more_notes_h + rotation_h;
     const Rect focus_area{body.x, body.bottom() + (legend_on_top ? 0.0f : legend_h), body.w, focus_h};
     const Rect notes_area{body.x, focus_area.bottom(), body.w, notes_h};
     const Rect more_notes_area{body.x, notes_area.bottom(), body.w, more_notes_h};
+    const Rect rotation_area{body.x, more_notes_area.bottom(), body.w, rotation_h};
 
     // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
     // with its sources in a column beside it.
@@ -501,6 +505,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     if (focus_h > 0.0f) draw_focus_summary(p, sd, focus_area);
     if (notes_h > 0.0f) draw_notes(p, sd, notes_area);
     if (more_notes_h > 0.0f) draw_config_notes(p, more_notes, more_notes_area);
+    if (rotation_h > 0.0f) draw_rotation_band(p, ui, rotation_area);
     p.dl->PopClipRect();
     if (paint_h > 0.0f) requests.clear_paint = draw_paint_bar(p, ui, paint_area);
 
