@@ -326,7 +326,8 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
         p.text(p.f->fonts.small, ImVec2(zx - p.measure(p.f->fonts.small, "0").x * 0.5f, ty), p.pal.dim_text, "0");
     }
     std::string title = text::tr(sd.colormap == ColormapKind::Sequential ? "canvas.legend.probability" : "canvas.legend.value");
-    if (sd.stretched) title += text::trf("canvas.legend.stretched", {{"top", hi}});
+    if (p.f->model->colour_scale.difference_from_float32) title = text::trf("canvas.legend.difference", {{"max", hi}});
+    else if (sd.stretched) title += text::trf("canvas.legend.stretched", {{"top", hi}});
     else if (p.f->model->colour_scale.one_scale_across_steps) title += text::tr("canvas.legend.one_scale");
     p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
     if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {

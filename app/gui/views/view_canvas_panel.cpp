@@ -63,6 +63,8 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
     frame.fonts = ctx.fonts;
     frame.show_storage = ui.show_storage;
     if (config_rejected) frame.notice = tr("canvas.notice_last_valid");
+    else if (results.model->colour_scale.difference_from_float32)
+        frame.notice = trf("canvas.notice_difference", {{"dtype", to_string(results.trace->config.dtype)}});
     if (!session.model && !results.trace->model.present()) {
         frame.painted = &session.painted_mask;
         frame.paint_blocked = text::render(painting_blocked(session.config));
