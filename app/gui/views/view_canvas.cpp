@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "app/gui/colormap.h"
@@ -128,6 +129,19 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
 }
 
 namespace {
+
+// A difference from float32 in at most 6 characters: "0", "2.9e-3", "1.2e+1"; masked cells as "-inf".
+std::string format_difference(float v) {
+    if (v == 0.0f) return "0";
+    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1e", static_cast<double>(v));
+    std::string out = text;
+    // "2.9e-03" -> "2.9e-3": C prints at least two exponent digits.
+    const size_t e = out.find('e');
+    if (e != std::string::npos && e + 2 < out.size() && out[e + 2] == '0') out.erase(e + 2, 1);
+    return out;
+}
 
 std::string axis_label(const Painter& p, AxisLabels kind, int i) {
     const auto& tokens = kind == AxisLabels::QueryTokens ? p.f->model->query_tokens
@@ -262,7 +276,9 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
     for (int i = 0; i < pn.rows; ++i)
         for (int j = 0; j < pn.cols; ++j) values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)] = cell_value(t, pn, i, j);
     // Ids are whole numbers: "38", not "38.00".
-    const int decimals = sd.colormap == ColormapKind::Neutral ? 0 : choose_cell_decimals(values.data(), values.size(), max_chars);
+    // Differences from float32 are tiny: "2.9e-3" says more than "0.00".
+    const bool difference = p.f->model->colour_scale.difference_from_float32;
+    const int decimals = difference ? 0 : sd.colormap == ColormapKind::Neutral ? 0 : choose_cell_decimals(values.data(), values.size(), max_chars);
     if (decimals < 0) return;  // colours only: a cut number would be a wrong number
     const int a = static_cast<int>(alpha * 255.0f);
     for (int i = 0; i < pn.rows; ++i) {
@@ -270,7 +286,7 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
         for (int j = 0; j < pn.cols; ++j) {
             if (i == stop_row && j >= stop_col) break;
             const float v = values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)];
-            const std::string s = format_cell_fixed(v, decimals);
+            const std::string s = difference ? format_difference(v) : format_cell_fixed(v, decimals);
             if (s.empty() || static_cast<int>(s.size()) > max_chars) continue;
             const bool masked = std::isinf(v) && v < 0;
             const Rgb c = sample_colormap(sd.colormap, colormap_position(v, sd.vmin, sd.vmax));
