@@ -3,6 +3,7 @@
 //   bench     time the forward (or, with --render, the frames)
 //   snapshot  draw steps to PNG files without interaction
 //   models    list the trained example models
+//   recipes   list the articles' systems --recipe NAME starts from
 // Every error is one line on stderr and exit code 2; nothing escapes main.
 #include <cstdio>
 #include <exception>
@@ -31,6 +32,8 @@ static int run(int argc, char** argv) {
     CLI::App* bench_cmd = add_bench_command(app, bench);
     ModelsCommand models;
     CLI::App* models_cmd = add_models_command(app, models);
+    RecipesCommand recipes;
+    CLI::App* recipes_cmd = add_recipes_command(app, recipes);
 #ifdef ATTNVIZ_HAVE_GUI
     SnapshotCommand snapshot;
     CLI::App* snapshot_cmd = add_snapshot_command(app, snapshot);
@@ -54,6 +57,7 @@ static int run(int argc, char** argv) {
     if (trace_cmd->parsed()) return run_trace(trace);
     if (bench_cmd->parsed()) return run_bench(bench);
     if (models_cmd->parsed()) return run_models(models);
+    if (recipes_cmd->parsed()) return run_recipes(recipes);
 #ifdef ATTNVIZ_HAVE_GUI
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
     // Without any option the window resumes the saved lesson (configuration, sentence, step);
@@ -62,8 +66,8 @@ static int run(int argc, char** argv) {
     for (const CLI::Option* opt : app.get_options())
         if (opt->count() > 0 && opt->get_name() != "--help") configured = true;
     if (!configured) window.model = kDefaultModel;
-    if (window.model.empty() && window.sources.query_path.empty() && window.sentence.empty() &&
-        window.size_options.front().option->count() == 0)
+    if (window.model.empty() && window.sources.query_path.empty() && window.sentence.empty() && window.recipe.empty() &&
+        window.query_values.empty() && window.size_options.front().option->count() == 0)
         window.sentence = kDefaultSentence;
     attn::Result<attn::io::Problem> problem = resolve_problem(window);
     if (!problem) return fail(problem.error());

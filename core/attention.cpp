@@ -21,6 +21,7 @@
 #include "core/repeat_kv.h"
 #include "core/rope.h"
 #include "core/rng.h"
+#include "core/torch_dropout.h"
 
 namespace attn {
 namespace {
@@ -211,6 +212,8 @@ HeadMaps attend_per_head(const AttentionConfig& c, const ForwardPlan& plan, cons
     m.fully_masked.assign(static_cast<size_t>(B * H * L), 0);
 
     const float scale = c.scale_factor();
+    // torch's replayed mask when it covers every (b, h, i, j); the seeded streams otherwise.
+    const bool replay_dropout = plan.dropout && static_cast<int64_t>(c.dropout_keep.size()) == B * H * L * S;
     const auto map_of = [&](Tensor& t, int64_t bh) { return MatMap(t.mutable_data() + bh * L * S, L, S); };
     const auto read = [&](const float* map) { return ConstMatMap(map, L, S); };
 
@@ -254,8 +257,14 @@ HeadMaps attend_per_head(const AttentionConfig& c, const ForwardPlan& plan, cons
         const float* attend = weights.data();
         if (plan.dropout) {
             MatMap dropped = map_of(m.dropped, bh);
-            Rng rng = dropout_stream(c.dropout_seed, b, h);
-            dropout(read(weights.data()), c.dropout, rng, dropped);
+            if (replay_dropout) {  // torch's (B, H, L, S) keep mask, kept cells times torch's factor
+                const uint8_t* keep = c.dropout_keep.data() + bh * L * S;
+                const float factor = torch_dropout_scale(c.dropout);
+                for (int64_t i = 0; i < L * S; ++i) dropped.data()[i] = keep[i] ? weights.data()[i] * factor : 0.0f;
+            } else {
+                Rng rng = dropout_stream(c.dropout_seed, b, h);
+                dropout(read(weights.data()), c.dropout, rng, dropped);
+            }
             round_block(dtype, dropped.data(), L * S);
             attend = dropped.data();
         }

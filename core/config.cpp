@@ -39,6 +39,20 @@ Result<Variant> parse_variant(const std::string& text) {
     return Result<Variant>::failure(Message("error.config.unknown_variant", {{"text", text}}));
 }
 
+const char* to_string(InitKind init) {
+    switch (init) {
+        case InitKind::Attnviz: return "attnviz";
+        case InitKind::Torch: return "torch";
+    }
+    return "?";
+}
+
+Result<InitKind> parse_init(const std::string& text) {
+    if (text == "attnviz") return InitKind::Attnviz;
+    if (text == "torch") return InitKind::Torch;
+    return Result<InitKind>::failure("unknown init '" + text + "' (use torch or attnviz)");
+}
+
 Result<ScaleChoice> parse_scale(const std::string& text) {
     ScaleChoice scale;
     if (text == "head") return scale;

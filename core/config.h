@@ -41,6 +41,14 @@ struct ScaleChoice {
 Result<ScaleChoice> parse_scale(const std::string& text);  // "head", "hidden", "none", "0.3"
 std::string to_string(const ScaleChoice& scale);
 
+// `--init`: where weights and drawn inputs come from.
+enum class InitKind {
+    Attnviz,  // AttnViz's own seeded streams (core/rng.h), stable across sizes
+    Torch,    // torch.manual_seed(seed) + the module's construction, replayed (core/torch_replay.h)
+};
+const char* to_string(InitKind init);
+Result<InitKind> parse_init(const std::string& text);  // "torch", "attnviz"
+
 struct AttentionConfig {
     int batch = 1;              // B
     int seq_len = 4;            // L, query length
@@ -82,6 +90,14 @@ struct AttentionConfig {
     bool seq_first = false;       // input files are (L, B, E) (batch_first=False); only IO reads it
     bool average_weights = false; // record attn_weights_avg (B, L, S), the mean over heads
     DType dtype = DType::Float32; // emulated compute precision (rounding after every op)
+
+    // Issue 10: recipes and PyTorch replay.
+    std::string recipe;           // the recipe this configuration started from (core/recipe.h); "" for none
+    InitKind init = InitKind::Attnviz;
+    // Train-mode dropout as torch draws it: (B, H, L, S) in C order, 1 = kept. Filled by the
+    // problem builder under InitKind::Torch; when empty (or of another size) the core
+    // draws its own per-head streams from dropout_seed.
+    std::vector<uint8_t> dropout_keep;
 
     // Resolved sizes (after the 0 = "default" rules).
     int batch_size() const { return batch; }

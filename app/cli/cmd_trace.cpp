@@ -54,7 +54,14 @@ int run_trace(const TraceCommand& command) {
     if (!command.save_weights.empty())
         if (Status s = io::write_safetensors(command.save_weights, io::weights_to_tensors(*problem->weights)); !s)
             return fail(s.error());
-    if (Status s = io::write_trace_dir(trace.value(), command.out_dir); !s) {
+    // A recipe's example input names its rows ("Your journey starts ..."): tokens.json keeps them.
+    io::TraceExtras labels;
+    const bool labelled = !problem->config.recipe.empty() && !problem->model;
+    if (labelled) {
+        labels.query_tokens = problem->query_tokens;
+        labels.key_tokens = problem->key_tokens;
+    }
+    if (Status s = io::write_trace_dir(trace.value(), command.out_dir, labelled ? &labels : nullptr); !s) {
         if (!command.save_weights.empty()) std::remove(command.save_weights.c_str());
         return fail(s.error());
     }

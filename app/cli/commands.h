@@ -39,4 +39,10 @@ struct ModelsCommand {
 CLI::App* add_models_command(CLI::App& parent, ModelsCommand& command);
 int run_models(const ModelsCommand& command);
 
+struct RecipesCommand {
+    bool json = false;
+};
+CLI::App* add_recipes_command(CLI::App& parent, RecipesCommand& command);
+int run_recipes(const RecipesCommand& command);
+
 }  // namespace attn::cli

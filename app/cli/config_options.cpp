@@ -2,7 +2,10 @@
 
 #include "app/io/model_loader.h"
 #include "app/io/model_problem.h"
+#include "app/io/typed_values.h"
+#include "core/recipe.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -31,6 +34,8 @@ Result<uint64_t> parse_byte_size(const std::string& text) {
 
 void add_config_options(CLI::App& app, ConfigOptions& o, bool score_scale) {
     AttentionConfig& c = o.config;
+    o.score_scale = score_scale;
+    const size_t options_before = app.get_options().size();
     // 0 in kv_len/kdim/vdim means "same as L / E", so only real defaults are shown.
     const auto sized = [&](const char* flags, const char* flag, int AttentionConfig::*field,
                            int (AttentionConfig::*resolved)() const, const char* help) {
@@ -111,6 +116,20 @@ void add_config_options(CLI::App& app, ConfigOptions& o, bool score_scale) {
                    "a trained example model (tiny-lm, reverse, sort; see attnviz models) or the path of a model card .json; "
                    "default: random (untrained) weights");
     o.layer_option = app.add_option("--layer", o.layer, "with --model: the layer whose attention is shown (from 0)")->capture_default_str();
+    o.recipe_option = app.add_option("--recipe", o.recipe,
+                                     "start from an article's system (see attnviz recipes): " + recipe_names() +
+                                         "; other options override its values, e.g. --recipe scratch-mha --seed 123");
+    app.add_option("--init", o.init,
+                   "where weights and drawn inputs come from: torch (torch.manual_seed(seed) + the module's construction, "
+                   "replayed; the default with --recipe) or attnviz (AttnViz's own streams; the default otherwise)")
+        ->check(CLI::IsMember({"torch", "attnviz"}));
+    app.add_option("--query-values", o.query_values,
+                   "the query input typed as an (L, d_in) matrix every batch item gets: rows separated by ';', values by ',', "
+                   "e.g. --query-values \"0.43,0.15,0.89; 0.55,0.87,0.66\"");
+    app.add_option("--key-values", o.key_values, "cross-attention: the key input typed as an (S, kdim) matrix (with --value-values)");
+    app.add_option("--value-values", o.value_values, "cross-attention: the value input typed as an (S, vdim) matrix (with --key-values)");
+    const std::vector<CLI::Option*> options = app.get_options();
+    o.all_options.assign(options.begin() + static_cast<std::ptrdiff_t>(options_before), options.end());
 }
 
 // With --model the model fixes sizes, weights, inputs and mask: options that would set
@@ -161,7 +180,7 @@ static Result<std::vector<int>> parse_lengths(const std::string& text) {
     return lengths;
 }
 
-Result<io::Problem> resolve_problem(ConfigOptions o) {
+static Result<io::Problem> resolve_without_recipe(ConfigOptions o) {
     using R = Result<io::Problem>;
     if (!o.model.empty()) return resolve_model_problem(o);
     if (o.layer_option && o.layer_option->count() > 0)
@@ -192,6 +211,21 @@ Result<io::Problem> resolve_problem(ConfigOptions o) {
     }
     c.variant = parse_variant(o.variant).value();
     c.bias = !o.no_bias;
+    if (!o.init.empty()) c.init = parse_init(o.init).value();
+    {
+        const std::pair<const std::string*, const char*> typed[] = {
+            {&o.query_values, "--query-values"}, {&o.key_values, "--key-values"}, {&o.value_values, "--value-values"}};
+        Mat* targets[] = {&o.sources.query_values, &o.sources.key_values, &o.sources.value_values};
+        for (size_t i = 0; i < 3; ++i) {
+            const CLI::Option* given = nullptr;
+            for (const CLI::Option* opt : o.all_options)
+                if (opt->get_name() == typed[i].second) given = opt;
+            if (typed[i].first->empty() && (given == nullptr || given->count() == 0)) continue;
+            Result<Mat> values = io::parse_typed_matrix(*typed[i].first, typed[i].second);
+            if (!values) return R::failure(values.error());
+            *targets[i] = std::move(values.value());
+        }
+    }
     if (!o.valid_lengths.empty()) {
         Result<std::vector<int>> lengths = parse_lengths(o.valid_lengths);
         if (!lengths) return R::failure(lengths.error());
@@ -245,6 +279,58 @@ Result<io::Problem> resolve_problem(ConfigOptions o) {
             return R::failure("--add-bias-kv disagrees with the weights file, which has no bias_k/bias_v");
     }
     return problem;
+}
+
+}  // namespace attn::cli
+
+namespace attn::cli {
+
+// The options of a recipe in the command line's own terms (the text options are parsed
+// again by resolve_without_recipe).
+static void set_from_recipe(const Recipe& recipe, ConfigOptions& o) {
+    const AttentionConfig& c = recipe.config;
+    o.config = c;
+    o.mask = c.mask != MaskKind::None ? to_string(c.mask) : to_string(c.mask_presets);
+    o.variant = to_string(c.variant);
+    o.valid_lengths.clear();
+    for (size_t i = 0; i < c.valid_lengths.size(); ++i) o.valid_lengths += (i ? "," : "") + std::to_string(c.valid_lengths[i]);
+    o.mask_fill = to_string(c.mask_fill);
+    o.scale = to_string(c.scale);
+    o.rope_style = to_string(c.rope_style);
+    o.dtype = to_string(c.dtype);
+    o.no_bias = !c.bias;
+}
+
+Result<io::Problem> resolve_problem(ConfigOptions o) {
+    using R = Result<io::Problem>;
+    const bool recipe_given = !o.recipe.empty() || (o.recipe_option != nullptr && o.recipe_option->count() > 0);
+    if (!recipe_given) return resolve_without_recipe(std::move(o));
+    const Recipe* recipe = find_recipe(o.recipe);
+    if (recipe == nullptr) return R::failure("unknown recipe '" + o.recipe + "'; the recipes are " + recipe_names() + " (see attnviz recipes)");
+    if (!o.model.empty()) return R::failure("--recipe cannot be combined with --model: a recipe is an untrained module of its own");
+    // The recipe first, then every option that was given, parsed again on top of it.
+    CLI::App replay;
+    ConfigOptions merged;
+    set_from_recipe(*recipe, merged);
+    add_config_options(replay, merged, o.score_scale);
+    std::vector<std::string> args;
+    for (const CLI::Option* opt : o.all_options) {
+        if (opt == o.recipe_option || opt->count() == 0) continue;
+        const std::string name = opt->get_lnames().empty() ? "-" + opt->get_snames().front() : "--" + opt->get_lnames().front();
+        if (opt->get_type_size() == 0) {  // a flag: given `count` times
+            for (size_t i = 0; i < opt->count(); ++i) args.push_back(name);
+            continue;
+        }
+        for (const std::string& value : opt->results()) args.push_back(name + "=" + value);
+    }
+    try {
+        std::reverse(args.begin(), args.end());  // CLI11 takes a vector last argument first
+        replay.parse(args);
+    } catch (const CLI::ParseError& e) {
+        return R::failure(std::string("--recipe ") + recipe->name + ": " + e.what());
+    }
+    merged.recipe.clear();
+    return resolve_without_recipe(std::move(merged));
 }
 
 }  // namespace attn::cli

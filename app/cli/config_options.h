@@ -40,12 +40,23 @@ struct ConfigOptions {
         int (AttentionConfig::*resolved)() const; // what the problem ended up with
     };
     std::vector<SizeOption> size_options;
+    // Issue 10.
+    std::string recipe;        // --recipe NAME (core/recipe.h); empty: none
+    std::string init;          // --init torch|attnviz; empty: torch with a recipe, attnviz without
+    std::string query_values;  // --query-values "0.43,0.15,0.89; 0.55,0.87,0.66"
+    std::string key_values;    // --key-values (with --value-values: cross-attention)
+    std::string value_values;
+    CLI::Option* recipe_option = nullptr;
+    bool score_scale = true;   // whether --scale was registered (snapshot uses the name otherwise)
+    std::vector<CLI::Option*> all_options;  // every option add_config_options registered
 };
 
 // Adds --seq-len, --hidden-dim, ..., --weights, --query, --key, --value, --model, --layer to `app`.
 // `score_scale` false leaves out --scale (snapshot uses that name for its resolution).
 void add_config_options(CLI::App& app, ConfigOptions& options, bool score_scale = true);
 // Turns parsed options into a Problem (loads files, validates). Errors are one line.
+// With --recipe the recipe's configuration comes first and every option that was given
+// is applied on top of it (as if written after the recipe's own options).
 Result<io::Problem> resolve_problem(ConfigOptions options);
 
 // "2GiB", "512MiB", "1.5G", "1000000" -> bytes.

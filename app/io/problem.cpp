@@ -9,6 +9,8 @@
 #include "app/io/npy.h"
 #include "app/io/safetensors.h"
 #include "app/io/weight_names.h"
+#include "core/example_input.h"
+#include "core/torch_replay.h"
 
 namespace attn::io {
 
@@ -96,7 +98,21 @@ std::shared_ptr<const AttentionWeights> remembered_default_weights(const Attenti
     return drawn;
 }
 
+// `rows` (N, W) copied into every batch item: (B, N, W).
+Tensor repeated(const Mat& rows, int batch, std::vector<std::string> names) {
+    std::vector<float> values;
+    for (int b = 0; b < batch; ++b) values.insert(values.end(), rows.data(), rows.data() + rows.size());
+    return Tensor::from_values({batch, rows.rows(), rows.cols()}, std::move(names), values);
+}
+
 }  // namespace
+
+void apply_recipe(const Recipe& recipe, AttentionConfig& config, ProblemSources& sources) {
+    const uint64_t budget = config.max_memory_bytes;
+    config = recipe.config;
+    config.max_memory_bytes = budget;
+    sources = ProblemSources{};
+}
 
 Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src) {
     using R = Result<Problem>;
@@ -146,6 +162,15 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
 
     if (!src.query_path.empty() && !sentences.empty())
         return R::failure(Message("error.problem.query_and_tokens"));
+    const bool typed_query = src.query_values.size() > 0;
+    if (typed_query && (!src.query_path.empty() || !sentences.empty()))
+        return R::failure("--query-values cannot be combined with --query or --tokens: give the query input one way");
+    // A recipe's example input, when nothing else gives the query and its (L, d_in) fits.
+    const Recipe* recipe = find_recipe(config.recipe);
+    const ExampleInput* example = recipe ? find_example_input(recipe->example_input) : nullptr;
+    if (example && (typed_query || !src.query_path.empty() || !sentences.empty() || config.L() != example->rows ||
+                    config.d_in() != example->cols))
+        example = nullptr;
     if (!src.query_path.empty()) {
         Result<Tensor> q = read_sequence(src.query_path, "error.problem.file.query", "L", "E", config.seq_first);
         if (!q) return R::failure(q.message());
@@ -160,6 +185,19 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
             else config.hidden_dim = static_cast<int>(t.dim(2));
         }
         p.inputs.query = t;
+    } else if (typed_query) {
+        const Mat& rows = src.query_values;  // (L, d_in)
+        if (have_weights && rows.cols() != config.d_in())
+            return R::failure("--query-values rows have " + std::to_string(rows.cols()) + " values but the weights file reads " +
+                              std::to_string(config.d_in()) + " per token");
+        config.seq_len = static_cast<int>(rows.rows());
+        if (!have_weights) {  // as for a query file: the width is E unless d_in is its own
+            if (config.input_dim > 0) config.input_dim = static_cast<int>(rows.cols());
+            else config.hidden_dim = static_cast<int>(rows.cols());
+        }
+        p.inputs.query = repeated(rows, config.batch, {"B", "L", config.d_in() == config.E() ? "E" : "d_in"});
+    } else if (example) {
+        p.inputs.query = repeated(example->matrix(), config.batch, {"B", "L", config.d_in() == config.E() ? "E" : "d_in"});
     } else if (!sentences.empty()) {
         config.seq_len = static_cast<int>(longest);
         if (per_item) config.batch = static_cast<int>(sentences.size());
@@ -191,6 +229,22 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         config.vdim = v->dim(2) == config.d_in() ? 0 : static_cast<int>(v->dim(2));
         p.inputs.key = std::move(k.value());
         p.inputs.value = std::move(v.value());
+    } else if (src.key_values.size() > 0 || src.value_values.size() > 0) {
+        const Mat &keys = src.key_values, &values = src.value_values;  // (S, kdim), (S, vdim)
+        if (keys.size() == 0 || values.size() == 0)
+            return R::failure("--key-values and --value-values go together: give both (cross-attention reads keys and values)");
+        if (keys.rows() != values.rows())
+            return R::failure("--value-values has " + std::to_string(values.rows()) + " rows but --key-values has " +
+                              std::to_string(keys.rows()) + " (one value row per key)");
+        if (have_weights && (keys.cols() != loaded.kdim || values.cols() != loaded.vdim))
+            return R::failure("--key-values / --value-values widths " + std::to_string(keys.cols()) + " / " + std::to_string(values.cols()) +
+                              " disagree with the weights file's kdim / vdim " + std::to_string(loaded.kdim) + " / " + std::to_string(loaded.vdim));
+        config.cross_attention = true;
+        config.kv_len = static_cast<int>(keys.rows());
+        config.kdim = keys.cols() == config.d_in() ? 0 : static_cast<int>(keys.cols());
+        config.vdim = values.cols() == config.d_in() ? 0 : static_cast<int>(values.cols());
+        p.inputs.key = repeated(keys, config.batch, {"B", "S", "kdim"});
+        p.inputs.value = repeated(values, config.batch, {"B", "S", "vdim"});
     } else if (have_weights && (loaded.kdim != loaded.input_dim || loaded.vdim != loaded.input_dim)) {
         config.cross_attention = true;  // kdim/vdim differ from E: the keys must come from elsewhere
     }
@@ -203,6 +257,9 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         config.mask_file_path = src.mask_path;
     }
 
+    fit_recipe_masks(config);  // the recipe's valid lengths and key pattern at the final B and S
+    config.dropout_keep.clear();  // only a torch replay below fills it
+
     if (Status s = validate(config); !s) {
         // A complaint about the mask file's shape or values names the file it came from.
         const std::string& id = s.message().id;
@@ -211,9 +268,20 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         return R::failure(s.message());
     }
 
+    // --init torch: torch.manual_seed(seed) and the module's construction, replayed.
+    std::optional<TorchReplay> replay;
+    if (config.init == InitKind::Torch && !have_weights) {
+        Result<TorchReplay> r = torch_replay(config, p.inputs.query.empty() && sentences.empty(), config.is_cross() && p.inputs.key.empty());
+        if (!r) return R::failure(r.message());
+        replay = std::move(r.value());
+        config.dropout_keep = replay->dropout_keep;
+    }
+
     // Whatever no file provided comes from the seed (or from the tokens' text).
     const bool need_defaults = (p.inputs.query.empty() && sentences.empty()) || (config.is_cross() && p.inputs.key.empty());
-    const AttentionInputs defaults = need_defaults ? default_inputs(config) : AttentionInputs{};
+    AttentionInputs defaults;
+    if (need_defaults && replay) defaults = AttentionInputs{replay->query, replay->key, replay->value};
+    else if (need_defaults) defaults = default_inputs(config);
     if (p.inputs.query.empty()) {
         if (!sentences.empty()) {
             // (B, L, E): item b embeds sentence b, or the one sentence in every item.
@@ -232,11 +300,14 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         p.inputs.key = defaults.key;
         p.inputs.value = defaults.value;
     }
-    p.weights = have_weights ? std::make_shared<const AttentionWeights>(std::move(loaded.weights))
-                             : remembered_default_weights(config);
+    if (have_weights) p.weights = std::make_shared<const AttentionWeights>(std::move(loaded.weights));
+    else if (replay) p.weights = std::make_shared<const AttentionWeights>(std::move(replay->weights));
+    else p.weights = remembered_default_weights(config);
     if (Status s = check_shapes(config, *p.weights, p.inputs); !s) return R::failure(s.message());
 
-    p.query_tokens = !sentences.empty() && src.query_path.empty() ? sentences.front() : numbered("t", config.L());
+    p.query_tokens = !sentences.empty() && src.query_path.empty() ? sentences.front()
+                     : example                                   ? example->tokens
+                                                                 : numbered("t", config.L());
     if (per_item) p.item_tokens = sentences;
     p.key_tokens = config.is_cross() ? numbered("k", config.S()) : p.query_tokens;
     p.config = config;

@@ -13,6 +13,7 @@
 #include "core/model/model.h"
 #include "core/model/model_forward.h"
 #include "core/model/tokenizer.h"
+#include "core/recipe.h"
 #include "core/result.h"
 #include "core/weights.h"
 
@@ -32,6 +33,12 @@ struct ProblemSources {
     // are padded with kPadToken). When set, `tokens` is ignored. With the padding mask and
     // no valid lengths given, each item's valid length is its sentence's word count.
     std::vector<std::vector<std::string>> sentences;
+    // Typed matrices (app/io/typed_values.h), each (rows, width); every batch item gets a
+    // copy. query_values fixes L and d_in; key_values/value_values (both or neither) make
+    // cross-attention and fix S, kdim and vdim. Empty when not given.
+    Mat query_values;
+    Mat key_values;
+    Mat value_values;
 };
 
 // The label (and embedded text) of a position that pads a short sentence.
@@ -63,9 +70,19 @@ struct Problem {
     const std::vector<std::string>& key_tokens_of(int b) const;
 };
 
+// Starts from `recipe`: config becomes the recipe's configuration (keeping only the
+// memory budget) and sources lose their files, typed values and tokens, so the recipe's
+// own inputs (its example or drawn ones) are used. The window calls this on a Recipe menu
+// choice; the command line applies a recipe and then the options given.
+void apply_recipe(const Recipe& recipe, AttentionConfig& config, ProblemSources& sources);
+
 // Loads files, lets their shapes decide the sizes they fix (a weights file fixes E, kdim,
 // vdim and bias; a query file fixes B, L, E), checks everything agrees, validates.
 // Errors are one line, naming the file and what to do.
+// A configuration naming a recipe gets its example input when nothing else gives the
+// query and its size fits, and its masks fitted to the final sizes (core/recipe.h). With
+// InitKind::Torch and no weights file, weights, drawn inputs and the dropout mask are
+// torch's (core/torch_replay.h).
 Result<Problem> build_problem(AttentionConfig config, const ProblemSources& sources);
 
 // Splits a sentence into tokens on whitespace (punctuation stays attached).

@@ -48,6 +48,9 @@ json config_to_json(const AttentionConfig& c) {
     j["seq_first"] = c.seq_first;
     j["average_weights"] = c.average_weights;
     j["dtype"] = to_string(c.dtype);
+    // Issue 10: which recipe the configuration started from, and where the weights came from.
+    j["recipe"] = c.recipe.empty() ? json(nullptr) : json(c.recipe);
+    j["init"] = to_string(c.init);
     return j;
 }
 

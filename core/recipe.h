@@ -1,0 +1,61 @@
+// Recipes: named, complete configurations, one per system the source articles teach
+// (Hugging Face's LlamaAttention, the LLM-from-scratch modules, the interview article's
+// four self-attention levels and its multi-head class, nn.MultiheadAttention).
+//
+// A recipe is a starting point: the window and every subcommand apply it first and then
+// any option the user gave on top (`--recipe scratch-mha -L 4`). With InitKind::Torch
+// (the recipes' default) the weights, the drawn inputs and the dropout mask are the ones
+// `torch.manual_seed(seed)` and the recipe's PyTorch module give
+// (core/torch_replay.h); tests/torch_reference/recipe_modules.py holds those modules.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+
+namespace attn {
+
+// How a recipe's PyTorch code creates its parameters: the draw order --init torch replays.
+enum class TorchModuleKind {
+    RandParametersPerHead,  // per head: nn.Parameter(torch.rand(d_in, d_h)) for query, key, value
+                            // (one head after the other); then nn.Linear(E, E) if there is an output projection
+    SeparateLinears,        // nn.Linear for q, k, v, then the output projection (if any)
+    FusedLinear,            // one nn.Linear(d_in, E + 2 H_kv d_h), then the output projection (if any)
+    MultiheadAttention,     // nn.MultiheadAttention(E, H, kdim=, vdim=, bias=)
+};
+const char* to_string(TorchModuleKind kind);
+
+// Which torch sampler fills inputs the recipe draws.
+enum class InputDraw { Rand, Randn };
+
+struct Recipe {
+    std::string name;          // "scratch-mha": what --recipe takes
+    std::string description;   // one line
+    std::string article;       // the source article's title, as the article names itself
+    std::string special;       // a few lines for the recipe card: what sets this system apart
+    AttentionConfig config;    // the complete configuration (recipe and init already set)
+    TorchModuleKind module = TorchModuleKind::SeparateLinears;
+    bool inputs_before_module = false;  // the article draws X = torch.rand(...) before building the module
+    InputDraw input_draw = InputDraw::Rand;
+    std::string example_input;          // core/example_input.h name used when its (L, d_in) fits; "" for none
+    // Key mask of the article's example, (B0, S0), 1 = a real key; other sizes repeat it
+    // (item b, key j read [b % B0][j % S0]). Empty for none.
+    std::vector<std::vector<uint8_t>> key_pattern;
+};
+
+// Every recipe, in the order `attnviz recipes` lists them.
+const std::vector<Recipe>& recipes();
+// The recipe called `name`, or null.
+const Recipe* find_recipe(const std::string& name);
+// "llama, scratch-stacked, ...": for messages.
+std::string recipe_names();
+
+// The parts of a recipe that depend on the final sizes, once B and S are known: its valid
+// lengths repeated over the batch (clipped to S) when the batch differs from the
+// article's, and its key pattern as a boolean mask (B, 1, 1, S) (True = masked out) when
+// no mask file is set. Does nothing for a configuration without a (known) recipe.
+void fit_recipe_masks(AttentionConfig& config);
+
+}  // namespace attn

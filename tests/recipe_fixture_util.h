@@ -1,0 +1,44 @@
+// Running a case of tests/fixtures/recipes (made by tests/torch_reference/make_recipe_fixtures.py)
+// through the command line's option handling, as `attnviz trace` would.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/cli/config_options.h"
+#include "app/io/model_problem.h"
+
+namespace recipe_fixtures {
+
+inline std::filesystem::path root() { return std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests" / "fixtures" / "recipes"; }
+
+inline std::vector<std::string> all_cases() {
+    std::ifstream file(root() / "cases.json");
+    REQUIRE(file.good());
+    return nlohmann::json::parse(file).get<std::vector<std::string>>();
+}
+
+inline nlohmann::json case_json(const std::string& name) {
+    std::ifstream file(root() / name / "case.json");
+    REQUIRE_MESSAGE(file.good(), "missing fixture ", name);
+    return nlohmann::json::parse(file);
+}
+
+// The problem `attnviz trace <args>` builds (options parsed by the real option table).
+inline attn::Result<attn::io::Problem> problem_from_args(std::vector<std::string> args) {
+    CLI::App app;
+    attn::cli::ConfigOptions options;
+    attn::cli::add_config_options(app, options);
+    std::reverse(args.begin(), args.end());  // CLI11 takes a vector last argument first
+    app.parse(args);
+    return attn::cli::resolve_problem(options);
+}
+
+}  // namespace recipe_fixtures
