@@ -59,10 +59,12 @@ void draw_rotation_band(const Painter& p, const CanvasUi& ui, const Rect& area) 
     const bool keys = id == StepId::KRot;
     const auto& tokens = keys ? p.f->model->key_tokens : p.f->model->query_tokens;
     const std::string token = row < static_cast<int>(tokens.size()) ? tokens[static_cast<size_t>(row)] : std::to_string(row);
-    const std::string title = text::trf("canvas.rope.title", {{"vector", std::string(keys ? "k" : "q")},
-                                                               {"head", step_head_label(config, id, head, false)},
-                                                               {"token", token},
-                                                               {"position", config.position_offset + row}});
+    const text::Params words = {{"vector", std::string(keys ? "k" : "q")},
+                                {"head", step_head_label(config, id, head, false)},
+                                {"token", token},
+                                {"position", config.position_offset + row}};
+    std::string title = text::trf("canvas.rope.title", words);
+    if (p.measure(p.f->fonts.small, title).x > area.w) title = text::trf("canvas.rope.title_short", words);
     p.text(p.f->fonts.small, ImVec2(area.x, area.y + 4.0f * s), p.pal.dim_text, title);
 
     // One scale for every dial of the vector, so lengths compare across pairs.
