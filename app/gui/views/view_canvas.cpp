@@ -512,7 +512,15 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
         for (size_t k = 0; k < drawn.visible.size(); ++k) {
             if (drawn.visible[k] != ref.panel) continue;
             const PanelPlace& place = drawn.layout.panels[k];
-            outline_rect(p, cell_rect(place.rect, place.cell_w, place.cell_h, ref.row, ref.col), 2.0f);
+            Rect outline = cell_rect(place.rect, place.cell_w, place.cell_h, ref.row, ref.col);
+            if (ui.paint_mode && paint_h > 0.0f && ref == ui.hovered) {
+                // What a click would paint: with Shift the query row, with Ctrl or Alt the key column.
+                const ImGuiIO& io = ImGui::GetIO();
+                const PaintReach reach = paint_reach(io.KeyShift, io.KeyCtrl, io.KeyAlt);
+                if (reach == PaintReach::Row) outline = Rect{place.rect.x, outline.y, place.rect.w, outline.h};
+                if (reach == PaintReach::Column) outline = Rect{outline.x, place.rect.y, outline.w, place.rect.h};
+            }
+            outline_rect(p, outline, 2.0f);
         }
     }
 
@@ -535,10 +543,11 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
         const int panel = drawn.visible[static_cast<size_t>(hit.panel)];
         ui.hovered = CellRef{frame.step, panel, hit.row, hit.col};
         const int head = sd.panels[static_cast<size_t>(panel)].head;
-        if (ui.paint_mode && paint_h > 0.0f && frame.progress >= 1.0f) {
-            // Painting: the click masks or unmasks (query row, key col); it pins nothing.
+        if (ui.paint_mode && paint_h > 0.0f) {
+            // Painting: the click masks or unmasks (query row, key col); it pins nothing,
+            // and waits for the step's animation to end (the cells are then where they are drawn).
             ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+            if (frame.progress >= 1.0f && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
                 const ImGuiIO& io = ImGui::GetIO();
                 requests.paint = MaskPaint{hit.row, hit.col, paint_reach(io.KeyShift, io.KeyCtrl, io.KeyAlt)};
             }
