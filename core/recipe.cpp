@@ -35,6 +35,7 @@ AttentionConfig base(const char* name, int batch, int seq_len, int hidden_dim, i
 Recipe llama() {
     Recipe r;
     r.name = "llama";
+    r.torch_class = "LlamaAttention";
     r.description = "Hugging Face LlamaAttention: no biases, RoPE (half split), causal, softmax in float32";
     r.article = kLlamaArticle;
     r.special =
@@ -63,6 +64,7 @@ AttentionConfig scratch_base(const char* name) {
 Recipe scratch_stacked() {
     Recipe r;
     r.name = "scratch-stacked";
+    r.torch_class = "ScratchStacked";
     r.description = "LLM-from-scratch MultiHeadAttentionStack/Wrapper: H causal heads side by side, outputs concatenated";
     r.article = kScratchArticle;
     r.special =
@@ -82,6 +84,7 @@ Recipe scratch_stacked() {
 Recipe scratch_mha() {
     Recipe r;
     r.name = "scratch-mha";
+    r.torch_class = "ScratchMha";
     r.description = "LLM-from-scratch MultiHeadAttention: one projection per Q/K/V split into heads by view + transpose";
     r.article = kScratchArticle;
     r.special =
@@ -108,6 +111,7 @@ Recipe selfatt(int level) {
     r.article = kInterviewArticle;
     r.inputs_before_module = true;  // X = torch.rand(...) comes before net = SelfAttVn(...)
     r.module = TorchModuleKind::SeparateLinears;
+    r.torch_class = "SelfAttV" + std::to_string(level);
     switch (level) {
         case 1:
             r.name = "selfatt-v1";
@@ -159,6 +163,7 @@ Recipe selfatt(int level) {
 Recipe interview_mha() {
     Recipe r;
     r.name = "interview-mha";
+    r.torch_class = "InterviewMha";
     r.description = "interview multi-head level: q/k/v/o nn.Linear, a (B, H, L, S) 0/1 mask filled with -1e20";
     r.article = kInterviewArticle;
     r.special =
@@ -177,6 +182,7 @@ Recipe interview_mha() {
 Recipe torch_mha() {
     Recipe r;
     r.name = "torch-mha";
+    r.torch_class = "TorchMha";
     r.description = "nn.MultiheadAttention(batch_first=True): packed in_proj, zero biases, query length L != key length S";
     r.article = kTorchMhaArticle;
     r.special =

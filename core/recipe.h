@@ -37,6 +37,7 @@ struct Recipe {
     std::string special;       // a few lines for the recipe card: what sets this system apart
     AttentionConfig config;    // the complete configuration (recipe and init already set)
     TorchModuleKind module = TorchModuleKind::SeparateLinears;
+    std::string torch_class;   // its module in tests/torch_reference/recipe_modules.py ("ScratchMha")
     bool inputs_before_module = false;  // the article draws X = torch.rand(...) before building the module
     InputDraw input_draw = InputDraw::Rand;
     std::string example_input;          // core/example_input.h name used when its (L, d_in) fits; "" for none

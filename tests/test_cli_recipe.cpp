@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -69,9 +70,13 @@ TEST_CASE("attnviz recipes lists every recipe on one line, and --json gives thei
 }
 
 TEST_CASE("an unknown recipe is one line naming the valid ones, exit 2, on every subcommand") {
-    for (const char* sub : {"trace --out /nonexistent/never", "bench --repeat 1"}) {
+    std::vector<std::string> subcommands = {"trace --out /nonexistent/never", "bench --repeat 1"};
+#ifdef ATTNVIZ_HAS_WINDOW
+    subcommands.push_back("snapshot --out /nonexistent/never");
+#endif
+    for (const std::string& sub : subcommands) {
         CAPTURE(sub);
-        Run r = run(std::string(sub) + " --recipe scratch");
+        Run r = run(sub + " --recipe scratch");
         CHECK(r.exit_code == 2);
         CHECK(lines(r.err) == 1);
         CHECK(r.err.find("unknown recipe 'scratch'") != std::string::npos);

@@ -75,6 +75,21 @@ TEST_CASE("every recipe's trace equals its PyTorch module at every step (seeds 0
             CAPTURE(d.where);
             CHECK(d.largest <= 1e-5);
         }
+        // Dropout: the kept/dropped pattern itself is torch's (a kept cell is never zero here).
+        if (const Step* dropped = trace->find(StepId::AttnDropped)) {
+            const std::vector<float> ours_values = dropped->tensor.to_vector();
+            const std::vector<float> torch_values = issue9::read_fixture("../recipes/" + name, "attn_dropped.npy").to_vector();
+            const std::vector<float> weights = trace->find(StepId::AttnWeights)->tensor.to_vector();
+            REQUIRE(ours_values.size() == torch_values.size());
+            int differing = 0, dropped_cells = 0;
+            for (size_t i = 0; i < ours_values.size(); ++i) {
+                if (weights[i] == 0.0f) continue;  // masked: zero either way
+                differing += (ours_values[i] == 0.0f) != (torch_values[i] == 0.0f);
+                dropped_cells += torch_values[i] == 0.0f;
+            }
+            CHECK(differing == 0);
+            CHECK(dropped_cells > 0);
+        }
         // Inputs the recipe draws (torch.rand / torch.randn) and the example are torch's bits.
         for (const char* step : {"input", "key_input", "value_input"}) {
             const Step* recorded = trace->find(*parse_step_name(step));

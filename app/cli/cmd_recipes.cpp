@@ -24,6 +24,7 @@ int run_recipes(const RecipesCommand& command) {
                            {"article", r.article},
                            {"special", r.special},
                            {"module", to_string(r.module)},
+                           {"torch_class", r.torch_class},
                            {"inputs_before_module", r.inputs_before_module},
                            {"input_draw", r.input_draw == InputDraw::Randn ? "randn" : "rand"},
                            {"example_input", r.example_input},

@@ -123,11 +123,11 @@ void add_config_options(CLI::App& app, ConfigOptions& o, bool score_scale) {
                    "where weights and drawn inputs come from: torch (torch.manual_seed(seed) + the module's construction, "
                    "replayed; the default with --recipe) or attnviz (AttnViz's own streams; the default otherwise)")
         ->check(CLI::IsMember({"torch", "attnviz"}));
-    app.add_option("--query-values", o.query_values,
+    o.typed_value_options[0] = app.add_option("--query-values", o.query_values,
                    "the query input typed as an (L, d_in) matrix every batch item gets: rows separated by ';', values by ',', "
                    "e.g. --query-values \"0.43,0.15,0.89; 0.55,0.87,0.66\"");
-    app.add_option("--key-values", o.key_values, "cross-attention: the key input typed as an (S, kdim) matrix (with --value-values)");
-    app.add_option("--value-values", o.value_values, "cross-attention: the value input typed as an (S, vdim) matrix (with --key-values)");
+    o.typed_value_options[1] = app.add_option("--key-values", o.key_values, "cross-attention: the key input typed as an (S, kdim) matrix (with --value-values)");
+    o.typed_value_options[2] = app.add_option("--value-values", o.value_values, "cross-attention: the value input typed as an (S, vdim) matrix (with --key-values)");
     const std::vector<CLI::Option*> options = app.get_options();
     o.all_options.assign(options.begin() + static_cast<std::ptrdiff_t>(options_before), options.end());
 }
@@ -212,19 +212,16 @@ static Result<io::Problem> resolve_without_recipe(ConfigOptions o) {
     c.variant = parse_variant(o.variant).value();
     c.bias = !o.no_bias;
     if (!o.init.empty()) c.init = parse_init(o.init).value();
-    {
-        const std::pair<const std::string*, const char*> typed[] = {
-            {&o.query_values, "--query-values"}, {&o.key_values, "--key-values"}, {&o.value_values, "--value-values"}};
-        Mat* targets[] = {&o.sources.query_values, &o.sources.key_values, &o.sources.value_values};
-        for (size_t i = 0; i < 3; ++i) {
-            const CLI::Option* given = nullptr;
-            for (const CLI::Option* opt : o.all_options)
-                if (opt->get_name() == typed[i].second) given = opt;
-            if (typed[i].first->empty() && (given == nullptr || given->count() == 0)) continue;
-            Result<Mat> values = io::parse_typed_matrix(*typed[i].first, typed[i].second);
-            if (!values) return R::failure(values.error());
-            *targets[i] = std::move(values.value());
-        }
+    // Typed matrices: an option given with empty text is an error, not "not given".
+    const struct { const std::string& text; const CLI::Option* option; const char* flag; Mat& target; } typed[] = {
+        {o.query_values, o.typed_value_options[0], "--query-values", o.sources.query_values},
+        {o.key_values, o.typed_value_options[1], "--key-values", o.sources.key_values},
+        {o.value_values, o.typed_value_options[2], "--value-values", o.sources.value_values}};
+    for (const auto& t : typed) {
+        if (t.text.empty() && (t.option == nullptr || t.option->count() == 0)) continue;
+        Result<Mat> values = io::parse_typed_matrix(t.text, t.flag);
+        if (!values) return R::failure(values.error());
+        t.target = std::move(values.value());
     }
     if (!o.valid_lengths.empty()) {
         Result<std::vector<int>> lengths = parse_lengths(o.valid_lengths);

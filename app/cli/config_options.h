@@ -47,6 +47,7 @@ struct ConfigOptions {
     std::string key_values;    // --key-values (with --value-values: cross-attention)
     std::string value_values;
     CLI::Option* recipe_option = nullptr;
+    CLI::Option* typed_value_options[3] = {nullptr, nullptr, nullptr};  // --query-values, --key-values, --value-values
     bool score_scale = true;   // whether --scale was registered (snapshot uses the name otherwise)
     std::vector<CLI::Option*> all_options;  // every option add_config_options registered
 };

@@ -204,13 +204,25 @@ void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
     const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
     const float neg_inf = -std::numeric_limits<float>::infinity();
     float lo = std::numeric_limits<float>::infinity(), hi = neg_inf;
+    // A finite fill (-1e20, finfo.min) is a stand-in for -inf, 1e20 times larger than any
+    // score: in the range it would stretch the symmetric scale until every score is white.
+    // Cells at the fill (or the fill times a scale factor of at least 1e-3, when scaling
+    // follows masking) stay out of the range; they are drawn at the scale's dark end with
+    // their real number.
+    const float fill = sd.colormap == ColormapKind::Diverging && trace.config.has_mask()
+                           ? mask_fill_value(trace.config.mask_spec().fill, trace.config.dtype)
+                           : neg_inf;
+    const float fill_like = std::isfinite(fill) && fill <= -1e4f ? fill * 1e-3f : neg_inf;
+    const auto in_range = [&](float v) { return !(v <= fill_like); };
     for (const Panel& p : plan.cuts) {
         const bool contiguous_rows = p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1;
         if (!plan.mask && contiguous_rows) {
             const int64_t start = t.offset_of(p.origin);
             const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
-            for (int r = 0; r < p.rows; ++r) scan_run(t.data() + start + r * rs, p.cols, lo, hi, sd.masked_cells);
-            continue;
+            if (fill_like == neg_inf) {
+                for (int r = 0; r < p.rows; ++r) scan_run(t.data() + start + r * rs, p.cols, lo, hi, sd.masked_cells);
+                continue;
+            }
         }
         for_each_cell(t, plan.mask, p, [&](float v, bool masked_key) {
             if (v == neg_inf) {
@@ -218,6 +230,7 @@ void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
                 return;
             }
             if (masked_key && v == 0.0f) ++sd.masked_zero_cells;
+            if (!in_range(v)) return;
             // NaN fails both comparisons and is ignored; +inf is not expected.
             if (v < lo) lo = v;
             if (v > hi) hi = v;

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "app/text/languages.h"
+#include "core/recipe.h"
 
 namespace attn::gui {
 namespace {
@@ -60,6 +61,48 @@ ImFont* add_font(const char* path, float size, const ImWchar* ranges) {
     return io.Fonts->AddFontDefault(&config);
 }
 
+// The recipes' article titles are Chinese (core/recipe.cpp): DejaVu has no CJK glyphs,
+// so exactly those characters are merged in from a fallback font. Nothing else changes:
+// every other glyph is still DejaVu's.
+const char* find_cjk_font() {
+    static const char* const candidates[] = {
+        "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",  // fonts-droid-fallback
+    };
+    for (const char* path : candidates) {
+        std::error_code ec;
+        if (std::filesystem::exists(path, ec)) return path;
+    }
+    return nullptr;
+}
+
+const ImWchar* cjk_glyph_ranges() {
+    static ImVector<ImWchar> ranges;
+    ImFontGlyphRangesBuilder builder;
+    for (const Recipe& recipe : recipes())
+        for (size_t i = 0; i < recipe.article.size();) {
+            // UTF-8: the lead byte says how many continuation bytes follow.
+            const auto byte = [&](size_t k) { return static_cast<unsigned char>(k < recipe.article.size() ? recipe.article[k] : 0); };
+            const unsigned char lead = byte(i);
+            const int extra = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
+            unsigned int codepoint = extra == 0 ? lead : lead & (0x3F >> extra);
+            for (int k = 1; k <= extra; ++k) codepoint = (codepoint << 6) | (byte(i + k) & 0x3F);
+            i += 1 + extra;
+            if (codepoint >= 0x2E80 && codepoint <= 0xFFFF) builder.AddChar(static_cast<ImWchar>(codepoint));  // CJK blocks
+        }
+    ranges.clear();
+    builder.BuildRanges(&ranges);
+    return ranges.Data;
+}
+
+// `size` of the CJK fallback merged into the font added just before (no-op without it).
+void merge_cjk(const char* path, float size, const ImWchar* ranges) {
+    if (!path || !ranges || ranges[0] == 0) return;
+    ImFontConfig config;
+    config.MergeMode = true;
+    config.OversampleH = 1;
+    ImGui::GetIO().Fonts->AddFontFromFileTTF(path, size, &config, ranges);
+}
+
 }  // namespace
 
 Fonts load_fonts(float scale) {
@@ -68,8 +111,12 @@ Fonts load_fonts(float scale) {
     const char* path = find_font();
     const ImWchar* ranges = glyph_ranges();
     Fonts fonts;
+    const char* cjk = find_cjk_font();
+    const ImWchar* cjk_ranges = cjk_glyph_ranges();
     fonts.regular = add_font(path, 16.0f * scale, ranges);  // first font = ImGui's default
+    merge_cjk(cjk, 16.0f * scale, cjk_ranges);
     fonts.small = add_font(path, 12.0f * scale, ranges);
+    merge_cjk(cjk, 12.0f * scale, cjk_ranges);
     fonts.large = add_font(path, 26.0f * scale, ranges);
 
     io.Fonts->Build();

@@ -1,6 +1,9 @@
 #include "app/gui/session.h"
 
+#include "core/example_input.h"
 #include "core/model/tokenizer.h"
+#include "core/recipe.h"
+#include "core/repeat_kv.h"
 
 #include <algorithm>
 
@@ -47,7 +50,13 @@ bool follow_sentence(Session& session) {
         if (!c.cross_attention) {
             session.valid_lengths.clear();
             for (const auto& words : sentences) session.valid_lengths.push_back(static_cast<int>(words.size()));
-            if (unequal && c.mask == MaskKind::None) c.mask = MaskKind::Padding;
+            // Padding joins the presets already chosen (a causal decoder with a padded
+            // batch), unless one that reads the lengths is there already.
+            if (unequal && !c.mask_spec().presets.reads_valid_lengths()) {
+                MaskPresets presets = c.mask_spec().presets;
+                presets.padding = true;
+                set_mask_presets(c, presets);
+            }
         }
     }
     return true;
@@ -64,7 +73,7 @@ void init_from_problem(Session& session, const io::Problem& problem) {
     // -S, --kdim or --vdim on the command line imply separate key/value inputs.
     session.config.cross_attention = problem.config.is_cross();
     // Every item's own length, exactly as given (one length means the same for all).
-    if (session.config.mask == MaskKind::Padding && !session.config.valid_lengths.empty()) {
+    if (session.config.mask_spec().presets.reads_valid_lengths() && !session.config.valid_lengths.empty()) {
         session.valid_lengths = session.config.valid_lengths;
     }
     // The box shows the sentence(s) the rows came from; generated rows t0.. have none.
@@ -86,8 +95,18 @@ void init_from_problem(Session& session, const io::Problem& problem) {
     } else {
         for (size_t i = 0; i < problem.query_tokens.size(); ++i) sentence += (i ? " " : "") + problem.query_tokens[i];
     }
+    // A recipe's example input ("Your journey starts with one step") is numbers the
+    // article gives: its words label the rows, but sending them back as a sentence would
+    // replace those numbers by embedded text on the next recompute.
+    const Recipe* recipe = find_recipe(problem.config.recipe);
+    const ExampleInput* example = recipe ? find_example_input(recipe->example_input) : nullptr;
+    const bool example_rows = example && problem.item_tokens.empty() && problem.query_tokens == example->tokens;
     if (generated) {
         session.sentence.clear();
+        session.tokens_from_sentence = false;
+    } else if (example_rows) {
+        session.sentence = sentence;
+        session.sentence_in_use = sentence;
         session.tokens_from_sentence = false;
     } else {
         session.sentence = sentence;
@@ -109,6 +128,87 @@ void init_from_problem(Session& session, const io::Problem& problem) {
     }
 }
 
+AttentionConfig request_config(const Session& session) {
+    AttentionConfig config = session.config;
+    config.batch = std::max(1, config.batch);
+    // The key/value sliders keep their values while cross-attention is off, but only
+    // count when it is on (is_cross() also looks at S, kdim and vdim).
+    if (!config.cross_attention) {
+        config.kv_len = 0;
+        config.kdim = 0;
+        config.vdim = 0;
+    }
+    // Padding from the box, the controls or presets given on the command line (left
+    // padding too). 0 is a length: every key of the item is masked.
+    config.valid_lengths.clear();
+    if (config.mask_spec().presets.reads_valid_lengths()) {
+        for (int b = 0; b < config.batch; ++b)
+            config.valid_lengths.push_back(std::clamp(valid_length_of(session, b), 0, config.S()));
+    }
+    // Cells painted on the canvas join the mask as a boolean mask file (painted_mask.h).
+    merge_painted_mask(config, session.painted_mask);
+    return config;
+}
+
+Message refusal_of(const Session& session, const std::function<void(AttentionConfig&)>& edit) {
+    Session edited = session;
+    edit(edited.config);
+    const Status after = validate(request_config(edited));
+    if (after.ok()) return Message();
+    const Status before = validate(request_config(session));
+    if (!before.ok() && before.message() == after.message()) return Message();
+    return after.message();
+}
+
+void set_mask_presets(AttentionConfig& config, const MaskPresets& presets) {
+    config.mask = MaskKind::None;
+    config.mask_presets = presets;
+    const MaskPresets only_causal{true, false, false, false}, only_padding{false, true, false, false};
+    const auto same = [](const MaskPresets& a, const MaskPresets& b) {
+        return a.causal == b.causal && a.padding == b.padding && a.left_padding == b.left_padding && a.window == b.window;
+    };
+    if (same(presets, only_causal) || same(presets, only_padding)) {
+        config.mask = presets.causal ? MaskKind::Causal : MaskKind::Padding;
+        config.mask_presets = MaskPresets{};
+    }
+}
+
+bool snap_options_to_valid(Session& session) {
+    AttentionConfig& c = session.config;
+    bool moved = false;
+    // num_kv_heads must divide num_heads: the nearest divisor at or below it.
+    if (c.num_kv_heads > 0 && c.num_heads > 0 && !check_kv_heads(c.num_heads, c.num_kv_heads).ok()) {
+        const std::vector<int> near = nearest_valid_heads(c.num_heads, c.num_kv_heads);
+        const int to = near.empty() ? c.num_heads : near.front();
+        session.option_note = Message("controls.snap.kv_heads", {{"from", c.num_kv_heads}, {"heads", c.num_heads}, {"to", to}});
+        c.num_kv_heads = to == c.num_heads ? 0 : to;
+        moved = true;
+    }
+    // Then the choices the core refuses together with a size or input change, when
+    // dropping that choice alone makes the configuration run again.
+    struct Fallback {
+        bool applies;
+        void (*apply)(AttentionConfig&);
+        const char* note;
+    };
+    const Fallback fallbacks[] = {
+        {c.variant != Variant::Split, [](AttentionConfig& x) { x.variant = Variant::Split; }, "controls.snap.split"},
+        {c.rope, [](AttentionConfig& x) { x.rope = false; }, "controls.snap.rope_off"},
+    };
+    for (const Fallback& f : fallbacks) {
+        if (!f.applies) continue;
+        const Status now = validate(request_config(session));
+        if (now.ok()) break;
+        Session fixed = session;
+        f.apply(fixed.config);
+        if (!validate(request_config(fixed)).ok()) continue;
+        session.option_note = Message(f.note, {{"why", now.message()}});
+        f.apply(c);
+        moved = true;
+    }
+    return moved;
+}
+
 std::optional<ComputeRequest> make_request(Session& session) {
     if (session.model) {
         // The model fixes sizes, mask and weights; only the sentence and layer vary.
@@ -119,24 +219,7 @@ std::optional<ComputeRequest> make_request(Session& session) {
         request.model_sentence = session.sentence_in_use;
         return request;
     }
-    AttentionConfig config = session.config;
-    config.batch = std::max(1, config.batch);
-    // The key/value sliders keep their values while cross-attention is off, but only
-    // count when it is on (is_cross() also looks at S, kdim and vdim).
-    if (!config.cross_attention) {
-        config.kv_len = 0;
-        config.kdim = 0;
-        config.vdim = 0;
-    }
-    // Padding from the box or from presets given on the command line (left-padding too).
-    if (config.mask_spec().presets.reads_valid_lengths()) {
-        config.valid_lengths.clear();
-        for (int b = 0; b < config.batch; ++b)
-            config.valid_lengths.push_back(std::clamp(valid_length_of(session, b), 1, config.S()));
-    } else {
-        config.valid_lengths.clear();
-    }
-    merge_painted_mask(config, session.painted_mask);
+    const AttentionConfig config = request_config(session);
     const Status valid = validate(config);
     if (!valid.ok()) {
         session.config_message = valid.message();

@@ -3,6 +3,7 @@
 // the menu, the open-file dialogs) read it and return an edited copy in their Actions.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,11 +27,12 @@ struct Session {
     Message mismatch_note;         // the last "B or L no longer match the sentences" note, so
                                    // it can be cleared when they match again (and nothing else is)
     bool tokens_from_sentence = true;
-    std::vector<int> valid_lengths{4};  // key padding, per batch item: keys >= valid_lengths[b] are masked
+    std::vector<int> valid_lengths{4};  // per batch item, 0..S: how many keys padding / left padding leave
     int batch_item = 0;            // which batch item is drawn
     io::ProblemSources sources;    // file paths (weights, query, key, value)
     Message config_message;        // why the edited config cannot run (empty when fine)
     Message cross_note;            // why turning cross-attention on changed the variant
+    Message option_note;           // what snap_options_to_valid last moved, and why
     // A trained example model (model_choice.h), or null for the seeded random weights. With
     // a model, the sentence is tokenised with its vocabulary and the model fixes the sizes.
     std::shared_ptr<const Model> model;
@@ -57,5 +59,20 @@ int valid_length_of(const Session& session, int b);
 void init_from_problem(Session& session, const io::Problem& problem);
 // The request for the edited inputs, or an empty optional with session.config_message set.
 std::optional<ComputeRequest> make_request(Session& session);
+// The configuration make_request sends for the random weights: key/value sizes only
+// with cross-attention on, one valid length per item (0..S) for the presets that read them.
+AttentionConfig request_config(const Session& session);
+// Why `edit` applied to the session's configuration would not run: the core's validate()
+// message, or an empty message when it runs or when the configuration is already refused
+// for the same reason (the edit is then not the cause). For greying out choices.
+Message refusal_of(const Session& session, const std::function<void(AttentionConfig&)>& edit);
+// Stores the mask presets the checkboxes chose: one preset alone as `mask` (the form the
+// settings file and the step texts know), any other combination in mask_presets.
+void set_mask_presets(AttentionConfig& config, const MaskPresets& presets);
+// After a size, input or variant change: moves the options that change made invalid to
+// the nearest valid value (num_kv_heads to the nearest divisor of num_heads at or below
+// it; the variant to split; RoPE off) when that makes the configuration run again, and
+// sets session.option_note to what moved and why. Returns true when something moved.
+bool snap_options_to_valid(Session& session);
 
 }  // namespace attn::gui

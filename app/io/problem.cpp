@@ -167,9 +167,12 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         return R::failure("--query-values cannot be combined with --query or --tokens: give the query input one way");
     // A recipe's example input, when nothing else gives the query and its (L, d_in) fits.
     const Recipe* recipe = find_recipe(config.recipe);
+    // Its own words as the sentence (the window sends the rows' labels back as one) name it too.
     const ExampleInput* example = recipe ? find_example_input(recipe->example_input) : nullptr;
-    if (example && (typed_query || !src.query_path.empty() || !sentences.empty() || config.L() != example->rows ||
-                    config.d_in() != example->cols))
+    bool sentence_is_example = example && !sentences.empty();
+    for (const auto& words : sentences) sentence_is_example = sentence_is_example && words == example->tokens;
+    if (example && (typed_query || !src.query_path.empty() || (!sentences.empty() && !sentence_is_example) ||
+                    (!sentence_is_example && config.L() != example->rows) || config.d_in() != example->cols))
         example = nullptr;
     if (!src.query_path.empty()) {
         Result<Tensor> q = read_sequence(src.query_path, "error.problem.file.query", "L", "E", config.seq_first);
@@ -197,6 +200,8 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         }
         p.inputs.query = repeated(rows, config.batch, {"B", "L", config.d_in() == config.E() ? "E" : "d_in"});
     } else if (example) {
+        config.seq_len = example->rows;
+        if (per_item) config.batch = static_cast<int>(sentences.size());
         p.inputs.query = repeated(example->matrix(), config.batch, {"B", "L", config.d_in() == config.E() ? "E" : "d_in"});
     } else if (!sentences.empty()) {
         config.seq_len = static_cast<int>(longest);

@@ -112,6 +112,31 @@ TEST_CASE("probabilities use the sequential colormap and signed values a symmetr
     CHECK(s.vmin == -s.vmax);
 }
 
+TEST_CASE("a finite mask fill (-1e20, finfo.min) does not stretch the scores' colour scale") {
+    for (const char* fill : {"-1e20", "min"}) {
+        for (bool mask_first : {false, true}) {
+            CAPTURE(fill);
+            CAPTURE(mask_first);
+            AttentionConfig c;
+            c.seq_len = 5;
+            c.hidden_dim = 4;
+            c.num_heads = 2;
+            c.mask = MaskKind::Causal;
+            c.mask_fill = parse_mask_fill(fill).value();
+            c.mask_before_scale = mask_first;  // then the scaled step holds fill * 1/sqrt(d_h)
+            Result<Trace> t = run_attention(c);
+            REQUIRE(t.ok());
+            const DisplayModel m = build_display_model(t.value(), {}, {}, 0);
+            for (const char* name : {"attn_scores", "attn_scaled", "attn_masked"}) {
+                CAPTURE(name);
+                const StepDisplay& sd = step_of(m, t.value(), name);
+                CHECK(sd.vmax < 100.0f);  // the scores' own size, not 1e20
+                CHECK(sd.vmax > 0.0f);
+            }
+        }
+    }
+}
+
 TEST_CASE("dropout survivors and their source share one probability scale that starts at 0..1") {
     AttentionConfig c;
     c.seq_len = 6;

@@ -14,6 +14,7 @@
 #include "app/gui/frame.h"
 #include "app/gui/views/view_controls.h"
 #include "app/gui/views/view_registry.h"
+#include "tests/gui/controls_driver.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/lang/pseudo_language.h"
 
@@ -209,7 +210,7 @@ TEST_CASE("applying the edits writes them in once, and a language picked becomes
     CHECK(out.language_changed);
 }
 
-TEST_CASE("mask presets from the command line are named in the mask box and keep their valid lengths") {
+TEST_CASE("mask presets from the command line are ticked in the mask section and keep their valid lengths") {
     HeadlessImGui imgui(1280, 800);
     AppState state = small_state();
     state.session.config.mask_presets.causal = true;
@@ -220,9 +221,18 @@ TEST_CASE("mask presets from the command line are named in the mask box and keep
     const std::optional<ComputeRequest> request = make_request(state.session);
     REQUIRE_MESSAGE(request.has_value(), english(state.session.config_message));
     CHECK(request->config.valid_lengths == std::vector<int>{3});
-    // The box names the presets (not "none") and the valid-length slider is shown.
-    controls_frame(state, state.ui);
-    const std::string drawn = drawn_text("controls under test");
-    CHECK(shows(drawn, "causal,left-padding (from --mask)"));
-    CHECK(shows(drawn, text::tr("controls.valid_length")));
+    // The valid-length slider is shown, and both presets are ticked: a click on causal
+    // unticks it and leaves left padding with its length.
+    ControlsDriver driver;
+    driver.height = 800.0f;
+    driver.frame(state);
+    CHECK(shows(drawn_text(ControlsDriver::kWindow), text::tr("controls.valid_length")));
+    CHECK(driver.tick(state, "controls.mask.preset.causal"));
+    const MaskPresets after = state.session.config.mask_spec().presets;
+    CHECK_FALSE(after.causal);
+    CHECK(after.left_padding);
+    CHECK_FALSE(after.padding);
+    const std::optional<ComputeRequest> again = make_request(state.session);
+    REQUIRE(again.has_value());
+    CHECK(again->config.valid_lengths == std::vector<int>{3});
 }

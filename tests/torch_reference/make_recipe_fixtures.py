@@ -195,9 +195,10 @@ def first_rows(named):
 
 def main():
     torch.set_num_threads(1)
-    if os.path.isdir(OUT_ROOT):
-        shutil.rmtree(OUT_ROOT)
-    os.makedirs(OUT_ROOT)
+    os.makedirs(OUT_ROOT, exist_ok=True)
+    for entry in os.listdir(OUT_ROOT):                  # old cases go; README.md stays
+        if os.path.isdir(os.path.join(OUT_ROOT, entry)):
+            shutil.rmtree(os.path.join(OUT_ROOT, entry))
     index = []
     for suffix, recipe, args, overrides in SIZES:
         build, defaults, single_head = RECIPES[recipe]

@@ -2,6 +2,7 @@
 
 #include "app/gui/model_choice.h"
 #include "app/gui/views/view_model.h"
+#include "app/gui/views/view_recipe.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -11,6 +12,10 @@
 
 #include "app/gui/colormap.h"
 #include "app/gui/fonts_theme.h"
+#include "app/gui/views/view_controls_attention.h"
+#include "app/gui/views/view_controls_mask.h"
+#include "app/gui/views/view_controls_projections.h"
+#include "app/gui/views/view_controls_widgets.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -20,38 +25,8 @@ using text::label;
 using text::tr;
 using text::trf;
 
-void help_marker(const char* text) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-        ImGui::TextUnformatted(text);
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
-}
-
 bool slider_size(const char* label, int* value, int lo, int hi) {
     return ImGui::SliderInt(label, value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
-}
-
-// A width that 0 means "same as E": the slider shows the effective value and says so.
-bool slider_width_or_e(const char* label, int* value, int hidden_dim) {
-    int shown = *value > 0 ? *value : hidden_dim;
-    const char* format = *value > 0 ? "%d" : tr("controls.follows_e_format");
-    if (!ImGui::SliderInt(label, &shown, 1, 1024, format, ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-        return false;
-    *value = shown;
-    return true;
-}
-
-// Puts the next item on the same line when it fits, else on a new line.
-void flow(const std::string& label) {
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    const float width = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f;
-    const float next = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
-    if (next < right) ImGui::SameLine();
 }
 
 // Why hidden_dim and num_heads do not fit, and one-click fixes.
@@ -94,7 +69,10 @@ bool cross_attention_controls(Session& session, bool light_theme) {
     // The label wraps in a narrow panel, and clicking it toggles like a checkbox label.
     bool toggled = ImGui::Checkbox("##cross", &c.cross_attention);
     ImGui::SameLine();
-    ImGui::TextWrapped("%s", tr("controls.cross"));
+    // Wrapped short of the right edge, so the help marker after it stays in the panel.
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - ImGui::GetFontSize() * 1.6f);
+    ImGui::TextUnformatted(tr("controls.cross"));
+    ImGui::PopTextWrapPos();
     if (ImGui::IsItemClicked()) {
         c.cross_attention = !c.cross_attention;
         toggled = true;
@@ -128,18 +106,8 @@ bool cross_attention_controls(Session& session, bool light_theme) {
     return changed;
 }
 
-// The three ways to write the layer; fused is greyed out (with the reason) for cross-attention.
-// A combo's label: beside it when the panel is wide, on its own line above a full-width
-// combo when it is narrow (a 1024x768 projector), so the chosen text is never cut to
-// "key paddi". Returns the ImGui label to pass to the combo.
-std::string combo_label(const char* key) {
-    const float fs = ImGui::GetFontSize();
-    if (ImGui::GetContentRegionAvail().x >= fs * 19.0f) return label(key);
-    ImGui::TextUnformatted(tr(key));
-    ImGui::SetNextItemWidth(-fs * 1.6f);  // room for a help marker
-    return std::string("##") + key;
-}
-
+// The three ways to write the layer; a way the core refuses for this configuration is
+// greyed out, with its reason.
 bool variant_combo(Session& session) {
     AttentionConfig& c = session.config;
     const char* names[] = {label("controls.variant.split"), label("controls.variant.stacked"), label("controls.variant.fused")};
@@ -148,24 +116,35 @@ bool variant_combo(Session& session) {
     const char* preview_keys[] = {"controls.variant.split", "controls.variant.stacked", "controls.variant.fused"};
     if (ImGui::BeginCombo(combo_label("controls.variant").c_str(), tr(preview_keys[current]))) {
         for (int v = 0; v < 3; ++v) {
-            const bool blocked = v == static_cast<int>(Variant::Fused) && c.cross_attention;
+            // Refused by the core for this configuration (fused with cross-attention,
+            // stacked or fused with shared key heads or extra key columns): greyed out, with why.
+            const Message refusal = v == current ? Message()
+                                                 : refusal_of(session, [v](AttentionConfig& x) { x.variant = static_cast<Variant>(v); });
+            const bool blocked = !refusal.empty();
             const ImGuiSelectableFlags flags = blocked ? ImGuiSelectableFlags_Disabled : 0;
             if (ImGui::Selectable(names[v], v == current, flags) && !blocked) {
                 c.variant = static_cast<Variant>(v);
                 changed = true;
             }
-            if (blocked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-                ImGui::BeginTooltip();
-                ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
-                ImGui::TextUnformatted(tr("controls.fused_needs_self"));
-                ImGui::PopTextWrapPos();
-                ImGui::EndTooltip();
-            }
+            if (blocked) reason_tooltip(text::render(refusal).c_str());
         }
         ImGui::EndCombo();
     }
     if (c.cross_attention) help_marker(tr("controls.fused_needs_self"));
     if (changed) session.cross_note.clear();
+    return changed;
+}
+
+// Issue 9's options, one collapsing section per concept. With a trained model they show
+// the model's choices, greyed out.
+bool draw_issue_options(Session& session, const Results& results, const ControlsContext& ctx, bool& session_edited) {
+    bool changed = false;
+    for (SectionEdit edit : {draw_mask_controls(session, results, ctx), draw_scores_controls(session, ctx),
+                             draw_rope_controls(session, ctx), draw_projection_controls(session, ctx),
+                             draw_mha_extras_controls(session, ctx), draw_precision_controls(session, ctx)}) {
+        changed |= edit.config_changed;
+        session_edited |= edit.session_edited;
+    }
     return changed;
 }
 
@@ -184,6 +163,14 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     AttentionConfig& c = session.config;
 
     const bool model = session.model != nullptr;
+    draw_recipe_card(session);  // nothing unless the controls started from a recipe
+    // The reasons name the button that frees the greyed-out controls, in the language in use.
+    const std::string model_reason = trf("controls.fixed_by_model", {{"button", tr("model.use_random")}});
+    const std::string weights_reason = trf("controls.fixed_by_weights", {{"button", tr("controls.files.forget")}});
+    ControlsContext ctx;
+    ctx.light_theme = settings.light_theme;
+    ctx.model_reason = model ? model_reason.c_str() : nullptr;
+    ctx.weights_reason = session.sources.weights_path.empty() ? nullptr : weights_reason.c_str();
     ImGui::TextUnformatted(tr("controls.tokens"));
     ImGui::SetNextItemWidth(-1.0f);
     const char* hint = model ? tr("controls.sentence.model_hint") : tr("controls.sentence.hint");
@@ -224,6 +211,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
             out.config_changed = true;
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", fixed_sizes_reason());
+        draw_issue_options(session, results, ctx, session_edited);
         ImGui::Separator();
     } else {
     // The label wraps beside the box instead of being cut off in a narrow panel.
@@ -261,48 +249,6 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     ImGui::Separator();
 
     ImGui::TextUnformatted(tr("controls.attention"));
-    const int mask = static_cast<int>(c.mask);
-    const char* masks[] = {tr("controls.mask.none"), tr("controls.mask.causal"), tr("controls.mask.padding")};
-    // Presets combined on the command line (--mask causal,left-padding) have no entry of
-    // their own: the box names them until one of its entries replaces them.
-    const bool presets = c.mask_presets.any();
-    const std::string shown = presets ? trf("controls.mask.presets", {{"presets", to_string(c.mask_spec().presets)}})
-                                      : std::string(masks[mask]);
-    if (ImGui::BeginCombo(combo_label("controls.mask").c_str(), shown.c_str())) {
-        for (int i = 0; i < 3; ++i) {
-            if (ImGui::Selectable(masks[i], !presets && i == mask) && (presets || i != mask)) {
-                c.mask = static_cast<MaskKind>(i);
-                c.mask_presets = MaskPresets{};
-                out.config_changed = true;
-            }
-        }
-        ImGui::EndCombo();
-    }
-    help_marker(tr("controls.mask.help"));
-    if (c.mask_spec().presets.reads_valid_lengths()) {
-        // Padding masks keys: S when keys have their own input, else L. Each batch item has
-        // its own length; the slider edits the item on screen.
-        const int keys = std::max(1, c.cross_attention ? c.S() : c.seq_len);
-        const int item = std::clamp(session.batch_item, 0, std::max(0, c.batch - 1));
-        while (static_cast<int>(session.valid_lengths.size()) < c.batch) {
-            session.valid_lengths.push_back(valid_length_of(session, c.batch));
-            session_edited = true;
-        }
-        int length = std::clamp(valid_length_of(session, item), 1, keys);
-        // The item goes into the slider's text so the label stays short in a narrow panel.
-        const std::string format = c.batch > 1 ? trf("controls.valid_length.item_format", {{"item", item}}) : std::string("%d");
-        if (ImGui::SliderInt(label("controls.valid_length"), &length, 1, keys, format.c_str(), ImGuiSliderFlags_AlwaysClamp)) {
-            session.valid_lengths[static_cast<size_t>(item)] = length;
-            out.config_changed = true;
-        }
-        if (c.batch > 1) {
-            std::string all = tr("controls.valid_lengths");
-            for (int b = 0; b < c.batch; ++b) all += " " + std::to_string(std::clamp(valid_length_of(session, b), 1, keys));
-            ImGui::TextDisabled("%s", all.c_str());
-        }
-    }
-    out.config_changed |= ImGui::SliderFloat(label("controls.dropout"), &c.dropout, 0.0f, 0.9f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
-    out.config_changed |= ImGui::Checkbox(label("controls.bias"), &c.bias);
     out.config_changed |= variant_combo(session);
     int seed = static_cast<int>(c.seed);
     if (ImGui::InputInt(label("controls.seed"), &seed)) {
@@ -310,11 +256,9 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
         c.dropout_seed = c.seed;
         out.config_changed = true;
     }
-    if (!session.config_message.empty() && !(c.num_heads > 0 && c.hidden_dim % c.num_heads != 0)) {
-        ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).warning));
-        ImGui::TextWrapped("%s", text::render(session.config_message).c_str());
-        ImGui::PopStyleColor();
-    }
+    out.config_changed |= draw_issue_options(session, results, ctx, session_edited);
+    warning_note(session.option_note, settings.light_theme);
+    if (!(c.num_heads > 0 && c.hidden_dim % c.num_heads != 0)) warning_note(session.config_message, settings.light_theme);
     }  // random weights
     if (!session.sources.weights_path.empty() || !session.sources.query_path.empty()) {
         ImGui::Separator();
@@ -371,6 +315,12 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
 
     }
     ImGui::PopItemWidth();
+    // A size, input or variant change may have made an option invalid (num_kv_heads no
+    // longer dividing num_heads, RoPE with an odd d_h): it moves, and the note says so.
+    if (out.config_changed && !model) {
+        session.option_note.clear();
+        snap_options_to_valid(session);
+    }
     // The session edits not marked above are the ones that set config_changed.
     if (session_edited || out.config_changed) out.session_edit = std::move(session);
     if (settings_edited) out.settings_edit = std::move(settings);

@@ -7,6 +7,7 @@
 #include "app/gui/export_path.h"
 #include "app/gui/format.h"
 #include "app/gui/views/view_model.h"
+#include "app/gui/views/view_recipe.h"
 #include "app/gui/views/view_path_dialog.h"
 #include "app/text/languages.h"
 
@@ -99,6 +100,10 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
     }
     if (ImGui::BeginMenu(label("menu.model"))) {
         out |= draw_model_menu_items(session);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(label("menu.recipe"))) {
+        out |= draw_recipe_menu_items(session);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(label("menu.view"))) {

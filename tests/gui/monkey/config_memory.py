@@ -2,7 +2,8 @@
 """Memory after 100 configuration changes made in the real window (issue 7).
 
 Changes seq_len, hidden_dim and num_heads (Ctrl+click on the slider, Ctrl+A, a number,
-Enter, and sometimes a drag), the mask (its combo), and the sentence (typed). The first
+Enter, and sometimes a drag), the mask (a preset checkbox of the Mask section), and the
+sentence (typed). The first
 change sets the largest configuration of the cycle (L=16, E=32, H=4), so later ones never
 need more memory than it legitimately does. Resident memory (VmRSS) is read after the
 first change and after the hundredth, each once the window is idle again; fails when the
@@ -41,32 +42,42 @@ def drag_slider(s, stop, fraction_from, fraction_to):
     s.xdo(*(args + ["mouseup", 1]))
 
 
-def find_mask_combo(s, above, below):
-    """The item just above the dropout slider and below the batch slider: the mask combo.
-    Found by hovering down the column between them."""
-    x = (below[0] + below[2]) / 2 - 20
-    rows, current = [], None
-    y = above[3] + 1
-    while y < below[1]:
-        s.xdo("mousemove", "--window", s.window_id, int(x), int(y))
+def rows_below(s, x, y_from, y_to):
+    """The items under a vertical line at window x between y_from and y_to, as (x, y_centre,
+    hovered id), found by moving the mouse down and watching the hovered id (read only once
+    the window has drawn a frame with the mouse there)."""
+    rows, current, start = [], None, None
+    y = y_from
+    while y < y_to:
+        here = (int(x), int(y))
+        s.xdo("mousemove", "--window", s.window_id, here[0], here[1])
         time.sleep(0.03)
-        hovered = s.layout().hovered
-        if hovered != "00000000" and hovered != current:
-            rows.append((x, y + 6))
-        current = hovered
+        lay = s.wait_for(lambda l: l.mouse == here, 2.0) or s.layout()
+        hovered = None if lay.hovered == "00000000" else lay.hovered
+        if hovered != current:
+            if current is not None:
+                rows.append((x, (start + y - 3) / 2, current))
+            current, start = hovered, y
         y += 3
-    return rows[-1] if rows else None
+    if current is not None:
+        rows.append((x, (start + y - 3) / 2, current))
+    return rows
 
 
-def set_mask(s, combo, index):
-    s.click(*combo)
-    if s.wait_for(lambda l: l.window("##Combo_") is not None, 2.0) is None:
-        return False
-    rows = s.popup_rows("##Combo_")
-    if len(rows) < 3:
-        return False
-    s.click(rows[index % len(rows)][0], rows[index % len(rows)][1])
-    s.wait_for(lambda l: l.window("##Combo_") is None, 2.0)
+def find_mask_presets(s, seed):
+    """The Mask section follows the seed field: its header, then the preset checkboxes,
+    whose boxes sit at the panel's left edge: two rows of them in any panel width (causal and
+    left padding side by side with padding and the window, or causal and padding stacked).
+    Returns those two boxes (the header skipped)."""
+    x0, _, _, y1, _ = seed
+    rows = rows_below(s, x0 + 8, y1 + 2, y1 + 100)
+    return rows[1:3]
+
+
+def set_mask(s, boxes, index):
+    """Ticks or unticks one preset (causal, then the next one, ...): each is a new mask."""
+    x, y, _ = boxes[index % len(boxes)]
+    s.click(x, y)
     return True
 
 
@@ -95,10 +106,10 @@ def main():
         if len(stops) < 6:
             print("FAIL: found only %d text-capable fields in the Controls panel" % len(stops))
             return 1
-        sentence, seq_len, hidden, heads, batch, dropout = stops[:6]
-        combo = find_mask_combo(s, batch, dropout)
-        if combo is None:
-            print("FAIL: the mask combo was not found between the batch and dropout sliders")
+        sentence, seq_len, hidden, heads, batch, seed = stops[:6]
+        boxes = find_mask_presets(s, seed)
+        if len(boxes) < 2:
+            print("FAIL: the mask presets were not found below the seed field")
             return 1
         s.keys("Escape")
         # The first change: the largest configuration of the cycle, all at once.
@@ -115,9 +126,7 @@ def main():
             elif kind == 2:
                 set_slider(s, heads, HEADS[(i // 6) % len(HEADS)])
             elif kind == 3:
-                if not set_mask(s, combo, i // 6):
-                    print("FAIL: the mask combo did not open with three rows")
-                    return 1
+                set_mask(s, boxes, i // 6)
             elif kind == 4:
                 x0, y0, x1, y1, _ = sentence
                 s.click((x0 + x1) / 2, (y0 + y1) / 2)

@@ -1,0 +1,57 @@
+// Small pieces the controls panel's files share: help markers, notes, section headers
+// and choices greyed out with the reason the core gives.
+#pragma once
+
+#include <string>
+
+#include "core/message.h"
+
+namespace attn::gui {
+
+// What every section of the controls needs besides the session it edits.
+struct ControlsContext {
+    bool light_theme = false;
+    // A trained model runs its own attention: every option is fixed; this says why.
+    const char* model_reason = nullptr;
+    // A weights file decides the projections' shapes (bias, num_kv_heads, input_dim,
+    // bias_k/bias_v); this says why those controls are greyed out. Null without a file.
+    const char* weights_reason = nullptr;
+};
+
+// What a section did: config_changed asks for a new trace; session_edited marks an edit
+// that needs none (the session still comes back).
+struct SectionEdit {
+    bool config_changed = false;
+    bool session_edited = false;
+};
+
+// "(?)" on the same line; hovering it shows `text`.
+void help_marker(const char* text);
+// A wrapped line in the theme's warning colour (nothing when `message` is empty).
+void warning_note(const Message& message, bool light_theme);
+// A wrapped line in the disabled-text colour.
+void quiet_note(const std::string& text);
+// A collapsing header titled by catalogue key `key` (closed at first unless `open`), with
+// a "(?)" at its right end showing `help_key`'s text. Returns true when it is open.
+bool section_header(const char* key, const char* help_key, bool open = false);
+// A tooltip with `reason` over the last item, also when that item is disabled.
+void reason_tooltip(const char* reason);
+// A checkbox that cannot be ticked while `refusal` is non-empty (it is then greyed out,
+// and hovering says why); unticking always works. Returns true when it toggled `value`.
+bool guarded_checkbox(const char* label, bool* value, const Message& refusal);
+// A slider for a width where 0 means "same as E": it shows the width in use and says so.
+bool slider_width_or_e(const char* label, int* value, int hidden_dim);
+// A group of controls a trained model fixes: greyed out, hovering says why. Call
+// end_fixed_group() after the controls (both do nothing special when `reason` is null).
+void begin_fixed_group(const char* reason);
+void end_fixed_group(const char* reason);
+// A combo's label: beside it when the panel is wide, on its own line above a full-width
+// combo when it is narrow (a 1024x768 projector), so the chosen text is never cut short.
+// Returns the ImGui label to pass to the combo.
+std::string combo_label(const char* key);
+// flow() for a checkbox or radio button labelled `label` (its box comes first).
+void flow_checkbox(const char* label);
+// Puts the next item, `label` wide, on the same line when it fits, else on a new line.
+void flow(const std::string& label);
+
+}  // namespace attn::gui
