@@ -60,7 +60,8 @@ void init_from_problem(Session& session, const io::Problem& problem);
 // The request for the edited inputs, or an empty optional with session.config_message set.
 std::optional<ComputeRequest> make_request(Session& session);
 // The configuration make_request sends for the random weights: key/value sizes only
-// with cross-attention on, one valid length per item (0..S) for the presets that read them.
+// with cross-attention on, one valid length per item (0..S) for the presets that read them,
+// and the cells painted on the canvas merged into mask_file.
 AttentionConfig request_config(const Session& session);
 // Why `edit` applied to the session's configuration would not run: the core's validate()
 // message, or an empty message when it runs or when the configuration is already refused
