@@ -48,9 +48,17 @@ struct CodeUi {
     float scrolled_h = 0;    // ... at this panel height (a resize scrolls again)
 };
 
+// The number field under a pinned `input` cell (view_input_editor.h).
+struct InputEditUi {
+    CellRef cell;          // the cell the text belongs to; another pin restarts the text
+    std::string text;      // what the user is typing
+    Message message;       // why the last value was refused (empty when it was taken)
+};
+
 struct UiState {
     Playback playback;
     CanvasUi canvas;
+    InputEditUi input_edit;
     float pending_ui_scale = 0;    // the UI scale slider's value until it is released (0 = unset)
     bool presentation = false;     // full screen, controls hidden, large type
     bool show_storage = true;      // the storage strip under the canvas

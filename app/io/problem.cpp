@@ -163,7 +163,11 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     if (!src.query_path.empty() && !sentences.empty())
         return R::failure(Message("error.problem.query_and_tokens"));
     const bool typed_query = src.query_values.size() > 0;
-    if (typed_query && (!src.query_path.empty() || !sentences.empty()))
+    // One word per typed row only labels the rows (the window keeps its sentence's words
+    // when a cell of the input is typed into); anything else would be a second query.
+    const bool words_label_rows = typed_query && src.sentences.empty() &&
+                                  static_cast<int64_t>(src.tokens.size()) == src.query_values.rows();
+    if (typed_query && (!src.query_path.empty() || (!sentences.empty() && !words_label_rows)))
         return R::failure("--query-values cannot be combined with --query or --tokens: give the query input one way");
     // A recipe's example input, when nothing else gives the query and its (L, d_in) fits.
     const Recipe* recipe = find_recipe(config.recipe);

@@ -260,11 +260,14 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     warning_note(session.option_note, settings.light_theme);
     if (!(c.num_heads > 0 && c.hidden_dim % c.num_heads != 0)) warning_note(session.config_message, settings.light_theme);
     }  // random weights
-    if (!session.sources.weights_path.empty() || !session.sources.query_path.empty()) {
+    if (!session.sources.weights_path.empty() || !session.sources.query_path.empty() || session.sources.query_values.size() > 0) {
         ImGui::Separator();
         ImGui::TextUnformatted(tr("controls.files"));
         if (!session.sources.weights_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.weights", {{"path", session.sources.weights_path}}).c_str());
         if (!session.sources.query_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.query", {{"path", session.sources.query_path}}).c_str());
+        if (session.sources.query_values.size() > 0)
+            ImGui::TextWrapped("%s", trf("controls.files.typed", {{"rows", static_cast<long long>(session.sources.query_values.rows())},
+                                                                 {"cols", static_cast<long long>(session.sources.query_values.cols())}}).c_str());
         if (ImGui::SmallButton(label("controls.files.forget"))) {
             session.sources = io::ProblemSources{};
             out.config_changed = true;

@@ -10,6 +10,7 @@
 #include "app/gui/views/view_dialogs.h"
 #include "app/gui/views/view_explain.h"
 #include "app/gui/views/view_hint.h"
+#include "app/gui/views/view_input_editor.h"
 #include "app/gui/views/view_inspector.h"
 #include "app/gui/views/view_menu.h"
 #include "app/gui/views/view_status.h"
@@ -61,6 +62,7 @@ const std::vector<ViewSpec>& registered_views() {
          }},
         {"window.inspector", true, DockSlot::RightBottom, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
              draw_inspector(s.results, ui.canvas, ui.playback.step());
+             return draw_input_editor(s.session, s.results, ui, s.settings.light_theme);
              return Actions{};
          }},
         {nullptr, false, DockSlot::StatusBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {

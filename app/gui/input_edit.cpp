@@ -1,0 +1,29 @@
+#include "app/gui/input_edit.h"
+
+#include <cmath>
+
+namespace attn::gui {
+
+bool input_cells_editable(const Session& session, const Trace& trace) {
+    return !session.model && !trace.model.present() && session.sources.query_path.empty() &&
+           trace.find(StepId::Input) != nullptr;
+}
+
+Message edit_input_cell(Session& session, const Trace& trace, int item, int row, int col, float value) {
+    if (!std::isfinite(value)) return Message("inspector.edit_input.not_finite");
+    const Step* input = trace.find(StepId::Input);
+    if (input == nullptr || !input_cells_editable(session, trace)) return Message("inspector.edit_input.not_here");
+    const Tensor& x = input->tensor;  // (B, L, d_in)
+    if (x.rank() != 3 || item < 0 || item >= x.dim(0) || row < 0 || row >= x.dim(1) || col < 0 || col >= x.dim(2))
+        return Message("inspector.edit_input.not_here");
+    // Every item gets the typed rows (as --query-values does): start from the shown item's.
+    Mat rows(x.dim(1), x.dim(2));
+    for (int64_t i = 0; i < x.dim(1); ++i)
+        for (int64_t d = 0; d < x.dim(2); ++d) rows(i, d) = x.at({item, i, d});
+    rows(row, col) = value;
+    session.sources.query_values = std::move(rows);
+    session.config_message.clear();
+    return Message();
+}
+
+}  // namespace attn::gui

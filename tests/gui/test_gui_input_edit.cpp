@@ -1,0 +1,157 @@
+// Typing into a pinned cell of the `input` step (issue 10: "a cell of input can be
+// edited"): the value goes in, everything downstream is recomputed, the row labels stay,
+// and a refused text is named next to the field without changing anything.
+#include <doctest/doctest.h>
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <cmath>
+#include <string>
+
+#include "app/gui/frame.h"
+#include "app/gui/input_edit.h"
+#include "app/gui/views/view_input_editor.h"
+#include "app/text/languages.h"
+#include "headless_imgui.h"
+
+using namespace attn;
+using namespace attn::gui;
+using namespace attn::gui::testing;
+
+namespace {
+
+constexpr const char* kWindow = "input editor under test";
+
+void compute_into(AppState& state) {
+    std::optional<ComputeRequest> request = make_request(state.session);
+    REQUIRE_MESSAGE(request.has_value(), english(state.session.config_message));
+    ComputeResult result = ComputeWorker::compute(*request, 1);
+    REQUIRE_MESSAGE(result.error.empty(), english(result.error));
+    accept_result(state, std::move(result), 0.0);
+}
+
+// One frame of the editor alone; its edits applied as draw_frame applies them.
+bool frame(AppState& state) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(500, 400));
+    ImGui::Begin(kWindow, nullptr, ImGuiWindowFlags_NoTitleBar);
+    Actions out = draw_input_editor(state.session, state.results, state.ui, false);
+    ImGui::End();
+    ImGui::Render();
+    const bool changed = out.config_changed;
+    apply_edits(state, out);
+    return changed;
+}
+
+// Focuses the number field, replaces its text by `typed` and presses Enter, as a user does.
+bool type_value(AppState& state, const std::string& typed) {
+    // Half a second of frames: the click below must not count as a double click on the
+    // previous one (which selects a word instead of placing the cursor).
+    for (int i = 0; i < 40; ++i) frame(state);
+    ImGuiWindow* window = ImGui::FindWindowByName(kWindow);
+    REQUIRE(window != nullptr);
+    // Where the field is: focus it for keyboard navigation and read the rectangle ImGui
+    // keeps for it; then click its middle, as the mouse would.
+    const ImGuiID id = window->GetID("##input_edit");
+    ImGuiContext& g = *GImGui;
+    ImGui::FocusWindow(window);
+    ImGui::SetFocusID(id, window);
+    g.NavIdIsAlive = false;
+    frame(state);
+    REQUIRE(g.NavId == id);
+    const ImRect rect = ImGui::WindowRectRelToAbs(window, window->NavRectRel[g.NavLayer]);
+    ImGuiIO& io = ImGui::GetIO();
+    // The mouse moves there (after keys, ImGui ignores a mouse that has not moved).
+    io.MousePos = ImVec2(rect.Min.x + 1.0f, rect.Min.y + 1.0f);
+    bool changed = frame(state);
+    io.MousePos = rect.GetCenter();
+    changed |= frame(state);
+    io.MouseDown[0] = true;
+    changed |= frame(state);
+    io.MouseDown[0] = false;
+    changed |= frame(state);
+    io.KeyMap[ImGuiKey_A] = 'A';
+    io.KeyCtrl = true;
+    io.KeysDown['A'] = true;
+    changed |= frame(state);
+    io.KeysDown['A'] = false;
+    io.KeyCtrl = false;
+    changed |= frame(state);
+    io.AddInputCharactersUTF8(typed.c_str());
+    changed |= frame(state);
+    io.KeyMap[ImGuiKey_Enter] = 257;
+    io.KeysDown[257] = true;
+    changed |= frame(state);
+    io.KeysDown[257] = false;
+    changed |= frame(state);
+    return changed;
+}
+
+// Pins cell (row, col) of the input step, as a click on it does.
+void pin_input_cell(AppState& state, int row, int col) {
+    const int step = state.results.trace->index_of(StepId::Input);
+    REQUIRE(step >= 0);
+    state.ui.canvas.pinned = CellRef{step, 0, row, col, CellRef::Part::Result};
+}
+
+float input_at(const AppState& state, int row, int col) {
+    return state.results.trace->find(StepId::Input)->tensor.at({0, row, col});
+}
+
+}  // namespace
+
+TEST_CASE("typing a number into a pinned input cell recomputes everything after it") {
+    HeadlessImGui imgui(800, 600);
+    AppState state;  // the seeded random weights on the box's sentence
+    state.session.config.batch = 2;
+    compute_into(state);
+    const std::vector<std::string> words = state.results.query_tokens;
+    const Tensor before_q = state.results.trace->find(StepId::Q)->tensor;
+    pin_input_cell(state, 1, 2);
+    frame(state);
+    REQUIRE(shows(drawn_text(kWindow), "Type a new value"));
+
+    CHECK(type_value(state, "  3.5 "));
+    REQUIRE(state.session.sources.query_values.size() > 0);
+    compute_into(state);
+    CHECK(input_at(state, 1, 2) == 3.5f);
+    CHECK(state.results.trace->find(StepId::Input)->tensor.at({1, 1, 2}) == 3.5f);  // every item gets the rows
+    CHECK(state.results.query_tokens == words);  // the words still label the rows
+    const Tensor& q = state.results.trace->find(StepId::Q)->tensor;
+    CHECK(q.at({0, 0, 0}) == before_q.at({0, 0, 0}));  // row 0 did not read the cell
+    CHECK(q.at({0, 1, 0}) != before_q.at({0, 1, 0}));  // row 1 did
+
+    // Typing a sentence afterwards takes the words again.
+    state.session.sentence = "one two three";
+    REQUIRE(follow_sentence(state.session));
+    CHECK(state.session.sources.query_values.size() == 0);
+    compute_into(state);
+    CHECK(state.results.trace->config.seq_len == 3);
+}
+
+TEST_CASE("text that is not a finite number is refused next to the field, nothing changes") {
+    for (const char* bad : {"abc", "1.5x", "nan", "inf", "-inf", "1e999"}) {
+        CAPTURE(std::string(bad));
+        HeadlessImGui imgui(800, 600);
+        AppState state;
+        compute_into(state);
+        pin_input_cell(state, 0, 1);
+        CHECK_FALSE(type_value(state, bad));
+        CHECK(state.session.sources.query_values.size() == 0);
+        CHECK(shows(drawn_text(kWindow), english(state.ui.input_edit.message)));
+        CHECK_FALSE(state.ui.input_edit.message.empty());
+    }
+}
+
+TEST_CASE("a trained model's input cells are not offered for typing") {
+    AppState state;
+    Session& session = state.session;
+    session.config.seq_len = 3;
+    compute_into(state);
+    CHECK(input_cells_editable(session, *state.results.trace));
+    CHECK_FALSE(edit_input_cell(session, *state.results.trace, 0, 0, 0, std::nanf("")).empty());
+    CHECK_FALSE(edit_input_cell(session, *state.results.trace, 0, 9, 0, 1.0f).empty());  // no such row
+    CHECK(session.sources.query_values.size() == 0);
+}
