@@ -309,3 +309,17 @@ TEST_CASE("the trace manifest keeps English words whatever the window's language
     CHECK(manifest["steps"][0]["formula"] == "X");
     CHECK(contains(manifest["steps"][0]["explanation"].get<std::string>(), "4 token(s)"));
 }
+
+TEST_CASE("the input and query projection texts give d_in when it differs from hidden_dim") {
+    AttentionConfig c;
+    c.seq_len = 6;
+    c.input_dim = 3;
+    c.hidden_dim = 4;
+    c.num_heads = 2;
+    const std::string input = describe_step(StepId::Input, c, english()).explanation;
+    CHECK(input.find("d_in = 3") != std::string::npos);
+    CHECK(input.find("hidden_dim = 4 numbers") == std::string::npos);  // the vector is 3 wide, not 4
+    CHECK(describe_step(StepId::Q, c, english()).explanation.find("3") != std::string::npos);
+    c.input_dim = 0;
+    CHECK(describe_step(StepId::Input, c, english()).explanation.find("hidden_dim = 4 numbers") != std::string::npos);
+}

@@ -66,6 +66,11 @@ void accept_result(AppState& state, ComputeResult result, double now) {
     std::optional<StepId> shown_step = parse_step_name(state.ui.resume_step);
     state.ui.resume_step.clear();
     if (const Step* shown = state.results.step_at(state.ui.playback.step()); shown && !shown_step) shown_step = shown->id;
+    // A pinned cell stays pinned when its step comes back with the same shape (a value was
+    // typed into it, a seed changed): the user is still looking at that cell.
+    const Step* pinned_step = state.ui.canvas.pinned.valid() ? state.results.step_at(state.ui.canvas.pinned.step) : nullptr;
+    const std::optional<StepId> pinned_id = pinned_step ? std::optional<StepId>(pinned_step->id) : std::nullopt;
+    const std::vector<int64_t> pinned_shape = pinned_step ? pinned_step->tensor.shape() : std::vector<int64_t>{};
     state.results.trace = std::move(result.trace);
     state.results.model = std::move(result.model);
     state.results.query_tokens = std::move(result.query_tokens);
@@ -73,9 +78,11 @@ void accept_result(AppState& state, ComputeResult result, double now) {
     state.results.compute_ms = result.compute_ms;
     // Files decide some sizes (a weights file fixes E, a query file fixes B and L):
     // let the controls show what was really computed.
-    if (!state.session.sources.weights_path.empty() || !state.session.sources.query_path.empty()) {
+    if (!state.session.sources.weights_path.empty() || !state.session.sources.query_path.empty() ||
+        state.session.sources.query_values.size() > 0) {
         const AttentionConfig& got = state.results.trace->config;
         state.session.config.hidden_dim = got.hidden_dim;
+        state.session.config.input_dim = got.input_dim;
         state.session.config.seq_len = got.seq_len;
         state.session.config.batch = got.batch;
         state.session.config.bias = got.bias;
@@ -86,7 +93,9 @@ void accept_result(AppState& state, ComputeResult result, double now) {
     state.ui.playback.set_step_count(static_cast<int>(state.results.trace->steps.size()));
     const int same = shown_step ? state.results.trace->index_of(*shown_step) : -1;
     if (same >= 0 && same != state.ui.playback.step()) state.ui.playback.set_position(same, 1.0f);
-    if (state.ui.canvas.pinned.valid()) state.ui.canvas.pinned = CellRef{};
+    const Step* repinned = pinned_id ? state.results.step_at(state.ui.canvas.pinned.step) : nullptr;
+    const bool keep_pin = repinned && repinned->id == *pinned_id && repinned->tensor.shape() == pinned_shape;
+    if (state.ui.canvas.pinned.valid() && !keep_pin) state.ui.canvas.pinned = CellRef{};
     if (state.ui.canvas.enlarged_head >= state.results.trace->config.H()) state.ui.canvas.enlarged_head = -1;
     state.ui.canvas.focus_head = std::min(state.ui.canvas.focus_head, std::max(0, state.results.trace->config.H() - 1));
 }

@@ -9,7 +9,8 @@ bool input_cells_editable(const Session& session, const Trace& trace) {
            trace.find(StepId::Input) != nullptr;
 }
 
-Message edit_input_cell(Session& session, const Trace& trace, int item, int row, int col, float value) {
+Message edit_input_cell(Session& session, const Trace& trace, int item, int row, int col, float value,
+                        const std::vector<std::string>& row_words) {
     if (!std::isfinite(value)) return Message("inspector.edit_input.not_finite");
     const Step* input = trace.find(StepId::Input);
     if (input == nullptr || !input_cells_editable(session, trace)) return Message("inspector.edit_input.not_here");
@@ -21,6 +22,9 @@ Message edit_input_cell(Session& session, const Trace& trace, int item, int row,
     for (int64_t i = 0; i < x.dim(1); ++i)
         for (int64_t d = 0; d < x.dim(2); ++d) rows(i, d) = x.at({item, i, d});
     rows(row, col) = value;
+    // A sentence in use sends its words itself; otherwise (a recipe's example, typed rows)
+    // the labels on screen go along, so "journey" stays "journey" and not "t1".
+    if (!session.tokens_from_sentence && static_cast<int64_t>(row_words.size()) == rows.rows()) session.sources.tokens = row_words;
     session.sources.query_values = std::move(rows);
     session.config_message.clear();
     return Message();

@@ -15,6 +15,8 @@ bool input_cells_editable(const Session& session, const Trace& trace);
 
 // Sets input cell (row, col) of batch item `item` to `value`, as described above. Returns
 // an empty message, or why not (the session is then unchanged).
-Message edit_input_cell(Session& session, const Trace& trace, int item, int row, int col, float value);
+// `row_words` (the rows' labels on screen) keep labelling the typed rows.
+Message edit_input_cell(Session& session, const Trace& trace, int item, int row, int col, float value,
+                        const std::vector<std::string>& row_words = {});
 
 }  // namespace attn::gui

@@ -34,7 +34,7 @@ const char* letter_of(StepId id) {
 
 std::string projection_text(StepId id, const AttentionConfig& c, const Catalogue& cat) {
     const char letter = letter_of(id)[0];
-    const int in_width = letter == 'K' ? c.key_dim() : letter == 'V' ? c.value_dim() : c.E();
+    const int in_width = letter == 'K' ? c.key_dim() : letter == 'V' ? c.value_dim() : c.d_in();
     std::string text = cat.format("step.projection.explanation", {{"width", in_width},
                                                                   {"role", cat.text(key_of(id, "role"))},
                                                                   {"letter", letter_of(id)},
@@ -77,7 +77,8 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
         case StepId::EmbeddingSum: case StepId::LayerInput: case StepId::Residual: case StepId::NextTokenProbs:
         case StepId::PredictedTokens: return cat.text(key);
         case StepId::Norm: return cat.format(key, {{"embed", c.E()}});
-        case StepId::Input: return cat.format(key, {{"tokens", c.L()}, {"embed", c.E()}});
+        case StepId::Input:  // the input's own width: d_in, which differs from E in the from-scratch articles
+            return cat.format(c.d_in() == c.E() ? key : "step.input.explanation_d_in", {{"tokens", c.L()}, {"embed", c.E()}, {"d_in", c.d_in()}});
         case StepId::KeyInput: return cat.format(key, {{"keys", c.S()}, {"kdim", c.key_dim()}});
         case StepId::ValueInput: return cat.format(key, {{"keys", c.S()}, {"vdim", c.value_dim()}});
         case StepId::Qkv: return cat.format(key, {{"rows", 3 * c.E()}, {"embed", c.E()}});

@@ -11,6 +11,7 @@
 
 #include "app/gui/frame.h"
 #include "app/gui/input_edit.h"
+#include "app/gui/recipe_choice.h"
 #include "app/gui/views/view_input_editor.h"
 #include "app/text/languages.h"
 #include "headless_imgui.h"
@@ -123,6 +124,7 @@ TEST_CASE("typing a number into a pinned input cell recomputes everything after 
     CHECK(q.at({0, 0, 0}) == before_q.at({0, 0, 0}));  // row 0 did not read the cell
     CHECK(q.at({0, 1, 0}) != before_q.at({0, 1, 0}));  // row 1 did
 
+    CHECK(state.ui.canvas.pinned.valid());  // still pinned: the next value can be typed at once
     // Typing a sentence afterwards takes the words again.
     state.session.sentence = "one two three";
     REQUIRE(follow_sentence(state.session));
@@ -154,4 +156,19 @@ TEST_CASE("a trained model's input cells are not offered for typing") {
     CHECK_FALSE(edit_input_cell(session, *state.results.trace, 0, 0, 0, std::nanf("")).empty());
     CHECK_FALSE(edit_input_cell(session, *state.results.trace, 0, 9, 0, 1.0f).empty());  // no such row
     CHECK(session.sources.query_values.size() == 0);
+}
+
+TEST_CASE("typing into a recipe's example input keeps the article's words on the rows") {
+    HeadlessImGui imgui(800, 600);
+    AppState state;
+    REQUIRE(choose_recipe(state.session, "scratch-mha").empty());
+    compute_into(state);
+    const std::vector<std::string> words = state.results.query_tokens;
+    REQUIRE(words.front() == "Your");
+    pin_input_cell(state, 1, 1);
+    CHECK(type_value(state, "2.5"));
+    compute_into(state);
+    CHECK(input_at(state, 1, 1) == 2.5f);
+    CHECK(input_at(state, 0, 0) == doctest::Approx(0.43f));  // the other rows are the article's
+    CHECK(state.results.query_tokens == words);
 }

@@ -56,7 +56,7 @@ Actions draw_input_editor(const Session& session, const Results& results, UiStat
     if (entered) {
         const std::optional<float> value = parse_number(edit.text);
         Session edited = session;
-        edit.message = value ? edit_input_cell(edited, trace, item, pinned.row, pinned.col, *value)
+        edit.message = value ? edit_input_cell(edited, trace, item, pinned.row, pinned.col, *value, results.query_tokens)
                              : Message("inspector.edit_input.not_a_number", {{"text", edit.text}});
         if (edit.message.empty()) {
             out.session_edit = std::move(edited);
