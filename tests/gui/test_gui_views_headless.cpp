@@ -329,3 +329,25 @@ TEST_CASE("the font's glyphs follow the language in use") {
     CHECK(back.regular->FindGlyphNoFallback(kCheck) == nullptr);
     ImGui::DestroyContext(ctx);
 }
+
+TEST_CASE("the explanation of a fully masked row follows the fill: zeros for -inf, 1/S for -1e20") {
+    for (const char* fill : {"-inf", "-1e20"}) {
+        CAPTURE(std::string(fill));
+        AttentionConfig c;
+        c.seq_len = 4;
+        c.hidden_dim = 4;
+        c.num_heads = 2;
+        c.mask_presets = parse_mask_presets("left-padding").value();
+        c.valid_lengths = {0};  // every key masked
+        c.mask_fill = parse_mask_fill(fill).value();
+        HeadlessImGui imgui(1600, 1000);
+        AppState state = state_for(c);
+        state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnWeights), 1.0f);
+        imgui.frame(state);
+        imgui.frame(state);
+        const std::string shown = drawn_text(attn::text::label("window.explanation"));
+        const bool uniform = std::string(fill) != "-inf";
+        CHECK(shows(shown, "is 1/4") == uniform);
+        CHECK(shows(shown, "all zero, not NaN") == !uniform);
+    }
+}

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <cmath>
 #include <string>
 
 #include "app/gui/fonts_theme.h"
@@ -54,7 +55,12 @@ void draw_explanation(const Trace* trace, int index, bool light_theme, const Fon
     if (step.kind == StepKind::Softmax || step.kind == StepKind::Mask) {
         const int fully = trace->count_fully_masked_rows();
         if (fully > 0) {
-            const std::string note = text::trf("explain.fully_masked_rows", {{"rows", fully}});
+            // With a finite fill (-1e20, finfo.min) the row's scores are all equal, so the
+            // softmax gives 1/S each, as PyTorch does; only -inf needs AttnViz's zeros.
+            const bool finite_fill = std::isfinite(mask_fill_value(trace->config.mask_spec().fill, trace->config.dtype));
+            const std::string note = finite_fill ? text::trf("explain.fully_masked_rows_uniform",
+                                                             {{"rows", fully}, {"keys", trace->config.S_total()}})
+                                                 : text::trf("explain.fully_masked_rows", {{"rows", fully}});
 
             colored_wrapped(colors.warning, note.c_str());
         }
