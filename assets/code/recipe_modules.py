@@ -51,7 +51,7 @@ class ScratchCausalHead(nn.Module):
         self.dropout = nn.Dropout(dropout)
         self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
 
-    def forward(self, x):                                   # x: (B, L, d_in)
+    def forward(self, x):  # x: (B, L, d_in)
         n = x.shape[1]
         queries = x @ self.W_query  # step: q_heads (B, L, d_out) of one head
         keys = x @ self.W_key  # step: k_heads (B, S, d_out) of one head
@@ -141,7 +141,7 @@ class SelfAttV1(Traced):
         self.key_proj = nn.Linear(hidden_dim, hidden_dim)
         self.value_proj = nn.Linear(hidden_dim, hidden_dim)
 
-    def forward(self, X):                                    # (B, L, E)
+    def forward(self, X):  # (B, L, E)
         self.keep("input", X)  # step: input (B, L, E)
         Q = self.keep("q", self.query_proj(X))  # step: q (B, L, E)
         K = self.keep("k", self.key_proj(X))  # step: k (B, S, E)
@@ -184,7 +184,7 @@ class SelfAttV3(Traced):
         self.att_drop = nn.Dropout(dropout)
         self.output_proj = nn.Linear(dim, dim)
 
-    def forward(self, X, attention_mask=None):               # attention_mask: (B, L, S), 1 = keep
+    def forward(self, X, attention_mask=None):  # attention_mask: (B, L, S), 1 = keep
         self.keep("input", X)  # step: input (B, L, E)
         QKV = self.keep("qkv", self.proj(X))  # step: qkv (B, L, 3E)
         Q, K, V = torch.split(QKV, self.dim, dim=-1)  # step: q, k, v (B, L, E)
@@ -239,10 +239,10 @@ class InterviewMha(Traced):
         self.q_proj = nn.Linear(hidden_dim, hidden_dim)
         self.k_proj = nn.Linear(hidden_dim, hidden_dim)
         self.v_proj = nn.Linear(hidden_dim, hidden_dim)
-        self.att_dropout = nn.Dropout(dropout)              # constructed, never applied in forward
+        self.att_dropout = nn.Dropout(dropout)  # constructed, never applied in forward
         self.o_proj = nn.Linear(hidden_dim, hidden_dim)
 
-    def forward(self, X, attention_mask=None):               # attention_mask: (B, H, L, S), 1 = keep
+    def forward(self, X, attention_mask=None):  # attention_mask: (B, H, L, S), 1 = keep
         b, n, _ = X.size()
         self.keep("input", X)  # step: input (B, L, E)
         Q = self.keep("q", self.q_proj(X))  # step: q (B, L, E)
@@ -370,7 +370,7 @@ class LlamaAttention(Traced):
         self.keep("rope_sin", sin)  # step: rope_sin (L, d_h)
         q = self.keep("q_rot", q * cos + rotate_half(q) * sin)  # step: q_rot (B, H, L, d_h)
         k = self.keep("k_rot", k * cos + rotate_half(k) * sin)  # step: k_rot (B, H_kv, S, d_h)
-        if H_kv < H:                                          # repeat_kv: each key/value head serves H / H_kv query heads
+        if H_kv < H:  # repeat_kv: each key/value head serves H / H_kv query heads
             k = self.keep("k_repeated", k.repeat_interleave(H // H_kv, dim=1))  # step: k_repeated (B, H, S, d_h)
             v = self.keep("v_repeated", v.repeat_interleave(H // H_kv, dim=1))  # step: v_repeated (B, H, S, d_h)
         scores = self.keep("attn_scores", torch.matmul(q, k.transpose(2, 3)))  # step: attn_scores (B, H, L, S)

@@ -98,7 +98,7 @@ TEST_CASE("with a recipe the code panel shows the recipe's own class and highlig
         // The class's first line is in view beside the canvas; under it (1024x768) the
         // panel has scrolled to the highlight.
         if (size.x >= 1920) CHECK(shows(drawn, "class ScratchMha(Traced):"));
-        CHECK(shows(drawn, "ScratchMha, the recipe's module"));
+        CHECK(shows(drawn, "ScratchMha from AttnViz's recipe_modules.py"));
         CHECK_FALSE(shows(drawn, "class Attention(nn.Module)"));
         CHECK_FALSE(shows(drawn, "attn_scores = queries @ keys.transpose(-2, -1)"));  // the generic module's line
         // The highlighted line is the class's own, with the shape it produced under it.
@@ -126,7 +126,7 @@ TEST_CASE("with a recipe the code panel shows the recipe's own class and highlig
     frames(imgui, state, 3);
     const std::string drawn = drawn_text(code_window());
     CHECK(shows(drawn, "class SelfAttV1(Traced):"));
-    CHECK(shows(drawn, "SelfAttV1 has no line of its own for q_heads"));
+    CHECK(shows(drawn, "SelfAttV1 has no line for q_heads; AttnViz adds this step"));
 }
 
 TEST_CASE("clicking a line of the code panel shows its step") {
