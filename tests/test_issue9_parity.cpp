@@ -49,6 +49,8 @@ CaseSetup setup_for(const std::string& name, const nlohmann::json& j) {
     c.seq_first = cfg["seq_first"].get<bool>();
     c.average_weights = cfg["average_weights"].get<bool>();
     c.dtype = parse_dtype(cfg["dtype"].get<std::string>()).value();
+    // The variant_* cases: the same forward written as stacked heads or one fused projection.
+    c.variant = parse_variant(cfg["variant"].get<std::string>()).value();
     // The weights file decides d_in, E, H_kv, kdim/vdim, the biases, the output projection
     // and bias_k/bias_v; the input files decide B, L and S.
     const nlohmann::json& files = j["files"];
@@ -141,7 +143,7 @@ TEST_CASE("every torch9 fixture case: run_attention records torch's steps in ord
         }
         ++cases_checked;
     }
-    CHECK(cases_checked == 67);
+    CHECK(cases_checked == 79);
 }
 
 TEST_CASE("grouped-query attention with num_kv_heads = num_heads is plain multi-head attention") {

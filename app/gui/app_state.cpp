@@ -52,6 +52,7 @@ ColourScale colour_scale_of(const UiSettings& settings) {
     ColourScale scale;
     scale.stretch_probabilities = settings.stretch_probabilities;
     scale.one_scale_across_steps = settings.one_colour_scale;
+    scale.difference_from_float32 = settings.difference_from_float32;
     return scale;
 }
 

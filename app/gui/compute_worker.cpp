@@ -1,6 +1,7 @@
 #include "app/gui/compute_worker.h"
 #include "app/gui/free_core_team.h"
 
+#include "app/gui/fp32_difference.h"
 #include "app/io/model_problem.h"
 
 #include <chrono>
@@ -125,6 +126,21 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
         if (!trace.ok()) {
             result.error = trace.message();
             return result;
+        }
+        if (colour_scale.difference_from_float32) {
+            // The core's forward once more in float32; the trace on screen becomes the difference.
+            if (problem.config.dtype != DType::Float32 && !problem.model) {
+                io::Problem reference = problem;
+                reference.config.dtype = DType::Float32;
+                Result<Trace> float32 = io::compute_trace(reference);
+                const Message mismatch = float32.ok() ? make_difference_trace(trace.value(), float32.value()) : float32.message();
+                if (!mismatch.empty()) {
+                    result.error = mismatch;
+                    return result;
+                }
+            } else {
+                colour_scale.difference_from_float32 = false;  // nothing to compare: the plain trace
+            }
         }
         auto shared = std::make_shared<const Trace>(std::move(trace.value()));
         const auto model_start = std::chrono::steady_clock::now();

@@ -101,6 +101,8 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     const bool probabilities =
         is_probability_step(step.kind) || step.kind == StepKind::HeadMean || step.id == StepId::NextTokenProbs;
     sd.colormap = token_ids ? ColormapKind::Neutral : probabilities ? ColormapKind::Sequential : ColormapKind::Diverging;
+    // Differences from float32 are sizes (>= 0): one sequential scale, 0..the step's largest.
+    if (model.colour_scale.difference_from_float32 && !token_ids) sd.colormap = ColormapKind::Sequential;
     head_of.heads = model.heads;
     head_of.head_dim = model.head_dim;
     if (t.empty() || t.rank() == 0) {
@@ -361,7 +363,10 @@ void share_colour_ranges(const Trace& trace, DisplayModel& model, ColourScale sc
     }
     for (size_t i = 0; i < n; ++i) {
         StepDisplay& sd = model.steps[i];
-        if (sd.colormap == ColormapKind::Sequential) {
+        if (sd.colormap == ColormapKind::Sequential && scale.difference_from_float32) {
+            sd.vmin = 0.0f;
+            sd.vmax = sd.data_max > 0.0f ? sd.data_max : 1e-6f;
+        } else if (sd.colormap == ColormapKind::Sequential) {
             sd.vmin = 0.0f;
             sd.vmax = top;
             if (scale.stretch_probabilities) {
@@ -407,6 +412,7 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
     // Steps are independent. They are shared out on OpenMP's threads, the same team
     // that just computed the trace: a separate std::thread would compete with those
     // threads while they still spin-wait after the forward.
+    model.colour_scale = scale;  // build_step reads it (the difference from float32)
     const int n = static_cast<int>(trace.steps.size());
     model.steps.resize(static_cast<size_t>(n));
     std::vector<StepPlan> plans(static_cast<size_t>(n));

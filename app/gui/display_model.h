@@ -99,8 +99,13 @@ struct ColourScale {
     // change of magnitude between steps (a projection, the sqrt(d_h) division, dropout's
     // 1/(1-p)) shows as a change of colour.
     bool one_scale_across_steps = false;
+    // The trace holds |x - x_fp32| (fp32_difference.h): every step on its own 0..max scale.
+    // Asked for by View > Difference from float32; the worker makes such a trace only when
+    // the configuration computes in bfloat16 or float16.
+    bool difference_from_float32 = false;
     bool operator==(const ColourScale& o) const {
-        return stretch_probabilities == o.stretch_probabilities && one_scale_across_steps == o.one_scale_across_steps;
+        return stretch_probabilities == o.stretch_probabilities && one_scale_across_steps == o.one_scale_across_steps &&
+               difference_from_float32 == o.difference_from_float32;
     }
 };
 

@@ -146,6 +146,8 @@ AttentionConfig request_config(const Session& session) {
         for (int b = 0; b < config.batch; ++b)
             config.valid_lengths.push_back(std::clamp(valid_length_of(session, b), 0, config.S()));
     }
+    // Cells painted on the canvas join the mask as a boolean mask file (painted_mask.h).
+    merge_painted_mask(config, session.painted_mask);
     return config;
 }
 
@@ -228,6 +230,8 @@ std::optional<ComputeRequest> make_request(Session& session) {
     ComputeRequest request;
     request.config = config;
     request.sources = session.sources;
+    // The merged mask already holds the loaded file; reading it again would drop the paint.
+    if (config.mask_file_path != session.config.mask_file_path) request.sources.mask_path.clear();
     request.batch_item = session.batch_item;
     if (session.tokens_from_sentence && session.sources.query_path.empty()) {
         auto sentences = io::split_sentences(session.sentence_in_use);

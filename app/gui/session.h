@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/gui/compute_worker.h"
+#include "app/gui/painted_mask.h"
 #include "app/io/problem.h"
 #include "core/config.h"
 #include "core/model/model.h"
@@ -38,6 +39,9 @@ struct Session {
     int model_layer = 0;           // the layer whose attention is shown
     Message model_note;            // shown under the picker: what the last model change did
     std::string unknown_note;      // "unknown words shown as <unk>: ..." ("" when none)
+    // Cells painted on the canvas (painted_mask.h); make_request merges them into the
+    // request's mask_file. Not used with a trained model (its mask is fixed).
+    PaintedMask painted_mask;
 };
 
 // The tokens the worker embeds: the sentence's words, cut or padded ("t6", ...) to seq_len.
@@ -56,7 +60,8 @@ void init_from_problem(Session& session, const io::Problem& problem);
 // The request for the edited inputs, or an empty optional with session.config_message set.
 std::optional<ComputeRequest> make_request(Session& session);
 // The configuration make_request sends for the random weights: key/value sizes only
-// with cross-attention on, one valid length per item (0..S) for the presets that read them.
+// with cross-attention on, one valid length per item (0..S) for the presets that read them,
+// and the cells painted on the canvas merged into mask_file.
 AttentionConfig request_config(const Session& session);
 // Why `edit` applied to the session's configuration would not run: the core's validate()
 // message, or an empty message when it runs or when the configuration is already refused

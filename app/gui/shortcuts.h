@@ -13,7 +13,7 @@ struct Shortcut {
     const char* keys;  // the key names in English, e.g. "Right, PageDown" (the test reads these)
 };
 
-inline constexpr std::array<Shortcut, 11> kShortcuts{{
+inline constexpr std::array<Shortcut, 12> kShortcuts{{
     {"play", "Space"},
     {"next", "Right, PageDown"},
     {"previous", "Left, PageUp"},
@@ -25,6 +25,7 @@ inline constexpr std::array<Shortcut, 11> kShortcuts{{
     {"quit", "Ctrl+Q"},
     {"cell", "hover / click a cell"},
     {"head", "double-click a head"},
+    {"paint", "paint mask: click / Shift+click / Ctrl+click"},
 }};
 
 }  // namespace attn::gui

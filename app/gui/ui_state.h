@@ -33,6 +33,7 @@ struct CanvasUi {
     CellRef hovered;         // under the mouse this frame
     CellRef pinned;          // clicked; the inspector shows it until another click
     float shown_w = 0, shown_h = 0;  // the canvas's size on screen last frame (canvas-only exports)
+    bool paint_mode = false;  // clicks on score/weight cells paint the mask (view_canvas_paint.h)
     // Screen y where the canvas's pictures end and its storage strip (or the window's
     // bottom) begins, this frame; 0 before the canvas is drawn. Overlays such as the
     // first-run hint sit above it instead of covering the strip.

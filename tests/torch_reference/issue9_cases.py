@@ -170,3 +170,32 @@ case("dtype_bf16_dh16", 1015, "llama",
      "float32-accumulating kernel, so the emulation matches torch to the bit",
      dtype="bfloat16", batch=2, seq_len=6, hidden_dim=32, num_heads=2, num_kv_heads=1, rope=True, tolerance=2e-3,
      no_qkv_bias=True, no_out_bias=True, mask="causal", mask_fill="min")
+
+# ---- the stacked and fused variants with issue 9's options ---------------------
+# The same forward written the articles' other two ways (--variant stacked | fused); the
+# core refuses grouped-query heads and nn.MultiheadAttention's extra key columns there,
+# and fused is self-attention only, so these cases stay within what it allows.
+for variant in ("stacked", "fused"):
+    vseed = 1100 if variant == "stacked" else 1200
+    case(f"variant_{variant}_in3_out4_mask_before_scale", vseed + 1, "scratch",
+         f"--variant {variant}: from-scratch d_in 3 -> d_out 4, 2 heads, qkv bias, causal mask on the raw "
+         "scores then scale", hidden_dim=4, num_heads=2, variant=variant, **SCRATCH)
+    case(f"variant_{variant}_in3_no_out_proj", vseed + 2, "stacked",
+         f"--variant {variant}: 2 single causal heads d_in 3 -> 2, no output projection (ends at concat)",
+         hidden_dim=4, num_heads=2, no_qkv_bias=True, no_out_proj=True, no_out_bias=True, variant=variant, **SCRATCH)
+    case(f"variant_{variant}_rope_{'interleaved' if variant == 'stacked' else 'half'}_offset3", vseed + 3, "llama",
+         f"--variant {variant}: RoPE ({'interleaved' if variant == 'stacked' else 'half'}) at positions 3..8, causal (finfo.min)",
+         rope_style="interleaved" if variant == "stacked" else "half", position_offset=3, variant=variant, **ROPE)
+    case(f"variant_{variant}_mask_bool_B1LS_neg1e20_scale_hidden", vseed + 4, "mha",
+         f"--variant {variant}: boolean (B,1,L,S) mask file with a fully masked row (item 0, query 2), fill -1e20, "
+         "--scale hidden", batch=2, seq_len=4, hidden_dim=4, num_heads=2, mask_fill="-1e20", scale="hidden",
+         mask_data=dict(kind="bool", shape="B,1,L,S", all_masked=[[0, 0, 2]]), variant=variant)
+    case(f"variant_{variant}_mask_float_LS_causal_padding_scale_0.3", vseed + 5, "mha",
+         f"--variant {variant}: float (L,S) mask file added, --mask causal,padding (valid lengths 4, 2), "
+         "--scale 0.3, fill min", batch=2, seq_len=4, hidden_dim=6, num_heads=2,
+         mask="causal,padding", valid_lengths=[4, 2], mask_fill="min", scale="0.3",
+         mask_data=dict(kind="float", shape="L,S"), variant=variant)
+    case(f"variant_{variant}_mask_before_scale_neg1e20_padding", vseed + 6, "mha",
+         f"--variant {variant}: --mask-before-scale with -1e20, --mask causal,padding (valid lengths 4, 0: "
+         "item 1 has no key, uniform rows)", batch=2, seq_len=4, hidden_dim=8, num_heads=2,
+         mask="causal,padding", valid_lengths=[4, 0], mask_fill="-1e20", mask_before_scale=True, variant=variant)

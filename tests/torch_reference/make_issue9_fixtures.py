@@ -429,6 +429,48 @@ def measure_kernel_tolerances():
     return out
 
 
+# The steps the core records in the other variants (the split list minus what the variant
+# never forms); the fused variant adds `qkv` after the input.
+STACKED_DROPS = {"q", "k", "v", "q_split", "k_split", "v_split", "context_split"}
+
+
+def as_variant(cfg, p, x, rec):
+    """The split recording turned into what --variant stacked / fused records, each new or
+    kept step checked against torch computed the variant's own way: the stacked wrapper's
+    H single-head projections, and the fused (3E, d_in) projection sliced into q, k, v.
+    Returns (steps, checks)."""
+    variant = cfg["variant"]
+    if variant == "split":
+        return rec.steps, {}
+    F = torch.nn.functional
+    E, H = cfg["hidden_dim"], cfg["num_heads"]
+    dh = E // H
+    B, L, _ = x.shape
+    checks = {}
+    if variant == "stacked":
+        # Head h is its own module: (B, L, d_h) from rows h*d_h .. of each weight.
+        for name, w, b in (("q_heads", p["wq"], p.get("bq")), ("k_heads", p["wk"], p.get("bk")),
+                           ("v_heads", p["wv"], p.get("bv"))):
+            heads = torch.stack([F.linear(x, w[h * dh:(h + 1) * dh], None if b is None else b[h * dh:(h + 1) * dh])
+                                 for h in range(H)], dim=1)
+            checks[f"stacked_{name}"] = max_diff(heads, rec.get(name))
+        context = rec.get("context")
+        checks["stacked_concat"] = max_diff(torch.cat([context[:, h] for h in range(H)], dim=-1), rec.get("concat"))
+        return [s for s in rec.steps if s[0] not in STACKED_DROPS], checks
+    assert variant == "fused" and not cfg["cross"], "fused is self-attention only"
+    w_qkv = torch.cat([p["wq"], p["wk"], p["wv"]])
+    b_qkv = None if p.get("bq") is None else torch.cat([p["bq"], p["bk"], p["bv"]])
+    qkv = F.linear(x, w_qkv, b_qkv)  # (B, L, 3E): one product for all three
+    for k, name in enumerate(("q", "k", "v")):
+        checks[f"fused_{name}"] = max_diff(qkv[..., k * E:(k + 1) * E], rec.get(name))
+    steps = []
+    for step in rec.steps:
+        steps.append(step)
+        if step[0] == "input":
+            steps.append(("qkv", qkv, ["B", "L", "3E"]))
+    return steps, checks
+
+
 def run_case(case):
     cfg = full_config(case)
     name = case["name"]
@@ -460,6 +502,8 @@ def run_case(case):
             rec, dtype_checks, dtype_report = dtype_comparison(cfg, p, x, xk, xv, bool_mask, float_mask, rec)
         checks, extra = check_case(case, cfg, p, mod, x, xk, xv, bool_file, float_file, rec)
         checks.update(dtype_checks)
+        variant_steps, variant_checks = as_variant(cfg, p, x, rec)
+        checks.update(variant_checks)
         if case.get("relative_check"):
             extra.update(relative_position_check(case, cfg, p, x, xk, xv, bool_mask, float_mask, rec))
 
@@ -496,7 +540,7 @@ def run_case(case):
     cfg["weight_dtype"] = store
 
     steps = []
-    for step_name, t, dims in rec.steps:
+    for step_name, t, dims in variant_steps:
         save_npy(os.path.join(folder, step_name + ".npy"), t)
         steps.append({"name": step_name, "file": step_name + ".npy", "shape": list(t.shape), "dims": dims})
     extra_files = []

@@ -12,6 +12,7 @@
 #include "app/gui/fonts_theme.h"
 #include "app/gui/heatmap_cache.h"
 #include "app/gui/layout.h"
+#include "app/gui/painted_mask.h"
 
 namespace attn::gui {
 
@@ -35,6 +36,10 @@ struct CanvasFrame {
     std::string notice;        // shown after the caption, e.g. why the settings were not applied
     float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
     Fonts fonts;
+    // The session's painted mask (painted_mask.h), or null where painting is not offered
+    // (snapshots, trained models); `paint_blocked` says why painting cannot be used now.
+    const PaintedMask* painted = nullptr;
+    std::string paint_blocked;
 };
 
 struct Painter {

@@ -4,14 +4,18 @@
 //   draw_canvas          header line, split, result, sources, legend, strip, mouse
 #include "app/gui/views/view_canvas.h"
 #include "app/gui/views/view_canvas_focus.h"
+#include "app/gui/views/view_canvas_notes.h"
+#include "app/gui/views/view_canvas_rotation.h"
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "app/gui/colormap.h"
 #include "app/gui/format.h"
+#include "app/gui/head_groups.h"
 #include "app/gui/views/view_canvas_anim.h"
 #include "app/gui/views/view_canvas_product.h"
 #include "app/gui/views/view_storage.h"
@@ -73,7 +77,10 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
         p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), p.pal.frame);
         return;
     }
-    const uint32_t color = pack_rgba(head_color(pn.head), alpha);
+    // Grouped-query attention colours heads by the key/value head they share (head_groups.h).
+    const StepId id = p.step(sd.step).id;
+    const Rgb head_rgb = step_head_color(p.f->trace->config, id, pn.head);
+    const uint32_t color = pack_rgba(head_rgb, alpha);
     const float bar = std::max(3.0f, 4.0f * p.f->scale);
     const float top = r.y - p.style.col_header;
     // A coloured bar on top of each head: the thread to follow through split, transpose and concat.
@@ -101,27 +108,40 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
         for (const Panel& other : sd.panels) widest_head = std::max(widest_head, other.head);
         const std::string widest = std::to_string(widest_head);
         int every = 1;
-        // "head N", else the short "hN", else "N" on every few heads (words from the catalogue).
-        const std::string full = text::tr("canvas.head_label"), brief = text::tr("canvas.head_short");
+        // "head N", else the short "hN", else "N" on every few heads (words from the catalogue;
+        // under grouped-query attention they also name the key/value head).
+        const AttentionConfig& config = p.f->trace->config;
+        const std::string full = step_head_label(config, id, widest_head, false), brief = step_head_label(config, id, widest_head, true);
         bool long_form = false, short_form = false;
-        if (p.measure(p.f->fonts.small, text::fill_template(full, {{"head", widest}})).x <= room) long_form = true;
-        else if (p.measure(p.f->fonts.small, text::fill_template(brief, {{"head", widest}})).x <= room) short_form = true;
-        else every = std::max(1, static_cast<int>(std::ceil((p.measure(p.f->fonts.small, text::fill_template(brief, {{"head", widest}})).x + 4.0f) /
-                                                            std::max(r.w, 1.0f))));
+        if (p.measure(p.f->fonts.small, full).x <= room) long_form = true;
+        else if (p.measure(p.f->fonts.small, brief).x <= room) short_form = true;
+        else every = std::max(1, static_cast<int>(std::ceil((p.measure(p.f->fonts.small, brief).x + 4.0f) / std::max(r.w, 1.0f))));
         if (every == 1 && !long_form && !short_form && p.measure(p.f->fonts.small, widest).x > room) return;
         if (pn.head % every != 0) return;
-        const std::string head = std::to_string(pn.head);
-        label = long_form ? text::fill_template(full, {{"head", head}})
-                          : (short_form || every > 1) ? text::fill_template(brief, {{"head", head}}) : head;
+        label = long_form ? step_head_label(config, id, pn.head, false)
+                          : (short_form || every > 1) ? step_head_label(config, id, pn.head, true) : std::to_string(pn.head);
     }
     const ImVec2 size = p.measure(p.f->fonts.small, label);
     // The bar keeps the head's own colour; its label is darkened (light theme) or
     // lightened just enough to read as text (WCAG AA against the canvas).
-    const uint32_t text = pack_rgba(with_contrast(head_color(pn.head), p.pal.background_rgb, 4.5f), alpha);
+    const uint32_t text = pack_rgba(with_contrast(head_rgb, p.pal.background_rgb, 4.5f), alpha);
     p.text(p.f->fonts.small, ImVec2(r.x + (grid ? 0.0f : (r.w - size.x) * 0.5f), top - bar - size.y - 1), text, label);
 }
 
 namespace {
+
+// A difference from float32 in at most 6 characters: "0", "2.9e-3", "1.2e+1"; masked cells as "-inf".
+std::string format_difference(float v) {
+    if (v == 0.0f) return "0";
+    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1e", static_cast<double>(v));
+    std::string out = text;
+    // "2.9e-03" -> "2.9e-3": C prints at least two exponent digits.
+    const size_t e = out.find('e');
+    if (e != std::string::npos && e + 2 < out.size() && out[e + 2] == '0') out.erase(e + 2, 1);
+    return out;
+}
 
 std::string axis_label(const Painter& p, AxisLabels kind, int i) {
     const auto& tokens = kind == AxisLabels::QueryTokens ? p.f->model->query_tokens
@@ -256,7 +276,9 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
     for (int i = 0; i < pn.rows; ++i)
         for (int j = 0; j < pn.cols; ++j) values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)] = cell_value(t, pn, i, j);
     // Ids are whole numbers: "38", not "38.00".
-    const int decimals = sd.colormap == ColormapKind::Neutral ? 0 : choose_cell_decimals(values.data(), values.size(), max_chars);
+    // Differences from float32 are tiny: "2.9e-3" says more than "0.00".
+    const bool difference = p.f->model->colour_scale.difference_from_float32;
+    const int decimals = difference ? 0 : sd.colormap == ColormapKind::Neutral ? 0 : choose_cell_decimals(values.data(), values.size(), max_chars);
     if (decimals < 0) return;  // colours only: a cut number would be a wrong number
     const int a = static_cast<int>(alpha * 255.0f);
     for (int i = 0; i < pn.rows; ++i) {
@@ -264,7 +286,7 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
         for (int j = 0; j < pn.cols; ++j) {
             if (i == stop_row && j >= stop_col) break;
             const float v = values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)];
-            const std::string s = format_cell_fixed(v, decimals);
+            const std::string s = difference ? format_difference(v) : format_cell_fixed(v, decimals);
             if (s.empty() || static_cast<int>(s.size()) > max_chars) continue;
             const bool masked = std::isinf(v) && v < 0;
             const Rgb c = sample_colormap(sd.colormap, colormap_position(v, sd.vmin, sd.vmax));
@@ -320,7 +342,8 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
         p.text(p.f->fonts.small, ImVec2(zx - p.measure(p.f->fonts.small, "0").x * 0.5f, ty), p.pal.dim_text, "0");
     }
     std::string title = text::tr(sd.colormap == ColormapKind::Sequential ? "canvas.legend.probability" : "canvas.legend.value");
-    if (sd.stretched) title += text::trf("canvas.legend.stretched", {{"top", hi}});
+    if (p.f->model->colour_scale.difference_from_float32) title = text::trf("canvas.legend.difference", {{"max", hi}});
+    else if (sd.stretched) title += text::trf("canvas.legend.stretched", {{"top", hi}});
     else if (p.f->model->colour_scale.one_scale_across_steps) title += text::tr("canvas.legend.one_scale");
     p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
     if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
@@ -358,9 +381,10 @@ std::string canvas_caption(const CanvasFrame& frame, const CanvasUi& ui) {
     return caption;
 }
 
-void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
-    if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return;
-    if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return;
+CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
+    CanvasRequests requests;
+    if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
+    if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return requests;
     Painter p;
     p.dl = ImGui::GetWindowDrawList();
     p.f = &frame;
@@ -418,6 +442,11 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
                                  : Rect{};
     body.y += top_h;
     body.h -= top_h;
+    // The mask painter's toggle and help, on score and weight steps.
+    const float paint_h = body.h > 8.0f * p.small_size() ? paint_bar_height(p) : 0.0f;
+    const Rect paint_area{body.x, body.y, body.w, paint_h};
+    body.y += paint_h;
+    body.h -= paint_h;
 
     const bool strip = frame.show_storage && body.h > 6.0f * strip_h;
     const float strip_full_h = storage_strip_height(p, body.w);
@@ -428,9 +457,16 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     // Weight steps: how peaked each head is, in numbers, under the legend.
     const float focus_h = body.h > 8.0f * p.small_size() ? focus_summary_height(p, sd, body.w) : 0.0f;
     const float notes_h = body.h > 8.0f * p.small_size() ? notes_height(p, sd) : 0.0f;
-    body.h -= focus_h + notes_h;
+    // What the configuration does here (fully masked rows, key/value groups), worded now.
+    const std::vector<std::string> more_notes = body.h > 8.0f * p.small_size() ? wrap_notes(p, config_notes(frame), body.w) : std::vector<std::string>{};
+    const float more_notes_h = config_notes_height(p, more_notes);
+    // RoPE steps: one head vector's coordinate pairs turning on dials.
+    const float rotation_h = body.h > 14.0f * p.small_size() ? rotation_band_height(p, body.w) : 0.0f;
+    body.h -= focus_h + notes_h + more_notes_h + rotation_h;
     const Rect focus_area{body.x, body.bottom() + (legend_on_top ? 0.0f : legend_h), body.w, focus_h};
     const Rect notes_area{body.x, focus_area.bottom(), body.w, notes_h};
+    const Rect more_notes_area{body.x, notes_area.bottom(), body.w, more_notes_h};
+    const Rect rotation_area{body.x, more_notes_area.bottom(), body.w, rotation_h};
 
     // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
     // with its sources in a column beside it.
@@ -465,6 +501,7 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         if (split.sources.w > 0.0f) draw_sources(p, ui, split.sources, active);
     }
 
+    draw_painted_cells(p, drawn);
     // Pinned and hovered cells are outlined.
     for (const CellRef& ref : {ui.pinned, ui.hovered}) {
         if (!ref.valid() || ref.step != frame.step || frame.progress < 1.0f) continue;
@@ -475,7 +512,15 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         for (size_t k = 0; k < drawn.visible.size(); ++k) {
             if (drawn.visible[k] != ref.panel) continue;
             const PanelPlace& place = drawn.layout.panels[k];
-            outline_rect(p, cell_rect(place.rect, place.cell_w, place.cell_h, ref.row, ref.col), 2.0f);
+            Rect outline = cell_rect(place.rect, place.cell_w, place.cell_h, ref.row, ref.col);
+            if (ui.paint_mode && paint_h > 0.0f && ref == ui.hovered) {
+                // What a click would paint: with Shift the query row, with Ctrl or Alt the key column.
+                const ImGuiIO& io = ImGui::GetIO();
+                const PaintReach reach = paint_reach(io.KeyShift, io.KeyCtrl, io.KeyAlt);
+                if (reach == PaintReach::Row) outline = Rect{place.rect.x, outline.y, place.rect.w, outline.h};
+                if (reach == PaintReach::Column) outline = Rect{outline.x, place.rect.y, outline.w, place.rect.h};
+            }
+            outline_rect(p, outline, 2.0f);
         }
     }
 
@@ -484,17 +529,30 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     if (strip) draw_storage_strip(p, strip_area);
     if (focus_h > 0.0f) draw_focus_summary(p, sd, focus_area);
     if (notes_h > 0.0f) draw_notes(p, sd, notes_area);
+    if (more_notes_h > 0.0f) draw_config_notes(p, more_notes, more_notes_area);
+    if (rotation_h > 0.0f) draw_rotation_band(p, ui, rotation_area);
     p.dl->PopClipRect();
+    if (paint_h > 0.0f) requests.clear_paint = draw_paint_bar(p, ui, paint_area);
 
     // Mouse: hover shows a cell, click pins it, clicking a head's title enlarges it.
     ui.hovered = CellRef{};
-    if (!frame.interactive || !ImGui::IsWindowHovered()) return;
+    if (!frame.interactive || !ImGui::IsWindowHovered()) return requests;
     const ImVec2 m = ImGui::GetMousePos();
     const CellHit hit = hit_test(drawn.layout, drawn.sizes, m.x, m.y);
     if (hit.panel >= 0) {
         const int panel = drawn.visible[static_cast<size_t>(hit.panel)];
         ui.hovered = CellRef{frame.step, panel, hit.row, hit.col};
         const int head = sd.panels[static_cast<size_t>(panel)].head;
+        if (ui.paint_mode && paint_h > 0.0f) {
+            // Painting: the click masks or unmasks (query row, key col); it pins nothing,
+            // and waits for the step's animation to end (the cells are then where they are drawn).
+            ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+            if (frame.progress >= 1.0f && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+                const ImGuiIO& io = ImGui::GetIO();
+                requests.paint = MaskPaint{hit.row, hit.col, paint_reach(io.KeyShift, io.KeyCtrl, io.KeyAlt)};
+            }
+            return requests;
+        }
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
             ui.pinned = ui.hovered;
             if (head >= 0) ui.focus_head = head;  // a click chooses; hovering only previews
@@ -502,7 +560,7 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && sd.arrangement == Arrangement::Grid) {
             ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
         }
-        return;
+        return requests;
     }
     // A cell of X, W^T or b (projections): inspectable, and pinned by a click.
     for (const ResultDrawn::Operand& o : drawn.operands) {
@@ -511,7 +569,7 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
         const int col = std::clamp(static_cast<int>((m.x - o.rect.x) / o.rect.w * static_cast<float>(o.cols)), 0, o.cols - 1);
         ui.hovered = CellRef{frame.step, o.panel, row, col, o.part};
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.pinned = ui.hovered;
-        return;
+        return requests;
     }
     // Click on a panel's header area (just above it) toggles enlargement.
     if (sd.arrangement == Arrangement::Grid && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
@@ -524,6 +582,7 @@ void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
             }
         }
     }
+    return requests;
 }
 
 }  // namespace attn::gui

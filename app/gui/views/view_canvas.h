@@ -6,12 +6,14 @@
 
 #include "app/gui/layout.h"
 #include "app/gui/views/canvas_painter.h"
+#include "app/gui/views/view_canvas_paint.h"
 
 namespace attn::gui {
 
 // Draws the canvas into the current ImGui window over `area` (screen pixels) and
 // updates ui.hovered / ui.pinned / ui.enlarged_head from the mouse when interactive.
-void draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area);
+// Returns what the user asked of the session (a mask paint click, clearing the paint).
+CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area);
 
 // The canvas's shape line ("attn_weights   (B=2, ...)   batch item 1"), without the notice;
 // the frame measures it to decide whether the head selector fits beside it.

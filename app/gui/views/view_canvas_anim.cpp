@@ -6,6 +6,7 @@
 
 #include "app/gui/animation.h"
 #include "app/gui/format.h"
+#include "app/gui/head_groups.h"
 #include "app/gui/views/view_canvas_anim.h"
 #include "app/text/languages.h"
 
@@ -182,14 +183,19 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
         const StepDisplay& ssd = p.display(index);
         std::vector<int> shown;
         const bool per_head = !ssd.joined && std::any_of(ssd.panels.begin(), ssd.panels.end(), [](const Panel& q) { return q.head >= 0; });
+        // A key/value source of grouped-query attention holds H_kv heads: query head h
+        // reads its group's one (head_groups.h).
+        const StepId source_id = p.step(index).id;
+        const HeadGroups groups = head_groups(p.f->trace->config);
+        const int source_head = groups.grouped() && holds_kv_heads(source_id) && head >= 0 ? groups.group_of(head) : head;
         for (size_t i = 0; i < ssd.panels.size(); ++i) {
-            if (!per_head || ssd.panels[i].head == head) shown.push_back(static_cast<int>(i));
+            if (!per_head || ssd.panels[i].head == source_head) shown.push_back(static_cast<int>(i));
         }
         if (shown.empty()) continue;
         const Rect slot{area.x, area.y + slot_h * static_cast<float>(si), area.w, slot_h - 8.0f * p.f->scale};
         const Panel& first = ssd.panels[static_cast<size_t>(shown.front())];
         std::vector<std::string> pieces{p.step(index).name()};
-        if (per_head) pieces.push_back("· " + text::trf("canvas.head", {{"head", head}}));
+        if (per_head) pieces.push_back("· " + step_head_label(p.f->trace->config, source_id, source_head, false));
         pieces.push_back(format_shape({first.rows, per_head ? first.cols : static_cast<int64_t>(first.cols * shown.size())},
                                       {ssd.row_name, ssd.col_name}));
         // As many pieces per line as fit the column (never across the result beside it).
@@ -198,7 +204,7 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
             if (!lines.empty() && p.measure(p.f->fonts.small, lines.back() + " " + piece).x <= slot.w) lines.back() += " " + piece;
             else lines.push_back(piece);
         }
-        const uint32_t title_color = per_head ? pack_rgba(with_contrast(head_color(head), p.pal.background_rgb, 4.5f)) : p.pal.dim_text;
+        const uint32_t title_color = per_head ? pack_rgba(with_contrast(step_head_color(p.f->trace->config, source_id, source_head), p.pal.background_rgb, 4.5f)) : p.pal.dim_text;
         p.dl->PushClipRect(ImVec2(slot.x, slot.y), ImVec2(slot.right(), slot.bottom()), true);
         for (size_t l = 0; l < lines.size(); ++l) {
             p.text(p.f->fonts.small, ImVec2(slot.x, slot.y + static_cast<float>(l) * (p.small_size() + 2.0f)), title_color, lines[l]);

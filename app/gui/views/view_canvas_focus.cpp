@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "app/gui/head_groups.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -49,7 +50,7 @@ void draw_focus_summary(const Painter& p, const StepDisplay& sd, const Rect& are
         // The head's colour marks whose line it is (the same colour as its panel's title).
         const float sw = p.small_size() * 0.6f;
         p.dl->AddRectFilled(ImVec2(at.x, at.y + sw * 0.4f), ImVec2(at.x + sw, at.y + sw * 1.4f),
-                            pack_rgba(head_color(sd.focus[k].head)));
+                            pack_rgba(step_head_color(p.f->trace->config, p.step(sd.step).id, sd.focus[k].head)));
         p.text(p.f->fonts.small, ImVec2(at.x + sw + 4.0f * p.f->scale, at.y), p.pal.text, head_focus_line(sd.focus[k]));
     }
 }

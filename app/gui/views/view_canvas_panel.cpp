@@ -3,9 +3,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "app/gui/fonts_theme.h"
+#include "app/gui/head_groups.h"
 #include "app/gui/views/view_canvas.h"
 #include "app/text/languages.h"
 
@@ -15,8 +17,27 @@ using text::label;
 using text::tr;
 using text::trf;
 
-Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings& settings, bool config_rejected,
+namespace {
+
+// The session with the canvas's paint request carried out, for a recompute.
+std::optional<Session> painted_session(const Session& session, const Trace& trace, const CanvasRequests& requests) {
+    if (!requests.paint && !requests.clear_paint) return std::nullopt;
+    Session edited = session;
+    if (requests.clear_paint) {
+        edited.painted_mask = PaintedMask{};
+    } else if (!paint(edited.painted_mask, trace.config.L(), trace.config.S(), requests.paint->row, requests.paint->col,
+                      requests.paint->reach)) {
+        return std::nullopt;  // a key column past S (bias_k, zero_attn) is never masked
+    }
+    if (edited.painted_mask == session.painted_mask) return std::nullopt;
+    return edited;
+}
+
+}  // namespace
+
+Actions draw_canvas_panel(const Results& results, const Session& session, UiState& ui, const UiSettings& settings,
                           const FrameContext& ctx, bool decorations) {
+    const bool config_rejected = !session.config_message.empty();
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     if (!ctx.offscreen) {
         // A "canvas only" export is laid out at the size the canvas has on screen.
@@ -42,6 +63,12 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
     frame.fonts = ctx.fonts;
     frame.show_storage = ui.show_storage;
     if (config_rejected) frame.notice = tr("canvas.notice_last_valid");
+    else if (results.model->colour_scale.difference_from_float32)
+        frame.notice = trf("canvas.notice_difference", {{"dtype", to_string(results.trace->config.dtype)}});
+    if (!session.model && !results.trace->model.present()) {
+        frame.painted = &session.painted_mask;
+        frame.paint_blocked = text::render(painting_blocked(session.config));
+    }
     const Rect area{pos.x, pos.y, size.x, size.y};
     const float s = ImGui::GetFontSize();
     // Head selector for small multiples, top right (the canvas keeps that corner free).
@@ -51,7 +78,12 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
     const bool head_selector = decorations && ImGui::CalcTextSize(caption.c_str()).x + s * 9.5f < size.x &&
                                sd.arrangement == Arrangement::Grid && sd.panels.size() > 1;
     if (head_selector) frame.top_right_reserved = s * 8.5f;
-    draw_canvas(frame, ui.canvas, area);
+    const CanvasRequests requests = draw_canvas(frame, ui.canvas, area);
+    Actions out;
+    if (std::optional<Session> edited = painted_session(session, *results.trace, requests)) {
+        out.session_edit = std::move(edited);
+        out.config_changed = true;
+    }
 
     if (decorations) {
         if (head_selector) {
@@ -67,7 +99,7 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
                     // Each entry in its head's colour, readable on the popup's background.
                     const Rgb bg{ImGui::GetStyle().Colors[ImGuiCol_PopupBg].x, ImGui::GetStyle().Colors[ImGuiCol_PopupBg].y,
                                  ImGui::GetStyle().Colors[ImGuiCol_PopupBg].z};
-                    ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(head_color(head), bg, 4.5f)));
+                    ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(step_head_color(results.trace->config, results.trace->steps[static_cast<size_t>(frame.step)].id, head), bg, 4.5f)));
                     if (ImGui::Selectable(head_label.c_str(), ui.canvas.enlarged_head == head)) ui.canvas.enlarged_head = head;
                     ImGui::PopStyleColor();
                 }
@@ -100,7 +132,7 @@ Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings&
             ImGui::TextColored(to_imvec4(theme_colors(settings.light_theme).busy), "%s", busy.c_str());
         }
     }
-    return {};
+    return out;
 }
 
 }  // namespace attn::gui

@@ -5,15 +5,17 @@
 #include "app/gui/actions.h"
 #include "app/gui/frame_context.h"
 #include "app/gui/results.h"
+#include "app/gui/session.h"
 #include "app/gui/settings.h"
 #include "app/gui/ui_state.h"
 
 namespace attn::gui {
 
-// Draws into the current window (the caller has begun it). `config_rejected`: the edited
-// configuration cannot run, so the canvas notes it shows the last valid one.
+// Draws into the current window (the caller has begun it). When the session's edited
+// configuration cannot run, the canvas notes it shows the last valid one; a mask painted
+// on the canvas comes back as a session edit with config_changed.
 // `decorations`: the head selector and messages (off in slides and canvas-only pictures).
-Actions draw_canvas_panel(const Results& results, UiState& ui, const UiSettings& settings, bool config_rejected,
+Actions draw_canvas_panel(const Results& results, const Session& session, UiState& ui, const UiSettings& settings,
                           const FrameContext& ctx, bool decorations);
 
 }  // namespace attn::gui

@@ -9,6 +9,7 @@
 
 #include "app/gui/animation.h"
 #include "app/gui/format.h"
+#include "app/gui/head_groups.h"
 #include "app/gui/projection.h"
 #include "app/text/languages.h"
 
@@ -33,7 +34,7 @@ void draw_index_rows(const Painter& p, const Rect& r, int count, float cell_h, i
         for (int first = 0, h = 0; first < count; first += head_dim, ++h) {
             const float y0 = r.y + static_cast<float>(first) * cell_h;
             const float y1 = r.y + static_cast<float>(std::min(count, first + head_dim)) * cell_h;
-            p.dl->AddRectFilled(ImVec2(r.x - bar - 2.0f, y0), ImVec2(r.x - 2.0f, y1), pack_rgba(head_color(h)));
+            p.dl->AddRectFilled(ImVec2(r.x - bar - 2.0f, y0), ImVec2(r.x - 2.0f, y1), pack_rgba(step_head_color(p.f->trace->config, StepId::Concat, h)));
         }
     }
     const LabelFit fit = fit_stacked_labels(cell_h, p.small_size(), min_label_font(p), 1);
@@ -219,7 +220,7 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
             draw_heatmap(p, step, panel, place.rect);
         }
         const int head = sd.panels[static_cast<size_t>(panel)].head;
-        const uint32_t frame = head >= 0 && !sd.joined ? pack_rgba(head_color(head)) : p.pal.frame;
+        const uint32_t frame = head >= 0 && !sd.joined ? pack_rgba(step_head_color(p.f->trace->config, p.step(step).id, head)) : p.pal.frame;
         p.dl->AddRect(ImVec2(place.rect.x - 1, place.rect.y - 1), ImVec2(place.rect.right() + 1, place.rect.bottom() + 1), frame);
         draw_cell_values(p, step, panel, place.rect, place.cell_w, place.cell_h, stop_row, stop_col, 1.0f);
     }

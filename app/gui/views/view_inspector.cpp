@@ -75,6 +75,17 @@ void draw_inspector(const Results& results, const CanvasUi& canvas, int current_
         ImGui::TextDisabled("%s", tr("inspector.hover_hint"));
         return;
     }
+    if (results.model->colour_scale.difference_from_float32) {
+        // The cell holds |x - x_fp32|, not a value its rule would explain (fp32_difference.h),
+        // and the trace carries no weights: no explain_cell here.
+        const Step* step = address.kind == CellAddress::Kind::Step ? results.trace->find(address.step) : nullptr;
+        if (!step) return;
+        text_wrapped(step->name() + describe_index(results, *step, address.index));
+        text_wrapped("= " + format_value(step->tensor.at(address.index)));
+        ImGui::Separator();
+        text_wrapped(tr("inspector.difference_from_float32"));
+        return;
+    }
     // The same cell of the same trace explains the same way: compute it when the mouse
     // moves to another cell (an input's "flows" list can cover every cell that reads it).
     struct LastExplanation {

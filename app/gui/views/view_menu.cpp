@@ -135,7 +135,22 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
             out.config_changed = true;
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.one_scale.tip"));
+        // |x - x_fp32| per step: only when the configuration computes in bfloat16 or float16.
+        const bool lowered = results.trace && results.trace->config.dtype != DType::Float32 && !results.trace->model.present();
+        if (ImGui::MenuItem(label("menu.view.fp32_difference"), nullptr, &settings.difference_from_float32, lowered || settings.difference_from_float32)) {
+            settings_edited = true;
+            out.config_changed = true;
+        }
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr("menu.view.fp32_difference.tip"));
         ImGui::Separator();
+        // The cells painted on the canvas's score and weight steps (view_canvas_paint.h).
+        if (ImGui::MenuItem(label("menu.view.clear_paint"), nullptr, false, session.painted_mask.any())) {
+            Session cleared = session;
+            cleared.painted_mask = PaintedMask{};
+            out.session_edit = std::move(cleared);
+            out.config_changed = true;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.clear_paint.tip"));
         ImGui::MenuItem(label("menu.view.storage"), nullptr, &show_storage);
         ImGui::MenuItem(label("menu.view.code"), nullptr, &show_code);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.code.tip"));

@@ -36,7 +36,7 @@ const std::vector<ViewSpec>& registered_views() {
          true, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              // Slides and canvas-only pictures show the canvas without its selector and messages.
              const bool decorations = !c.canvas_only && !c.presentation_header && !ui.presentation;
-             return draw_canvas_panel(s.results, ui, s.settings, !s.session.config_message.empty(), c, decorations);
+             return draw_canvas_panel(s.results, s.session, ui, s.settings, c, decorations);
          }},
         {"window.code", true, DockSlot::BesideCanvas, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              draw_code_panel(s.results.trace.get(), ui.playback, ui.code, s.settings.light_theme, c.fonts);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/gui/animation.h"
+#include "app/gui/head_groups.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -31,7 +32,7 @@ void draw_bins(const Painter& p, const StorageStrip& strip, const Rect& r, float
         if (i < n && strip.bins[static_cast<size_t>(i)] == strip.bins[static_cast<size_t>(start)]) continue;
         const int h = strip.bins[static_cast<size_t>(start)];
         uint32_t color;
-        if (h >= 0) color = pack_rgba(head_color(h), alpha);
+        if (h >= 0) color = pack_rgba(step_head_color(p.f->trace->config, p.step(p.f->step).id, h), alpha);  // GQA: by group
         else if (h == -2) color = pack_rgba(kNoHead, alpha);
         else if (h == -3) color = pack_rgba(kMixed, alpha * 0.8f);
         else color = (p.pal.empty_cell & 0x00FFFFFFu) | (static_cast<uint32_t>(alpha * 255.0f) << 24);
