@@ -6,7 +6,7 @@
 // any option the user gave on top (`--recipe scratch-mha -L 4`). With InitKind::Torch
 // (the recipes' default) the weights, the drawn inputs and the dropout mask are the ones
 // `torch.manual_seed(seed)` and the recipe's PyTorch module give
-// (core/torch_replay.h); tests/torch_reference/recipe_modules.py holds those modules.
+// (core/torch_replay.h); assets/code/recipe_modules.py holds those modules.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +37,7 @@ struct Recipe {
     std::string special;       // a few lines for the recipe card: what sets this system apart
     AttentionConfig config;    // the complete configuration (recipe and init already set)
     TorchModuleKind module = TorchModuleKind::SeparateLinears;
-    std::string torch_class;   // its module in tests/torch_reference/recipe_modules.py ("ScratchMha")
+    std::string torch_class;   // its module in assets/code/recipe_modules.py ("ScratchMha")
     bool inputs_before_module = false;  // the article draws X = torch.rand(...) before building the module
     InputDraw input_draw = InputDraw::Rand;
     std::string example_input;          // core/example_input.h name used when its (L, d_in) fits; "" for none

@@ -229,8 +229,8 @@ TEST_CASE("apply_recipe resets the configuration and drops files and typed value
     CHECK(p->inputs.key.dim(1) == 5);
 }
 
-TEST_CASE("each recipe names a class of tests/torch_reference/recipe_modules.py") {
-    std::ifstream file(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests" / "torch_reference" / "recipe_modules.py");
+TEST_CASE("each recipe names a class of assets/code/recipe_modules.py") {
+    std::ifstream file(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "assets" / "code" / "recipe_modules.py");
     REQUIRE(file.good());
     const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     for (const Recipe& r : recipes()) {

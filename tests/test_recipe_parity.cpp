@@ -1,4 +1,4 @@
-// Every recipe against its PyTorch module (tests/torch_reference/recipe_modules.py):
+// Every recipe against its PyTorch module (assets/code/recipe_modules.py):
 // each case of tests/fixtures/recipes is one recipe, one size and one seed (0, 1, 123)
 // with --init torch; its `attnviz` options go through the real option table, the trace
 // must record exactly the steps the module kept, each within 1e-5, and the first rows

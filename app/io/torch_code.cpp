@@ -2,9 +2,12 @@
 
 #include <cassert>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "app/io/embedded_code.h"
 #include "core/forward_plan.h"
+#include "core/recipe.h"
 
 namespace attn::io {
 namespace {
@@ -70,6 +73,12 @@ std::optional<bool> condition_value(std::string_view condition, const AttentionC
         {"self.dropout.p > 0", plan.dropout},
         {"dropout_keep is not None", plan.dropout},  // the exported script replays AttnViz's draw
         {"self.out_proj is not None", plan.out_proj},
+        // recipe_modules.py's classes
+        {"attention_mask is not None", plan.mask},  // the recipe passes its padding mask when it has one
+        {"H_kv < H", plan.repeat_kv},
+        {"m.dropout > 0.0 and self.training", plan.dropout},
+        {"m._qkv_same_embed_dim", c && c->key_dim() == c->E() && c->value_dim() == c->E()},
+        {"m.in_proj_bias is None", c && !c->qkv_bias()},
     };
     for (const auto& entry : table)
         if (entry.text == condition) return entry.value;
@@ -90,10 +99,65 @@ std::size_t indent_of(std::string_view code) {
     return first == std::string_view::npos ? std::string_view::npos : first;
 }
 
+// A top-level block of a Python file: a `class` or `def` and its indented body.
+struct TopBlock {
+    std::string name;
+    std::vector<std::string_view> lines;  // trailing blank lines removed
+};
+
+std::vector<TopBlock> top_level_blocks(std::string_view source) {
+    std::vector<TopBlock> blocks;
+    bool inside = false;
+    while (!source.empty()) {
+        const std::size_t end = source.find('\n');
+        const std::string_view line = source.substr(0, end);
+        source = end == std::string_view::npos ? std::string_view() : source.substr(end + 1);
+        const bool top = !line.empty() && line.front() != ' ' && line.front() != '\t';
+        if (top) {
+            inside = false;
+            for (std::string_view keyword : {std::string_view("class "), std::string_view("def ")})
+                if (line.substr(0, keyword.size()) == keyword) {
+                    const std::string_view rest = line.substr(keyword.size());
+                    blocks.push_back({std::string(rest.substr(0, rest.find_first_of("(:"))), {}});
+                    inside = true;
+                }
+        }
+        if (inside) blocks.back().lines.push_back(line);
+    }
+    for (TopBlock& b : blocks)
+        while (!b.lines.empty() && trimmed(b.lines.back()).empty()) b.lines.pop_back();
+    return blocks;
+}
+
+bool calls(const TopBlock& block, const std::string& name) {
+    for (std::string_view line : block.lines)
+        if (line.find(name + "(") != std::string_view::npos && line.substr(0, 6) != "class ") return true;
+    return false;
+}
+
+std::vector<CodeLine> class_lines(const std::string& class_name) {
+    const std::vector<TopBlock> blocks = top_level_blocks(recipe_modules_source());
+    const TopBlock* shown = nullptr;
+    for (const TopBlock& b : blocks)
+        if (b.name == class_name && b.lines.front().substr(0, 6) == "class ") shown = &b;
+    if (!shown) return {};
+    std::string text;
+    for (const TopBlock& b : blocks)  // helpers first, in the file's order
+        if (&b != shown && calls(*shown, b.name)) {
+            for (std::string_view line : b.lines) text.append(line).append("\n");
+            text.append("\n\n");
+        }
+    for (std::string_view line : shown->lines) text.append(line).append("\n");
+    Result<std::vector<CodeLine>> parsed = parse_step_markers(text);
+    assert(parsed.ok() && "assets/code/recipe_modules.py has a bad step marker");
+    return parsed.ok() ? std::move(parsed.value()) : std::vector<CodeLine>{};
+}
+
 }  // namespace
 
 std::string_view torch_module_source() { return embedded_file("attention_module.py"); }
 std::string_view torch_runner_source() { return embedded_file("run_check.py"); }
+std::string_view recipe_modules_source() { return embedded_file("recipe_modules.py"); }
 
 Result<std::vector<CodeLine>> parse_step_markers(std::string_view source) {
     std::vector<CodeLine> lines;
@@ -124,6 +188,28 @@ const std::vector<CodeLine>& torch_module_lines() {
         return parsed.ok() ? std::move(parsed.value()) : std::vector<CodeLine>{};
     }();
     return lines;
+}
+
+const std::vector<CodeLine>& recipe_class_lines(const std::string& class_name) {
+    // Tests and the window may ask from several threads; each class is parsed once.
+    static std::mutex guard;
+    static std::map<std::string, std::vector<CodeLine>> parsed;
+    const std::lock_guard<std::mutex> lock(guard);
+    auto found = parsed.find(class_name);
+    if (found == parsed.end()) found = parsed.emplace(class_name, class_lines(class_name)).first;
+    return found->second;  // std::map never moves its values
+}
+
+std::string code_class_for(const AttentionConfig& config) {
+    if (config.recipe.empty()) return {};
+    const Recipe* recipe = find_recipe(config.recipe);
+    if (!recipe || recipe_class_lines(recipe->torch_class).empty()) return {};
+    return recipe->torch_class;
+}
+
+const std::vector<CodeLine>& code_lines_for(const AttentionConfig& config) {
+    const std::string name = code_class_for(config);
+    return name.empty() ? torch_module_lines() : recipe_class_lines(name);
 }
 
 std::vector<bool> lines_run(const std::vector<CodeLine>& lines, const AttentionConfig& config) {

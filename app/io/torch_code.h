@@ -35,9 +35,24 @@ struct CodeLine {
 // naming none at all, is an error "line N: ...".
 Result<std::vector<CodeLine>> parse_step_markers(std::string_view source);
 
+// assets/code/recipe_modules.py: one class per recipe (the code that wrote the recipe
+// fixtures of tests/fixtures/recipes), with the same step markers.
+std::string_view recipe_modules_source();
+
 // torch_module_source() parsed once (the embedded file is checked by a test, so a
 // failure here is a programmer error: asserts, then gives no lines).
 const std::vector<CodeLine>& torch_module_lines();
+
+// The lines of `class_name` in recipe_modules.py: from `class Name` to the next
+// top-level statement, preceded by the top-level classes and functions it calls
+// (ScratchStacked builds ScratchCausalHead, LlamaAttention calls rotate_half), blank
+// line between. Empty when the file has no such class. Parsed once per class.
+const std::vector<CodeLine>& recipe_class_lines(const std::string& class_name);
+// What the code panel shows for `config`: its recipe's class when config.recipe names a
+// known recipe whose class is in recipe_modules.py, else the generic module.
+const std::vector<CodeLine>& code_lines_for(const AttentionConfig& config);
+// The PyTorch class code_lines_for shows ("ScratchMha"), or "" for the generic module.
+std::string code_class_for(const AttentionConfig& config);
 
 // The indices of the lines whose marker names `step` (empty when none does).
 std::vector<int> lines_of_step(const std::vector<CodeLine>& lines, StepId step);

@@ -118,7 +118,7 @@ json notes_of(const Trace& trace) {
     if (const Recipe* recipe = find_recipe(c.recipe))
         notes.push_back("the configuration of the recipe '" + recipe->name + "' (" + recipe->article +
                         "); the generic module below computes its steps (the article-style class is " +
-                        recipe->torch_class + " in AttnViz's tests/torch_reference/recipe_modules.py)");
+                        recipe->torch_class + " in AttnViz's assets/code/recipe_modules.py)");
     if (c.variant == Variant::Stacked)
         notes.push_back(
             "AttnViz ran the stacked variant (one small module per head); one projection split into heads "

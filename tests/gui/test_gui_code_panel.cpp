@@ -12,6 +12,7 @@
 #include "app/gui/views/view_registry.h"
 #include "app/io/torch_code.h"
 #include "app/text/languages.h"
+#include "core/recipe.h"
 #include "tests/gui/headless_imgui.h"
 
 using namespace attn;
@@ -76,6 +77,56 @@ TEST_CASE("the code panel highlights the current step's line and writes its shap
         frames(imgui, state, 3);
         CHECK(shows(drawn_text(code_window()), "# out (B, L, E) = (1, 4, 8)"));
     }
+}
+
+TEST_CASE("with a recipe the code panel shows the recipe's own class and highlights its lines") {
+    for (const ImVec2 size : {ImVec2(1920, 1080), ImVec2(1024, 768)}) {
+        CAPTURE(size.x);
+        HeadlessImGui imgui(size.x, size.y);
+        const Recipe* recipe = find_recipe("scratch-mha");
+        REQUIRE(recipe);
+        AppState state = state_for(recipe->config);
+        REQUIRE(state.results.trace);
+        REQUIRE(state.results.trace->config.recipe == "scratch-mha");
+        state.settings.hint_seen = true;
+        state.ui.code.show = true;
+        ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+        const Trace& trace = *state.results.trace;
+        state.ui.playback.set_position(trace.index_of(StepId::AttnScores), 1.0f);
+        frames(imgui, state, 3);
+        std::string drawn = drawn_text(code_window());
+        // The class's first line is in view beside the canvas; under it (1024x768) the
+        // panel has scrolled to the highlight.
+        if (size.x >= 1920) CHECK(shows(drawn, "class ScratchMha(Traced):"));
+        CHECK(shows(drawn, "ScratchMha from AttnViz's recipe_modules.py"));
+        CHECK_FALSE(shows(drawn, "class Attention(nn.Module)"));
+        CHECK_FALSE(shows(drawn, "attn_scores = queries @ keys.transpose(-2, -1)"));  // the generic module's line
+        // The highlighted line is the class's own, with the shape it produced under it.
+        const Step& scores = trace.steps[static_cast<size_t>(trace.index_of(StepId::AttnScores))];
+        CHECK(shows(drawn, "scores = self.keep(\"attn_scores\", q @ k.transpose(2, 3))"));
+        CHECK(shows(drawn, "# attn_scores (B, H, L, S) = (" + std::to_string(scores.tensor.dim(0)) + ", " +
+                               std::to_string(scores.tensor.dim(1)) + ", "));
+
+        // The next step moves the highlight to the class's masking line.
+        state.ui.playback.set_position(trace.index_of(StepId::AttnMasked), 1.0f);
+        frames(imgui, state, 3);
+        drawn = drawn_text(code_window());
+        CHECK(shows(drawn, "# attn_masked (B, H, L, S) = ("));
+        CHECK_FALSE(shows(drawn, "# attn_scores (B, H, L, S) ="));
+    }
+    // A single-head class has no line for the head-axis views AttnViz adds: the panel says so.
+    HeadlessImGui imgui(1280, 800);
+    const Recipe* v1 = find_recipe("selfatt-v1");
+    REQUIRE(v1);
+    AppState state = state_for(v1->config);
+    REQUIRE(state.results.trace);
+    state.settings.hint_seen = true;
+    state.ui.code.show = true;
+    state.ui.playback.set_position(state.results.trace->index_of(StepId::QHeads), 1.0f);
+    frames(imgui, state, 3);
+    const std::string drawn = drawn_text(code_window());
+    CHECK(shows(drawn, "class SelfAttV1(Traced):"));
+    CHECK(shows(drawn, "SelfAttV1 has no line for q_heads; AttnViz adds this step"));
 }
 
 TEST_CASE("clicking a line of the code panel shows its step") {

@@ -7,7 +7,8 @@ Re-run (Debian's Python with python3-torch 1.13; the output is deterministic):
     OMP_NUM_THREADS=1 /usr/bin/python3 tests/torch_reference/make_recipe_fixtures.py
 
 Every case is one recipe, one size and one seed: `torch.manual_seed(seed)`, then
-the recipe's inputs and module (recipe_modules.py) in the order the article
+the recipe's inputs and module (assets/code/recipe_modules.py, the code
+AttnViz's code panel shows) in the order the article
 creates them, then one forward in train mode. Its folder holds case.json (the
 `attnviz` options that select the same configuration, the step list, the first
 rows of each weight as torch prints them) and one <step>.npy per step, named
@@ -24,8 +25,8 @@ import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "assets", "code"))  # recipe_modules.py, embedded in the app
 OUT_ROOT = os.path.join(REPO, "tests", "fixtures", "recipes")
 
 import recipe_modules as rm  # noqa: E402

@@ -48,13 +48,22 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     }
     const int index = std::clamp(playback.step(), 0, static_cast<int>(trace->steps.size()) - 1);
     const Step& shown = trace->steps[static_cast<size_t>(index)];
-    const std::vector<io::CodeLine>& lines = io::torch_module_lines();
+    // A recipe's configuration shows its own article-style class (recipe_modules.py).
+    const std::vector<io::CodeLine>& lines = io::code_lines_for(trace->config);
+    const std::string recipe_class = io::code_class_for(trace->config);
     // Computed each frame: a few hundred string compares, no allocation worth caching.
     const std::vector<bool> runs = io::lines_run(lines, trace->config);
     const std::vector<int> highlighted = io::lines_of_step_run(lines, shown.id, trace->config);
 
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
-    ImGui::TextWrapped("%s", tr(highlighted.empty() ? "code.outside" : "code.header"));
+    if (highlighted.empty() && !recipe_class.empty())  // e.g. a single-head class's head-axis views
+        ImGui::TextWrapped("%s", text::trf("code.outside_recipe", {{"class", recipe_class}, {"name", shown.name()}}).c_str());
+    else if (highlighted.empty())
+        ImGui::TextWrapped("%s", tr("code.outside"));
+    else if (!recipe_class.empty())
+        ImGui::TextWrapped("%s", text::trf("code.header_recipe", {{"class", recipe_class}}).c_str());
+    else
+        ImGui::TextWrapped("%s", tr("code.header"));
     ImGui::PopStyleColor();
 
     ImGui::BeginChild("##code_lines", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);

@@ -1,0 +1,153 @@
+// The code panel's recipe classes (assets/code/recipe_modules.py): a recipe's
+// configuration shows its own class, whose step markers cover every step AttnViz records
+// for it, in every case of tests/fixtures/recipes (the cases that class wrote).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "app/io/torch_code.h"
+#include "core/attention.h"
+#include "core/recipe.h"
+#include "tests/recipe_fixture_util.h"
+
+using namespace attn;
+
+namespace {
+
+// The first line that is not blank.
+std::string first_code(const std::vector<io::CodeLine>& lines) {
+    for (const io::CodeLine& line : lines)
+        if (!line.code.empty()) return line.code;
+    return {};
+}
+
+bool shows_line(const std::vector<io::CodeLine>& lines, const std::string& start) {
+    for (const io::CodeLine& line : lines)
+        if (line.code.rfind(start, 0) == 0) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("a recipe's configuration shows its own class; others show the generic module") {
+    for (const Recipe& r : recipes()) {
+        CAPTURE(r.name);
+        CHECK(io::code_class_for(r.config) == r.torch_class);
+        const std::vector<io::CodeLine>& lines = io::code_lines_for(r.config);
+        REQUIRE_FALSE(lines.empty());
+        CHECK(shows_line(lines, "class " + r.torch_class + "("));
+        CHECK(&lines != &io::torch_module_lines());
+        // One class (and its helpers), not the whole file nor the generic module.
+        int classes = 0;
+        for (const io::CodeLine& line : lines) classes += line.code.rfind("class ", 0) == 0 ? 1 : 0;
+        CHECK(classes == (r.torch_class == "ScratchStacked" ? 2 : 1));
+        CHECK_FALSE(shows_line(lines, "class Traced("));
+    }
+    // Helpers the class builds or calls come first, then the class itself.
+    const std::vector<io::CodeLine>& stacked = io::recipe_class_lines("ScratchStacked");
+    CHECK(first_code(stacked) == "class ScratchCausalHead(nn.Module):");
+    CHECK(shows_line(stacked, "class ScratchStacked(Traced):"));
+    const std::vector<io::CodeLine>& llama = io::recipe_class_lines("LlamaAttention");
+    CHECK(first_code(llama) == "def rotate_half(x):");
+    CHECK(first_code(io::recipe_class_lines("ScratchMha")) == "class ScratchMha(Traced):");
+    CHECK_FALSE(shows_line(io::recipe_class_lines("ScratchMha"), "class SelfAttV1("));
+    CHECK(io::recipe_class_lines("NoSuchClass").empty());
+
+    AttentionConfig plain;
+    CHECK(io::code_class_for(plain).empty());
+    CHECK(&io::code_lines_for(plain) == &io::torch_module_lines());
+    plain.recipe = "no-such-recipe";  // an unknown name (a hand-edited settings file) falls back
+    CHECK(&io::code_lines_for(plain) == &io::torch_module_lines());
+}
+
+TEST_CASE("every step of every recipe case is produced by a marked line of its class that runs") {
+    // Steps AttnViz records for a recipe that its class does not compute on a line of its
+    // own: the four single-head levels (SelfAttV1..V4) never split into heads, so the
+    // head-axis views AttnViz shows (q_split ... v_heads with H = 1, context_split, and
+    // concat, which equals their context) have no line; make_recipe_fixtures.py's
+    // trace_layout adds them to the fixtures. The panel says so for these steps. Every
+    // other step of every case is a marked `self.keep` of its class. The list is exact:
+    // a step listed here must have no line.
+    const std::set<StepId> head_axis = {StepId::QSplit, StepId::KSplit,       StepId::VSplit, StepId::QHeads,
+                                        StepId::KHeads, StepId::VHeads,       StepId::ContextSplit, StepId::Concat};
+    const std::map<std::string, std::set<StepId>> outside_the_class = {
+        {"SelfAttV1", head_axis}, {"SelfAttV2", head_axis}, {"SelfAttV3", head_axis}, {"SelfAttV4", head_axis}};
+    const std::vector<std::string> cases = recipe_fixtures::all_cases();
+    REQUIRE(cases.size() >= 54);
+    std::map<std::string, std::set<StepId>> recorded_by_class;  // over all cases of a class
+    for (const std::string& name : cases) {
+        CAPTURE(name);
+        const nlohmann::json j = recipe_fixtures::case_json(name);
+        Result<io::Problem> problem = recipe_fixtures::problem_from_args(j["args"].get<std::vector<std::string>>());
+        REQUIRE_MESSAGE(problem.ok(), problem.error());
+        Result<Trace> trace = run_attention(problem->config, problem->weights, problem->inputs);
+        REQUIRE_MESSAGE(trace.ok(), trace.error());
+        const std::string cls = io::code_class_for(trace->config);
+        REQUIRE(cls == find_recipe(j["recipe"].get<std::string>())->torch_class);
+        const std::vector<io::CodeLine>& lines = io::code_lines_for(trace->config);
+        for (const Step& step : trace->steps) {
+            CAPTURE(step.name());
+            recorded_by_class[cls].insert(step.id);
+            const auto outside = outside_the_class.find(cls);
+            const bool has_no_line = outside != outside_the_class.end() && outside->second.count(step.id) == 1;
+            CHECK(io::lines_of_step_run(lines, step.id, trace->config).empty() == has_no_line);
+        }
+    }
+    // And no marker of a class names a step none of its cases records (a stale marker
+    // would highlight nothing and dim its line for no reason).
+    for (const auto& [cls, recorded] : recorded_by_class) {
+        CAPTURE(cls);
+        for (const io::CodeLine& line : io::recipe_class_lines(cls))
+            for (StepId id : line.steps) {
+                CAPTURE(line.code);
+                CHECK(recorded.count(id) == 1);
+            }
+    }
+    CHECK(recorded_by_class.size() == recipes().size());
+}
+
+TEST_CASE("recipe_modules.py's markers parse, a misspelled one fails, and its conditions are known") {
+    const std::string source(io::recipe_modules_source());
+    REQUIRE(io::parse_step_markers(source).ok());
+    const std::size_t at = source.find("# step: attn_scores (B, H, L, S)");
+    REQUIRE(at != std::string::npos);
+    std::string broken = source;
+    broken.replace(at, std::string("# step: attn_scores").size(), "# step: attn_score");
+    const auto parsed = io::parse_step_markers(broken);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.error().find("attn_score'") != std::string::npos);
+    const int line = 1 + static_cast<int>(std::count(source.begin(), source.begin() + static_cast<long>(at), '\n'));
+    CHECK(parsed.error().find("line " + std::to_string(line)) != std::string::npos);
+
+    // Every `if` of every recipe class is in torch_code.cpp's condition table, so the
+    // panel dims exactly the branches the configuration skips.
+    for (const Recipe& r : recipes()) {
+        CAPTURE(r.name);
+        CHECK(io::unknown_conditions(io::code_lines_for(r.config)) == std::vector<std::string>{});
+    }
+    // torch-mha's projection: the packed in_proj_weight runs when kdim = vdim = E, the
+    // separate q/k/v weights otherwise.
+    const Recipe* torch_mha = find_recipe("torch-mha");
+    REQUIRE(torch_mha);
+    AttentionConfig self_attention = torch_mha->config;
+    self_attention.kdim = self_attention.vdim = self_attention.hidden_dim;
+    AttentionConfig cross = self_attention;
+    cross.kdim = cross.hidden_dim + 1;
+    const std::vector<io::CodeLine>& lines = io::code_lines_for(cross);
+    int packed = -1, separate = -1;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i].code.find("m.in_proj_weight[:E]") != std::string::npos) packed = static_cast<int>(i);
+        if (lines[i].code.find("m.q_proj_weight,") != std::string::npos) separate = static_cast<int>(i);
+    }
+    REQUIRE(packed >= 0);
+    REQUIRE(separate >= 0);
+    const std::vector<bool> packed_runs = io::lines_run(lines, self_attention);
+    CHECK(packed_runs[static_cast<std::size_t>(packed)]);
+    CHECK_FALSE(packed_runs[static_cast<std::size_t>(separate)]);
+    const std::vector<bool> cross_runs = io::lines_run(lines, cross);
+    CHECK_FALSE(cross_runs[static_cast<std::size_t>(packed)]);
+    CHECK(cross_runs[static_cast<std::size_t>(separate)]);
+}
