@@ -1,6 +1,9 @@
 #include "core/rope.h"
 
+#include "core/ops.h"
+
 #include <cassert>
+#include <vector>
 #include <cmath>
 
 namespace attn {
@@ -49,12 +52,20 @@ RopeTables rope_tables(int64_t seq_len, int64_t head_dim, double base, int64_t p
     std::vector<float> inv_freq(static_cast<size_t>(pairs));
     for (int64_t i = 0; i < pairs; ++i) inv_freq[static_cast<size_t>(i)] = rope_inv_freq(i, head_dim, base);
     RopeTables t{Mat(seq_len, head_dim), Mat(seq_len, head_dim)};
+    // Both columns of a pair turn by the same angle (torch builds cat(freqs, freqs) or
+    // repeats each frequency): one cos and one sin per pair, written to both columns.
+    std::vector<float> pair_cos(static_cast<size_t>(pairs)), pair_sin(static_cast<size_t>(pairs));
     for (int64_t p = 0; p < seq_len; ++p) {
         const auto position = static_cast<float>(position_offset + p);
+        for (int64_t i = 0; i < pairs; ++i) {
+            const float angle = position * inv_freq[static_cast<size_t>(i)];
+            pair_cos[static_cast<size_t>(i)] = std::cos(angle);
+            pair_sin[static_cast<size_t>(i)] = std::sin(angle);
+        }
         for (int64_t c = 0; c < head_dim; ++c) {
-            const float angle = position * inv_freq[static_cast<size_t>(rope_frequency(c, head_dim, style))];
-            t.cos(p, c) = std::cos(angle);
-            t.sin(p, c) = std::sin(angle);
+            const auto i = static_cast<size_t>(rope_frequency(c, head_dim, style));
+            t.cos(p, c) = pair_cos[i];
+            t.sin(p, c) = pair_sin[i];
         }
     }
     return t;
@@ -62,38 +73,44 @@ RopeTables rope_tables(int64_t seq_len, int64_t head_dim, double base, int64_t p
 
 Tensor apply_rope(const Tensor& x, const RopeTables& tables, RopeStyle style, DType dtype) {
     assert(x.rank() == 4 && "apply_rope: x must be (B, N_heads, N, d_h)");
-    const int64_t N = x.dim(2), d_h = x.dim(3);
+    const int64_t heads = x.dim(1), N = x.dim(2), d_h = x.dim(3);
     assert(tables.cos.rows() >= N && tables.cos.cols() == d_h && "apply_rope: tables too short or of another width");
-    const int64_t blocks = x.dim(0) * x.dim(1);
-    const Tensor source = x.contiguous();
+    const int64_t blocks = x.dim(0) * heads;
+    // q_heads / k_heads are transposed views whose rows (one head vector) are still
+    // contiguous: read them in place instead of copying the whole tensor first.
+    const Tensor source = x.strides()[3] == 1 ? x : x.contiguous();
     Tensor out = Tensor::uninitialized(x.shape(), x.dim_names());
     // The tables in the compute dtype, as torch casts cos/sin to the dtype of q.
     Mat cos = tables.cos.topRows(N), sin = tables.sin.topRows(N);
     round_to_dtype_in_place(dtype, cos.data(), cos.size());
     round_to_dtype_in_place(dtype, sin.data(), sin.size());
-    Eigen::ArrayXf rotated(d_h), along(d_h), across(d_h);  // one head vector at a time
-    for (int64_t blk = 0; blk < blocks; ++blk)
+    // One (batch, head) block per task: N head vectors of d_h, rotated pair by pair.
+    // out = x * cos + rotate(x) * sin, where rotate turns each pair (x1, x2) into (-x2, x1).
+    const auto& st = source.strides();
+    const bool round = dtype != DType::Float32;
+    for_each_head(blocks, [&](int64_t blk) {
+        std::vector<float> along(static_cast<size_t>(d_h)), across(static_cast<size_t>(d_h));
+        const int64_t b = blk / heads, h = blk % heads;
+        const float* block_in = source.data() + b * st[0] + h * st[1];
         for (int64_t n = 0; n < N; ++n) {
-            const Eigen::Map<const Eigen::ArrayXf> in(source.data() + (blk * N + n) * d_h, d_h);
-            Eigen::Map<Eigen::ArrayXf> dst(out.mutable_data() + (blk * N + n) * d_h, d_h);
-            // rotate(x): each pair (x1, x2) becomes (-x2, x1).
-            if (style == RopeStyle::Half) {
-                const int64_t half = d_h / 2;
-                rotated.head(half) = -in.tail(half);
-                rotated.tail(half) = in.head(half);
-            } else {
-                for (int64_t c = 0; c < d_h; c += 2) {
-                    rotated[c] = -in[c + 1];
-                    rotated[c + 1] = in[c];
-                }
+            const float* in = block_in + n * st[2];
+            const float* cos_row = cos.data() + n * d_h;
+            const float* sin_row = sin.data() + n * d_h;
+            float* dst = out.mutable_data() + (blk * N + n) * d_h;
+            for (int64_t c = 0; c < d_h; ++c) {
+                float sign = 1.0f;
+                const int64_t partner = rope_partner(c, d_h, style, &sign);
+                along[static_cast<size_t>(c)] = in[c] * cos_row[c];
+                across[static_cast<size_t>(c)] = sign * in[partner] * sin_row[c];
             }
-            along = in * cos.row(n).transpose().array();
-            across = rotated * sin.row(n).transpose().array();
-            round_to_dtype_in_place(dtype, along.data(), d_h);
-            round_to_dtype_in_place(dtype, across.data(), d_h);
-            dst = along + across;
-            round_to_dtype_in_place(dtype, dst.data(), d_h);
+            if (round) {
+                round_to_dtype_in_place(dtype, along.data(), d_h);
+                round_to_dtype_in_place(dtype, across.data(), d_h);
+            }
+            for (int64_t c = 0; c < d_h; ++c) dst[c] = along[static_cast<size_t>(c)] + across[static_cast<size_t>(c)];
+            if (round) round_to_dtype_in_place(dtype, dst, d_h);
         }
+    }, N * d_h * 3);
     return out;
 }
 
