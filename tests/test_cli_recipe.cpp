@@ -11,40 +11,18 @@
 #include <unistd.h>
 
 #include "core/recipe.h"
+#include "tests/shell_run.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int exit_code = -1;
-    std::string out, err;
-};
+using Run = attn::testing::ShellRun;
+using attn::testing::slurp;
 
-fs::path scratch_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("attnviz_cli_recipe_" + std::to_string(::getpid())) / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir.parent_path());
-    return dir;
-}
+fs::path scratch_dir(const std::string& name) { return attn::testing::scratch_dir("attnviz_cli_recipe", name); }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-Run run(const std::string& args) {
-    const fs::path base = scratch_dir("run");
-    const std::string command = std::string(ATTNVIZ_BINARY) + " " + args + " >" + base.string() + ".out 2>" + base.string() + ".err";
-    const int status = std::system(command.c_str());
-    Run r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(base.string() + ".out");
-    r.err = slurp(base.string() + ".err");
-    return r;
-}
+Run run(const std::string& args) { return attn::testing::run_shell(std::string(ATTNVIZ_BINARY) + " " + args, "attnviz_cli_recipe"); }
 
 int lines(const std::string& text) {
     int n = 0;

@@ -18,40 +18,18 @@
 #include "app/io/torch_code.h"
 #include "core/forward_plan.h"
 #include "core/recipe.h"
+#include "tests/shell_run.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int exit_code = -1;
-    std::string out, err;
-};
+using Run = attn::testing::ShellRun;
+using attn::testing::slurp;
 
-fs::path scratch_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("attnviz_torch_export_" + std::to_string(::getpid())) / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir.parent_path());
-    return dir;
-}
+fs::path scratch_dir(const std::string& name) { return attn::testing::scratch_dir("attnviz_torch_export", name); }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-Run run_shell(const std::string& command) {
-    const fs::path base = scratch_dir("shell");
-    const std::string full = command + " >" + base.string() + ".out 2>" + base.string() + ".err";
-    const int status = std::system(full.c_str());
-    Run r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(base.string() + ".out");
-    r.err = slurp(base.string() + ".err");
-    return r;
-}
+Run run_shell(const std::string& command) { return attn::testing::run_shell(command, "attnviz_torch_export"); }
 
 Run export_torch(const std::string& args, const fs::path& out) {
     return run_shell(std::string(ATTNVIZ_BINARY) + " export-torch " + args + " --out " + out.string());
