@@ -13,7 +13,7 @@ struct Shortcut {
     const char* keys;  // the key names in English, e.g. "Right, PageDown" (the test reads these)
 };
 
-inline constexpr std::array<Shortcut, 12> kShortcuts{{
+inline constexpr std::array<Shortcut, 14> kShortcuts{{
     {"play", "Space"},
     {"next", "Right, PageDown"},
     {"previous", "Left, PageUp"},
@@ -26,6 +26,8 @@ inline constexpr std::array<Shortcut, 12> kShortcuts{{
     {"cell", "hover / click a cell"},
     {"head", "double-click a head"},
     {"paint", "paint mask: click / Shift+click / Ctrl+click"},
+    {"type_input", "input step: click a cell, type, Enter"},
+    {"code_line", "click a line of the PyTorch code"},
 }};
 
 }  // namespace attn::gui
