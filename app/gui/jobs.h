@@ -11,7 +11,7 @@ namespace attn::gui {
 
 // The one dialog open at a time (file paths, export options, help).
 struct DialogState {
-    enum class Kind { None, OpenWeights, OpenQuery, OpenKey, OpenValue, ExportSnapshot, ExportAll, ExportTensors, ExportTorch, ExportCsv, Keys };
+    enum class Kind { None, OpenWeights, OpenQuery, OpenKey, OpenValue, OpenMask, ExportSnapshot, ExportAll, ExportTensors, ExportTorch, ExportCsv, Keys };
     Kind kind = Kind::None;
     bool just_opened = false;
     std::string path;

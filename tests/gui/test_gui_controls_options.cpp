@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 
 #include "app/gui/compute_worker.h"
 #include "app/gui/model_choice.h"
+#include "app/io/npy.h"
 #include "app/text/languages.h"
 #include "core/repeat_kv.h"
 #include "tests/gui/controls_driver.h"
@@ -404,4 +407,32 @@ TEST_CASE("every step draws at 1024x768 with the options on and every section of
     CHECK(shows(drawn, text::trf("controls.kv_heads.short.gqa", {{"kv_heads", 2}})));
     CHECK(shows(drawn, text::tr("controls.dtype.bfloat16")));
     CHECK(text::markers_produced() == markers);  // every text drawn had its key and parameters
+}
+
+TEST_CASE("files are (L, B, E): the checkbox reads a sequence-first query file as PyTorch's batch_first=False") {
+    const std::string path = (std::filesystem::temp_directory_path() / "attnviz_seq_first_query.npy").string();
+    // (L=3, B=2, E=4): item b's row l is 10 * l + b + d / 10.
+    std::vector<float> values;
+    for (int l = 0; l < 3; ++l)
+        for (int b = 0; b < 2; ++b)
+            for (int d = 0; d < 4; ++d) values.push_back(10.0f * l + b + d / 10.0f);
+    REQUIRE(io::write_npy(path, Tensor::from_values({3, 2, 4}, {"L", "B", "E"}, values)).ok());
+    HeadlessImGui imgui(1200, 3200);
+    ControlsDriver driver;
+    AppState state;
+    state.session.config.hidden_dim = 4;
+    state.session.sources.query_path = path;
+    state.session.tokens_from_sentence = false;
+    driver.frame(state);
+    CHECK(driver.tick(state, "controls.files.seq_first"));
+    CHECK(state.session.config.seq_first);
+    std::optional<ComputeRequest> request = make_request(state.session);
+    REQUIRE(request);
+    ComputeResult result = ComputeWorker::compute(*request, 1);
+    REQUIRE_MESSAGE(result.error.empty(), english(result.error));
+    const Tensor& input = result.trace->find(StepId::Input)->tensor;  // (B, L, E)
+    CHECK(input.dim(0) == 2);
+    CHECK(input.dim(1) == 3);
+    CHECK(input.at({1, 2, 0}) == 21.0f);  // item 1, row 2
+    std::remove(path.c_str());
 }

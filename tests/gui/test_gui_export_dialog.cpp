@@ -7,11 +7,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 
 #include "app/gui/frame.h"
 #include "app/gui/views/view_dialogs.h"
 #include "app/gui/views/view_path_dialog.h"
+#include "app/io/npy.h"
 
 using namespace attn;
 using namespace attn::gui;
@@ -138,4 +140,29 @@ TEST_CASE("one missing folder is offered for creation and the answer travels wit
     CHECK(r.export_request->create_folder == (h.tmp / "slides").string());
     CHECK_FALSE(r.export_request->replace);
     CHECK(fs::is_empty(h.tmp));  // created only when the export runs
+}
+
+TEST_CASE("File > Open mask: the chosen .npy masks the keys it says, through the normal request") {
+    DialogHarness h;
+    // (S) = (4), float: added to the scores, -inf hides key 2 from every query.
+    const fs::path mask = h.tmp / "key_mask.npy";
+    const Tensor keys = Tensor::from_values({4}, {"S"}, {0.0f, 0.0f, -std::numeric_limits<float>::infinity(), 0.0f});
+    REQUIRE(io::write_npy(mask.string(), keys).ok());
+    h.state.session.config.seq_len = 4;
+    h.state.session.sentence.clear();
+    h.state.session.tokens_from_sentence = false;
+    open_path_dialog(h.state.jobs.dialog, DialogState::Kind::OpenMask, mask.string());
+    for (int i = 0; i < 3; ++i) h.frame();
+    const Actions opened = h.press(kEnterKey);
+    CHECK(opened.config_changed);
+    CHECK(h.state.session.sources.mask_path == mask.string());
+    std::optional<ComputeRequest> request = make_request(h.state.session);
+    REQUIRE(request);
+    ComputeResult result = ComputeWorker::compute(*request, 1);
+    REQUIRE_MESSAGE(result.error.empty(), english(result.error));
+    const Tensor& weights = result.trace->find(StepId::AttnWeights)->tensor;
+    for (int64_t i = 0; i < 4; ++i) {
+        CHECK(weights.at({0, 0, i, 2}) == 0.0f);
+        CHECK(weights.at({0, 0, i, 1}) > 0.0f);
+    }
 }

@@ -260,11 +260,22 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     warning_note(session.option_note, settings.light_theme);
     if (!(c.num_heads > 0 && c.hidden_dim % c.num_heads != 0)) warning_note(session.config_message, settings.light_theme);
     }  // random weights
-    if (!session.sources.weights_path.empty() || !session.sources.query_path.empty() || session.sources.query_values.size() > 0) {
+    const io::ProblemSources& files = session.sources;
+    const bool sequence_files = !files.query_path.empty() || !files.key_path.empty() || !files.value_path.empty();
+    if (!files.weights_path.empty() || sequence_files || !files.mask_path.empty() || files.query_values.size() > 0) {
         ImGui::Separator();
         ImGui::TextUnformatted(tr("controls.files"));
-        if (!session.sources.weights_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.weights", {{"path", session.sources.weights_path}}).c_str());
-        if (!session.sources.query_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.query", {{"path", session.sources.query_path}}).c_str());
+        if (!files.weights_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.weights", {{"path", files.weights_path}}).c_str());
+        if (!files.query_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.query", {{"path", files.query_path}}).c_str());
+        if (!files.key_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.key", {{"path", files.key_path}}).c_str());
+        if (!files.value_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.value", {{"path", files.value_path}}).c_str());
+        if (!files.mask_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.mask", {{"path", files.mask_path}}).c_str());
+        // nn.MultiheadAttention's default batch_first=False stores sequences as (L, B, E).
+        if (sequence_files && !model && ImGui::Checkbox(label("controls.files.seq_first"), &c.seq_first)) {
+            session_edited = true;
+            out.config_changed = true;
+        }
+        if (sequence_files && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("controls.files.seq_first.tip"));
         if (session.sources.query_values.size() > 0)
             ImGui::TextWrapped("%s", trf("controls.files.typed", {{"rows", static_cast<long long>(session.sources.query_values.rows())},
                                                                  {"cols", static_cast<long long>(session.sources.query_values.cols())}}).c_str());

@@ -21,6 +21,7 @@ const char* dialog_title(Kind kind) {
         case Kind::OpenQuery: return label("dialog.open_query");
         case Kind::OpenKey: return label("dialog.open_key");
         case Kind::OpenValue: return label("dialog.open_value");
+        case Kind::OpenMask: return label("dialog.open_mask");
         case Kind::ExportSnapshot: return label("dialog.export_snapshot");
         case Kind::ExportAll: return label("dialog.export_all");
         case Kind::ExportTensors: return label("dialog.export_tensors");

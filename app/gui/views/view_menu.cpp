@@ -71,9 +71,11 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         if (ImGui::MenuItem(label("menu.file.open_query"))) open_dialog(jobs, Kind::OpenQuery, sources.query_path, out);
         if (ImGui::MenuItem(label("menu.file.open_key"))) open_dialog(jobs, Kind::OpenKey, sources.key_path, out);
         if (ImGui::MenuItem(label("menu.file.open_value"))) open_dialog(jobs, Kind::OpenValue, sources.value_path, out);
+        if (ImGui::MenuItem(label("menu.file.open_mask"))) open_dialog(jobs, Kind::OpenMask, sources.mask_path, out);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.file.open_mask.tip"));
         if (ImGui::MenuItem(label("menu.file.forget"), nullptr, false,
-                            !sources.weights_path.empty() || !sources.query_path.empty() ||
-                                !sources.key_path.empty() || !sources.value_path.empty())) {
+                            !sources.weights_path.empty() || !sources.query_path.empty() || !sources.key_path.empty() ||
+                                !sources.value_path.empty() || !sources.mask_path.empty())) {
             io::ProblemSources forgotten;
             forgotten.tokens = sources.tokens;
             out.sources_edit = std::move(forgotten);

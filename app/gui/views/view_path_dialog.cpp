@@ -20,7 +20,8 @@ using Kind = DialogState::Kind;
 namespace fs = std::filesystem;
 
 bool is_open_kind(Kind kind) {
-    return kind == Kind::OpenWeights || kind == Kind::OpenQuery || kind == Kind::OpenKey || kind == Kind::OpenValue;
+    return kind == Kind::OpenWeights || kind == Kind::OpenQuery || kind == Kind::OpenKey || kind == Kind::OpenValue ||
+           kind == Kind::OpenMask;
 }
 
 ExportTarget target_of(Kind kind) {
@@ -34,6 +35,7 @@ const char* extension_of(Kind kind) {
         case Kind::OpenQuery:
         case Kind::OpenKey:
         case Kind::OpenValue:
+        case Kind::OpenMask:
         case Kind::ExportTensors: return ".npy";
         case Kind::ExportTorch: return ".py";
         case Kind::ExportSnapshot:
@@ -230,6 +232,7 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
             std::string* slot = d.kind == Kind::OpenWeights ? &sources.weights_path
                                 : d.kind == Kind::OpenQuery ? &sources.query_path
                                 : d.kind == Kind::OpenKey   ? &sources.key_path
+                                : d.kind == Kind::OpenMask  ? &sources.mask_path
                                                             : &sources.value_path;
             *slot = path;
             out.sources_edit = std::move(sources);
