@@ -216,3 +216,36 @@ TEST_CASE("File > Export as PyTorch writes the folder, or says in the dialog why
     }
     std::filesystem::remove_all(base);
 }
+
+TEST_CASE("resting the mouse on a code line for a moment shows its step, once") {
+    HeadlessImGui imgui(1280, 800);
+    AppState state = state_for(masked_config());
+    REQUIRE(state.results.trace);
+    state.settings.hint_seen = true;
+    state.ui.code.show = true;
+    const Trace& trace = *state.results.trace;
+    const int masked = trace.index_of(StepId::AttnMasked);
+    const int weights = trace.index_of(StepId::AttnWeights);
+    state.ui.playback.set_position(masked, 1.0f);
+    ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    frames(imgui, state, 3);
+    const ImGuiWindow* panel = drawn_window(code_window());
+    REQUIRE(panel);
+    // Sweep down to the softmax line (each line passes in a few frames: no jump).
+    const std::vector<io::CodeLine>& lines = io::torch_module_lines();
+    bool found = false;
+    for (float y = panel->Pos.y; y < panel->Pos.y + panel->Size.y && !found; y += 3.0f) {
+        ImGui::GetIO().MousePos = ImVec2(panel->Pos.x + panel->Size.x * 0.3f, y);
+        imgui.frame(state);
+        const int line = state.ui.code.hovered_line;
+        if (line < 0) continue;
+        for (StepId id : lines[static_cast<size_t>(line)].steps) found |= id == StepId::AttnWeights;
+    }
+    REQUIRE(found);
+    CHECK(state.ui.playback.step() == masked);
+    frames(imgui, state, 60);  // a second at rest (HeadlessImGui runs at 60 frames a second)
+    CHECK(state.ui.playback.step() == weights);
+    // Still resting: whatever slides under the mouse, no further jump until it moves.
+    frames(imgui, state, 120);
+    CHECK(state.ui.playback.step() == weights);
+}

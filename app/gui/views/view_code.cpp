@@ -37,6 +37,10 @@ size_t indent_of(const std::string& code) {
     return code.find_first_not_of(' ') == std::string::npos ? 0 : code.find_first_not_of(' ');
 }
 
+// How long the mouse rests on a line before the canvas shows that line's step: long
+// enough that sweeping across the panel changes nothing.
+constexpr float kHoverJumpSeconds = 0.6f;
+
 }  // namespace
 
 void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool light_theme, const Fonts& fonts) {
@@ -93,6 +97,15 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
         if (target < 0) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) {
             code.hovered_line = static_cast<int>(i);
+            if (code.dwell_line != static_cast<int>(i)) code.dwell_seconds = 0.0f;
+            code.dwell_line = static_cast<int>(i);
+            code.dwell_seconds += ImGui::GetIO().DeltaTime;
+            if (code.dwell_armed && code.dwell_seconds >= kHoverJumpSeconds && target >= 0 && target != index) {
+                playback.jump_to(target);
+                code.dwell_armed = false;
+                code.dwell_mouse_x = ImGui::GetIO().MousePos.x;
+                code.dwell_mouse_y = ImGui::GetIO().MousePos.y;
+            }
             if (target >= 0)
                 ImGui::SetTooltip(
                     "%s", text::trf("code.line_tip", {{"number", target + 1},
@@ -121,6 +134,9 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     }
     code.scrolled_step = index;
     code.scrolled_h = view_h;
+    if (code.hovered_line < 0) code.dwell_line = -1;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    if (mouse.x != code.dwell_mouse_x || mouse.y != code.dwell_mouse_y) code.dwell_armed = true;
     if (fonts.code) ImGui::PopFont();
     ImGui::EndChild();
 }
