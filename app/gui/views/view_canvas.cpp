@@ -451,7 +451,6 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     const bool strip = frame.show_storage && body.h > 6.0f * strip_h;
     const float strip_full_h = storage_strip_height(p, body.w);
     Rect strip_area{body.x, body.bottom() - strip_full_h, body.w, strip_full_h};
-    ui.pictures_bottom = strip ? strip_area.y : body.bottom();
     // A little air between the heatmaps and the strip's caption.
     body.h -= (strip ? strip_full_h + 6.0f * s : 0.0f) + (legend_on_top ? 0.0f : legend_h);
     // Weight steps: how peaked each head is, in numbers, under the legend.
@@ -463,6 +462,8 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     // RoPE steps: one head vector's coordinate pairs turning on dials.
     const float rotation_h = body.h > 14.0f * p.small_size() ? rotation_band_height(p, body.w) : 0.0f;
     body.h -= focus_h + notes_h + more_notes_h + rotation_h;
+    // Everything below the heatmaps (legend, readouts, notes, dials, strip) stays uncovered.
+    ui.pictures_bottom = body.bottom();
     const Rect focus_area{body.x, body.bottom() + (legend_on_top ? 0.0f : legend_h), body.w, focus_h};
     const Rect notes_area{body.x, focus_area.bottom(), body.w, notes_h};
     const Rect more_notes_area{body.x, notes_area.bottom(), body.w, more_notes_h};
