@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <filesystem>
+#include <initializer_list>
 
 #include "app/text/languages.h"
 #include "core/recipe.h"
@@ -10,17 +11,18 @@
 namespace attn::gui {
 namespace {
 
-const char* find_font() {
-    static const char* const candidates[] = {
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-        "/usr/share/fonts/TTF/DejaVuSans.ttf",
-        "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    };
+// The first of `candidates` that exists, or null.
+const char* first_existing(std::initializer_list<const char*> candidates) {
     for (const char* path : candidates) {
         std::error_code ec;
         if (std::filesystem::exists(path, ec)) return path;
     }
     return nullptr;
+}
+
+const char* find_font() {
+    return first_existing({"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
+                           "/usr/share/fonts/dejavu/DejaVuSans.ttf"});
 }
 
 // The glyphs the window can draw: Latin-1, Greek, dashes, arrows, maths and shapes
@@ -65,14 +67,7 @@ ImFont* add_font(const char* path, float size, const ImWchar* ranges) {
 // so exactly those characters are merged in from a fallback font. Nothing else changes:
 // every other glyph is still DejaVu's.
 const char* find_cjk_font() {
-    static const char* const candidates[] = {
-        "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",  // fonts-droid-fallback
-    };
-    for (const char* path : candidates) {
-        std::error_code ec;
-        if (std::filesystem::exists(path, ec)) return path;
-    }
-    return nullptr;
+    return first_existing({"/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"});  // fonts-droid-fallback
 }
 
 const ImWchar* cjk_glyph_ranges() {
@@ -120,9 +115,8 @@ Fonts load_fonts(float scale) {
     fonts.large = add_font(path, 26.0f * scale, ranges);
     // Python's indentation needs a fixed width; the code is ASCII, so Latin-1 suffices.
     static const ImWchar kLatin[] = {0x0020, 0x00FF, 0};
-    const char* mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
-    std::error_code ec;
-    fonts.code = add_font(std::filesystem::exists(mono, ec) ? mono : path, 13.0f * scale, kLatin);
+    const char* mono = first_existing({"/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"});
+    fonts.code = add_font(mono ? mono : path, 13.0f * scale, kLatin);
 
     io.Fonts->Build();
     return fonts;

@@ -1,8 +1,6 @@
 #include "app/gui/session.h"
 
-#include "core/example_input.h"
 #include "core/model/tokenizer.h"
-#include "core/recipe.h"
 #include "core/repeat_kv.h"
 
 #include <algorithm>
@@ -98,18 +96,10 @@ void init_from_problem(Session& session, const io::Problem& problem) {
     } else {
         for (size_t i = 0; i < problem.query_tokens.size(); ++i) sentence += (i ? " " : "") + problem.query_tokens[i];
     }
-    // A recipe's example input ("Your journey starts with one step") is numbers the
-    // article gives: its words label the rows, but sending them back as a sentence would
-    // replace those numbers by embedded text on the next recompute.
-    const Recipe* recipe = find_recipe(problem.config.recipe);
-    const ExampleInput* example = recipe ? find_example_input(recipe->example_input) : nullptr;
-    const bool example_rows = example && problem.item_tokens.empty() && problem.query_tokens == example->tokens;
+    // A recipe's example words sent back as the sentence keep the example's numbers:
+    // build_problem recognises them (app/io/problem.cpp), so no special case here.
     if (generated) {
         session.sentence.clear();
-        session.tokens_from_sentence = false;
-    } else if (example_rows) {
-        session.sentence = sentence;
-        session.sentence_in_use = sentence;
         session.tokens_from_sentence = false;
     } else {
         session.sentence = sentence;

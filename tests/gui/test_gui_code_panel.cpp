@@ -36,6 +36,21 @@ void frames(HeadlessImGui& imgui, AppState& state, int count) {
     for (int i = 0; i < count; ++i) imgui.frame(state);
 }
 
+// Moves the mouse down `panel` (3 px a frame, so each line passes in a few frames) until it
+// rests on a line of the generic module that produces `id`; false when none is in view.
+bool sweep_to_line_of(HeadlessImGui& imgui, AppState& state, const ImGuiWindow* panel, StepId id) {
+    const std::vector<io::CodeLine>& lines = io::torch_module_lines();
+    for (float y = panel->Pos.y; y < panel->Pos.y + panel->Size.y; y += 3.0f) {
+        ImGui::GetIO().MousePos = ImVec2(panel->Pos.x + panel->Size.x * 0.3f, y);
+        imgui.frame(state);
+        const int line = state.ui.code.hovered_line;
+        if (line < 0) continue;
+        for (StepId step : lines[static_cast<size_t>(line)].steps)
+            if (step == id) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 TEST_CASE("the code panel highlights the current step's line and writes its shape under it") {
@@ -145,17 +160,8 @@ TEST_CASE("clicking a line of the code panel shows its step") {
     REQUIRE(panel);
 
     // Move down the panel until the mouse rests on the softmax line, then click it.
-    const std::vector<io::CodeLine>& lines = io::torch_module_lines();
     const int weights = trace.index_of(StepId::AttnWeights);
-    bool found = false;
-    for (float y = panel->Pos.y; y < panel->Pos.y + panel->Size.y && !found; y += 3.0f) {
-        ImGui::GetIO().MousePos = ImVec2(panel->Pos.x + panel->Size.x * 0.3f, y);
-        imgui.frame(state);
-        const int line = state.ui.code.hovered_line;
-        if (line < 0) continue;
-        for (StepId id : lines[static_cast<size_t>(line)].steps) found |= id == StepId::AttnWeights;
-    }
-    REQUIRE(found);
+    REQUIRE(sweep_to_line_of(imgui, state, panel, StepId::AttnWeights));
     CHECK(state.ui.playback.step() == masked);  // hovering alone does not move
     ImGui::GetIO().MouseDown[0] = true;
     imgui.frame(state);
@@ -168,15 +174,7 @@ TEST_CASE("clicking a line of the code panel shows its step") {
     // A line of a branch this configuration does not take (the fused projection) is not
     // a step to jump to: its tooltip says so and a click changes nothing.
     const int before = state.ui.playback.step();
-    bool on_fused = false;
-    for (float y = panel->Pos.y; y < panel->Pos.y + panel->Size.y && !on_fused; y += 3.0f) {
-        ImGui::GetIO().MousePos = ImVec2(panel->Pos.x + panel->Size.x * 0.3f, y);
-        imgui.frame(state);
-        const int line = state.ui.code.hovered_line;
-        if (line >= 0)
-            for (StepId id : lines[static_cast<size_t>(line)].steps) on_fused |= id == StepId::Qkv;
-    }
-    if (on_fused) {  // scrolled out of view otherwise (the panel follows the highlight)
+    if (sweep_to_line_of(imgui, state, panel, StepId::Qkv)) {  // scrolled out of view otherwise (the panel follows the highlight)
         ImGui::GetIO().MouseDown[0] = true;
         imgui.frame(state);
         ImGui::GetIO().MouseDown[0] = false;
@@ -232,16 +230,7 @@ TEST_CASE("resting the mouse on a code line for a moment shows its step, once") 
     const ImGuiWindow* panel = drawn_window(code_window());
     REQUIRE(panel);
     // Sweep down to the softmax line (each line passes in a few frames: no jump).
-    const std::vector<io::CodeLine>& lines = io::torch_module_lines();
-    bool found = false;
-    for (float y = panel->Pos.y; y < panel->Pos.y + panel->Size.y && !found; y += 3.0f) {
-        ImGui::GetIO().MousePos = ImVec2(panel->Pos.x + panel->Size.x * 0.3f, y);
-        imgui.frame(state);
-        const int line = state.ui.code.hovered_line;
-        if (line < 0) continue;
-        for (StepId id : lines[static_cast<size_t>(line)].steps) found |= id == StepId::AttnWeights;
-    }
-    REQUIRE(found);
+    REQUIRE(sweep_to_line_of(imgui, state, panel, StepId::AttnWeights));
     CHECK(state.ui.playback.step() == masked);
     frames(imgui, state, 60);  // a second at rest (HeadlessImGui runs at 60 frames a second)
     CHECK(state.ui.playback.step() == weights);
