@@ -77,7 +77,13 @@ TEST_CASE("attnviz models --json parses and lists the three trained models") {
     CHECK(by_name["tiny-lm"]["kind"] == "language");
     CHECK(by_name["tiny-lm"]["layers"] == 2);
     CHECK(by_name["tiny-lm"]["heads"] == 4);
-    CHECK(by_name["tiny-lm"]["vocab_size"] == 46);
+    {  // the size the card's own word list gives
+        std::ifstream card(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "assets" / "models" / "tiny-lm.json");
+        REQUIRE(card.good());
+        const nlohmann::json words = nlohmann::json::parse(card)["vocabulary"];
+        CHECK(by_name["tiny-lm"]["vocab_size"] == words.size());
+        CHECK(words.size() > 40);
+    }
     CHECK(by_name["reverse"]["kind"] == "algorithmic");
     CHECK(by_name["sort"]["hidden_dim"] == 64);
 

@@ -140,6 +140,21 @@ TEST_CASE("tiny-lm's head claims hold on its held-out sentences") {
     check_claims(*model, per_layer);
 }
 
+// The product's example of a visible head: "head 1's mean weight on the previous token is
+// above 0.6". The card must make that claim (and one for the first token); the test above
+// then holds each claim to its threshold on the held-out sentences.
+TEST_CASE("tiny-lm's card claims a previous-token head above 0.6 and a first-token head") {
+    const auto model = load("tiny-lm");
+    auto best_threshold = [&](const std::string& metric) {
+        double best = -1;
+        for (const HeadClaim& claim : model->spec.head_claims)
+            if (claim.metric == metric) best = std::max(best, claim.threshold);
+        return best;
+    };
+    CHECK(best_threshold("previous_token") >= 0.6);
+    CHECK(best_threshold("first_token") >= 0.4);
+}
+
 TEST_CASE("the reverse model's heads draw the anti-diagonal on held-out inputs") {
     const auto model = load("reverse");
     const auto per_layer = measure_heldout(*model, read_heldout("reverse"),

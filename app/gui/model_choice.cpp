@@ -104,6 +104,9 @@ std::vector<std::string> model_card_lines(const ModelSpec& spec, int layer) {
     }
     if (!training.empty()) lines.push_back(text::trf("model.card.heldout", {{"figures", training}}));
     if (spec.final_train_loss >= 0) lines.push_back(text::trf("model.card.loss", {{"loss", text::fixed(spec.final_train_loss, 4)}}));
+    const auto& penalty = spec.attention_entropy_penalty;
+    if (layer >= 0 && static_cast<size_t>(layer) < penalty.size() && penalty[static_cast<size_t>(layer)] > 0)
+        lines.push_back(text::trf("model.card.entropy_penalty", {{"penalty", text::fixed(penalty[static_cast<size_t>(layer)], 2)}}));
     if (!spec.reading_the_output.empty()) lines.push_back(text::trf("model.card.output", {{"text", spec.reading_the_output}}));
     return lines;
 }

@@ -104,6 +104,9 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
         const json& training = card["training"];
         if (training.contains("final_train_loss") && training["final_train_loss"].is_number())
             spec.final_train_loss = training["final_train_loss"].get<double>();
+        if (training.contains("attention_entropy_penalty") && training["attention_entropy_penalty"].is_array())
+            for (const json& factor : training["attention_entropy_penalty"])
+                spec.attention_entropy_penalty.push_back(factor.is_number() ? factor.get<double>() : 0.0);
         if (training.contains("heldout") && training["heldout"].is_object())
             for (const auto& [name, value] : training["heldout"].items())
                 if (value.is_number()) spec.heldout_figures.emplace_back(name, value.get<double>());

@@ -27,8 +27,9 @@ ADJS = ["big", "small", "red", "old", "happy"]
 TRANS = ["saw", "liked", "helped", "chased", "met"]
 INTRANS = ["ran", "slept", "smiled", "left", "jumped"]
 POSTURE = ["sat", "lay", "stood"]
+NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 LM_WORDS = (FEMALE + MALE + ANIMALS + PLACES + ADJS + TRANS + INTRANS + POSTURE
-            + ["the", "on", "and", "then", "she", "he", "it", "."])
+            + ["the", "on", "and", "then", "she", "he", "it", "."] + NUMBERS)
 LM_VOCAB = SPECIALS + LM_WORDS
 
 
@@ -69,21 +70,27 @@ HABIT = {"alice": "smiled", "mary": "slept", "anna": "ran", "emma": "left",
          "cat": "slept", "dog": "ran", "bird": "jumped", "fox": "left"}
 NAMES = FEMALE + MALE
 # How often each kind of sentence is drawn (cumulative upper bounds of rng.rand()).
-KIND_SHARES = [("place", 0.10), ("pronoun", 0.30), ("repeat", 0.20), ("list", 0.25), ("turns", 0.15)]
+KIND_SHARES = [("place", 0.08), ("pronoun", 0.22), ("repeat", 0.12), ("list", 0.23), ("counts", 0.35)]
 
 
 def lm_sentence(rng):
     s = Sentence()
     r = rng.rand()
     bounds = np.cumsum([share for _, share in KIND_SHARES])
-    kind = KIND_SHARES[int(np.searchsorted(bounds, r, side="right"))][0] if r < bounds[-1] else "turns"
-    if kind == "turns":
-        # bob anna bob anna bob .   Two names said in turn, 4-10 times: from the third word on the
-        # next word is the word before this one, which a previous-token head reads directly.
-        s.kind = "turns"
-        pair = [NAMES[i] for i in rng.permutation(len(NAMES))[:2]]
-        for i in range(4 + rng.randint(7)):
-            s.add(pair[i % 2])
+    kind = KIND_SHARES[min(int(np.searchsorted(bounds, r, side="right")), len(KIND_SHARES) - 1)][0]
+    if kind == "counts":
+        # two eight three nine four ten .   Two counts take turns, 5-12 words: each number is one
+        # more than the number two places back, so from the second word on the next word is
+        # "one more than the word before this one".  Only the previous word tells it: the two
+        # counts start anywhere, and the current word says nothing about the next.
+        s.kind = "counts"
+        words = 5 + rng.randint(8)
+        longest = (words + 1) // 2                      # numbers said by the first count
+        first, second = rng.randint(12 - longest + 1), rng.randint(12 - longest + 1)
+        if first == second:
+            return lm_sentence(rng)
+        for i in range(words):
+            s.add(NUMBERS[(first if i % 2 == 0 else second) + i // 2])
         s.add(".")
         return s
     if kind == "place":
@@ -200,16 +207,18 @@ def lm_head_metrics(weights, ids, sents):
     return {k: tot / cnt for k, (tot, cnt) in sums.items()}
 
 
+# One line each on the model card (the window shows them under the layer slider), so short;
+# the exact definitions are in lm_head_metrics above and in assets/models/README.md.
 LM_METRIC_TEXT = {
-    "previous_token": "attends to the previous word (mean weight on position t-1, t >= 2)",
-    "first_token": "attends to the first token <bos> (mean weight on position 0, t >= 2)",
-    "self": "attends to its own position (mean weight on position t, t >= 2)",
-    "same_word_earlier": "attends to an earlier copy of the current word (summed weight on earlier positions holding the same word; words other than 'the' and '.')",
-    "induction": "attends to the word right after an earlier copy of the current word (induction; summed weight)",
-    "and_to_subject": "from 'and' attends to the subject (the pronoun to come agrees with it); mean weight on the subject's name or animal",
-    "pronoun_to_subject": "from the pronoun attends back to its subject; mean weight on the subject's name or animal",
-    "verb_to_subject": "from the verb after the pronoun attends to the subject; mean weight on the subject's name or animal",
-    "then_to_object": "from 'then' attends to the object, the name that comes next; mean weight on the object's name or animal",
+    "previous_token": "looks at the previous word (weight on t-1)",
+    "first_token": "rests on the first token <bos> (weight on position 0)",
+    "self": "looks at its own word (weight on t)",
+    "same_word_earlier": "looks at an earlier copy of the same word",
+    "induction": "looks at the word after an earlier copy of this word (induction)",
+    "and_to_subject": "from 'and', looks at the subject",
+    "pronoun_to_subject": "from the pronoun, looks back at its subject",
+    "verb_to_subject": "from the verb after the pronoun, looks at the subject",
+    "then_to_object": "from 'then', looks at the object named next",
 }
 
 

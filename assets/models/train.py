@@ -14,6 +14,7 @@ same bytes (the wall time in the card aside).  Writes, per model NAME:
     tests/fixtures/models/NAME/heldout.json  the held-out inputs the head claims were measured on
 """
 
+import copy
 import json
 import math
 import os
@@ -38,7 +39,8 @@ FIXTURES = os.path.join(REPO, "tests", "fixtures", "models")
 
 MODELS = {
     "tiny-lm": dict(kind="language", vocab=tasks.LM_VOCAB, dim=64, heads=4, layers=2, max_len=16,
-                    mlp=True, causal=True, steps=1800, batch=64, lr=3e-3, seed=11, bos=True,
+                    mlp=True, causal=True, steps=2400, batch=64, lr=3e-3, seed=11, bos=True,
+                    attn_entropy=[0.1, 0.005], fixture_float64=True,
                     example="the dog saw the cat and it ran",
                     output="row t of probs is the distribution of the word after token t",
                     description="word-level language model trained on generated simple English sentences"),
@@ -91,6 +93,23 @@ def train_batch(name, cfg, rng):
     return ids, targets
 
 
+def attention_entropy(all_weights, real, per_layer):
+    """sum over layers of per_layer[i] x the mean entropy (nats) of layer i's attention rows
+    (rows of real tokens, all heads).
+
+    Added to the loss: a head may still look wherever it likes, but spreading its weight
+    thinly costs a little.  Without it the 4 heads of layer 0 share each job (four heads
+    each put ~0.3 on the previous word instead of one putting 0.8 there).
+    all_weights: [(B, H, L, L)] per layer; real: (B, L) bool, False at <pad>."""
+    real = torch.from_numpy(real).float()                                   # (B, L)
+    total = 0.0
+    for w, factor in zip(all_weights, per_layer):
+        if factor:
+            row_entropy = -(w * torch.log(w.clamp_min(1e-12))).sum(-1)      # (B, H, L)
+            total = total + factor * (row_entropy.mean(1) * real).sum() / real.sum()
+    return total
+
+
 def lr_at(step, cfg):
     warm = 100
     if step < warm:
@@ -110,9 +129,11 @@ def train(name, cfg):
         ids, targets = train_batch(name, cfg, rng)
         for g in opt.param_groups:
             g["lr"] = lr_at(step, cfg)
-        logits, _ = model(torch.from_numpy(ids))
+        logits, all_weights = model(torch.from_numpy(ids))
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(targets).reshape(-1),
                                ignore_index=0)
+        if cfg.get("attn_entropy"):
+            loss = loss + attention_entropy(all_weights, ids != 0, cfg["attn_entropy"])
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -156,11 +177,19 @@ def evaluate(name, cfg, model):
                     # in the second copy, every word after its first name ('and' included)
                     for t in range(s.copy_start, s.copy_end):
                         list_ok.append(pred[i, t] == targets[i, t])
+            count_ok = []
+            for i, s in enumerate(sents):
+                if s.kind == "counts":
+                    # from the second number on, the next number (the last one is followed by '.')
+                    toks = [t for t in ids[i] if t != 0]
+                    for t in range(2, len(toks) - 2):
+                        count_ok.append(pred[i, t] == targets[i, t])
             acc = {"heldout_loss": round(loss, 4),
                    "pronoun_agreement_accuracy": round(float(np.mean(pron_ok)), 4),
                    "habit_verb_accuracy": round(float(np.mean(habit_ok)), 4),
                    "copied_word_accuracy": round(float(np.mean(copy_ok)), 4),
-                   "repeated_list_accuracy": round(float(np.mean(list_ok)), 4)}
+                   "repeated_list_accuracy": round(float(np.mean(list_ok)), 4),
+                   "counting_accuracy": round(float(np.mean(count_ok)), 4)}
             per_layer = [tasks.lm_head_metrics(w.numpy(), ids, sents) for w in weights]
             heldout = []
             for i, s in enumerate(sents):
@@ -200,10 +229,18 @@ def sort_greedy(model, prefix, k):
     return seq[k + 1:]
 
 
+# Thresholds the product side named: a claim on these metrics is tested against this figure
+# whenever the measured mean clears it by at least 0.02 ("head 1's mean weight on the
+# previous token is above 0.6").
+TARGETS = {"previous_token": 0.6}
+
+
 def claim_of(layer, h, metric, metrics, texts):
     """One claim: the head's measured mean and a threshold a little below it."""
     measured = float(metrics[metric][h])
     threshold = math.floor(max(0.0, measured - max(0.05, 0.1 * measured)) * 100) / 100
+    if metric in TARGETS and measured >= TARGETS[metric] + 0.02:
+        threshold = max(threshold, TARGETS[metric])
     return {"layer": layer, "head": h, "claim": texts[metric], "metric": metric,
             "measured": round(measured, 4), "threshold": threshold,
             "all_metrics": {m: round(float(v[h]), 4) for m, v in metrics.items()}}
@@ -216,9 +253,9 @@ WANTED_FLOOR = 0.4
 
 
 def head_claims(name, per_layer, texts):
-    """One claim per head (the metric it scores highest on), then, for each WANTED metric
-    no head claims yet, a second claim for the head that scores highest on it, when that
-    score is at least WANTED_FLOOR."""
+    """One claim per head (the metric it scores highest on), then, for each WANTED metric,
+    a claim for the head that scores highest on it (when that head does not claim it
+    already and the score is at least WANTED_FLOOR)."""
     claims = []
     for layer, metrics in enumerate(per_layer):
         heads = len(next(iter(metrics.values())))
@@ -226,10 +263,10 @@ def head_claims(name, per_layer, texts):
             best = max(metrics, key=lambda m: metrics[m][h])
             claims.append(claim_of(layer, h, best, metrics, texts))
     for metric in WANTED.get(name, []):
-        if any(c["metric"] == metric for c in claims):
-            continue
         layer, h = max(((l, h) for l, m in enumerate(per_layer) for h in range(len(m[metric]))),
                        key=lambda lh: per_layer[lh[0]][metric][lh[1]])
+        if any(c["metric"] == metric and (c["layer"], c["head"]) == (layer, h) for c in claims):
+            continue
         if per_layer[layer][metric][h] >= WANTED_FLOOR:
             claims.append(claim_of(layer, h, metric, per_layer[layer], texts))
     return sorted(claims, key=lambda c: (c["layer"], c["head"]))
@@ -286,6 +323,11 @@ def write_fixtures(name, cfg, model, ids, heldout):
     for old in os.listdir(folder):
         os.remove(os.path.join(folder, old))
     trace = {}
+    if cfg.get("fixture_float64"):
+        # The reference is the exact result rounded to float32: with these weights torch's own
+        # float32 sums can be 8e-6 away from it in layer 1's scores (AttnViz's 2e-6), which
+        # would eat most of the parity test's 1e-5.
+        model = copy.deepcopy(model).double()
     with torch.no_grad():
         model(torch.tensor([ids]), trace)
     files = [("token_ids", np.array(ids, dtype=np.float32))]
@@ -357,6 +399,7 @@ def build(name):
         "heldout_inputs": "tests/fixtures/models/%s/heldout.json" % name,
         "training": {"steps": cfg["steps"], "batch": cfg["batch"], "seed": cfg["seed"],
                      "optimizer": "AdamW lr %g, weight decay 0.01, 100 warm-up steps then cosine" % cfg["lr"],
+                     "attention_entropy_penalty": list(cfg.get("attn_entropy", [0.0] * cfg["layers"])),
                      "final_train_loss": round(train_loss, 4), "heldout": acc,
                      "wall_time_seconds": round(seconds, 1), "threads": 1,
                      "torch": torch.__version__},

@@ -51,6 +51,9 @@ struct ModelSpec {
     // and the final training loss.
     std::vector<std::pair<std::string, double>> heldout_figures;
     double final_train_loss = -1;  // -1 when the card does not say
+    // Per layer, the weight of the attention-entropy term added to the training loss (empty
+    // or 0: none). The card says it because it shaped how crisp the heads are.
+    std::vector<double> attention_entropy_penalty;
     int head_dim() const { return heads > 0 ? hidden_dim / heads : 0; }
 };
 

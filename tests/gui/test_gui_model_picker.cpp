@@ -97,7 +97,7 @@ TEST_CASE("unknown words become <unk> with a note; empty and too long text is re
 }
 
 TEST_CASE("the picker draws the model's card with its measured head claims") {
-    HeadlessImGui imgui(1600, 1000);
+    HeadlessImGui imgui(1600, 1400);  // tall enough for the open card and the size controls under it
     AppState state;
     REQUIRE(choose_model(state.session, "tiny-lm").empty());
     compute_into(state);
@@ -116,6 +116,20 @@ TEST_CASE("the picker draws the model's card with its measured head claims") {
     REQUIRE_FALSE(figures.empty());
     for (const auto& [name, value] : figures)
         for (const std::string& line : lines) CHECK_MESSAGE(line.find(name) == std::string::npos, line);
+}
+
+TEST_CASE("the card says which layers were trained with the attention-entropy penalty") {
+    AppState state;
+    REQUIRE(choose_model(state.session, "tiny-lm").empty());
+    const ModelSpec& spec = state.session.model->spec;
+    REQUIRE(spec.attention_entropy_penalty.size() == static_cast<size_t>(spec.layers));
+    for (int layer = 0; layer < spec.layers; ++layer) {
+        CAPTURE(layer);
+        const std::vector<std::string> lines = model_card_lines(spec, layer);
+        const bool said = std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.find("entropy") != std::string::npos; });
+        CHECK(said == (spec.attention_entropy_penalty[static_cast<size_t>(layer)] > 0));
+    }
+    CHECK(spec.attention_entropy_penalty[0] > 0);  // layer 0's previous-token head depends on it (assets/models/README.md)
 }
 
 TEST_CASE("a saved model lesson resumes on the same model, layer and sentence") {
