@@ -53,6 +53,11 @@ void table_row(std::initializer_list<std::string> cells) {
     }
 }
 
+// Significant digits of a table's number columns: three number columns at 4 digits
+// ("-0.001654", "8.065e-22") leave the index column a few pixels in a 1024-px window's
+// inspector; 3 digits keep the key's token readable and the last column whole there.
+int table_digits() { return ImGui::GetContentRegionAvail().x < 22.0f * ImGui::GetFontSize() ? 3 : 4; }
+
 // A table with these column headers; false when ImGui skips it (call EndTable only on true).
 bool begin_table(const char* id, std::initializer_list<const char*> headers) {
     if (!ImGui::BeginTable(id, static_cast<int>(headers.size()), kTableFlags)) return false;
@@ -102,9 +107,7 @@ std::string word_of(const Trace& trace, int64_t id) {
 void products_table(const char* id, const char* index_name, const char* a_name, const char* b_name,
                     const CellExplanation& e, int head_width, const Results* key_tokens) {
     terms_caption(e);
-    // Three number columns at 4 digits ("-0.001654") leave the index column a few pixels
-    // in a 1024-px window's inspector; 3 digits keep the key's token readable there.
-    const int digits = ImGui::GetContentRegionAvail().x < 22.0f * ImGui::GetFontSize() ? 3 : 4;
+    const int digits = table_digits();
     if (!begin_table(id, {index_name, a_name, b_name, label("inspector.column.product")})) return;
     for (const Term& t : e.terms) {
         ImGui::TableNextRow();
@@ -276,10 +279,12 @@ void draw_softmax(const Results& results, const CellExplanation& e, int64_t i, i
     text_wrapped(trf("inspector.softmax.row", {{"row", as_ll(i)}, {"max", format_value(e.row_max)}, {"sum", format_value(e.exp_sum)}}));
     if (e.row_fully_masked) text_wrapped(trf("inspector.softmax.uniform", {{"max", format_value(e.row_max)}, {"keys", as_ll(e.term_count)}}));
     terms_caption(e);
+    const int digits = table_digits();
     if (begin_table("##softmax", {label("inspector.column.key_j"), label("inspector.column.score"), label("inspector.column.exp"),
                                   label("inspector.column.weight")})) {
         for (const Term& t : e.terms)
-            table_row({key_label(results, t.k) + (t.k == j ? " <" : ""), format_value(t.a_value), format_value(t.value), format_value(t.output)});
+            table_row({key_label(results, t.k) + (t.k == j ? " <" : ""), format_value(t.a_value, digits), format_value(t.value, digits),
+                       format_value(t.output, digits)});
         ImGui::EndTable();
     }
     omitted_line(e);
