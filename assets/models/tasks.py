@@ -29,7 +29,7 @@ INTRANS = ["ran", "slept", "smiled", "left", "jumped"]
 POSTURE = ["sat", "lay", "stood"]
 NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 LM_WORDS = (FEMALE + MALE + ANIMALS + PLACES + ADJS + TRANS + INTRANS + POSTURE
-            + ["the", "on", "and", "then", "she", "he", "it", "."] + NUMBERS)
+            + ["the", "on", "and", "then", "she", "he", "it", "."] + NUMBERS + ["again"])
 LM_VOCAB = SPECIALS + LM_WORDS
 
 
@@ -70,7 +70,7 @@ HABIT = {"alice": "smiled", "mary": "slept", "anna": "ran", "emma": "left",
          "cat": "slept", "dog": "ran", "bird": "jumped", "fox": "left"}
 NAMES = FEMALE + MALE
 # How often each kind of sentence is drawn (cumulative upper bounds of rng.rand()).
-KIND_SHARES = [("place", 0.08), ("pronoun", 0.22), ("repeat", 0.12), ("list", 0.23), ("counts", 0.35)]
+KIND_SHARES = [("place", 0.07), ("pronoun", 0.20), ("repeat", 0.10), ("list", 0.20), ("counts", 0.30), ("again", 0.13)]
 
 
 def lm_sentence(rng):
@@ -78,6 +78,22 @@ def lm_sentence(rng):
     r = rng.rand()
     bounds = np.cumsum([share for _, share in KIND_SHARES])
     kind = KIND_SHARES[min(int(np.searchsorted(bounds, r, side="right")), len(KIND_SHARES) - 1)][0]
+    if kind == "again":
+        # tom anna bob anna again sam tom again .   Names drawn at random, 5-8 of them; a name
+        # said before is followed by "again".  Only an earlier copy of the same word tells
+        # that "again" comes next.
+        s.kind = "again"
+        said = set()
+        for _ in range(5 + rng.randint(4)):
+            name = NAMES[rng.randint(len(NAMES))]
+            s.add(name)
+            if name in said:
+                s.add("again")
+            said.add(name)
+        if len(s.words) > 14:
+            return lm_sentence(rng)
+        s.add(".")
+        return s
     if kind == "counts":
         # two eight three nine four ten .   Two counts take turns, 5-12 words: each number is one
         # more than the number two places back, so from the second word on the next word is
