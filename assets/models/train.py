@@ -184,12 +184,24 @@ def evaluate(name, cfg, model):
                     toks = [t for t in ids[i] if t != 0]
                     for t in range(2, len(toks) - 2):
                         count_ok.append(pred[i, t] == targets[i, t])
+            again_ok = []
+            again_id = vocab.index("again")
+            for i, s in enumerate(sents):
+                if s.kind == "again":
+                    # after each name: "again" predicted exactly when the name was said before
+                    toks = [t for t in ids[i] if t != 0]
+                    said = set()
+                    for t in range(1, len(toks)):
+                        if vocab[toks[t]] in tasks.NAMES:
+                            again_ok.append((pred[i, t] == again_id) == (toks[t] in said))
+                            said.add(toks[t])
             acc = {"heldout_loss": round(loss, 4),
                    "pronoun_agreement_accuracy": round(float(np.mean(pron_ok)), 4),
                    "habit_verb_accuracy": round(float(np.mean(habit_ok)), 4),
                    "copied_word_accuracy": round(float(np.mean(copy_ok)), 4),
                    "repeated_list_accuracy": round(float(np.mean(list_ok)), 4),
-                   "counting_accuracy": round(float(np.mean(count_ok)), 4)}
+                   "counting_accuracy": round(float(np.mean(count_ok)), 4),
+                   "again_accuracy": round(float(np.mean(again_ok)), 4)}
             per_layer = [tasks.lm_head_metrics(w.numpy(), ids, sents) for w in weights]
             heldout = []
             for i, s in enumerate(sents):
