@@ -12,41 +12,22 @@
 #include <sys/wait.h>
 
 #include "app/io/file_util.h"
+#include "tests/shell_run.h"
 #include "app/io/npy.h"
 #include "app/io/safetensors.h"
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-    int exit_code = -1;
-    std::string out, err;
-};
+// The shell runner, scratch folders and file reading every CLI test shares (tests/shell_run.h).
+using CliRun = attn::testing::ShellRun;
+using attn::testing::slurp;
 
-static fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("attnviz_cli_test_" + std::to_string(::getpid())) / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir.parent_path());
-    return dir;
-}
-
-static std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+static fs::path scratch(const std::string& name) { return attn::testing::scratch_dir("attnviz_cli_test", name); }
 
 // `timeout_s` > 0 kills a run that hangs (exit code 124 from coreutils' timeout).
 static CliRun run_cli(const std::string& args, int timeout_s = 0) {
-    const fs::path base = scratch("run");
     const std::string prefix = timeout_s > 0 ? "timeout -s KILL " + std::to_string(timeout_s) + " " : "";
-    const std::string command = prefix + std::string(ATTNVIZ_BINARY) + " " + args + " >" + base.string() + ".out 2>" + base.string() + ".err";
-    const int status = std::system(command.c_str());
-    CliRun r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(base.string() + ".out");
-    r.err = slurp(base.string() + ".err");
-    return r;
+    return attn::testing::run_shell(prefix + std::string(ATTNVIZ_BINARY) + " " + args, "attnviz_cli_test");
 }
 
 static int count_lines(const std::string& text) {

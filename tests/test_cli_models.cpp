@@ -11,21 +11,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/shell_run.h"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int exit_code = -1;
-    std::string out, err;
-};
+using Run = attn::testing::ShellRun;
+using attn::testing::slurp;
 
-std::string read_text(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+std::string read_text(const fs::path& p) { return slurp(p); }
 
 fs::path work_dir() {
     const fs::path dir = fs::temp_directory_path() / ("attnviz_models_test_" + std::to_string(::getpid()));
@@ -34,15 +29,7 @@ fs::path work_dir() {
 }
 
 Run attnviz(const std::string& args) {
-    const fs::path base = work_dir() / "run";
-    const std::string command = "timeout -s KILL 60 " + std::string(ATTNVIZ_BINARY) + " " + args + " >" + base.string() +
-                                ".out 2>" + base.string() + ".err";
-    const int status = std::system(command.c_str());
-    Run r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read_text(base.string() + ".out");
-    r.err = read_text(base.string() + ".err");
-    return r;
+    return attn::testing::run_shell("timeout -s KILL 60 " + std::string(ATTNVIZ_BINARY) + " " + args, "attnviz_models_test");
 }
 
 int lines(const std::string& text) {
