@@ -229,6 +229,70 @@ TEST_CASE("devices, pipes and folders given as input files are refused at once")
     }
 }
 
+TEST_CASE("a failed trace leaves the --save-weights file as it was, even when it is the --weights input") {
+    const fs::path work = scratch("save_weights_kept");
+    fs::create_directories(work);
+    SUBCASE("an unwritable --out keeps a file that was already there") {
+        const fs::path weights = work / "w.safetensors";
+        write_bytes(weights, "keep");
+        CliRun r = run_cli("trace --save-weights " + weights.string() + " --out /proc/attnviz_no_such_dir");
+        CHECK(r.exit_code == 2);
+        CHECK(count_lines(r.err) == 1);
+        CHECK(slurp(weights) == "keep");
+    }
+    SUBCASE("the --weights input named again as --save-weights survives a refused --out") {
+        const fs::path mine = work / "mine.safetensors";
+        REQUIRE(run_cli("trace -H 2 --save-weights " + mine.string() + " --out " + (work / "first").string()).exit_code == 0);
+        const std::string before = slurp(mine);
+        REQUIRE(before.size() > 100);
+        fs::create_directories(work / "nonempty");
+        write_bytes(work / "nonempty" / "notes.txt", "keep me");
+        CliRun r = run_cli("trace --weights " + mine.string() + " -H 2 --save-weights " + mine.string() + " --out " +
+                           (work / "nonempty").string());
+        CHECK(r.exit_code == 2);
+        CHECK(slurp(mine) == before);
+        CHECK(slurp(work / "nonempty" / "notes.txt") == "keep me");
+    }
+    SUBCASE("a folder or a device named as --save-weights is refused, not replaced") {
+        CliRun r = run_cli("trace --save-weights " + work.string() + " --out " + (work / "t1").string());
+        CHECK(r.exit_code == 2);
+        CHECK(fs::is_directory(work));
+        r = run_cli("trace --save-weights /dev/null --out " + (work / "t2").string());
+        CHECK(r.exit_code == 2);
+        CHECK(fs::is_character_file("/dev/null"));
+        CHECK_FALSE(fs::exists(work / "t1"));
+        CHECK_FALSE(fs::exists(work / "t2"));
+    }
+    // No temporary file (".w.safetensors.tmp-...") is left behind by any of the runs.
+    for (const fs::directory_entry& entry : fs::directory_iterator(work))
+        CHECK_MESSAGE(entry.path().filename().string().find(".tmp-") == std::string::npos, entry.path().string());
+}
+
+TEST_CASE("writing a file over an existing one replaces it whole or not at all") {
+    const fs::path work = scratch("atomic_write");
+    fs::create_directories(work);
+    const fs::path target = work / "weights.bin";
+    write_bytes(target, "old contents");
+    REQUIRE(attn::io::write_file_bytes(target.string(), "new contents").ok());
+    CHECK(slurp(target) == "new contents");
+    // A staged file never touches its target until commit(); dropping it leaves nothing.
+    {
+        attn::Result<attn::io::StagedFile> staged = attn::io::StagedFile::write(target.string(), "staged");
+        REQUIRE(staged.ok());
+        CHECK(slurp(target) == "new contents");
+    }
+    CHECK(slurp(target) == "new contents");
+    int files = 0;
+    for ([[maybe_unused]] const fs::directory_entry& entry : fs::directory_iterator(work)) ++files;
+    CHECK(files == 1);
+    attn::Result<attn::io::StagedFile> staged = attn::io::StagedFile::write(target.string(), "committed");
+    REQUIRE(staged.ok());
+    REQUIRE(staged->commit().ok());
+    CHECK(slurp(target) == "committed");
+    CHECK_FALSE(attn::io::write_file_bytes(work.string(), "x").ok());  // a folder is not replaced
+    CHECK(fs::is_directory(work));
+}
+
 TEST_CASE("an input file above the size cap is refused without being read") {
     const fs::path work = scratch("huge_file");
     fs::create_directories(work);

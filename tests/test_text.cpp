@@ -78,7 +78,15 @@ TEST_CASE("a language file that is not a flat object of strings is refused with 
 }
 
 TEST_CASE("English is embedded, first and the fallback of other languages") {
-    REQUIRE(kEmbeddedLanguageCount >= 1);
+    REQUIRE(kEmbeddedLanguagesCount >= 1);
+    // Each embedded file is byte for byte the shipped one (byte arrays, not literals: no size cap).
+    for (std::size_t i = 0; i < kEmbeddedLanguagesCount; ++i) {
+        const std::string path = std::string(ATTNVIZ_SOURCE_DIR) + "/assets/lang/" + kEmbeddedLanguages[i].name + ".json";
+        std::ifstream in(path, std::ios::binary);
+        const std::string shipped((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        CHECK(kEmbeddedLanguages[i].text() == shipped);
+        CHECK(kEmbeddedLanguages[i].data[kEmbeddedLanguages[i].size] == 0);
+    }
     const std::vector<std::string> codes = language_codes();
     REQUIRE_FALSE(codes.empty());
     CHECK(codes.front() == "en");

@@ -1,8 +1,10 @@
 // `attnviz trace`: run one forward and write every step as .npy plus manifest.json.
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "app/cli/commands.h"
+#include "app/io/file_util.h"
 #include "app/io/model_problem.h"
 #include "app/io/safetensors.h"
 #include "app/io/trace_writer.h"
@@ -50,10 +52,16 @@ int run_trace(const TraceCommand& command) {
     }
     // Not an error: the trace is written, with <unk> where the words were.
     if (!trace->model.note.empty()) std::fprintf(stderr, "attnviz: note: %s\n", trace->model.note.c_str());
-    // Weights first: if they cannot be written, no trace is left behind either.
-    if (!command.save_weights.empty())
-        if (Status s = io::write_safetensors(command.save_weights, io::weights_to_tensors(*problem->weights)); !s)
-            return fail(s.error());
+    // Weights first, under a temporary name: if they cannot be written no trace is left
+    // behind, and they take their name (possibly that of the --weights input) only once
+    // the trace is written too. A failed run leaves every file it found as it was.
+    std::optional<io::StagedFile> weights_file;
+    if (!command.save_weights.empty()) {
+        Result<io::StagedFile> staged =
+            io::StagedFile::write(command.save_weights, io::encode_safetensors(io::weights_to_tensors(*problem->weights)));
+        if (!staged) return fail(staged.error());
+        weights_file.emplace(std::move(staged).value());
+    }
     // A recipe's example input names its rows ("Your journey starts ..."): tokens.json keeps them.
     io::TraceExtras labels;
     const bool labelled = !problem->config.recipe.empty() && !problem->model;
@@ -61,10 +69,10 @@ int run_trace(const TraceCommand& command) {
         labels.query_tokens = problem->query_tokens;
         labels.key_tokens = problem->key_tokens;
     }
-    if (Status s = io::write_trace_dir(trace.value(), command.out_dir, labelled ? &labels : nullptr); !s) {
-        if (!command.save_weights.empty()) std::remove(command.save_weights.c_str());
+    if (Status s = io::write_trace_dir(trace.value(), command.out_dir, labelled ? &labels : nullptr); !s)
         return fail(s.error());
-    }
+    if (weights_file)
+        if (Status s = weights_file->commit(); !s) return fail(s.error());
     std::printf("wrote %zu steps (%s) to %s\n", trace->steps.size(), format_bytes(trace->storage_bytes()).c_str(),
                 command.out_dir.c_str());
     return 0;

@@ -1,17 +1,15 @@
 // The example models (assets/models/*.json and *.safetensors), compiled into the
-// binary by embed_files.cmake so `--model tiny-lm` works from any folder.
+// binary by cmake/embed_bytes.cmake so `--model tiny-lm` works from any folder.
 #pragma once
 
 #include <cstddef>
 
+#include "app/embed/embedded_file.h"
+
 namespace attn::io::embedded {
 
-struct EmbeddedFile {
-    const char* name;           // "tiny-lm.json"
-    const unsigned char* data;  // the file's bytes
-    size_t size;
-};
+using embed::EmbeddedFile;
 extern const EmbeddedFile kModelFiles[];
-extern const size_t kModelFileCount;
+extern const std::size_t kModelFilesCount;
 
 }  // namespace attn::io::embedded

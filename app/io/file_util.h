@@ -19,7 +19,29 @@ constexpr uint64_t kMaxInputFileBytes = uint64_t{4} << 30;
 // files are read: folders, devices (/dev/zero), named pipes and sockets are refused
 // without blocking, and so is a file larger than `max_bytes`.
 Result<std::string> read_file_bytes(const std::string& path, uint64_t max_bytes = kMaxInputFileBytes);
-// Writes `bytes` to `path` (truncating), or a message naming the path and the reason.
+// Writes `bytes` to `path` all at once: under a temporary name in the same folder, then
+// renamed over `path`. A failure leaves an existing file exactly as it was and no
+// temporary behind; a folder, device or pipe at `path` is refused, never replaced.
 Status write_file_bytes(const std::string& path, const std::string& bytes);
+
+// A file written in full under a temporary name beside `target`, put in place only by
+// commit(): for output that must appear only if a later step succeeds (`trace
+// --save-weights` names its file before the trace is written). Destroying it
+// uncommitted removes the temporary; the target is never touched then.
+class StagedFile {
+public:
+    static Result<StagedFile> write(const std::string& target, const std::string& bytes);
+    StagedFile(StagedFile&& other) noexcept;
+    StagedFile& operator=(StagedFile&&) = delete;
+    StagedFile(const StagedFile&) = delete;
+    ~StagedFile();
+    // Renames the temporary over the target; a message naming the target otherwise.
+    Status commit();
+
+private:
+    StagedFile(std::string target, std::string temporary);
+    std::string target_;
+    std::string temporary_;  // empty once committed or moved from
+};
 
 }  // namespace attn::io

@@ -14,13 +14,13 @@ namespace attn::io {
 namespace {
 
 const embedded::EmbeddedFile* embedded_file(const std::string& name) {
-    for (size_t i = 0; i < embedded::kModelFileCount; ++i)
+    for (size_t i = 0; i < embedded::kModelFilesCount; ++i)
         if (name == embedded::kModelFiles[i].name) return &embedded::kModelFiles[i];
     return nullptr;
 }
 
 std::string bytes_of(const embedded::EmbeddedFile& file) {
-    return std::string(reinterpret_cast<const char*>(file.data), file.size);
+    return std::string(file.text());
 }
 
 bool ends_with(const std::string& text, const std::string& tail) {
@@ -68,7 +68,7 @@ private:
 // The embedded cards, parsed: the language model first, then by name.
 std::vector<ModelSpec> parse_embedded_cards() {
     std::vector<ModelSpec> specs;
-    for (size_t i = 0; i < embedded::kModelFileCount; ++i) {
+    for (size_t i = 0; i < embedded::kModelFilesCount; ++i) {
         const std::string name = embedded::kModelFiles[i].name;
         if (!ends_with(name, ".json")) continue;
         Result<ModelSpec> spec = parse_model_card(bytes_of(embedded::kModelFiles[i]), name);

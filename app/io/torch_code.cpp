@@ -15,8 +15,8 @@ namespace {
 constexpr std::string_view kMarker = "# step:";
 
 std::string_view embedded_file(const char* name) {
-    for (std::size_t i = 0; i < embedded::kCodeFileCount; ++i)
-        if (std::strcmp(embedded::kCodeFiles[i].name, name) == 0) return embedded::kCodeFiles[i].text;
+    for (std::size_t i = 0; i < embedded::kCodeFilesCount; ++i)
+        if (std::strcmp(embedded::kCodeFiles[i].name, name) == 0) return embedded::kCodeFiles[i].text();
     assert(false && "assets/code file missing from the build (app/CMakeLists.txt globs assets/code/*.py)");
     return {};
 }

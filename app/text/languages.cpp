@@ -24,10 +24,10 @@ Registry& registry() {
     static Registry* r = [] {
         auto* reg = new Registry;  // lives for the whole process: views hold its pointers
         std::string error;
-        for (std::size_t i = 0; i < kEmbeddedLanguageCount; ++i) {
-            const EmbeddedLanguage& lang = kEmbeddedLanguages[i];
-            if (std::string_view(lang.code) != "en") continue;
-            reg->catalogues.push_back(Catalogue::from_json(lang.code, lang.json, error));
+        for (std::size_t i = 0; i < kEmbeddedLanguagesCount; ++i) {
+            const embed::EmbeddedFile& lang = kEmbeddedLanguages[i];
+            if (std::string_view(lang.name) != "en") continue;
+            reg->catalogues.push_back(Catalogue::from_json(lang.name, lang.text(), error));
         }
         // en.json is part of the build; if it were broken no text could be shown at all.
         if (reg->catalogues.empty() || !reg->catalogues.front()) {
@@ -36,10 +36,10 @@ Registry& registry() {
             reg->catalogues.push_back(Catalogue::from_json("en", "{}", error));
         }
         reg->english = reg->catalogues.front().get();
-        for (std::size_t i = 0; i < kEmbeddedLanguageCount; ++i) {
-            const EmbeddedLanguage& lang = kEmbeddedLanguages[i];
-            if (std::string_view(lang.code) == "en") continue;
-            if (auto c = Catalogue::from_json(lang.code, lang.json, error, reg->english)) reg->catalogues.push_back(std::move(c));
+        for (std::size_t i = 0; i < kEmbeddedLanguagesCount; ++i) {
+            const embed::EmbeddedFile& lang = kEmbeddedLanguages[i];
+            if (std::string_view(lang.name) == "en") continue;
+            if (auto c = Catalogue::from_json(lang.name, lang.text(), error, reg->english)) reg->catalogues.push_back(std::move(c));
             else std::fprintf(stderr, "attnviz: %s (language skipped)\n", error.c_str());
         }
         reg->active = reg->english;
