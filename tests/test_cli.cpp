@@ -169,6 +169,9 @@ TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output f
         {"no-bias vs weights", "--weights " + good_weights + " --no-bias", "--no-bias"},
         {"tokens and a query file", "--query " + good_query + " --tokens \"a b c d e\"", "not both"},
         {"unwritable weights path", "--save-weights /nonexistent/dir/w.safetensors", "cannot write"},
+        {"a fill float16 cannot hold", "-L 1 -E 1 -H 1 --mask padding --valid-lengths 0 --dtype float16 --mask-fill -1e20", "--mask-fill min"},
+        {"masking before a zero scale", "--mask causal --mask-before-scale --scale 0", "positive --scale"},
+        {"masking before a negative scale", "--mask causal --mask-before-scale --scale -1", "positive --scale"},
         {"a newline in a tensor name stays on one line", "--weights " + (work / "evil_name.safetensors").string(), "dtype I8"},
     };
     for (const Case& c : cases) {

@@ -50,6 +50,7 @@ int run_trace(const TraceCommand& command) {
         for (const Step& step : trace->steps) std::printf("%s\n", step.name());
         return 0;
     }
+    for (const Message& note : problem->notes) std::fprintf(stderr, "attnviz: note: %s\n", english(note).c_str());
     // Not an error: the trace is written, with <unk> where the words were.
     if (!trace->model.note.empty()) std::fprintf(stderr, "attnviz: note: %s\n", trace->model.note.c_str());
     // Weights first, under a temporary name: if they cannot be written no trace is left

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "core/ops.h"
 #include "core/rope.h"
@@ -137,6 +138,11 @@ std::string plain_key(StepId id, const AttentionConfig& c, const char* part) {
     if (id == StepId::AttnScaled && c.scale.kind != ScaleKind::Head)
         return std::string("step.attn_scaled.") + (c.scale.kind == ScaleKind::Hidden ? "hidden" :
                                                    c.scale.kind == ScaleKind::None   ? "none" : "value") + "." + part;
+    // A projection without bias (Llama, the from-scratch modules with qkv_bias=False)
+    // writes no "+ b" in its formula.
+    const bool projection = id == StepId::Q || id == StepId::K || id == StepId::V || id == StepId::Qkv;
+    if (std::string_view(part) == "formula" && ((projection && !c.qkv_bias()) || (id == StepId::Out && !c.out_bias())))
+        return key_of(id, "formula_no_bias");
     return key_of(id, part);
 }
 

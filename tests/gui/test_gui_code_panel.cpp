@@ -215,7 +215,7 @@ TEST_CASE("File > Export as PyTorch writes the folder, or says in the dialog why
     std::filesystem::remove_all(base);
 }
 
-TEST_CASE("resting the mouse on a code line for a moment shows its step, once") {
+TEST_CASE("resting the mouse on a code line only highlights it: the step changes on a click alone") {
     HeadlessImGui imgui(1280, 800);
     AppState state = state_for(masked_config());
     REQUIRE(state.results.trace);
@@ -229,12 +229,16 @@ TEST_CASE("resting the mouse on a code line for a moment shows its step, once") 
     frames(imgui, state, 3);
     const ImGuiWindow* panel = drawn_window(code_window());
     REQUIRE(panel);
-    // Sweep down to the softmax line (each line passes in a few frames: no jump).
+    // Sweep down to the softmax line and rest there: a teacher pointing at code.
     REQUIRE(sweep_to_line_of(imgui, state, panel, StepId::AttnWeights));
     CHECK(state.ui.playback.step() == masked);
-    frames(imgui, state, 60);  // a second at rest (HeadlessImGui runs at 60 frames a second)
-    CHECK(state.ui.playback.step() == weights);
-    // Still resting: whatever slides under the mouse, no further jump until it moves.
-    frames(imgui, state, 120);
+    frames(imgui, state, 180);  // three seconds at rest (HeadlessImGui runs at 60 frames a second)
+    CHECK(state.ui.playback.step() == masked);
+    CHECK(state.ui.code.hovered_line >= 0);  // the line under the mouse is the hovered one
+    // A click on the same line goes to its step.
+    ImGui::GetIO().MouseDown[0] = true;
+    frames(imgui, state, 1);
+    ImGui::GetIO().MouseDown[0] = false;
+    frames(imgui, state, 2);
     CHECK(state.ui.playback.step() == weights);
 }

@@ -263,6 +263,7 @@ TEST_CASE("Shift+click masks a whole query row, and the canvas says what the fil
         for (int j = 0; j < 4; ++j) CHECK(state.session.painted_mask.at(1, j));
         apply_and_recompute(state, actions);
         CHECK(state.results.trace->count_fully_masked_rows() == 2);  // query 1 in both heads
+        CHECK(state.results.trace->count_fully_masked_queries() == 1);  // one query row, as the notes say
         for (int j = 0; j < 4; ++j) CHECK(weight(state, 0, 1, j) == 0.0f);
         move_mouse(-FLT_MAX, -FLT_MAX);
         imgui.frame(state);

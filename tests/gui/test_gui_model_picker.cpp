@@ -5,6 +5,7 @@
 
 #include "app/gui/model_choice.h"
 #include "app/gui/step_notes.h"
+#include "app/gui/views/view_controls.h"
 #include "app/text/languages.h"
 #include "headless_imgui.h"
 
@@ -224,4 +225,30 @@ TEST_CASE("a saved lesson resumes with issue 9's options and its recipe") {
     CHECK(r.no_out_bias);
     CHECK(r.average_weights);
     CHECK(r.dtype == DType::BFloat16);
+}
+
+TEST_CASE("after switching models the controls show the configuration on the canvas") {
+    AppState state;
+    compute_into(state);
+    REQUIRE(choose_model(state.session, "tiny-lm").empty());
+    compute_into(state);
+    state.session.sentence = "two eight three nine four ten";
+    REQUIRE(follow_model_sentence(state.session));
+    compute_into(state);
+    CHECK(state.results.trace->config.seq_len == 7);  // <bos> + 6 words
+    CHECK(shown_config(state.session, state.results).seq_len == 7);
+    CHECK(shown_config(state.session, state.results).mask == state.results.trace->config.mask);
+
+    REQUIRE(choose_model(state.session, "reverse").empty());
+    compute_into(state);
+    const AttentionConfig& reverse = shown_config(state.session, state.results);
+    CHECK(reverse.seq_len == state.results.trace->config.seq_len);
+    CHECK_FALSE(reverse.has_mask());  // the reverse model has no mask: nothing is shown ticked
+
+    REQUIRE(choose_model(state.session, "sort").empty());
+    compute_into(state);
+    CHECK(shown_config(state.session, state.results).seq_len == state.results.trace->config.seq_len);
+    // Back to random weights: the controls edit the session's own configuration again.
+    choose_random_weights(state.session, false);
+    CHECK(&shown_config(state.session, state.results) == &state.session.config);
 }

@@ -117,6 +117,39 @@ TEST_CASE("typing into the sentence box comes back as a session edit and leaves 
     CHECK_FALSE(controls_frame(state, state.ui).session_edit.has_value());
 }
 
+TEST_CASE("Escape in the sentence box leaves the field and keeps the sentence already applied") {
+    constexpr int kEscapeKey = 301;
+    HeadlessImGui imgui(1280, 800);
+    ImGui::GetIO().KeyMap[ImGuiKey_End] = kEndKey;
+    ImGui::GetIO().KeyMap[ImGuiKey_Escape] = kEscapeKey;
+    AppState state = small_state();
+    REQUIRE(state.results.trace);
+    controls_frame(state, state.ui);
+    bool editing = false;
+    for (float y = 2.0f; y < ImGui::GetFontSize() * 8.0f && !editing; y += 3.0f) {
+        click_at(state, state.ui, kPanelW * 0.5f, y);
+        editing = ImGui::GetIO().WantTextInput;
+    }
+    REQUIRE(editing);
+    press_key(state, state.ui, kEndKey);
+    ImGui::GetIO().AddInputCharactersUTF8(" and the cat ran");
+    Actions typed = controls_frame(state, state.ui);
+    apply_edits(state, typed);
+    REQUIRE(state.session.sentence == "the cat sat on the mat and the cat ran");
+
+    // Escape: ImGui alone would hand back the text from before the click as an edit.
+    ImGui::GetIO().KeysDown[kEscapeKey] = true;
+    Actions escaped = controls_frame(state, state.ui);
+    ImGui::GetIO().KeysDown[kEscapeKey] = false;
+    CHECK_FALSE(escaped.config_changed);
+    apply_edits(state, escaped);
+    Actions after = controls_frame(state, state.ui);
+    apply_edits(state, after);
+    CHECK(state.session.sentence == "the cat sat on the mat and the cat ran");
+    CHECK(state.session.config.seq_len == 10);
+    CHECK_FALSE(ImGui::GetIO().WantTextInput);  // the field was left
+}
+
 TEST_CASE("a value typed into a slider after Ctrl+click comes back as a session edit, digit by digit") {
     HeadlessImGui imgui(1280, 800);
     ImGui::GetIO().KeyMap[ImGuiKey_Enter] = kEnterKey;

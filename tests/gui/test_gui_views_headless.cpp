@@ -351,3 +351,50 @@ TEST_CASE("the explanation of a fully masked row follows the fill: zeros for -in
         CHECK(shows(shown, "all zero, not NaN") == !uniform);
     }
 }
+
+TEST_CASE("the storage key says why a step has no head: before the split, heads joined, or a table all heads share") {
+    AttentionConfig c;
+    c.seq_len = 4;
+    c.hidden_dim = 8;
+    c.num_heads = 2;
+    c.rope = true;
+    HeadlessImGui imgui(1600, 1000);
+    AppState state = state_for(c);
+    REQUIRE(state.results.trace);
+    state.settings.hint_seen = true;
+    struct Case { StepId id; const char* key; };
+    const Case cases[] = {{StepId::Q, "storage.key.no_head"},
+                          {StepId::Out, "storage.key.no_head_joined"},
+                          {StepId::Concat, "storage.key.no_head_joined"},
+                          {StepId::RopeCos, "storage.key.no_head_shared"}};
+    for (const Case& k : cases) {
+        CAPTURE(step_name(k.id));
+        state.ui.playback.set_position(state.results.trace->index_of(k.id), 1.0f);
+        imgui.frame(state);
+        imgui.frame(state);
+        const std::string canvas = drawn_text("Canvas");
+        CHECK(shows(canvas, attn::text::tr(k.key)));
+        for (const char* other : {"storage.key.no_head", "storage.key.no_head_joined", "storage.key.no_head_shared"})
+            if (std::string(other) != k.key) CHECK_FALSE(shows(canvas, attn::text::tr(other)));
+    }
+}
+
+TEST_CASE("a projection's formula has a bias term only when the configuration has one") {
+    AttentionConfig c;
+    c.seq_len = 4;
+    c.hidden_dim = 8;
+    c.num_heads = 2;
+    for (const bool bias : {true, false}) {
+        CAPTURE(bias);
+        c.bias = bias;
+        for (StepId id : {StepId::Q, StepId::K, StepId::V, StepId::Out}) {
+            CAPTURE(step_name(id));
+            const std::string formula = describe_step(id, c, attn::text::english()).formula;
+            CHECK((formula.find("+ b_") != std::string::npos) == bias);
+        }
+    }
+    c.bias = true;
+    c.no_out_bias = true;  // an output projection without bias, biased q/k/v
+    CHECK(describe_step(StepId::Q, c, attn::text::english()).formula.find("+ b_q") != std::string::npos);
+    CHECK(describe_step(StepId::Out, c, attn::text::english()).formula.find("+ b_o") == std::string::npos);
+}
