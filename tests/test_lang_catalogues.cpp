@@ -64,7 +64,7 @@ TEST_CASE("every language has every key of en.json with exactly its parameters")
         for (const auto& [key, english_value] : english.items()) {
             CAPTURE(key);
             const auto found = catalogue.find(key);
-            CHECK(found != catalogue.end());
+            CHECK_MESSAGE(found != catalogue.end(), "a key of en.json is missing");
             if (found == catalogue.end()) continue;
             REQUIRE(found->is_string());
             const std::string expected = parameter_set(english_value.get<std::string>());
