@@ -398,3 +398,20 @@ TEST_CASE("a projection's formula has a bias term only when the configuration ha
     CHECK(describe_step(StepId::Q, c, attn::text::english()).formula.find("+ b_q") != std::string::npos);
     CHECK(describe_step(StepId::Out, c, attn::text::english()).formula.find("+ b_o") == std::string::npos);
 }
+
+TEST_CASE("one head and no output projection are said as they are (selfatt-v1)") {
+    AttentionConfig c;
+    c.seq_len = 4;
+    c.hidden_dim = 8;
+    c.num_heads = 1;
+    c.no_out_proj = true;
+    const std::string split = describe_step(StepId::QSplit, c, attn::text::english()).explanation;
+    CHECK(split.find("head 1") == std::string::npos);  // there is no second head
+    CHECK(split.find("axis of size 1") != std::string::npos);
+    const std::string concat = describe_step(StepId::Concat, c, attn::text::english()).explanation;
+    CHECK(concat.find(attn::text::english().text("step.concat.no_out_proj")) != std::string::npos);
+    c.num_heads = 2;
+    c.no_out_proj = false;
+    CHECK(describe_step(StepId::QSplit, c, attn::text::english()).explanation.find("head 1") != std::string::npos);
+    CHECK(describe_step(StepId::Concat, c, attn::text::english()).explanation.find("no output projection") == std::string::npos);
+}
