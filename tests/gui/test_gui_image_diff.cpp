@@ -92,8 +92,11 @@ TEST_CASE("golden pictures: a few wrong pixels pass, more than 0.1% fail") {
     const DiffReport r = compare_images(many, heatmap());
     CHECK_FALSE(r.matches);
     CHECK(r.differing == allowed + 1);
-    CHECK(r.largest_x == 0);  // the first pixel is the first with the largest difference
-    CHECK(r.largest_y == 0);
+    CHECK(r.largest >= 128);
+    // Where the largest difference is: one of the spoiled pixels (every 7th from the first).
+    const int at = r.largest_y * kWidth + r.largest_x;
+    CHECK(at % 7 == 0);
+    CHECK(at / 7 <= allowed);
 }
 
 TEST_CASE("golden pictures: a different size fails, and the diff picture marks exactly the differing pixels") {

@@ -18,6 +18,7 @@
 #include "app/gui/views/view_inspector.h"
 #include "app/text/languages.h"
 #include "core/explain_cell.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
@@ -25,6 +26,7 @@ using attn::gui::testing::state_for;
 using attn::gui::testing::state_for_model;
 using attn::testing::opening;
 using attn::testing::words_before;
+using attn::test_configs::sized;
 
 namespace {
 
@@ -98,7 +100,7 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
         case CellRule::FullyMaskedRow: CHECK(has(text, text::trf("inspector.fully_masked_row", {{"row", e.cell.index[2]}}))); break;
         case CellRule::DropoutKept: CHECK(has(text, opening("inspector.dropout.kept"))); break;
         case CellRule::DropoutDropped: CHECK(has(text, opening("inspector.dropout.dropped"))); break;
-        case CellRule::Move: CHECK(has(text, opening(e.is_view ? "inspector.same_number.view" : "inspector.same_number.copy", {{"source", step_name(e.operand.step)}}))); break;
+        case CellRule::Move: CHECK(has(text, words_before(e.is_view ? "inspector.same_number.view" : "inspector.same_number.copy", "source") + step_name(e.operand.step))); break;
         case CellRule::ExtraKey:
             CHECK(has(text, e.extra_key == ExtraKeyKind::BiasKv ? "[" + std::to_string(e.cell.index[2]) + "] = " + format_value(e.value)
                                                                 : std::string("add_zero_attn")));
@@ -141,7 +143,7 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
             for (const Term& t : e.terms) CHECK(has(text, format_value(t.a_value)));
             break;
         case CellRule::PreviousLayer:
-            CHECK(has(text, opening("inspector.previous_layer", {{"layer", e.previous_layer}})));
+            CHECK(has(text, opening(e.previous_has_mlp ? "inspector.previous_layer.mlp" : "inspector.previous_layer", {{"layer", e.previous_layer}})));
             CHECK(has(text, format_value(e.operand_value)));
             for (const StepCells& flow : e.flows) CHECK(has(text, std::string("-> ") + step_name(flow.step)));
             break;
@@ -227,10 +229,7 @@ void inspect_every_step(AppState state) {
 }  // namespace
 
 TEST_CASE("the inspector draws the core's explanation of hovered and pinned cells of every step") {
-    AttentionConfig c;
-    c.seq_len = 5;
-    c.hidden_dim = 6;
-    c.num_heads = 3;
+    AttentionConfig c = sized(5, 6, 3);
     SUBCASE("split, causal, dropout") {
         c.mask = MaskKind::Causal;
         c.dropout = 0.4f;
@@ -258,10 +257,7 @@ TEST_CASE("the inspector draws the core's explanation of hovered and pinned cell
 }
 
 TEST_CASE("the inspector draws issue 9's rules: RoPE, repeat_kv, head mean, extra keys, masks and scales, bf16") {
-    AttentionConfig c;
-    c.seq_len = 5;
-    c.hidden_dim = 8;
-    c.num_heads = 4;
+    AttentionConfig c = sized(5, 8, 4);
     SUBCASE("rope, GQA, averaged weights, causal + window, bfloat16") {
         c.rope = true;
         c.position_offset = 2;

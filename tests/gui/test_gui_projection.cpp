@@ -131,10 +131,7 @@ TEST_CASE("the product layout lines X rows up with Y rows and W^T columns with Y
 }
 
 TEST_CASE("weights of masked keys are marked for hatching, other zeros are not") {
-    AttentionConfig c;
-    c.seq_len = 4;
-    c.hidden_dim = 4;
-    c.num_heads = 2;
+    AttentionConfig c = sized(4, 4, 2);
     c.mask = MaskKind::Causal;
     c.dropout = 0.5f;
     c.dropout_seed = 3;
