@@ -107,10 +107,11 @@ int match_golden(const fs::path& dir, const fs::path& golden) {
             ++failures;
             continue;
         }
-        std::printf("%s %s: %lld of %lld pixels differ by more than %d (allowed %.1f%%); largest difference %d at (%d, %d)\n",
-                    r.matches ? "ok" : "FAIL", f.filename().string().c_str(), static_cast<long long>(r.differing),
-                    static_cast<long long>(r.pixels), rule.channel_tolerance, rule.max_differing_fraction * 100.0, r.largest,
-                    r.largest_x, r.largest_y);
+        std::printf("%s %s: %lld of %lld pixels differ by more than %d (allowed %.1f%%)", r.matches ? "ok" : "FAIL",
+                    f.filename().string().c_str(), static_cast<long long>(r.differing), static_cast<long long>(r.pixels),
+                    rule.channel_tolerance, rule.max_differing_fraction * 100.0);
+        if (r.largest > 0) std::printf("; largest difference %d at (%d, %d)\n", r.largest, r.largest_x, r.largest_y);
+        else std::printf("; identical\n");
         if (r.matches) continue;
         ++failures;
         const Image diff = attn::testing::diff_picture(actual, reference, rule);
@@ -138,8 +139,6 @@ int main(int argc, char** argv) {
         else if (flag == "--differs-from") other = argv[i + 1];
         else if (flag == "--matches") golden = argv[i + 1];
     }
-    const char* update = std::getenv("ATTNVIZ_UPDATE_GOLDEN");
-    if (!golden.empty() && update && std::string(update) == "1") return update_golden(dir, golden);
     int failures = 0;
     const auto files = pngs(dir);
     if (files.empty() || (expected >= 0 && static_cast<int>(files.size()) != expected)) {
@@ -174,6 +173,9 @@ int main(int argc, char** argv) {
             ++failures;
         }
     }
+    // A new golden picture must pass the checks above first (not blank, one per step).
+    const char* update = std::getenv("ATTNVIZ_UPDATE_GOLDEN");
+    if (!golden.empty() && update && std::string(update) == "1") return failures == 0 ? update_golden(dir, golden) : 1;
     if (!golden.empty()) failures += match_golden(dir, golden);
     if (failures == 0) std::printf("ok: %zu images in %s\n", files.size(), dir.string().c_str());
     return failures == 0 ? 0 : 1;
