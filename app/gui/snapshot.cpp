@@ -3,7 +3,6 @@
 #include "app/gui/snapshot_options.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <utility>
 
@@ -112,10 +111,8 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     state.ui.presentation = options.presentation;
     accept_result(state, std::move(computed), 0.0);
     // Presentation mode's larger type on a picture of the same size, as pressing P does.
-    const float type = options.presentation ? kPresentationTypeScale : 1.0f;
-    OffscreenRenderer renderer(static_cast<int>(std::lround(static_cast<float>(options.width) / type)),
-                               static_cast<int>(std::lround(static_cast<float>(options.height) / type)),
-                               static_cast<float>(options.scale) * type, state.settings.light_theme);
+    OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme,
+                               options.presentation ? kPresentationTypeScale : 1.0f);
     if (!renderer.valid()) return fail(english(renderer.error()));
     HeatmapCache cache;
     cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
