@@ -34,7 +34,8 @@ inline std::string opening(std::string_view key, text::Params params = {}) {
     size_t cut = pattern.size();
     for (const auto& [start, end] : placeholder_spans(pattern)) {
         const std::string_view name(pattern.data() + start + 1, end - start - 2);
-        const bool given = std::any_of(params.begin(), params.end(), [&](const text::Param& p) { return p.name == name; });
+        const bool given =
+            std::any_of(params.begin(), params.end(), [&](const text::Param& p) { return p.name == name; });
         if (!given) {
             cut = start;
             break;

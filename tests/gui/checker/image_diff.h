@@ -31,11 +31,11 @@ struct DiffRule {
 
 struct DiffReport {
     bool same_size = false;
-    int64_t pixels = 0;        // width * height
-    int64_t differing = 0;     // pixels with a channel beyond the tolerance
-    int largest = 0;           // the largest channel difference of any pixel
+    int64_t pixels = 0;                  // width * height
+    int64_t differing = 0;               // pixels with a channel beyond the tolerance
+    int largest = 0;                     // the largest channel difference of any pixel
     int largest_x = -1, largest_y = -1;  // where it is (the first such pixel, row by row)
-    bool matches = false;      // same size and differing <= the allowed fraction
+    bool matches = false;                // same size and differing <= the allowed fraction
 };
 
 // The largest of the four channel differences of one pixel.
@@ -48,7 +48,8 @@ inline int pixel_difference(const unsigned char* a, const unsigned char* b) {
 inline DiffReport compare_images(const RgbaImage& actual, const RgbaImage& golden, const DiffRule& rule = {}) {
     DiffReport r;
     r.same_size = actual.width == golden.width && actual.height == golden.height &&
-                  actual.rgba.size() == golden.rgba.size() && actual.rgba.size() == static_cast<size_t>(actual.width) * actual.height * 4;
+                  actual.rgba.size() == golden.rgba.size() &&
+                  actual.rgba.size() == static_cast<size_t>(actual.width) * actual.height * 4;
     if (!r.same_size) return r;
     r.pixels = static_cast<int64_t>(actual.width) * actual.height;
     for (int y = 0; y < actual.height; ++y) {
@@ -77,9 +78,17 @@ inline RgbaImage diff_picture(const RgbaImage& actual, const RgbaImage& golden, 
             unsigned char* o = &out.rgba[(static_cast<size_t>(y) * golden.width + x) * 4];
             const int d = pixel_difference(actual.pixel(x, y), g);
             const auto grey = static_cast<unsigned char>((g[0] + g[1] + g[2]) / 12 + 32);
-            if (d > rule.channel_tolerance) { o[0] = 255; o[1] = 0; o[2] = 0; }
-            else if (d > 0) { o[0] = 160; o[1] = 140; o[2] = 0; }
-            else { o[0] = o[1] = o[2] = grey; }
+            if (d > rule.channel_tolerance) {
+                o[0] = 255;
+                o[1] = 0;
+                o[2] = 0;
+            } else if (d > 0) {
+                o[0] = 160;
+                o[1] = 140;
+                o[2] = 0;
+            } else {
+                o[0] = o[1] = o[2] = grey;
+            }
             o[3] = 255;
         }
     }
