@@ -334,6 +334,15 @@ TEST_CASE("snapshot --step with an unknown name lists the valid names on one lin
     CHECK(r.err.find("unknown step 'attn_wieghts'") != std::string::npos);
     CHECK(r.err.find("attn_weights") != std::string::npos);
 }
+
+TEST_CASE("snapshot --step takes names separated by commas; an unknown one among them is refused before drawing") {
+    const fs::path out = scratch("snapshot_bad_step_list");
+    CliRun r = run_cli("snapshot -L 3 -E 4 -H 2 --step attn_scores,no_such_step --out " + out.string());
+    CHECK(r.exit_code == 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK(r.err.find("unknown step 'no_such_step'") != std::string::npos);
+    CHECK_FALSE(fs::exists(out / "05_attn_scores.png"));
+}
 #endif
 
 TEST_CASE("issue 9's bad inputs give one line on stderr, exit code 2 and no output folder") {

@@ -66,7 +66,7 @@ TEST_CASE("choosing a trained model changes the config and adds the model's step
         CHECK_FALSE(state.session.model);
         CHECK(state.session.config.hidden_dim == 64);
         CHECK(state.session.config.num_heads == 4);
-        CHECK(english(state.session.model_note).find("random (untrained)") != std::string::npos);
+        CHECK(english(state.session.model_note).find(text::tr("model.random")) != std::string::npos);
         compute_into(state);
         CHECK_FALSE(state.results.trace->model.present());
     }
@@ -106,9 +106,9 @@ TEST_CASE("the picker draws the model's card with its measured head claims") {
     imgui.frame(state);
     const std::string controls = without_spaces(drawn_text(attn::text::label("window.controls")));
     CHECK(controls.find(without_spaces("tiny-lm")) != std::string::npos);
-    CHECK(controls.find(without_spaces("Model card")) != std::string::npos);
+    CHECK(controls.find(without_spaces(text::tr("model.card"))) != std::string::npos);
     CHECK(controls.find(without_spaces("measured")) != std::string::npos);
-    CHECK(controls.find(without_spaces("fixed by the model")) != std::string::npos);
+    CHECK(controls.find(without_spaces(text::tr("model.sizes_fixed"))) != std::string::npos);
     const std::vector<std::string> lines = model_card_lines(state.session.model->spec, 0);
     const bool claims = std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("head 0:", 0) == 0; });
     CHECK(claims);

@@ -6,8 +6,10 @@
 #include "app/gui/export.h"
 #include "app/gui/settings.h"
 #include "core/attention.h"
+#include "tests/test_configs.h"
 
 using namespace attn::gui;
+using attn::test_configs::sized;
 
 TEST_CASE("settings survive a round trip through text") {
     UiSettings s;
@@ -38,10 +40,7 @@ TEST_CASE("the config folder follows XDG_CONFIG_HOME") {
 }
 
 TEST_CASE("a step exports as CSV with one matrix per leading index") {
-    attn::AttentionConfig c;
-    c.seq_len = 2;
-    c.hidden_dim = 4;
-    c.num_heads = 2;
+    attn::AttentionConfig c = sized(2, 4, 2);
     const auto t = attn::run_attention(c);
     REQUIRE(t.ok());
     const attn::Step* heads = t->find(attn::StepId::QHeads);
