@@ -70,7 +70,7 @@ static int run(int argc, char** argv) {
     for (const CLI::Option* opt : app.get_options())
         if (opt->count() > 0 && opt->get_name() != "--help") configured = true;
     if (!configured) window.model = kDefaultModel;
-    if (window.model.empty() && window.sources.query_path.empty() && window.sentence.empty() && window.text("recipe").empty() &&
+    if (window.model.empty() && window.sources.query_path.empty() && window.sentence_option->count() == 0 && window.text("recipe").empty() &&
         window.query_values.empty() && !window.given("seq_len"))
         window.sentence = kDefaultSentence;
     attn::Result<attn::io::Problem> problem = resolve_problem(window);

@@ -49,6 +49,17 @@ std::vector<std::string> choices_of(const ConfigField& field) {
     return choices;
 }
 
+// Refuses what CLI11 would turn into another number for an unsigned option: "-1" wraps
+// to 18446744073709551615 and "0x10" reads as 16. No description, so --help is unchanged.
+CLI::Validator decimal_digits_only() {
+    return CLI::Validator(
+        [](const std::string& text) {
+            if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return std::string();
+            return "'" + text + "' is not a whole number from 0 (decimal digits only)";
+        },
+        "");
+}
+
 // One row's option: numbers and flags straight into the configuration (CLI11 checks the
 // number and the range), everything else as text for resolve_problem to parse.
 CLI::Option* add_field_option(CLI::App& app, ConfigOptions& o, const ConfigField& field) {
@@ -62,6 +73,7 @@ CLI::Option* add_field_option(CLI::App& app, ConfigOptions& o, const ConfigField
         } else if constexpr (std::is_arithmetic_v<T>) {
             if (field.has(kByteSize)) return app.add_option(field.option, text, help);
             CLI::Option* opt = app.add_option(field.option, value, help);
+            if constexpr (std::is_unsigned_v<T>) opt->check(decimal_digits_only());  // CLI11 would wrap "-1"
             if (field.option_range.given())
                 opt->check(CLI::Range(static_cast<T>(field.option_range.lo), static_cast<T>(field.option_range.hi)));
             if (field.has(kShowDefault) && !(field.has(kZeroIsAuto) && value == 0)) opt->capture_default_str();
@@ -210,7 +222,8 @@ static Result<io::Problem> resolve_without_recipe(ConfigOptions o) {
         if (!values) return R::failure(values.error());
         t.target = std::move(values.value());
     }
-    if (!o.sentence.empty()) {
+    // Given but empty is refused below like blank text ("" has no words either).
+    if (!o.sentence.empty() || (o.sentence_option && o.sentence_option->count() > 0)) {
         std::vector<std::vector<std::string>> sentences = io::split_sentences(o.sentence);
         for (size_t i = 0; i < sentences.size(); ++i) {
             if (!sentences[i].empty()) continue;
