@@ -412,3 +412,28 @@ TEST_CASE("attnviz trace runs issue 9's options end to end and records them in t
     CHECK(fs::exists(out / "rope_cos.npy"));
     CHECK(fs::exists(out / "attn_weights_avg.npy"));
 }
+
+TEST_CASE("a hexadecimal input value, a negative seed and an empty --tokens are refused, not reinterpreted") {
+    const fs::path out = scratch("reinterpreted");
+    struct Case { const char* why; const char* args; const char* expect; };
+    const Case cases[] = {
+        {"hexadecimal value", "--query-values 0x10,1", "'0x10' is not a number"},
+        {"negative seed", "--seed -1", "--seed"},
+        {"negative dropout seed", "--dropout-seed -3", "--dropout-seed"},
+        {"empty tokens", "--tokens \"\"", "--tokens is empty"},
+        {"blank tokens", "--tokens \"   \"", "--tokens is empty"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.why);
+        CliRun r = run_cli(std::string("trace ") + c.args + " --out " + out.string());
+        CHECK(r.exit_code == 2);
+        CHECK(count_lines(r.err) == 1);
+        CHECK_MESSAGE(r.err.find(c.expect) != std::string::npos, r.err);
+        CHECK_FALSE(fs::exists(out));
+    }
+    // The same values written the ordinary way are taken.
+    CliRun values = run_cli("trace --query-values 16,1 --seed 0 -E 2 -H 1 --out " + out.string());
+    CHECK_MESSAGE(values.exit_code == 0, values.err);
+    CliRun words = run_cli("trace --tokens \"a b\" --out " + out.string());
+    CHECK_MESSAGE(words.exit_code == 0, words.err);
+}

@@ -16,18 +16,18 @@ TEST_CASE("settings survive a round trip through text") {
     s.light_theme = true;
     s.ui_scale = 1.5f;
     s.sentence = "a b c";
-    s.num_heads = 4;
+    s.config.num_heads = 4;
     const UiSettings back = parse_settings(serialize_settings(s));
     CHECK(back.light_theme);
     CHECK(back.ui_scale == doctest::Approx(1.5f));
     CHECK(back.sentence == "a b c");
-    CHECK(back.num_heads == 4);
+    CHECK(back.config.num_heads == 4);
 }
 
 TEST_CASE("bad settings keep defaults or are clamped") {
     const UiSettings s = parse_settings("ui_scale = banana\nseq_len = 99999\nunknown = 3\nno equals sign\n");
     CHECK(s.ui_scale == 1.0f);
-    CHECK(s.seq_len == 1024);
+    CHECK(s.config.seq_len == 1024);
 }
 
 TEST_CASE("the config folder follows XDG_CONFIG_HOME") {

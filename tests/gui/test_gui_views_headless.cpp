@@ -199,7 +199,7 @@ TEST_CASE("the saved settings are the configuration on screen") {
     AppState state;  // E = 6 on screen, while the settings' default says 8
     state.session.config.hidden_dim = 6;
     store_config_in_settings(state);
-    CHECK(state.settings.hidden_dim == 6);
+    CHECK(state.settings.config.hidden_dim == 6);
     CHECK(serialize_settings(state.settings).find("hidden_dim = 6") != std::string::npos);
 }
 
