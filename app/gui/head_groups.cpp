@@ -28,7 +28,8 @@ Rgb step_head_color(const AttentionConfig& config, StepId id, int head) {
 std::string step_head_label(const AttentionConfig& config, StepId id, int head, bool brief) {
     const HeadGroups g = head_groups(config);
     if (!g.grouped()) return text::trf(brief ? "canvas.head_short" : "canvas.head_label", {{"head", head}});
-    if (step_info(id).holds_kv_heads()) return text::trf(brief ? "canvas.kv_head_short" : "canvas.kv_head_label", {{"head", head}});
+    if (step_info(id).holds_kv_heads())
+        return text::trf(brief ? "canvas.kv_head_short" : "canvas.kv_head_label", {{"head", head}});
     return text::trf(brief ? "canvas.head_kv_short" : "canvas.head_kv_label", {{"head", head}, {"group", g.group_of(head)}});
 }
 

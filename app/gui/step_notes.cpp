@@ -101,7 +101,8 @@ std::vector<std::string> step_notes(const Trace& trace, int step_index, int batc
             notes.push_back(text::trf("notes.model_output", {{"tokens", tokens}}));
         }
         // On the shown layer's steps (not the prediction itself): the prediction uses every layer.
-        if (trace.model.layers > 1 && trace.model.layer + 1 < trace.model.layers && step_info(step.id).kind != StepKind::Prediction)
+        const bool later_layers = trace.model.layers > 1 && trace.model.layer + 1 < trace.model.layers;
+        if (later_layers && step_info(step.id).kind != StepKind::Prediction)
             notes.push_back(text::trf("notes.layer_of", {{"layers", trace.model.layers}, {"layer", trace.model.layer}}));
         break;
     }

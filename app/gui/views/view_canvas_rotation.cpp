@@ -35,7 +35,8 @@ void chosen_vector(const Painter& p, const CanvasUi& ui, int& head, int& row) {
     const int heads = static_cast<int>(t.dim(1));
     const HeadGroups groups = head_groups(p.f->trace->config);
     const int chosen = ui.chosen_head();
-    head = std::clamp(step_info(p.step(p.f->step).id).holds_kv_heads() && groups.grouped() ? groups.group_of(chosen) : chosen, 0, heads - 1);
+    const bool kv_step = step_info(p.step(p.f->step).id).holds_kv_heads();
+    head = std::clamp(kv_step && groups.grouped() ? groups.group_of(chosen) : chosen, 0, heads - 1);
     row = static_cast<int>(t.dim(2)) - 1;
 }
 
