@@ -345,6 +345,7 @@ void explain_move(const Trace& trace, const Step& step, CellExplanation& e) {
             case DimRole::Batch:
             case DimRole::KeyFeature:
             case DimRole::ValueFeature:
+            case DimRole::Vocabulary:
             case DimRole::Other: s = index_of_role(t, idx, src.dim_roles()[static_cast<size_t>(d)]); break;
         }
     }

@@ -23,10 +23,6 @@ struct HeadGroups {
 };
 HeadGroups head_groups(const AttentionConfig& config);
 
-// True for the steps whose head axis counts key/value heads (H_kv of them): k, v and
-// their splits, k_heads, v_heads, k_rot.
-bool holds_kv_heads(StepId id);
-
 // The colour of head `head` as step `id` of a forward with `config` draws it.
 Rgb step_head_color(const AttentionConfig& config, StepId id, int head);
 
