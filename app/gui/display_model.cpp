@@ -286,7 +286,9 @@ void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& pl
     picture.buffer_id = sd.strip.buffer_id;  // named for every step up front (name_buffer)
     picture.shares_with = std::move(sd.strip.shares_with);
     sd.strip = std::move(picture);
-    if (is_probability_step(step.kind))  // attn_weights, attn_dropped
+    // "How peaked" only where rows are distributions: the softmax's weights, not dropout's
+    // rescaled survivors (rows no longer sum to 1) nor their differences from float32.
+    if (step.kind == StepKind::Softmax && !model.colour_scale.difference_from_float32)
         sd.focus = weight_focus(t, plan.mask, model.batch_item);  // the mask the plan already found
     sd.built = true;
 }
