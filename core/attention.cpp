@@ -282,9 +282,11 @@ Tensor record_maps(StepRecorder& rec, const ForwardPlan& plan, HeadMaps maps, bo
     rec.put(StepId::AttnScores, std::move(maps.scores));
     rec.put(StepId::AttnScaled, std::move(maps.scaled));
     if (plan.mask) rec.put(StepId::AttnMasked, std::move(maps.masked), mask_applied(c, custom_mask));
-    const Tensor& weights = rec.put(StepId::AttnWeights, std::move(maps.weights));
-    if (plan.average) rec.put(StepId::AttnWeightsAvg, rounded(average_heads(weights), c.dtype));
-    if (plan.dropout) rec.put(StepId::AttnDropped, std::move(maps.dropped));
+    const Tensor* returned = &rec.put(StepId::AttnWeights, std::move(maps.weights));  // steps never move
+    if (plan.dropout) returned = &rec.put(StepId::AttnDropped, std::move(maps.dropped));
+    // The head mean of the weights nn.MultiheadAttention returns: after dropout (torch 1.13's
+    // multi_head_attention_forward drops before it averages).
+    if (plan.average) rec.put(StepId::AttnWeightsAvg, rounded(average_heads(*returned), c.dtype));
     rec.trace.fully_masked_rows = std::move(maps.fully_masked);
     return rec.put(StepId::Context, std::move(maps.context));
 }

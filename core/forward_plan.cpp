@@ -80,8 +80,9 @@ void plan_attention(const ForwardPlan& p, StepId q, StepId k, StepId v, Rows& s)
         }
     }
     s.push_back({StepId::AttnWeights, StepKind::Softmax, {softmax_input}});
-    if (p.average) s.push_back({StepId::AttnWeightsAvg, StepKind::HeadMean, {StepId::AttnWeights}});
     if (p.dropout) s.push_back({StepId::AttnDropped, StepKind::Dropout, {StepId::AttnWeights}});
+    // nn.MultiheadAttention returns (and averages) the weights after dropout.
+    if (p.average) s.push_back({StepId::AttnWeightsAvg, StepKind::HeadMean, {p.dropout ? StepId::AttnDropped : StepId::AttnWeights}});
     s.push_back({StepId::Context, StepKind::WeightedSum, {p.dropout ? StepId::AttnDropped : StepId::AttnWeights, v}});
 }
 

@@ -83,7 +83,8 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
             return cat.format("step.repeated.explanation", {{"kv_heads", c.H_kv()},
                                                             {"heads", c.H()},
                                                             {"group", c.H() / std::max(1, c.H_kv())}});
-        case StepId::AttnWeightsAvg: return cat.text(key);
+        case StepId::AttnWeightsAvg:  // with dropout, the mean of the dropped weights, as torch returns
+            return c.dropout > 0.0f ? join(cat.text(key), cat.text("step.attn_weights_avg.after_dropout")) : cat.text(key);
         case StepId::AttnScaled:
             switch (c.scale.kind) {
                 case ScaleKind::Hidden:
