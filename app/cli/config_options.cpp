@@ -4,6 +4,7 @@
 #include "app/io/model_problem.h"
 #include "app/io/typed_values.h"
 #include "core/recipe.h"
+#include "core/text_split.h"
 
 #include <algorithm>
 #include <cmath>
@@ -234,6 +235,8 @@ static Result<io::Problem> resolve_without_recipe(ConfigOptions o) {
         c.max_memory_bytes = bytes.value();
     }
     if (!o.sentence.empty()) {
+        if (const std::optional<size_t> bad = first_invalid_utf8(o.sentence))
+            return R::failure(Message("error.text.invalid_utf8", {{"byte", *bad}}));
         std::vector<std::vector<std::string>> sentences = io::split_sentences(o.sentence);
         for (size_t i = 0; i < sentences.size(); ++i) {
             if (!sentences[i].empty()) continue;
