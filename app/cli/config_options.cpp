@@ -114,7 +114,7 @@ void add_config_options(CLI::App& app, ConfigOptions& o, bool score_scale) {
     app.add_option("--key", o.sources.key_path, "key input .npy, (B,S,kdim) or (S,kdim)");
     app.add_option("--value", o.sources.value_path, "value input .npy, (B,S,vdim) or (S,vdim)");
     app.add_option("--model", o.model,
-                   "a trained example model (tiny-lm, reverse, sort; see attnviz models) or the path of a model card .json; "
+                   "a trained example model (tiny-lm, tiny-lm-zh, reverse, sort; see attnviz models) or the path of a model card .json; "
                    "default: random (untrained) weights");
     o.layer_option = app.add_option("--layer", o.layer, "with --model: the layer whose attention is shown (from 0)")->capture_default_str();
     o.recipe_option = app.add_option("--recipe", o.recipe,
