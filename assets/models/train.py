@@ -432,15 +432,23 @@ def tensor_names(cfg):
     return names + ["ln_f.weight", "ln_f.bias", "lm_head.weight"]
 
 
+def tokenizer_text(cfg):
+    """The card's one line on how text becomes tokens (core/model/tokenizer.cpp does it)."""
+    if cfg.get("split_chars"):
+        split = ("each Chinese character and each full-width punctuation mark is a token; Latin words and numbers "
+                 "stay whole; a token not in the vocabulary becomes <unk>")
+    else:
+        split = "split on spaces; a word not in the vocabulary becomes <unk>"
+    return split + ("; <bos> is put in front" if cfg["bos"] else "; no <bos>")
+
+
 def add_zh_text(card, zh_text):
     """The card's Chinese text, one field per language beside the English one
-    ("description_zh-Hans", "description_zh-Hant"; the same in each head claim and unclaimed line),
+    ("description_zh-Hans", "description_zh-Hant"; "claim_zh-Hans" ... in each head claim),
     so the English fields stay exactly as every other card has them."""
     for field, texts in zh_text.items():
         for lang, text in zip(ZH_LANGS, texts):
             card["%s_%s" % (field, lang)] = text
-    card["tokenizer"] = ("each Chinese character and each full-width punctuation mark is a token; Latin words and "
-                         "numbers stay whole; a token not in the vocabulary becomes <unk>; <bos> is put in front")
     for claim in card["head_claims"]:
         for lang, text in zip(ZH_LANGS, tasks_zh.ZH_METRIC_TEXT[claim["metric"]][1:]):
             claim["claim_" + lang] = text
@@ -471,8 +479,7 @@ def build(name):
         "layers": cfg["layers"], "heads": cfg["heads"], "hidden_dim": cfg["dim"],
         "head_dim": cfg["dim"] // cfg["heads"], "mlp_dim": 4 * cfg["dim"] if cfg["mlp"] else 0,
         "vocab_size": len(cfg["vocab"]), "max_len": cfg["max_len"], "vocabulary": cfg["vocab"],
-        "tokenizer": "split on spaces; a word not in the vocabulary becomes <unk>" +
-                     ("; <bos> is put in front" if cfg["bos"] else "; no <bos>"),
+        "tokenizer": tokenizer_text(cfg),
         "prepend_bos": cfg["bos"],
         "architecture": {"norm": "layernorm", "norm_eps": 1e-5, "norm_placement": "pre",
                          "position_embedding": "learned", "mlp": cfg["mlp"],
