@@ -43,7 +43,7 @@ TEST_CASE("random weights' sentences split the same way, sentence by sentence") 
 TEST_CASE("invalid UTF-8 is found at its byte and never cut into a token") {
     CHECK_FALSE(first_invalid_utf8("我的 GPU 很快").has_value());
     CHECK_FALSE(first_invalid_utf8("").has_value());
-    const std::string cut = std::string("我") .substr(0, 2);  // a 3-byte character missing its last byte
+    const std::string cut = std::string("我").substr(0, 2);  // a 3-byte character missing its last byte
     CHECK(first_invalid_utf8("ab" + cut) == std::optional<size_t>(2));
     CHECK(first_invalid_utf8("a\xFF") == std::optional<size_t>(1));
     CHECK(first_invalid_utf8("\xC0\xAF") == std::optional<size_t>(0));          // overlong '/'
