@@ -4,6 +4,7 @@
 
 #include "tests/gui/headless_imgui.h"
 #include "core/attention.h"
+#include "app/gui/layout.h"
 #include "app/gui/settings.h"
 #include "app/io/problem.h"
 #include "app/text/step_text.h"
@@ -406,4 +407,47 @@ TEST_CASE("one head and no output projection are said as they are (selfatt-v1)")
     c.no_out_proj = false;
     CHECK(describe_step(StepId::QSplit, c, attn::text::english()).explanation.find("head 1") != std::string::npos);
     CHECK(describe_step(StepId::Concat, c, attn::text::english()).explanation.find("no output projection") == std::string::npos);
+}
+
+// The side of the main picture's cells in presentation mode at 1024x768 (a projector),
+// with type `scale` times larger (1.5: presentation; x 1.39: a larger UI scale on top).
+static float presentation_cell(AppState state, StepId id, float scale, bool* numbers_hidden = nullptr) {
+    HeadlessImGui imgui(1024, 768, scale);
+    state.settings.hint_seen = true;
+    state.ui.presentation = true;
+    state.ui.playback.set_position(state.results.trace->index_of(id), 1.0f);
+    imgui.frame(state, true, false);
+    imgui.frame(state, true, false);
+    if (numbers_hidden) *numbers_hidden = state.ui.canvas.numbers_hidden;
+    return state.ui.canvas.result_cell;
+}
+
+TEST_CASE("presentation at 1024x768 gives the current tensor most of the screen") {
+    SUBCASE("tiny-lm's 4 heads of 9x9 weights: at least 28 px per cell, every key column labelled") {
+        const AppState state = state_for_model("tiny-lm", 0);
+        const float cell = presentation_cell(state, StepId::AttnWeights, kPresentationTypeScale);
+        CHECK(cell >= 28.0f);
+        // Column labels at that width: every key gets one (shortened, never skipped).
+        const float font = 13.0f * kPresentationTypeScale;
+        CHECK(fit_side_labels(cell, font, std::max(8.0f, font * 0.66f), 0.6f * 1.1f, 5, 1).every == 1);
+    }
+    SUBCASE("6x6 weights of two heads print their numbers, also with a larger UI scale") {
+        AttentionConfig c = sized(6, 8, 2);
+        const AppState state = state_for(c);
+        for (const float ui_scale : {1.0f, 1.39f}) {
+            CAPTURE(ui_scale);
+            bool hidden = true;
+            const float cell = presentation_cell(state, StepId::AttnWeights, kPresentationTypeScale * ui_scale, &hidden);
+            CHECK(cell >= 56.0f * ui_scale);
+            CHECK_FALSE(hidden);
+        }
+    }
+    SUBCASE("a larger UI scale never makes the main picture smaller") {
+        const AppState state = state_for_model("tiny-lm", 0);
+        for (const StepId id : {StepId::AttnScores, StepId::AttnWeights, StepId::Context}) {
+            CAPTURE(static_cast<int>(id));
+            CHECK(presentation_cell(state, id, kPresentationTypeScale * 1.39f) >=
+                  presentation_cell(state, id, kPresentationTypeScale) - 0.5f);
+        }
+    }
 }
