@@ -97,10 +97,12 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
 // The smallest font labels shrink to before some are skipped.
 float min_label_font(const Painter& p);
 // How the numbers of a step's cells of this size are printed: one rule for every panel
-// of the step (fewer decimals first); decimals < 0 when they are hidden (cells too small).
+// of the step (fewer decimals first, then smaller type); decimals < 0 when they are
+// hidden (cells too small).
 struct NumberFormat {
     int decimals = -1;
     int max_chars = 0;
+    float font_px = 0;        // the type size: the labels' small font, or smaller to fit
     bool difference = false;  // differences from float32: "2.9e-3"
 };
 NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float cell_h);

@@ -260,36 +260,50 @@ void draw_hatched_cell_plate(const Painter& p, const Panel& pn, int row, int col
                         2.0f * p.f->scale);
 }
 
-NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float cell_h) {
-    NumberFormat out;
-    const StepDisplay& sd = p.display(step);
-    if (sd.panels.empty() || cell_h < p.small_size() + 1.0f) return out;
-    // Digits are the widest characters; sign and point are narrower, so this never overflows.
-    out.max_chars = static_cast<int>((cell_w - 2.0f) / p.measure(p.f->fonts.small, "0").x);
-    if (out.max_chars < 3) return out;
-    // Ids are whole numbers: "38", not "38.00". Differences from float32 are tiny: "2.9e-3"
-    // says more than "0.00" (format_difference).
-    out.difference = p.f->model->colour_scale.difference_from_float32;
-    if (out.difference || sd.colormap == ColormapKind::Neutral) {
-        out.decimals = 0;
-        return out;
-    }
+namespace {
+
+// The decimals every panel of `step` is drawn with in `max_chars` characters: one rule for
+// the whole step, so a head with a minus sign does not print less than its neighbours.
+int step_decimals(const Painter& p, int step, int max_chars) {
     for (const auto& [key, decimals] : p.decimals_memo)
-        if (key == std::make_pair(step, out.max_chars)) {
-            out.decimals = decimals;
-            return out;
-        }
-    // One rule for the whole step: every panel (head) gets the decimals that fit all of
-    // them, so a head with a minus sign does not print less than its neighbours.
+        if (key == std::make_pair(step, max_chars)) return decimals;
     const Tensor& t = p.step(step).tensor;
     std::vector<float> values;
-    for (const Panel& pn : sd.panels) {
+    for (const Panel& pn : p.display(step).panels) {
         if (static_cast<int64_t>(pn.rows) * pn.cols > kMaxCellsWithNumbers) continue;
         for (int i = 0; i < pn.rows; ++i)
             for (int j = 0; j < pn.cols; ++j) values.push_back(cell_value(t, pn, i, j));
     }
-    out.decimals = values.empty() ? -1 : choose_cell_decimals(values.data(), values.size(), out.max_chars);
-    p.decimals_memo.emplace_back(std::make_pair(step, out.max_chars), out.decimals);
+    const int decimals = values.empty() ? -1 : choose_cell_decimals(values.data(), values.size(), max_chars);
+    p.decimals_memo.emplace_back(std::make_pair(step, max_chars), decimals);
+    return decimals;
+}
+
+}  // namespace
+
+NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float cell_h) {
+    NumberFormat out;
+    const StepDisplay& sd = p.display(step);
+    if (sd.panels.empty()) return out;
+    // Ids are whole numbers: "38", not "38.00". Differences from float32 are tiny: "2.9e-3"
+    // says more than "0.00" (format_difference).
+    out.difference = p.f->model->colour_scale.difference_from_float32;
+    const bool whole = out.difference || sd.colormap == ColormapKind::Neutral;
+    // Fewer decimals first, then smaller type (down to 60% of the labels' size), and only
+    // then colours alone.
+    const float largest = p.small_size(), smallest = std::max(8.0f, largest * 0.6f);
+    for (float font = largest; font >= smallest - 0.01f; font -= std::max(1.0f, largest * 0.1f)) {
+        if (cell_h < font + 1.0f) continue;
+        // Digits are the widest characters; sign and point are narrower, so this never overflows.
+        const int max_chars = static_cast<int>((cell_w - 2.0f) / measure_at(p, font, "0").x);
+        if (max_chars < 3) continue;
+        const int decimals = whole ? 0 : step_decimals(p, step, max_chars);
+        if (decimals < 0) continue;
+        out.decimals = decimals;
+        out.max_chars = max_chars;
+        out.font_px = font;
+        return out;
+    }
     return out;
 }
 
@@ -319,13 +333,13 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
             const Rgb c = sample_colormap(sd.colormap, colormap_position(v, sd.vmin, sd.vmax));
             const bool dark_text = masked ? p.f->light : luminance(c) > 0.45f;
             const uint32_t color = dark_text ? IM_COL32(20, 20, 24, a) : IM_COL32(250, 250, 250, a);
-            const ImVec2 size = p.measure(p.f->fonts.small, s);
+            const ImVec2 size = measure_at(p, format.font_px, s);
             draw_hatched_cell_plate(p, pn, i, j, v, sd, ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w,
                                                            r.y + (static_cast<float>(i) + 0.5f) * cell_h), size, alpha);
-            p.text(p.f->fonts.small,
-                   ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f,
-                          r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f),
-                   color, s);
+            text_at(p, format.font_px,
+                    ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f,
+                           r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f),
+                    color, s);
         }
     }
 }
@@ -445,7 +459,7 @@ CanvasBands bands_with(const Painter& p, Rect body, float legend_h, int folded) 
     // Weight steps: how peaked each head is, in numbers, under the legend.
     const bool room = body.h > roomy;
     out.focus_h = kept(Band::Focus) && room ? focus_summary_height(p, sd, body.w) : 0.0f;
-    out.notes_h = kept(Band::Notes) && room ? notes_height(p, sd) : 0.0f;
+    out.notes_h = kept(Band::Notes) && room ? notes_height(p, sd, body.w) : 0.0f;
     // What the configuration does here (fully masked rows, key/value groups), worded now.
     if (kept(Band::ConfigNotes) && room) out.more_notes = wrap_notes(p, config_notes(*p.f), body.w);
     out.more_notes_h = config_notes_height(p, out.more_notes);
@@ -591,12 +605,15 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     ui.numbers_hidden = frame.show_values && !drawn.layout.panels.empty() && frame.progress >= 1.0f &&
                         cell_number_format(p, frame.step, drawn.layout.panels.front().cell_w, drawn.layout.panels.front().cell_h).decimals < 0;
     if (ui.numbers_hidden) {
+        // Under the caption when the legend beside it makes that line two rows tall, else
+        // after the caption when it has room, else under the picture.
         const std::string hidden = text::tr("canvas.numbers_hidden");
+        const float caption_y = area.y + pad;
         const float x = area.x + pad + caption_w + 16.0f * s;
         const float limit = legend_on_top ? legend_rect.x - (legend_block_w - legend_w) - 12.0f * s : area.right() - pad - frame.top_right_reserved;
-        const bool on_caption = x + p.measure(frame.fonts.small, hidden).x <= limit;
-        const ImVec2 at = on_caption ? ImVec2(x, area.y + pad + (p.font_size() - p.small_size()) * 0.5f)
-                                     : ImVec2(drawn.layout.bounds.x, drawn.layout.bounds.bottom() + 2.0f * s);
+        ImVec2 at(drawn.layout.bounds.x, drawn.layout.bounds.bottom() + 2.0f * s);
+        if (top_h >= caption_h + p.small_size()) at = ImVec2(area.x + pad, caption_y + p.font_size() + 4.0f * s);
+        else if (x + p.measure(frame.fonts.small, hidden).x <= limit) at = ImVec2(x, caption_y + (p.font_size() - p.small_size()) * 0.5f);
         p.text(frame.fonts.small, at, p.pal.dim_text, hidden);
     }
     // Pinned and hovered cells are outlined.
