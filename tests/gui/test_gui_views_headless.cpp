@@ -449,3 +449,25 @@ TEST_CASE("presentation at 1024x768 gives the current tensor most of the screen"
         }
     }
 }
+
+TEST_CASE("presentation never cuts an explanation off without a sign: it fits, or its footer scrolls") {
+    // Issue 21: long explanations were cut at the bottom edge of a 1024x768 projector.
+    AppState state = state_for_model("tiny-lm", 0);
+    state.settings.hint_seen = true;
+    state.ui.presentation = true;
+    for (const float ui_scale : {1.0f, 1.39f, 2.0f}) {
+        HeadlessImGui imgui(1024, 768, kPresentationTypeScale * ui_scale);
+        CAPTURE(ui_scale);
+        for (int step = 0; step < state.ui.playback.step_count(); ++step) {
+            CAPTURE(step);
+            state.ui.playback.set_position(step, 1.0f);
+            imgui.frame(state, true, false);
+            imgui.frame(state, true, false);
+            const ImGuiWindow* footer = drawn_window("##present_footer");
+            REQUIRE(footer);
+            const float inner_h = footer->Size.y - ImGui::GetStyle().WindowPadding.y * 2.0f;
+            CHECK((footer->ContentSize.y <= inner_h + 1.0f || footer->ScrollbarY));
+            CHECK(footer->Pos.y + footer->Size.y <= 768.0f + 0.5f);
+        }
+    }
+}
