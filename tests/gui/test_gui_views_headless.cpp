@@ -4,6 +4,7 @@
 
 #include "tests/gui/headless_imgui.h"
 #include "core/attention.h"
+#include "app/gui/format.h"
 #include "app/gui/layout.h"
 #include "app/gui/settings.h"
 #include "app/io/problem.h"
@@ -470,4 +471,36 @@ TEST_CASE("presentation never cuts an explanation off without a sign: it fits, o
             CHECK(footer->Pos.y + footer->Size.y <= 768.0f + 0.5f);
         }
     }
+}
+
+TEST_CASE("every head of a step prints its numbers with the same decimals") {
+    // Issue 21: at -L 4 -E 64 -H 32 (1920x1080, context) heads holding a negative value
+    // printed nothing while their all-positive neighbours printed numbers.
+    HeadlessImGui imgui(1920, 1080);
+    AttentionConfig c = sized(4, 64, 32);
+    AppState state = state_for(c);
+    state.settings.hint_seen = true;
+    const int index = state.results.trace->index_of(StepId::Context);
+    state.ui.playback.set_position(index, 1.0f);
+    imgui.frame(state, true, false);
+    imgui.frame(state, true, false);
+    REQUIRE_FALSE(state.ui.canvas.numbers_hidden);
+    const std::string canvas = drawn_text("Canvas");
+    const Tensor& context = state.results.trace->steps[static_cast<size_t>(index)].tensor;  // (B, H, L, d_h)
+    // Each panel's first row, as the canvas prints it at `decimals`.
+    const auto first_row = [&](int64_t head, int decimals) {
+        std::string row;
+        for (int64_t j = 0; j < context.shape()[3]; ++j) row += format_cell_fixed(context.at({0, head, 0, j}), decimals);
+        return row;
+    };
+    int decimals = 2;
+    while (decimals >= 0 && canvas.find(first_row(0, decimals)) == std::string::npos) --decimals;
+    REQUIRE(decimals >= 0);
+    bool some_negative = false;
+    for (int64_t h = 0; h < 32; ++h) {
+        CAPTURE(h);
+        CHECK(canvas.find(first_row(h, decimals)) != std::string::npos);
+        for (int64_t j = 0; j < context.shape()[3]; ++j) some_negative |= context.at({0, h, 0, j}) < 0.0f;
+    }
+    CHECK(some_negative);  // the case the issue saw: signs differ between heads
 }
