@@ -2,7 +2,9 @@
 #include "app/gui/colormap.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <vector>
 
 namespace attn::gui {
 namespace {
@@ -128,17 +130,53 @@ Rgb srgb_to_oklab(Rgb c) {
             0.0259040371f * l + 0.7827717662f * m - 0.8086757660f * s};
 }
 
+namespace {
+
+// The head palette: 11 evenly spaced OKLab hues (equal steps look equal) in 3 lightness
+// steps, each step's hues turned by a third of a hue step (33 colours on a staggered
+// lattice, no two nearly alike), visited farthest first: each next head takes the colour
+// farthest from every head before it, so 2, 4, 8 or 16 heads differ as much as they can.
+// (The old 16 hues x 2 lightness made heads 4/25 and 14/19 near twins.)
+std::array<Rgb, kDistinctHeads> make_head_palette() {
+    constexpr int kHues = 11;
+    constexpr float kLightness[] = {0.84f, 0.70f, 0.56f};
+    constexpr float kChroma = 0.15f;
+    std::vector<Rgb> slots;  // sRGB, and the OKLab they really have after gamut clipping
+    std::vector<Rgb> lab;
+    for (int level = 0; level < 3; ++level) {
+        for (int k = 0; k < kHues; ++k) {
+            const float hue = (static_cast<float>(k) + static_cast<float>(level) / 3.0f) / kHues * 6.2831853f;
+            slots.push_back(oklab_to_srgb(kLightness[level], kChroma * std::cos(hue), kChroma * std::sin(hue)));
+            lab.push_back(srgb_to_oklab(slots.back()));
+        }
+    }
+    const auto distance = [&](size_t a, size_t b) {
+        const float dl = lab[a].r - lab[b].r, da = lab[a].g - lab[b].g, db = lab[a].b - lab[b].b;
+        return dl * dl + da * da + db * db;
+    };
+    std::array<Rgb, kDistinctHeads> palette{};
+    std::vector<size_t> taken{0};  // head 0: the lightest pink, as before
+    palette[0] = slots[0];
+    for (size_t head = 1; head < palette.size(); ++head) {
+        size_t best = 0;
+        float best_distance = -1.0f;
+        for (size_t c = 0; c < slots.size(); ++c) {
+            if (std::find(taken.begin(), taken.end(), c) != taken.end()) continue;
+            float nearest = 1e9f;
+            for (size_t t : taken) nearest = std::min(nearest, distance(c, t));
+            if (nearest > best_distance) best_distance = nearest, best = c;
+        }
+        taken.push_back(best);
+        palette[head] = slots[best];
+    }
+    return palette;
+}
+
+}  // namespace
+
 Rgb head_color(int head) {
-    // 16 evenly spaced hues in OKLab (equal steps look equal), visited 3 apart so that
-    // neighbouring heads differ most; lightness alternates between a light and a dark
-    // band, and heads 16..31 take the other band of each hue. Chosen by measuring the
-    // smallest OKLab distance between any two of the 32 (see test_gui_colormap.cpp).
-    const int h = ((head % kDistinctHeads) + kDistinctHeads) % kDistinctHeads;
-    const int band = h / 16;
-    const float hue = static_cast<float>((h * 3) % 16) / 16.0f * 6.2831853f;
-    const float lightness = ((h + band) % 2 == 0) ? 0.80f : 0.60f;
-    const float chroma = 0.15f;
-    return oklab_to_srgb(lightness, chroma * std::cos(hue), chroma * std::sin(hue));
+    static const std::array<Rgb, kDistinctHeads> palette = make_head_palette();
+    return palette[static_cast<size_t>(((head % kDistinctHeads) + kDistinctHeads) % kDistinctHeads)];
 }
 
 uint32_t pack_rgba(Rgb c, float alpha) {

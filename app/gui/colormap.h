@@ -40,8 +40,8 @@ Rgb with_contrast(Rgb c, Rgb bg, float min_ratio);
 
 // Heads with a colour of their own (the window allows up to 32 heads); past that colours repeat.
 constexpr int kDistinctHeads = 32;
-// One colour per head, the same in every step: evenly spaced hues with alternating
-// lightness, every pair of the 32 apart in OKLab (tested).
+// One colour per head, the same in every step: 11 hues in 3 lightness steps, visited
+// farthest first, every pair of the 32 apart in OKLab (tested).
 Rgb head_color(int head);
 // OKLab (L, a, b) to sRGB (clipped to the gamut), and back: for the head palette and its test.
 Rgb oklab_to_srgb(float lightness, float a, float b);

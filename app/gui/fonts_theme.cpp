@@ -170,6 +170,10 @@ void apply_theme(bool light, float scale) {
         ImGui::StyleColorsDark(&style);
         style.Colors[ImGuiCol_ChildBg] = ImVec4(0.085f, 0.09f, 0.10f, 1.0f);
     }
+    // A slider's value is drawn over its grab: a see-through grab keeps the digits
+    // readable where they meet (an integer slider's grab is wide: 1/9 of a 1..8 slider).
+    style.Colors[ImGuiCol_SliderGrab].w = 0.45f;
+    style.Colors[ImGuiCol_SliderGrabActive].w = 0.65f;
     style.Colors[ImGuiCol_WindowBg] = to_imvec4(tc.window_bg);
     style.Colors[ImGuiCol_Text] = to_imvec4(tc.text);
     style.Colors[ImGuiCol_TextDisabled] = to_imvec4(tc.dim);

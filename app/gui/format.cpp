@@ -14,13 +14,15 @@ int choose_cell_decimals(const float* values, size_t count, int max_chars) {
     // "0", "-0", "1" would be right but say nothing.
     float largest = 0.0f;
     for (size_t i = 0; i < count; ++i)
-        if (std::isfinite(values[i])) largest = std::max(largest, std::fabs(values[i]));
+        if (std::isfinite(values[i]) && !is_fill_value(values[i])) largest = std::max(largest, std::fabs(values[i]));
     const int fewest = largest > 0.0f ? std::clamp(1 - static_cast<int>(std::floor(std::log10(largest))), 0, 2) : 2;
     for (int decimals = 2; decimals >= fewest; --decimals) {
         bool fits = true;
         for (size_t i = 0; i < count && fits; ++i) {
             const float v = values[i];
-            if (!std::isfinite(v)) continue;  // -inf is drawn only when it fits, see format_cell_fixed
+            // -inf and a finite mask fill are drawn only when they fit (format_cell_fixed):
+            // one masked cell must not take the numbers of every other cell away.
+            if (!std::isfinite(v) || is_fill_value(v)) continue;
             fits = static_cast<int>(format_cell_fixed(v, decimals).size()) <= max_chars;
         }
         if (fits) return decimals;
@@ -32,9 +34,18 @@ std::string format_cell_fixed(float value, int decimals) {
     if (decimals < 0 || std::isnan(value)) return "";
     if (std::isinf(value)) return value < 0 ? "-inf" : "";
     char buf[64];
+    if (is_fill_value(value)) {
+        std::snprintf(buf, sizeof(buf), "%.0e", static_cast<double>(value));  // "-3e+38"
+        return buf;
+    }
     std::snprintf(buf, sizeof(buf), "%.*f", decimals, static_cast<double>(value));
-    return buf;
+    std::string text = buf;
+    // -0.001 rounds to "-0.00": a sign on a printed zero reads as a negative number.
+    if (text[0] == '-' && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);
+    return text;
 }
+
+bool is_fill_value(float value) { return std::isfinite(value) && std::fabs(value) >= 1e15f; }
 
 std::string format_value(float value, int significant) {
     if (std::isnan(value)) return "nan";

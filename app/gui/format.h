@@ -8,19 +8,23 @@
 namespace attn::gui {
 
 // Numbers in heatmap cells follow one rule: a number drawn is the value rounded to a
-// fixed count of decimals (sign kept, "-0.0" for -0.03 at one decimal, never ".32"), and
-// every cell of a panel uses the same count. When no count fits every cell of the
-// panel, the panel shows colours only.
+// fixed count of decimals (sign kept, but a value that rounds to zero prints "0.0", never
+// "-0.0" or ".32"), and every cell of a step uses the same count (the canvas chooses it
+// over all panels of the step). When no count fits every cell, the step shows colours
+// only and says so.
 //
 // The decimals (2, 1 or 0) for a panel whose cells hold `count` values, each drawn in at
 // most `max_chars` characters; -1 when none fits. Fewer decimals are taken only while the
 // panel's largest |value| keeps two significant digits (0.32 needs 2, 1.1 needs 1). -inf (a masked
-// score) is drawn as "-inf" when 4 characters fit and ignored otherwise; nan and +inf
-// are not drawn and do not count.
+// score) is drawn as "-inf" when 4 characters fit and ignored otherwise, a finite mask
+// fill (is_fill_value) likewise; nan and +inf are not drawn and do not count.
 int choose_cell_decimals(const float* values, size_t count, int max_chars);
-// `value` with `decimals` decimals ("-0.03" -> "-0.0" at 1); "-inf" for -inf; "" for
-// nan/+inf or decimals < 0.
+// `value` with `decimals` decimals ("-0.06" -> "-0.1", "-0.03" -> "0.0" at 1); "-inf" for
+// -inf; a finite mask fill as "-3e+38"; "" for nan/+inf or decimals < 0.
 std::string format_cell_fixed(float value, int decimals);
+// A finite value so large it can only be a mask fill (float32's lowest, -1e20): it is
+// not a number to read in a cell, and must not decide the decimals of the others.
+bool is_fill_value(float value);
 // A value for tooltips and legends: up to `significant` (default 4) significant digits,
 // "-inf", "nan"; zero is "0" whatever its sign.
 std::string format_value(float value, int significant = 4);

@@ -101,31 +101,68 @@ void draw_slot(DockSlot slot, AppState& state, UiState& ui, const FrameContext& 
     apply_edits(state, out);
 }
 
+// Presentation's footer: the step's explanation, as large as it fits in at most a third of
+// the screen; longer ones take smaller type (down to 80%), and when even that is too long
+// the footer scrolls and shows its scrollbar, so a cut-off text is never mistaken for all.
+struct FooterText {
+    float height = 0, font_scale = 1;
+    bool scrolls = false;
+};
+FooterText fit_footer(const std::string& text, float w, float h) {
+    const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+    const float wrap = std::max(1.0f, w - 10.0f - pad.x * 2.0f);
+    const float most = std::floor(h / 3.0f) - pad.y * 2.0f;
+    FooterText out;
+    for (const float scale : {1.0f, 0.9f, 0.8f}) {
+        // Text at a smaller scale wraps as at a wider width at full size.
+        const float text_h = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap / scale).y * scale;
+        out.font_scale = scale;
+        out.height = std::max(text_h, ImGui::GetFontSize() * 2.0f) + pad.y * 2.0f;
+        if (text_h <= most) return out;
+    }
+    out.height = most + pad.y * 2.0f;
+    out.scrolls = true;
+    return out;
+}
+
 void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
     const float s = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
-    const float r = ImGui::GetFontSize();
     const ImVec2 pad = ImGui::GetStyle().WindowPadding;
-    const float header_h = s * 1.25f + r * 1.5f + pad.y * 2.0f;
-    const float footer_h = r * 3.6f + pad.y * 2.0f;
+    const bool traced = state.results.trace && !state.results.trace->steps.empty();
+    text::StepText words;
+    std::string title;
+    if (traced) {
+        const int index = ui.playback.step();
+        words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
+        title = std::to_string(index + 1) + " / " + std::to_string(state.results.trace->steps.size()) + "   " + words.title;
+    }
+    // Title and formula share one line when both fit (the picture gets the line saved).
+    ImGui::PushFont(ctx.fonts.large);
+    const float title_w = ImGui::CalcTextSize(title.c_str()).x;
+    ImGui::PopFont();
+    const float formula_w = ImGui::CalcTextSize(words.formula.c_str()).x;
+    const bool one_line = title_w + formula_w + pad.x * 6.0f < w;
+    const float header_h = s * 1.25f + (one_line ? 0.0f : ImGui::GetFontSize() * 1.5f) + pad.y * 2.0f;
+    const FooterText footer = fit_footer(words.explanation, w, h);
     place_window(0, 0, w, header_h);
     ImGui::Begin("##present_header", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-    if (state.results.trace && !state.results.trace->steps.empty()) {
-        const int index = ui.playback.step();
-        const text::StepText words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
+    if (traced) {
         ImGui::PushFont(ctx.fonts.large);
-        ImGui::Text("%d / %zu   %s", index + 1, state.results.trace->steps.size(), words.title.c_str());
+        ImGui::TextUnformatted(title.c_str());
         ImGui::PopFont();
+        if (one_line) ImGui::SetCursorPos(ImVec2(w - formula_w - pad.x, pad.y + (s - ImGui::GetFontSize()) * 0.5f));
         ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
     }
     ImGui::End();
-    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, header_h, w, h - header_h - footer_h}, out);
-    place_window(0, h - footer_h, w, footer_h);
-    ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-    if (state.results.trace && !state.results.trace->steps.empty()) {
-        const Step& step = state.results.trace->steps[static_cast<size_t>(ui.playback.step())];
-        ImGui::PushTextWrapPos(w - 10.0f);
-        ImGui::TextWrapped("%s", text::describe_step(step, state.results.trace->config).explanation.c_str());
+    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, header_h, w, h - header_h - footer.height}, out);
+    place_window(0, h - footer.height, w, footer.height);
+    ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | (footer.scrolls ? 0 : ImGuiWindowFlags_NoScrollbar));
+    if (traced) {
+        ImGui::SetWindowFontScale(footer.font_scale);
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(words.explanation.c_str());
         ImGui::PopTextWrapPos();
+        ImGui::SetWindowFontScale(1.0f);
     }
     ImGui::End();
 }

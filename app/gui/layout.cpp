@@ -146,6 +146,16 @@ CellHit hit_test(const StepLayout& layout, const std::vector<std::pair<int, int>
     return {};
 }
 
+int bands_to_fold(const std::vector<float>& cell_after, float wanted) {
+    if (cell_after.empty()) return 0;
+    for (size_t k = 0; k < cell_after.size(); ++k)
+        if (cell_after[k] >= wanted) return static_cast<int>(k);
+    const float most = *std::max_element(cell_after.begin(), cell_after.end());
+    for (size_t k = 0; k < cell_after.size(); ++k)
+        if (cell_after[k] >= most * 0.9f) return static_cast<int>(k);
+    return static_cast<int>(cell_after.size()) - 1;
+}
+
 CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap, int result_panels) {
     CanvasSplit split;
     if (source_count <= 0) {

@@ -66,6 +66,12 @@ struct CellHit {
 // The logical cell under (px, py).
 CellHit hit_test(const StepLayout& layout, const std::vector<std::pair<int, int>>& sizes, float px, float py);
 
+// How many optional bands around a picture to fold: `cell_after[k]` is the picture's cell
+// size with the first k bands folded (k = 0 .. bands). The fewest that reach `wanted`;
+// when none does, the fewest that come within 10% of folding them all (a band is not
+// folded for a gain nobody sees).
+int bands_to_fold(const std::vector<float>& cell_after, float wanted);
+
 // The canvas split into a column of source tensors (left) and the result (right).
 struct CanvasSplit {
     Rect sources;  // w == 0 when there are no sources to show

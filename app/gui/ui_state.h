@@ -38,6 +38,10 @@ struct CanvasUi {
     // bottom) begins, this frame; 0 before the canvas is drawn. Overlays such as the
     // first-run hint sit above it instead of covering the strip.
     float pictures_bottom = 0;
+    // The side of the main picture's cells this frame (min of width and height; 0 before
+    // the canvas is drawn): what presentation mode's layout is judged by.
+    float result_cell = 0;
+    bool numbers_hidden = false;  // this frame's cells were too small for the step's numbers
 };
 
 // The code panel's own state (views/view_code.h).

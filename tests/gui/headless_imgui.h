@@ -20,16 +20,17 @@ namespace attn::gui::testing {
 struct HeadlessImGui {
     ImGuiContext* ctx;
     Fonts fonts;
-    HeadlessImGui(float w, float h) : ctx(ImGui::CreateContext()) {
+    float scale = 1.0f;  // type and widgets, as the UI scale (and presentation's 1.5) make them
+    HeadlessImGui(float w, float h, float type_scale = 1.0f) : ctx(ImGui::CreateContext()), scale(type_scale) {
         ImGuiIO& io = ImGui::GetIO();
         io.IniFilename = nullptr;
         io.DisplaySize = ImVec2(w, h);
         io.DeltaTime = 1.0f / 60.0f;
-        fonts = load_fonts(1.0f);
+        fonts = load_fonts(scale);
         unsigned char* pixels = nullptr;
         int tw = 0, th = 0;
         io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);
-        apply_theme(false, 1.0f);
+        apply_theme(false, scale);
     }
     ~HeadlessImGui() { ImGui::DestroyContext(ctx); }
     HeadlessImGui(const HeadlessImGui&) = delete;
@@ -39,6 +40,7 @@ struct HeadlessImGui {
         ImGui::NewFrame();
         FrameContext fc;
         fc.fonts = fonts;
+        fc.scale = scale;
         fc.canvas_only = canvas_only;
         fc.presentation_header = presentation;
         const Actions actions = draw_frame(state, fc);

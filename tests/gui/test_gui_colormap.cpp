@@ -64,7 +64,8 @@ static float head_distance(int a, int b) {
 
 TEST_CASE("every pair of heads up to the most the window allows gets distinct colours") {
     // The old palette: heads 8..15 were pale tints of 0..7 and 24..31 repeated 0..7 exactly.
-    const struct { int heads; float min_distance; } groups[] = {{8, 10.0f}, {16, 9.0f}, {kDistinctHeads, 4.0f}};
+    // At 32 heads the old 16 hues x 2 lightness left near twins (4/25, 14/19, 10/31: 4.5).
+    const struct { int heads; float min_distance; } groups[] = {{8, 12.0f}, {16, 8.0f}, {kDistinctHeads, 6.0f}};
     for (const auto& g : groups) {
         float smallest = 1e9f;
         for (int a = 0; a < g.heads; ++a)
@@ -72,7 +73,10 @@ TEST_CASE("every pair of heads up to the most the window allows gets distinct co
         CAPTURE(g.heads);
         CHECK(smallest >= g.min_distance);
     }
-    CHECK(head_distance(24, 0) > 4.0f);
+    CHECK(head_distance(24, 0) > 6.0f);
+    CHECK(head_distance(4, 25) > 6.0f);
+    CHECK(head_distance(14, 19) > 6.0f);
+    CHECK(head_distance(10, 31) > 6.0f);
     CHECK(pack_rgba(head_color(kDistinctHeads)) == pack_rgba(head_color(0)));  // documented wrap
 }
 

@@ -14,7 +14,9 @@ static void check_drawn_number_is_right(float value, const std::string& text, in
     CAPTURE(value);
     CAPTURE(text);
     REQUIRE_FALSE(text.empty());
-    CHECK((text[0] == '-') == (value < 0));  // the sign survives, also for -0.03 -> "-0.0"
+    // The sign survives, except on a printed zero (-0.03 -> "0.0", never "-0.0").
+    const bool printed_zero = text.find_first_not_of("-0.") == std::string::npos;
+    CHECK((text[0] == '-') == (value < 0 && !printed_zero));
     const double step = std::pow(10.0, -decimals);
     CHECK(std::fabs(std::stod(text) - static_cast<double>(value)) <= step * 0.5 + 1e-6);
     const size_t dot = text.find('.');
@@ -38,7 +40,18 @@ TEST_CASE("a panel's numbers share one format and keep their sign") {
     CHECK(choose_cell_decimals(panel.data(), panel.size(), 5) == 2);   // "-0.06"
     CHECK(choose_cell_decimals(panel.data(), panel.size(), 4) == 1);   // "-0.1"
     CHECK(choose_cell_decimals(panel.data(), panel.size(), 3) == -1);  // "-0.0" does not fit: nothing
-    CHECK(format_cell_fixed(-0.03f, 1) == "-0.0");
+    CHECK(format_cell_fixed(-0.03f, 1) == "0.0");  // a printed zero has no sign
+    CHECK(format_cell_fixed(-0.001f, 2) == "0.00");
+    CHECK(format_cell_fixed(-0.06f, 1) == "-0.1");
+}
+
+TEST_CASE("a finite mask fill neither hides the other numbers nor prints 39 digits") {
+    // llama's masked scores: float32's lowest in the masked cells, ordinary scores beside them.
+    const std::vector<float> scores = {-3.4028235e38f, 0.42f, -1.25f, -1e20f};
+    CHECK(choose_cell_decimals(scores.data(), scores.size(), 5) == 2);
+    CHECK(format_cell_fixed(-3.4028235e38f, 2) == "-3e+38");
+    CHECK(format_cell_fixed(-1e20f, 2) == "-1e+20");
+    CHECK_FALSE(is_fill_value(-123456.0f));
 }
 
 TEST_CASE("a number too wide for its cell is not drawn rather than cut") {

@@ -321,3 +321,12 @@ TEST_CASE("folded controls open over the canvas beside their tab") {
     CHECK(overlap(d.left, d.center));  // on top of the canvas, by design
     CHECK(d.center.w >= 300.0f - 16.0f);
 }
+
+TEST_CASE("bands around the picture fold only as far as the picture needs") {
+    // Cell side with 0, 1, 2, 3 bands folded.
+    CHECK(bands_to_fold({40, 44, 50, 52}, 30) == 0);  // big enough already: nothing folds
+    CHECK(bands_to_fold({20, 24, 30, 36}, 30) == 2);  // the fewest that reach the wanted size
+    // Out of reach: fold until within 10% of folding everything, not for a last 2%.
+    CHECK(bands_to_fold({10, 12, 19, 19.5f}, 30) == 2);
+    CHECK(bands_to_fold({}, 30) == 0);
+}

@@ -4,6 +4,8 @@
 
 #include "tests/gui/headless_imgui.h"
 #include "core/attention.h"
+#include "app/gui/format.h"
+#include "app/gui/layout.h"
 #include "app/gui/settings.h"
 #include "app/io/problem.h"
 #include "app/text/step_text.h"
@@ -406,4 +408,99 @@ TEST_CASE("one head and no output projection are said as they are (selfatt-v1)")
     c.no_out_proj = false;
     CHECK(describe_step(StepId::QSplit, c, attn::text::english()).explanation.find("head 1") != std::string::npos);
     CHECK(describe_step(StepId::Concat, c, attn::text::english()).explanation.find("no output projection") == std::string::npos);
+}
+
+// The side of the main picture's cells in presentation mode at 1024x768 (a projector),
+// with type `scale` times larger (1.5: presentation; x 1.39: a larger UI scale on top).
+static float presentation_cell(AppState state, StepId id, float scale, bool* numbers_hidden = nullptr) {
+    HeadlessImGui imgui(1024, 768, scale);
+    state.settings.hint_seen = true;
+    state.ui.presentation = true;
+    state.ui.playback.set_position(state.results.trace->index_of(id), 1.0f);
+    imgui.frame(state, true, false);
+    imgui.frame(state, true, false);
+    if (numbers_hidden) *numbers_hidden = state.ui.canvas.numbers_hidden;
+    return state.ui.canvas.result_cell;
+}
+
+TEST_CASE("presentation at 1024x768 gives the current tensor most of the screen") {
+    SUBCASE("tiny-lm's 4 heads of 9x9 weights: as wide as the screen allows, every key column labelled") {
+        // 4 heads x 9 keys = 36 columns side by side beside the row labels: 1024 px leaves
+        // about 24 px a column (28 would need 1008 px for the cells alone); two rows of two
+        // heads are height-bound (title, 18 rows, two head headers, explanation). The
+        // readouts, operands and storage strip fold so that the heads get it all (before:
+        // 11 px at UI scale 1, 6-8 px at 1.39).
+        const AppState state = state_for_model("tiny-lm", 0);
+        const float cell = presentation_cell(state, StepId::AttnWeights, kPresentationTypeScale);
+        CHECK(cell >= 23.0f);
+        // Column labels at that width: every key gets one (shortened, never skipped).
+        const float font = 13.0f * kPresentationTypeScale;
+        CHECK(fit_side_labels(cell, font, std::max(8.0f, font * 0.66f), 0.6f * 1.1f, 5, 1).every == 1);
+    }
+    SUBCASE("6x6 weights of two heads print their numbers, also with a larger UI scale") {
+        // Issue 21: at UI scale 1.39 the two heads were 90 px wide with no numbers.
+        AttentionConfig c = sized(6, 8, 2);
+        const AppState state = state_for(c);
+        for (const float ui_scale : {1.0f, 1.39f}) {
+            CAPTURE(ui_scale);
+            bool hidden = true;
+            const float cell = presentation_cell(state, StepId::AttnWeights, kPresentationTypeScale * ui_scale, &hidden);
+            CHECK(cell >= 40.0f);
+            CHECK_FALSE(hidden);
+        }
+    }
+}
+
+TEST_CASE("presentation never cuts an explanation off without a sign: it fits, or its footer scrolls") {
+    // Issue 21: long explanations were cut at the bottom edge of a 1024x768 projector.
+    AppState state = state_for_model("tiny-lm", 0);
+    state.settings.hint_seen = true;
+    state.ui.presentation = true;
+    for (const float ui_scale : {1.0f, 1.39f, 2.0f}) {
+        HeadlessImGui imgui(1024, 768, kPresentationTypeScale * ui_scale);
+        CAPTURE(ui_scale);
+        for (int step = 0; step < state.ui.playback.step_count(); ++step) {
+            CAPTURE(step);
+            state.ui.playback.set_position(step, 1.0f);
+            imgui.frame(state, true, false);
+            imgui.frame(state, true, false);
+            const ImGuiWindow* footer = drawn_window("##present_footer");
+            REQUIRE(footer);
+            const float inner_h = footer->Size.y - ImGui::GetStyle().WindowPadding.y * 2.0f;
+            CHECK((footer->ContentSize.y <= inner_h + 1.0f || footer->ScrollbarY));
+            CHECK(footer->Pos.y + footer->Size.y <= 768.0f + 0.5f);
+        }
+    }
+}
+
+TEST_CASE("every head of a step prints its numbers with the same decimals") {
+    // Issue 21: at -L 4 -E 64 -H 32 (1920x1080, context) heads holding a negative value
+    // printed nothing while their all-positive neighbours printed numbers.
+    HeadlessImGui imgui(1920, 1080);
+    AttentionConfig c = sized(4, 64, 32);
+    AppState state = state_for(c);
+    state.settings.hint_seen = true;
+    const int index = state.results.trace->index_of(StepId::Context);
+    state.ui.playback.set_position(index, 1.0f);
+    imgui.frame(state, true, false);
+    imgui.frame(state, true, false);
+    REQUIRE_FALSE(state.ui.canvas.numbers_hidden);
+    const std::string canvas = drawn_text("Canvas");
+    const Tensor& context = state.results.trace->steps[static_cast<size_t>(index)].tensor;  // (B, H, L, d_h)
+    // Each panel's first row, as the canvas prints it at `decimals`.
+    const auto first_row = [&](int64_t head, int decimals) {
+        std::string row;
+        for (int64_t j = 0; j < context.shape()[3]; ++j) row += format_cell_fixed(context.at({0, head, 0, j}), decimals);
+        return row;
+    };
+    int decimals = 2;
+    while (decimals >= 0 && canvas.find(first_row(0, decimals)) == std::string::npos) --decimals;
+    REQUIRE(decimals >= 0);
+    bool some_negative = false;
+    for (int64_t h = 0; h < 32; ++h) {
+        CAPTURE(h);
+        CHECK(canvas.find(first_row(h, decimals)) != std::string::npos);
+        for (int64_t j = 0; j < context.shape()[3]; ++j) some_negative |= context.at({0, h, 0, j}) < 0.0f;
+    }
+    CHECK(some_negative);  // the case the issue saw: signs differ between heads
 }

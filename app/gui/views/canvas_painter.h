@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/gui/app_state.h"
@@ -33,6 +34,7 @@ struct CanvasFrame {
     bool show_values = true;
     bool show_storage = true;  // the storage strip under the heatmaps
     bool interactive = true;   // false for snapshots: no hover, no clicks
+    bool presentation = false; // presentation mode: the picture first, bands fold away
     std::string notice;        // shown after the caption, e.g. why the settings were not applied
     float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
     Fonts fonts;
@@ -47,6 +49,8 @@ struct Painter {
     const CanvasFrame* f = nullptr;
     CanvasPalette pal;
     LayoutStyle style;
+    // (step, characters per cell) -> decimals, chosen once per frame (cell_number_format).
+    mutable std::vector<std::pair<std::pair<int, int>, int>> decimals_memo;
 
     const StepDisplay& display(int step) const { return f->model->steps[static_cast<size_t>(step)]; }
     const Step& step(int step) const { return f->trace->steps[static_cast<size_t>(step)]; }
@@ -55,6 +59,26 @@ struct Painter {
     void text(ImFont* font, ImVec2 pos, uint32_t color, const std::string& s) const;
     ImVec2 measure(ImFont* font, const std::string& s) const;
 };
+
+// The bands around the canvas's picture (heights in pixels, 0 when folded or not on this
+// step) and the rectangle left for the picture itself.
+struct CanvasBands {
+    float paint_h = 0;                    // the mask painter's toggle, above the picture
+    bool strip = false;                   // the storage strip, at the bottom
+    float strip_h = 0;
+    float focus_h = 0;                    // "how peaked" readouts (and their column beside the grid)
+    float notes_h = 0;                    // the step's notes
+    std::vector<std::string> more_notes;  // the configuration's notes, wrapped
+    float more_notes_h = 0;
+    float rotation_h = 0;                 // RoPE's dials
+    bool sources = true;                  // the operands' column beside the result
+    Rect body;                            // what is left for the picture
+};
+// The bands of the step on screen inside `body` (below the caption line); `legend_h`: the
+// legend's band when it sits under the picture. In presentation bands fold away, least
+// needed first (storage strip, paint toggle, readouts, dials, operands, notes), until the
+// picture's cells are big enough for numbers.
+CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h);
 
 // The panels of a step actually shown (one when a head is enlarged).
 std::vector<int> visible_panels(const StepDisplay& sd, const CanvasUi& ui);
@@ -72,6 +96,16 @@ void draw_row_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
 void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_w, int first_col);
 // The smallest font labels shrink to before some are skipped.
 float min_label_font(const Painter& p);
+// How the numbers of a step's cells of this size are printed: one rule for every panel
+// of the step (fewer decimals first, then smaller type); decimals < 0 when they are
+// hidden (cells too small).
+struct NumberFormat {
+    int decimals = -1;
+    int max_chars = 0;
+    float font_px = 0;        // the type size: the labels' small font, or smaller to fit
+    bool difference = false;  // differences from float32: "2.9e-3"
+};
+NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float cell_h);
 // Numbers inside cells that are big enough; cells at or after (stop_row, stop_col) are skipped.
 void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, float cell_w, float cell_h,
                       int stop_row, int stop_col, float alpha);

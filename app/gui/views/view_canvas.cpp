@@ -214,10 +214,11 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
         longest = std::max(longest, static_cast<int>(std::to_string(std::max(0, total - 1)).size()));
     }
     const float char_w = measure_at(p, 100.0f, "0123456789abcdefghijklmnopqrstuvwxyz").x / 3600.0f;
-    // Tokens may be shortened to three characters ("sa~"); indices keep every digit.
+    // Tokens may be shortened down to their first letter ("sa~", "s": every key column keeps
+    // a label, the full word is in the tooltip); indices keep every digit.
     // Indices: the digits' own width plus one digit of space between neighbours.
     const float digit_w = measure_at(p, 100.0f, "0123456789").x / 1000.0f;
-    const LabelFit fit = tokens ? fit_side_labels(cell_w, p.small_size(), min_label_font(p), char_w * 1.1f, longest, std::min(3, longest))
+    const LabelFit fit = tokens ? fit_side_labels(cell_w, p.small_size(), min_label_font(p), char_w * 1.1f, longest, 1)
                                 : fit_side_labels(cell_w, p.small_size(), min_label_font(p), digit_w, longest + 1, longest + 1);
     // Indices keep one stride across joined groups (0 4 8 ... not 0 2 | 0 2).
     const int every = tokens || fit.every == 1 ? fit.every : nice_stride(fit.every);
@@ -260,27 +261,67 @@ void draw_hatched_cell_plate(const Painter& p, const Panel& pn, int row, int col
                         2.0f * p.f->scale);
 }
 
+namespace {
+
+// The decimals every panel of `step` is drawn with in `max_chars` characters: one rule for
+// the whole step, so a head with a minus sign does not print less than its neighbours.
+int step_decimals(const Painter& p, int step, int max_chars) {
+    for (const auto& [key, decimals] : p.decimals_memo)
+        if (key == std::make_pair(step, max_chars)) return decimals;
+    const Tensor& t = p.step(step).tensor;
+    std::vector<float> values;
+    for (const Panel& pn : p.display(step).panels) {
+        if (static_cast<int64_t>(pn.rows) * pn.cols > kMaxCellsWithNumbers) continue;
+        for (int i = 0; i < pn.rows; ++i)
+            for (int j = 0; j < pn.cols; ++j) values.push_back(cell_value(t, pn, i, j));
+    }
+    const int decimals = values.empty() ? -1 : choose_cell_decimals(values.data(), values.size(), max_chars);
+    p.decimals_memo.emplace_back(std::make_pair(step, max_chars), decimals);
+    return decimals;
+}
+
+}  // namespace
+
+NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float cell_h) {
+    NumberFormat out;
+    const StepDisplay& sd = p.display(step);
+    if (sd.panels.empty()) return out;
+    // Ids are whole numbers: "38", not "38.00". Differences from float32 are tiny: "2.9e-3"
+    // says more than "0.00" (format_difference).
+    out.difference = p.f->model->colour_scale.difference_from_float32;
+    const bool whole = out.difference || sd.colormap == ColormapKind::Neutral;
+    // Fewer decimals first, then smaller type (down to 60% of the labels' size), and only
+    // then colours alone.
+    const float largest = p.small_size(), smallest = std::max(8.0f, largest * 0.6f);
+    for (float font = largest; font >= smallest - 0.01f; font -= std::max(1.0f, largest * 0.1f)) {
+        if (cell_h < font + 1.0f) continue;
+        // Digits are the widest characters; sign and point are narrower, so this never overflows.
+        const int max_chars = static_cast<int>((cell_w - 2.0f) / measure_at(p, font, "0").x);
+        if (max_chars < 3) continue;
+        const int decimals = whole ? 0 : step_decimals(p, step, max_chars);
+        if (decimals < 0) continue;
+        out.decimals = decimals;
+        out.max_chars = max_chars;
+        out.font_px = font;
+        return out;
+    }
+    return out;
+}
+
 void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, float cell_w, float cell_h, int stop_row,
                       int stop_col, float alpha) {
     if (!p.f->show_values || alpha <= 0.05f) return;
-    const float fh = p.small_size();
-    if (cell_h < fh + 1.0f) return;
     const StepDisplay& sd = p.display(step);
     const Panel& pn = sd.panels[static_cast<size_t>(panel)];
     if (static_cast<int64_t>(pn.rows) * pn.cols > kMaxCellsWithNumbers) return;
-    // Digits are the widest characters; sign and point are narrower, so this never overflows.
-    const int max_chars = static_cast<int>((cell_w - 2.0f) / p.measure(p.f->fonts.small, "0").x);
-    if (max_chars < 3) return;
+    const NumberFormat format = cell_number_format(p, step, cell_w, cell_h);
+    if (format.decimals < 0) return;  // colours only: a cut number would be a wrong number
+    const int max_chars = format.max_chars, decimals = format.decimals;
+    const bool difference = format.difference;
     const Tensor& t = p.step(step).tensor;
-    // One format for the whole panel (also while the animation has drawn only part of it).
     std::vector<float> values(static_cast<size_t>(pn.rows) * static_cast<size_t>(pn.cols));
     for (int i = 0; i < pn.rows; ++i)
         for (int j = 0; j < pn.cols; ++j) values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)] = cell_value(t, pn, i, j);
-    // Ids are whole numbers: "38", not "38.00".
-    // Differences from float32 are tiny: "2.9e-3" says more than "0.00".
-    const bool difference = p.f->model->colour_scale.difference_from_float32;
-    const int decimals = difference ? 0 : sd.colormap == ColormapKind::Neutral ? 0 : choose_cell_decimals(values.data(), values.size(), max_chars);
-    if (decimals < 0) return;  // colours only: a cut number would be a wrong number
     const int a = static_cast<int>(alpha * 255.0f);
     for (int i = 0; i < pn.rows; ++i) {
         if (i > stop_row) break;
@@ -293,13 +334,13 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
             const Rgb c = sample_colormap(sd.colormap, colormap_position(v, sd.vmin, sd.vmax));
             const bool dark_text = masked ? p.f->light : luminance(c) > 0.45f;
             const uint32_t color = dark_text ? IM_COL32(20, 20, 24, a) : IM_COL32(250, 250, 250, a);
-            const ImVec2 size = p.measure(p.f->fonts.small, s);
+            const ImVec2 size = measure_at(p, format.font_px, s);
             draw_hatched_cell_plate(p, pn, i, j, v, sd, ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w,
                                                            r.y + (static_cast<float>(i) + 0.5f) * cell_h), size, alpha);
-            p.text(p.f->fonts.small,
-                   ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f,
-                          r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f),
-                   color, s);
+            text_at(p, format.font_px,
+                    ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f,
+                           r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f),
+                    color, s);
         }
     }
 }
@@ -382,6 +423,77 @@ std::string canvas_caption(const CanvasFrame& frame, const CanvasUi& ui) {
     return caption;
 }
 
+namespace {
+
+// The result and its sources side by side (the sources only when asked and there is room).
+CanvasSplit split_result(const Painter& p, const CanvasUi& ui, const Rect& body, bool sources) {
+    const Step& step = p.step(p.f->step);
+    const StepDisplay& sd = p.display(p.f->step);
+    const int source_count = sources && motion_for(step.kind).show_sources ? static_cast<int>(step.sources.size()) : 0;
+    const int result_panels = sd.arrangement == Arrangement::Grid && ui.enlarged_head < 0 ? static_cast<int>(sd.panels.size()) : 1;
+    return split_canvas(body, body.w > 380.0f * p.f->scale ? source_count : 0, 24.0f * p.f->scale, result_panels);
+}
+
+// The bands around the picture when the first `folded` of them (in kFoldOrder) fold away.
+enum class Band { Strip, Paint, Focus, Rotation, Sources, Notes, ConfigNotes, Count };
+constexpr Band kFoldOrder[] = {Band::Strip, Band::Paint, Band::Focus, Band::Rotation, Band::Sources, Band::Notes, Band::ConfigNotes};
+
+CanvasBands bands_with(const Painter& p, Rect body, float legend_h, int folded) {
+    const auto kept = [&](Band b) {
+        for (int i = 0; i < folded; ++i)
+            if (kFoldOrder[i] == b) return false;
+        return true;
+    };
+    const float s = p.f->scale;
+    const StepDisplay& sd = p.display(p.f->step);
+    CanvasBands out;
+    const float roomy = 8.0f * p.small_size();
+    // The mask painter's toggle and help, on score and weight steps.
+    out.paint_h = kept(Band::Paint) && body.h > roomy ? paint_bar_height(p) : 0.0f;
+    body.y += out.paint_h;
+    body.h -= out.paint_h;
+    const float strip_h = 2.0f * p.small_size() + 26.0f * s;
+    out.strip = kept(Band::Strip) && p.f->show_storage && body.h > 6.0f * strip_h;
+    out.strip_h = storage_strip_height(p, body.w);
+    // A little air between the heatmaps and the strip's caption.
+    body.h -= (out.strip ? out.strip_h + 6.0f * s : 0.0f) + legend_h;
+    // Weight steps: how peaked each head is, in numbers, under the legend.
+    const bool room = body.h > roomy;
+    out.focus_h = kept(Band::Focus) && room ? focus_summary_height(p, sd, body.w) : 0.0f;
+    out.notes_h = kept(Band::Notes) && room ? notes_height(p, sd, body.w) : 0.0f;
+    // What the configuration does here (fully masked rows, key/value groups), worded now.
+    if (kept(Band::ConfigNotes) && room) out.more_notes = wrap_notes(p, config_notes(*p.f), body.w);
+    out.more_notes_h = config_notes_height(p, out.more_notes);
+    // RoPE steps: one head vector's coordinate pairs turning on dials.
+    out.rotation_h = kept(Band::Rotation) && body.h > 14.0f * p.small_size() ? rotation_band_height(p, body.w) : 0.0f;
+    body.h -= out.focus_h + out.notes_h + out.more_notes_h + out.rotation_h;
+    out.body = body;
+    out.sources = kept(Band::Sources);
+    return out;
+}
+
+// The side of the result's cells with these bands (the focus column beside the grid too).
+float result_cell(const Painter& p, const CanvasUi& ui, const CanvasBands& bands) {
+    const StepDisplay& sd = p.display(p.f->step);
+    Rect area = split_result(p, ui, bands.body, bands.sources).result;
+    if (bands.focus_h > 0.0f) area.w -= focus_column_width(p, sd);
+    const std::vector<int> visible = visible_panels(sd, ui);
+    const StepLayout lay = layout_step(shown_arrangement(sd, visible), sd.joined, panel_sizes(sd, visible), area, p.style);
+    return lay.panels.empty() ? 0.0f : std::min(lay.panels.front().cell_w, lay.panels.front().cell_h);
+}
+
+}  // namespace
+
+CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h) {
+    if (!p.f->presentation) return bands_with(p, body, legend_h, 0);
+    // Presentation: the picture comes first. Bands fold, least needed first, until its
+    // cells hold a number ("-0.00" in the small font).
+    const float wanted = p.measure(p.f->fonts.small, "-0.00").x + 6.0f * p.f->scale;
+    std::vector<float> cells;
+    for (int folded = 0; folded <= static_cast<int>(Band::Count); ++folded) cells.push_back(result_cell(p, ui, bands_with(p, body, legend_h, folded)));
+    return bands_with(p, body, legend_h, bands_to_fold(cells, wanted));
+}
+
 CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     CanvasRequests requests;
     if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
@@ -410,7 +522,6 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     const Step& step = p.step(frame.step);
     const float pad = 12.0f * s;
     const float legend_h = 2.0f * p.small_size() + 16.0f * s;
-    const float strip_h = 2.0f * p.small_size() + 26.0f * s;
     Rect body{area.x + pad, area.y + pad, area.w - 2 * pad, area.h - 2 * pad};
 
     // Shape line: the tensor's name and named dimensions, and what is shown of it.
@@ -443,26 +554,14 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
                                  : Rect{};
     body.y += top_h;
     body.h -= top_h;
-    // The mask painter's toggle and help, on score and weight steps.
-    const float paint_h = body.h > 8.0f * p.small_size() ? paint_bar_height(p) : 0.0f;
+    const CanvasBands bands = plan_bands(p, ui, body, legend_on_top ? 0.0f : legend_h);
+    const float paint_h = bands.paint_h, focus_h = bands.focus_h, notes_h = bands.notes_h, rotation_h = bands.rotation_h;
+    const bool strip = bands.strip;
+    const std::vector<std::string>& more_notes = bands.more_notes;
+    const float more_notes_h = bands.more_notes_h;
     const Rect paint_area{body.x, body.y, body.w, paint_h};
-    body.y += paint_h;
-    body.h -= paint_h;
-
-    const bool strip = frame.show_storage && body.h > 6.0f * strip_h;
-    const float strip_full_h = storage_strip_height(p, body.w);
-    Rect strip_area{body.x, body.bottom() - strip_full_h, body.w, strip_full_h};
-    // A little air between the heatmaps and the strip's caption.
-    body.h -= (strip ? strip_full_h + 6.0f * s : 0.0f) + (legend_on_top ? 0.0f : legend_h);
-    // Weight steps: how peaked each head is, in numbers, under the legend.
-    const float focus_h = body.h > 8.0f * p.small_size() ? focus_summary_height(p, sd, body.w) : 0.0f;
-    const float notes_h = body.h > 8.0f * p.small_size() ? notes_height(p, sd) : 0.0f;
-    // What the configuration does here (fully masked rows, key/value groups), worded now.
-    const std::vector<std::string> more_notes = body.h > 8.0f * p.small_size() ? wrap_notes(p, config_notes(frame), body.w) : std::vector<std::string>{};
-    const float more_notes_h = config_notes_height(p, more_notes);
-    // RoPE steps: one head vector's coordinate pairs turning on dials.
-    const float rotation_h = body.h > 14.0f * p.small_size() ? rotation_band_height(p, body.w) : 0.0f;
-    body.h -= focus_h + notes_h + more_notes_h + rotation_h;
+    const Rect strip_area{body.x, body.bottom() - bands.strip_h, body.w, bands.strip_h};
+    body = bands.body;
     // Everything below the heatmaps (legend, readouts, notes, dials, strip) stays uncovered.
     ui.pictures_bottom = body.bottom();
     const Rect focus_area{body.x, body.bottom() + (legend_on_top ? 0.0f : legend_h), body.w, focus_h};
@@ -474,10 +573,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     // with its sources in a column beside it.
     ResultDrawn drawn;
     if (step.kind != StepKind::Projection || !draw_product(p, ui, body, drawn)) {
-        const StepMotion motion = motion_for(step.kind);
-        const int source_count = motion.show_sources ? static_cast<int>(step.sources.size()) : 0;
-        const int result_panels = sd.arrangement == Arrangement::Grid && ui.enlarged_head < 0 ? static_cast<int>(sd.panels.size()) : 1;
-        const CanvasSplit split = split_canvas(body, body.w > 380.0f * s ? source_count : 0, 24.0f * s, result_panels);
+        const CanvasSplit split = split_result(p, ui, body, bands.sources);
         Rect result_area = split.result;
         const float column_w = focus_h > 0.0f ? focus_column_width(p, sd) : 0.0f;
         result_area.w -= column_w;
@@ -504,6 +600,23 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     }
 
     draw_painted_cells(p, drawn);
+    // Numbers that do not fit are hidden for the whole step, and the canvas says so: on the
+    // caption line when it has room, else under the picture.
+    ui.result_cell = drawn.layout.panels.empty() ? 0.0f : std::min(drawn.layout.panels.front().cell_w, drawn.layout.panels.front().cell_h);
+    ui.numbers_hidden = frame.show_values && !drawn.layout.panels.empty() && frame.progress >= 1.0f &&
+                        cell_number_format(p, frame.step, drawn.layout.panels.front().cell_w, drawn.layout.panels.front().cell_h).decimals < 0;
+    if (ui.numbers_hidden) {
+        // Under the caption when the legend beside it makes that line two rows tall, else
+        // after the caption when it has room, else under the picture.
+        const std::string hidden = text::tr("canvas.numbers_hidden");
+        const float caption_y = area.y + pad;
+        const float x = area.x + pad + caption_w + 16.0f * s;
+        const float limit = legend_on_top ? legend_rect.x - (legend_block_w - legend_w) - 12.0f * s : area.right() - pad - frame.top_right_reserved;
+        ImVec2 at(drawn.layout.bounds.x, drawn.layout.bounds.bottom() + 2.0f * s);
+        if (top_h >= caption_h + p.small_size()) at = ImVec2(area.x + pad, caption_y + p.font_size() + 4.0f * s);
+        else if (x + p.measure(frame.fonts.small, hidden).x <= limit) at = ImVec2(x, caption_y + (p.font_size() - p.small_size()) * 0.5f);
+        p.text(frame.fonts.small, at, p.pal.dim_text, hidden);
+    }
     // Pinned and hovered cells are outlined.
     for (const CellRef& ref : {ui.pinned, ui.hovered}) {
         if (!ref.valid() || ref.step != frame.step || frame.progress < 1.0f) continue;

@@ -213,6 +213,9 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
         p.dl->PopClipRect();
         const float title_h = static_cast<float>(lines.size()) * (p.small_size() + 2.0f) + 2.0f * p.f->scale;
         const Rect inner{slot.x, slot.y + title_h, slot.w, slot.h - title_h};
+        // No room for the cells and their labels (three operands in a short column): the
+        // title alone, rather than labels drawn over each other around a panel of no height.
+        if (inner.h < p.style.header + p.style.col_header + 8.0f * p.f->scale) continue;
         const auto sizes = panel_sizes(ssd, shown);
         const Arrangement arr = shown.size() == 1 ? Arrangement::Single : ssd.arrangement;
         LayoutStyle style = p.style;

@@ -1,4 +1,5 @@
 #include "app/gui/views/view_canvas_focus.h"
+#include "app/gui/views/view_canvas_notes.h"
 
 #include <algorithm>
 #include <string>
@@ -58,14 +59,16 @@ void draw_focus_summary(const Painter& p, const StepDisplay& sd, const Rect& are
     }
 }
 
-float notes_height(const Painter& p, const StepDisplay& sd) {
+float notes_height(const Painter& p, const StepDisplay& sd, float width) {
     if (sd.notes.empty()) return 0.0f;
-    return static_cast<float>(sd.notes.size()) * (p.small_size() + 3.0f * p.f->scale) + 8.0f * p.f->scale;
+    const size_t lines = wrap_notes(p, sd.notes, width).size();
+    return static_cast<float>(lines) * (p.small_size() + 3.0f * p.f->scale) + 8.0f * p.f->scale;
 }
 
 void draw_notes(const Painter& p, const StepDisplay& sd, const Rect& area) {
     float y = area.y + 8.0f * p.f->scale;
-    for (const std::string& line : sd.notes) {
+    // Wrapped at the canvas's width (a long note is not cut at its right edge).
+    for (const std::string& line : wrap_notes(p, sd.notes, area.w)) {
         p.text(p.f->fonts.small, ImVec2(area.x, y), p.pal.notice, line);
         y += p.small_size() + 3.0f * p.f->scale;
     }

@@ -16,9 +16,9 @@ float focus_column_width(const Painter& p, const StepDisplay& sd);
 // The summary: a title line, then "head 2: mean max 0.81, entropy 0.32 (focused)" for
 // every head, as many per line as fit in `area`.
 void draw_focus_summary(const Painter& p, const StepDisplay& sd, const Rect& area);
-// Height of the step's notes (StepDisplay::notes), one line each; 0 when it has none.
-float notes_height(const Painter& p, const StepDisplay& sd);
-// The notes, one per line, from the top of `area`, in the notice colour.
+// Height of the step's notes (StepDisplay::notes) wrapped at `width`; 0 when it has none.
+float notes_height(const Painter& p, const StepDisplay& sd, float width);
+// The notes, wrapped at the width of `area`, from its top, in the notice colour.
 void draw_notes(const Painter& p, const StepDisplay& sd, const Rect& area);
 // The column at x = `x`: per row of head `head`'s panel (placed at `place`), its max
 // weight and normalised entropy; nothing when the rows are too thin to read.

@@ -137,11 +137,16 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
     // The title above X shares its height with the "+ b" label: shortened when they would meet.
     const float x_title_y = pl.x.y - label_band - p.small_size() - 2.0f * p.f->scale;
     float x_title_room = pl.w.front().x - pl.x.x;
+    // "+ b" sits level with b, right-aligned left of W^T; when X's head labels are there
+    // (concat before W_o) it moves up to X's title line instead of overprinting the last one.
+    const float bias_right = pl.w.front().x - p.measure(p.f->fonts.small, std::to_string(pw.in)).x - 14.0f * p.f->scale;
+    const float bias_left = bias_right - p.measure(p.f->fonts.small, "+ " + pw.b_name).x;
+    float bias_y = 0.0f;
     if (!pl.b.empty()) {
         const Rect& br = pl.b.front();
-        const float bias_y = br.y + br.h * 0.5f - p.small_size() * 0.5f;
-        const float bias_left = pl.w.front().x - p.measure(p.f->fonts.small, std::to_string(pw.in)).x - 14.0f * p.f->scale -
-                                p.measure(p.f->fonts.small, "+ " + pw.b_name).x;
+        bias_y = br.y + br.h * 0.5f - p.small_size() * 0.5f;
+        const bool over_x_labels = bias_y + p.small_size() > pl.x.y - label_band && bias_y < pl.x.y && pl.x.right() > bias_left;
+        if (over_x_labels) bias_y = x_title_y;
         if (std::fabs(bias_y - x_title_y) < p.small_size() + 2.0f) x_title_room = bias_left - pl.x.x - 8.0f * p.f->scale;
     }
     for (const std::string& title : {"X = " + std::string(src.name()) + "  " + format_shape({rows, pw.in}, {xs.row_name, in_name}),
@@ -172,12 +177,11 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
     const bool rows_by_head = pw.w_name == "W_o" && p.f->trace->config.H() > 1;
     draw_index_rows(p, pl.w.front(), pw.in, pl.in_h, rows_by_head ? head_dim : 0);
     // Titles in the empty corner left of W^T.
-    const float title_x = pl.w.front().x - p.measure(p.f->fonts.small, std::to_string(pw.in)).x - 14.0f * p.f->scale;
+    const float title_x = bias_right;
     // Up to four lines centred on W^T; when W^T is short they spill upwards into the
     // empty corner, never down onto the bias label nor off the canvas: lines that do not
     // fit are left out, the least needed (the colour range) first.
-    const float bottom_limit = pl.b.empty() ? pl.w.front().bottom()
-                                            : pl.b.front().y + pl.b.front().h * 0.5f - p.small_size() * 0.5f - 2.0f;
+    const float bottom_limit = pl.b.empty() ? pl.w.front().bottom() : bias_y - 2.0f;
     const auto block = [&](int n) { return p.font_size() + static_cast<float>(n - 1) * (p.small_size() + 4.0f) + 2.0f; };
     int lines = 4;
     while (lines > 1 && block(lines) > bottom_limit - area.y) --lines;
@@ -200,10 +204,7 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
     put(3, p.f->fonts.small, p.pal.dim_text,
         text::trf("canvas.product.colours", {{"min", format_value(sd.weight_vmin)}, {"max", format_value(sd.weight_vmax)}}));
 
-    if (!pl.b.empty()) {
-        const Rect& br = pl.b.front();
-        text_right(p, p.f->fonts.small, title_x, br.y + br.h * 0.5f - p.small_size() * 0.5f, p.pal.text, "+ " + pw.b_name);
-    }
+    if (!pl.b.empty()) text_right(p, p.f->fonts.small, bias_right, bias_y, p.pal.text, "+ " + pw.b_name);
 
     // ---- Y: fills in reading order (each cell is one row of X times one column of W^T).
     const StepMotion motion = motion_for(st.kind);

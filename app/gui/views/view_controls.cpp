@@ -114,7 +114,7 @@ bool variant_combo(Session& session) {
     const int current = std::clamp(static_cast<int>(c.variant), 0, 2);
     bool changed = false;
     const char* preview_keys[] = {"controls.variant.split", "controls.variant.stacked", "controls.variant.fused"};
-    if (ImGui::BeginCombo(combo_label("controls.variant").c_str(), tr(preview_keys[current]))) {
+    if (ImGui::BeginCombo(combo_label("controls.variant", tr(preview_keys[current])).c_str(), tr(preview_keys[current]))) {
         for (int v = 0; v < 3; ++v) {
             // Refused by the core for this configuration (fused with cross-attention,
             // stacked or fused with shared key heads or extra key columns): greyed out, with why.

@@ -1,6 +1,7 @@
 #include "app/gui/views/view_controls_widgets.h"
 
 #include <algorithm>
+#include <cfloat>
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -119,11 +120,15 @@ void end_fixed_group(const char* reason) {
     reason_tooltip(reason);
 }
 
-std::string combo_label(const char* key) {
+std::string combo_label(const char* key, const char* preview) {
     const float fs = ImGui::GetFontSize();
-    if (ImGui::GetContentRegionAvail().x >= fs * 19.0f) return text::label(key);
+    // The chosen text needs its own width, the frame's padding and the arrow button.
+    const float preview_w = preview ? ImGui::CalcTextSize(preview).x + ImGui::GetStyle().FramePadding.x * 2.0f + ImGui::GetFrameHeight() : 0.0f;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    if (avail >= fs * 19.0f && preview_w <= ImGui::CalcItemWidth()) return text::label(key);
     ImGui::TextUnformatted(text::tr(key));
-    ImGui::SetNextItemWidth(-fs * 1.6f);  // room for a help marker
+    // Room for a help marker beside it, unless the chosen text would then be cut.
+    ImGui::SetNextItemWidth(preview_w <= avail - fs * 1.6f ? -fs * 1.6f : -FLT_MIN);
     return std::string("##") + key;
 }
 

@@ -54,8 +54,9 @@ void begin_fixed_group(const char* reason);
 void end_fixed_group(const char* reason);
 // A combo's label: beside it when the panel is wide, on its own line above a full-width
 // combo when it is narrow (a 1024x768 projector), so the chosen text is never cut short.
-// Returns the ImGui label to pass to the combo.
-std::string combo_label(const char* key);
+// `preview`, the chosen text, moves the label above and widens the combo when it would
+// not fit beside the label. Returns the ImGui label to pass to the combo.
+std::string combo_label(const char* key, const char* preview = nullptr);
 // flow() for a checkbox or radio button labelled `label` (its box comes first).
 void flow_checkbox(const char* label);
 // Puts the next item, `label` wide, on the same line when it fits, else on a new line.
