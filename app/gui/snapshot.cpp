@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <utility>
 
+#include "app/gui/cjk_font.h"
 #include "app/gui/export.h"
 #include "app/gui/format.h"
 #include "app/gui/frame.h"
 #include "app/gui/headless.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -57,10 +59,10 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     if (options.theme != "dark" && options.theme != "light") return fail("--theme must be dark or light");
     if (!(options.progress >= 0.0f && options.progress <= 1.0f)) return fail("--progress must be between 0 and 1");
     const Status dir = ensure_writable_dir(options.out_dir);
-    if (!dir.ok()) return fail(dir.error());
+    if (!dir.ok()) return fail(text::render(dir.message()));
 
     ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
-    if (!computed.error.empty()) return fail(english(computed.error));
+    if (!computed.error.empty()) return fail(text::render(computed.error));
     std::vector<int> steps;
     if (options.step == "all") {
         for (size_t i = 0; i < computed.trace->steps.size(); ++i) steps.push_back(static_cast<int>(i));
@@ -88,15 +90,16 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     AppState state;
     state.settings.light_theme = options.theme == "light";
     accept_result(state, std::move(computed), 0.0);
+    note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
     OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme);
-    if (!renderer.valid()) return fail(english(renderer.error()));
+    if (!renderer.valid()) return fail(text::render(renderer.error()));
     HeatmapCache cache;
     cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
     PngEncoderPool pool;
     render_steps_to_pngs(renderer, state, cache, SnapshotLayout::Slide, steps, options.progress, options.out_dir, pool);
     if (!cache.error().empty()) return fail(cache.error());
     const Status written = pool.finish();
-    if (!written.ok()) return fail(written.error());
+    if (!written.ok()) return fail(text::render(written.message()));
     return 0;
 }
 
