@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "app/gui/app_state.h"
@@ -53,30 +54,48 @@ std::pair<const void*, size_t> mapped(const char* path) {
 uint32_t be16(const unsigned char* p) { return static_cast<uint32_t>(p[0] << 8 | p[1]); }
 uint32_t be32(const unsigned char* p) { return be16(p) << 16 | be16(p + 2); }
 
-// The family name (name ID 1, Windows platform, US English, UTF-16BE read as ASCII) of
-// the face whose table directory starts at `font`; "" when the file is too short.
-std::string family_at(const unsigned char* data, size_t size, size_t font) {
-    if (font + 12 > size) return "";
+// Where table `tag` of the face whose table directory starts at `font` begins, and its
+// length; {0, 0} when it has none or the file is too short.
+std::pair<size_t, size_t> find_table(const unsigned char* data, size_t size, size_t font, const char* tag) {
+    if (font + 12 > size) return {0, 0};
     const uint32_t tables = be16(data + font + 4);
     for (uint32_t t = 0; t < tables; ++t) {
         const size_t record = font + 12 + 16 * size_t{t};
-        if (record + 16 > size) return "";
-        if (std::memcmp(data + record, "name", 4) != 0) continue;
-        const size_t name = be32(data + record + 8);
-        if (name + 6 > size) return "";
-        const uint32_t count = be16(data + name + 2);
-        const size_t strings = name + be16(data + name + 4);
-        for (uint32_t r = 0; r < count; ++r) {
-            const unsigned char* e = data + name + 6 + 12 * size_t{r};
-            if (e + 12 > data + size) return "";
-            if (be16(e) != 3 || be16(e + 2) != 1 || be16(e + 4) != 0x409 || be16(e + 6) != 1) continue;
-            const size_t length = be16(e + 8), offset = strings + be16(e + 10);
-            if (offset + length > size) return "";
-            std::string family;
-            for (size_t k = 0; k + 1 < length; k += 2) family += static_cast<char>(data[offset + k + 1]);
-            return family;
-        }
-        return "";
+        if (record + 16 > size) return {0, 0};
+        if (std::memcmp(data + record, tag, 4) != 0) continue;
+        const size_t offset = be32(data + record + 8), length = be32(data + record + 12);
+        return offset + length <= size ? std::make_pair(offset, length) : std::make_pair(size_t{0}, size_t{0});
+    }
+    return {0, 0};
+}
+
+// Where face `face`'s table directory starts (a .ttc lists one per face); nullopt when
+// the file has no such face.
+std::optional<size_t> face_offset(const unsigned char* data, size_t size, int face) {
+    if (!data || size < 12 || face < 0) return std::nullopt;
+    if (std::memcmp(data, "ttcf", 4) != 0) return face == 0 ? std::optional<size_t>(0) : std::nullopt;
+    const size_t entry = 12 + 4 * static_cast<size_t>(face);
+    if (face >= static_cast<int>(be32(data + 8)) || entry + 4 > size) return std::nullopt;
+    return be32(data + entry);
+}
+
+// The family name (name ID 1, Windows platform, US English, UTF-16BE read as ASCII) of
+// the face whose table directory starts at `font`; "" when the file is too short.
+std::string family_at(const unsigned char* data, size_t size, size_t font) {
+    const auto [name, name_length] = find_table(data, size, font, "name");
+    if (name_length < 6) return "";
+    const uint32_t count = be16(data + name + 2);
+    const size_t strings = name + be16(data + name + 4);
+    for (uint32_t r = 0; r < count; ++r) {
+        const size_t record = name + 6 + 12 * size_t{r};
+        if (record + 12 > size) return "";
+        const unsigned char* e = data + record;
+        if (be16(e) != 3 || be16(e + 2) != 1 || be16(e + 4) != 0x409 || be16(e + 6) != 1) continue;
+        const size_t length = be16(e + 8), offset = strings + be16(e + 10);
+        if (offset + length > size) return "";
+        std::string family;
+        for (size_t k = 0; k + 1 < length; k += 2) family += static_cast<char>(data[offset + k + 1]);
+        return family;
     }
     return "";
 }
@@ -89,22 +108,40 @@ std::set<ImWchar>& noted() {
 
 }  // namespace
 
-int find_face(const void* data, size_t size, std::string_view family) {
+float line_height_in_em(const void* data, size_t size, int face) {
     const auto* bytes = static_cast<const unsigned char*>(data);
-    if (!bytes || size < 12) return -1;
-    if (std::memcmp(bytes, "ttcf", 4) != 0) return family_at(bytes, size, 0) == family ? 0 : -1;
-    const uint32_t faces = be32(bytes + 8);
-    for (uint32_t face = 0; face < faces && 12 + 4 * size_t{face} + 4 <= size; ++face)
-        if (family_at(bytes, size, be32(bytes + 12 + 4 * size_t{face})) == family) return static_cast<int>(face);
-    return -1;
+    const std::optional<size_t> font = face_offset(bytes, size, face);
+    if (!font) return 0.0f;
+    const auto [hhea, hhea_length] = find_table(bytes, size, *font, "hhea");
+    const auto [head, head_length] = find_table(bytes, size, *font, "head");
+    if (hhea_length < 8 || head_length < 20) return 0.0f;
+    const auto ascent = static_cast<int16_t>(be16(bytes + hhea + 4));
+    const auto descent = static_cast<int16_t>(be16(bytes + hhea + 6));
+    const uint32_t units_per_em = be16(bytes + head + 18);
+    return units_per_em > 0 ? static_cast<float>(ascent - descent) / static_cast<float>(units_per_em) : 0.0f;
 }
 
-CjkFont cjk_font_for(std::string_view code) {
+int find_face(const void* data, size_t size, std::string_view family) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    for (int face = 0;; ++face) {
+        const std::optional<size_t> font = face_offset(bytes, size, face);
+        if (!font) return -1;
+        if (family_at(bytes, size, *font) == family) return face;
+    }
+}
+
+CjkFont cjk_font_for(std::string_view code, const char* latin_path) {
     const LanguageFace* face = face_of(code);
     if (face) {
         const auto [data, size] = mapped(kNotoCjk);
         const int index = find_face(data, size, face->family);
-        if (index >= 0) return CjkFont{kNotoCjk, data, size, index};
+        if (index >= 0) {
+            CjkFont noto{kNotoCjk, data, size, index};
+            const auto [latin, latin_size] = latin_path ? mapped(latin_path) : std::pair<const void*, size_t>{nullptr, 0};
+            const float latin_em = line_height_in_em(latin, latin_size, 0), cjk_em = line_height_in_em(data, size, index);
+            if (latin_em > 0.0f && cjk_em > 0.0f) noto.size_factor = cjk_em / latin_em;
+            return noto;
+        }
     }
     // Other languages (and Chinese without Noto) draw their few Chinese words with Droid.
     if (const auto [data, size] = mapped(kDroid); data) return CjkFont{kDroid, data, size, 0};

@@ -28,16 +28,26 @@ struct CjkFont {
     const void* data = nullptr;
     size_t size = 0;
     int face = 0;  // the face inside a .ttc collection
+    // ImGui sizes a font by its line height (ascent - descent), which is 1.45 em for Noto
+    // Sans CJK and 1.16 em for DejaVu Sans: at one size the ideographs would come out 20 %
+    // smaller than the Latin letters beside them. The CJK font's size is the Latin one
+    // times this, so both have the same em, as browsers mix fonts.
+    float size_factor = 1.0f;
 };
 
-// The font that draws Chinese in language `code`: its Noto Sans CJK face when
-// fonts-noto-cjk is installed, else Droid Sans Fallback; a font with no data when
-// neither is installed.
-CjkFont cjk_font_for(std::string_view code);
+// The font that draws Chinese in language `code` beside the Latin font at `latin_path`:
+// its Noto Sans CJK face (em-matched) when fonts-noto-cjk is installed, else Droid Sans
+// Fallback at the Latin size, as it always was; a font with no data when neither is
+// installed.
+CjkFont cjk_font_for(std::string_view code, const char* latin_path = nullptr);
 
 // For the status line: when `code` is a Chinese language and fonts-noto-cjk is missing,
 // which package to install (English stays usable either way); else empty.
 Message missing_cjk_font_note(std::string_view code);
+
+// A face's line height in ems ((ascent - descent) / units per em, from its hhea and head
+// tables); 0 when the file does not say.
+float line_height_in_em(const void* data, size_t size, int face);
 
 // The index of the face called `family` (name ID 1, e.g. "Noto Sans CJK TC") in a font
 // file or .ttc collection of `size` bytes; -1 when no face has that name.

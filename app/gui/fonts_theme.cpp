@@ -92,7 +92,8 @@ void merge_cjk(const CjkFont& cjk, float size, const ImWchar* ranges) {
     config.OversampleH = 1;
     config.FontNo = cjk.face;
     config.FontDataOwnedByAtlas = false;  // mapped once for the process (cjk_font.cpp)
-    ImGui::GetIO().Fonts->AddFontFromMemoryTTF(const_cast<void*>(cjk.data), static_cast<int>(cjk.size), size, &config, ranges);
+    ImGui::GetIO().Fonts->AddFontFromMemoryTTF(const_cast<void*>(cjk.data), static_cast<int>(cjk.size),
+                                               size * cjk.size_factor, &config, ranges);
 }
 
 }  // namespace
@@ -103,7 +104,7 @@ Fonts load_fonts(float scale) {
     const char* path = find_font();
     const ImWchar* ranges = glyph_ranges();
     Fonts fonts;
-    const CjkFont cjk = cjk_font_for(text::active().code());
+    const CjkFont cjk = cjk_font_for(text::active().code(), path);
     const ImWchar* cjk_ranges = cjk_glyph_ranges(ranges);
     fonts.regular = add_font(path, 16.0f * scale, ranges);  // first font = ImGui's default
     merge_cjk(cjk, 16.0f * scale, cjk_ranges);
