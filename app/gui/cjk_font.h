@@ -4,7 +4,7 @@
 //
 // Noto Sans CJK (Debian's fonts-noto-cjk) is one .ttc file with a face per region; each
 // Chinese language draws with its own face (SC for zh-Hans, TC for zh-Hant), so 骨
-// and 直 take the forms their readers learned at school. Other languages keep Droid Sans
+// and 草 take the forms their readers learned at school. Other languages keep Droid Sans
 // Fallback (fonts-droid-fallback) for the few Chinese words they show: the recipes'
 // article titles, the languages' own names, a typed sentence.
 #pragma once
