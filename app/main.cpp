@@ -91,7 +91,7 @@ static int run(int argc, char** argv) {
         window.query_values.empty() && window.size_options.front().option->count() == 0)
         window.sentence = kDefaultSentence;
     attn::Result<attn::io::Problem> problem = resolve_problem(window);
-    if (!problem) return fail(problem.error());
+    if (!problem) return fail(problem.message());
     return attn::gui::run_window(problem.value(), !configured, language);
 #else
     (void)kDefaultSentence;
