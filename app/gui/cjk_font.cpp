@@ -162,10 +162,14 @@ Message missing_cjk_font_note(std::string_view code) {
 }
 
 bool note_glyphs(std::string_view utf8) {
+    // A character the current atlas already draws (most typed Chinese is in the
+    // catalogue) needs no rebuild; without a context every new one counts.
+    const ImFont* drawn = ImGui::GetCurrentContext() && !ImGui::GetIO().Fonts->Fonts.empty() ? ImGui::GetIO().Fonts->Fonts[0] : nullptr;
     bool added = false;
     for_each_codepoint(utf8, [&](unsigned int c) {
         // ImGui's characters are 16 bits: the Basic Multilingual Plane, where CJK lives.
-        if (c >= 0x80 && c <= 0xFFFF) added |= noted().insert(static_cast<ImWchar>(c)).second;
+        if (c < 0x80 || c > 0xFFFF || !noted().insert(static_cast<ImWchar>(c)).second) return;
+        added |= !drawn || !drawn->FindGlyphNoFallback(static_cast<ImWchar>(c));
     });
     return added;
 }

@@ -55,7 +55,8 @@ int find_face(const void* data, size_t size, std::string_view family);
 
 // Characters the window shows besides the catalogue's (a typed sentence, token names, a
 // model's vocabulary). The atlas carries every one noted so far in this process.
-// Returns true when `utf8` held a character not noted before (the atlas must be rebuilt).
+// Returns true when `utf8` held a character not noted before that the current context's
+// atlas lacks (the atlas must be rebuilt).
 bool note_glyphs(std::string_view utf8);
 // Notes what `state` shows: the sentence box's text every call, and the token names and
 // vocabulary once per trace. True when the atlas must be rebuilt.
