@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/gui/cjk_font.h"
+#include "app/gui/cjk_wrap.h"
 #include "app/io/trace_writer.h"
 #include "app/text/step_text.h"
 #include "tests/gui/headless_imgui.h"
@@ -214,5 +215,40 @@ TEST_CASE("a typed sentence with characters the atlas lacks grows the atlas by t
     const Fonts after = rebuilt_fonts();
     CHECK(after.regular->FindGlyphNoFallback(kRare) != nullptr);
     CHECK(after.regular->Glyphs.Size <= glyphs_before + 4);  // 龘 and at most 我的很快 (no whole font)
+    ImGui::DestroyContext(ctx);
+}
+
+TEST_CASE("Chinese text wraps between characters, never inside a Latin word or number, nor before a closing mark") {
+    ImGuiContext* ctx = ImGui::CreateContext();
+    test::LanguageScope scope("zh-Hant");
+    const Fonts fonts = rebuilt_fonts();
+    const ImFont& font = *fonts.regular;
+    const float size = font.FontSize;
+    const std::string text = "注意力要處理的序列：5 個 token，每個都是由 hidden_dim = 8 個數字組成的向量（vector）。測得 0.73（門檻 >= 0.44）。";
+    for (float width : {60.0f, 110.0f, 170.0f, 260.0f}) {
+        CAPTURE(width);
+        const std::string wrapped = wrap_cjk(font, size, text, width);
+        std::string joined;
+        size_t start = 0;
+        while (start <= wrapped.size()) {
+            const size_t end = std::min(wrapped.find('\n', start), wrapped.size());
+            const std::string line = wrapped.substr(start, end - start);
+            CAPTURE(line);
+            // Every line fits: a line holding a Chinese character could have been broken.
+            const float w = font.CalcTextSizeA(size, FLT_MAX, 0.0f, line.c_str()).x;
+            bool chinese = false;
+            for_each_codepoint(line, [&](unsigned int c) { chinese |= c >= 0x4E00 && c <= 0x9FFF; });
+            CHECK((w <= width || (!chinese && line.find(' ') == std::string::npos)));
+            for (const char* closing : {"，", "。", "）", "："})
+                CHECK(line.rfind(closing, 0) != 0);  // no line starts with a closing mark
+            CHECK(line.find("（") != line.size() - std::string("（").size());  // nor ends with an opening one
+            joined += line;
+            start = end + 1;
+        }
+        // Nothing lost but the spaces where lines end; words and numbers stay whole.
+        CHECK(without_spaces(joined) == without_spaces(text));
+        for (const char* whole : {"token", "hidden_dim", "0.73", "vector"}) CHECK(joined.find(whole) != std::string::npos);
+        CHECK(wrapped.find('\n') != std::string::npos);  // it did wrap
+    }
     ImGui::DestroyContext(ctx);
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/cjk_wrap.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/model_choice.h"
 #include "app/io/model_loader.h"
@@ -36,7 +37,7 @@ bool pick(Session& session, const std::string& name) {
 
 void wrapped_colored(ImVec4 colour, const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::TextWrapped("%s", text.c_str());
+    text_wrapped(text.c_str());
     ImGui::PopStyleColor();
 }
 
@@ -115,7 +116,7 @@ void draw_model_card(const Session& session) {
     if (ImGui::CollapsingHeader(text::label("model.card"), ImGuiTreeNodeFlags_DefaultOpen)) {
         for (const std::string& line : card.lines) {
             ImGui::Bullet();
-            ImGui::TextWrapped("%s", line.c_str());
+            text_wrapped(line.c_str());
         }
     }
 }
