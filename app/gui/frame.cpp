@@ -14,6 +14,7 @@
 #include <cmath>
 #include <utility>
 
+#include "app/gui/cjk_wrap.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
@@ -124,7 +125,7 @@ void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext
     if (state.results.trace && !state.results.trace->steps.empty()) {
         const Step& step = state.results.trace->steps[static_cast<size_t>(ui.playback.step())];
         ImGui::PushTextWrapPos(w - 10.0f);
-        ImGui::TextWrapped("%s", text::describe_step(step, state.results.trace->config).explanation.c_str());
+        text_wrapped(text::describe_step(step, state.results.trace->config).explanation.c_str());
         ImGui::PopTextWrapPos();
     }
     ImGui::End();
