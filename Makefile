@@ -14,7 +14,8 @@ CMAKE_FLAGS ?=
 
 # Debian 12 packages. Everything the build and the tests use comes from here.
 BUILD_PKGS := cmake make g++ pkg-config libeigen3-dev libimgui-dev libglfw3-dev libgl-dev libx11-dev \
-              libepoxy-dev libstb-dev doctest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core fonts-droid-fallback
+              libepoxy-dev libstb-dev doctest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core fonts-droid-fallback \
+              fonts-noto-cjk
 TEST_PKGS  := xvfb xauth libgl1-mesa-dri xdotool python3 imagemagick
 # g++'s ASan/UBSan runtimes (libasan8, libubsan1) come with g++ itself.
 FUZZ_PKGS  := clang-14 libclang-rt-14-dev

@@ -10,6 +10,8 @@
 #include <exception>
 
 #include "app/cli/commands.h"
+#include "app/text/language_tag.h"
+#include "app/text/languages.h"
 #ifdef ATTNVIZ_HAVE_GUI
 #include "app/cli/cmd_snapshot.h"
 #include "app/gui/entry.h"
@@ -42,6 +44,12 @@ static int run(int argc, char** argv) {
     SnapshotCommand snapshot;
     CLI::App* snapshot_cmd = add_snapshot_command(app, snapshot);
 #endif
+    // --lang is the one option every command and the window take: the language of the
+    // window, of error lines and of the prose a command writes (manifest titles, images).
+    std::string lang;
+    const char* lang_help = "language: en, zh-Hans or zh-Hant (also zh, zh-CN, zh-SG, zh-TW, zh-HK, zh-MO)";
+    app.add_option("--lang", lang, lang_help);
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) sub->add_option("--lang", lang, lang_help);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -52,10 +60,19 @@ static int run(int argc, char** argv) {
         return fail(std::string(e.what()) + " (see attnviz --help)");
     }
 
+    const std::string language = lang.empty() ? "" : attn::text::language_for_option(lang);
+    if (!lang.empty() && language.empty())
+        return fail(attn::text::english().format("cli.lang_unknown", {{"value", lang}}));
+    if (!language.empty()) attn::text::set_language(language);
+    // Options other than --lang say what the window shows.
+    const auto window_option = [](const CLI::Option* opt) {
+        return opt->count() > 0 && opt->get_name() != "--help" && opt->get_name() != "--lang";
+    };
+
     // Options written before a subcommand belong to the window and would be ignored.
     if (!app.get_subcommands().empty())
         for (const CLI::Option* opt : app.get_options())
-            if (opt->count() > 0 && opt->get_name() != "--help")
+            if (window_option(opt))
                 return fail(opt->get_name() + " comes before the subcommand; put it after '" +
                             app.get_subcommands().front()->get_name() + "'");
     if (trace_cmd->parsed()) return run_trace(trace);
@@ -71,11 +88,11 @@ static int run(int argc, char** argv) {
     // with the same options would (nothing of the saved lesson comes back).
     bool configured = false;
     for (const CLI::Option* opt : app.get_options())
-        if (opt->count() > 0 && opt->get_name() != "--help") configured = true;
+        if (window_option(opt)) configured = true;
     if (!configured) window.model = kDefaultModel;
     attn::Result<attn::io::Problem> problem = resolve_problem(window);
-    if (!problem) return fail(problem.error());
-    return attn::gui::run_window(problem.value(), !configured);
+    if (!problem) return fail(problem.message());
+    return attn::gui::run_window(problem.value(), !configured, language);
 #else
     return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF); use a subcommand, see attnviz --help");
 #endif

@@ -66,7 +66,8 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
     nlohmann::json out = {{"frame_ms_median", slowest}, {"frame_ms_by_step", by_step},
                           {"width", r.width},           {"height", r.height},
                           {"renderer", r.renderer},     {"startup_to_first_frame_ms", r.startup_to_first_frame_ms},
-                          {"export_all_steps_1920x1080_ms", r.export_all_steps_ms}};
+                          {"export_all_steps_1920x1080_ms", r.export_all_steps_ms},
+                          {"font_atlas", {r.font_atlas_width, r.font_atlas_height}}};
     for (size_t i = 0; i < r.slider_changes.size(); ++i) {
         const gui::SliderChangeTimes& s = r.slider_changes[i];
         // The first size keeps the historical key names; the others carry their size.
@@ -95,6 +96,7 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
     } else {
         std::printf("slowest step median: %s ms (%dx%d, %s)\n", gui::format_ms(slowest).c_str(), r.width, r.height, r.renderer.c_str());
         std::printf("start-up to first frame: %s ms\n", gui::format_ms(r.startup_to_first_frame_ms).c_str());
+        std::printf("font atlas: %dx%d\n", r.font_atlas_width, r.font_atlas_height);
         std::printf("export all steps at 1920x1080: %s ms\n", gui::format_ms(r.export_all_steps_ms).c_str());
     }
     return 0;
@@ -105,7 +107,7 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
 
 int run_bench(const BenchCommand& command) {
     Result<io::Problem> problem = resolve_problem(command.config);
-    if (!problem) return fail(problem.error());
+    if (!problem) return fail(problem.message());
     if (command.render) {
 #ifdef ATTNVIZ_HAVE_GUI
         gui::RenderBenchOptions options;
@@ -133,7 +135,7 @@ int run_bench(const BenchCommand& command) {
         const auto start = std::chrono::steady_clock::now();
         Result<Trace> trace = io::compute_trace(p);  // with --model: the whole model, every layer
         const auto stop = std::chrono::steady_clock::now();
-        if (!trace) return fail(trace.error());
+        if (!trace) return fail(trace.message());
         trace_bytes = trace->storage_bytes();
         const double ms = std::chrono::duration<double, std::milli>(stop - start).count();
         if (run >= 0) times_ms.push_back(ms);
@@ -152,9 +154,9 @@ int run_bench(const BenchCommand& command) {
         for (int run = 0; run < command.repeat; ++run) {
             const auto start = std::chrono::steady_clock::now();
             Result<io::Problem> fresh = resolve_problem(command.config);
-            if (!fresh) return fail(fresh.error());
+            if (!fresh) return fail(fresh.message());
             Result<Trace> trace = io::compute_trace(fresh.value());
-            if (!trace) return fail(trace.error());
+            if (!trace) return fail(trace.message());
             load_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         }
     }

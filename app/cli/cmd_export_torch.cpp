@@ -21,10 +21,10 @@ CLI::App* add_export_torch_command(CLI::App& parent, ExportTorchCommand& command
 
 int run_export_torch(const ExportTorchCommand& command) {
     Result<io::Problem> problem = resolve_problem(command.config);
-    if (!problem) return fail(problem.error());
+    if (!problem) return fail(problem.message());
     Result<Trace> trace = io::compute_trace(problem.value());
-    if (!trace) return fail(trace.error());
-    if (Status s = io::write_torch_export(trace.value(), command.out_dir); !s) return fail(s.error());
+    if (!trace) return fail(trace.message());
+    if (Status s = io::write_torch_export(trace.value(), command.out_dir); !s) return fail(s.message());
     std::printf("wrote a PyTorch export of %zu steps to %s; run: python3 %s/attention.py\n", trace->steps.size(),
                 command.out_dir.c_str(), command.out_dir.c_str());
     return 0;

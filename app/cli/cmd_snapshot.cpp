@@ -28,7 +28,7 @@ int run_snapshot_command(SnapshotCommand command) {
         command.options.height = h;
     }
     Result<io::Problem> problem = resolve_problem(command.config);
-    if (!problem) return fail(problem.error());
+    if (!problem) return fail(problem.message());
     return gui::run_snapshot(problem.value(), command.options);
 }
 

@@ -9,6 +9,7 @@
 #include "app/io/safetensors.h"
 #include "app/io/trace_writer.h"
 #include "app/io/weight_names.h"
+#include "app/text/languages.h"
 #include "core/forward_plan.h"
 
 namespace attn::cli {
@@ -25,6 +26,8 @@ int fail(const std::string& message) {
     return 2;
 }
 
+int fail(const Message& message) { return fail(text::render(message)); }
+
 CLI::App* add_trace_command(CLI::App& parent, TraceCommand& command) {
     CLI::App* sub = parent.add_subcommand("trace", "write every intermediate tensor as .npy files plus manifest.json");
     add_config_options(*sub, command.config);
@@ -38,14 +41,14 @@ CLI::App* add_trace_command(CLI::App& parent, TraceCommand& command) {
 int run_trace(const TraceCommand& command) {
     if (!command.list_steps && command.out_dir.empty()) return fail("--out is required: give a folder for the trace, e.g. --out trace");
     Result<io::Problem> problem = resolve_problem(command.config);
-    if (!problem) return fail(problem.error());
+    if (!problem) return fail(problem.message());
     if (command.list_steps && !problem->model) {
-        if (Status s = validate(problem->config); !s) return fail(s.error());
+        if (Status s = validate(problem->config); !s) return fail(s.message());
         for (StepId id : planned_steps(problem->config)) std::printf("%s\n", step_name(id));
         return 0;
     }
     Result<Trace> trace = io::compute_trace(problem.value());
-    if (!trace) return fail(trace.error());
+    if (!trace) return fail(trace.message());
     if (command.list_steps) {  // a model's steps depend on the layer and the model's kind: list what it recorded
         for (const Step& step : trace->steps) std::printf("%s\n", step.name());
         return 0;
@@ -60,7 +63,7 @@ int run_trace(const TraceCommand& command) {
     if (!command.save_weights.empty()) {
         Result<io::StagedFile> staged =
             io::StagedFile::write(command.save_weights, io::encode_safetensors(io::weights_to_tensors(*problem->weights)));
-        if (!staged) return fail(staged.error());
+        if (!staged) return fail(staged.message());
         weights_file.emplace(std::move(staged).value());
     }
     // A recipe's example input names its rows ("Your journey starts ..."), and so do the words
@@ -71,10 +74,10 @@ int run_trace(const TraceCommand& command) {
         labels.query_tokens = problem->query_tokens;
         labels.key_tokens = problem->key_tokens;
     }
-    if (Status s = io::write_trace_dir(trace.value(), command.out_dir, labelled ? &labels : nullptr); !s)
-        return fail(s.error());
+    if (Status s = io::write_trace_dir(trace.value(), command.out_dir, labelled ? &labels : nullptr, text::active()); !s)
+        return fail(s.message());
     if (weights_file)
-        if (Status s = weights_file->commit(); !s) return fail(s.error());
+        if (Status s = weights_file->commit(); !s) return fail(s.message());
     std::printf("wrote %zu steps (%s) to %s\n", trace->steps.size(), format_bytes(trace->storage_bytes()).c_str(),
                 command.out_dir.c_str());
     return 0;

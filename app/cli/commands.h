@@ -12,6 +12,9 @@ namespace attn::cli {
 
 // Prints "attnviz: error: <message>" on stderr and returns 2.
 int fail(const std::string& message);
+// The same for a message of the core or the loaders, in the language in use (English
+// unless --lang chose another).
+int fail(const Message& message);
 
 struct TraceCommand {
     ConfigOptions config;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/gui/app_state.h"
+#include "app/gui/cjk_font.h"
 #include "app/gui/compute_worker.h"
 #include "app/gui/export.h"
 #include "app/gui/export_runner.h"
@@ -35,6 +36,7 @@
 #include "app/gui/layout.h"
 #include "app/gui/snapshot.h"
 #include "app/gui/test_hook.h"
+#include "app/text/language_tag.h"
 #include "app/text/languages.h"
 #include "core/storage.h"
 
@@ -176,7 +178,7 @@ void post_request(AppState& state, ComputeWorker& worker) {
 
 }  // namespace
 
-int run_window(const io::Problem& initial, bool resume) {
+int run_window(const io::Problem& initial, bool resume, const std::string& language) {
     glfwSetErrorCallback(nullptr);
     if (!glfwInit()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
@@ -185,8 +187,14 @@ int run_window(const io::Problem& initial, bool resume) {
     AppState state;
     Message settings_problem;  // shown in the status line once the window is up
     state.settings = load_settings(&settings_problem);
-    // A language this binary does not carry (a file removed since) falls back to English.
-    if (!text::set_language(state.settings.language)) state.settings.language = "en";
+    // The language: --lang (remembered, as a pick in View > Language is), else the one
+    // picked before, else the system locale's. One this binary lacks (a file removed
+    // since) counts as none picked.
+    if (!language.empty()) state.settings.language = language;
+    if (!text::set_language(state.settings.language)) {
+        state.settings.language.clear();
+        text::set_language(text::language_from_environment());
+    }
 
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
@@ -263,7 +271,9 @@ int run_window(const io::Problem& initial, bool resume) {
         }
     }
     state.ui.playback.set_speed(state.settings.speed);
+    note_shown_glyphs(state);
     Fonts fonts = load_fonts(effective_scale(state));
+    settings_problem = joined(std::move(settings_problem), missing_cjk_font_note(text::active().code()));
     apply_theme(state.settings.light_theme, effective_scale(state));
 
     if (!settings_problem.empty()) set_status(state.ui, settings_problem, glfwGetTime());
@@ -320,6 +330,8 @@ int run_window(const io::Problem& initial, bool resume) {
             g_content_scale = scale;
             rebuild_fonts = true;
         }
+        // A character typed or loaded that the atlas lacks: the atlas grows by it.
+        if (note_shown_glyphs(state)) rebuild_fonts = true;
         if (state.results.model_changed) {
             cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
             state.results.model_changed = false;
@@ -352,7 +364,10 @@ int run_window(const io::Problem& initial, bool resume) {
         actions |= draw_frame(state, ctx);
         if (actions.config_changed) post_request(state, worker);
         if (actions.scale_changed || actions.language_changed) rebuild_fonts = true;
-        if (actions.language_changed) glfwSetWindowTitle(window, text::tr("window.title"));
+        if (actions.language_changed) {
+            glfwSetWindowTitle(window, text::tr("window.title"));
+            if (Message note = missing_cjk_font_note(text::active().code()); !note.empty()) set_status(state.ui, note, glfwGetTime());
+        }
 
 
         if (actions.theme_changed) {

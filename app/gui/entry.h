@@ -11,8 +11,9 @@ namespace attn::gui {
 // The interactive window (`attnviz` with no subcommand). `initial` is the starting
 // problem (default sentence and sizes, or what the command line gave). `resume`: the
 // command line gave no configuration, so the saved one (with its sentence and step)
-// comes back when it passes validation.
-int run_window(const io::Problem& initial, bool resume);
+// comes back when it passes validation. `language`: the code --lang gave ("" : the one
+// saved in the settings, else the system locale's).
+int run_window(const io::Problem& initial, bool resume, const std::string& language = "");
 
 // `attnviz bench --render` is declared in render_bench.h.
 

@@ -2,9 +2,11 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <initializer_list>
 
+#include "app/gui/cjk_font.h"
 #include "app/text/languages.h"
 #include "core/recipe.h"
 
@@ -27,12 +29,13 @@ const char* find_font() {
 
 // The glyphs the window can draw: Latin-1, Greek, dashes, arrows, maths and shapes
 // (formulas and the canvas use them whatever the language), every character of the
-// active language's texts (English's for keys it lacks) and each language's own name
-// (the Language menu shows them all). In English this is exactly the fixed set the app
-// always had, so the atlas and every pixel stay as they were; the ⟦ ⟧ of a missing-text
-// marker are added for other languages only (in English a missing key is a test
-// failure, and would still show, as ?key?). Kept in a static: the atlas reads the
-// ranges when it is built.
+// active language's texts (English's for keys it lacks), each language's own name
+// (the Language menu shows them all) and the characters noted as shown (a typed
+// sentence, token names: cjk_font.h). In English with an ASCII sentence this is exactly
+// the fixed set the app always had, so the atlas and every pixel stay as they were;
+// the ⟦ ⟧ of a missing-text marker are added for other languages only (in English a
+// missing key is a test failure, and would still show, as ?key?). Kept in a static:
+// the atlas reads the ranges when it is built.
 const ImWchar* glyph_ranges() {
     static ImVector<ImWchar> ranges;
     static const ImWchar kBase[] = {0x0020, 0x00FF, 0x0391, 0x03C9, 0x2013, 0x2026, 0x2190, 0x21FF,
@@ -46,6 +49,7 @@ const ImWchar* glyph_ranges() {
         c->for_each([&](const std::string&, const std::string& pattern) { builder.AddText(pattern.c_str()); });
     for (const std::string& code : text::language_codes())
         if (const text::Catalogue* c = text::find_language(code)) builder.AddText(c->name());
+    add_noted_glyphs(builder);
     ranges.clear();
     builder.BuildRanges(&ranges);
     return ranges.Data;
@@ -63,39 +67,33 @@ ImFont* add_font(const char* path, float size, const ImWchar* ranges) {
     return io.Fonts->AddFontDefault(&config);
 }
 
-// The recipes' article titles are Chinese (core/recipe.cpp): DejaVu has no CJK glyphs,
-// so exactly those characters are merged in from a fallback font. Nothing else changes:
-// every other glyph is still DejaVu's.
-const char* find_cjk_font() {
-    return first_existing({"/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"});  // fonts-droid-fallback
-}
-
-const ImWchar* cjk_glyph_ranges() {
+// Chinese characters DejaVu lacks, from the CJK font (cjk_font.h): those of the texts
+// above (CJK blocks and full-width punctuation, U+2E80 up) plus the recipes' article
+// titles, which every language shows. Only these are rasterised, never the whole font.
+const ImWchar* cjk_glyph_ranges(const ImWchar* text_ranges) {
     static ImVector<ImWchar> ranges;
     ImFontGlyphRangesBuilder builder;
+    for (const ImWchar* r = text_ranges; r[0] != 0; r += 2)
+        for (unsigned int c = std::max<unsigned int>(r[0], 0x2E80); c <= r[1]; ++c) builder.AddChar(static_cast<ImWchar>(c));
     for (const Recipe& recipe : recipes())
-        for (size_t i = 0; i < recipe.article.size();) {
-            // UTF-8: the lead byte says how many continuation bytes follow.
-            const auto byte = [&](size_t k) { return static_cast<unsigned char>(k < recipe.article.size() ? recipe.article[k] : 0); };
-            const unsigned char lead = byte(i);
-            const int extra = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : 0;
-            unsigned int codepoint = extra == 0 ? lead : lead & (0x3F >> extra);
-            for (int k = 1; k <= extra; ++k) codepoint = (codepoint << 6) | (byte(i + k) & 0x3F);
-            i += 1 + extra;
-            if (codepoint >= 0x2E80 && codepoint <= 0xFFFF) builder.AddChar(static_cast<ImWchar>(codepoint));  // CJK blocks
-        }
+        for_each_codepoint(recipe.article, [&](unsigned int c) {
+            if (c >= 0x2E80 && c <= 0xFFFF) builder.AddChar(static_cast<ImWchar>(c));
+        });
     ranges.clear();
     builder.BuildRanges(&ranges);
     return ranges.Data;
 }
 
-// `size` of the CJK fallback merged into the font added just before (no-op without it).
-void merge_cjk(const char* path, float size, const ImWchar* ranges) {
-    if (!path || !ranges || ranges[0] == 0) return;
+// The CJK font at `size`, merged into the font added just before (no-op without one).
+void merge_cjk(const CjkFont& cjk, float size, const ImWchar* ranges) {
+    if (!cjk.data || !ranges || ranges[0] == 0) return;
     ImFontConfig config;
     config.MergeMode = true;
     config.OversampleH = 1;
-    ImGui::GetIO().Fonts->AddFontFromFileTTF(path, size, &config, ranges);
+    config.FontNo = cjk.face;
+    config.FontDataOwnedByAtlas = false;  // mapped once for the process (cjk_font.cpp)
+    ImGui::GetIO().Fonts->AddFontFromMemoryTTF(const_cast<void*>(cjk.data), static_cast<int>(cjk.size),
+                                               size * cjk.size_factor, &config, ranges);
 }
 
 }  // namespace
@@ -106,13 +104,14 @@ Fonts load_fonts(float scale) {
     const char* path = find_font();
     const ImWchar* ranges = glyph_ranges();
     Fonts fonts;
-    const char* cjk = find_cjk_font();
-    const ImWchar* cjk_ranges = cjk_glyph_ranges();
+    const CjkFont cjk = cjk_font_for(text::active().code(), path);
+    const ImWchar* cjk_ranges = cjk_glyph_ranges(ranges);
     fonts.regular = add_font(path, 16.0f * scale, ranges);  // first font = ImGui's default
     merge_cjk(cjk, 16.0f * scale, cjk_ranges);
     fonts.small = add_font(path, 12.0f * scale, ranges);
     merge_cjk(cjk, 12.0f * scale, cjk_ranges);
     fonts.large = add_font(path, 26.0f * scale, ranges);
+    merge_cjk(cjk, 26.0f * scale, cjk_ranges);
     // Python's indentation needs a fixed width; the code is ASCII, so Latin-1 suffices.
     static const ImWchar kLatin[] = {0x0020, 0x00FF, 0};
     const char* mono = first_existing({"/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"});

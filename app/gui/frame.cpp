@@ -14,6 +14,7 @@
 #include <cmath>
 #include <utility>
 
+#include "app/gui/cjk_wrap.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
@@ -160,7 +161,7 @@ void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext
     if (traced) {
         ImGui::SetWindowFontScale(footer.font_scale);
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextUnformatted(words.explanation.c_str());
+        text_wrapped(words.explanation.c_str());  // breaks between Chinese characters too
         ImGui::PopTextWrapPos();
         ImGui::SetWindowFontScale(1.0f);
     }

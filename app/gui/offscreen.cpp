@@ -55,6 +55,13 @@ OffscreenRenderer::~OffscreenRenderer() {
     if (ImGui::GetCurrentContext() == nullptr && previous_ != context_) ImGui::SetCurrentContext(previous_);
 }
 
+std::pair<int, int> OffscreenRenderer::font_atlas_size() const {
+    if (!context_) return {0, 0};
+    ContextGuard guard(context_);
+    const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+    return {atlas.TexWidth, atlas.TexHeight};
+}
+
 void OffscreenRenderer::render(const std::function<void(const Fonts&)>& build, float dt) {
     if (!context_) return;
     ContextGuard guard(context_);

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/gui/fonts_theme.h"
@@ -30,6 +31,8 @@ public:
     int pixel_width() const { return fbo_.width(); }
     int pixel_height() const { return fbo_.height(); }
     float scale() const { return scale_; }  // resolution x type scale: what fonts and widgets are drawn at
+    // The font atlas's texture, in pixels (it grows with the glyphs the language needs).
+    std::pair<int, int> font_atlas_size() const;
 
     // One frame: `build` is called between NewFrame and Render with this renderer's fonts.
     void render(const std::function<void(const Fonts&)>& build, float dt = 1.0f / 60.0f);

@@ -5,9 +5,11 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <tuple>
 
 #include <sys/resource.h>
 
+#include "app/gui/cjk_font.h"
 #include "app/gui/compute_worker.h"
 #include "app/gui/export.h"
 #include "app/gui/gl/gl_objects.h"
@@ -165,6 +167,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     state.settings.show_values = true;
     HeatmapCache cache;
     load_result(state, cache, computed);
+    note_shown_glyphs(state);  // as the window does before its first atlas
     OffscreenRenderer renderer(options.width, options.height, 1.0f, false);
     if (!renderer.valid()) {
         std::fprintf(stderr, "attnviz: error: %s\n", english(renderer.error()).c_str());
@@ -173,6 +176,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     render_state(renderer, state, cache, SnapshotLayout::FullWindow);
     gl::finish();
     report.startup_to_first_frame_ms = ms_since(kProcessStart);
+    std::tie(report.font_atlas_width, report.font_atlas_height) = renderer.font_atlas_size();
     report.width = options.width;
     report.height = options.height;
     report.renderer = gl::renderer_name();

@@ -32,6 +32,7 @@ struct RenderBenchReport {
     std::vector<SliderChangeTimes> slider_changes;  // 256/512/8, then 64/256/8
     std::vector<double> model_switch_ms;  // picking another trained model until its weights step is drawn
     double startup_to_first_frame_ms = 0;  // process start (before main) to the first frame drawn
+    int font_atlas_width = 0, font_atlas_height = 0;  // the font atlas's texture at the first frame
     double export_all_steps_ms = 0;        // every step as PNG at 1920x1080 (-1: failed)
 };
 

@@ -87,9 +87,10 @@ struct SettingField {
 };
 constexpr size_t kMaxText = 4096;
 
-// A language code names a file in assets/lang: letters, digits, '-' and '_' only.
+// A language code names a file in assets/lang: letters, digits, '-' and '_' only ("":
+// none picked yet).
 bool is_language_code(const std::string& value) {
-    return !value.empty() && value.size() <= 16 && std::all_of(value.begin(), value.end(), [](char c) {
+    return value.size() <= 16 && std::all_of(value.begin(), value.end(), [](char c) {
                return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
            });
 }

@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <utility>
 
+#include "app/gui/cjk_font.h"
 #include "app/gui/export.h"
 #include "app/gui/format.h"
 #include "app/gui/frame.h"
 #include "app/gui/headless.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -94,10 +96,10 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     if (options.theme != "dark" && options.theme != "light") return fail("--theme must be dark or light");
     if (!(options.progress >= 0.0f && options.progress <= 1.0f)) return fail("--progress must be between 0 and 1");
     const Status dir = ensure_writable_dir(options.out_dir);
-    if (!dir.ok()) return fail(dir.error());
+    if (!dir.ok()) return fail(text::render(dir.message()));
 
     ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
-    if (!computed.error.empty()) return fail(english(computed.error));
+    if (!computed.error.empty()) return fail(text::render(computed.error));
     std::vector<int> steps;
     std::string unknown;
     if (!steps_to_draw(*computed.trace, options.step, steps, unknown)) return fail(unknown);
@@ -110,17 +112,18 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     state.settings.light_theme = options.theme == "light";
     state.ui.presentation = options.presentation;
     accept_result(state, std::move(computed), 0.0);
+    note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
     // Presentation mode's larger type on a picture of the same size, as pressing P does.
     OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme,
                                options.presentation ? kPresentationTypeScale : 1.0f);
-    if (!renderer.valid()) return fail(english(renderer.error()));
+    if (!renderer.valid()) return fail(text::render(renderer.error()));
     HeatmapCache cache;
     cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
     PngEncoderPool pool;
     render_steps_to_pngs(renderer, state, cache, SnapshotLayout::Slide, steps, options.progress, options.out_dir, pool);
     if (!cache.error().empty()) return fail(cache.error());
     const Status written = pool.finish();
-    if (!written.ok()) return fail(written.error());
+    if (!written.ok()) return fail(text::render(written.message()));
     return 0;
 }
 

@@ -87,20 +87,20 @@ static std::string fully_masked_note(const Trace& trace) {
            ") every key gets the same score, so the weights are uniform 1/S over all keys, exactly as in PyTorch.";
 }
 
-json trace_manifest(const Trace& trace) {
+json trace_manifest(const Trace& trace, const text::Catalogue& words) {
     json steps = json::array();
     for (size_t i = 0; i < trace.steps.size(); ++i) {
         const Step& s = trace.steps[i];
-        // The manifest is a file format: its words are English whatever the window shows.
-        const text::StepText words = text::describe_step(s.id, trace.config, text::english());
+        // Step names stay English identifiers in every language; only the prose follows `words`.
+        const text::StepText prose = text::describe_step(s.id, trace.config, words);
         std::vector<std::string> sources;
         for (StepId source : s.sources) sources.emplace_back(step_name(source));
         steps.push_back({{"index", i},
                          {"name", s.name()},
-                         {"title", words.title},
+                         {"title", prose.title},
                          {"kind", to_string(s.kind)},
-                         {"formula", words.formula},
-                         {"explanation", words.explanation},
+                         {"formula", prose.formula},
+                         {"explanation", prose.explanation},
                          {"shape", s.tensor.shape()},
                          {"dims", s.tensor.dim_names()},
                          {"strides", s.tensor.strides()},
@@ -149,7 +149,7 @@ static bool is_trace_folder(const fs::path& dir) {
     return parsed.is_object() && parsed.value("format", "") == "attnviz-trace";
 }
 
-Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceExtras* extras) {
+Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceExtras* extras, const text::Catalogue& words) {
     std::error_code ec;
     fs::path target = fs::path(dir).lexically_normal();
     if (!target.empty() && !target.has_filename()) target = target.parent_path();  // "out/" -> "out"
@@ -176,7 +176,7 @@ Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceEx
         if (result)
             if (Status s = write_npy((temp / "out_seq_first.npy").string(), result->tensor.transpose(0, 1)); !s) return fail(s.message());
     }
-    if (Status s = write_file_bytes((temp / "manifest.json").string(), trace_manifest(trace).dump(2) + "\n"); !s)
+    if (Status s = write_file_bytes((temp / "manifest.json").string(), trace_manifest(trace, words).dump(2) + "\n"); !s)
         return fail(s.message());
     if (extras && extras->weights)
         if (Status s = write_safetensors((temp / "weights.safetensors").string(), weights_to_tensors(trace.weights())); !s)

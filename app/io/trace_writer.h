@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/config_fields.h"
+#include "app/text/languages.h"
 #include "core/result.h"
 #include "core/trace.h"
 
@@ -20,7 +21,9 @@ Result<AttentionConfig> config_from_json(const nlohmann::json& config);
 // One field's value as the files write it (field_value as JSON).
 nlohmann::json field_json(const ConfigField& field, const AttentionConfig& config);
 // The manifest: configuration and the ordered steps with their text, shapes and layout.
-nlohmann::json trace_manifest(const Trace& trace);
+// The steps' titles, formulas and explanations are in `words` (English unless the
+// command line's --lang chose another); every other field is the same in any language.
+nlohmann::json trace_manifest(const Trace& trace, const text::Catalogue& words = text::english());
 
 // What a trace folder may hold besides the steps (the window's "Export tensors" asks for
 // both, so the folder alone can reproduce and label every tensor).
@@ -33,6 +36,7 @@ struct TraceExtras {
 // Writes into a temporary sibling folder, then renames it to `dir`, so a failure
 // never leaves a half-written trace. An existing trace folder at `dir` is replaced;
 // any other non-empty folder is refused.
-Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceExtras* extras = nullptr);
+Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceExtras* extras = nullptr,
+                       const text::Catalogue& words = text::english());
 
 }  // namespace attn::io

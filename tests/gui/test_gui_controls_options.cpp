@@ -130,7 +130,8 @@ TEST_CASE("valid length 0 can be chosen, and the fully masked row is what the fi
         REQUIRE(shown.results.trace);
         imgui.frame(shown);
         driver.frame(shown);
-        CHECK(shows(drawn_text(ControlsDriver::kWindow), text::trf("controls.fully_masked.zeros", {{"rows", 8}})));
+        // 4 query rows (of item 1), each masked in both heads: a learner's "rows" are queries.
+        CHECK(shows(drawn_text(ControlsDriver::kWindow), text::trf("controls.fully_masked.zeros", {{"rows", 4}})));
     }
     SUBCASE("-1e20 and min: every key gets 1/S, as in PyTorch") {
         for (const char* fill : {"controls.fill.neg_1e20", "controls.fill.min"}) {

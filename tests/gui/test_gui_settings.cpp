@@ -84,13 +84,16 @@ TEST_CASE("the first-run hint is shown once: its dismissal is remembered") {
     CHECK_FALSE(parse_settings("hint_seen = yes\n").hint_seen);  // unreadable keeps the default
 }
 
-TEST_CASE("the chosen language is saved; a damaged code keeps English") {
+TEST_CASE("the chosen language is saved; none chosen or a damaged code follows the system's locale") {
     UiSettings s;
-    CHECK(s.language == "en");
-    s.language = "pt-BR";
-    CHECK(parse_settings(serialize_settings(s)).language == "pt-BR");
+    CHECK(s.language.empty());  // nothing picked in View > Language yet
+    CHECK(parse_settings(serialize_settings(s)).language.empty());
+    s.language = "zh-Hant";
+    CHECK(parse_settings(serialize_settings(s)).language == "zh-Hant");
     attn::Message problem;
-    CHECK(parse_settings("language = ../../etc/passwd\n", &problem).language == "en");
+    CHECK(parse_settings("language = ../../etc/passwd\n", &problem).language.empty());
     CHECK_FALSE(problem.empty());
-    CHECK(parse_settings("language = \n", &problem).language == "en");
+    attn::Message none;
+    CHECK(parse_settings("language = \n", &none).language.empty());
+    CHECK(none.empty());  // what an unchosen language is saved as
 }

@@ -7,6 +7,7 @@
 #include <imgui_internal.h>
 #include <imgui_stdlib.h>
 
+#include "app/gui/cjk_wrap.h"
 #include "app/gui/colormap.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/format.h"
@@ -26,8 +27,8 @@ bool input_text_live(const char* label, const char* hint, std::string* text) {
 void text_wrapped_at_spaces(const std::string& text) {
     const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.0f);
     ImGui::BeginGroup();
-    for (const std::string& line : wrap_at_spaces(text, width, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }))
-        ImGui::TextUnformatted(line.c_str());
+    // Breaks at spaces and between Chinese characters, never inside a number or a word.
+    ImGui::TextUnformatted(wrap_cjk(*ImGui::GetFont(), ImGui::GetFontSize(), text, width).c_str());
     ImGui::EndGroup();
 }
 

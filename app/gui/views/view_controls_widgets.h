@@ -29,8 +29,9 @@ struct SectionEdit {
 // ImGui's own Escape would put back the text the field had when it was clicked, undoing
 // what was already applied. Returns true when the text changed.
 bool input_text_live(const char* label, const char* hint, std::string* text);
-// Wrapped text broken only at spaces (never inside "0.89" or "-inf", as ImGui's own
-// wrapping does after a full stop), in a group so every line starts where the first did.
+// Wrapped text broken only at spaces or between Chinese characters (never inside "0.89"
+// or "-inf", as ImGui's own wrapping does after a full stop), in a group so every line
+// starts where the first did.
 void text_wrapped_at_spaces(const std::string& text);
 // "(?)" on the same line; hovering it shows `text`.
 void help_marker(const char* text);

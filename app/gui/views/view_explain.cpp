@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "app/gui/cjk_wrap.h"
 #include "app/gui/fonts_theme.h"
 #include "app/text/step_text.h"
 
@@ -20,7 +21,7 @@ void draw_explanation(const Trace* trace, int index, bool light_theme, const Fon
     const Step& step = trace->steps[static_cast<size_t>(index)];
     const text::StepText words = text::describe_step(step, trace->config);
     ImGui::PushFont(fonts.large);
-    ImGui::TextWrapped("%d. %s", index + 1, words.title.c_str());
+    text_wrapped((std::to_string(index + 1) + ". " + words.title).c_str());
     ImGui::PopFont();
     if (large) ImGui::PushFont(fonts.large);
     const ThemeColors colors = theme_colors(light_theme);
@@ -40,7 +41,7 @@ void draw_explanation(const Trace* trace, int index, bool light_theme, const Fon
     // Wrapped, not TextColored: a narrow panel must not cut the sentence off.
     const auto colored_wrapped = [](Rgb color, const char* text) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(color));
-        ImGui::TextWrapped("%s", text);
+        text_wrapped(text);
         ImGui::PopStyleColor();
     };
     if (step.is_view) {
@@ -50,7 +51,7 @@ void draw_explanation(const Trace* trace, int index, bool light_theme, const Fon
     }
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(words.explanation.c_str());
+    text_wrapped(words.explanation.c_str());
     ImGui::PopTextWrapPos();
     if (step.kind == StepKind::Softmax || step.kind == StepKind::Mask) {
         const int fully = trace->count_fully_masked_queries();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/gui/cjk_wrap.h"
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
 
@@ -23,7 +24,7 @@ Actions draw_first_run_hint(bool hint_seen, bool have_trace, int step, const Rec
     ImGui::SetNextWindowBgAlpha(0.94f);
     ImGui::Begin("##first_run_hint", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize |
                                                   ImGuiWindowFlags_NoFocusOnAppearing);
-    ImGui::TextWrapped("%s", text::tr("hint.first_run"));
+    text_wrapped(text::tr("hint.first_run"));
     if (ImGui::Button(text::label("hint.got_it"))) out.hint_dismissed = true;
     ImGui::SameLine();
     ImGui::TextDisabled("%s", text::tr("hint.keyboard"));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/cjk_wrap.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/model_choice.h"
 #include "app/gui/views/view_controls_widgets.h"
