@@ -227,8 +227,10 @@ static Status check_mask_fill_and_scale(const AttentionConfig& c) {
     // float16's largest finite magnitude is 65504: a fill such as -1e20 becomes -inf there
     // (PyTorch refuses such a masked_fill on half tensors), changing how fully masked rows end.
     constexpr float kFloat16Max = 65504.0f;
+    // `min` follows the dtype (float16's own lowest); only a fixed number can be too large.
+    const bool fixed_number = c.mask_fill.kind == MaskFillKind::Value || c.mask_fill.kind == MaskFillKind::Negative1e20;
     const float fill = mask_fill_value(c.mask_fill, DType::Float32);
-    if (c.dtype == DType::Float16 && std::isfinite(fill) && std::fabs(fill) > kFloat16Max)
+    if (c.dtype == DType::Float16 && fixed_number && std::isfinite(fill) && std::fabs(fill) > kFloat16Max)
         return Status::failure(Message("error.config.fill_float16", {{"fill", to_string(c.mask_fill)}}));
     // Masking before scaling multiplies the fill by the scale: 0 x -inf is NaN, and a
     // negative scale turns "never" into "always".

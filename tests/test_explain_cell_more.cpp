@@ -89,7 +89,9 @@ void check_issue9_cell(const Trace& t, const Step& step, const std::vector<int64
             float sum = 0.0f;
             for (int h = 0; h < c.H(); ++h) {
                 const Term& term = e.terms[static_cast<size_t>(h)];
-                CHECK(term.a == CellAddress::of_step(StepId::AttnWeights, {index[0], h, index[1], index[2]}));
+                // The weights the mean reads: attn_dropped with dropout (what torch returns), else attn_weights.
+                const StepId averaged = t.find(StepId::AttnWeightsAvg)->primary_source();
+                CHECK(term.a == CellAddress::of_step(averaged, {index[0], h, index[1], index[2]}));
                 CHECK(term.a_value == value_at_cell(t, term.a));
                 sum += term.a_value;
             }

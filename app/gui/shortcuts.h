@@ -27,7 +27,7 @@ inline constexpr std::array<Shortcut, 14> kShortcuts{{
     {"head", "double-click a head"},
     {"paint", "paint mask: click / Shift+click / Ctrl+click"},
     {"type_input", "input step: click a cell, type, Enter"},
-    {"code_line", "rest on or click a line of the PyTorch code"},
+    {"code_line", "click a line of the PyTorch code"},
 }};
 
 }  // namespace attn::gui
