@@ -294,7 +294,7 @@ Result<Trace> run_attention(const AttentionConfig& c, const AttentionWeights& gi
 
 Result<Trace> run_attention(const AttentionConfig& c, std::shared_ptr<const AttentionWeights> shared_weights,
                             const AttentionInputs& inputs, const std::vector<uint8_t>& custom_mask) {
-    if (!shared_weights) return Result<Trace>::failure("no weights given");
+    if (!shared_weights) return Result<Trace>::failure(Message::internal("no weights given"));
     const AttentionWeights& given_weights = *shared_weights;
     if (Status s = validate(c); !s) return Result<Trace>::failure(s.message());
     if (Status s = check_shapes(c, given_weights, inputs); !s) return Result<Trace>::failure(s.message());

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "app/text/languages.h"
+#include "core/model/tokenizer.h"
 
 namespace attn::gui {
 namespace {
@@ -71,7 +72,8 @@ std::vector<std::string> step_notes(const Trace& trace, int step_index, int batc
     const auto [word, positions] = repeated_word(trace.model.tokens);
     switch (step.id) {
     case StepId::Tokens:
-        if (!trace.model.note.empty()) notes.push_back(text::trf("notes.unknown_words", {{"note", trace.model.note}}));
+        if (!trace.model.unknown_words.empty())
+            notes.push_back(text::trf("notes.unknown_words", {{"note", text::render(unknown_words_note(trace.model.unknown_words))}}));
         break;
     case StepId::TokenEmbedding:
         if (!word.empty())

@@ -157,7 +157,7 @@ TEST_CASE("the painted mask becomes the request's boolean mask file, alone or wi
         REQUIRE_FALSE(c.mask_file.empty());
         CHECK(c.mask_file.shape() == std::vector<int64_t>{4, 4});
         CHECK(c.mask_file_is_boolean);
-        CHECK(c.mask_file_path == kPaintedMaskLabel);
+        CHECK(c.mask_file_path == "painted in the window");
         CHECK(c.mask_file.at({2, 0}) == 1.0f);
         const std::vector<float> values = c.mask_file.to_vector();
         CHECK(std::count(values.begin(), values.end(), 1.0f) == 1);
@@ -175,7 +175,7 @@ TEST_CASE("the painted mask becomes the request's boolean mask file, alone or wi
             CHECK(c.mask_file.at({i, 3}) == 1.0f);
             CHECK(c.mask_file.at({i, 0}) == (i == 2 ? 1.0f : 0.0f));
         }
-        CHECK(c.mask_file_path == std::string("pad.npy + ") + kPaintedMaskLabel);
+        CHECK(c.mask_file_path == "pad.npy + painted in the window");
     }
     SUBCASE("with a float file painting is refused with a reason, and nothing is merged") {
         AttentionConfig c = paint_config();
@@ -217,7 +217,7 @@ TEST_CASE("a click on a weight cell in paint mode masks it and the row re-normal
     CHECK(state.session.painted_mask.count() == 1);
     apply_and_recompute(state, actions);
     const AttentionConfig& used = state.results.trace->config;
-    CHECK(used.mask_file_path == kPaintedMaskLabel);
+    CHECK(used.mask_file_path == "painted in the window");
     CHECK(state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())].id == StepId::AttnWeights);
     for (int h = 0; h < 2; ++h) {
         CAPTURE(h);
