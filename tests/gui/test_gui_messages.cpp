@@ -143,6 +143,8 @@ TEST_CASE("in another language the recipe card, an --init torch refusal and an u
         state.session.config.no_out_proj = true;  // nn.MultiheadAttention always has one
         recompute(state);
         REQUIRE(state.results.compute_error.id == "error.torch_init.mha_out_proj");
+        imgui.frame(state);
+        CHECK_FALSE(english_shown(drawn_text("Canvas"), {"error.torch_init.mha_out_proj"}).empty());  // the check sees English
         test::LanguageScope pseudo("pseudo");
         imgui.frame(state);
         imgui.frame(state);
@@ -157,6 +159,8 @@ TEST_CASE("in another language the recipe card, an --init torch refusal and an u
         recompute(state);
         REQUIRE(state.results.trace->model.unknown_words == std::vector<std::string>{"zebra", "moon"});
         const std::vector<std::string> note_keys = {"model.unknown_words", "model.unknown_words.many", "notes.unknown_words"};
+        imgui.frame(state);
+        CHECK(english_shown(drawn_text(text::label("window.controls")), note_keys).size() >= 2);  // the check sees English
         test::LanguageScope pseudo("pseudo");
         imgui.frame(state);
         imgui.frame(state);
