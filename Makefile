@@ -2,8 +2,10 @@
 #   make run    install what is missing (apt-get), build Release into build/, start the window
 #   make test   the same set-up plus Xvfb, then the whole suite through ctest
 #   make test-sanitize  the whole suite (GUI tests too) under ASan + UBSan, in build-sanitize/
+#   make test-sanitize-core  the same without the window (core, files, command line), in build-sanitize-core/
 #   make fuzz           libFuzzer harnesses (clang-14) for every reader, FUZZ_SECONDS each
 #   make test-portable  a build without -march=native and OpenMP (build-portable/), core tests
+#   make golden         re-draws the golden pictures (tests/gui/golden/) after an intended change
 # Other targets: make build, make bench, make deps, make clean.
 
 BUILD_DIR ?= build
@@ -11,7 +13,7 @@ JOBS      ?= 2
 CMAKE_FLAGS ?=
 
 # Debian 12 packages. Everything the build and the tests use comes from here.
-BUILD_PKGS := cmake make g++ pkg-config libeigen3-dev libimgui-dev libglfw3-dev libgl-dev \
+BUILD_PKGS := cmake make g++ pkg-config libeigen3-dev libimgui-dev libglfw3-dev libgl-dev libx11-dev \
               libepoxy-dev libstb-dev doctest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core fonts-droid-fallback
 TEST_PKGS  := xvfb xauth libgl1-mesa-dri xdotool python3 imagemagick
 # g++'s ASan/UBSan runtimes (libasan8, libubsan1) come with g++ itself.
@@ -21,11 +23,12 @@ FUZZ_PKGS  := clang-14 libclang-rt-14-dev
 # AVX-512): AVX2 + FMA instead of this machine's -march=native.
 PORTABLE_ARCH ?= x86-64-v3
 SANITIZE_DIR  ?= build-sanitize
+SANITIZE_CORE_DIR ?= build-sanitize-core
 FUZZ_DIR      ?= build-fuzz
 PORTABLE_DIR  ?= build-portable
 FUZZ_SECONDS  ?= 60
 
-.PHONY: run test build deps test-deps bench clean test-sanitize fuzz test-portable
+.PHONY: run test build deps test-deps bench clean test-sanitize test-sanitize-core fuzz test-portable golden
 
 run: build
 	./$(BUILD_DIR)/attnviz
@@ -36,6 +39,12 @@ test: test-deps build
 build: deps
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# The golden-picture tests with ATTNVIZ_UPDATE_GOLDEN=1: each draws its pictures and copies
+# them into tests/gui/golden/<name>/ instead of comparing. Look at `git diff --stat` and
+# the pictures before committing them.
+golden: test-deps build
+	cd $(BUILD_DIR) && ATTNVIZ_UPDATE_GOLDEN=1 ctest -R '^gui golden ' --output-on-failure
 
 # Installs only what dpkg says is missing, so repeated runs stay fast and offline.
 deps:
@@ -56,6 +65,14 @@ test-sanitize: test-deps
 	      -DATTNVIZ_ARCH=$(PORTABLE_ARCH) $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	cd $(SANITIZE_DIR) && $(SANITIZE_ENV) ctest --output-on-failure --timeout 1200
+
+# The sanitizer build without the window: every core, file and command-line test, in
+# about a third of test-sanitize's time (what CI runs).
+test-sanitize-core: deps
+	cmake -S . -B $(SANITIZE_CORE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_SANITIZE=ON \
+	      -DATTNVIZ_ARCH=$(PORTABLE_ARCH) -DATTNVIZ_BUILD_GUI=OFF $(CMAKE_FLAGS)
+	cmake --build $(SANITIZE_CORE_DIR) -j $(JOBS)
+	cd $(SANITIZE_CORE_DIR) && $(SANITIZE_ENV) ctest --output-on-failure --timeout 1200
 
 # clang without OpenMP (Debian's clang would need libomp) and without the window.
 fuzz: deps
@@ -78,4 +95,4 @@ bench: build
 	./$(BUILD_DIR)/attnviz bench --seq-len 1024 --hidden-dim 1024 --num-heads 16
 
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(FUZZ_DIR) $(PORTABLE_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(SANITIZE_CORE_DIR) $(FUZZ_DIR) $(PORTABLE_DIR)

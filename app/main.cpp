@@ -16,9 +16,10 @@
 #endif
 
 namespace {
-constexpr const char* kDefaultSentence = "the cat sat on the mat";
-// What a first start shows: the trained language model on its card's sentence.
+#ifdef ATTNVIZ_HAVE_GUI
+// What a first start of the window shows: the trained language model on its card's sentence.
 constexpr const char* kDefaultModel = "tiny-lm";
+#endif
 }
 
 static int run(int argc, char** argv) {
@@ -66,18 +67,16 @@ static int run(int argc, char** argv) {
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
     // Without any option the window resumes the saved lesson (configuration, sentence, step);
     // with none saved it starts on the trained language model and its card's sentence.
+    // Any option starts from the documented defaults plus that option, exactly as `trace`
+    // with the same options would (nothing of the saved lesson comes back).
     bool configured = false;
     for (const CLI::Option* opt : app.get_options())
         if (opt->count() > 0 && opt->get_name() != "--help") configured = true;
     if (!configured) window.model = kDefaultModel;
-    if (window.model.empty() && window.sources.query_path.empty() && window.sentence.empty() && window.recipe.empty() &&
-        window.query_values.empty() && window.size_options.front().option->count() == 0)
-        window.sentence = kDefaultSentence;
     attn::Result<attn::io::Problem> problem = resolve_problem(window);
     if (!problem) return fail(problem.error());
     return attn::gui::run_window(problem.value(), !configured);
 #else
-    (void)kDefaultSentence;
     return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF); use a subcommand, see attnviz --help");
 #endif
 }

@@ -221,6 +221,24 @@ static double estimate_peak_double(const AttentionConfig& c) {
 
 uint64_t estimate_peak_bytes(const AttentionConfig& config) { return to_bytes(estimate_peak_double(config)); }
 
+// Fills and scales that would silently turn the mask into something else.
+static Status check_mask_fill_and_scale(const AttentionConfig& c) {
+    // float16's largest finite magnitude is 65504: a fill such as -1e20 becomes -inf there
+    // (PyTorch refuses such a masked_fill on half tensors), changing how fully masked rows end.
+    constexpr float kFloat16Max = 65504.0f;
+    const float fill = mask_fill_value(c.mask_fill, DType::Float32);
+    if (c.dtype == DType::Float16 && std::isfinite(fill) && std::fabs(fill) > kFloat16Max)
+        return Status::failure(Message("error.config.fill_float16", {{"fill", to_string(c.mask_fill)}}));
+    // Masking before scaling multiplies the fill by the scale: 0 x -inf is NaN, and a
+    // negative scale turns "never" into "always".
+    if (c.mask_before_scale && c.scale.kind == ScaleKind::Value && c.scale.value <= 0.0f) {
+        char scale[32];
+        std::snprintf(scale, sizeof scale, "%g", static_cast<double>(c.scale.value));
+        return Status::failure(Message("error.config.scale_after_mask", {{"scale", scale}, {"fill", to_string(c.mask_fill)}}));
+    }
+    return ok_status();
+}
+
 Status validate(const AttentionConfig& c) {
     struct Size { const char* name; int value; };
     const Size sizes[] = {{"batch", c.batch},          {"seq_len", c.seq_len},
@@ -274,6 +292,8 @@ Status validate(const AttentionConfig& c) {
     } else if (!c.valid_lengths.empty()) {
         return Status::failure(Message("error.config.lengths_unused", {{"mask", to_string(spec.presets)}}));
     }
+    if (c.has_mask())
+        if (Status s = check_mask_fill_and_scale(c); !s) return s;
     if (c.has_mask()) {
         // The checks only the bound mask knows (window, file shape and values); lengths were checked above.
         MaskSpec bindable = spec;

@@ -188,14 +188,30 @@ std::string recipe_names() {
 
 Message recipe_mask_label(const Recipe& recipe) { return Message("mask.source.recipe_pattern", {{"recipe", recipe.name}}); }
 
-void fit_recipe_masks(AttentionConfig& c) {
+namespace {
+
+std::string joined(const std::vector<int>& values) {
+    std::string text;
+    for (int v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
+    return text;
+}
+
+}  // namespace
+
+Message fit_recipe_masks(AttentionConfig& c) {
     const Recipe* recipe = find_recipe(c.recipe);
-    if (recipe == nullptr) return;
+    if (recipe == nullptr) return Message();
     const int B = c.batch, S = c.S();
     const std::vector<int>& article_lengths = recipe->config.valid_lengths;
-    if (!article_lengths.empty() && c.valid_lengths == article_lengths && static_cast<int>(article_lengths.size()) != B) {
+    Message note;
+    // Lengths still equal to the article's came from the recipe, not from the user: they
+    // follow a new B (cycled) and a new S (clipped), as `--recipe NAME -L 2` promises.
+    if (!article_lengths.empty() && c.valid_lengths == article_lengths) {
         c.valid_lengths.clear();
         for (int b = 0; b < B; ++b) c.valid_lengths.push_back(std::min(article_lengths[static_cast<size_t>(b) % article_lengths.size()], S));
+        if (*std::max_element(article_lengths.begin(), article_lengths.end()) > S)
+            note = Message("recipe.note.lengths_clipped", {{"name", recipe->name}, {"article", joined(article_lengths)},
+                                                           {"keys", std::to_string(S)}, {"lengths", joined(c.valid_lengths)}});
     }
     // The marker lets a later call (new B or S) tell its own mask from a user's file.
     const std::string marker = english(recipe_mask_label(*recipe));
@@ -210,6 +226,7 @@ void fit_recipe_masks(AttentionConfig& c) {
         c.mask_file_is_boolean = true;
         c.mask_file_path = marker;
     }
+    return note;
 }
 
 }  // namespace attn

@@ -62,9 +62,11 @@ std::string recipe_names();
 Message recipe_mask_label(const Recipe& recipe);
 
 // The parts of a recipe that depend on the final sizes, once B and S are known: its valid
-// lengths repeated over the batch (clipped to S) when the batch differs from the
-// article's, and its key pattern as a boolean mask (B, 1, 1, S) (True = masked out) when
-// no mask file is set. Does nothing for a configuration without a (known) recipe.
-void fit_recipe_masks(AttentionConfig& config);
+// lengths (while they are still the article's) repeated over the batch and clipped to S,
+// and its key pattern as a boolean mask (B, 1, 1, S) (True = masked out) when no mask file
+// is set. Does nothing for a configuration without a (known) recipe. Returns a note
+// (recipe.note.lengths_clipped) when a length had to be clipped to a shorter S, else an
+// empty Message.
+Message fit_recipe_masks(AttentionConfig& config);
 
 }  // namespace attn

@@ -73,4 +73,17 @@ int Trace::count_fully_masked_rows() const {
     return n;
 }
 
+int Trace::count_fully_masked_queries() const {
+    const int64_t B = config.batch_size(), H = config.H(), L = config.L();
+    if (fully_masked_rows.size() != static_cast<size_t>(B * H * L)) return count_fully_masked_rows();
+    int n = 0;
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t i = 0; i < L; ++i) {
+            bool any = false;
+            for (int64_t h = 0; h < H && !any; ++h) any = fully_masked_rows[static_cast<size_t>((b * H + h) * L + i)] != 0;
+            n += any;
+        }
+    return n;
+}
+
 }  // namespace attn

@@ -141,7 +141,11 @@ struct Trace {
     int index_of(StepId id) const;      // -1 when absent
     // Bytes of distinct storage buffers (views counted once, with their base).
     uint64_t storage_bytes() const;
+    // (head, query) rows with every key masked: the flags set above.
     int count_fully_masked_rows() const;
+    // Distinct (batch item, query) rows with every key masked in at least one head: what
+    // a learner calls "a query row" (one painted row in 2 heads is 1, not 2).
+    int count_fully_masked_queries() const;
 };
 
 }  // namespace attn

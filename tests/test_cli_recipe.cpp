@@ -95,3 +95,29 @@ TEST_CASE("attnviz trace --recipe records the recipe and init in the manifest an
     CHECK(typed_manifest["config"]["seq_len"] == 3);
     CHECK(typed_manifest["config"]["batch"] == 2);
 }
+
+TEST_CASE("a recipe's valid lengths follow a new -L and -B, clipped with a note") {
+    struct Case { const char* args; int batch; std::vector<int> lengths; bool clipped; };
+    const Case cases[] = {
+        {"--recipe selfatt-v3 -L 2", 3, {2, 2, 1}, true},
+        {"--recipe selfatt-v3 -L 2 -B 3", 3, {2, 2, 1}, true},
+        {"--recipe selfatt-v4 -L 2 -B 4", 4, {2, 2, 1, 2}, true},
+        {"--recipe selfatt-v3 -B 2", 2, {3, 2}, false},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.args);
+        const fs::path out = scratch_dir("recipe_lengths");
+        Run r = run(std::string("trace ") + c.args + " --out " + out.string());
+        REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+        const nlohmann::json manifest = nlohmann::json::parse(slurp(out / "manifest.json"));
+        CHECK(manifest["config"]["batch"] == c.batch);
+        CHECK(manifest["config"]["valid_lengths"] == c.lengths);
+        // The note says the lengths came from the recipe and what they became.
+        CHECK((r.err.find("note: recipe 'selfatt-v") != std::string::npos) == c.clipped);
+        if (c.clipped) CHECK(lines(r.err) == 1);
+    }
+    // Lengths the user gives are the user's: out of range is still an error, not clipped.
+    Run bad = run("trace --recipe selfatt-v3 -L 2 --valid-lengths 3,3,3 --out " + scratch_dir("user_lengths").string());
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("outside 0..2") != std::string::npos);
+}

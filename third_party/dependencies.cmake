@@ -12,6 +12,7 @@ find_package(PkgConfig REQUIRED)
 if(ATTNVIZ_BUILD_GUI)
     find_package(glfw3 3.3 REQUIRED)                  # libglfw3-dev  -> glfw
     find_package(OpenGL REQUIRED)                     # libgl-dev
+    find_package(X11 REQUIRED)                        # libx11-dev    -> X11::X11 (key event times)
     pkg_check_modules(EPOXY REQUIRED IMPORTED_TARGET epoxy)     # libepoxy-dev: the GL loader
     pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)         # libstb-dev: PNG writing
     # Debian's libimgui.a (1.86) already contains the GLFW and OpenGL3 backends.

@@ -51,6 +51,7 @@ int run_trace(const TraceCommand& command) {
         for (const Step& step : trace->steps) std::printf("%s\n", step.name());
         return 0;
     }
+    for (const Message& note : problem->notes) std::fprintf(stderr, "attnviz: note: %s\n", english(note).c_str());
     // Not an error: the trace is written, with <unk> where the words were.
     if (!trace->model.unknown_words.empty())
         std::fprintf(stderr, "attnviz: note: %s\n", english(unknown_words_note(trace->model.unknown_words)).c_str());

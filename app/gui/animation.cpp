@@ -45,8 +45,9 @@ void Playback::previous() {
     if (count_ == 0) return;
     playing_ = false;
     if (step_ == target_step_ && target_progress_ == 1.0f && progress_ < 1.0f) {
-        // Mid-animation forwards: reverse it.
-        target_progress_ = 0.0f;
+        // Mid-animation forwards: reverse it (the first step has nothing before it to
+        // reverse to: it finishes instead, so a clicker's "back" never blanks the screen).
+        target_progress_ = step_ == 0 ? 1.0f : 0.0f;
         target_step_ = step_;
         if (step_ > 0) {
             target_step_ = step_ - 1;
@@ -59,13 +60,10 @@ void Playback::previous() {
         step_ = target_step_;
         progress_ = target_progress_;
     }
-    if (step_ > 0) {
-        target_step_ = step_ - 1;
-        target_progress_ = 1.0f;
-    } else {
-        target_step_ = 0;
-        target_progress_ = 0.0f;
-    }
+    // Back from the first step stays on it, finished: its progress 0 would show the
+    // source of a step that has none, an empty canvas.
+    target_step_ = std::max(step_ - 1, 0);
+    target_progress_ = 1.0f;
 }
 
 void Playback::jump_to(int step) {

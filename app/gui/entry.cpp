@@ -30,6 +30,7 @@
 #include "app/gui/headless.h"
 #include "app/gui/imgui_ini.h"
 #include "app/gui/input_queue.h"
+#include "app/gui/x11_events.h"
 #include "app/gui/key_actions.h"
 #include "app/gui/layout.h"
 #include "app/gui/snapshot.h"
@@ -159,7 +160,7 @@ float monitor_content_scale(GLFWwindow* window) {
 }
 
 float effective_scale(const AppState& state) {
-    return g_content_scale * state.settings.ui_scale * (state.ui.presentation ? 1.5f : 1.0f);
+    return g_content_scale * state.settings.ui_scale * (state.ui.presentation ? kPresentationTypeScale : 1.0f);
 }
 
 void post_request(AppState& state, ComputeWorker& worker) {
@@ -293,8 +294,8 @@ int run_window(const io::Problem& initial, bool resume) {
         // Idle (nothing moving, nothing computing): wait for input instead of redrawing.
         const bool busy = state.ui.playback.animating() || worker.busy() || state.jobs.export_progress.active ||
                           !keys.queue.empty() || keys.settle_frames > 0;
-        if (busy) glfwPollEvents();
-        else glfwWaitEventsTimeout(0.5);
+        if (busy) poll_window_events();
+        else wait_window_events(0.5);
         // Idle for a second: the memory kept for the next trace (the block cache and the
         // heap's free pages, see keep_freed_memory_for_reuse) goes back to the system.
         if (busy) {
@@ -371,7 +372,9 @@ int run_window(const io::Problem& initial, bool resume) {
         report_layout_for_tests(keys.queue.size(), {text::render(state.session.sentence_message),
                                                     text::render(state.session.config_message), text::render(state.session.unknown_note),
                                                     text::render(state.session.model_note),
-                                                    text::render(state.ui.status)});  // test-only, see test_hook.h
+                                                    text::render(state.ui.status)},
+                                state.session.sentence,
+                                state.results.trace ? state.results.trace->config.seq_len : 0);  // test-only, see test_hook.h
         gl::Framebuffer::bind_default(fb_w, fb_h);
         const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         gl::clear_color(bg.x, bg.y, bg.z, 1.0f);

@@ -17,15 +17,18 @@ Message edit_input_cell(Session& session, const Trace& trace, int item, int row,
     const Tensor& x = input->tensor;  // (B, L, d_in)
     if (x.rank() != 3 || item < 0 || item >= x.dim(0) || row < 0 || row >= x.dim(1) || col < 0 || col >= x.dim(2))
         return Message("inspector.edit_input.not_here");
-    // Every item gets the typed rows (as --query-values does): start from the shown item's.
-    Mat rows(x.dim(1), x.dim(2));
-    for (int64_t i = 0; i < x.dim(1); ++i)
-        for (int64_t d = 0; d < x.dim(2); ++d) rows(i, d) = x.at({item, i, d});
-    rows(row, col) = value;
+    // Every item keeps its own rows; only the cell of the item on screen changes.
+    const int64_t B = x.dim(0), L = x.dim(1), W = x.dim(2);
+    Mat rows(B * L, W);  // (B x L, d_in): the items stacked
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t i = 0; i < L; ++i)
+            for (int64_t d = 0; d < W; ++d) rows(b * L + i, d) = x.at({b, i, d});
+    rows(item * L + row, col) = value;
     // A sentence in use sends its words itself; otherwise (a recipe's example, typed rows)
     // the labels on screen go along, so "journey" stays "journey" and not "t1".
-    if (!session.tokens_from_sentence && static_cast<int64_t>(row_words.size()) == rows.rows()) session.sources.tokens = row_words;
+    if (!session.tokens_from_sentence && static_cast<int64_t>(row_words.size()) == L) session.sources.tokens = row_words;
     session.sources.query_values = std::move(rows);
+    session.sources.query_value_items = static_cast<int>(B);
     session.config_message.clear();
     return Message();
 }

@@ -37,6 +37,7 @@ bool follow_sentence(Session& session) {
     session.sentence_in_use = session.sentence;
     session.tokens_from_sentence = true;
     session.sources.query_values = Mat();  // typed words replace typed (or cell-edited) numbers
+    session.sources.query_value_items = 1;
     session.sources.tokens.clear();        // and the labels those numbers kept
     size_t longest = 0;
     for (const auto& words : sentences) longest = std::max(longest, words.size());

@@ -9,7 +9,8 @@
 
 namespace attn::gui {
 
-void report_layout_for_tests(std::size_t pending_input, const std::vector<std::string>& messages) {
+void report_layout_for_tests(std::size_t pending_input, const std::vector<std::string>& messages, const std::string& sentence,
+                             int seq_len) {
     static const char* path = std::getenv("ATTNVIZ_TEST_LAYOUT");
     static std::string last;
     if (!path || !*path) return;
@@ -41,6 +42,7 @@ void report_layout_for_tests(std::size_t pending_input, const std::vector<std::s
             if (c == '\n') c = ' ';
         text += "message " + one_line + "\n";
     }
+    text += "sentence " + sentence + "\nseq_len " + std::to_string(seq_len) + "\n";
     if (text == last) return;
     last = text;
     const std::string temp = std::string(path) + ".tmp";

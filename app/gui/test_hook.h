@@ -14,8 +14,11 @@ namespace attn::gui {
 // "mouse x y", "hovered id", "active id", "text_input 0|1" and "pending_input n" (keyboard events still
 // waiting in the window's input queue), then one "message <text>" line per non-empty
 // message the window shows in its controls or status line (`messages`), so a test can
-// check that bad input was answered. Call once per frame after ImGui::Render().
-// Does nothing, and costs one getenv at start-up, when the variable is unset.
-void report_layout_for_tests(std::size_t pending_input, const std::vector<std::string>& messages = {});
+// check that bad input was answered, and last "sentence <text>" (the sentence box's text,
+// so a typing test can check that every key arrived) and "seq_len <L>" (the L of the
+// configuration being shown). Call once per frame after
+// ImGui::Render(). Does nothing, and costs one getenv at start-up, when the variable is unset.
+void report_layout_for_tests(std::size_t pending_input, const std::vector<std::string>& messages = {},
+                             const std::string& sentence = {}, int seq_len = 0);
 
 }  // namespace attn::gui

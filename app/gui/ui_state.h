@@ -46,12 +46,6 @@ struct CodeUi {
     int hovered_line = -1;   // the module line under the mouse this frame, -1 for none
     int scrolled_step = -1;  // the step the highlight was last scrolled into view for ...
     float scrolled_h = 0;    // ... at this panel height (a resize scrolls again)
-    // Hovering a line for a moment shows its step. Only a mouse that moved since the last
-    // such jump can start another, so lines sliding under a still mouse never chain jumps.
-    int dwell_line = -1;         // the line the mouse rests on
-    float dwell_seconds = 0;     // for how long
-    bool dwell_armed = true;     // false from a hover jump until the mouse moves
-    float dwell_mouse_x = 0, dwell_mouse_y = 0;  // where the mouse was at that jump
 };
 
 // The number field under a pinned `input` cell (view_input_editor.h).
@@ -60,6 +54,9 @@ struct InputEditUi {
     std::string text;      // what the user is typing
     Message message;       // why the last value was refused (empty when it was taken)
 };
+
+// Presentation mode draws everything this many times larger (the window and snapshots).
+inline constexpr float kPresentationTypeScale = 1.5f;
 
 struct UiState {
     Playback playback;

@@ -105,6 +105,18 @@ Tensor repeated(const Mat& rows, int batch, std::vector<std::string> names) {
     return Tensor::from_values({batch, rows.rows(), rows.cols()}, std::move(names), values);
 }
 
+// `items` blocks of rows stacked in `rows` ((items x N, W)), item b of the batch taking
+// block b % items: (B, N, W). One block is copied into every item.
+Tensor items_cycled(const Mat& rows, int items, int batch, std::vector<std::string> names) {
+    const Eigen::Index n = rows.rows() / items;
+    std::vector<float> values;
+    for (int b = 0; b < batch; ++b) {
+        const Mat block = rows.middleRows((b % items) * n, n);  // (N, W), row-major like the tensor
+        values.insert(values.end(), block.data(), block.data() + block.size());
+    }
+    return Tensor::from_values({batch, n, rows.cols()}, std::move(names), values);
+}
+
 }  // namespace
 
 void apply_recipe(const Recipe& recipe, AttentionConfig& config, ProblemSources& sources) {
@@ -165,8 +177,9 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     const bool typed_query = src.query_values.size() > 0;
     // One word per typed row only labels the rows (the window keeps its sentence's words
     // when a cell of the input is typed into); anything else would be a second query.
-    const bool words_label_rows = typed_query && src.sentences.empty() &&
-                                  static_cast<int64_t>(src.tokens.size()) == src.query_values.rows();
+    const int typed_items = std::max(1, src.query_value_items);
+    const int64_t typed_rows = src.query_values.rows() / typed_items;  // L of each typed item
+    const bool words_label_rows = typed_query && src.sentences.empty() && static_cast<int64_t>(src.tokens.size()) == typed_rows;
     if (typed_query && (!src.query_path.empty() || (!sentences.empty() && !words_label_rows)))
         return R::failure(Message("error.problem.typed_query_twice"));
     // A recipe's example input, when nothing else gives the query and its (L, d_in) fits.
@@ -196,12 +209,12 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         const Mat& rows = src.query_values;  // (L, d_in)
         if (have_weights && rows.cols() != config.d_in())
             return R::failure(Message("error.problem.typed_query_width", {{"got", rows.cols()}, {"expected", config.d_in()}}));
-        config.seq_len = static_cast<int>(rows.rows());
+        config.seq_len = static_cast<int>(typed_rows);
         if (!have_weights) {  // as for a query file: the width is E unless d_in is its own
             if (config.input_dim > 0) config.input_dim = static_cast<int>(rows.cols());
             else config.hidden_dim = static_cast<int>(rows.cols());
         }
-        p.inputs.query = repeated(rows, config.batch, {"B", "L", config.d_in() == config.E() ? "E" : "d_in"});
+        p.inputs.query = items_cycled(rows, typed_items, config.batch, {"B", "L", config.d_in() == config.E() ? "E" : "d_in"});
     } else if (example) {
         config.seq_len = example->rows;
         if (per_item) config.batch = static_cast<int>(sentences.size());
@@ -264,7 +277,8 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
         config.mask_file_path = src.mask_path;
     }
 
-    fit_recipe_masks(config);  // the recipe's valid lengths and key pattern at the final B and S
+    // The recipe's valid lengths and key pattern at the final B and S.
+    if (Message note = fit_recipe_masks(config); !note.id.empty()) p.notes.push_back(std::move(note));
     config.dropout_keep.clear();  // only a torch replay below fills it
 
     if (Status s = validate(config); !s) {

@@ -37,6 +37,11 @@ struct ProblemSources {
     // copy. query_values fixes L and d_in; key_values/value_values (both or neither) make
     // cross-attention and fix S, kdim and vdim. Empty when not given.
     Mat query_values;
+    // How many batch items query_values holds, stacked ((items x L, d_in)): 1 (the command
+    // line) copies the one matrix into every item; the window's typed cells keep each
+    // item's own rows (items = B), so editing item 1 leaves item 0 as it was. Item b of
+    // the batch takes block b % items.
+    int query_value_items = 1;
     Mat key_values;
     Mat value_values;
 };
@@ -46,6 +51,9 @@ inline constexpr const char* kPadToken = "<pad>";
 
 struct Problem {
     AttentionConfig config;
+    // What the user should know about how the options were applied (a recipe's lengths
+    // clipped to a shorter -L): the command line prints each as a note, not an error.
+    std::vector<Message> notes;
     // Shared, never null: the window's remembered seeded weights, a model's layer and the
     // trace all point at one copy.
     std::shared_ptr<const AttentionWeights> weights = std::make_shared<const AttentionWeights>();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "core/ops.h"
 #include "core/rope.h"
@@ -46,7 +47,8 @@ std::string projection_text(StepId id, const AttentionConfig& c, const Catalogue
 }
 
 std::string split_text(StepId id, const AttentionConfig& c, const Catalogue& cat) {
-    return cat.format("step.split.explanation", {{"embed", c.E()},
+    // One head: the view only adds a head axis of size 1; there is no "next head".
+    return cat.format(c.H() == 1 ? "step.split.one_head.explanation" : "step.split.explanation", {{"embed", c.E()},
                                                  {"heads", c.H()},
                                                  {"head_dim", c.head_dim()},
                                                  {"last_column", c.head_dim() - 1},
@@ -118,9 +120,12 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
             return cat.format(key, {{"p", fixed(c.dropout, 2)}, {"keep_scale", fixed(dropout_keep_scale(c.dropout), 3)}});
         case StepId::Context: return cat.format(key, {{"head_dim", c.head_dim()}});
         case StepId::ContextSplit: return cat.text(key);
-        case StepId::Concat:
-            return cat.format(c.variant == Variant::Stacked ? "step.concat.stacked.explanation" : key,
-                              {{"heads", c.H()}, {"head_dim", c.head_dim()}, {"embed", c.E()}});
+        case StepId::Concat: {
+            // Without an output projection (selfatt-v1) the joined heads are the module's output.
+            const std::string joined = cat.format(c.variant == Variant::Stacked ? "step.concat.stacked.explanation" : key,
+                                                  {{"heads", c.H()}, {"head_dim", c.head_dim()}, {"embed", c.E()}});
+            return c.no_out_proj ? join(joined, cat.text("step.concat.no_out_proj")) : joined;
+        }
         case StepId::Out: return cat.text(key);
     }
     return "";
@@ -137,6 +142,11 @@ std::string plain_key(StepId id, const AttentionConfig& c, const char* part) {
     if (id == StepId::AttnScaled && c.scale.kind != ScaleKind::Head)
         return std::string("step.attn_scaled.") + (c.scale.kind == ScaleKind::Hidden ? "hidden" :
                                                    c.scale.kind == ScaleKind::None   ? "none" : "value") + "." + part;
+    // A projection without bias (Llama, the from-scratch modules with qkv_bias=False)
+    // writes no "+ b" in its formula.
+    const bool projection = id == StepId::Q || id == StepId::K || id == StepId::V || id == StepId::Qkv;
+    if (std::string_view(part) == "formula" && ((projection && !c.qkv_bias()) || (id == StepId::Out && !c.out_bias())))
+        return key_of(id, "formula_no_bias");
     return key_of(id, part);
 }
 

@@ -37,6 +37,30 @@ TEST_CASE("previous plays the current step backwards, then rests on the one befo
     CHECK(pb.progress() == 1.0f);
 }
 
+TEST_CASE("back at the first step keeps its finished picture (a clicker's back never blanks the screen)") {
+    Playback pb;
+    pb.set_step_count(5);
+    pb.set_position(0, 1.0f);
+    for (int press = 0; press < 3; ++press) {
+        pb.previous();
+        run(pb, 0.2f);
+        CHECK(pb.step() == 0);
+        CHECK(pb.progress() == 1.0f);
+    }
+    // Halfway through the first step's own animation, back finishes it instead of emptying it.
+    pb.jump_to(0);
+    run(pb, Playback::kStepSeconds * 0.3f);
+    REQUIRE(pb.progress() < 1.0f);
+    pb.previous();
+    run(pb, Playback::kStepSeconds * 2.0f);
+    CHECK(pb.step() == 0);
+    CHECK(pb.progress() == 1.0f);
+    // The next press forward moves on at once, as from any finished step.
+    pb.next();
+    run(pb, Playback::kStepSeconds * 2.0f);
+    CHECK(pb.step() == 1);
+}
+
 TEST_CASE("a step's animation can be reversed halfway") {
     Playback pb;
     pb.set_step_count(5);

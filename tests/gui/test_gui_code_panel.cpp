@@ -14,21 +14,17 @@
 #include "app/text/languages.h"
 #include "core/recipe.h"
 #include "tests/gui/headless_imgui.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using namespace attn::test_configs;
 
 namespace {
 
-AttentionConfig masked_config() {
-    AttentionConfig c;
-    c.seq_len = 4;
-    c.hidden_dim = 8;
-    c.num_heads = 2;
-    c.mask = MaskKind::Causal;
-    return c;
-}
+// A causal configuration: its code has a masking line.
+const AttentionConfig kMasked = causal(sized(4, 8, 2));
 
 const char* code_window() { return text::label("window.code"); }
 
@@ -57,7 +53,7 @@ TEST_CASE("the code panel highlights the current step's line and writes its shap
     for (const ImVec2 size : {ImVec2(1920, 1080), ImVec2(1024, 768)}) {
         CAPTURE(size.x);
         HeadlessImGui imgui(size.x, size.y);
-        AppState state = state_for(masked_config());
+        AppState state = state_for(kMasked);
         REQUIRE(state.results.trace);
         state.settings.hint_seen = true;
         ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
@@ -146,7 +142,7 @@ TEST_CASE("with a recipe the code panel shows the recipe's own class and highlig
 
 TEST_CASE("clicking a line of the code panel shows its step") {
     HeadlessImGui imgui(1280, 800);
-    AppState state = state_for(masked_config());
+    AppState state = state_for(kMasked);
     REQUIRE(state.results.trace);
     state.settings.hint_seen = true;
     state.ui.code.show = true;
@@ -192,7 +188,7 @@ TEST_CASE("File > Export as PyTorch writes the folder, or says in the dialog why
     request.create_folder = base.string();  // the dialog's "create folder?" answered yes
 
     SUBCASE("float32: the folder is written and the status line says how to run it") {
-        AppState state = state_for(masked_config());
+        AppState state = state_for(kMasked);
         REQUIRE(state.results.trace);
         request.path = (base / "torch").string();
         ExportRunner runner;
@@ -202,7 +198,7 @@ TEST_CASE("File > Export as PyTorch writes the folder, or says in the dialog why
         CHECK(text::render(state.ui.status).find("attention.py") != std::string::npos);
     }
     SUBCASE("bfloat16: refused with the reason in the dialog, nothing written") {
-        AttentionConfig c = masked_config();
+        AttentionConfig c = kMasked;
         c.dtype = DType::BFloat16;
         AppState state = state_for(c);
         REQUIRE(state.results.trace);
@@ -215,9 +211,9 @@ TEST_CASE("File > Export as PyTorch writes the folder, or says in the dialog why
     std::filesystem::remove_all(base);
 }
 
-TEST_CASE("resting the mouse on a code line for a moment shows its step, once") {
+TEST_CASE("resting the mouse on a code line only highlights it: the step changes on a click alone") {
     HeadlessImGui imgui(1280, 800);
-    AppState state = state_for(masked_config());
+    AppState state = state_for(kMasked);
     REQUIRE(state.results.trace);
     state.settings.hint_seen = true;
     state.ui.code.show = true;
@@ -229,12 +225,16 @@ TEST_CASE("resting the mouse on a code line for a moment shows its step, once") 
     frames(imgui, state, 3);
     const ImGuiWindow* panel = drawn_window(code_window());
     REQUIRE(panel);
-    // Sweep down to the softmax line (each line passes in a few frames: no jump).
+    // Sweep down to the softmax line and rest there: a teacher pointing at code.
     REQUIRE(sweep_to_line_of(imgui, state, panel, StepId::AttnWeights));
     CHECK(state.ui.playback.step() == masked);
-    frames(imgui, state, 60);  // a second at rest (HeadlessImGui runs at 60 frames a second)
-    CHECK(state.ui.playback.step() == weights);
-    // Still resting: whatever slides under the mouse, no further jump until it moves.
-    frames(imgui, state, 120);
+    frames(imgui, state, 180);  // three seconds at rest (HeadlessImGui runs at 60 frames a second)
+    CHECK(state.ui.playback.step() == masked);
+    CHECK(state.ui.code.hovered_line >= 0);  // the line under the mouse is the hovered one
+    // A click on the same line goes to its step.
+    ImGui::GetIO().MouseDown[0] = true;
+    frames(imgui, state, 1);
+    ImGui::GetIO().MouseDown[0] = false;
+    frames(imgui, state, 2);
     CHECK(state.ui.playback.step() == weights);
 }

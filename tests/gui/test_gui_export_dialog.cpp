@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <filesystem>
 #include <fstream>
@@ -124,7 +125,7 @@ TEST_CASE("a typed path into missing folders is refused inside the dialog and cr
     CHECK(h.state.jobs.dialog.chooser.folder() == h.tmp.string());
     const Actions r = h.press(kEnterKey);
     CHECK_FALSE(r.export_request.has_value());
-    CHECK(english(h.state.jobs.dialog.error).find("does not exist") != std::string::npos);
+    CHECK(h.state.jobs.dialog.error.id == "export.path.two_missing");  // Missing/deeper and Missing
     CHECK(fs::is_empty(h.tmp));
 }
 
@@ -165,4 +166,29 @@ TEST_CASE("File > Open mask: the chosen .npy masks the keys it says, through the
         CHECK(weights.at({0, 0, i, 2}) == 0.0f);
         CHECK(weights.at({0, 0, i, 1}) > 0.0f);
     }
+}
+
+TEST_CASE("Enter exports after a checkbox was ticked, not only from the path field") {
+    DialogHarness h;
+    open_path_dialog(h.state.jobs.dialog, DialogState::Kind::ExportSnapshot, (h.tmp / "shot.png").string());
+    for (int i = 0; i < 3; ++i) h.frame();
+    // The user ticked "canvas only" off with the mouse: the path field no longer has the keys.
+    ImGui::ClearActiveID();
+    h.state.jobs.dialog.canvas_only = false;
+    h.frame();
+    REQUIRE_FALSE(ImGui::IsAnyItemActive());
+    const Actions r = h.press(kEnterKey);
+    REQUIRE(r.export_request.has_value());
+    CHECK_FALSE(r.export_request->canvas_only);
+}
+
+TEST_CASE("Escape closes Help > Keyboard") {
+    DialogHarness h;
+    h.state.jobs.dialog.kind = DialogState::Kind::Keys;
+    h.state.jobs.dialog.just_opened = true;
+    for (int i = 0; i < 3; ++i) h.frame();
+    REQUIRE(h.state.jobs.dialog.kind == DialogState::Kind::Keys);
+    h.press(kEscapeKey);
+    h.frame();
+    CHECK(h.state.jobs.dialog.kind == DialogState::Kind::None);
 }

@@ -15,10 +15,12 @@
 #include "app/gui/views/view_input_editor.h"
 #include "app/text/languages.h"
 #include "headless_imgui.h"
+#include "tests/catalogue_words.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using attn::testing::opening;
 
 namespace {
 
@@ -110,15 +112,20 @@ TEST_CASE("typing a number into a pinned input cell recomputes everything after 
     compute_into(state);
     const std::vector<std::string> words = state.results.query_tokens;
     const Tensor before_q = state.results.trace->find(StepId::Q)->tensor;
+    const Tensor before_input = state.results.trace->find(StepId::Input)->tensor;
     pin_input_cell(state, 1, 2);
     frame(state);
-    REQUIRE(shows(drawn_text(kWindow), "Type a new value"));
+    REQUIRE(shows(drawn_text(kWindow), opening("inspector.edit_input")));
 
     CHECK(type_value(state, "  3.5 "));
     REQUIRE(state.session.sources.query_values.size() > 0);
     compute_into(state);
     CHECK(input_at(state, 1, 2) == 3.5f);
-    CHECK(state.results.trace->find(StepId::Input)->tensor.at({1, 1, 2}) == 3.5f);  // every item gets the rows
+    // Only the item on screen (0) changes; item 1 keeps its own number.
+    const float item1_before = before_input.at({1, 1, 2});
+    REQUIRE(item1_before != 3.5f);
+    CHECK(state.results.trace->find(StepId::Input)->tensor.at({1, 1, 2}) == item1_before);
+    CHECK(state.results.trace->find(StepId::Input)->tensor.at({1, 0, 0}) == before_input.at({1, 0, 0}));
     CHECK(state.results.query_tokens == words);  // the words still label the rows
     const Tensor& q = state.results.trace->find(StepId::Q)->tensor;
     CHECK(q.at({0, 0, 0}) == before_q.at({0, 0, 0}));  // row 0 did not read the cell
@@ -171,4 +178,25 @@ TEST_CASE("typing into a recipe's example input keeps the article's words on the
     CHECK(input_at(state, 1, 1) == 2.5f);
     CHECK(input_at(state, 0, 0) == doctest::Approx(0.43f));  // the other rows are the article's
     CHECK(state.results.query_tokens == words);
+}
+
+TEST_CASE("typing into batch item 1 of interview-mha changes that item only") {
+    AppState state;
+    REQUIRE(choose_recipe(state.session, "interview-mha").empty());
+    compute_into(state);
+    const Tensor before = state.results.trace->find(StepId::Input)->tensor;  // (B, L, d_in)
+    REQUIRE(before.dim(0) >= 3);
+    REQUIRE(before.at({0, 0, 0}) != before.at({2, 0, 0}));  // the items really differ
+    Session& session = state.session;
+    REQUIRE(edit_input_cell(session, *state.results.trace, 1, 0, 0, 9.0f).empty());
+    compute_into(state);
+    const Tensor& after = state.results.trace->find(StepId::Input)->tensor;
+    CHECK(after.at({1, 0, 0}) == 9.0f);
+    for (int64_t b : {int64_t{0}, int64_t{2}})
+        for (int64_t i = 0; i < before.dim(1); ++i)
+            for (int64_t d = 0; d < before.dim(2); ++d) {
+                CAPTURE(b);
+                CAPTURE(i);
+                CHECK(after.at({b, i, d}) == before.at({b, i, d}));
+            }
 }

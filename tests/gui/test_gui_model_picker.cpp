@@ -5,6 +5,7 @@
 
 #include "app/gui/model_choice.h"
 #include "app/gui/step_notes.h"
+#include "app/gui/views/view_controls.h"
 #include "app/text/languages.h"
 #include "headless_imgui.h"
 
@@ -65,7 +66,7 @@ TEST_CASE("choosing a trained model changes the config and adds the model's step
         CHECK_FALSE(state.session.model);
         CHECK(state.session.config.hidden_dim == 64);
         CHECK(state.session.config.num_heads == 4);
-        CHECK(english(state.session.model_note).find("random (untrained)") != std::string::npos);
+        CHECK(english(state.session.model_note).find(text::tr("model.random")) != std::string::npos);
         compute_into(state);
         CHECK_FALSE(state.results.trace->model.present());
     }
@@ -105,9 +106,9 @@ TEST_CASE("the picker draws the model's card with its measured head claims") {
     imgui.frame(state);
     const std::string controls = without_spaces(drawn_text(attn::text::label("window.controls")));
     CHECK(controls.find(without_spaces("tiny-lm")) != std::string::npos);
-    CHECK(controls.find(without_spaces("Model card")) != std::string::npos);
+    CHECK(controls.find(without_spaces(text::tr("model.card"))) != std::string::npos);
     CHECK(controls.find(without_spaces("measured")) != std::string::npos);
-    CHECK(controls.find(without_spaces("fixed by the model")) != std::string::npos);
+    CHECK(controls.find(without_spaces(text::tr("model.sizes_fixed"))) != std::string::npos);
     const std::vector<std::string> lines = model_card_lines(state.session.model->spec, 0);
     const bool claims = std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("head 0:", 0) == 0; });
     CHECK(claims);
@@ -224,4 +225,30 @@ TEST_CASE("a saved lesson resumes with issue 9's options and its recipe") {
     CHECK(r.no_out_bias);
     CHECK(r.average_weights);
     CHECK(r.dtype == DType::BFloat16);
+}
+
+TEST_CASE("after switching models the controls show the configuration on the canvas") {
+    AppState state;
+    compute_into(state);
+    REQUIRE(choose_model(state.session, "tiny-lm").empty());
+    compute_into(state);
+    state.session.sentence = "two eight three nine four ten";
+    REQUIRE(follow_model_sentence(state.session));
+    compute_into(state);
+    CHECK(state.results.trace->config.seq_len == 7);  // <bos> + 6 words
+    CHECK(shown_config(state.session, state.results).seq_len == 7);
+    CHECK(shown_config(state.session, state.results).mask == state.results.trace->config.mask);
+
+    REQUIRE(choose_model(state.session, "reverse").empty());
+    compute_into(state);
+    const AttentionConfig& reverse = shown_config(state.session, state.results);
+    CHECK(reverse.seq_len == state.results.trace->config.seq_len);
+    CHECK_FALSE(reverse.has_mask());  // the reverse model has no mask: nothing is shown ticked
+
+    REQUIRE(choose_model(state.session, "sort").empty());
+    compute_into(state);
+    CHECK(shown_config(state.session, state.results).seq_len == state.results.trace->config.seq_len);
+    // Back to random weights: the controls edit the session's own configuration again.
+    choose_random_weights(state.session, false);
+    CHECK(&shown_config(state.session, state.results) == &state.session.config);
 }

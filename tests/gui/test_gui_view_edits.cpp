@@ -17,10 +17,12 @@
 #include "tests/gui/controls_driver.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/lang/pseudo_language.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using attn::test_configs::sized;
 
 // The compiler holds the rule: a registered view gets the state read-only.
 static_assert(std::is_same<ViewDraw, Actions (*)(const AppState&, UiState&, const FrameContext&, const Rect&)>::value,
@@ -63,10 +65,7 @@ void press_key(const AppState& state, UiState& ui, int key) {
 }
 
 AppState small_state() {
-    AttentionConfig c;
-    c.seq_len = 6;
-    c.hidden_dim = 8;
-    c.num_heads = 2;
+    AttentionConfig c = sized(6, 8, 2);
     AppState state = state_for(c);
     state.session.sentence = "the cat sat on the mat";
     state.session.sentence_in_use = state.session.sentence;
@@ -115,6 +114,39 @@ TEST_CASE("typing into the sentence box comes back as a session edit and leaves 
     CHECK(ImGui::GetIO().WantTextInput);
     // A frame without input hands nothing back.
     CHECK_FALSE(controls_frame(state, state.ui).session_edit.has_value());
+}
+
+TEST_CASE("Escape in the sentence box leaves the field and keeps the sentence already applied") {
+    constexpr int kEscapeKey = 301;
+    HeadlessImGui imgui(1280, 800);
+    ImGui::GetIO().KeyMap[ImGuiKey_End] = kEndKey;
+    ImGui::GetIO().KeyMap[ImGuiKey_Escape] = kEscapeKey;
+    AppState state = small_state();
+    REQUIRE(state.results.trace);
+    controls_frame(state, state.ui);
+    bool editing = false;
+    for (float y = 2.0f; y < ImGui::GetFontSize() * 8.0f && !editing; y += 3.0f) {
+        click_at(state, state.ui, kPanelW * 0.5f, y);
+        editing = ImGui::GetIO().WantTextInput;
+    }
+    REQUIRE(editing);
+    press_key(state, state.ui, kEndKey);
+    ImGui::GetIO().AddInputCharactersUTF8(" and the cat ran");
+    Actions typed = controls_frame(state, state.ui);
+    apply_edits(state, typed);
+    REQUIRE(state.session.sentence == "the cat sat on the mat and the cat ran");
+
+    // Escape: ImGui alone would hand back the text from before the click as an edit.
+    ImGui::GetIO().KeysDown[kEscapeKey] = true;
+    Actions escaped = controls_frame(state, state.ui);
+    ImGui::GetIO().KeysDown[kEscapeKey] = false;
+    CHECK_FALSE(escaped.config_changed);
+    apply_edits(state, escaped);
+    Actions after = controls_frame(state, state.ui);
+    apply_edits(state, after);
+    CHECK(state.session.sentence == "the cat sat on the mat and the cat ran");
+    CHECK(state.session.config.seq_len == 10);
+    CHECK_FALSE(ImGui::GetIO().WantTextInput);  // the field was left
 }
 
 TEST_CASE("a value typed into a slider after Ctrl+click comes back as a session edit, digit by digit") {

@@ -8,20 +8,21 @@
 #include "app/io/problem.h"
 #include "app/text/step_text.h"
 #include "tests/lang/pseudo_language.h"
+#include "tests/catalogue_words.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 
 using namespace attn::gui::testing;
+using attn::testing::words_after;
+using attn::test_configs::sized;
 
 TEST_CASE("every step draws its title, shape and timeline at every moment of its animation") {
     HeadlessImGui imgui(1280, 800);
     const uint64_t markers = text::markers_produced();
     for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
-        AttentionConfig c;
-        c.seq_len = 5;
-        c.hidden_dim = 6;
-        c.num_heads = 3;
+        AttentionConfig c = sized(5, 6, 3);
         c.mask = mask;
         c.dropout = 0.2f;
         AppState state = state_for(c);
@@ -198,17 +199,14 @@ TEST_CASE("the saved settings are the configuration on screen") {
     AppState state;  // E = 6 on screen, while the settings' default says 8
     state.session.config.hidden_dim = 6;
     store_config_in_settings(state);
-    CHECK(state.settings.hidden_dim == 6);
+    CHECK(state.settings.config.hidden_dim == 6);
     CHECK(serialize_settings(state.settings).find("hidden_dim = 6") != std::string::npos);
 }
 
 
 TEST_CASE("a 1024x768 projector gives the canvas half the width and keeps every panel") {
     HeadlessImGui imgui(1024, 768);
-    AttentionConfig c;
-    c.seq_len = 6;
-    c.hidden_dim = 6;
-    c.num_heads = 2;
+    AttentionConfig c = sized(6, 6, 2);
     AppState state = state_for(c);
     state.settings.hint_seen = true;
     imgui.frame(state, false, false);
@@ -270,10 +268,7 @@ float menu_bar_content_right() {
 TEST_CASE("switching language redraws the labels from the same trace, windows in place") {
     test::register_pseudo_language();
     HeadlessImGui imgui(1280, 800);
-    AttentionConfig c;
-    c.seq_len = 5;
-    c.hidden_dim = 8;
-    c.num_heads = 4;
+    AttentionConfig c = sized(5, 8, 4);
     AppState state = state_for(c);
     state.settings.hint_seen = true;
     const uint64_t markers_before = text::markers_produced();
@@ -285,7 +280,7 @@ TEST_CASE("switching language redraws the labels from the same trace, windows in
     const ImGuiWindow* controls = drawn_window(text::label("window.controls"));
     REQUIRE(controls);
     const ImVec2 pos = controls->Pos, size = controls->Size;
-    CHECK(text::describe_step(trace->steps.front(), trace->config).title == "Input tokens");
+    CHECK(text::describe_step(trace->steps.front(), trace->config).title == text::tr("step.input.title"));
 
     test::LanguageScope scope("pseudo");
     imgui.frame(state, false, false);
@@ -333,10 +328,7 @@ TEST_CASE("the font's glyphs follow the language in use") {
 TEST_CASE("the explanation of a fully masked row follows the fill: zeros for -inf, 1/S for -1e20") {
     for (const char* fill : {"-inf", "-1e20"}) {
         CAPTURE(std::string(fill));
-        AttentionConfig c;
-        c.seq_len = 4;
-        c.hidden_dim = 4;
-        c.num_heads = 2;
+        AttentionConfig c = sized(4, 4, 2);
         c.mask_presets = parse_mask_presets("left-padding").value();
         c.valid_lengths = {0};  // every key masked
         c.mask_fill = parse_mask_fill(fill).value();
@@ -348,6 +340,70 @@ TEST_CASE("the explanation of a fully masked row follows the fill: zeros for -in
         const std::string shown = drawn_text(attn::text::label("window.explanation"));
         const bool uniform = std::string(fill) != "-inf";
         CHECK(shows(shown, "is 1/4") == uniform);
-        CHECK(shows(shown, "all zero, not NaN") == !uniform);
+        CHECK(shows(shown, words_after("explain.fully_masked_rows", "rows")) == !uniform);
     }
+}
+
+TEST_CASE("the storage key says why a step has no head: before the split, heads joined, or a table all heads share") {
+    AttentionConfig c;
+    c.seq_len = 4;
+    c.hidden_dim = 8;
+    c.num_heads = 2;
+    c.rope = true;
+    HeadlessImGui imgui(1600, 1000);
+    AppState state = state_for(c);
+    REQUIRE(state.results.trace);
+    state.settings.hint_seen = true;
+    struct Case { StepId id; const char* key; };
+    const Case cases[] = {{StepId::Q, "storage.key.no_head"},
+                          {StepId::Out, "storage.key.no_head_joined"},
+                          {StepId::Concat, "storage.key.no_head_joined"},
+                          {StepId::RopeCos, "storage.key.no_head_shared"}};
+    for (const Case& k : cases) {
+        CAPTURE(step_name(k.id));
+        state.ui.playback.set_position(state.results.trace->index_of(k.id), 1.0f);
+        imgui.frame(state);
+        imgui.frame(state);
+        const std::string canvas = drawn_text("Canvas");
+        CHECK(shows(canvas, attn::text::tr(k.key)));
+        for (const char* other : {"storage.key.no_head", "storage.key.no_head_joined", "storage.key.no_head_shared"})
+            if (std::string(other) != k.key) CHECK_FALSE(shows(canvas, attn::text::tr(other)));
+    }
+}
+
+TEST_CASE("a projection's formula has a bias term only when the configuration has one") {
+    AttentionConfig c;
+    c.seq_len = 4;
+    c.hidden_dim = 8;
+    c.num_heads = 2;
+    for (const bool bias : {true, false}) {
+        CAPTURE(bias);
+        c.bias = bias;
+        for (StepId id : {StepId::Q, StepId::K, StepId::V, StepId::Out}) {
+            CAPTURE(step_name(id));
+            const std::string formula = describe_step(id, c, attn::text::english()).formula;
+            CHECK((formula.find("+ b_") != std::string::npos) == bias);
+        }
+    }
+    c.bias = true;
+    c.no_out_bias = true;  // an output projection without bias, biased q/k/v
+    CHECK(describe_step(StepId::Q, c, attn::text::english()).formula.find("+ b_q") != std::string::npos);
+    CHECK(describe_step(StepId::Out, c, attn::text::english()).formula.find("+ b_o") == std::string::npos);
+}
+
+TEST_CASE("one head and no output projection are said as they are (selfatt-v1)") {
+    AttentionConfig c;
+    c.seq_len = 4;
+    c.hidden_dim = 8;
+    c.num_heads = 1;
+    c.no_out_proj = true;
+    const std::string split = describe_step(StepId::QSplit, c, attn::text::english()).explanation;
+    CHECK(split.find("head 1") == std::string::npos);  // there is no second head
+    CHECK(split.find("axis of size 1") != std::string::npos);
+    const std::string concat = describe_step(StepId::Concat, c, attn::text::english()).explanation;
+    CHECK(concat.find(attn::text::english().text("step.concat.no_out_proj")) != std::string::npos);
+    c.num_heads = 2;
+    c.no_out_proj = false;
+    CHECK(describe_step(StepId::QSplit, c, attn::text::english()).explanation.find("head 1") != std::string::npos);
+    CHECK(describe_step(StepId::Concat, c, attn::text::english()).explanation.find("no output projection") == std::string::npos);
 }

@@ -109,7 +109,12 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
         if (!results.compute_error.empty()) {
             // At the bottom, on the panel's own colour: it must read over the storage strip
             // or heatmaps under it, whatever its length in the language in use.
-            const std::string failed = trf("canvas.compute_failed", {{"error", text::render(results.compute_error)}});
+            // With files in use the cause is usually one of them: say how to drop them.
+            const io::ProblemSources& files = session.sources;
+            const bool has_files = !files.weights_path.empty() || !files.query_path.empty() || !files.key_path.empty() ||
+                                   !files.value_path.empty() || !files.mask_path.empty();
+            const std::string failed = trf(has_files ? "canvas.compute_failed_files" : "canvas.compute_failed",
+                                           {{"error", text::render(results.compute_error)}, {"button", tr("controls.files.forget")}});
             const float wrap = size.x - 2.0f * s;
             const float text_h = ImGui::CalcTextSize(failed.c_str(), nullptr, false, wrap).y;
             const ImVec2 top(pos.x + s, pos.y + size.y - text_h - s * 0.6f);

@@ -37,10 +37,6 @@ size_t indent_of(const std::string& code) {
     return code.find_first_not_of(' ') == std::string::npos ? 0 : code.find_first_not_of(' ');
 }
 
-// How long the mouse rests on a line before the canvas shows that line's step: long
-// enough that sweeping across the panel changes nothing.
-constexpr float kHoverJumpSeconds = 0.6f;
-
 }  // namespace
 
 void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool light_theme, const Fonts& fonts) {
@@ -95,17 +91,10 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
         if (target < 0) ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
         if (ImGui::Selectable(label.c_str(), is_current) && target >= 0 && target != index) playback.jump_to(target);
         if (target < 0) ImGui::PopStyleColor();
+        // Hovering only highlights and names the line's step: a teacher pointing at code
+        // with the mouse must not move the lesson. A click goes there.
         if (ImGui::IsItemHovered()) {
             code.hovered_line = static_cast<int>(i);
-            if (code.dwell_line != static_cast<int>(i)) code.dwell_seconds = 0.0f;
-            code.dwell_line = static_cast<int>(i);
-            code.dwell_seconds += ImGui::GetIO().DeltaTime;
-            if (code.dwell_armed && code.dwell_seconds >= kHoverJumpSeconds && target >= 0 && target != index) {
-                playback.jump_to(target);
-                code.dwell_armed = false;
-                code.dwell_mouse_x = ImGui::GetIO().MousePos.x;
-                code.dwell_mouse_y = ImGui::GetIO().MousePos.y;
-            }
             if (target >= 0)
                 ImGui::SetTooltip(
                     "%s", text::trf("code.line_tip", {{"number", target + 1},
@@ -134,9 +123,6 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     }
     code.scrolled_step = index;
     code.scrolled_h = view_h;
-    if (code.hovered_line < 0) code.dwell_line = -1;
-    const ImVec2 mouse = ImGui::GetIO().MousePos;
-    if (mouse.x != code.dwell_mouse_x || mouse.y != code.dwell_mouse_y) code.dwell_armed = true;
     if (fonts.code) ImGui::PopFont();
     ImGui::EndChild();
 }

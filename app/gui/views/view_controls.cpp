@@ -150,6 +150,11 @@ bool draw_issue_options(Session& session, const Results& results, const Controls
 
 }  // namespace
 
+const AttentionConfig& shown_config(const Session& session, const Results& results) {
+    if (session.model && results.trace && results.trace->model.present()) return results.trace->config;
+    return session.config;
+}
+
 Actions draw_controls(const Session& shown_session, const Results& results, UiState& ui, const UiSettings& shown_settings,
                       bool computing) {
     ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.0f);
@@ -174,7 +179,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     ImGui::TextUnformatted(tr("controls.tokens"));
     ImGui::SetNextItemWidth(-1.0f);
     const char* hint = model ? tr("controls.sentence.model_hint") : tr("controls.sentence.hint");
-    if (ImGui::InputTextWithHint("##sentence", hint, &session.sentence)) {
+    if (input_text_live("##sentence", hint, &session.sentence)) {
         session_edited = true;  // the box's text changes even when it is not taken
         out.config_changed |= model ? follow_model_sentence(session) : follow_sentence(session);
     }
@@ -196,7 +201,8 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
         const ModelSpec& spec = session.model->spec;
         ImGui::BeginGroup();
         ImGui::BeginDisabled();
-        int shown_l = session.config.seq_len, shown_e = spec.hidden_dim, shown_h = spec.heads;
+        const AttentionConfig& drawn = shown_config(session, results);
+        int shown_l = drawn.seq_len, shown_e = spec.hidden_dim, shown_h = spec.heads;
         ImGui::SliderInt(label("controls.seq_len"), &shown_l, 1, spec.max_len);
         ImGui::SliderInt(label("controls.hidden_dim"), &shown_e, 1, 1024);
         ImGui::SliderInt(label("controls.num_heads"), &shown_h, 1, 32);
@@ -211,7 +217,10 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
             out.config_changed = true;
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", fixed_sizes_reason());
-        draw_issue_options(session, results, ctx, session_edited);
+        Session shown = session;  // greyed out: nothing drawn from it can be edited
+        shown.config = drawn;
+        bool ignored = false;
+        draw_issue_options(shown, results, ctx, ignored);
         ImGui::Separator();
     } else {
     // The label wraps beside the box instead of being cut off in a narrow panel.
@@ -277,7 +286,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
         }
         if (sequence_files && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("controls.files.seq_first.tip"));
         if (session.sources.query_values.size() > 0)
-            ImGui::TextWrapped("%s", trf("controls.files.typed", {{"rows", static_cast<long long>(session.sources.query_values.rows())},
+            ImGui::TextWrapped("%s", trf("controls.files.typed", {{"rows", static_cast<long long>(session.sources.query_values.rows() / std::max(1, session.sources.query_value_items))},
                                                                  {"cols", static_cast<long long>(session.sources.query_values.cols())}}).c_str());
         if (ImGui::SmallButton(label("controls.files.forget"))) {
             session.sources = io::ProblemSources{};

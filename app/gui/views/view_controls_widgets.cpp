@@ -1,12 +1,34 @@
 #include "app/gui/views/view_controls_widgets.h"
 
+#include <algorithm>
+
 #include <imgui.h>
+#include <imgui_internal.h>
+#include <imgui_stdlib.h>
 
 #include "app/gui/colormap.h"
 #include "app/gui/fonts_theme.h"
+#include "app/gui/format.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
+
+bool input_text_live(const char* label, const char* hint, std::string* text) {
+    const bool escape = ImGui::GetActiveID() == ImGui::GetID(label) && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+    const std::string applied = *text;
+    const bool changed = ImGui::InputTextWithHint(label, hint, text);
+    if (!escape) return changed;
+    *text = applied;  // ImGui reverted it; the applied text stays, the field is left
+    return false;
+}
+
+void text_wrapped_at_spaces(const std::string& text) {
+    const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.0f);
+    ImGui::BeginGroup();
+    for (const std::string& line : wrap_at_spaces(text, width, [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }))
+        ImGui::TextUnformatted(line.c_str());
+    ImGui::EndGroup();
+}
 
 void help_marker(const char* text) {
     ImGui::SameLine();

@@ -25,6 +25,13 @@ struct SectionEdit {
     bool session_edited = false;
 };
 
+// A live text field (every keystroke is applied) whose Escape only leaves the field:
+// ImGui's own Escape would put back the text the field had when it was clicked, undoing
+// what was already applied. Returns true when the text changed.
+bool input_text_live(const char* label, const char* hint, std::string* text);
+// Wrapped text broken only at spaces (never inside "0.89" or "-inf", as ImGui's own
+// wrapping does after a full stop), in a group so every line starts where the first did.
+void text_wrapped_at_spaces(const std::string& text);
 // "(?)" on the same line; hovering it shows `text`.
 void help_marker(const char* text);
 // A wrapped line in the theme's warning colour (nothing when `message` is empty).

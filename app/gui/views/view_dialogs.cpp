@@ -71,8 +71,8 @@ void draw_open_dialog(DialogState& d, const io::ProblemSources& sources, bool li
             }
             ImGui::EndTable();
         }
-        if (ImGui::Button(label("dialog.close"))) {
-
+        const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+        if (ImGui::Button(label("dialog.close")) || escape || !open) {
             d.kind = Kind::None;
             ImGui::CloseCurrentPopup();
         }

@@ -53,7 +53,7 @@ void draw_explanation(const Trace* trace, int index, bool light_theme, const Fon
     ImGui::TextUnformatted(words.explanation.c_str());
     ImGui::PopTextWrapPos();
     if (step.kind == StepKind::Softmax || step.kind == StepKind::Mask) {
-        const int fully = trace->count_fully_masked_rows();
+        const int fully = trace->count_fully_masked_queries();
         if (fully > 0) {
             // With a finite fill (-1e20, finfo.min) the row's scores are all equal, so the
             // softmax gives 1/S each, as PyTorch does; only -inf needs AttnViz's zeros.

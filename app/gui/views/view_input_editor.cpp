@@ -52,7 +52,8 @@ Actions draw_input_editor(const Session& session, const Results& results, UiStat
     ImGui::TextWrapped("%s", text::trf("inspector.edit_input", {{"row", pinned.row}, {"col", pinned.col}}).c_str());
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
     const bool entered = ImGui::InputText("##input_edit", &edit.text, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr("inspector.edit_input.tip"));
+    // The tip would cover the refusal drawn just under the field: while one shows, it says enough.
+    if (ImGui::IsItemHovered() && edit.message.empty()) ImGui::SetTooltip("%s", text::tr("inspector.edit_input.tip"));
     if (entered) {
         const std::optional<float> value = parse_number(edit.text);
         Session edited = session;
@@ -68,7 +69,7 @@ Actions draw_input_editor(const Session& session, const Results& results, UiStat
         ImGui::TextWrapped("%s", text::render(edit.message).c_str());
         ImGui::PopStyleColor();
     }
-    if (input.dim(0) > 1) ImGui::TextDisabled("%s", text::tr("inspector.edit_input.all_items"));
+    if (input.dim(0) > 1) ImGui::TextDisabled("%s", text::trf("inspector.edit_input.all_items", {{"item", item}}).c_str());
     return out;
 }
 

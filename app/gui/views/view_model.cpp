@@ -7,6 +7,7 @@
 
 #include "app/gui/fonts_theme.h"
 #include "app/gui/model_choice.h"
+#include "app/gui/views/view_controls_widgets.h"
 #include "app/io/model_loader.h"
 #include "app/text/languages.h"
 
@@ -36,7 +37,7 @@ bool pick(Session& session, const std::string& name) {
 
 void wrapped_colored(ImVec4 colour, const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::TextWrapped("%s", text.c_str());
+    text_wrapped_at_spaces(text);
     ImGui::PopStyleColor();
 }
 
@@ -56,7 +57,10 @@ void layer_picked(const Session& shown, int layer, Actions& out) {
 }  // namespace
 
 const char* fixed_sizes_reason() {
-    return text::tr("model.fixed_sizes_reason");
+    // Names the button by its own label, in the language in use.
+    static std::string reason;
+    reason = text::trf("model.fixed_sizes_reason", {{"button", text::tr("model.use_random")}});
+    return reason.c_str();
 }
 
 Actions draw_model_picker(const Session& session, bool light_theme) {
@@ -115,7 +119,7 @@ void draw_model_card(const Session& session) {
     if (ImGui::CollapsingHeader(text::label("model.card"), ImGuiTreeNodeFlags_DefaultOpen)) {
         for (const std::string& line : card.lines) {
             ImGui::Bullet();
-            ImGui::TextWrapped("%s", line.c_str());
+            text_wrapped_at_spaces(line);  // "tested >= 0.89" stays on one line
         }
     }
 }

@@ -16,7 +16,7 @@ Actions draw_model_picker(const Session& session, bool light_theme);
 void draw_model_card(const Session& session);
 // The Model menu's items (inside an open menu).
 Actions draw_model_menu_items(const Session& session);
-// Why the size controls are fixed (tooltip on the disabled sliders).
+// Why the size controls are fixed (tooltip on the disabled sliders); valid until the next call.
 const char* fixed_sizes_reason();
 
 }  // namespace attn::gui

@@ -214,7 +214,9 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
         return;
     }
 
-    submit |= ImGui::Button(text::label(opening ? "dialog.path.open_button" : "dialog.path.export_button"), ImVec2(fs * 6.0f, 0));
+    // Enter exports from anywhere in the dialog (after ticking "canvas only", say), not
+    // only from the path field.
+    submit |= ImGui::Button(text::label(opening ? "dialog.path.open_button" : "dialog.path.export_button"), ImVec2(fs * 6.0f, 0)) || enter;
     ImGui::SameLine();
     const bool cancel = ImGui::Button(text::label("dialog.path.cancel")) || !open || (escape && !submit);
     if (submit) {

@@ -78,10 +78,22 @@ Caption strip_caption(const Painter& p) {
     return c;
 }
 
+// Why the step's elements belong to no head: it comes before the split, after the heads
+// were joined (concat, out, the residual, the model's output), or is a table every head
+// shares (RoPE's cos and sin).
+const char* no_head_key(const Painter& p) {
+    const Trace& trace = *p.f->trace;
+    const Step& shown = p.step(p.f->step);
+    if (shown.kind == StepKind::RopeTable) return "storage.key.no_head_shared";
+    for (int i = 0; i <= p.f->step && i < static_cast<int>(trace.steps.size()); ++i)
+        if (trace.steps[static_cast<size_t>(i)].kind == StepKind::Concat) return "storage.key.no_head_joined";
+    return "storage.key.no_head";
+}
+
 // The key entries for grey bins, in the order they are drawn.
 std::vector<std::pair<uint32_t, std::string>> grey_key(const Painter& p, const Caption& c) {
     std::vector<std::pair<uint32_t, std::string>> key;
-    if (c.no_head) key.emplace_back(pack_rgba(kNoHead), text::tr("storage.key.no_head"));
+    if (c.no_head) key.emplace_back(pack_rgba(kNoHead), text::tr(no_head_key(p)));
     if (c.mixed) key.emplace_back(pack_rgba(kMixed, 0.8f), text::tr("storage.key.mixed"));
     if (c.outside) key.emplace_back(p.pal.empty_cell, text::tr("storage.key.outside"));
 

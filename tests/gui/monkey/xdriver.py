@@ -84,7 +84,15 @@ class Layout:
         self.active = "00000000"
         self.text_input = False
         self.pending_input = 0     # keyboard events the window has not handed to ImGui yet
+        self.sentence = None       # the sentence box's text
+        self.seq_len = None        # L of the configuration on the canvas
         for line in text.splitlines():
+            if line.startswith("sentence "):
+                self.sentence = line[len("sentence "):]
+                continue
+            if line.startswith("seq_len "):
+                self.seq_len = int(line[len("seq_len "):])
+                continue
             parts = line.split(" ")
             if parts[0] == "window" and len(parts) >= 6:
                 self.windows[" ".join(parts[5:])] = tuple(float(v) for v in parts[1:5])
