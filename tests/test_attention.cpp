@@ -372,3 +372,35 @@ TEST_CASE("the memory estimate, summed over planned_steps, is the trace's real s
     const Trace t = run_attention(c).value();
     CHECK(estimate_trace_bytes(c) == t.storage_bytes());
 }
+
+TEST_CASE("with dropout the head average is taken after dropout, as nn.MultiheadAttention returns it") {
+    AttentionConfig c;
+    c.seq_len = 5;
+    c.hidden_dim = 6;
+    c.num_heads = 3;
+    c.dropout = 0.4f;
+    c.average_weights = true;
+    Result<Trace> t = run_attention(c);
+    REQUIRE(t.ok());
+    const std::vector<StepId> order = planned_steps(c);
+    const auto at = [&](StepId id) { return std::find(order.begin(), order.end(), id) - order.begin(); };
+    CHECK(at(StepId::AttnDropped) < at(StepId::AttnWeightsAvg));  // recorded after what it averages
+    const Tensor& dropped = t->find(StepId::AttnDropped)->tensor;  // (B, H, L, S)
+    const Tensor& avg = t->find(StepId::AttnWeightsAvg)->tensor;   // (B, L, S)
+    bool some_row_off_one = false;
+    for (int64_t i = 0; i < c.seq_len; ++i) {
+        float row = 0.0f;
+        for (int64_t j = 0; j < c.seq_len; ++j) {
+            float mean = 0.0f;
+            for (int64_t h = 0; h < c.num_heads; ++h) mean += dropped.at({0, h, i, j});
+            mean /= static_cast<float>(c.num_heads);
+            CAPTURE(i);
+            CAPTURE(j);
+            CHECK(avg.at({0, i, j}) == doctest::Approx(mean).epsilon(1e-6));
+            row += avg.at({0, i, j});
+        }
+        some_row_off_one |= std::fabs(row - 1.0f) > 1e-3f;
+    }
+    CHECK(some_row_off_one);  // dropout's zeros and 1/(1-p) show in the average
+    CHECK(t->find(StepId::AttnWeightsAvg)->sources == std::vector<StepId>{StepId::AttnDropped});
+}

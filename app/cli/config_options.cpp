@@ -5,6 +5,7 @@
 #include "app/io/typed_values.h"
 #include "app/text/languages.h"
 #include "core/recipe.h"
+#include "core/text_split.h"
 
 #include <algorithm>
 #include <cmath>
@@ -126,7 +127,7 @@ void add_config_options(CLI::App& app, ConfigOptions& o, bool score_scale) {
     app.add_option("--key", o.sources.key_path, "key input .npy, (B,S,kdim) or (S,kdim)");
     app.add_option("--value", o.sources.value_path, "value input .npy, (B,S,vdim) or (S,vdim)");
     app.add_option("--model", o.model,
-                   "a trained example model (tiny-lm, reverse, sort; see attnviz models) or the path of a model card .json; "
+                   "a trained example model (tiny-lm, tiny-lm-zh, reverse, sort; see attnviz models) or the path of a model card .json; "
                    "default: random (untrained) weights");
     o.layer_option = app.add_option("--layer", o.layer, "with --model: the layer whose attention is shown (from 0)")->capture_default_str();
     add_field_options(app, o, next, "");
@@ -224,6 +225,8 @@ static Result<io::Problem> resolve_without_recipe(ConfigOptions o) {
     }
     // Given but empty is refused below like blank text ("" has no words either).
     if (!o.sentence.empty() || (o.sentence_option && o.sentence_option->count() > 0)) {
+        if (const std::optional<size_t> bad = first_invalid_utf8(o.sentence))
+            return R::failure(Message("error.text.invalid_utf8", {{"byte", *bad}}));
         std::vector<std::vector<std::string>> sentences = io::split_sentences(o.sentence);
         for (size_t i = 0; i < sentences.size(); ++i) {
             if (!sentences[i].empty()) continue;

@@ -15,23 +15,8 @@ std::string key_of(StepId id, const char* part) { return std::string("step.") + 
 
 std::string join(std::string a, const std::string& b) { return b.empty() ? a : a + " " + b; }
 
-// Q, K or V: the letter of a projection-family step.
-const char* letter_of(StepId id) {
-    switch (id) {
-        case StepId::Q: case StepId::QSplit: case StepId::QHeads: case StepId::QRot: return "Q";
-        case StepId::K: case StepId::KSplit: case StepId::KHeads: case StepId::KRot: case StepId::KRepeated: return "K";
-        case StepId::V: case StepId::VSplit: case StepId::VHeads: case StepId::VRepeated: return "V";
-        case StepId::RopeCos: case StepId::RopeSin: case StepId::AttnWeightsAvg:
-        case StepId::Tokens: case StepId::TokenEmbedding: case StepId::PositionEmbedding: case StepId::EmbeddingSum:
-        case StepId::LayerInput: case StepId::Norm: case StepId::Residual: case StepId::NextTokenProbs:
-        case StepId::PredictedTokens:
-        case StepId::Input: case StepId::KeyInput: case StepId::ValueInput: case StepId::Qkv:
-        case StepId::AttnScores: case StepId::AttnScaled: case StepId::AttnMasked: case StepId::AttnWeights:
-        case StepId::AttnDropped: case StepId::Context: case StepId::ContextSplit: case StepId::Concat:
-        case StepId::Out: break;
-    }
-    return "";
-}
+// Q, K or V: the letter of a projection-family step (q, q_split, q_heads, q_rot, ...).
+const char* letter_of(StepId id) { return side_letter(step_info(id).side); }
 
 std::string projection_text(StepId id, const AttentionConfig& c, const Catalogue& cat) {
     const char letter = letter_of(id)[0];
@@ -98,7 +83,8 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
             return cat.format("step.repeated.explanation", {{"kv_heads", c.H_kv()},
                                                             {"heads", c.H()},
                                                             {"group", c.H() / std::max(1, c.H_kv())}});
-        case StepId::AttnWeightsAvg: return cat.text(key);
+        case StepId::AttnWeightsAvg:  // with dropout, the mean of the dropped weights, as torch returns
+            return c.dropout > 0.0f ? join(cat.text(key), cat.text("step.attn_weights_avg.after_dropout")) : cat.text(key);
         case StepId::AttnScaled:
             switch (c.scale.kind) {
                 case ScaleKind::Hidden:

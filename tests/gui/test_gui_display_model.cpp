@@ -372,3 +372,17 @@ TEST_CASE("pooling keeps, per block, the first value of largest magnitude in rea
         }
     }
 }
+
+TEST_CASE("how peaked is read only off probability rows: not after dropout, not off differences from float32") {
+    AttentionConfig c = sized(4, 8, 2);
+    c.dropout = 0.3f;
+    Result<Trace> t = run_attention(c);
+    REQUIRE(t.ok());
+    const DisplayModel m = build_display_model(t.value(), {}, {}, 0);
+    CHECK_FALSE(step_of(m, t.value(), "attn_weights").focus.empty());
+    CHECK(step_of(m, t.value(), "attn_dropped").focus.empty());  // dropout's rows do not sum to 1
+    ColourScale difference;
+    difference.difference_from_float32 = true;
+    const DisplayModel d = build_display_model(t.value(), {}, {}, 0, 512, kAllSteps, difference);
+    CHECK(step_of(d, t.value(), "attn_weights").focus.empty());
+}

@@ -185,6 +185,15 @@ TEST_CASE("the file chooser lists folders first, filters files and walks up and 
     CHECK(format_file_size(3 * 1024 * 1024 + 400000) == "3.4 MB");
 }
 
+TEST_CASE("a step's CSV keeps Chinese tokens whole, with the full-width comma unquoted") {
+    const Trace trace = small_trace(3, 4, 2);
+    const TokenLabels tokens{{"我", "GPU", "，"}, {"我", "GPU", "，"}};
+    const std::string csv = step_csv(*trace.find(attn::StepId::AttnWeights), tokens);
+    CHECK(csv.find("L\\S,我,GPU,，\n") != std::string::npos);
+    CHECK(csv.find("\n我,") != std::string::npos);
+    CHECK(csv.find("\n，,") != std::string::npos);
+}
+
 TEST_CASE("the CSV of a step names its rows and columns by token") {
     const Trace trace = small_trace(3, 4, 2);
     const TokenLabels tokens{{"the", "cat", "sat,down"}, {"the", "cat", "sat,down"}};

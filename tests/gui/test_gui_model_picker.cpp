@@ -97,6 +97,35 @@ TEST_CASE("unknown words become <unk> with a note; empty and too long text is re
     CHECK(ComputeWorker::compute(*request, 1).error.empty());
 }
 
+TEST_CASE("a Chinese sentence in the sentence box gives one token per character, with and without tiny-lm-zh") {
+    SUBCASE("random weights: the rows are the characters, Latin words whole") {
+        Session session;
+        session.sentence = "我的 GPU 很快";
+        REQUIRE(follow_sentence(session));
+        CHECK(session.config.seq_len == 5);
+        CHECK(effective_tokens(session) == std::vector<std::string>{"我", "的", "GPU", "很", "快"});
+    }
+    SUBCASE("tiny-lm-zh: both scripts are known, every character is a token") {
+        AppState state;
+        REQUIRE(choose_model(state.session, "tiny-lm-zh").empty());
+        state.session.sentence = "小鳥看見了王芳，它飛了。";
+        REQUIRE(follow_model_sentence(state.session));
+        CHECK(state.session.unknown_note.empty());
+        compute_into(state);
+        CHECK(state.results.trace->model.name == "tiny-lm-zh");
+        CHECK(state.results.trace->config.seq_len == 13);  // <bos> + 12 characters
+    }
+    SUBCASE("invalid UTF-8 is refused next to the box; the rows stay as they were") {
+        Session session;
+        session.sentence = "我的";
+        REQUIRE(follow_sentence(session));
+        session.sentence = "我\xE7\x9A";  // 的 without its last byte
+        CHECK_FALSE(follow_sentence(session));
+        CHECK(english(session.sentence_message).find("UTF-8") != std::string::npos);
+        CHECK(session.sentence_in_use == "我的");
+    }
+}
+
 TEST_CASE("the picker draws the model's card with its measured head claims") {
     HeadlessImGui imgui(1600, 1400);  // tall enough for the open card and the size controls under it
     AppState state;
