@@ -318,7 +318,7 @@ const Tensor& project_out(StepRecorder& rec, const AttentionWeights& w, const Te
 // weights of its shapes, a caller's mask of (L, S) cells.
 Status check_forward(const AttentionConfig& c, const AttentionWeights* weights, const AttentionInputs& inputs,
                      const std::vector<uint8_t>& custom_mask) {
-    if (!weights) return Status::failure("no weights given");
+    if (!weights) return Status::failure(Message::internal("no weights given"));
     if (Status s = validate(c); !s) return s;
     if (Status s = check_shapes(c, *weights, inputs); !s) return s;
     if (!custom_mask.empty() && custom_mask.size() != static_cast<size_t>(c.L()) * static_cast<size_t>(c.S()))

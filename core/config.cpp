@@ -51,7 +51,7 @@ const char* to_string(InitKind init) {
 Result<InitKind> parse_init(const std::string& text) {
     if (text == "attnviz") return InitKind::Attnviz;
     if (text == "torch") return InitKind::Torch;
-    return Result<InitKind>::failure("unknown init '" + text + "' (use torch or attnviz)");
+    return Result<InitKind>::failure(Message("error.config.unknown_init", {{"text", text}}));
 }
 
 Result<ScaleChoice> parse_scale(const std::string& text) {

@@ -8,6 +8,7 @@
 // message, the catalogue entry.
 #pragma once
 
+#include <map>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -35,6 +36,8 @@ struct Message {
     std::string id;                 // the catalogue key; empty for a verbatim text
     std::vector<MessageArg> args;   // named values, in any order
     std::string verbatim;           // the text itself, when id is empty (see plain())
+    // Other languages' versions of a verbatim text, by language code ("zh-Hans"); see written().
+    std::map<std::string, std::string> translations;
 
     Message() = default;
     explicit Message(std::string message_id, std::vector<MessageArg> message_args = {})
@@ -46,6 +49,18 @@ struct Message {
         m.verbatim = std::move(text);
         return m;
     }
+    // A text written in data rather than the catalogue (a model card's description): its
+    // English, required, and any other languages' versions by code. The window shows the
+    // version of the language in use (or of its fallback), else the English.
+    static Message written(std::string english_text, std::map<std::string, std::string> other_languages = {}) {
+        Message m = plain(std::move(english_text));
+        m.translations = std::move(other_languages);
+        return m;
+    }
+    // A programmer's error that no input of the user can cause (a broken invariant between
+    // two parts of the code): "internal: what", English in every language, never a key.
+    // tests/test_no_english.cpp lets these (and app/cli's lines) pass its literal scan.
+    static Message internal(const std::string& what) { return plain("internal: " + what); }
     bool empty() const { return id.empty() && verbatim.empty(); }
     void clear() { *this = Message(); }
 };
@@ -58,6 +73,10 @@ inline bool operator!=(const Message& a, const Message& b) { return !(a == b); }
 // "a or b" for one or two alternatives (nearest_valid_heads gives at most two), so a
 // language words the choice: "message.either" {first} {second}.
 Message either(const std::vector<int>& values);
+
+// "'cow', 'moon'": each text quoted and the list joined the language's way
+// ("message.quoted" {text}, "message.list" {first} {rest}).
+Message quoted_list(const std::vector<std::string>& texts);
 
 // How the app turns a message into English text (app/text installs the catalogue's).
 using MessageRenderer = std::string (*)(const Message&);

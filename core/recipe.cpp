@@ -36,13 +36,9 @@ Recipe llama() {
     Recipe r;
     r.name = "llama";
     r.torch_class = "LlamaAttention";
-    r.description = "Hugging Face LlamaAttention: no biases, RoPE (half split), causal, softmax in float32";
+    r.description = Message("recipe.llama.description");
     r.article = kLlamaArticle;
-    r.special =
-        "Four bias-free projections (q, k, v, o).\n"
-        "Rotary position embedding turns q and k after the head split (rotate_half pairing).\n"
-        "The causal mask is added to the scaled scores as the float32 minimum.\n"
-        "Try --num-kv-heads 1 for multi-query or --dtype bfloat16.";
+    r.special = Message("recipe.llama.special");
     r.config = base("llama", 1, 4, 8, 2);
     r.config.bias = false;
     r.config.rope = true;
@@ -65,13 +61,9 @@ Recipe scratch_stacked() {
     Recipe r;
     r.name = "scratch-stacked";
     r.torch_class = "ScratchStacked";
-    r.description = "LLM-from-scratch MultiHeadAttentionStack/Wrapper: H causal heads side by side, outputs concatenated";
+    r.description = Message("recipe.scratch_stacked.description");
     r.article = kScratchArticle;
-    r.special =
-        "Each head is its own CausalAttention module with weights nn.Parameter(torch.rand(d_in, d_out)).\n"
-        "The heads run one after the other and torch.cat joins their outputs: no output projection.\n"
-        "The mask is applied to the raw scores, then they are divided by sqrt(d_out).\n"
-        "--seed 123 gives the tensor the article prints.";
+    r.special = Message("recipe.scratch_stacked.special");
     r.config = scratch_base("scratch-stacked");
     r.config.variant = Variant::Stacked;
     r.config.bias = false;
@@ -85,13 +77,9 @@ Recipe scratch_mha() {
     Recipe r;
     r.name = "scratch-mha";
     r.torch_class = "ScratchMha";
-    r.description = "LLM-from-scratch MultiHeadAttention: one projection per Q/K/V split into heads by view + transpose";
+    r.description = Message("recipe.scratch_mha.description");
     r.article = kScratchArticle;
-    r.special =
-        "Wq, Wk, Wv without bias (qkv_bias=False), then Wo with bias: nn.Linear in that order.\n"
-        "q.view(b, n, h, d).transpose(1, 2) makes the heads; one batched matmul does them all.\n"
-        "The causal mask goes on the unscaled scores; dropout acts on the weights.\n"
-        "--seed 123 gives the tensor the article prints.";
+    r.special = Message("recipe.scratch_mha.special");
     r.config = scratch_base("scratch-mha");
     r.config.no_qkv_bias = true;
     r.module = TorchModuleKind::SeparateLinears;
@@ -115,21 +103,15 @@ Recipe selfatt(int level) {
     switch (level) {
         case 1:
             r.name = "selfatt-v1";
-            r.description = "interview level 1: single head straight from the formula, scaled by sqrt(hidden_dim), no output projection";
-            r.special =
-                "Three nn.Linear(hidden_dim, hidden_dim) with bias.\n"
-                "softmax(Q K^T / sqrt(hidden_dim)) V and nothing more: no mask, no dropout, no output projection.\n"
-                "The article draws X = torch.rand(3, 2, 4) before building the module.";
+            r.description = Message("recipe.selfatt_v1.description");
+            r.special = Message("recipe.selfatt_v1.special");
             r.config = selfatt_base("selfatt-v1", 2, 4);
             r.config.no_out_proj = true;
             break;
         case 2:
             r.name = "selfatt-v2";
-            r.description = "interview level 2: one fused nn.Linear(dim, 3*dim) split into Q, K, V, plus an output projection";
-            r.special =
-                "A single projection computes Q, K and V at once; torch.split cuts its output in three.\n"
-                "An output projection follows the weighted sum.\n"
-                "The article draws X = torch.rand(3, 2, 4) before building the module.";
+            r.description = Message("recipe.selfatt_v2.description");
+            r.special = Message("recipe.selfatt_v2.special");
             r.config = selfatt_base("selfatt-v2", 2, 4);
             r.config.variant = Variant::Fused;
             r.module = TorchModuleKind::FusedLinear;
@@ -137,14 +119,8 @@ Recipe selfatt(int level) {
         case 3:
         case 4:
             r.name = level == 3 ? "selfatt-v3" : "selfatt-v4";
-            r.description = level == 3
-                                ? "interview level 3: fused QKV, padding mask filled with -1e20, dropout 0.1 after the softmax"
-                                : "interview level 4: separate q/k/v projections, -1e20 padding mask, dropout 0.1, output projection";
-            r.special = std::string(level == 3 ? "The fused projection of level 2, with the details an interviewer asks about:\n"
-                                               : "Level 3 written with three separate projections, as most code bases do:\n") +
-                        "a (B, L, S) 0/1 mask from sequence lengths 3, 2, 1 writes -1e20 into the scaled scores,\n"
-                        "dropout 0.1 (train mode) acts on the attention weights, then the output projection.\n"
-                        "The article draws X = torch.rand(3, 4, 2) before building the module.";
+            r.description = level == 3 ? Message("recipe.selfatt_v3.description") : Message("recipe.selfatt_v4.description");
+            r.special = level == 3 ? Message("recipe.selfatt_v3.special") : Message("recipe.selfatt_v4.special");
             r.config = selfatt_base(level == 3 ? "selfatt-v3" : "selfatt-v4", 4, 2);
             if (level == 3) {
                 r.config.variant = Variant::Fused;
@@ -164,13 +140,9 @@ Recipe interview_mha() {
     Recipe r;
     r.name = "interview-mha";
     r.torch_class = "InterviewMha";
-    r.description = "interview multi-head level: q/k/v/o nn.Linear, a (B, H, L, S) 0/1 mask filled with -1e20";
+    r.description = Message("recipe.interview_mha.description");
     r.article = kInterviewArticle;
-    r.special =
-        "hidden_dim 128 split into 8 heads of 16; scores scaled by sqrt(head_dim), not sqrt(hidden_dim).\n"
-        "The mask is a (B, S) 0/1 pattern expanded to (B, H, L, S); item 2 masks every key, so its\n"
-        "rows become uniform under the -1e20 fill. A dropout is constructed but never applied.\n"
-        "The article draws X = torch.rand(3, 2, 128) before building the module.";
+    r.special = Message("recipe.interview_mha.special");
     r.config = base("interview-mha", 3, 2, 128, 8);
     r.config.mask_fill.kind = MaskFillKind::Negative1e20;
     r.module = TorchModuleKind::SeparateLinears;
@@ -183,13 +155,9 @@ Recipe torch_mha() {
     Recipe r;
     r.name = "torch-mha";
     r.torch_class = "TorchMha";
-    r.description = "nn.MultiheadAttention(batch_first=True): packed in_proj, zero biases, query length L != key length S";
+    r.description = Message("recipe.torch_mha.description");
     r.article = kTorchMhaArticle;
-    r.special =
-        "Queries (B, L, E) attend to keys and values of length S; --kdim / --vdim give them their own widths\n"
-        "(then q_proj_weight, k_proj_weight, v_proj_weight replace the packed in_proj_weight).\n"
-        "Its own init: xavier-uniform in_proj, zero in_proj and out_proj biases.\n"
-        "Inputs are torch.randn, drawn after the module.";
+    r.special = Message("recipe.torch_mha.special");
     r.config = base("torch-mha", 2, 4, 6, 2);
     r.config.kv_len = 5;
     r.config.cross_attention = true;
@@ -218,6 +186,8 @@ std::string recipe_names() {
     return names;
 }
 
+Message recipe_mask_label(const Recipe& recipe) { return Message("mask.source.recipe_pattern", {{"recipe", recipe.name}}); }
+
 namespace {
 
 std::string joined(const std::vector<int>& values) {
@@ -244,7 +214,7 @@ Message fit_recipe_masks(AttentionConfig& c) {
                                                            {"keys", std::to_string(S)}, {"lengths", joined(c.valid_lengths)}});
     }
     // The marker lets a later call (new B or S) tell its own mask from a user's file.
-    const std::string marker = "(" + recipe->name + " key pattern)";
+    const std::string marker = english(recipe_mask_label(*recipe));
     if (!recipe->key_pattern.empty() && (c.mask_file.empty() || c.mask_file_path == marker)) {
         const auto& pattern = recipe->key_pattern;
         std::vector<float> masked;  // (B, 1, 1, S), 1 = masked out

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/message.h"
 
 namespace attn {
 
@@ -32,9 +33,12 @@ enum class InputDraw { Rand, Randn };
 
 struct Recipe {
     std::string name;          // "scratch-mha": what --recipe takes
-    std::string description;   // one line
-    std::string article;       // the source article's title, as the article names itself
-    std::string special;       // a few lines for the recipe card: what sets this system apart
+    // The recipe's words are catalogue entries, one per language file (English required,
+    // the others fall back to it): "recipe.<name with _>.description" (one line) and
+    // ".special" (a few lines for the recipe card: what sets this system apart).
+    Message description;
+    std::string article;       // the source article's title, as the article names itself (any script)
+    Message special;
     AttentionConfig config;    // the complete configuration (recipe and init already set)
     TorchModuleKind module = TorchModuleKind::SeparateLinears;
     std::string torch_class;   // its module in assets/code/recipe_modules.py ("ScratchMha")
@@ -52,6 +56,10 @@ const std::vector<Recipe>& recipes();
 const Recipe* find_recipe(const std::string& name);
 // "llama, scratch-stacked, ...": for messages.
 std::string recipe_names();
+
+// "(interview-mha key pattern)": the manifest's mask_file entry (in English, mask_file_path)
+// for the mask a recipe's key pattern makes; fit_recipe_masks knows its own mask by it.
+Message recipe_mask_label(const Recipe& recipe);
 
 // The parts of a recipe that depend on the final sizes, once B and S are known: its valid
 // lengths (while they are still the article's) repeated over the batch and clipped to S,

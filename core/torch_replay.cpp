@@ -38,7 +38,7 @@ Status draw_module(TorchGenerator& gen, const AttentionConfig& c, TorchModuleKin
             draw_out_proj(gen, c, w);
             return ok_status();
         case TorchModuleKind::FusedLinear: {
-            if (c.is_cross()) return Status::failure("--init torch: a fused nn.Linear(d_in, 3E) reads one input; cross-attention needs separate projections");
+            if (c.is_cross()) return Status::failure(Message("error.torch_init.fused_cross"));
             const TorchLinear fused = torch_linear(gen, c.d_in(), E + 2 * kv, c.qkv_bias());  // rows: q | k | v
             w.w_q = fused.weight.topRows(E);
             w.w_k = fused.weight.middleRows(E, kv);
@@ -53,8 +53,8 @@ Status draw_module(TorchGenerator& gen, const AttentionConfig& c, TorchModuleKin
         }
         case TorchModuleKind::RandParametersPerHead: {
             if (c.qkv_bias())
-                return Status::failure("--init torch: torch.rand parameters have no q/k/v bias; add --no-qkv-bias or use --init attnviz");
-            if (c.H_kv() != c.H()) return Status::failure("--init torch: stacked heads each own their keys and values; --num-kv-heads must equal -H");
+                return Status::failure(Message("error.torch_init.rand_bias"));
+            if (c.H_kv() != c.H()) return Status::failure(Message("error.torch_init.stacked_kv_heads"));
             w.w_q = Mat(E, c.d_in());
             w.w_k = Mat(kv, c.key_dim());
             w.w_v = Mat(kv, c.value_dim());
@@ -67,9 +67,9 @@ Status draw_module(TorchGenerator& gen, const AttentionConfig& c, TorchModuleKin
             return ok_status();
         }
         case TorchModuleKind::MultiheadAttention: {
-            if (c.d_in() != E) return Status::failure("--init torch: nn.MultiheadAttention reads queries of width E; --input-dim must equal -E");
-            if (c.H_kv() != c.H()) return Status::failure("--init torch: nn.MultiheadAttention has no grouped key/value heads; drop --num-kv-heads");
-            if (c.no_out_proj) return Status::failure("--init torch: nn.MultiheadAttention always has its output projection; drop --no-out-proj");
+            if (c.d_in() != E) return Status::failure(Message("error.torch_init.mha_input_dim"));
+            if (c.H_kv() != c.H()) return Status::failure(Message("error.torch_init.mha_kv_heads"));
+            if (c.no_out_proj) return Status::failure(Message("error.torch_init.mha_out_proj"));
             TorchMhaOptions options;
             options.embed_dim = E;
             options.kdim = c.key_dim();

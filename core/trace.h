@@ -86,7 +86,7 @@ struct TraceModelInfo {
     std::vector<std::string> tokens;   // (L) the token strings of the L (and S) axis
     std::vector<std::string> vocabulary;        // (V) labels of next_token_probs' last axis
     std::vector<std::string> predicted_tokens;  // (L) the model's argmax output at each position
-    std::string note;                  // "unknown word shown as <unk>: 'cow'", or ""
+    std::vector<std::string> unknown_words;  // the typed words that became <unk> (tokenizer.h's note names them)
     // Numbers of the model run that no step holds but explain_cell needs to break the
     // model's steps down (D = E the model width, V the vocabulary size):
     int64_t position_rows = 0;         // rows of the position table (the model's max_len)

@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "app/io/typed_values.h"
+#include "app/text/languages.h"
 #include "core/attention.h"
 #include "core/example_input.h"
 #include "core/recipe.h"
@@ -22,10 +23,14 @@ TEST_CASE("the recipe table holds exactly the nine systems of issue 10, each com
         CAPTURE(r.name);
         CHECK(r.name == expected[i]);
         CHECK(find_recipe(r.name) == &r);
-        CHECK(!r.description.empty());
-        CHECK(r.description.find('\n') == std::string::npos);
+        // Both texts are English catalogue entries (the scan in test_messages.cpp checks
+        // every Message id, these check what they say).
+        CHECK(text::english().has_own(r.description.id));
+        CHECK(text::english().has_own(r.special.id));
+        CHECK(!english(r.description).empty());
+        CHECK(english(r.description).find('\n') == std::string::npos);
         CHECK(!r.article.empty());
-        CHECK(!r.special.empty());
+        CHECK(!english(r.special).empty());
         CHECK(!r.torch_class.empty());
         CHECK(r.config.recipe == r.name);
         CHECK(r.config.init == InitKind::Torch);

@@ -30,13 +30,13 @@ int run_models(const ModelsCommand& command) {
                            {"max_len", s.max_len},
                            {"causal", s.causal},
                            {"example", s.example},
-                           {"description", s.description}});
+                           {"description", english(s.description)}});
         std::printf("%s\n", out.dump(1).c_str());
         return 0;
     }
     for (const ModelSpec& s : specs)
         std::printf("%-8s %-11s %d layer(s) x %d heads, hidden_dim %d, vocabulary %d, up to %d tokens: %s\n", s.name.c_str(),
-                    to_string(s.kind), s.layers, s.heads, s.hidden_dim, s.vocab_size, s.max_len, s.description.c_str());
+                    to_string(s.kind), s.layers, s.heads, s.hidden_dim, s.vocab_size, s.max_len, english(s.description).c_str());
     std::printf("%-8s %-11s the seeded nn.Linear-style weights (the default when no --model is given)\n", "random", "untrained");
     return 0;
 }

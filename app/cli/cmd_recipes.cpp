@@ -20,9 +20,9 @@ int run_recipes(const RecipesCommand& command) {
         nlohmann::json out = nlohmann::json::array();
         for (const Recipe& r : recipes())
             out.push_back({{"name", r.name},
-                           {"description", r.description},
+                           {"description", english(r.description)},
                            {"article", r.article},
-                           {"special", r.special},
+                           {"special", english(r.special)},
                            {"module", to_string(r.module)},
                            {"torch_class", r.torch_class},
                            {"inputs_before_module", r.inputs_before_module},
@@ -32,7 +32,7 @@ int run_recipes(const RecipesCommand& command) {
         std::printf("%s\n", out.dump(1).c_str());
         return 0;
     }
-    for (const Recipe& r : recipes()) std::printf("%-16s %s\n", r.name.c_str(), r.description.c_str());
+    for (const Recipe& r : recipes()) std::printf("%-16s %s\n", r.name.c_str(), english(r.description).c_str());
     return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "app/io/weight_names.h"
 #include "app/text/languages.h"
 #include "core/forward_plan.h"
+#include "core/model/tokenizer.h"
 
 namespace attn::cli {
 
@@ -55,7 +56,8 @@ int run_trace(const TraceCommand& command) {
     }
     for (const Message& note : problem->notes) std::fprintf(stderr, "attnviz: note: %s\n", english(note).c_str());
     // Not an error: the trace is written, with <unk> where the words were.
-    if (!trace->model.note.empty()) std::fprintf(stderr, "attnviz: note: %s\n", trace->model.note.c_str());
+    if (!trace->model.unknown_words.empty())
+        std::fprintf(stderr, "attnviz: note: %s\n", english(unknown_words_note(trace->model.unknown_words)).c_str());
     // Weights first, under a temporary name: if they cannot be written no trace is left
     // behind, and they take their name (possibly that of the --weights input) only once
     // the trace is written too. A failed run leaves every file it found as it was.

@@ -385,7 +385,7 @@ int run_window(const io::Problem& initial, bool resume, const std::string& langu
 
         ImGui::Render();
         report_layout_for_tests(keys.queue.size(), {text::render(state.session.sentence_message),
-                                                    text::render(state.session.config_message), state.session.unknown_note,
+                                                    text::render(state.session.config_message), text::render(state.session.unknown_note),
                                                     text::render(state.session.model_note),
                                                     text::render(state.ui.status)},
                                 state.session.sentence,

@@ -60,7 +60,7 @@ bool follow_model_sentence(Session& session) {
         return false;
     }
     session.sentence_message.clear();
-    session.unknown_note = unknown_words_note(tokens.value());
+    session.unknown_note = unknown_words_note(tokens->unknown_words);
     if (session.sentence == session.sentence_in_use) return false;
     session.sentence_in_use = session.sentence;
     return true;
@@ -76,11 +76,15 @@ static std::string metric_name(const std::string& card_name) {
     return spaced;
 }
 
+std::string kind_word(ModelKind kind) {
+    return text::tr(kind == ModelKind::Language ? "model.kind.language" : "model.kind.algorithmic");
+}
+
 std::vector<std::string> model_card_lines(const ModelSpec& spec, int layer) {
     std::vector<std::string> lines;
-    lines.push_back(spec.description);
+    lines.push_back(text::render(spec.description));
     lines.push_back(text::trf("model.card.sizes",
-                              {{"kind", to_string(spec.kind)},
+                              {{"kind", kind_word(spec.kind)},
                                {"layers", spec.layers},
                                {"layer_word", text::tr(spec.layers == 1 ? "model.card.layer_one" : "model.card.layer_many")},
                                {"heads", spec.heads},
@@ -93,7 +97,7 @@ std::vector<std::string> model_card_lines(const ModelSpec& spec, int layer) {
     for (const HeadClaim& claim : spec.head_claims) {
         if (claim.layer != layer) continue;
         lines.push_back(text::trf("model.card.claim", {{"head", claim.head},
-                                                       {"claim", claim.claim},
+                                                       {"claim", text::render(claim.claim)},
                                                        {"measured", text::fixed(claim.measured, 2)},
                                                        {"threshold", text::fixed(claim.threshold, 2)}}));
     }
@@ -107,7 +111,8 @@ std::vector<std::string> model_card_lines(const ModelSpec& spec, int layer) {
     const auto& penalty = spec.attention_entropy_penalty;
     if (layer >= 0 && static_cast<size_t>(layer) < penalty.size() && penalty[static_cast<size_t>(layer)] > 0)
         lines.push_back(text::trf("model.card.entropy_penalty", {{"penalty", text::fixed(penalty[static_cast<size_t>(layer)], 2)}}));
-    if (!spec.reading_the_output.empty()) lines.push_back(text::trf("model.card.output", {{"text", spec.reading_the_output}}));
+    if (!spec.reading_the_output.empty())
+        lines.push_back(text::trf("model.card.output", {{"text", text::render(spec.reading_the_output)}}));
     return lines;
 }
 

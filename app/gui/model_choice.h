@@ -23,6 +23,9 @@ bool choose_layer(Session& session, int layer);
 // why. Returns true when the text in use changed.
 bool follow_model_sentence(Session& session);
 
+// "language" / "algorithmic" in the language in use (model.kind.*).
+std::string kind_word(ModelKind kind);
+
 // The card as lines for the window: sizes, what each head of `layer` learned (with the
 // measured figure and the threshold the tests hold it to), training figures.
 std::vector<std::string> model_card_lines(const ModelSpec& spec, int layer);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "core/recipe.h"
+
 namespace attn::gui {
 
 bool PaintedMask::any() const { return std::any_of(cells.begin(), cells.end(), [](uint8_t c) { return c != 0; }); }
@@ -50,9 +52,32 @@ bool paint(PaintedMask& mask, int L, int S, int row, int col, PaintReach reach) 
     return false;
 }
 
+Message painted_mask_label() { return Message("mask.source.painted"); }
+
+Message file_and_painted_label(const std::string& file_path) {
+    return Message("mask.source.file_and_painted", {{"file", file_path.empty() ? Message("mask.source.file") : Message::plain(file_path)}});
+}
+
+Message mask_file_label(const AttentionConfig& config) {
+    const std::string& path = config.mask_file_path;
+    if (const Recipe* recipe = find_recipe(config.recipe); recipe && path == english(recipe_mask_label(*recipe)))
+        return recipe_mask_label(*recipe);
+    if (path == english(painted_mask_label())) return painted_mask_label();
+    // A file merged with painted cells: the file's part is the path before the label.
+    const std::string painted_suffix = english(file_and_painted_label("|"));
+    const size_t bar = painted_suffix.find('|');
+    const std::string before = painted_suffix.substr(0, bar), after = painted_suffix.substr(bar + 1);
+    if (path.size() > before.size() + after.size() && path.compare(0, before.size(), before) == 0 &&
+        path.compare(path.size() - after.size(), after.size(), after) == 0) {
+        const std::string file = path.substr(before.size(), path.size() - before.size() - after.size());
+        return file == english(Message("mask.source.file")) ? file_and_painted_label("") : file_and_painted_label(file);
+    }
+    return Message::plain(path);
+}
+
 Message painting_blocked(const AttentionConfig& config) {
     if (!config.mask_file.empty() && !config.mask_file_is_boolean)
-        return Message("canvas.paint.blocked_float", {{"path", config.mask_file_path}});
+        return Message("canvas.paint.blocked_float", {{"path", mask_file_label(config)}});
     return {};
 }
 
@@ -65,7 +90,7 @@ void merge_painted_mask(AttentionConfig& config, const PaintedMask& painted) {
         std::vector<float> values(cells.cells.begin(), cells.cells.end());
         config.mask_file = Tensor::from_values({L, S}, {"L", "S"}, values);
         config.mask_file_is_boolean = true;
-        config.mask_file_path = kPaintedMaskLabel;
+        config.mask_file_path = english(painted_mask_label());
         return;
     }
     // A boolean file of any accepted shape, read as (B_f, H_f, L_f, S_f) the way the core
@@ -92,7 +117,7 @@ void merge_painted_mask(AttentionConfig& config, const PaintedMask& painted) {
                 }
     config.mask_file = Bf == 1 && Hf == 1 ? Tensor::from_values({L, S}, {"L", "S"}, merged)
                                           : Tensor::from_values({Bf, Hf, L, S}, {"B", "H", "L", "S"}, merged);
-    config.mask_file_path = (config.mask_file_path.empty() ? std::string("mask file") : config.mask_file_path) + " + " + kPaintedMaskLabel;
+    config.mask_file_path = english(file_and_painted_label(config.mask_file_path));
 }
 
 }  // namespace attn::gui

@@ -2,7 +2,7 @@
 // steps (one query/key cell, a query row or a key column per click). It is part of the
 // configuration through the core's one mask path: make_request merges it into the
 // request's AttentionConfig::mask_file (boolean, True = masked out) with the label
-// kPaintedMaskLabel, so presets, the fill rule, the manifest and the fully-masked-row
+// painted_mask_label(), so presets, the fill rule, the manifest and the fully-masked-row
 // flag treat it like a --mask-file. Pure data: no GL, no ImGui.
 #pragma once
 
@@ -14,8 +14,15 @@
 
 namespace attn::gui {
 
-// The manifest's mask_file entry for a painted mask (alone, or after a file's path).
-inline constexpr const char* kPaintedMaskLabel = "painted in the window";
+// The manifest's mask_file entry for a painted mask alone ("painted in the window"), and
+// after a file's path or "mask file" ("pad.npy + painted in the window"). The manifest
+// keeps English words: mask_file_path holds english() of these.
+Message painted_mask_label();
+Message file_and_painted_label(const std::string& file_path);
+
+// Where the configuration's mask file came from, for the window: the label of a painted
+// mask or a recipe's key pattern in the language in use, else the file's path as it is.
+Message mask_file_label(const AttentionConfig& config);
 
 // What one click paints.
 enum class PaintReach {

@@ -123,7 +123,7 @@ void init_from_problem(Session& session, const io::Problem& problem) {
         session.sentence = words;
         session.sentence_in_use = words;
         session.tokens_from_sentence = true;
-        session.unknown_note = unknown_words_note(problem.model_tokens);
+        session.unknown_note = unknown_words_note(problem.model_tokens.unknown_words);
     }
 }
 

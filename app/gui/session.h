@@ -38,7 +38,7 @@ struct Session {
     std::shared_ptr<const Model> model;
     int model_layer = 0;           // the layer whose attention is shown
     Message model_note;            // shown under the picker: what the last model change did
-    std::string unknown_note;      // "unknown words shown as <unk>: ..." ("" when none)
+    Message unknown_note;          // the typed words that became <unk>, as tokenizer.h's note (empty when none)
     // Cells painted on the canvas (painted_mask.h); make_request merges them into the
     // request's mask_file. Not used with a trained model (its mask is fixed).
     PaintedMask painted_mask;

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "app/text/languages.h"
+#include "core/model/tokenizer.h"
 
 namespace attn::gui {
 namespace {
@@ -73,7 +74,8 @@ std::vector<std::string> step_notes(const Trace& trace, int step_index, int batc
     case ModelNote::None:
         break;
     case ModelNote::UnknownWords:
-        if (!trace.model.note.empty()) notes.push_back(text::trf("notes.unknown_words", {{"note", trace.model.note}}));
+        if (!trace.model.unknown_words.empty())
+            notes.push_back(text::trf("notes.unknown_words", {{"note", text::render(unknown_words_note(trace.model.unknown_words))}}));
         break;
     case ModelNote::SameRow:
         if (!word.empty())

@@ -2,21 +2,43 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <type_traits>
+
 namespace attn::io {
 
 using nlohmann::json;
 
 namespace {
 
+// A prose field of the card: a string (English), or an object of texts by language code
+// whose "en" is required ({"en": "...", "zh-Hans": "..."}), so a translation is a field.
+Result<Message> written_text(const json& value, const char* key, const std::string& what) {
+    if (value.is_string()) return Message::written(value.get<std::string>());
+    const auto english_text = value.is_object() ? value.find("en") : value.end();
+    if (!value.is_object() || english_text == value.end() || !english_text->is_string())
+        return Result<Message>::failure(what + ": the card's '" + key + "' is neither a text nor an object of texts by language with \"en\"");
+    std::map<std::string, std::string> others;
+    for (const auto& [code, text] : value.items()) {
+        if (!text.is_string()) return Result<Message>::failure(what + ": the card's '" + key + "." + code + "' is not a text");
+        if (code != "en") others.emplace(code, text.get<std::string>());
+    }
+    return Message::written(english_text->get<std::string>(), std::move(others));
+}
+
 // The field `key` of `object` as T, or a message naming the card and the field.
 template <typename T>
 Result<T> field(const json& object, const char* key, const std::string& what) {
     const auto it = object.find(key);
     if (it == object.end()) return Result<T>::failure(what + ": the card has no '" + key + "'");
-    try {
-        return it->get<T>();
-    } catch (const json::exception&) {
-        return Result<T>::failure(what + ": the card's '" + key + "' has the wrong type");
+    if constexpr (std::is_same_v<T, Message>) {
+        return written_text(*it, key, what);
+    } else {
+        try {
+            return it->get<T>();
+        } catch (const json::exception&) {
+            return Result<T>::failure(what + ": the card's '" + key + "' has the wrong type");
+        }
     }
 }
 
@@ -29,7 +51,7 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
 #define ATTNVIZ_CARD_FIELD(target, type, key)                         \
     do {                                                              \
         Result<type> value_ = field<type>(card, key, what);           \
-        if (!value_) return R::failure(value_.error());               \
+        if (!value_) return R::failure(value_.message());             \
         target = value_.value();                                      \
     } while (false)
 
@@ -37,7 +59,7 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
     std::string kind;
     ATTNVIZ_CARD_FIELD(spec.name, std::string, "name");
     ATTNVIZ_CARD_FIELD(kind, std::string, "kind");
-    ATTNVIZ_CARD_FIELD(spec.description, std::string, "description");
+    ATTNVIZ_CARD_FIELD(spec.description, Message, "description");
     ATTNVIZ_CARD_FIELD(spec.layers, int, "layers");
     ATTNVIZ_CARD_FIELD(spec.heads, int, "heads");
     ATTNVIZ_CARD_FIELD(spec.hidden_dim, int, "hidden_dim");
@@ -47,7 +69,7 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
     ATTNVIZ_CARD_FIELD(spec.vocabulary, std::vector<std::string>, "vocabulary");
     ATTNVIZ_CARD_FIELD(spec.prepend_bos, bool, "prepend_bos");
     ATTNVIZ_CARD_FIELD(spec.example, std::string, "example");
-    if (card.contains("reading_the_output")) ATTNVIZ_CARD_FIELD(spec.reading_the_output, std::string, "reading_the_output");
+    if (card.contains("reading_the_output")) ATTNVIZ_CARD_FIELD(spec.reading_the_output, Message, "reading_the_output");
     if (!card.contains("architecture") || !card["architecture"].is_object())
         return R::failure(what + ": the card has no 'architecture' object");
     const json& arch = card["architecture"];
@@ -90,7 +112,9 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
             try {
                 claim.layer = c.at("layer").get<int>();
                 claim.head = c.at("head").get<int>();
-                claim.claim = c.at("claim").get<std::string>();
+                Result<Message> said = written_text(c.at("claim"), "claim", what);
+                if (!said) return R::failure(said.message());
+                claim.claim = said.value();
                 claim.metric = c.at("metric").get<std::string>();
                 claim.measured = c.at("measured").get<double>();
                 claim.threshold = c.at("threshold").get<double>();

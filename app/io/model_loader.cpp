@@ -149,13 +149,12 @@ Result<std::shared_ptr<const Model>> load_model(const std::string& name_or_path)
     const bool is_file = ::stat(name_or_path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
     if (is_file || ends_with(name_or_path, ".json")) {
         if (!ends_with(name_or_path, ".json"))
-            return R::failure("--model '" + name_or_path + "': give a model card (.json, with its .safetensors beside it) or a model name (" +
-                              model_names_text() + ")");
+            return R::failure(Message("error.model.not_a_card", {{"path", name_or_path}, {"models", model_names_text()}}));
         Result<std::string> card = read_file_bytes(name_or_path, 16u << 20);
         if (!card) return R::failure(card.message());
         const std::string weights_path = name_or_path.substr(0, name_or_path.size() - 5) + ".safetensors";
         Result<std::string> weights = read_file_bytes(weights_path);
-        if (!weights) return R::failure(weights.error() + " (the model's weights go beside its card)");
+        if (!weights) return R::failure(Message("error.model.weights_beside_card", {{"error", weights.message()}}));
         return shared(model_from_bytes(card.value(), weights.value(), name_or_path));
     }
     const embedded::EmbeddedFile* card = embedded_file(name_or_path + ".json");

@@ -177,7 +177,7 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     const int64_t typed_rows = src.query_values.rows() / typed_items;  // L of each typed item
     const bool words_label_rows = typed_query && src.sentences.empty() && static_cast<int64_t>(src.tokens.size()) == typed_rows;
     if (typed_query && (!src.query_path.empty() || (!sentences.empty() && !words_label_rows)))
-        return R::failure("--query-values cannot be combined with --query or --tokens: give the query input one way");
+        return R::failure(Message("error.problem.typed_query_twice"));
     // A recipe's example input, when nothing else gives the query and its (L, d_in) fits.
     const Recipe* recipe = find_recipe(config.recipe);
     // Its own words as the sentence (the window sends the rows' labels back as one) name it too.
@@ -204,8 +204,7 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     } else if (typed_query) {
         const Mat& rows = src.query_values;  // (L, d_in)
         if (have_weights && rows.cols() != config.d_in())
-            return R::failure("--query-values rows have " + std::to_string(rows.cols()) + " values but the weights file reads " +
-                              std::to_string(config.d_in()) + " per token");
+            return R::failure(Message("error.problem.typed_query_width", {{"got", rows.cols()}, {"expected", config.d_in()}}));
         config.seq_len = static_cast<int>(typed_rows);
         if (!have_weights) {  // as for a query file: the width is E unless d_in is its own
             if (config.input_dim > 0) config.input_dim = static_cast<int>(rows.cols());
@@ -250,13 +249,12 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     } else if (src.key_values.size() > 0 || src.value_values.size() > 0) {
         const Mat &keys = src.key_values, &values = src.value_values;  // (S, kdim), (S, vdim)
         if (keys.size() == 0 || values.size() == 0)
-            return R::failure("--key-values and --value-values go together: give both (cross-attention reads keys and values)");
+            return R::failure(Message("error.problem.typed_key_and_value"));
         if (keys.rows() != values.rows())
-            return R::failure("--value-values has " + std::to_string(values.rows()) + " rows but --key-values has " +
-                              std::to_string(keys.rows()) + " (one value row per key)");
+            return R::failure(Message("error.problem.typed_kv_rows", {{"values", values.rows()}, {"keys", keys.rows()}}));
         if (have_weights && (keys.cols() != loaded.kdim || values.cols() != loaded.vdim))
-            return R::failure("--key-values / --value-values widths " + std::to_string(keys.cols()) + " / " + std::to_string(values.cols()) +
-                              " disagree with the weights file's kdim / vdim " + std::to_string(loaded.kdim) + " / " + std::to_string(loaded.vdim));
+            return R::failure(Message("error.problem.typed_kv_widths", {{"kdim", keys.cols()}, {"vdim", values.cols()},
+                                                                {"weights_kdim", loaded.kdim}, {"weights_vdim", loaded.vdim}}));
         config.cross_attention = true;
         config.kv_len = static_cast<int>(keys.rows());
         config.kdim = keys.cols() == config.d_in() ? 0 : static_cast<int>(keys.cols());

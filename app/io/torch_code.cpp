@@ -29,8 +29,9 @@ std::string_view trimmed(std::string_view s) {
 
 // "attn_scores (B, H, L, S)" or "q, k, v (B, L, E)" or "k" -> the steps and the shape.
 Status read_marker(std::string_view text, int line_number, CodeLine& line) {
+    // The markers are in AttnViz's own embedded code: a bad one is the developer's mistake.
     const auto where = [&](const std::string& what) {
-        return Status::failure(Message::plain("line " + std::to_string(line_number) + ": " + what));
+        return Status::failure(Message::internal("line " + std::to_string(line_number) + ": " + what));
     };
     const std::size_t open = text.find('(');
     std::string_view names = trimmed(text.substr(0, open));

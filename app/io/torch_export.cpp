@@ -142,7 +142,7 @@ bool is_earlier_export(const fs::path& dir) {
 Status write_contents(const Trace& trace, const fs::path& dir) {
     const AttentionConfig& c = trace.config;
     const Step* input = trace.find(StepId::Input);
-    if (!input) return Status::failure(Message::plain("internal: the trace has no input step"));
+    if (!input) return Status::failure(Message::internal("the trace has no input step"));
     const std::string script = std::string(torch_module_source()) + std::string(torch_runner_source());
     if (Status s = write_file_bytes((dir / "attention.py").string(), script); !s) return s;
     if (Status s = write_safetensors((dir / "weights.safetensors").string(), module_weights(c, trace.weights())); !s)

@@ -13,6 +13,7 @@
 #include "app/io/safetensors.h"
 #include "app/io/weight_names.h"
 #include "app/text/step_text.h"
+#include "core/model/tokenizer.h"
 
 namespace attn::io {
 
@@ -128,7 +129,7 @@ json trace_manifest(const Trace& trace, const text::Catalogue& words) {
                              {"tokens", m.tokens},
                              {"predicted_tokens", m.predicted_tokens},
                              {"vocabulary", m.vocabulary},
-                             {"note", m.note}};
+                             {"note", english(unknown_words_note(m.unknown_words))}};
     }
     return manifest;
 }

@@ -6,8 +6,21 @@
 
 namespace attn::text {
 
+namespace {
+
+// A written text's version in `catalogue`'s language or one of its fallbacks, else its English.
+const std::string& written_version(const Message& message, const Catalogue& catalogue) {
+    for (const Catalogue* c = &catalogue; c && !message.translations.empty(); c = c->fallback()) {
+        const auto it = message.translations.find(c->code());
+        if (it != message.translations.end()) return it->second;
+    }
+    return message.verbatim;
+}
+
+}  // namespace
+
 std::string render(const Message& message, const Catalogue& catalogue) {
-    if (message.id.empty()) return message.verbatim;
+    if (message.id.empty()) return written_version(message, catalogue);
     const std::string* pattern = catalogue.find(message.id);
     if (!pattern) return missing_marker(message.id);
     std::vector<Param> params;

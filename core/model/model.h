@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/dims.h"
+#include "core/message.h"
 #include "core/weights.h"
 
 namespace attn {
@@ -28,7 +29,7 @@ const char* to_string(ModelKind kind);  // "language" / "algorithmic"
 // test checks on held-out inputs.
 struct HeadClaim {
     int layer = 0, head = 0;
-    std::string claim;   // one line for learners
+    Message claim;       // one line for learners, as the card writes it (Message::written)
     std::string metric;  // "and_to_subject", "mirror_position", ...
     double measured = 0, threshold = 0;
 };
@@ -37,7 +38,9 @@ struct HeadClaim {
 struct ModelSpec {
     std::string name;         // "tiny-lm"
     ModelKind kind = ModelKind::Language;
-    std::string description;  // one line
+    // The card's prose is data, not catalogue text: each is the card's English plus any
+    // other languages it gives (Message::written), shown in the language in use.
+    Message description;      // one line
     int layers = 0, heads = 0, hidden_dim = 0, mlp_dim = 0, vocab_size = 0, max_len = 0;
     std::vector<std::string> vocabulary;  // V words; index = token id
     bool prepend_bos = false;             // put <bos> in front of the words
@@ -46,7 +49,7 @@ struct ModelSpec {
     float norm_eps = 1e-5f;
     std::string example;             // a sentence where the heads differ visibly
     std::vector<HeadClaim> head_claims;
-    std::string reading_the_output;  // how to read logits / probs, in one line
+    Message reading_the_output;      // how to read logits / probs, in one line (may be empty)
     // The card's training figures, for the window: held-out measures ("exact_match 1.00")
     // and the final training loss.
     std::vector<std::pair<std::string, double>> heldout_figures;

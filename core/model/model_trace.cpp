@@ -53,7 +53,7 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     if (layer < 0 || layer >= spec.layers || static_cast<size_t>(layer) >= run.layers.size())
         return R::failure(Message("error.model.layer_range", {{"layer", layer}, {"model", spec.name}, {"last", spec.layers - 1}}));
     if (run.token_embedding.rows() != static_cast<Eigen::Index>(tokens.ids.size()))
-        return R::failure("internal: the model run was made on other tokens");
+        return R::failure(Message::internal("the model run was made on other tokens"));
     const LayerRun& shown = run.layers[static_cast<size_t>(layer)];
     const AttentionConfig& config = shown.attention.config;
 
@@ -68,7 +68,7 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     info.layers = spec.layers;
     info.tokens = tokens.tokens;
     info.vocabulary = spec.vocabulary;
-    info.note = unknown_words_note(tokens);
+    info.unknown_words = tokens.unknown_words;
     for (int id : run.predicted_ids) info.predicted_tokens.push_back(spec.vocabulary[static_cast<size_t>(id)]);
     // What the cell explanations read (core/explain_cell_model.cpp): small next to the steps.
     info.position_rows = model.weights.position_embedding.rows();
@@ -99,7 +99,7 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     }
     // The attention's `input` step is the normed tensor itself: the norm step shares its storage.
     const Step* attention_input = shown.attention.find(StepId::Input);
-    if (!attention_input) return R::failure("internal: the attention trace has no input step");
+    if (!attention_input) return R::failure(Message::internal("the attention trace has no input step"));
     push(StepId::Norm, StepKind::Norm, attention_input->tensor, {layer_input});
 
     // The layer's own attention trace, unchanged (a Step copy shares its tensor's storage).

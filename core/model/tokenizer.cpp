@@ -74,12 +74,10 @@ Result<TokenizedText> tokenize(const ModelSpec& spec, const std::string& text) {
     return out;
 }
 
-std::string unknown_words_note(const TokenizedText& tokens) {
-    if (tokens.unknown_words.empty()) return "";
-    std::string note = tokens.unknown_words.size() == 1 ? "unknown word shown as <unk>: " : "unknown words shown as <unk>: ";
-    for (size_t i = 0; i < tokens.unknown_words.size(); ++i)
-        note += (i ? ", '" : "'") + tokens.unknown_words[i] + "'";
-    return note;
+Message unknown_words_note(const std::vector<std::string>& unknown_words) {
+    if (unknown_words.empty()) return Message();
+    return Message(unknown_words.size() == 1 ? "model.unknown_words.one" : "model.unknown_words.many",
+                   {{"words", quoted_list(unknown_words)}});
 }
 
 }  // namespace attn

@@ -22,7 +22,8 @@ struct TokenizedText {
 // Fails, with a message that says what to do, on an empty text or one longer than max_len.
 Result<TokenizedText> tokenize(const ModelSpec& spec, const std::string& text);
 
-// "unknown word(s) shown as <unk>: 'cow', 'moon'"; "" when every word was known.
-std::string unknown_words_note(const TokenizedText& tokens);
+// "unknown word(s) shown as <unk>: 'cow', 'moon'" as a message (model.unknown_words.one /
+// .many); empty when every word was known.
+Message unknown_words_note(const std::vector<std::string>& unknown_words);
 
 }  // namespace attn

@@ -19,6 +19,7 @@
 #include "app/gui/painted_mask.h"
 #include "app/gui/views/view_canvas_paint.h"
 #include "app/text/languages.h"
+#include "core/recipe.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/test_configs.h"
 
@@ -152,7 +153,7 @@ TEST_CASE("the painted mask becomes the request's boolean mask file, alone or wi
         REQUIRE_FALSE(c.mask_file.empty());
         CHECK(c.mask_file.shape() == std::vector<int64_t>{4, 4});
         CHECK(c.mask_file_is_boolean);
-        CHECK(c.mask_file_path == kPaintedMaskLabel);
+        CHECK(c.mask_file_path == "painted in the window");
         CHECK(c.mask_file.at({2, 0}) == 1.0f);
         const std::vector<float> values = c.mask_file.to_vector();
         CHECK(std::count(values.begin(), values.end(), 1.0f) == 1);
@@ -170,7 +171,7 @@ TEST_CASE("the painted mask becomes the request's boolean mask file, alone or wi
             CHECK(c.mask_file.at({i, 3}) == 1.0f);
             CHECK(c.mask_file.at({i, 0}) == (i == 2 ? 1.0f : 0.0f));
         }
-        CHECK(c.mask_file_path == std::string("pad.npy + ") + kPaintedMaskLabel);
+        CHECK(c.mask_file_path == "pad.npy + painted in the window");
     }
     SUBCASE("with a float file painting is refused with a reason, and nothing is merged") {
         AttentionConfig c = kPaintable;
@@ -212,7 +213,7 @@ TEST_CASE("a click on a weight cell in paint mode masks it and the row re-normal
     CHECK(state.session.painted_mask.count() == 1);
     apply_and_recompute(state, actions);
     const AttentionConfig& used = state.results.trace->config;
-    CHECK(used.mask_file_path == kPaintedMaskLabel);
+    CHECK(used.mask_file_path == "painted in the window");
     CHECK(state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())].id == StepId::AttnWeights);
     for (int h = 0; h < 2; ++h) {
         CAPTURE(h);
@@ -294,4 +295,27 @@ TEST_CASE("without paint mode a click pins the cell and paints nothing; the bar 
     CHECK(paint_reach(false, true, false) == PaintReach::Column);
     CHECK(paint_reach(false, false, true) == PaintReach::Column);
     CHECK(paint_reach(false, false, false) == PaintReach::Cell);
+}
+
+TEST_CASE("the mask file's label: a painted mask and a recipe's key pattern are catalogue words, a path stays as it is") {
+    using attn::gui::file_and_painted_label;
+    using attn::gui::mask_file_label;
+    using attn::gui::painted_mask_label;
+    AttentionConfig c;
+    c.mask_file_path = "pad.npy";
+    CHECK(mask_file_label(c) == Message::plain("pad.npy"));
+    // The manifest keeps the English; the window re-reads it as the message it came from.
+    c.mask_file_path = english(painted_mask_label());
+    CHECK(c.mask_file_path == "painted in the window");
+    CHECK(mask_file_label(c) == painted_mask_label());
+    c.mask_file_path = english(file_and_painted_label("pad.npy"));
+    CHECK(c.mask_file_path == "pad.npy + painted in the window");
+    CHECK(mask_file_label(c) == file_and_painted_label("pad.npy"));
+    c.mask_file_path = english(file_and_painted_label(""));
+    CHECK(c.mask_file_path == "mask file + painted in the window");
+    CHECK(mask_file_label(c) == file_and_painted_label(""));
+    AttentionConfig recipe = find_recipe("interview-mha")->config;
+    fit_recipe_masks(recipe);
+    CHECK(recipe.mask_file_path == "(interview-mha key pattern)");
+    CHECK(mask_file_label(recipe).id == "mask.source.recipe_pattern");
 }

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/gui/model_choice.h"
+#include "app/gui/recipe_choice.h"
+#include "app/gui/step_notes.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/lang/pseudo_language.h"
@@ -94,4 +97,79 @@ TEST_CASE("a missing weights file and a damaged .npy are explained over the canv
     CHECK_FALSE(shows(drawn_text("Canvas"), "is no .npy]"));
     CHECK(state.results.trace == trace);
     std::filesystem::remove_all(folder);
+}
+
+namespace {
+
+// Every piece of English the catalogue has for `keys` that `drawn` shows (none expected).
+std::vector<std::string> english_shown(const std::string& drawn, const std::vector<std::string>& keys) {
+    std::vector<std::string> found;
+    for (const std::string& key : keys)
+        for (const std::string& piece : test::english_pieces(key))
+            if (shows(drawn, piece)) found.push_back(key + ": " + piece);
+    return found;
+}
+
+}  // namespace
+
+TEST_CASE("in another language the recipe card, an --init torch refusal and an unknown word's note show no English") {
+    test::register_pseudo_language();
+    HeadlessImGui imgui(1600, 2400);  // tall enough that the whole controls panel is drawn
+    AppState state;
+    REQUIRE(choose_recipe(state.session, "torch-mha").empty());
+    recompute(state);
+    REQUIRE(state.results.trace);
+
+    SUBCASE("the recipe card") {
+        const std::vector<std::string> card_keys = {"recipe.card", "recipe.torch_mha.description", "recipe.torch_mha.special",
+                                                    "recipe.card.article", "recipe.card.init_torch"};
+        imgui.frame(state);
+        const std::string english_controls = drawn_text(text::label("window.controls"));
+        CHECK(english_shown(english_controls, card_keys).size() >= card_keys.size());  // the check sees English
+        test::LanguageScope pseudo("pseudo");
+        imgui.frame(state);
+        imgui.frame(state);
+        const std::string controls = drawn_text(text::label("window.controls"));
+        CHECK(shows(controls, "[nn.MultiheadAttention, packed in_proj]"));
+        CHECK(shows(controls, "[queries of L attend to keys of S"));
+        CHECK(shows(controls, "[weights of torch.manual_seed(" + std::to_string(state.session.config.seed) + ")]"));
+        CHECK(english_shown(controls, card_keys).empty());
+    }
+    SUBCASE("an --init torch refusal over the canvas") {
+        state.session.config.no_out_proj = true;  // nn.MultiheadAttention always has one
+        recompute(state);
+        REQUIRE(state.results.compute_error.id == "error.torch_init.mha_out_proj");
+        imgui.frame(state);
+        CHECK_FALSE(english_shown(drawn_text("Canvas"), {"error.torch_init.mha_out_proj"}).empty());  // the check sees English
+        test::LanguageScope pseudo("pseudo");
+        imgui.frame(state);
+        imgui.frame(state);
+        const std::string canvas = drawn_text("Canvas");
+        CHECK(shows(canvas, "[--init torch: nn.MultiheadAttention keeps out_proj"));
+        CHECK(english_shown(canvas, {"error.torch_init.mha_out_proj"}).empty());
+    }
+    SUBCASE("a model sentence with unknown words, in the controls and the tokens step's note") {
+        REQUIRE(choose_model(state.session, "tiny-lm").empty());
+        state.session.sentence = "the zebra saw the moon";
+        REQUIRE(follow_model_sentence(state.session));
+        recompute(state);
+        REQUIRE(state.results.trace->model.unknown_words == std::vector<std::string>{"zebra", "moon"});
+        const std::vector<std::string> note_keys = {"model.unknown_words", "model.unknown_words.many", "notes.unknown_words"};
+        imgui.frame(state);
+        CHECK(english_shown(drawn_text(text::label("window.controls")), note_keys).size() >= 2);  // the check sees English
+        test::LanguageScope pseudo("pseudo");
+        imgui.frame(state);
+        imgui.frame(state);
+        const std::string controls = drawn_text(text::label("window.controls"));
+        CHECK(shows(controls, "[[<unk> for <zebra> / <moon>]: one shared <unk> row]"));
+        CHECK(english_shown(controls, note_keys).empty());
+        const Trace& trace = *state.results.trace;
+        int tokens_step = -1;
+        for (size_t i = 0; i < trace.steps.size(); ++i)
+            if (trace.steps[i].id == StepId::Tokens) tokens_step = static_cast<int>(i);
+        REQUIRE(tokens_step >= 0);
+        const std::vector<std::string> notes = step_notes(trace, tokens_step, 0);
+        REQUIRE(notes.size() == 1);
+        CHECK(notes[0] == "[[<unk> for <zebra> / <moon>]: never seen in training]");
+    }
 }

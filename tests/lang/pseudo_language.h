@@ -6,8 +6,10 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "app/text/languages.h"
 
@@ -31,5 +33,22 @@ struct LanguageScope {
     LanguageScope(const LanguageScope&) = delete;
     LanguageScope& operator=(const LanguageScope&) = delete;
 };
+
+// The pieces of `key`'s English text between its {parameters} that are long enough to
+// recognise (8 characters or more, spaces not counted): a window drawn in another
+// language that shows one of them shows English. REQUIREs the key to exist.
+inline std::vector<std::string> english_pieces(const std::string& key) {
+    const std::string* pattern = text::english().find(key);
+    REQUIRE_MESSAGE(pattern, key);
+    static const std::regex parameter("\\{[a-z_][a-z0-9_]*\\}");
+    std::vector<std::string> pieces;
+    for (std::sregex_token_iterator it(pattern->begin(), pattern->end(), parameter, -1), end; it != end; ++it) {
+        std::string piece = it->str();
+        size_t letters = 0;
+        for (char c : piece) letters += c != ' ' && c != '\n';
+        if (letters >= 8) pieces.push_back(std::move(piece));
+    }
+    return pieces;
+}
 
 }  // namespace attn::test

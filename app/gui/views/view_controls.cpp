@@ -190,7 +190,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     }
     if (model && !session.unknown_note.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).warning));
-        ImGui::TextWrapped("%s", trf("model.unknown_words", {{"words", session.unknown_note}}).c_str());
+        ImGui::TextWrapped("%s", trf("model.unknown_words", {{"words", text::render(session.unknown_note)}}).c_str());
         ImGui::PopStyleColor();
     }
     if (model) {

@@ -148,7 +148,7 @@ SectionEdit draw_mask_controls(Session& session, const Results& results, const C
         out.session_edited |= lengths.session_edited;
     }
     if (!c.mask_file.empty()) {
-        quiet_note(trf("controls.mask_file", {{"path", c.mask_file_path}}));
+        quiet_note(trf("controls.mask_file", {{"path", text::render(mask_file_label(c))}}));
         if (ImGui::SmallButton(label("controls.mask_file.drop"))) {
             c.mask_file = Tensor();
             c.mask_file_path.clear();

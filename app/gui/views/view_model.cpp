@@ -18,7 +18,7 @@ namespace {
 const std::vector<ModelSpec>& model_specs() { return io::list_models(); }
 
 std::string entry_text(const ModelSpec& spec) {
-    return text::trf("model.entry", {{"name", spec.name}, {"kind", to_string(spec.kind)}});
+    return text::trf("model.entry", {{"name", spec.name}, {"kind", kind_word(spec.kind)}});
 }
 // The entry's ImGui ID is the model's name, the same in every language.
 std::string entry_label(const ModelSpec& spec) { return entry_text(spec) + "###model." + spec.name; }
@@ -76,7 +76,7 @@ Actions draw_model_picker(const Session& session, bool light_theme) {
         for (const ModelSpec& spec : model_specs()) {
             const bool selected = session.model && session.model->spec.name == spec.name;
             if (ImGui::Selectable(entry_label(spec).c_str(), selected)) picked(session, spec.name, out);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.description.c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::render(spec.description).c_str());
         }
         ImGui::EndCombo();
     }
@@ -132,7 +132,7 @@ Actions draw_model_menu_items(const Session& session) {
     for (const ModelSpec& spec : model_specs()) {
         const bool selected = session.model && session.model->spec.name == spec.name;
         if (ImGui::MenuItem(entry_label(spec).c_str(), nullptr, selected)) picked(session, spec.name, out);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", spec.description.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::render(spec.description).c_str());
     }
     if (session.model && session.model->spec.layers > 1) {
         ImGui::Separator();

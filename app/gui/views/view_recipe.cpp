@@ -24,7 +24,7 @@ Actions draw_recipe_menu_items(const Session& session) {
             out.session_edit = std::move(chosen);
         }
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", text::trf("recipe.menu.tip", {{"description", recipe.description},
+            ImGui::SetTooltip("%s", text::trf("recipe.menu.tip", {{"description", text::render(recipe.description)},
                                                                   {"article", recipe.article}}).c_str());
     }
     return out;
