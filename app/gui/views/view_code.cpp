@@ -37,6 +37,25 @@ size_t indent_of(const std::string& code) {
     return code.find_first_not_of(' ') == std::string::npos ? 0 : code.find_first_not_of(' ');
 }
 
+// Width of the left margin: the widest step tag of `lines` and a gap.
+float margin_width(const std::vector<io::CodeLine>& lines) {
+    float widest = 0.0f;
+    for (const io::CodeLine& line : lines)
+        if (!line.steps.empty()) widest = std::max(widest, ImGui::CalcTextSize(io::step_tag(line).c_str()).x);
+    return widest > 0.0f ? widest + ImGui::CalcTextSize("  ").x : 0.0f;
+}
+
+// The line's step tag, right-aligned in the margin left of the cursor (the line comes next).
+void draw_step_tag(const io::CodeLine& line, float margin, Rgb color) {
+    if (line.steps.empty()) return;
+    const std::string tag = io::step_tag(line);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float gap = ImGui::CalcTextSize("  ").x;
+    const float x = at.x - gap - ImGui::CalcTextSize(tag.c_str()).x;
+    ImGui::GetWindowDrawList()->AddText(ImVec2(std::max(x, at.x - margin), at.y),
+                                        ImGui::GetColorU32(to_imvec4(color, 0.85f)), tag.c_str());
+}
+
 }  // namespace
 
 void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool light_theme, const Fonts& fonts) {
@@ -61,7 +80,8 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     else if (highlighted.empty())
         ImGui::TextWrapped("%s", tr("code.outside"));
     else if (!recipe_class.empty())
-        ImGui::TextWrapped("%s", text::trf("code.header_recipe", {{"class", recipe_class}}).c_str());
+        ImGui::TextWrapped("%s %s", text::trf("code.header_recipe", {{"class", recipe_class}}).c_str(),
+                           tr("code.article_form"));
     else
         ImGui::TextWrapped("%s", tr("code.header"));
     ImGui::PopStyleColor();
@@ -74,12 +94,16 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     ImGui::PushStyleColor(ImGuiCol_HeaderHovered, to_imvec4(colors.chip_bg, 0.30f));
     ImGui::PushStyleColor(ImGuiCol_HeaderActive, chip);
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 1.0f));
+    // The left margin names each line's step, so the code itself stays as the article has it.
+    const float margin = margin_width(lines);
+    ImGui::Indent(margin);
     float first_highlight_y = -1.0f;
     for (size_t i = 0; i < lines.size(); ++i) {
         const io::CodeLine& line = lines[i];
         const std::string label = (line.code.empty() ? std::string(" ") : line.code) + "##line" + std::to_string(i);
         const bool is_current = runs[i] && names_step(line, shown.id);
         if (is_current && first_highlight_y < 0.0f) first_highlight_y = ImGui::GetCursorPosY();
+        draw_step_tag(line, margin, is_current ? colors.formula : colors.dim);
         if (line.steps.empty()) {  // branches this configuration does not take are dimmed
             if (!runs[i]) ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
             ImGui::TextUnformatted(line.code.empty() ? " " : line.code.c_str());
@@ -99,19 +123,20 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
                 ImGui::SetTooltip(
                     "%s", text::trf("code.line_tip", {{"number", target + 1},
                                                       {"name", trace->steps[static_cast<size_t>(target)].name()},
-                                                      {"shape", line.shape}})
+                                                      {"shape", io::shape_of(line, trace->steps[static_cast<size_t>(target)].id)}})
                               .c_str());
             else
                 ImGui::SetTooltip("%s", tr("code.line_not_recorded"));
         }
         if (is_current) {  // the shape of the tensor this line produced, under it
-            const std::string note = std::string(indent_of(line.code), ' ') + "# " + shown.name() + " " + line.shape +
+            const std::string note = std::string(indent_of(line.code), ' ') + "# " + shown.name() + " " + io::shape_of(line, shown.id) +
                                      " = " + shape_text(shown.tensor);
             ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.formula));
             ImGui::TextUnformatted(note.c_str());
             ImGui::PopStyleColor();
         }
     }
+    ImGui::Unindent(margin);
     ImGui::PopStyleVar();
     ImGui::PopStyleColor(3);
     // Bring the highlight into view when the step changes (stepping, playing, a click)
