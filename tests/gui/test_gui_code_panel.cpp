@@ -112,13 +112,15 @@ TEST_CASE("with a recipe the code panel shows the recipe's own class and highlig
         std::string drawn = drawn_text(code_window());
         // The class's first line is in view beside the canvas; under it (1024x768) the
         // panel has scrolled to the highlight.
-        if (size.x >= 1920) CHECK(shows(drawn, "class ScratchMha(Traced):"));
+        if (size.x >= 1920) CHECK(shows(drawn, "class ScratchMha(nn.Module):"));
         CHECK(shows(drawn, "ScratchMha from AttnViz's recipe_modules.py"));
         CHECK_FALSE(shows(drawn, "class Attention(nn.Module)"));
         CHECK_FALSE(shows(drawn, "attn_scores = queries @ keys.transpose(-2, -1)"));  // the generic module's line
         // The highlighted line is the class's own, with the shape it produced under it.
         const Step& scores = trace.steps[static_cast<size_t>(trace.index_of(StepId::AttnScores))];
-        CHECK(shows(drawn, "scores = self.keep(\"attn_scores\", q @ k.transpose(2, 3))"));
+        // As the article writes it: no self.keep, the step named in the margin before the line.
+        CHECK(shows(drawn, "attn_scores scores = q @ k.transpose(2, 3)"));
+        CHECK_FALSE(shows(drawn, "self.keep"));
         CHECK(shows(drawn, "# attn_scores (B, H, L, S) = (" + std::to_string(scores.tensor.dim(0)) + ", " +
                                std::to_string(scores.tensor.dim(1)) + ", "));
 
@@ -140,7 +142,7 @@ TEST_CASE("with a recipe the code panel shows the recipe's own class and highlig
     state.ui.playback.set_position(state.results.trace->index_of(StepId::QHeads), 1.0f);
     frames(imgui, state, 3);
     const std::string drawn = drawn_text(code_window());
-    CHECK(shows(drawn, "class SelfAttV1(Traced):"));
+    CHECK(shows(drawn, "class SelfAttV1(nn.Module):"));
     CHECK(shows(drawn, "SelfAttV1 has no line for q_heads; AttnViz adds this step"));
 }
 
@@ -241,4 +243,49 @@ TEST_CASE("resting the mouse on a code line only highlights it: the step changes
     ImGui::GetIO().MouseDown[0] = false;
     frames(imgui, state, 2);
     CHECK(state.ui.playback.step() == weights);
+}
+
+TEST_CASE("llama and interview-mha: the code, the step texts and the storage strip agree on where the heads are copied") {
+    struct Expected {
+        const char* recipe;
+        const char* split_line;   // the highlighted line at context_split
+        const char* concat_line;  // and at concat
+        const char* concat_texts;
+    };
+    for (const Expected& e : {Expected{"llama", "context = context.transpose(1, 2).contiguous()",
+                                       "concat = context.reshape(bsz, q_len, -1)", "step.concat.code_reshape"},
+                              Expected{"interview-mha", "context = context.transpose(1, 2).contiguous()",
+                                       "output = context.view(b, n, -1)", "step.concat.code_view"}}) {
+        CAPTURE(e.recipe);
+        HeadlessImGui imgui(1280, 800);
+        const Recipe* recipe = find_recipe(e.recipe);
+        REQUIRE(recipe);
+        AppState state = state_for(recipe->config);
+        REQUIRE(state.results.trace);
+        state.settings.hint_seen = true;
+        state.ui.code.show = true;
+        ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+        const Trace& trace = *state.results.trace;
+        const char* explanation = text::label("window.explanation");
+
+        // context_split: the code copies here, the trace's tensor is a view; both say so.
+        state.ui.playback.set_position(trace.index_of(StepId::ContextSplit), 1.0f);
+        frames(imgui, state, 3);
+        CHECK(shows(drawn_text(code_window()), std::string("context_split ") + e.split_line));
+        std::string words = drawn_text(explanation);
+        CHECK(shows(words, text::tr("step.context_split.code_copies.title")));
+        CHECK(shows(words, text::tr("storage.code_copies_here")));
+        CHECK_FALSE(shows(words, text::tr("step.context_split.explanation")));  // "cannot be view()ed yet"
+        CHECK(shows(drawn_text("Canvas"), text::tr("storage.code_copies_here")));
+
+        // concat: the code's view or reshape, no ".contiguous() + view" title.
+        state.ui.playback.set_position(trace.index_of(StepId::Concat), 1.0f);
+        frames(imgui, state, 3);
+        CHECK(shows(drawn_text(code_window()), std::string("concat ") + e.concat_line));
+        words = drawn_text(explanation);
+        CHECK(shows(words, text::tr(std::string(e.concat_texts) + ".title")));
+        CHECK_FALSE(shows(words, text::tr("step.concat.title")));
+        CHECK(shows(words, text::tr("step.concat.copy_code_earlier")));
+        CHECK(shows(drawn_text("Canvas"), text::tr("storage.code_view_here")));
+    }
 }
