@@ -228,7 +228,7 @@ TEST_CASE("article_lines unwraps self.keep, hides bare keeps and moves their ste
         "        self.note(y)  # trace-only\n"
         "        return y  # article: return q + 1\n");
     REQUIRE(parsed.ok());
-    const std::vector<io::CodeLine> lines = io::article_lines(*parsed);
+    const std::vector<io::CodeLine> lines = io::article_lines(parsed.value());
     REQUIRE(lines.size() == 6);
     CHECK(lines[0].code == "class M(nn.Module):");
     CHECK(lines[1].steps == std::vector<StepId>{StepId::Input});  // the def taking x

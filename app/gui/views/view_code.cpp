@@ -79,9 +79,11 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
         ImGui::TextWrapped("%s", text::trf("code.outside_recipe", {{"class", recipe_class}, {"name", shown.name()}}).c_str());
     else if (highlighted.empty())
         ImGui::TextWrapped("%s", tr("code.outside"));
-    else if (!recipe_class.empty())
-        ImGui::TextWrapped("%s %s", text::trf("code.header_recipe", {{"class", recipe_class}}).c_str(),
-                           tr("code.article_form"));
+    else if (!recipe_class.empty()) {
+        ImGui::TextWrapped("%s", text::trf("code.header_recipe", {{"class", recipe_class}}).c_str());
+        // Why the class differs from recipe_modules.py, for those who open the file.
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("code.article_form"));
+    }
     else
         ImGui::TextWrapped("%s", tr("code.header"));
     ImGui::PopStyleColor();
