@@ -52,10 +52,10 @@ TEST_CASE("a recipe's configuration shows its own class; others show the generic
     // Helpers the class builds or calls come first, then the class itself.
     const std::vector<io::CodeLine>& stacked = io::recipe_class_lines("ScratchStacked");
     CHECK(first_code(stacked) == "class ScratchCausalHead(nn.Module):");
-    CHECK(shows_line(stacked, "class ScratchStacked(Traced):"));
+    CHECK(shows_line(stacked, "class ScratchStacked(nn.Module):"));
     const std::vector<io::CodeLine>& llama = io::recipe_class_lines("LlamaAttention");
     CHECK(first_code(llama) == "def rotate_half(x):");
-    CHECK(first_code(io::recipe_class_lines("ScratchMha")) == "class ScratchMha(Traced):");
+    CHECK(first_code(io::recipe_class_lines("ScratchMha")) == "class ScratchMha(nn.Module):");
     CHECK_FALSE(shows_line(io::recipe_class_lines("ScratchMha"), "class SelfAttV1("));
     CHECK(io::recipe_class_lines("NoSuchClass").empty());
 

@@ -129,8 +129,9 @@ TEST_CASE("with a recipe the code panel shows the recipe's own class and highlig
         CHECK_FALSE(shows(drawn, "attn_scores = queries @ keys.transpose(-2, -1)"));  // the generic module's line
         // The highlighted line is the class's own, with the shape it produced under it.
         const Step& scores = trace.steps[static_cast<size_t>(trace.index_of(StepId::AttnScores))];
-        // As the article writes it: no self.keep, the step named in the margin before the line.
-        CHECK(shows(drawn, "attn_scores scores = q @ k.transpose(2, 3)"));
+        // As the article writes it: no self.keep; the step's tag is drawn in the margin
+        // right after the line (so it stays above the highlight).
+        CHECK(shows(drawn, "scores = q @ k.transpose(2, 3) attn_scores"));
         CHECK_FALSE(shows(drawn, "self.keep"));
         CHECK(shows(drawn, "# attn_scores (B, H, L, S) = (" + std::to_string(scores.tensor.dim(0)) + ", " +
                                std::to_string(scores.tensor.dim(1)) + ", "));
@@ -282,7 +283,7 @@ TEST_CASE("llama and interview-mha: the code, the step texts and the storage str
         // context_split: the code copies here, the trace's tensor is a view; both say so.
         state.ui.playback.set_position(trace.index_of(StepId::ContextSplit), 1.0f);
         frames(imgui, state, 3);
-        CHECK(shows(drawn_text(code_window()), std::string("context_split ") + e.split_line));
+        CHECK(shows(drawn_text(code_window()), std::string(e.split_line) + " context_split"));
         std::string words = drawn_text(explanation);
         CHECK(shows(words, text::tr("step.context_split.code_copies.title")));
         CHECK(shows(words, text::tr("storage.code_copies_here")));
@@ -292,7 +293,7 @@ TEST_CASE("llama and interview-mha: the code, the step texts and the storage str
         // concat: the code's view or reshape, no ".contiguous() + view" title.
         state.ui.playback.set_position(trace.index_of(StepId::Concat), 1.0f);
         frames(imgui, state, 3);
-        CHECK(shows(drawn_text(code_window()), std::string("concat ") + e.concat_line));
+        CHECK(shows(drawn_text(code_window()), std::string(e.concat_line) + " concat"));
         words = drawn_text(explanation);
         CHECK(shows(words, text::tr(std::string(e.concat_texts) + ".title")));
         CHECK_FALSE(shows(words, text::tr("step.concat.title")));

@@ -37,23 +37,40 @@ size_t indent_of(const std::string& code) {
     return code.find_first_not_of(' ') == std::string::npos ? 0 : code.find_first_not_of(' ');
 }
 
-// Width of the left margin: the widest step tag of `lines` and a gap.
+// Width of the left margin: the step tags are written at the panel's left edge, in the
+// line's indentation where they fit, so the code moves right only by what they need
+// beyond it (a narrow projector panel keeps its columns for the code).
 float margin_width(const std::vector<io::CodeLine>& lines) {
-    float widest = 0.0f;
-    for (const io::CodeLine& line : lines)
-        if (!line.steps.empty()) widest = std::max(widest, ImGui::CalcTextSize(io::step_tag(line).c_str()).x);
-    return widest > 0.0f ? widest + ImGui::CalcTextSize("  ").x : 0.0f;
+    const float gap = ImGui::CalcTextSize("  ").x;
+    float margin = 0.0f;
+    for (const io::CodeLine& line : lines) {
+        if (line.steps.empty()) continue;
+        const float indent = ImGui::CalcTextSize(line.code.substr(0, indent_of(line.code)).c_str()).x;
+        margin = std::max(margin, ImGui::CalcTextSize(io::step_tag(line).c_str()).x + gap - indent);
+    }
+    return margin;
 }
 
-// The line's step tag, right-aligned in the margin left of the cursor (the line comes next).
-void draw_step_tag(const io::CodeLine& line, float margin, Rgb color) {
-    if (line.steps.empty()) return;
-    const std::string tag = io::step_tag(line);
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const float gap = ImGui::CalcTextSize("  ").x;
-    const float x = at.x - gap - ImGui::CalcTextSize(tag.c_str()).x;
-    ImGui::GetWindowDrawList()->AddText(ImVec2(std::max(x, at.x - margin), at.y),
-                                        ImGui::GetColorU32(to_imvec4(color, 0.85f)), tag.c_str());
+// The step tag of the line that starts at `line_start`, at the margin's left edge.
+void draw_step_tag(const io::CodeLine& line, ImVec2 line_start, float margin, Rgb color) {
+    ImGui::GetWindowDrawList()->AddText(ImVec2(line_start.x - margin, line_start.y),
+                                        ImGui::GetColorU32(to_imvec4(color, 0.85f)), io::step_tag(line).c_str());
+}
+
+// The line above the code: whose code it is, or why the step has no line.
+void draw_header(const std::vector<int>& highlighted, const std::string& recipe_class, const Step& shown, Rgb dim) {
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(dim));
+    if (highlighted.empty() && !recipe_class.empty())  // e.g. a single-head class's head-axis views
+        ImGui::TextWrapped("%s", text::trf("code.outside_recipe", {{"class", recipe_class}, {"name", shown.name()}}).c_str());
+    else if (highlighted.empty())
+        ImGui::TextWrapped("%s", tr("code.outside"));
+    else if (!recipe_class.empty()) {
+        ImGui::TextWrapped("%s", text::trf("code.header_recipe", {{"class", recipe_class}}).c_str());
+        // Why the class differs from recipe_modules.py, for those who open the file.
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("code.article_form"));
+    } else
+        ImGui::TextWrapped("%s", tr("code.header"));
+    ImGui::PopStyleColor();
 }
 
 }  // namespace
@@ -74,19 +91,7 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     const std::vector<bool> runs = io::lines_run(lines, trace->config);
     const std::vector<int> highlighted = io::lines_of_step_run(lines, shown.id, trace->config);
 
-    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
-    if (highlighted.empty() && !recipe_class.empty())  // e.g. a single-head class's head-axis views
-        ImGui::TextWrapped("%s", text::trf("code.outside_recipe", {{"class", recipe_class}, {"name", shown.name()}}).c_str());
-    else if (highlighted.empty())
-        ImGui::TextWrapped("%s", tr("code.outside"));
-    else if (!recipe_class.empty()) {
-        ImGui::TextWrapped("%s", text::trf("code.header_recipe", {{"class", recipe_class}}).c_str());
-        // Why the class differs from recipe_modules.py, for those who open the file.
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("code.article_form"));
-    }
-    else
-        ImGui::TextWrapped("%s", tr("code.header"));
-    ImGui::PopStyleColor();
+    draw_header(highlighted, recipe_class, shown, colors.dim);
 
     ImGui::BeginChild("##code_lines", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     if (fonts.code) ImGui::PushFont(fonts.code);
@@ -98,14 +103,14 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 1.0f));
     // The left margin names each line's step, so the code itself stays as the article has it.
     const float margin = margin_width(lines);
-    ImGui::Indent(margin);
+    if (margin > 0.0f) ImGui::Indent(margin);  // Indent(0) would indent by the style's default
     float first_highlight_y = -1.0f;
     for (size_t i = 0; i < lines.size(); ++i) {
         const io::CodeLine& line = lines[i];
         const std::string label = (line.code.empty() ? std::string(" ") : line.code) + "##line" + std::to_string(i);
         const bool is_current = runs[i] && names_step(line, shown.id);
         if (is_current && first_highlight_y < 0.0f) first_highlight_y = ImGui::GetCursorPosY();
-        draw_step_tag(line, margin, is_current ? colors.formula : colors.dim);
+        const ImVec2 line_start = ImGui::GetCursorScreenPos();
         if (line.steps.empty()) {  // branches this configuration does not take are dimmed
             if (!runs[i]) ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
             ImGui::TextUnformatted(line.code.empty() ? " " : line.code.c_str());
@@ -117,6 +122,7 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
         if (target < 0) ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
         if (ImGui::Selectable(label.c_str(), is_current) && target >= 0 && target != index) playback.jump_to(target);
         if (target < 0) ImGui::PopStyleColor();
+        draw_step_tag(line, line_start, margin, is_current ? colors.formula : colors.dim);  // over the highlight
         // Hovering only highlights and names the line's step: a teacher pointing at code
         // with the mouse must not move the lesson. A click goes there.
         if (ImGui::IsItemHovered()) {
@@ -138,7 +144,7 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
             ImGui::PopStyleColor();
         }
     }
-    ImGui::Unindent(margin);
+    if (margin > 0.0f) ImGui::Unindent(margin);
     ImGui::PopStyleVar();
     ImGui::PopStyleColor(3);
     // Bring the highlight into view when the step changes (stepping, playing, a click)
