@@ -27,8 +27,10 @@ std::size_t comment_start(std::string_view code) {
     for (std::size_t i = 0; i < code.size(); ++i) {
         const char ch = code[i];
         if (quote) {
-            if (ch == '\\') ++i;
-            else if (ch == quote) quote = 0;
+            if (ch == '\\')
+                ++i;
+            else if (ch == quote)
+                quote = 0;
         } else if (ch == '"' || ch == '\'') {
             quote = ch;
         } else if (ch == '#') {
@@ -50,14 +52,20 @@ std::size_t scan_brackets(std::string_view code, std::size_t open, AtTop at_top)
     for (std::size_t i = open; i < code.size(); ++i) {
         const char ch = code[i];
         if (quote) {
-            if (ch == '\\') ++i;
-            else if (ch == quote) quote = 0;
+            if (ch == '\\')
+                ++i;
+            else if (ch == quote)
+                quote = 0;
             continue;
         }
-        if (ch == '"' || ch == '\'') quote = ch;
-        else if (ch == '(' || ch == '[' || ch == '{') ++depth;
-        else if ((ch == ')' || ch == ']' || ch == '}') && --depth == 0) return i + 1;
-        else if (depth == 1) at_top(i);
+        if (ch == '"' || ch == '\'')
+            quote = ch;
+        else if (ch == '(' || ch == '[' || ch == '{')
+            ++depth;
+        else if ((ch == ')' || ch == ']' || ch == '}') && --depth == 0)
+            return i + 1;
+        else if (depth == 1)
+            at_top(i);
     }
     return kNone;
 }
@@ -65,7 +73,7 @@ std::size_t scan_brackets(std::string_view code, std::size_t open, AtTop at_top)
 // Comma-separated parts of a parameter or target list, trimmed.
 std::vector<std::string_view> split_commas(std::string_view list) {
     std::vector<std::string_view> parts;
-    for (std::size_t comma = list.find(','); ; comma = list.find(',')) {
+    for (std::size_t comma = list.find(',');; comma = list.find(',')) {
         parts.push_back(trimmed(list.substr(0, comma)));
         if (comma == kNone) break;
         list.remove_prefix(comma + 1);

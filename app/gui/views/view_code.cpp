@@ -61,7 +61,8 @@ void draw_step_tag(const io::CodeLine& line, ImVec2 line_start, float margin, Rg
 void draw_header(const std::vector<int>& highlighted, const std::string& recipe_class, const Step& shown, Rgb dim) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(dim));
     if (highlighted.empty() && !recipe_class.empty())  // e.g. a single-head class's head-axis views
-        ImGui::TextWrapped("%s", text::trf("code.outside_recipe", {{"class", recipe_class}, {"name", shown.name()}}).c_str());
+        ImGui::TextWrapped("%s",
+                           text::trf("code.outside_recipe", {{"class", recipe_class}, {"name", shown.name()}}).c_str());
     else if (highlighted.empty())
         ImGui::TextWrapped("%s", tr("code.outside"));
     else if (!recipe_class.empty()) {
@@ -70,6 +71,29 @@ void draw_header(const std::vector<int>& highlighted, const std::string& recipe_
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("code.article_form"));
     } else
         ImGui::TextWrapped("%s", tr("code.header"));
+    ImGui::PopStyleColor();
+}
+
+// What hovering a line says: its step (number, name, shape), or that it records none here.
+void line_tooltip(const Trace& trace, const io::CodeLine& line, int target) {
+    if (target < 0) {
+        ImGui::SetTooltip("%s", tr("code.line_not_recorded"));
+        return;
+    }
+    const Step& step = trace.steps[static_cast<size_t>(target)];
+    ImGui::SetTooltip("%s",
+                      text::trf("code.line_tip",
+                                {{"number", target + 1}, {"name", step.name()}, {"shape", io::shape_of(line, step.id)}})
+                          .c_str());
+}
+
+// Under the current step's line: the shape of the tensor it produced,
+// "# attn_scores (B, H, L, S) = (1, 2, 4, 4)".
+void shape_note(const io::CodeLine& line, const Step& shown, Rgb color) {
+    const std::string note = std::string(indent_of(line.code), ' ') + "# " + shown.name() + " " +
+                             io::shape_of(line, shown.id) + " = " + shape_text(shown.tensor);
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(color));
+    ImGui::TextUnformatted(note.c_str());
     ImGui::PopStyleColor();
 }
 
@@ -127,22 +151,9 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
         // with the mouse must not move the lesson. A click goes there.
         if (ImGui::IsItemHovered()) {
             code.hovered_line = static_cast<int>(i);
-            if (target >= 0)
-                ImGui::SetTooltip(
-                    "%s", text::trf("code.line_tip", {{"number", target + 1},
-                                                      {"name", trace->steps[static_cast<size_t>(target)].name()},
-                                                      {"shape", io::shape_of(line, trace->steps[static_cast<size_t>(target)].id)}})
-                              .c_str());
-            else
-                ImGui::SetTooltip("%s", tr("code.line_not_recorded"));
+            line_tooltip(*trace, line, target);
         }
-        if (is_current) {  // the shape of the tensor this line produced, under it
-            const std::string note = std::string(indent_of(line.code), ' ') + "# " + shown.name() + " " + io::shape_of(line, shown.id) +
-                                     " = " + shape_text(shown.tensor);
-            ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.formula));
-            ImGui::TextUnformatted(note.c_str());
-            ImGui::PopStyleColor();
-        }
+        if (is_current) shape_note(line, shown, colors.formula);
     }
     if (margin > 0.0f) ImGui::Unindent(margin);
     ImGui::PopStyleVar();
