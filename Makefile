@@ -5,6 +5,7 @@
 #   make test-sanitize-core  the same without the window (core, files, command line), in build-sanitize-core/
 #   make fuzz           libFuzzer harnesses (clang-14) for every reader, FUZZ_SECONDS each
 #   make test-portable  a build without -march=native and OpenMP (build-portable/), core tests
+#   make golden         re-draws the golden pictures (tests/gui/golden/) after an intended change
 # Other targets: make build, make bench, make deps, make clean.
 
 BUILD_DIR ?= build
@@ -27,7 +28,7 @@ FUZZ_DIR      ?= build-fuzz
 PORTABLE_DIR  ?= build-portable
 FUZZ_SECONDS  ?= 60
 
-.PHONY: run test build deps test-deps bench clean test-sanitize test-sanitize-core fuzz test-portable
+.PHONY: run test build deps test-deps bench clean test-sanitize test-sanitize-core fuzz test-portable golden
 
 run: build
 	./$(BUILD_DIR)/attnviz
@@ -38,6 +39,12 @@ test: test-deps build
 build: deps
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# The golden-picture tests with ATTNVIZ_UPDATE_GOLDEN=1: each draws its pictures and copies
+# them into tests/gui/golden/<name>/ instead of comparing. Look at `git diff --stat` and
+# the pictures before committing them.
+golden: test-deps build
+	cd $(BUILD_DIR) && ATTNVIZ_UPDATE_GOLDEN=1 ctest -R '^gui golden ' --output-on-failure
 
 # Installs only what dpkg says is missing, so repeated runs stay fast and offline.
 deps:

@@ -1,4 +1,5 @@
 #include "core/config.h"
+#include "core/bind_mask.h"
 #include "core/forward_plan.h"
 #include "core/repeat_kv.h"
 
@@ -296,14 +297,7 @@ Status validate(const AttentionConfig& c) {
         if (Status s = check_mask_fill_and_scale(c); !s) return s;
     if (c.has_mask()) {
         // The checks only the bound mask knows (window, file shape and values); lengths were checked above.
-        MaskSpec bindable = spec;
-        if (bindable.valid_lengths.size() == 1) bindable.valid_lengths.assign(static_cast<size_t>(c.batch), c.valid_lengths[0]);
-        MaskSizes sizes;
-        sizes.B = c.batch;
-        sizes.H = c.num_heads;
-        sizes.L = c.L();
-        sizes.S = c.S();
-        if (Result<BoundMask> bound = BoundMask::bind(bindable, sizes, c.dtype); !bound) return Status::failure(bound.message());
+        if (Result<BoundMask> bound = bind_mask(c); !bound) return Status::failure(bound.message());
     }
 
     if (estimate_peak_double(c) > static_cast<double>(c.max_memory_bytes))

@@ -13,6 +13,7 @@ const char* dim_label(DimRole role) {
         case DimRole::FusedQkv: return "3E";
         case DimRole::KeyFeature: return "kdim";
         case DimRole::ValueFeature: return "vdim";
+        case DimRole::Vocabulary: return "V";
         case DimRole::Other: return "";
     }
     return "";
@@ -20,7 +21,7 @@ const char* dim_label(DimRole role) {
 
 DimRole dim_role_of_label(const std::string& label) {
     for (DimRole r : {DimRole::Batch, DimRole::QueryPos, DimRole::KeyPos, DimRole::Head, DimRole::HeadDim,
-                      DimRole::Embedding, DimRole::FusedQkv, DimRole::KeyFeature, DimRole::ValueFeature})
+                      DimRole::Embedding, DimRole::FusedQkv, DimRole::KeyFeature, DimRole::ValueFeature, DimRole::Vocabulary})
         if (label == dim_label(r)) return r;
     return DimRole::Other;
 }

@@ -8,6 +8,7 @@
 //   d_h  head width, E / H
 //   kdim width of the key input   (E unless cross-attention says otherwise)
 //   vdim width of the value input (E unless cross-attention says otherwise)
+//   V    a trained model's vocabulary size (its next-word probabilities)
 //
 // Every matrix is row-major float32, so data() is already in NumPy's C order
 // and in the layout a GL texture upload expects.
@@ -33,10 +34,11 @@ enum class DimRole : uint8_t {
     FusedQkv,      // 3E: the fused projection's q | k | v features
     KeyFeature,    // kdim: a feature of cross-attention's key input
     ValueFeature,  // vdim: a feature of cross-attention's value input
+    Vocabulary,    // V: a word of a trained model's vocabulary
     Other,         // a dimension with no attention meaning (tensors read from files)
 };
 
-// "B", "L", "S", "H", "d_h", "E", "3E", "kdim", "vdim"; "" for Other.
+// "B", "L", "S", "H", "d_h", "E", "3E", "kdim", "vdim", "V"; "" for Other.
 const char* dim_label(DimRole role);
 // The role a display label stands for; Other for labels outside the vocabulary.
 DimRole dim_role_of_label(const std::string& label);

@@ -9,12 +9,14 @@
 #include "core/explain_cell.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
 #include "core/explain_cell_parts.h"
 #include "core/ops.h"
+#include "core/softmax.h"
 
 namespace attn {
 
@@ -247,8 +249,23 @@ void explain_sum_of_products(const Trace& trace, const Step& step, const Explain
     close_dot_product(e);
 }
 
-// The core's arithmetic (core/softmax.cpp): subtract the row max, exponentiate (masked
-// entries exactly 0), sum in float32 from the left, multiply by 1/sum.
+// The exponentials of one row as the forward computed them (core/softmax.h): written at
+// the same address modulo 64 bytes as the forward wrote its weights row `written_at`, so
+// Eigen splits the row into the same vector and scalar parts, with denormals flushed as
+// in the forward. Every exponential is then the forward's, bit for bit.
+std::vector<float> forward_exponentials(const std::vector<float>& x, float row_max, const float* written_at) {
+    constexpr uintptr_t kLine = 64 / sizeof(float);
+    std::vector<float> scratch(x.size() + kLine);
+    const uintptr_t want = reinterpret_cast<uintptr_t>(written_at) / sizeof(float) % kLine;
+    const uintptr_t have = reinterpret_cast<uintptr_t>(scratch.data()) / sizeof(float) % kLine;
+    float* e = scratch.data() + (want + kLine - have) % kLine;
+    const FlushDenormals flush;
+    softmax_exponentials(x.data(), static_cast<int64_t>(x.size()), row_max, e);
+    return std::vector<float>(e, e + x.size());
+}
+
+// The core's arithmetic (core/softmax.h): the row max, the exponentials (masked entries
+// exactly 0), their sum from the left, then each times 1/sum.
 void explain_softmax(const Trace& trace, const Step& step, const ExplainOptions& options, CellExplanation& e) {
     const StepId src_step = step.primary_source();
     const Tensor& src = tensor_of(trace, src_step);
@@ -258,39 +275,38 @@ void explain_softmax(const Trace& trace, const Step& step, const ExplainOptions&
     const int64_t b = idx[0], h = idx[1], i = idx[2], S = step.tensor.dim(3);
     const size_t row_flag = static_cast<size_t>((b * step.tensor.dim(1) + h) * step.tensor.dim(2) + i);
     StepCells row{src_step, {}};
-    for (int64_t j = 0; j < S; ++j) row.cells.push_back({b, h, i, j});
+    std::vector<float> x(static_cast<size_t>(S));  // (S) the softmax's input row
+    for (int64_t j = 0; j < S; ++j) {
+        row.cells.push_back({b, h, i, j});
+        x[static_cast<size_t>(j)] = src.at(row.cells.back());
+    }
     e.highlights.push_back(row);
-    float row_max = -std::numeric_limits<float>::infinity();
-    for (const auto& c : row.cells) row_max = std::max(row_max, src.at(c));
+    e.row_max = softmax_row_max(x.data(), S);
     // With the -inf fill a row with no key left is set to zeros (torch: NaN); with a finite
     // fill (-1e20, min, a float mask) it is an ordinary softmax of equal scores: uniform.
-    const bool flagged = row_flag < trace.fully_masked_rows.size() && trace.fully_masked_rows[row_flag];
-    if (std::isinf(row_max) && row_max < 0) {
+    if (std::isinf(e.row_max) && e.row_max < 0) {
         e.rule = CellRule::FullyMaskedRow;
-        e.row_max = row_max;
         return;
     }
     e.rule = CellRule::Softmax;
-    e.row_fully_masked = flagged;
+    e.row_fully_masked = row_flag < trace.fully_masked_rows.size() && trace.fully_masked_rows[row_flag];
     e.extra_key = extra_key_of_column(trace.config, idx[3]);
+    const std::vector<float> exps = forward_exponentials(x, e.row_max, step.tensor.data() + step.tensor.offset_of({b, h, i, 0}));
     std::vector<Term> terms;
     terms.reserve(static_cast<size_t>(S));
-    float exp_sum = 0.0f;
     for (int64_t j = 0; j < S; ++j) {
         Term t;
         t.k = j;
         t.a = CellAddress::of_step(src_step, row.cells[static_cast<size_t>(j)]);
-        t.a_value = src.at(t.a.index);
-        t.value = std::isinf(t.a_value) && t.a_value < 0 ? 0.0f : std::exp(t.a_value - row_max);
+        t.a_value = x[static_cast<size_t>(j)];
+        t.value = exps[static_cast<size_t>(j)];
         t.output = step.tensor.at({b, h, i, j});
-        exp_sum += t.value;
-        if (j == idx[3]) e.exp_value = t.value;
         terms.push_back(t);
     }
+    e.exp_value = exps[static_cast<size_t>(idx[3])];
     keep_terms(std::move(terms), options, e);
-    e.row_max = row_max;
-    e.exp_sum = exp_sum;
-    e.inv_sum = 1.0f / exp_sum;
+    e.exp_sum = sum_from_left(exps.data(), S);
+    e.inv_sum = 1.0f / e.exp_sum;
 }
 
 void explain_dropout(const Trace& trace, const Step& step, CellExplanation& e) {
@@ -345,6 +361,7 @@ void explain_move(const Trace& trace, const Step& step, CellExplanation& e) {
             case DimRole::Batch:
             case DimRole::KeyFeature:
             case DimRole::ValueFeature:
+            case DimRole::Vocabulary:
             case DimRole::Other: s = index_of_role(t, idx, src.dim_roles()[static_cast<size_t>(d)]); break;
         }
     }

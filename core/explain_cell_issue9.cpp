@@ -8,6 +8,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/bind_mask.h"
 #include "core/explain_cell_parts.h"
 #include "core/mask_spec.h"
 #include "core/repeat_kv.h"
@@ -29,21 +30,11 @@ void explain_scale(const Trace& trace, const Step& step, CellExplanation& e) {
 
 namespace {
 
-// The configuration's mask bound as the forward binds it (attention.cpp): one valid
-// length for all items is repeated per item. `file_only` drops the presets, to ask the
-// file alone. Empty when the configuration has no such source.
-std::optional<BoundMask> bind_config_mask(const AttentionConfig& c, bool file_only) {
-    MaskSpec spec = c.mask_spec();
-    if (file_only) spec.presets = MaskPresets{};
-    if (!spec.presets.any() && spec.file.empty()) return std::nullopt;
-    if (spec.valid_lengths.size() == 1) spec.valid_lengths.assign(static_cast<size_t>(c.batch), spec.valid_lengths[0]);
-    MaskSizes sizes;
-    sizes.B = c.batch;
-    sizes.H = c.H();
-    sizes.L = c.L();
-    sizes.S = c.S();
-    Result<BoundMask> bound = BoundMask::bind(spec, sizes, c.dtype);
-    if (!bound) return std::nullopt;
+// The configuration's mask as the forward binds it (core/bind_mask.h); empty when the
+// configuration has no such source.
+std::optional<BoundMask> bound_config_mask(const AttentionConfig& c, MaskSources sources) {
+    Result<BoundMask> bound = bind_mask(c, sources);
+    if (!bound || !bound->any()) return std::nullopt;
     return std::move(bound).value();
 }
 
@@ -60,7 +51,7 @@ std::vector<MaskReason> hiding_sources(const AttentionConfig& c, int64_t b, int6
     if (p.padding && j >= valid_length) reasons.push_back(MaskReason::Padding);
     if (p.left_padding && j < c.S() - valid_length) reasons.push_back(MaskReason::LeftPadding);
     if (!spec.file.empty() && spec.file_is_boolean) {
-        const std::optional<BoundMask> file = bind_config_mask(c, true);
+        const std::optional<BoundMask> file = bound_config_mask(c, MaskSources::FileOnly);
         if (file && file->is_masked(b, h, i, j)) reasons.push_back(MaskReason::FileBoolean);
     }
     return reasons;
@@ -85,7 +76,7 @@ void explain_mask(const Trace& trace, const Step& step, CellExplanation& e) {
     e.extra_key = extra_key_of_column(c, j);
     e.rule = CellRule::MaskKept;
     if (e.extra_key != ExtraKeyKind::None) return;  // no mask reaches the appended columns
-    const std::optional<BoundMask> bound = bind_config_mask(c, false);
+    const std::optional<BoundMask> bound = bound_config_mask(c, MaskSources::All);
     if (bound && bound->is_masked(b, h, i, j)) {
         e.rule = CellRule::MaskFilled;
         e.mask_reasons = hiding_sources(c, b, h, i, j, e.valid_length);

@@ -9,6 +9,7 @@
 
 #include "core/explain_cell_parts.h"
 #include "core/model/layer_norm.h"
+#include "core/softmax.h"
 
 namespace attn::explain_parts {
 
@@ -68,7 +69,7 @@ void explain_norm(const Trace& trace, const Step& step, CellExplanation& e) {
     e.rule = CellRule::Norm;
 }
 
-// next_token_probs[0, t, v] = softmax of the last layer's logits row t (in double, as
+// next_token_probs[0, t, v] = softmax of the last layer's logits row t (in double, by
 // softmax_rows_of); predicted_tokens[0, t] = that row's argmax. The logits come from the
 // layers after this one, the final norm and lm_head: Trace::model.logits records them.
 void explain_prediction(const Trace& trace, const Step& step, const ExplainOptions& options, CellExplanation& e) {
@@ -100,15 +101,18 @@ void explain_prediction(const Trace& trace, const Step& step, const ExplainOptio
         return;
     }
     const int64_t v_cell = idx[2];
-    double exp_sum = 0.0;
+    // The model's own exponentials and sum (softmax_rows_of): the same helper on the same
+    // double row in fresh (aligned) storage, so every number is the one the model used.
+    const Eigen::RowVectorXd row = logits.row(t).cast<double>();
+    Eigen::RowVectorXd exps(V);
+    softmax_exponentials(row.data(), V, softmax_row_max(row.data(), V), exps.data());
+    const double exp_sum = exps.sum();
     for (int64_t v = 0; v < V; ++v) {
         Term term;
         term.k = v;
         term.a_value = logits(t, v);
-        const double exp_value = std::exp(static_cast<double>(term.a_value) - static_cast<double>(e.row_max));
-        term.value = static_cast<float>(exp_value);
+        term.value = static_cast<float>(exps(v));
         term.output = tensor_of(trace, step.id).at({idx[0], t, v});
-        exp_sum += exp_value;
         if (v == v_cell) e.exp_value = term.value;
         terms.push_back(term);
     }

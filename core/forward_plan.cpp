@@ -29,31 +29,98 @@ ForwardPlan plan_for(const AttentionConfig& c, bool custom_mask) {
     return p;
 }
 
-std::vector<StepId> planned_steps(const ForwardPlan& p) {
-    std::vector<StepId> s{StepId::Input};
-    if (p.cross) s.insert(s.end(), {StepId::KeyInput, StepId::ValueInput});
+namespace {
+
+using Rows = std::vector<PlannedStep>;
+
+// The inputs, then q, k and v projected into heads the way the plan's variant does it.
+void plan_projections(const ForwardPlan& p, Rows& s) {
+    s.push_back({StepId::Input, StepKind::Input, {}});
+    const StepId key_input = p.cross ? StepId::KeyInput : StepId::Input;
+    const StepId value_input = p.cross ? StepId::ValueInput : StepId::Input;
+    if (p.cross) s.insert(s.end(), {{StepId::KeyInput, StepKind::Input, {}}, {StepId::ValueInput, StepKind::Input, {}}});
     switch (p.qkv) {
-        case QkvSource::FusedThenSlices: s.push_back(StepId::Qkv); [[fallthrough]];
-        case QkvSource::SeparateProjections:
-            s.insert(s.end(), {StepId::Q, StepId::K, StepId::V, StepId::QSplit, StepId::KSplit, StepId::VSplit,
-                               StepId::QHeads, StepId::KHeads, StepId::VHeads});
+        case QkvSource::PerHeadProjections:  // stacked: heads born separate
+            s.insert(s.end(), {{StepId::QHeads, StepKind::Projection, {StepId::Input}},
+                               {StepId::KHeads, StepKind::Projection, {key_input}},
+                               {StepId::VHeads, StepKind::Projection, {value_input}}});
+            return;
+        case QkvSource::FusedThenSlices:
+            s.insert(s.end(), {{StepId::Qkv, StepKind::Projection, {StepId::Input}},
+                               {StepId::Q, StepKind::Slice, {StepId::Qkv}},
+                               {StepId::K, StepKind::Slice, {StepId::Qkv}},
+                               {StepId::V, StepKind::Slice, {StepId::Qkv}}});
             break;
-        case QkvSource::PerHeadProjections: s.insert(s.end(), {StepId::QHeads, StepId::KHeads, StepId::VHeads}); break;
+        case QkvSource::SeparateProjections:
+            s.insert(s.end(), {{StepId::Q, StepKind::Projection, {StepId::Input}},
+                               {StepId::K, StepKind::Projection, {key_input}},
+                               {StepId::V, StepKind::Projection, {value_input}}});
+            break;
     }
-    if (p.rope) s.insert(s.end(), {StepId::RopeCos, StepId::RopeSin, StepId::QRot, StepId::KRot});
-    if (p.repeat_kv) s.insert(s.end(), {StepId::KRepeated, StepId::VRepeated});
-    s.push_back(StepId::AttnScores);
-    if (p.mask && p.mask_before_scale) s.insert(s.end(), {StepId::AttnMasked, StepId::AttnScaled});
-    else if (p.mask) s.insert(s.end(), {StepId::AttnScaled, StepId::AttnMasked});
-    else s.push_back(StepId::AttnScaled);
-    s.push_back(StepId::AttnWeights);
-    if (p.average) s.push_back(StepId::AttnWeightsAvg);
-    if (p.dropout) s.push_back(StepId::AttnDropped);
-    s.push_back(StepId::Context);
-    if (p.join == HeadJoin::TransposeContiguousView) s.push_back(StepId::ContextSplit);
-    s.push_back(StepId::Concat);
-    if (p.out_proj) s.push_back(StepId::Out);
+    s.insert(s.end(), {{StepId::QSplit, StepKind::View, {StepId::Q}},
+                       {StepId::KSplit, StepKind::View, {StepId::K}},
+                       {StepId::VSplit, StepKind::View, {StepId::V}},
+                       {StepId::QHeads, StepKind::Transpose, {StepId::QSplit}},
+                       {StepId::KHeads, StepKind::Transpose, {StepId::KSplit}},
+                       {StepId::VHeads, StepKind::Transpose, {StepId::VSplit}}});
+}
+
+// Scores to context, from the q, k and v heads the earlier rows end with.
+void plan_attention(const ForwardPlan& p, StepId q, StepId k, StepId v, Rows& s) {
+    s.push_back({StepId::AttnScores, StepKind::Scores, {q, k}});
+    StepId softmax_input = StepId::AttnScaled;
+    if (p.mask && p.mask_before_scale) {
+        s.insert(s.end(), {{StepId::AttnMasked, StepKind::Mask, {StepId::AttnScores}},
+                           {StepId::AttnScaled, StepKind::Scale, {StepId::AttnMasked}}});
+    } else {
+        s.push_back({StepId::AttnScaled, StepKind::Scale, {StepId::AttnScores}});
+        if (p.mask) {
+            s.push_back({StepId::AttnMasked, StepKind::Mask, {StepId::AttnScaled}});
+            softmax_input = StepId::AttnMasked;
+        }
+    }
+    s.push_back({StepId::AttnWeights, StepKind::Softmax, {softmax_input}});
+    if (p.dropout) s.push_back({StepId::AttnDropped, StepKind::Dropout, {StepId::AttnWeights}});
+    // nn.MultiheadAttention returns (and averages) the weights after dropout.
+    if (p.average) s.push_back({StepId::AttnWeightsAvg, StepKind::HeadMean, {p.dropout ? StepId::AttnDropped : StepId::AttnWeights}});
+    s.push_back({StepId::Context, StepKind::WeightedSum, {p.dropout ? StepId::AttnDropped : StepId::AttnWeights, v}});
+}
+
+}  // namespace
+
+std::vector<PlannedStep> planned_step_rows(const ForwardPlan& p) {
+    Rows s;
+    plan_projections(p, s);
+    StepId q = StepId::QHeads, k = StepId::KHeads, v = StepId::VHeads;
+    if (p.rope) {
+        s.insert(s.end(), {{StepId::RopeCos, StepKind::RopeTable, {}},
+                           {StepId::RopeSin, StepKind::RopeTable, {}},
+                           {StepId::QRot, StepKind::Rotation, {StepId::QHeads, StepId::RopeCos, StepId::RopeSin}},
+                           {StepId::KRot, StepKind::Rotation, {StepId::KHeads, StepId::RopeCos, StepId::RopeSin}}});
+        q = StepId::QRot;
+        k = StepId::KRot;
+    }
+    if (p.repeat_kv) {
+        s.insert(s.end(), {{StepId::KRepeated, StepKind::RepeatKv, {k}}, {StepId::VRepeated, StepKind::RepeatKv, {v}}});
+        k = StepId::KRepeated;
+        v = StepId::VRepeated;
+    }
+    plan_attention(p, q, k, v, s);
+    switch (p.join) {
+        case HeadJoin::TransposeContiguousView:
+            s.insert(s.end(), {{StepId::ContextSplit, StepKind::Transpose, {StepId::Context}},
+                               {StepId::Concat, StepKind::Concat, {StepId::ContextSplit}}});
+            break;
+        case HeadJoin::Cat: s.push_back({StepId::Concat, StepKind::Concat, {StepId::Context}}); break;
+    }
+    if (p.out_proj) s.push_back({StepId::Out, StepKind::Projection, {StepId::Concat}});
     return s;
+}
+
+std::vector<StepId> planned_steps(const ForwardPlan& p) {
+    std::vector<StepId> ids;
+    for (const PlannedStep& step : planned_step_rows(p)) ids.push_back(step.id);
+    return ids;
 }
 
 std::vector<StepId> planned_steps(const AttentionConfig& config) { return planned_steps(plan_for(config)); }

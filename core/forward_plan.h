@@ -1,15 +1,17 @@
 // The three variants as data: how q, k, v are produced and how heads are joined.
 //
-// One forward (attention.cpp) reads a ForwardPlan and records the steps it says; the
-// same plan gives the list of steps ahead of time (planned_steps), which the memory
-// estimate, the tests and the CLI's --list-steps use. A new step is added to the
-// forward and to planned_steps below, once, with the condition under which it runs.
+// The plan's rows are the forward's record: which steps, in which order, of which kind,
+// computed from which steps. The forward (attention.cpp) hands each planned step its
+// tensor and the trace lists them in the plan's order, so the memory estimate, the tests
+// and the CLI's --list-steps read the same list the forward records. A new step is one
+// row below, with the condition under which it runs, and one line of the forward.
 #pragma once
 
 #include <vector>
 
 #include "core/config.h"
 #include "core/step_id.h"
+#include "core/trace.h"
 
 namespace attn {
 
@@ -41,7 +43,17 @@ struct ForwardPlan {
 
 // The plan for `config`; `custom_mask` says a caller-supplied mask will be combined in.
 ForwardPlan plan_for(const AttentionConfig& config, bool custom_mask = false);
+
+// One step the forward records: what it is, the operation that makes it, and the steps
+// it is computed from in argument order (scores: q, k; context: weights, v).
+struct PlannedStep {
+    StepId id;
+    StepKind kind;
+    std::vector<StepId> sources;
+};
 // The steps the forward records for this plan, in order.
+std::vector<PlannedStep> planned_step_rows(const ForwardPlan& plan);
+// Their ids alone.
 std::vector<StepId> planned_steps(const ForwardPlan& plan);
 std::vector<StepId> planned_steps(const AttentionConfig& config);
 

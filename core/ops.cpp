@@ -68,15 +68,6 @@ float score_scale(int64_t head_dim) { return 1.0f / std::sqrt(static_cast<float>
 
 void scale_scores(const ConstMatMap& scores, float factor, MatMap scaled) { scaled = scores * factor; }
 
-bool MaskRule::hides(int64_t b, int64_t i, int64_t j, int64_t S) const {
-    if (kind == MaskKind::Causal && j > i) return true;
-    if (kind == MaskKind::Padding) {
-        const int valid = valid_lengths.size() == 1 ? valid_lengths[0] : valid_lengths[static_cast<size_t>(b)];
-        if (j >= valid) return true;
-    }
-    return custom && !custom->empty() && (*custom)[static_cast<size_t>(i * S + j)] != 0;
-}
-
 void softmax_rows(const ConstMatMap& scores, MatMap weights, uint8_t* row_flags) {
     masked_softmax_rows(scores.data(), weights.data(), static_cast<int>(scores.rows()), static_cast<int>(scores.cols()),
                         row_flags);

@@ -46,15 +46,6 @@ float score_scale(int64_t head_dim);
 // scaled = scores * factor   (L, S)
 void scale_scores(const ConstMatMap& scores, float factor, MatMap scaled);
 
-// Which cells of a (L, S) map the causal / padding mask hides, for batch item b. The
-// forward masks through BoundMask (core/mask_spec.h); this older rule now only tells the
-// cell explanation whether a filled cell came from the configured mask or a custom one.
-struct MaskRule {
-    MaskKind kind = MaskKind::None;
-    std::vector<int> valid_lengths;         // padding: one per batch item, or one for all
-    const std::vector<uint8_t>* custom = nullptr;  // (L, S), 1 = masked; may be null or empty
-    bool hides(int64_t b, int64_t i, int64_t j, int64_t S) const;
-};
 // Row softmax over keys with -inf entries exactly 0 (core/softmax.h); flags fully masked rows.
 void softmax_rows(const ConstMatMap& scores, MatMap weights, uint8_t* row_flags);
 // The random stream of head (b, h)'s dropout: one per head, so the same cells drop

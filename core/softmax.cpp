@@ -4,34 +4,54 @@
 
 namespace attn {
 
-using RowArray = Eigen::Array<float, 1, Eigen::Dynamic, Eigen::RowMajor>;
+namespace {
+template <typename T>
+using RowArray = Eigen::Array<T, 1, Eigen::Dynamic, Eigen::RowMajor>;
+}  // namespace
+
+template <typename T>
+T softmax_row_max(const T* x, int64_t n) {
+    return Eigen::Map<const RowArray<T>>(x, n).maxCoeff();
+}
+
+template <typename T>
+void softmax_exponentials(const T* x, int64_t n, T row_max, T* e) {
+    constexpr T neg_inf = -std::numeric_limits<T>::infinity();
+    Eigen::Map<const RowArray<T>> in(x, n);
+    Eigen::Map<RowArray<T>> out(e, n);
+    out = (in - row_max).exp();
+    for (int64_t j = 0; j < n; ++j) out[j] = in[j] == neg_inf ? T(0) : out[j];  // vectorises as a blend
+}
+
+template <typename T>
+T sum_from_left(const T* x, int64_t n) {
+    T sum = 0;
+    for (int64_t j = 0; j < n; ++j) sum += x[j];
+    return sum;
+}
+
+template float softmax_row_max<float>(const float*, int64_t);
+template double softmax_row_max<double>(const double*, int64_t);
+template void softmax_exponentials<float>(const float*, int64_t, float, float*);
+template void softmax_exponentials<double>(const double*, int64_t, double, double*);
+template float sum_from_left<float>(const float*, int64_t);
+template double sum_from_left<double>(const double*, int64_t);
 
 int masked_softmax_rows(const float* scores, float* weights, int rows, int cols, unsigned char* row_flags) {
-    constexpr float neg_inf = -std::numeric_limits<float>::infinity();
     int fully_masked = 0;
     for (int i = 0; i < rows; ++i) {
-        Eigen::Map<const RowArray> in(scores + static_cast<ptrdiff_t>(i) * cols, cols);
-        Eigen::Map<RowArray> out(weights + static_cast<ptrdiff_t>(i) * cols, cols);
-        const float row_max = in.maxCoeff();
-        if (row_max == neg_inf) {
-            // Every key is masked: softmax would be 0/0. Attend to nothing instead.
-            out.setZero();
-            if (row_flags) row_flags[i] = 1;
+        const float* in = scores + static_cast<ptrdiff_t>(i) * cols;
+        float* out = weights + static_cast<ptrdiff_t>(i) * cols;
+        const float row_max = softmax_row_max(in, cols);
+        const bool no_key_left = row_max == -std::numeric_limits<float>::infinity();
+        if (row_flags) row_flags[i] = no_key_left ? 1 : 0;
+        if (no_key_left) {  // softmax would be 0/0: attend to nothing instead
+            Eigen::Map<RowArray<float>>(out, cols).setZero();
             ++fully_masked;
             continue;
         }
-        // Subtracting the max keeps exp() <= 1, so large scores cannot overflow.
-        // Vectorised exp(-inf) is not always exactly 0 (Eigen 3.4 gave 2.9e-39 without AVX,
-        // 0 with it), so masked entries are zeroed explicitly.
-        out = (in - row_max).exp();
-        float sum = 0.0f;
-        for (int j = 0; j < cols; ++j) {  // a plain loop the compiler vectorises as a blend
-            const float e = in[j] == neg_inf ? 0.0f : out[j];
-            out[j] = e;
-            sum += e;
-        }
-        out *= 1.0f / sum;
-        if (row_flags) row_flags[i] = 0;
+        softmax_exponentials(in, cols, row_max, out);
+        Eigen::Map<RowArray<float>>(out, cols) *= 1.0f / sum_from_left(out, cols);
     }
     return fully_masked;
 }

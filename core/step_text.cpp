@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/softmax.h"
+
 namespace attn {
 
 namespace {
@@ -11,13 +13,16 @@ namespace {
 // One score of a (B, H, L, S) tensor, whatever its strides.
 float score_at(const Tensor& t, int b, int h, int i, int j) { return t.at({b, h, i, j}); }
 
+// The row's largest softmax weight, as the forward computes weights (core/softmax.h):
+// the largest entry's exponential is exp(0) = 1, so its weight is 1 / sum.
 float max_softmax_weight(const std::vector<float>& row) {
-    float mx = -INFINITY;
-    for (float x : row) mx = std::max(mx, x);
-    if (!std::isfinite(mx)) return 0.0f;
-    double sum = 0.0;
-    for (float x : row) sum += std::isfinite(x) ? std::exp(static_cast<double>(x - mx)) : 0.0;
-    return static_cast<float>(1.0 / sum);  // the max element contributes exp(0) = 1
+    const int64_t n = static_cast<int64_t>(row.size());
+    if (n == 0) return 0.0f;
+    const float row_max = softmax_row_max(row.data(), n);
+    if (!std::isfinite(row_max)) return 0.0f;
+    std::vector<float> exps(row.size());
+    softmax_exponentials(row.data(), n, row_max, exps.data());
+    return 1.0f / sum_from_left(exps.data(), n);
 }
 
 }  // namespace

@@ -17,30 +17,7 @@
 
 namespace attn {
 
-// What kind of operation produced a step; the GUI picks its animation from this.
-enum class StepKind {
-    Input,       // given data
-    Projection,  // x W^T + b
-    Slice,       // a view of part of another tensor (fused QKV)
-    View,        // same bytes, new shape
-    Transpose,   // same bytes, strides swapped
-    Scores,      // Q K^T per head
-    Scale,       // divide by sqrt(d_h)
-    Mask,        // -inf where not allowed
-    Softmax,     // normalise each row over keys
-    Dropout,     // zero some weights, scale survivors
-    WeightedSum, // weights @ V
-    Concat,      // heads rejoined (contiguous copy + reshape, or torch.cat)
-    RopeTable,   // cos or sin of each position's rotation angles (L, d_h)
-    Rotation,    // RoPE: coordinate pairs of each head vector turned by their angle
-    RepeatKv,    // key/value heads copied to the query heads of their group (GQA)
-    HeadMean,    // attention weights averaged over heads
-    // Steps of a trained model around its attention (core/model/):
-    Lookup,      // rows of a table picked by token id or position (embeddings)
-    Add,         // element-wise sum (embeddings, the residual connection)
-    Norm,        // LayerNorm of each token's vector
-    Prediction,  // what the model outputs: next-word probabilities or predicted tokens
-};
+// "projection", "softmax", ...: the kind of operation (StepKind is declared in core/step_id.h).
 const char* to_string(StepKind kind);
 
 // Which of trace.weights a projection used. Wqkv is W_q, W_k, W_v stacked in that

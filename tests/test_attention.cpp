@@ -8,18 +8,13 @@
 #include "core/forward_plan.h"
 #include "core/step_text.h"
 #include "reference_attention.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
+using namespace attn::test_configs;
 
-static AttentionConfig small_config() {
-    AttentionConfig c;
-    c.batch = 2;
-    c.seq_len = 5;
-    c.hidden_dim = 12;
-    c.num_heads = 3;
-    c.seed = 7;
-    return c;
-}
+// B = 2, L = 5, E = 12, H = 3 with its own weight seed.
+static const AttentionConfig kSmall = seeded(small_batch(), 7);
 
 // A step by its file-format name (the names are what a reader of the test knows).
 static const Tensor& step(const Trace& t, const char* name) {
@@ -52,7 +47,7 @@ static void check_against_reference(const AttentionConfig& c) {
 }
 
 TEST_CASE("every step matches a plain triple-loop reference") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     SUBCASE("no mask") {}
     SUBCASE("causal mask") { c.mask = MaskKind::Causal; }
     SUBCASE("padding mask") { c.mask = MaskKind::Padding; c.valid_lengths = {3, 5}; }
@@ -77,7 +72,7 @@ TEST_CASE("every step matches a plain triple-loop reference") {
 }
 
 TEST_CASE("self-attention records the documented steps in order") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     c.mask = MaskKind::Causal;
     c.dropout = 0.1f;
     Result<Trace> t = run_attention(c);
@@ -98,7 +93,7 @@ TEST_CASE("self-attention records the documented steps in order") {
 }
 
 TEST_CASE("cross-attention adds key and value inputs and uses length S") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     c.kv_len = 8;
     c.kdim = 6;
     c.vdim = 10;
@@ -112,7 +107,7 @@ TEST_CASE("cross-attention adds key and value inputs and uses length S") {
 }
 
 TEST_CASE("views and transposes are marked and copy nothing; concat copies") {
-    Result<Trace> t = run_attention(small_config());
+    Result<Trace> t = run_attention(kSmall);
     REQUIRE(t.ok());
     const auto is_view = [&](const char* name) { return t->find(*parse_step_name(name))->is_view; };
     CHECK(is_view("q_split"));
@@ -127,7 +122,7 @@ TEST_CASE("views and transposes are marked and copy nothing; concat copies") {
 }
 
 TEST_CASE("softmax rows sum to one and masked weights are exactly zero") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     c.seq_len = 9;
     SUBCASE("causal: the upper triangle is zero") {
         c.mask = MaskKind::Causal;
@@ -164,7 +159,7 @@ TEST_CASE("softmax rows sum to one and masked weights are exactly zero") {
 }
 
 TEST_CASE("a fully masked row gives zeros, not NaN, and is flagged") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     std::vector<uint8_t> mask(static_cast<size_t>(c.L() * c.S()), 0);
     for (int j = 0; j < c.S(); ++j) mask[static_cast<size_t>(2 * c.S() + j)] = 1;  // query 2 sees nothing
     Result<Trace> t = run_attention(c, default_weights(c), default_inputs(c), mask);
@@ -180,7 +175,7 @@ TEST_CASE("a fully masked row gives zeros, not NaN, and is flagged") {
 }
 
 TEST_CASE("split, stacked and fused give the same output from the same weights") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     c.hidden_dim = 32;
     c.num_heads = 4;
     c.seq_len = 11;
@@ -205,7 +200,7 @@ TEST_CASE("split, stacked and fused give the same output from the same weights")
 }
 
 TEST_CASE("the fused variant slices Q, K and V out of one buffer") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     c.variant = Variant::Fused;
     Result<Trace> t = run_attention(c);
     REQUIRE(t.ok());
@@ -216,7 +211,7 @@ TEST_CASE("the fused variant slices Q, K and V out of one buffer") {
 }
 
 TEST_CASE("inverted dropout zeroes some weights and scales survivors by 1/(1-p)") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     c.seq_len = 16;
     c.dropout = 0.25f;
     c.dropout_seed = 3;
@@ -242,7 +237,7 @@ TEST_CASE("inverted dropout zeroes some weights and scales survivors by 1/(1-p)"
 }
 
 TEST_CASE("the same seed gives the same numbers; another seed different ones") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     const std::vector<float> a = step(run_attention(c).value(), "out").to_vector();
     CHECK(step(run_attention(c).value(), "out").to_vector() == a);
     c.seed = 8;
@@ -250,7 +245,7 @@ TEST_CASE("the same seed gives the same numbers; another seed different ones") {
 }
 
 TEST_CASE("NaN biases and scores that overflow float32 are refused, not traced as NaN") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     AttentionWeights w = default_weights(c);
     AttentionInputs in = default_inputs(c);
     SUBCASE("NaN bias") {
@@ -266,7 +261,7 @@ TEST_CASE("NaN biases and scores that overflow float32 are refused, not traced a
 }
 
 TEST_CASE("the memory estimate equals what the trace really holds") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     SUBCASE("split") {}
     SUBCASE("stacked, masked, dropout") { c.variant = Variant::Stacked; c.mask = MaskKind::Causal; c.dropout = 0.5f; }
     SUBCASE("fused") { c.variant = Variant::Fused; }
@@ -313,7 +308,7 @@ TEST_CASE("the scaling readout is computed from the trace's scores") {
 }
 
 TEST_CASE("each step records its provenance: weights of projections, slices, permutations, the mask") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     SUBCASE("split") {
         const Trace t = run_attention(c).value();
         CHECK(t.find(StepId::Q)->provenance.has_weight);
@@ -356,7 +351,7 @@ TEST_CASE("each step records its provenance: weights of projections, slices, per
 }
 
 TEST_CASE("dimensions carry roles, not just letters") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     c.kv_len = 7;  // cross-attention: keys have their own length
     const Trace t = run_attention(c).value();
     using R = DimRole;
@@ -369,11 +364,43 @@ TEST_CASE("dimensions carry roles, not just letters") {
 }
 
 TEST_CASE("the memory estimate, summed over planned_steps, is the trace's real storage") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = kSmall;
     SUBCASE("split") {}
     SUBCASE("fused, causal") { c.variant = Variant::Fused; c.mask = MaskKind::Causal; }
     SUBCASE("stacked, dropout") { c.variant = Variant::Stacked; c.dropout = 0.2f; }
     SUBCASE("cross") { c.kv_len = 7; c.kdim = 5; c.vdim = 9; }
     const Trace t = run_attention(c).value();
     CHECK(estimate_trace_bytes(c) == t.storage_bytes());
+}
+
+TEST_CASE("with dropout the head average is taken after dropout, as nn.MultiheadAttention returns it") {
+    AttentionConfig c;
+    c.seq_len = 5;
+    c.hidden_dim = 6;
+    c.num_heads = 3;
+    c.dropout = 0.4f;
+    c.average_weights = true;
+    Result<Trace> t = run_attention(c);
+    REQUIRE(t.ok());
+    const std::vector<StepId> order = planned_steps(c);
+    const auto at = [&](StepId id) { return std::find(order.begin(), order.end(), id) - order.begin(); };
+    CHECK(at(StepId::AttnDropped) < at(StepId::AttnWeightsAvg));  // recorded after what it averages
+    const Tensor& dropped = t->find(StepId::AttnDropped)->tensor;  // (B, H, L, S)
+    const Tensor& avg = t->find(StepId::AttnWeightsAvg)->tensor;   // (B, L, S)
+    bool some_row_off_one = false;
+    for (int64_t i = 0; i < c.seq_len; ++i) {
+        float row = 0.0f;
+        for (int64_t j = 0; j < c.seq_len; ++j) {
+            float mean = 0.0f;
+            for (int64_t h = 0; h < c.num_heads; ++h) mean += dropped.at({0, h, i, j});
+            mean /= static_cast<float>(c.num_heads);
+            CAPTURE(i);
+            CAPTURE(j);
+            CHECK(avg.at({0, i, j}) == doctest::Approx(mean).epsilon(1e-6));
+            row += avg.at({0, i, j});
+        }
+        some_row_off_one |= std::fabs(row - 1.0f) > 1e-3f;
+    }
+    CHECK(some_row_off_one);  // dropout's zeros and 1/(1-p) show in the average
+    CHECK(t->find(StepId::AttnWeightsAvg)->sources == std::vector<StepId>{StepId::AttnDropped});
 }

@@ -334,6 +334,15 @@ TEST_CASE("snapshot --step with an unknown name lists the valid names on one lin
     CHECK(r.err.find("unknown step 'attn_wieghts'") != std::string::npos);
     CHECK(r.err.find("attn_weights") != std::string::npos);
 }
+
+TEST_CASE("snapshot --step takes names separated by commas; an unknown one among them is refused before drawing") {
+    const fs::path out = scratch("snapshot_bad_step_list");
+    CliRun r = run_cli("snapshot -L 3 -E 4 -H 2 --step attn_scores,no_such_step --out " + out.string());
+    CHECK(r.exit_code == 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK(r.err.find("unknown step 'no_such_step'") != std::string::npos);
+    CHECK_FALSE(fs::exists(out / "05_attn_scores.png"));
+}
 #endif
 
 TEST_CASE("issue 9's bad inputs give one line on stderr, exit code 2 and no output folder") {
@@ -402,4 +411,29 @@ TEST_CASE("attnviz trace runs issue 9's options end to end and records them in t
     CHECK(names == expected);
     CHECK(fs::exists(out / "rope_cos.npy"));
     CHECK(fs::exists(out / "attn_weights_avg.npy"));
+}
+
+TEST_CASE("a hexadecimal input value, a negative seed and an empty --tokens are refused, not reinterpreted") {
+    const fs::path out = scratch("reinterpreted");
+    struct Case { const char* why; const char* args; const char* expect; };
+    const Case cases[] = {
+        {"hexadecimal value", "--query-values 0x10,1", "'0x10' is not a number"},
+        {"negative seed", "--seed -1", "--seed"},
+        {"negative dropout seed", "--dropout-seed -3", "--dropout-seed"},
+        {"empty tokens", "--tokens \"\"", "--tokens is empty"},
+        {"blank tokens", "--tokens \"   \"", "--tokens is empty"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.why);
+        CliRun r = run_cli(std::string("trace ") + c.args + " --out " + out.string());
+        CHECK(r.exit_code == 2);
+        CHECK(count_lines(r.err) == 1);
+        CHECK_MESSAGE(r.err.find(c.expect) != std::string::npos, r.err);
+        CHECK_FALSE(fs::exists(out));
+    }
+    // The same values written the ordinary way are taken.
+    CliRun values = run_cli("trace --query-values 16,1 --seed 0 -E 2 -H 1 --out " + out.string());
+    CHECK_MESSAGE(values.exit_code == 0, values.err);
+    CliRun words = run_cli("trace --tokens \"a b\" --out " + out.string());
+    CHECK_MESSAGE(words.exit_code == 0, words.err);
 }

@@ -1,5 +1,5 @@
 // `attnviz models` and `--model/--layer` on the real binary: the JSON list parses and
-// names the three models, a trace writes the model's steps and token strings, and every
+// names the four models, a trace writes the model's steps and token strings, and every
 // bad choice is one line on stderr with exit code 2.
 #include <doctest/doctest.h>
 
@@ -60,7 +60,7 @@ TEST_CASE("attnviz models --json parses and lists the three trained models") {
             CHECK_MESSAGE(m.contains(key), "missing ", key);
         by_name[m["name"].get<std::string>()] = m;
     }
-    REQUIRE(by_name.size() == 3);
+    REQUIRE(by_name.size() == 4);
     CHECK(by_name["tiny-lm"]["kind"] == "language");
     CHECK(by_name["tiny-lm"]["layers"] == 2);
     CHECK(by_name["tiny-lm"]["heads"] == 4);
@@ -71,12 +71,13 @@ TEST_CASE("attnviz models --json parses and lists the three trained models") {
         CHECK(by_name["tiny-lm"]["vocab_size"] == words.size());
         CHECK(words.size() > 40);
     }
+    CHECK(by_name["tiny-lm-zh"]["kind"] == "language");
     CHECK(by_name["reverse"]["kind"] == "algorithmic");
     CHECK(by_name["sort"]["hidden_dim"] == 64);
 
     const Run plain = attnviz("models");
     REQUIRE(plain.exit_code == 0);
-    CHECK(lines(plain.out) == 4);  // three models and the random weights
+    CHECK(lines(plain.out) == 5);  // four models and the random weights
     CHECK(plain.out.find("tiny-lm") != std::string::npos);
     CHECK(plain.out.find("random") != std::string::npos);
 }
@@ -111,6 +112,31 @@ TEST_CASE("attnviz trace --model writes the model's steps and token strings into
     CHECK(sort_manifest["tokens"].size() == 13);  // the card's example
 }
 
+TEST_CASE("attnviz trace splits a Chinese sentence into characters and keeps Latin words whole") {
+    // Random weights: the tokens label the rows and land in tokens.json as UTF-8.
+    const fs::path out = work_dir() / "trace_chinese";
+    const Run r = attnviz("trace --tokens \"我的 GPU 很快\" --out " + out.string());
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const nlohmann::json tokens = nlohmann::json::parse(read_text(out / "tokens.json"));
+    CHECK(tokens["query_tokens"] == nlohmann::json({"我", "的", "GPU", "很", "快"}));
+    CHECK(nlohmann::json::parse(read_text(out / "manifest.json"))["config"]["seq_len"] == 5);
+
+    // The trained Chinese model, in traditional characters.
+    const fs::path zh_out = work_dir() / "trace_tiny_lm_zh";
+    const Run z = attnviz("trace --model tiny-lm-zh --tokens \"小狗看見了小貓，它跑了。\" --out " + zh_out.string());
+    REQUIRE_MESSAGE(z.exit_code == 0, z.err);
+    CHECK(z.err.empty());  // every character is in the vocabulary
+    const nlohmann::json manifest = nlohmann::json::parse(read_text(zh_out / "manifest.json"));
+    CHECK(manifest["tokens"] == nlohmann::json({"<bos>", "小", "狗", "看", "見", "了", "小", "貓", "，", "它", "跑", "了", "。"}));
+}
+
+TEST_CASE("invalid UTF-8 in --tokens is one line on stderr and exit 2") {
+    const std::string out = " --out " + (work_dir() / "bad_utf8").string();
+    // printf writes the bytes (the shell is sh: no $'...'): 我 cut after its second byte, then a lone 0xFF.
+    check_one_line_error("trace --tokens \"$(printf '\\346\\210 cat')\"" + out, "not valid UTF-8 (byte 0");
+    check_one_line_error("trace --model tiny-lm-zh --tokens \"$(printf 'ab\\377')\"" + out, "not valid UTF-8 (byte 2");
+}
+
 TEST_CASE("attnviz trace --list-steps --model lists the steps the model's trace records") {
     const Run r = attnviz("trace --model reverse --list-steps");
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
@@ -123,7 +149,7 @@ TEST_CASE("attnviz trace --list-steps --model lists the steps the model's trace 
 
 TEST_CASE("bad model choices are one line on stderr and exit 2") {
     const std::string out = " --out " + (work_dir() / "bad").string();
-    check_one_line_error("trace --model gpt-5" + out, "no model called 'gpt-5'; the models are tiny-lm, reverse, sort");
+    check_one_line_error("trace --model gpt-5" + out, "no model called 'gpt-5'; the models are tiny-lm, tiny-lm-zh, reverse, sort");
     check_one_line_error("trace --model tiny-lm --layer 2" + out, "--layer 2 is out of range: model 'tiny-lm' has layers 0..1");
     check_one_line_error("trace --model reverse --layer -1" + out, "model 'reverse' has only layer 0");
     check_one_line_error("trace --model tiny-lm --tokens \"\"" + out, "the sentence is empty");

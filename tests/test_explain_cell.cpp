@@ -15,27 +15,20 @@
 #include "core/explain_cell.h"
 #include "core/ops.h"
 #include "tests/explain_cell_checks.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 
 namespace {
 
 using test::check_trace;
-
-AttentionConfig base_config() {
-    AttentionConfig c;
-    c.batch = 2;
-    c.seq_len = 5;
-    c.hidden_dim = 12;
-    c.num_heads = 3;
-    return c;
-}
+using namespace attn::test_configs;
 
 }  // namespace
 
 TEST_CASE("explain_cell's terms recombine to every step's recorded value in every variant") {
     for (Variant variant : {Variant::Split, Variant::Fused, Variant::Stacked}) {
-        AttentionConfig c = base_config();
+        AttentionConfig c = small_batch();
         c.variant = variant;
         CAPTURE(static_cast<int>(variant));
         SUBCASE("plain") {}
@@ -68,7 +61,7 @@ TEST_CASE("explain_cell's terms recombine to every step's recorded value in ever
 }
 
 TEST_CASE("a custom mask that hides a whole row is explained as such") {
-    AttentionConfig c = base_config();
+    AttentionConfig c = small_batch();
     c.mask = MaskKind::Causal;
     std::vector<uint8_t> custom(static_cast<size_t>(c.L() * c.S()), 0);
     for (int j = 0; j < c.S(); ++j) custom[static_cast<size_t>(2 * c.S() + j)] = 1;  // row 2: every key hidden
@@ -89,7 +82,7 @@ TEST_CASE("a custom mask that hides a whole row is explained as such") {
 }
 
 TEST_CASE("many terms: the largest are listed first and the rest still close the sum") {
-    AttentionConfig c = base_config();
+    AttentionConfig c = small_batch();
     c.hidden_dim = 64;
     c.num_heads = 1;
     c.seq_len = 40;
@@ -110,7 +103,7 @@ TEST_CASE("many terms: the largest are listed first and the rest still close the
 }
 
 TEST_CASE("addresses outside the trace give an invalid explanation, not a crash") {
-    Result<Trace> t = run_attention(base_config());
+    Result<Trace> t = run_attention(small_batch());
     REQUIRE(t.ok());
     CHECK_FALSE(explain_cell(t.value(), CellAddress::of_step(StepId::AttnScores, {0, 0, 0})).valid);
     CHECK_FALSE(explain_cell(t.value(), CellAddress::of_step(StepId::AttnScores, {0, 3, 0, 0})).valid);

@@ -16,8 +16,10 @@
 #include "core/model/model_trace.h"
 #include "core/model/tokenizer.h"
 #include "tests/explain_cell_checks.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
+using namespace attn::test_configs;
 
 namespace attn::test {
 
@@ -195,15 +197,6 @@ void check_model_cell(const Trace& t, const Step& step, const std::vector<int64_
 
 namespace {
 
-AttentionConfig small_config() {
-    AttentionConfig c;
-    c.batch = 2;
-    c.seq_len = 6;
-    c.hidden_dim = 16;
-    c.num_heads = 4;
-    return c;
-}
-
 MaskPresets presets(const char* text) { return parse_mask_presets(text).value(); }
 
 // Runs `c` and checks every step; returns the rules seen, so a case can insist on its own.
@@ -222,7 +215,7 @@ std::set<CellRule> check_config(const AttentionConfig& c, uint32_t seed) {
 }  // namespace
 
 TEST_CASE("explain_cell recombines every step of issue 9's options") {
-    AttentionConfig c = small_config();
+    AttentionConfig c = sized(6, 16, 4, /*batch=*/2);
     std::set<CellRule> expected;
     SUBCASE("rope, half pairs, positions from 3") {
         c.rope = true;

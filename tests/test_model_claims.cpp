@@ -155,6 +155,50 @@ TEST_CASE("tiny-lm's card claims a previous-token head above 0.6 and a first-tok
     CHECK(best_threshold("first_token") >= 0.4);
 }
 
+TEST_CASE("tiny-lm-zh's head claims hold on its held-out sentences, in both scripts") {
+    const auto model = load("tiny-lm-zh");
+    const nlohmann::json heldout = read_heldout("tiny-lm-zh");
+    const auto per_layer = measure_heldout(*model, heldout,
+        [](const nlohmann::json& item, const std::vector<std::string>& toks, const LayerWeightsView& w, MetricSums& m) {
+            for (int t = 2; t < static_cast<int>(toks.size()); ++t) {
+                m.add("previous_token", per_head(w, t, t - 1));
+                m.add("first_token", per_head(w, t, 0));
+                m.add("self", per_head(w, t, t));
+            }
+            const std::string kind = item["kind"].get<std::string>();
+            if (kind == "pronoun") {
+                const int p = item["pronoun"].get<int>(), s = item["subject"].get<int>();
+                m.add("comma_to_subject", per_head(w, p - 1, s));
+                m.add("pronoun_to_subject", per_head(w, p, s));
+            }
+            if (kind == "repeat") m.add("then_to_object", per_head(w, item["connector"].get<int>(), item["object"].get<int>()));
+        });
+    check_claims(*model, per_layer);
+    // The held-out set holds both scripts (見 only in traditional, 见 only in simplified).
+    int simplified = 0, traditional = 0;
+    for (const nlohmann::json& item : heldout)
+        for (const std::string& t : item["tokens"].get<std::vector<std::string>>()) {
+            simplified += t == "见" || t == "猫";
+            traditional += t == "見" || t == "貓";
+        }
+    CHECK(simplified > 20);
+    CHECK(traditional > 20);
+}
+
+// Issue 23: a previous-character head and a pronoun head (他 / 她 / 它 looking back at the
+// subject) are what the card must claim; the test above holds each to its threshold.
+TEST_CASE("tiny-lm-zh's card claims a previous-character head and a pronoun-to-subject head") {
+    const auto model = load("tiny-lm-zh");
+    auto best_threshold = [&](const std::string& metric) {
+        double best = -1;
+        for (const HeadClaim& claim : model->spec.head_claims)
+            if (claim.metric == metric) best = std::max(best, claim.threshold);
+        return best;
+    };
+    CHECK(best_threshold("previous_token") >= 0.4);
+    CHECK(best_threshold("pronoun_to_subject") >= 0.4);
+}
+
 TEST_CASE("the reverse model's heads draw the anti-diagonal on held-out inputs") {
     const auto model = load("reverse");
     const auto per_layer = measure_heldout(*model, read_heldout("reverse"),

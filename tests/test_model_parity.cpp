@@ -102,6 +102,7 @@ void check_model_parity(const std::string& name) {
 }  // namespace
 
 TEST_CASE("tiny-lm matches PyTorch at every intermediate, both layers") { check_model_parity("tiny-lm"); }
+TEST_CASE("tiny-lm-zh matches PyTorch at every intermediate, both layers") { check_model_parity("tiny-lm-zh"); }
 TEST_CASE("the reverse model matches PyTorch at every intermediate") { check_model_parity("reverse"); }
 TEST_CASE("the sort model matches PyTorch at every intermediate") { check_model_parity("sort"); }
 
@@ -201,5 +202,6 @@ static void check_trace_parity(const std::string& name) {
 }
 
 TEST_CASE("every step of tiny-lm's layer traces matches PyTorch, in all three variants") { check_trace_parity("tiny-lm"); }
+TEST_CASE("every step of tiny-lm-zh's layer traces matches PyTorch") { check_trace_parity("tiny-lm-zh"); }
 TEST_CASE("every step of the reverse model's trace matches PyTorch") { check_trace_parity("reverse"); }
 TEST_CASE("every step of the sort model's trace matches PyTorch") { check_trace_parity("sort"); }

@@ -71,10 +71,43 @@ TEST_CASE("typed capitals and trailing punctuation reach the model's own tokens"
     CHECK(dot->tokens == std::vector<std::string>{"<bos>", "."});
 }
 
+TEST_CASE("tiny-lm-zh reads both scripts, one character a token, and names what it does not know") {
+    const auto model = load("tiny-lm-zh");
+    const ModelSpec& spec = model->spec;
+    using Tokens = std::vector<std::string>;
+    Result<TokenizedText> simplified = tokenize(spec, "小狗看见了小猫，它跑了。");
+    Result<TokenizedText> traditional = tokenize(spec, "小狗看見了小貓，它跑了。");
+    REQUIRE(simplified.ok());
+    REQUIRE(traditional.ok());
+    CHECK(simplified->tokens == Tokens{"<bos>", "小", "狗", "看", "见", "了", "小", "猫", "，", "它", "跑", "了", "。"});
+    CHECK(traditional->tokens == Tokens{"<bos>", "小", "狗", "看", "見", "了", "小", "貓", "，", "它", "跑", "了", "。"});
+    CHECK(simplified->unknown_words.empty());
+    CHECK(traditional->unknown_words.empty());
+    // 见 and 見 are two tokens of one vocabulary; 小 is shared.
+    CHECK(simplified->ids[4] != traditional->ids[4]);
+    CHECK(simplified->ids[1] == traditional->ids[1]);
+    // Spaces change nothing; a Latin word stays whole and becomes one <unk>.
+    Result<TokenizedText> spaced = tokenize(spec, "小狗 看见了 小猫 ， 它 跑了 。");
+    REQUIRE(spaced.ok());
+    CHECK(spaced->ids == simplified->ids);
+    Result<TokenizedText> mixed = tokenize(spec, "我的GPU很快");
+    REQUIRE(mixed.ok());
+    CHECK(mixed->tokens.size() == 6);
+    CHECK(mixed->unknown_words == Tokens{"我", "的", "GPU", "很", "快"});
+    // Both scripts run and predict the same next character after 它 (the dog's habit, 跑).
+    for (const auto* t : {&simplified, &traditional}) {
+        Result<ModelRun> run = run_model(*model, (*t)->ids);
+        REQUIRE(run.ok());
+        Eigen::Index best = 0;
+        run->probs.row(9).maxCoeff(&best);
+        CHECK(spec.vocabulary[static_cast<size_t>(best)] == "跑");
+    }
+}
+
 TEST_CASE("an unknown model name lists the models there are") {
     Result<std::shared_ptr<const Model>> missing = io::load_model("gpt-5");
     REQUIRE_FALSE(missing.ok());
-    CHECK(missing.error() == "no model called 'gpt-5'; the models are tiny-lm, reverse, sort (or give the path of a card .json)");
+    CHECK(missing.error() == "no model called 'gpt-5'; the models are tiny-lm, tiny-lm-zh, reverse, sort (or give the path of a card .json)");
     Result<std::shared_ptr<const Model>> no_file = io::load_model("/nonexistent/model.json");
     REQUIRE_FALSE(no_file.ok());
     CHECK(no_file.error().find("/nonexistent/model.json") != std::string::npos);

@@ -14,9 +14,11 @@
 #include "app/text/step_text.h"
 #include "core/attention.h"
 #include "tests/lang/pseudo_language.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::text;
+using namespace attn::test_configs;
 
 namespace {
 
@@ -27,14 +29,6 @@ std::string read_file(const std::filesystem::path& path) {
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-AttentionConfig config(int seq_len, int hidden_dim, int heads) {
-    AttentionConfig c;
-    c.seq_len = seq_len;
-    c.hidden_dim = hidden_dim;
-    c.num_heads = heads;
-    return c;
 }
 
 }  // namespace
@@ -198,7 +192,7 @@ TEST_CASE("every step has its English text in every variant, mask and input kind
     for (Variant variant : {Variant::Split, Variant::Stacked, Variant::Fused}) {
         for (MaskKind mask : {MaskKind::None, MaskKind::Causal, MaskKind::Padding}) {
             for (bool cross : {false, true}) {
-                AttentionConfig c = config(5, 12, 3);
+                AttentionConfig c = sized(5, 12, 3);
                 c.variant = variant;
                 c.mask = mask;
                 c.cross_attention = cross;
@@ -220,30 +214,30 @@ TEST_CASE("every step has its English text in every variant, mask and input kind
 
 TEST_CASE("step explanations quote the configuration's real sizes") {
     SUBCASE("splitting Q at H=4, E=8 gives d_h = 2 and head 0 owns columns 0..1") {
-        const StepText t = describe_step(StepId::QSplit, config(5, 8, 4), english());
+        const StepText t = describe_step(StepId::QSplit, sized(5, 8, 4), english());
         CHECK(t.title == "Split Q into heads (view)");
         CHECK(t.formula == "Q.view(B, L, H, d_h)");
         CHECK(contains(t.explanation, "E = 8 as (H = 4 heads) x (d_h = 2)"));
         CHECK(contains(t.explanation, "Columns 0..1 of Q now belong to head 0, the next 2 to head 1"));
     }
     SUBCASE("scaling at d_h = 4 divides by sqrt(4) = 2.000") {
-        const StepText t = describe_step(StepId::AttnScaled, config(5, 8, 2), english());
+        const StepText t = describe_step(StepId::AttnScaled, sized(5, 8, 2), english());
         CHECK(contains(t.explanation, "Dividing by sqrt(4) = 2.000"));
     }
     SUBCASE("the mask says which mask") {
-        AttentionConfig c = config(5, 8, 2);
+        AttentionConfig c = sized(5, 8, 2);
         c.mask = MaskKind::Causal;
         CHECK(describe_step(StepId::AttnMasked, c, english()).explanation.rfind("Causal mask: query i may only look at keys j <= i", 0) == 0);
         c.mask = MaskKind::Padding;
         CHECK(describe_step(StepId::AttnMasked, c, english()).explanation.rfind("Key padding mask:", 0) == 0);
     }
     SUBCASE("dropout quotes p and 1/(1-p)") {
-        AttentionConfig c = config(5, 8, 2);
+        AttentionConfig c = sized(5, 8, 2);
         c.dropout = 0.2f;
         CHECK(contains(describe_step(StepId::AttnDropped, c, english()).explanation, "p = 0.20, and survivors are multiplied by 1/(1-p) = 1.250"));
     }
     SUBCASE("the stacked variant names its own per-head modules and torch.cat") {
-        AttentionConfig c = config(5, 6, 2);
+        AttentionConfig c = sized(5, 6, 2);
         c.variant = Variant::Stacked;
         const StepText heads = describe_step(StepId::KHeads, c, english());
         CHECK(heads.title == "Per-head K (stacked modules)");
@@ -259,7 +253,7 @@ TEST_CASE("step explanations quote the configuration's real sizes") {
         CHECK(copy_badge(StepId::QHeads, c, english()).empty());
     }
     SUBCASE("projections: the input width, cross-attention rows and the fused slice") {
-        AttentionConfig c = config(5, 8, 2);
+        AttentionConfig c = sized(5, 8, 2);
         c.cross_attention = true;
         c.kv_len = 7;
         c.kdim = 3;
@@ -273,7 +267,7 @@ TEST_CASE("step explanations quote the configuration's real sizes") {
         CHECK(contains(describe_step(StepId::V, c, english()).explanation, "a slice of the qkv tensor"));
     }
     SUBCASE("the transpose quotes the batch of products and the new stride") {
-        AttentionConfig c = config(5, 8, 2);
+        AttentionConfig c = sized(5, 8, 2);
         c.batch = 3;
         const std::string t = describe_step(StepId::KHeads, c, english()).explanation;
         CHECK(contains(t, "(B, S, H, d_h) becomes (B, H, S, d_h)"));
@@ -283,7 +277,7 @@ TEST_CASE("step explanations quote the configuration's real sizes") {
 }
 
 TEST_CASE("the notes on scaling and fully masked rows read the trace's numbers") {
-    AttentionConfig c = config(4, 4, 2);
+    AttentionConfig c = sized(4, 4, 2);
     Result<Trace> run = run_attention(c);
     REQUIRE(run.ok());
     Trace t = std::move(run.value());
@@ -308,7 +302,7 @@ TEST_CASE("the notes on scaling and fully masked rows read the trace's numbers")
 
 TEST_CASE("the trace manifest keeps English words whatever the window's language") {
     test::register_pseudo_language();
-    Result<Trace> run = run_attention(config(4, 4, 2));
+    Result<Trace> run = run_attention(sized(4, 4, 2));
     REQUIRE(run.ok());
     test::LanguageScope scope("pseudo");
     REQUIRE(describe_step(StepId::Input, run->config).title == "[Input tokens]");

@@ -9,11 +9,12 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     add_config_options(*sub, command.config, /*score_scale=*/false);  // --scale is the resolution here
     gui::SnapshotOptions& o = command.options;
     sub->add_option("--out,-o", o.out_dir, "output folder (created if missing)")->required();
-    sub->add_option("--step", o.step, "a step name (e.g. attn_weights) or all")->capture_default_str();
+    sub->add_option("--step", o.step, "all, or step names separated by commas (e.g. attn_scores,attn_weights)")->capture_default_str();
     sub->add_option("--progress", o.progress, "moment inside the step's animation, 0..1")->check(CLI::Range(0.0f, 1.0f))->capture_default_str();
     sub->add_option("--size", command.size, "image size WxH before scaling (default 1280x720)");
     sub->add_option("--scale", o.scale, "resolution multiplier: 1, 2 or 4")->check(CLI::IsMember({1, 2, 4}))->capture_default_str();
     sub->add_option("--theme", o.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
+    sub->add_flag("--presentation", o.presentation, "presentation mode (the P key): no controls, type 1.5 times larger");
     return sub;
 }
 

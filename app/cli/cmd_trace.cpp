@@ -63,9 +63,10 @@ int run_trace(const TraceCommand& command) {
         if (!staged) return fail(staged.error());
         weights_file.emplace(std::move(staged).value());
     }
-    // A recipe's example input names its rows ("Your journey starts ..."): tokens.json keeps them.
+    // A recipe's example input names its rows ("Your journey starts ..."), and so do the words
+    // of --tokens (我的 GPU 很快 -> 我, 的, GPU, 很, 快): tokens.json keeps them.
     io::TraceExtras labels;
-    const bool labelled = !problem->config.recipe.empty() && !problem->model;
+    const bool labelled = (!problem->config.recipe.empty() || !command.config.sentence.empty()) && !problem->model;
     if (labelled) {
         labels.query_tokens = problem->query_tokens;
         labels.key_tokens = problem->key_tokens;

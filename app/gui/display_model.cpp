@@ -95,11 +95,10 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     StepDisplay sd;
     sd.step = index;
     sd.from_step = step.has_primary_source() ? trace.index_of(step.primary_source()) : -1;
-    // The head mean of the weights and the next-word distribution are probabilities too
-    // (on the honest 0..1 scale).
-    const bool token_ids = step.id == StepId::Tokens || step.id == StepId::PredictedTokens;
-    const bool probabilities =
-        is_probability_step(step.kind) || step.kind == StepKind::HeadMean || step.id == StepId::NextTokenProbs;
+    // Probabilities (the weights, their head mean, the next-word distribution) on the honest 0..1 scale.
+    const StepInfo& info = step_info(step.id);
+    const bool token_ids = info.token_ids();
+    const bool probabilities = info.probability();
     sd.colormap = token_ids ? ColormapKind::Neutral : probabilities ? ColormapKind::Sequential : ColormapKind::Diverging;
     // Differences from float32 are sizes (>= 0): one sequential scale, 0..the step's largest.
     if (model.colour_scale.difference_from_float32 && !token_ids) sd.colormap = ColormapKind::Sequential;
@@ -126,7 +125,7 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     sd.row_labels = labels_for(row_dim >= 0 ? t.dim_roles()[static_cast<size_t>(row_dim)] : DimRole::Other);
     sd.col_labels = labels_for(col_role);
     // The next-word distribution's columns are the vocabulary's words, in id order.
-    if (step.id == StepId::NextTokenProbs && !trace.model.vocabulary.empty()) sd.col_labels = AxisLabels::Vocabulary;
+    if (col_role == DimRole::Vocabulary && !trace.model.vocabulary.empty()) sd.col_labels = AxisLabels::Vocabulary;
 
     std::vector<int64_t> origin(static_cast<size_t>(t.rank()), 0);
     if (b_dim >= 0) origin[static_cast<size_t>(b_dim)] = std::min<int64_t>(model.batch_item, t.dim(b_dim) - 1);
@@ -287,7 +286,9 @@ void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& pl
     picture.buffer_id = sd.strip.buffer_id;  // named for every step up front (name_buffer)
     picture.shares_with = std::move(sd.strip.shares_with);
     sd.strip = std::move(picture);
-    if (step.id == StepId::AttnWeights || step.id == StepId::AttnDropped)
+    // "How peaked" only where rows are distributions: the softmax's weights, not dropout's
+    // rescaled survivors (rows no longer sum to 1) nor their differences from float32.
+    if (step.kind == StepKind::Softmax && !model.colour_scale.difference_from_float32)
         sd.focus = weight_focus(t, plan.mask, model.batch_item);  // the mask the plan already found
     sd.built = true;
 }

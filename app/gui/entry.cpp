@@ -160,7 +160,7 @@ float monitor_content_scale(GLFWwindow* window) {
 }
 
 float effective_scale(const AppState& state) {
-    return g_content_scale * state.settings.ui_scale * (state.ui.presentation ? 1.5f : 1.0f);
+    return g_content_scale * state.settings.ui_scale * (state.ui.presentation ? kPresentationTypeScale : 1.0f);
 }
 
 void post_request(AppState& state, ComputeWorker& worker) {

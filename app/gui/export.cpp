@@ -75,9 +75,10 @@ Status write_png(const std::string& path, int width, int height, const std::vect
 
 namespace {
 
-// The label of entry `i` of an axis named `dim`: its token on L and S axes, else i.
-std::string axis_entry(const std::string& dim, int64_t i, const TokenLabels& tokens) {
-    const std::vector<std::string>* list = dim == "L" ? &tokens.query : (dim == "S" ? &tokens.key : nullptr);
+// The label of entry `i` of an axis with this role: its token on query and key axes, else i.
+std::string axis_entry(DimRole role, int64_t i, const TokenLabels& tokens) {
+    const std::vector<std::string>* list =
+        role == DimRole::QueryPos ? &tokens.query : (role == DimRole::KeyPos ? &tokens.key : nullptr);
     if (list && i >= 0 && static_cast<size_t>(i) < list->size()) return (*list)[static_cast<size_t>(i)];
     return std::to_string(i);
 }
@@ -88,6 +89,11 @@ std::string csv_field(const std::string& text) {
     std::string quoted = "\"";
     for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
     return quoted + "\"";
+}
+
+DimRole role_of(const Tensor& t, int d) {
+    const auto& roles = t.dim_roles();
+    return static_cast<size_t>(d) < roles.size() ? roles[static_cast<size_t>(d)] : DimRole::Other;
 }
 
 std::string dim_name(const Tensor& t, int d) {
@@ -127,10 +133,10 @@ std::string step_csv(const Step& step, const TokenLabels& tokens) {
             out << (b ? "\n" : "") << "# " << label << "\n";
         }
         out << csv_field(corner);
-        for (int64_t j = 0; j < cols; ++j) out << "," << csv_field(axis_entry(dim_name(t, col_dim), j, tokens));
+        for (int64_t j = 0; j < cols; ++j) out << "," << csv_field(axis_entry(role_of(t, col_dim), j, tokens));
         out << "\n";
         for (int64_t i = 0; i < rows; ++i) {
-            out << csv_field(row_dim >= 0 ? axis_entry(dim_name(t, row_dim), i, tokens) : std::string());
+            out << csv_field(row_dim >= 0 ? axis_entry(role_of(t, row_dim), i, tokens) : std::string());
             for (int64_t j = 0; j < cols; ++j) out << "," << values[static_cast<size_t>((b * rows + i) * cols + j)];
             out << "\n";
         }

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "core/text_split.h"
+
 namespace attn::gui {
 
 int choose_cell_decimals(const float* values, size_t count, int max_chars) {
@@ -74,10 +76,11 @@ std::string format_ms(double ms) {
 }
 
 std::string clip_label(const std::string& label, int max_chars) {
+    // Counted in characters, not bytes: a Chinese character is 3 bytes of UTF-8 and is never cut.
     if (max_chars <= 0) return "";
-    if (static_cast<int>(label.size()) <= max_chars) return label;
-    if (max_chars == 1) return label.substr(0, 1);
-    return label.substr(0, static_cast<size_t>(max_chars - 1)) + "~";
+    if (utf8_length(label) <= static_cast<size_t>(max_chars)) return label;
+    if (max_chars == 1) return utf8_prefix(label, 1);
+    return utf8_prefix(label, static_cast<size_t>(max_chars - 1)) + "~";
 }
 
 }  // namespace attn::gui

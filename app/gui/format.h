@@ -54,7 +54,7 @@ std::vector<std::string> wrap_at_spaces(const std::string& text, float max_width
 }
 // Milliseconds with one decimal: "12.3".
 std::string format_ms(double ms);
-// A label that fits `max_chars` characters: "elephant" -> "elep~".
+// A label that fits `max_chars` characters (UTF-8 characters, not bytes): "elephant" -> "elep~".
 std::string clip_label(const std::string& label, int max_chars);
 
 }  // namespace attn::gui

@@ -9,23 +9,10 @@ namespace attn::gui {
 
 HeadGroups head_groups(const AttentionConfig& config) { return HeadGroups{config.H(), config.H_kv()}; }
 
-bool holds_kv_heads(StepId id) {
-    switch (id) {
-        case StepId::K:
-        case StepId::V:
-        case StepId::KSplit:
-        case StepId::VSplit:
-        case StepId::KHeads:
-        case StepId::VHeads:
-        case StepId::KRot: return true;
-        default: return false;
-    }
-}
-
 Rgb step_head_color(const AttentionConfig& config, StepId id, int head) {
     const HeadGroups g = head_groups(config);
     if (!g.grouped() || head < 0) return head_color(head);
-    if (holds_kv_heads(id)) return head_color(head);
+    if (step_info(id).holds_kv_heads()) return head_color(head);
     // A query head: its group's hue, lightness spread over the group (OKLab, so equal
     // steps look equal) so that members still read apart.
     const Rgb base = srgb_to_oklab(head_color(g.group_of(head)));
@@ -41,14 +28,15 @@ Rgb step_head_color(const AttentionConfig& config, StepId id, int head) {
 std::string step_head_label(const AttentionConfig& config, StepId id, int head, bool brief) {
     const HeadGroups g = head_groups(config);
     if (!g.grouped()) return text::trf(brief ? "canvas.head_short" : "canvas.head_label", {{"head", head}});
-    if (holds_kv_heads(id)) return text::trf(brief ? "canvas.kv_head_short" : "canvas.kv_head_label", {{"head", head}});
+    if (step_info(id).holds_kv_heads())
+        return text::trf(brief ? "canvas.kv_head_short" : "canvas.kv_head_label", {{"head", head}});
     return text::trf(brief ? "canvas.head_kv_short" : "canvas.head_kv_label", {{"head", head}, {"group", g.group_of(head)}});
 }
 
 std::string head_groups_note(const AttentionConfig& config, StepId id) {
     const HeadGroups g = head_groups(config);
     if (!g.grouped()) return "";
-    if (holds_kv_heads(id)) {
+    if (step_info(id).holds_kv_heads()) {
         return text::trf("canvas.note.kv_heads", {{"kv_heads", g.kv_heads}, {"share", g.share()}, {"share_minus_one", g.share() - 1}});
     }
     std::string groups;

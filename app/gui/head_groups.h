@@ -10,6 +10,7 @@
 
 #include "app/gui/colormap.h"
 #include "core/config.h"
+#include "core/repeat_kv.h"
 #include "core/step_id.h"
 
 namespace attn::gui {
@@ -19,13 +20,10 @@ struct HeadGroups {
     int kv_heads = 1;  // H_kv, key/value heads (divides H)
     bool grouped() const { return kv_heads > 0 && kv_heads < heads; }
     int share() const { return kv_heads > 0 ? heads / kv_heads : 1; }  // query heads per key/value head
-    int group_of(int query_head) const { return query_head / share(); }
+    // The key/value head query head `query_head` reads (core/repeat_kv.h says how).
+    int group_of(int query_head) const { return grouped() ? kv_head_of(query_head, heads, kv_heads) : query_head; }
 };
 HeadGroups head_groups(const AttentionConfig& config);
-
-// True for the steps whose head axis counts key/value heads (H_kv of them): k, v and
-// their splits, k_heads, v_heads, k_rot.
-bool holds_kv_heads(StepId id);
 
 // The colour of head `head` as step `id` of a forward with `config` draws it.
 Rgb step_head_color(const AttentionConfig& config, StepId id, int head);

@@ -18,8 +18,8 @@ struct ContextGuard {
 };
 }  // namespace
 
-OffscreenRenderer::OffscreenRenderer(int width, int height, float scale, bool light)
-    : scale_(scale), light_(light) {
+OffscreenRenderer::OffscreenRenderer(int width, int height, float scale, bool light, float type_scale)
+    : scale_(scale * type_scale), light_(light) {
     const int pw = static_cast<int>(static_cast<float>(width) * scale);
     const int ph = static_cast<int>(static_cast<float>(height) * scale);
     const int limit = gl::max_texture_size();
@@ -39,8 +39,8 @@ OffscreenRenderer::OffscreenRenderer(int width, int height, float scale, bool li
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;  // an off-screen frame has no layout to remember
     io.DisplaySize = ImVec2(static_cast<float>(pw), static_cast<float>(ph));
-    fonts_ = load_fonts(scale);
-    apply_theme(light, scale);
+    fonts_ = load_fonts(scale_);
+    apply_theme(light, scale_);
     ImGui_ImplOpenGL3_Init("#version 330");
 }
 

@@ -18,8 +18,9 @@ namespace attn::gui {
 
 class OffscreenRenderer {
 public:
-    // width x height logical pixels, drawn at `scale` (the image is width*scale x height*scale).
-    OffscreenRenderer(int width, int height, float scale, bool light);
+    // width x height logical pixels, drawn at `scale` (the image is width*scale x height*scale);
+    // `type_scale` enlarges type and widgets within that image (presentation mode's 1.5).
+    OffscreenRenderer(int width, int height, float scale, bool light, float type_scale = 1.0f);
     ~OffscreenRenderer();
     OffscreenRenderer(const OffscreenRenderer&) = delete;
     OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;
@@ -28,7 +29,7 @@ public:
     const Message& error() const { return error_; }
     int pixel_width() const { return fbo_.width(); }
     int pixel_height() const { return fbo_.height(); }
-    float scale() const { return scale_; }
+    float scale() const { return scale_; }  // resolution x type scale: what fonts and widgets are drawn at
 
     // One frame: `build` is called between NewFrame and Render with this renderer's fonts.
     void render(const std::function<void(const Fonts&)>& build, float dt = 1.0f / 60.0f);

@@ -2,6 +2,7 @@
 
 #include "core/model/tokenizer.h"
 #include "core/repeat_kv.h"
+#include "core/text_split.h"
 
 #include <algorithm>
 
@@ -22,6 +23,10 @@ std::vector<std::string> effective_tokens(const Session& session) {
 }
 
 bool follow_sentence(Session& session) {
+    if (const std::optional<size_t> bad = first_invalid_utf8(session.sentence)) {
+        session.sentence_message = Message("error.text.invalid_utf8", {{"byte", *bad}});
+        return false;
+    }
     const auto sentences = io::split_sentences(session.sentence);
     for (size_t i = 0; i < sentences.size(); ++i) {
         if (!sentences[i].empty()) continue;

@@ -13,11 +13,7 @@
 #include <variant>
 #include <unistd.h>
 
-#include "core/config.h"
-#include "core/dtype_round.h"
-#include "core/mask_spec.h"
-#include "core/recipe.h"
-#include "core/rope.h"
+#include "core/config_fields.h"
 
 namespace attn::gui {
 namespace {
@@ -53,6 +49,18 @@ std::string printable_excerpt(const std::string& line) {
 
 }  // namespace
 
+AttentionConfig saved_config_defaults() {
+    AttentionConfig config;
+    config.seq_len = 6;
+    config.hidden_dim = 8;
+    return config;
+}
+
+void copy_saved_fields(const AttentionConfig& from, AttentionConfig& to) {
+    for (const ConfigField& field : config_fields())
+        if (*field.settings_key) copy_field(field, from, to);
+}
+
 std::string config_dir() {
     const char* xdg = std::getenv("XDG_CONFIG_HOME");
     if (xdg && *xdg) return std::string(xdg) + "/attnviz";
@@ -86,16 +94,8 @@ bool is_language_code(const std::string& value) {
            });
 }
 
-// The option texts the command line takes (core's own parsers decide).
-bool is_mask_presets(const std::string& v) { return parse_mask_presets(v).ok(); }
-bool is_mask_fill(const std::string& v) { return parse_mask_fill(v).ok(); }
-bool is_scale(const std::string& v) { return parse_scale(v).ok(); }
-bool is_rope_style(const std::string& v) { return parse_rope_style(v).ok(); }
-bool is_dtype(const std::string& v) { return parse_dtype(v).ok(); }
-bool is_init(const std::string& v) { return parse_init(v).ok(); }
-bool is_recipe(const std::string& v) { return v.empty() || find_recipe(v) != nullptr; }
-
-// Every setting, in file order. Ranges are the controls' own ranges.
+// The window's own settings, in file order (the configuration's fields follow them).
+// Ranges are the controls' own ranges.
 const SettingField kFields[] = {
     {"light_theme", &UiSettings::light_theme},
     {"ui_scale", &UiSettings::ui_scale, 0.75, 2.5},
@@ -111,36 +111,7 @@ const SettingField kFields[] = {
     {"hint_seen", &UiSettings::hint_seen},
     {"language", &UiSettings::language, 0, 0, is_language_code},
     {"sentence", &UiSettings::sentence},
-    {"seq_len", &UiSettings::seq_len, 1, 1024},
-    {"hidden_dim", &UiSettings::hidden_dim, 1, 1024},
-    {"num_heads", &UiSettings::num_heads, 1, 64},
-    {"batch", &UiSettings::batch, 1, 8},
-    {"mask", &UiSettings::mask, 0, 2},
     {"valid_length", &UiSettings::valid_length, 0, 1024},
-    {"dropout", &UiSettings::dropout, 0.0, 0.9},
-    {"bias", &UiSettings::bias},
-    {"variant", &UiSettings::variant, 0, 2},
-    {"seed", &UiSettings::seed, 0, 1000000},
-    {"mask_presets", &UiSettings::mask_presets, 0, 0, is_mask_presets},
-    {"window", &UiSettings::window, 0, 1024},
-    {"mask_fill", &UiSettings::mask_fill, 0, 0, is_mask_fill},
-    {"scale", &UiSettings::scale, 0, 0, is_scale},
-    {"mask_before_scale", &UiSettings::mask_before_scale},
-    {"rope", &UiSettings::rope},
-    {"rope_base", &UiSettings::rope_base, 1.0, 1e7},
-    {"rope_style", &UiSettings::rope_style, 0, 0, is_rope_style},
-    {"position_offset", &UiSettings::position_offset, 0, 1000000},
-    {"num_kv_heads", &UiSettings::num_kv_heads, 0, 64},
-    {"input_dim", &UiSettings::input_dim, 0, 1024},
-    {"no_qkv_bias", &UiSettings::no_qkv_bias},
-    {"no_out_bias", &UiSettings::no_out_bias},
-    {"no_out_proj", &UiSettings::no_out_proj},
-    {"add_bias_kv", &UiSettings::add_bias_kv},
-    {"add_zero_attn", &UiSettings::add_zero_attn},
-    {"average_weights", &UiSettings::average_weights},
-    {"dtype", &UiSettings::dtype, 0, 0, is_dtype},
-    {"recipe", &UiSettings::recipe, 0, 0, is_recipe},
-    {"init", &UiSettings::init, 0, 0, is_init},
     {"step", &UiSettings::step},
     {"model", &UiSettings::model},
     {"model_layer", &UiSettings::model_layer, 0, 64},
@@ -175,11 +146,54 @@ bool read_field(const SettingField& field, const std::string& value, UiSettings&
     }, field.member);
 }
 
+// A configuration field: flags as 0 / 1, numbers as numbers, the mask and the variant
+// as their enumeration's number, everything else in the command line's words.
+void write_config_field(std::ostream& out, const ConfigField& field, const AttentionConfig& c) {
+    out << field.settings_key << " = ";
+    std::visit([&](auto member) {
+        using T = std::decay_t<decltype(c.*member)>;
+        if constexpr (std::is_same_v<T, bool>) out << (c.*member ? 1 : 0);
+        else if constexpr (std::is_arithmetic_v<T>) out << c.*member;
+        else if constexpr (std::is_enum_v<T>) {
+            if (field.has(kSavedAsIndex)) out << static_cast<int>(c.*member);
+            else out << format_field(field, c);
+        } else out << format_field(field, c);
+    }, field.member);
+    out << "\n";
+}
+
+// False when `value` is refused (the field keeps its default); numbers are clamped to the
+// field's saved range.
+bool read_config_field(const ConfigField& field, const std::string& value, AttentionConfig& c) {
+    if (!is_plain_text(value)) return false;
+    const double lo = field.saved_range.lo, hi = field.saved_range.hi;
+    return std::visit([&](auto member) {
+        using T = std::decay_t<decltype(c.*member)>;
+        T& target = c.*member;
+        long long whole = 0;
+        if constexpr (std::is_same_v<T, bool>) {
+            if (!read_number(value, whole, 0LL, 1LL)) return false;
+            target = whole != 0;
+        } else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
+            if (std::is_enum_v<T> && !field.has(kSavedAsIndex)) return parse_field(field, value, c).ok();
+            if (!read_number(value, whole, static_cast<long long>(lo), static_cast<long long>(hi))) return false;
+            target = static_cast<T>(whole);
+        } else if constexpr (std::is_floating_point_v<T>) {
+            return read_number(value, target, static_cast<T>(lo), static_cast<T>(hi));
+        } else {
+            return parse_field(field, value, c).ok();
+        }
+        return true;
+    }, field.member);
+}
+
 }  // namespace
 
 std::string serialize_settings(const UiSettings& s) {
     std::ostringstream out;
     for (const SettingField& field : kFields) write_field(out, field, s);
+    for (const ConfigField& field : config_fields())
+        if (*field.settings_key) write_config_field(out, field, s.config);
     return out.str();
 }
 
@@ -199,6 +213,8 @@ UiSettings parse_settings(const std::string& text, Message* problem) {
             const std::string value = trim(line.substr(eq + 1));
             for (const SettingField& field : kFields)
                 if (key == field.key) ok = read_field(field, value, s);
+            for (const ConfigField& field : config_fields())
+                if (*field.settings_key && key == field.settings_key) ok = read_config_field(field, value, s.config);
             if (key == "seq_len" && ok) s.has_session = true;
         }
         if (!ok && bad_lines++ == 0) {

@@ -5,9 +5,17 @@
 
 #include <string>
 
+#include "core/config.h"
 #include "core/message.h"
 
 namespace attn::gui {
+
+// What a settings file without a configuration line starts from (L = 6, E = 8: the
+// default sentence's six words, two heads of four).
+AttentionConfig saved_config_defaults();
+// Copies the fields settings.ini keeps (those with a settings key) from one configuration
+// to another: the window's save and restore.
+void copy_saved_fields(const AttentionConfig& from, AttentionConfig& to);
 
 struct UiSettings {
     bool light_theme = false;
@@ -26,40 +34,13 @@ struct UiSettings {
     bool hint_seen = false;     // the first-run hint (how to step) was dismissed
     std::string language = "en";  // the code of a file in assets/lang ("en" for en.json)
 
-    // Last configuration, so the lesson resumes where it stopped.
+    // Last configuration, so the lesson resumes where it stopped: the fields with a
+    // settings key in core/config_fields.h (the others keep their defaults), written in
+    // the command line's words ("causal,left-padding", "-1e20", "bfloat16") except the
+    // mask and variant, which the file has always held as numbers.
+    AttentionConfig config = saved_config_defaults();
     std::string sentence = "the cat sat on the mat";
-    int seq_len = 6;
-    int hidden_dim = 8;
-    int num_heads = 2;
-    int batch = 1;
-    int mask = 0;               // MaskKind as int
-    int valid_length = 4;
-    float dropout = 0.0f;
-    bool bias = true;
-    int variant = 0;            // Variant as int
-    int seed = 0;
-    // Issue 9's and 10's options, in the command line's words ("causal,left-padding",
-    // "-1e20", "hidden", "bfloat16", "scratch-mha") so the file reads like the options.
-    std::string mask_presets = "none";
-    int window = 0;
-    std::string mask_fill = "-inf";
-    std::string scale = "head";
-    bool mask_before_scale = false;
-    bool rope = false;
-    float rope_base = 10000.0f;
-    std::string rope_style = "half";
-    int position_offset = 0;
-    int num_kv_heads = 0;       // 0: as many as num_heads
-    int input_dim = 0;          // 0: hidden_dim
-    bool no_qkv_bias = false;
-    bool no_out_bias = false;
-    bool no_out_proj = false;
-    bool add_bias_kv = false;
-    bool add_zero_attn = false;
-    bool average_weights = false;
-    std::string dtype = "float32";
-    std::string recipe;         // the recipe the configuration started from ("" : none)
-    std::string init = "attnviz";
+    int valid_length = 4;       // of the batch item on screen
     std::string step;           // the step on screen, by name ("" : the first)
     std::string model;          // the trained model shown ("" : the seeded random weights)
     int model_layer = 0;        // its layer
@@ -69,8 +50,8 @@ struct UiSettings {
 
 // The folder for attnviz's files ("" when neither XDG_CONFIG_HOME nor HOME is set).
 std::string config_dir();
-// "key = value" lines, one per entry of the field table in settings.cpp (the one list of
-// settings: adding one is one line there). Unknown keys are ignored when parsing (a newer
+// "key = value" lines: one per entry of the window's own table in settings.cpp, then one
+// per configuration field with a settings key (core/config_fields.h). Unknown keys are ignored when parsing (a newer
 // version may add some), bad values keep the defaults and out-of-range ones are clamped.
 std::string serialize_settings(const UiSettings& settings);
 // When `problem` is given it receives one line for the window's status bar naming the

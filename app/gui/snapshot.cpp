@@ -45,6 +45,43 @@ std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppSt
     return files;
 }
 
+namespace {
+
+// The 0-based indices of the steps `spec` names: "all", or step names separated by commas
+// (in the trace's order). False with a message naming the valid steps on a bad name.
+bool steps_to_draw(const Trace& trace, const std::string& spec, std::vector<int>& steps, std::string& error) {
+    if (spec == "all") {
+        for (size_t i = 0; i < trace.steps.size(); ++i) steps.push_back(static_cast<int>(i));
+        return true;
+    }
+    size_t start = 0;
+    while (start <= spec.size()) {
+        const size_t comma = std::min(spec.find(',', start), spec.size());
+        const std::string name = spec.substr(start, comma - start);
+        start = comma + 1;
+        const std::optional<StepId> id = parse_step_name(name);
+        if (!id) {
+            std::string names = "all";
+            for (StepId known : kAllStepIds) names += std::string(", ") + step_name(known);
+            error = "unknown step '" + name + "'; valid names: " + names;
+            return false;
+        }
+        const int index = trace.index_of(*id);
+        if (index < 0) {
+            std::string names;
+            for (const Step& s : trace.steps) names += (names.empty() ? "" : ", ") + std::string(s.name());
+            error = "this configuration records no step '" + name + "'; it has: " + names;
+            return false;
+        }
+        steps.push_back(index);
+    }
+    std::sort(steps.begin(), steps.end());
+    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+    return true;
+}
+
+}  // namespace
+
 int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     auto fail = [](const std::string& message) {
         std::fprintf(stderr, "attnviz: error: %s\n", message.c_str());
@@ -62,24 +99,8 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
     if (!computed.error.empty()) return fail(english(computed.error));
     std::vector<int> steps;
-    if (options.step == "all") {
-        for (size_t i = 0; i < computed.trace->steps.size(); ++i) steps.push_back(static_cast<int>(i));
-    } else {
-        const std::optional<StepId> id = parse_step_name(options.step);
-        if (!id) {
-            std::string names = "all";
-            for (StepId known : kAllStepIds) names += std::string(", ") + step_name(known);
-            return fail("unknown step '" + options.step + "'; valid names: " + names);
-        }
-        const int index = computed.trace->index_of(*id);
-        if (index < 0) {
-            std::string names;
-            for (const Step& s : computed.trace->steps) names += (names.empty() ? "" : ", ") + std::string(s.name());
-            return fail("this configuration records no step '" + options.step + "'; it has: " + names);
-        }
-        steps.push_back(index);
-    }
-
+    std::string unknown;
+    if (!steps_to_draw(*computed.trace, options.step, steps, unknown)) return fail(unknown);
     HeadlessGl gl;
     if (!gl.ok()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
@@ -87,8 +108,11 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     }
     AppState state;
     state.settings.light_theme = options.theme == "light";
+    state.ui.presentation = options.presentation;
     accept_result(state, std::move(computed), 0.0);
-    OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme);
+    // Presentation mode's larger type on a picture of the same size, as pressing P does.
+    OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme,
+                               options.presentation ? kPresentationTypeScale : 1.0f);
     if (!renderer.valid()) return fail(english(renderer.error()));
     HeatmapCache cache;
     cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);

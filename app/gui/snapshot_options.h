@@ -11,11 +11,12 @@ namespace attn::gui {
 // `attnviz snapshot`'s options (app/cli/cmd_snapshot.cpp fills them).
 struct SnapshotOptions {
     std::string out_dir;
-    std::string step = "all";   // a step name or "all"
+    std::string step = "all";   // "all", or step names separated by commas
     float progress = 1.0f;      // 0..1: the moment inside the step's animation
     int width = 1280, height = 720;
     int scale = 1;              // 1, 2 or 4
     std::string theme = "dark"; // dark | light
+    bool presentation = false;  // presentation mode's layout and larger type (the P key)
 };
 // `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.
 // Returns 0, or 2 with one line on stderr.

@@ -69,16 +69,17 @@ std::vector<std::string> step_notes(const Trace& trace, int step_index, int batc
     if (!trace.model.present() || step_index < 0 || step_index >= static_cast<int>(trace.steps.size())) return notes;
     const Step& step = trace.steps[static_cast<size_t>(step_index)];
     const auto [word, positions] = repeated_word(trace.model.tokens);
-    switch (step.id) {
-    case StepId::Tokens:
+    switch (step_info(step.id).note) {
+    case ModelNote::None:
+        break;
+    case ModelNote::UnknownWords:
         if (!trace.model.note.empty()) notes.push_back(text::trf("notes.unknown_words", {{"note", trace.model.note}}));
         break;
-    case StepId::TokenEmbedding:
+    case ModelNote::SameRow:
         if (!word.empty())
             notes.push_back(text::trf("notes.same_row", {{"word", word}, {"positions", positions_text(positions)}}));
         break;
-    case StepId::PositionEmbedding:
-    case StepId::EmbeddingSum:
+    case ModelNote::SumsDiffer:
         if (!word.empty()) {
             notes.push_back(text::trf("notes.sums_differ", {{"word", word}, {"positions", positions_text(positions)}}));
             notes.push_back(text::tr("notes.tell_apart"));
@@ -86,10 +87,7 @@ std::vector<std::string> step_notes(const Trace& trace, int step_index, int batc
             notes.push_back(text::tr("notes.own_row"));
         }
         break;
-    case StepId::Out:
-    case StepId::Residual:
-    case StepId::NextTokenProbs:
-    case StepId::PredictedTokens: {
+    case ModelNote::Prediction: {
         if (trace.model.kind == "language") {
             const Step* probs = trace.find(StepId::NextTokenProbs);
             if (probs && probs->tensor.rank() == 3 && batch_item < probs->tensor.dim(0)) {
@@ -102,13 +100,12 @@ std::vector<std::string> step_notes(const Trace& trace, int step_index, int batc
             for (const std::string& t : trace.model.predicted_tokens) tokens += (tokens.empty() ? "" : " ") + t;
             notes.push_back(text::trf("notes.model_output", {{"tokens", tokens}}));
         }
-        if (trace.model.layers > 1 && trace.model.layer + 1 < trace.model.layers && step.id != StepId::NextTokenProbs &&
-            step.id != StepId::PredictedTokens)
+        // On the shown layer's steps (not the prediction itself): the prediction uses every layer.
+        const bool later_layers = trace.model.layers > 1 && trace.model.layer + 1 < trace.model.layers;
+        if (later_layers && step_info(step.id).kind != StepKind::Prediction)
             notes.push_back(text::trf("notes.layer_of", {{"layers", trace.model.layers}, {"layer", trace.model.layer}}));
         break;
     }
-    default:
-        break;
     }
     return notes;
 }

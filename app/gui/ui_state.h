@@ -55,6 +55,9 @@ struct InputEditUi {
     Message message;       // why the last value was refused (empty when it was taken)
 };
 
+// Presentation mode draws everything this many times larger (the window and snapshots).
+inline constexpr float kPresentationTypeScale = 1.5f;
+
 struct UiState {
     Playback playback;
     CanvasUi canvas;

@@ -10,16 +10,12 @@
 #include "app/io/safetensors.h"
 #include "app/io/weight_names.h"
 #include "core/example_input.h"
+#include "core/text_split.h"
 #include "core/torch_replay.h"
 
 namespace attn::io {
 
-std::vector<std::string> split_tokens(const std::string& sentence) {
-    std::istringstream in(sentence);
-    std::vector<std::string> tokens;
-    for (std::string word; in >> word;) tokens.push_back(word);
-    return tokens;
-}
+std::vector<std::string> split_tokens(const std::string& sentence) { return split_text_tokens(sentence); }
 
 std::vector<std::vector<std::string>> split_sentences(const std::string& text) {
     std::vector<std::vector<std::string>> sentences;

@@ -97,7 +97,8 @@ void apply_recipe(const Recipe& recipe, AttentionConfig& config, ProblemSources&
 // torch's (core/torch_replay.h).
 Result<Problem> build_problem(AttentionConfig config, const ProblemSources& sources);
 
-// Splits a sentence into tokens on whitespace (punctuation stays attached).
+// Splits a sentence into tokens on whitespace (ASCII punctuation stays attached); each
+// Chinese character and full-width punctuation mark is a token (core/text_split.h).
 std::vector<std::string> split_tokens(const std::string& sentence);
 // Splits "the cat sat | a dog" at '|' into sentences of tokens (one per batch item).
 // A piece without words stays as an empty list so callers can name it in a message.

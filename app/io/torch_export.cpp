@@ -65,30 +65,25 @@ NamedTensors module_weights(const AttentionConfig& c, const AttentionWeights& w)
     return out;
 }
 
-// The keyword arguments of Attention(...) for this configuration.
+// The keyword arguments of Attention(...) for this configuration: the fields with an
+// export name (core/config_fields.h), then the arguments derived from several fields.
 json module_args(const AttentionConfig& c) {
+    json args;
+    for (const ConfigField& field : config_fields()) {
+        if (!*field.export_key) continue;
+        const json value = field_json(field, c);
+        args[field.export_key] = field.has(kExportNegated) ? json(!value.get<bool>()) : value;
+    }
     const float fill = mask_fill_value(c.mask_fill, c.dtype);
     json rope = nullptr;
     if (c.rope) rope = {{"style", to_string(c.rope_style)}, {"base", c.rope_base}, {"offset", c.position_offset}};
-    return {{"d_in", c.d_in()},
-            {"E", c.E()},
-            {"H", c.H()},
-            {"H_kv", c.H_kv()},
-            {"kdim", c.key_dim()},
-            {"vdim", c.value_dim()},
-            {"qkv_bias", c.qkv_bias()},
-            {"out_proj", !c.no_out_proj},
-            {"out_bias", c.out_bias()},
-            {"fused", c.variant == Variant::Fused},
-            {"add_bias_kv", c.add_bias_kv},
-            {"add_zero_attn", c.add_zero_attn},
-            {"scale", c.scale_factor()},
-            {"mask_before_scale", c.mask_before_scale},
-            // JSON has no infinity: Python's float() reads the text "-inf".
-            {"mask_fill", std::isinf(fill) ? json("-inf") : json(fill)},
-            {"rope", rope},
-            {"dropout", c.dropout},
-            {"average_weights", c.average_weights}};
+    args["out_bias"] = c.out_bias();
+    args["fused"] = c.variant == Variant::Fused;
+    args["scale"] = c.scale_factor();
+    // JSON has no infinity: Python's float() reads the text "-inf".
+    args["mask_fill"] = std::isinf(fill) ? json("-inf") : json(fill);
+    args["rope"] = rope;
+    return args;
 }
 
 // How the runner rebuilds the mask: the presets, their lengths and window, the file.

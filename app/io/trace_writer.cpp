@@ -3,7 +3,10 @@
 #include <cmath>
 
 #include <filesystem>
+#include <optional>
 #include <random>
+#include <type_traits>
+#include <variant>
 
 #include "app/io/file_util.h"
 #include "app/io/npy.h"
@@ -16,42 +19,60 @@ namespace attn::io {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+json field_json(const ConfigField& field, const AttentionConfig& config) {
+    return std::visit([](const auto& value) -> json {
+        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, std::monostate>) return nullptr;
+        else return value;
+    }, field_value(field, config));
+}
+
 json config_to_json(const AttentionConfig& c) {
-    json j = {{"batch", c.batch},          {"seq_len", c.L()},           {"kv_len", c.S()},
-              {"hidden_dim", c.E()},       {"num_heads", c.H()},         {"head_dim", c.head_dim()},
-              {"kdim", c.key_dim()},       {"vdim", c.value_dim()},      {"cross_attention", c.is_cross()},
-              {"bias", c.bias},            {"mask", to_string(c.mask_spec().presets)}, {"valid_lengths", c.valid_lengths},
-              {"dropout", c.dropout},      {"dropout_seed", c.dropout_seed}, {"seed", c.seed},
-              {"variant", to_string(c.variant)}};
-    // Issue 9's options, under their command-line names.
-    j["input_dim"] = c.d_in();
-    j["num_kv_heads"] = c.H_kv();
-    j["window"] = c.window;
+    json j;
+    for (const ConfigField& field : config_fields())
+        if (*field.manifest_key) j[field.manifest_key] = field_json(field, c);
+    // Facts that follow from the fields.
+    j["head_dim"] = c.head_dim();
+    j["scale_factor"] = c.scale_factor();
     j["mask_file"] = c.mask_file.empty() ? json(nullptr) : json(c.mask_file_path);
     if (!c.mask_file.empty()) {
         j["mask_file_kind"] = c.mask_file_is_boolean ? "boolean (True = masked out)" : "float (added to the scores)";
         j["mask_file_shape"] = c.mask_file.shape();
     }
-    j["mask_fill"] = to_string(c.mask_fill);
-    j["scale"] = to_string(c.scale);
-    j["scale_factor"] = c.scale_factor();
-    j["mask_before_scale"] = c.mask_before_scale;
-    j["rope"] = c.rope;
-    j["rope_base"] = c.rope_base;
-    j["rope_style"] = to_string(c.rope_style);
-    j["position_offset"] = c.position_offset;
-    j["no_qkv_bias"] = !c.qkv_bias();
-    j["no_out_bias"] = !c.no_out_proj && !c.out_bias();
-    j["no_out_proj"] = c.no_out_proj;
-    j["add_bias_kv"] = c.add_bias_kv;
-    j["add_zero_attn"] = c.add_zero_attn;
-    j["seq_first"] = c.seq_first;
-    j["average_weights"] = c.average_weights;
-    j["dtype"] = to_string(c.dtype);
-    // Issue 10: which recipe the configuration started from, and where the weights came from.
-    j["recipe"] = c.recipe.empty() ? json(nullptr) : json(c.recipe);
-    j["init"] = to_string(c.init);
     return j;
+}
+
+namespace {
+
+// A JSON value as a field value; nullopt for what no field holds (objects, mixed lists).
+std::optional<FieldValue> value_of(const json& j) {
+    if (j.is_null()) return FieldValue(std::monostate{});
+    if (j.is_boolean()) return FieldValue(j.get<bool>());
+    if (j.is_number_unsigned()) return FieldValue(j.get<uint64_t>());
+    if (j.is_number_integer()) return FieldValue(j.get<int64_t>());
+    if (j.is_number_float()) return FieldValue(j.get<double>());
+    if (j.is_string()) return FieldValue(j.get<std::string>());
+    if (!j.is_array()) return std::nullopt;
+    std::vector<int> values;
+    for (const json& item : j) {
+        if (!item.is_number_integer() || item.get<int64_t>() != item.get<int>()) return std::nullopt;
+        values.push_back(item.get<int>());
+    }
+    return FieldValue(std::move(values));
+}
+
+}  // namespace
+
+Result<AttentionConfig> config_from_json(const json& j) {
+    AttentionConfig c;
+    if (!j.is_object()) return Result<AttentionConfig>::failure(Message("error.config_field.bad_value", {{"name", "config"}, {"text", j.dump()}}));
+    for (const ConfigField& field : config_fields()) {
+        if (!*field.manifest_key || !j.contains(field.manifest_key)) continue;
+        const json& item = j.at(field.manifest_key);
+        const std::optional<FieldValue> value = value_of(item);
+        const bool taken = value && set_field_value(field, *value, c).ok();
+        if (!taken) return Result<AttentionConfig>::failure(Message("error.config_field.bad_value", {{"name", field.manifest_key}, {"text", item.dump()}}));
+    }
+    return c;
 }
 
 // What a learner should know about rows with no key left, and what PyTorch does with them.

@@ -5,13 +5,20 @@
 #include <string>
 #include <vector>
 
+#include "core/config_fields.h"
 #include "core/result.h"
 #include "core/trace.h"
 
 namespace attn::io {
 
-// The configuration as JSON (sizes resolved), for manifests and benchmark output.
+// The configuration as JSON (sizes resolved), for manifests and benchmark output: every
+// field with a manifest key (core/config_fields.h), plus facts derived from them.
 nlohmann::json config_to_json(const AttentionConfig& config);
+// The reverse for the fields: a configuration from a manifest's "config" object (keys it
+// lacks keep their defaults; a value of the wrong kind is refused with its field's name).
+Result<AttentionConfig> config_from_json(const nlohmann::json& config);
+// One field's value as the files write it (field_value as JSON).
+nlohmann::json field_json(const ConfigField& field, const AttentionConfig& config);
 // The manifest: configuration and the ordered steps with their text, shapes and layout.
 nlohmann::json trace_manifest(const Trace& trace);
 

@@ -48,7 +48,8 @@ Result<Mat> parse_typed_matrix(const std::string& text, const std::string& flag)
             errno = 0;
             char* end = nullptr;
             const double number = std::strtod(item.c_str(), &end);
-            if (end != item.c_str() + item.size())
+            // Decimal only: strtod would also read hexadecimal ("0x10" as 16).
+            if (end != item.c_str() + item.size() || item.find_first_of("xX") != std::string::npos)
                 return R::failure(flag + ": " + where + " '" + item + "' is not a number" + example);
             if (!std::isfinite(number) || std::abs(number) > 3.4e38)
                 return R::failure(flag + ": " + where + " '" + item + "' is not a finite float32 number (NaN and infinities are not inputs)");

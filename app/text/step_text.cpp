@@ -16,23 +16,8 @@ std::string key_of(StepId id, const char* part) { return std::string("step.") + 
 
 std::string join(std::string a, const std::string& b) { return b.empty() ? a : a + " " + b; }
 
-// Q, K or V: the letter of a projection-family step.
-const char* letter_of(StepId id) {
-    switch (id) {
-        case StepId::Q: case StepId::QSplit: case StepId::QHeads: case StepId::QRot: return "Q";
-        case StepId::K: case StepId::KSplit: case StepId::KHeads: case StepId::KRot: case StepId::KRepeated: return "K";
-        case StepId::V: case StepId::VSplit: case StepId::VHeads: case StepId::VRepeated: return "V";
-        case StepId::RopeCos: case StepId::RopeSin: case StepId::AttnWeightsAvg:
-        case StepId::Tokens: case StepId::TokenEmbedding: case StepId::PositionEmbedding: case StepId::EmbeddingSum:
-        case StepId::LayerInput: case StepId::Norm: case StepId::Residual: case StepId::NextTokenProbs:
-        case StepId::PredictedTokens:
-        case StepId::Input: case StepId::KeyInput: case StepId::ValueInput: case StepId::Qkv:
-        case StepId::AttnScores: case StepId::AttnScaled: case StepId::AttnMasked: case StepId::AttnWeights:
-        case StepId::AttnDropped: case StepId::Context: case StepId::ContextSplit: case StepId::Concat:
-        case StepId::Out: break;
-    }
-    return "";
-}
+// Q, K or V: the letter of a projection-family step (q, q_split, q_heads, q_rot, ...).
+const char* letter_of(StepId id) { return side_letter(step_info(id).side); }
 
 std::string projection_text(StepId id, const AttentionConfig& c, const Catalogue& cat) {
     const char letter = letter_of(id)[0];
@@ -48,7 +33,8 @@ std::string projection_text(StepId id, const AttentionConfig& c, const Catalogue
 }
 
 std::string split_text(StepId id, const AttentionConfig& c, const Catalogue& cat) {
-    return cat.format("step.split.explanation", {{"embed", c.E()},
+    // One head: the view only adds a head axis of size 1; there is no "next head".
+    return cat.format(c.H() == 1 ? "step.split.one_head.explanation" : "step.split.explanation", {{"embed", c.E()},
                                                  {"heads", c.H()},
                                                  {"head_dim", c.head_dim()},
                                                  {"last_column", c.head_dim() - 1},
@@ -111,7 +97,8 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
             return cat.format("step.repeated.explanation", {{"kv_heads", c.H_kv()},
                                                             {"heads", c.H()},
                                                             {"group", c.H() / std::max(1, c.H_kv())}});
-        case StepId::AttnWeightsAvg: return cat.text(key);
+        case StepId::AttnWeightsAvg:  // with dropout, the mean of the dropped weights, as torch returns
+            return c.dropout > 0.0f ? join(cat.text(key), cat.text("step.attn_weights_avg.after_dropout")) : cat.text(key);
         case StepId::AttnScaled:
             switch (c.scale.kind) {
                 case ScaleKind::Hidden:
@@ -133,8 +120,12 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
             return cat.format(key, {{"p", fixed(c.dropout, 2)}, {"keep_scale", fixed(dropout_keep_scale(c.dropout), 3)}});
         case StepId::Context: return cat.format(key, {{"head_dim", c.head_dim()}});
         case StepId::ContextSplit: return cat.text(plain_key(id, c, "explanation"));
-        case StepId::Concat:
-            return cat.format(plain_key(id, c, "explanation"), {{"heads", c.H()}, {"head_dim", c.head_dim()}, {"embed", c.E()}});
+        case StepId::Concat: {
+            // Without an output projection (selfatt-v1) the joined heads are the module's output.
+            const std::string joined = cat.format(plain_key(id, c, "explanation"),
+                                                  {{"heads", c.H()}, {"head_dim", c.head_dim()}, {"embed", c.E()}});
+            return c.no_out_proj ? join(joined, cat.text("step.concat.no_out_proj")) : joined;
+        }
         case StepId::Out: return cat.text(key);
     }
     return "";

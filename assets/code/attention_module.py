@@ -129,9 +129,6 @@ class Attention(nn.Module):
         attn_weights = torch.softmax(logits, dim=-1)  # step: attn_weights (B, H, L, S)
         # A query with every key at -inf: NaN in softmax, 0 here.
         attn_weights = attn_weights.nan_to_num(0.0)  # step: attn_weights (B, H, L, S)
-        if self.average_weights:
-            attn_weights_avg = attn_weights.mean(dim=1)  # step: attn_weights_avg (B, L, S)
-
         attended = attn_weights
         if self.dropout.p > 0:
             if dropout_keep is not None:  # replay a recorded draw
@@ -140,6 +137,8 @@ class Attention(nn.Module):
             else:
                 attn_dropped = self.dropout(attn_weights)  # step: attn_dropped (B, H, L, S)
             attended = attn_dropped
+        if self.average_weights:  # what nn.MultiheadAttention returns: the mean after dropout
+            attn_weights_avg = attended.mean(dim=1)  # step: attn_weights_avg (B, L, S)
 
         # Weighted sum of the values; heads joined into one width.
         context = attended @ values  # step: context (B, H, L, d_h)

@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "torch_reference"))
 import make_fixtures  # noqa: E402
 import tasks  # noqa: E402
+import tasks_zh  # noqa: E402
 from model import TinyTransformer  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,6 +45,20 @@ MODELS = {
                     example="the dog saw the cat and it ran",
                     output="row t of probs is the distribution of the word after token t",
                     description="word-level language model trained on generated simple English sentences"),
+    # Character-level: each character is a token (`split_chars`); the card's text fields get a
+    # Chinese copy in each script (`zh_text`: field -> (zh-Hans, zh-Hant)).
+    "tiny-lm-zh": dict(kind="language", vocab=tasks_zh.ZH_VOCAB, dim=64, heads=4, layers=2, max_len=20,
+                       mlp=True, causal=True, steps=1500, batch=64, lr=3e-3, seed=21, bos=True, split_chars=True,
+                       attn_entropy=[0.05, 0.02], fixture_float64=True,
+                       example="小狗看见了小猫，它跑了。",
+                       output="row t of probs is the distribution of the character after token t",
+                       description="character-level language model trained on generated simple Chinese sentences, "
+                                   "in simplified and traditional characters",
+                       zh_text={"description": ("字级语言模型，用生成的简单中文句子训练，简体和繁体都认得",
+                                                "字級語言模型，用產生的簡單中文句子訓練，簡體和繁體都認得"),
+                                "reading_the_output": ("probs 的第 t 行是词元 t 之后下一个字的概率分布",
+                                                       "probs 的第 t 列是詞元 t 之後下一個字的機率分布"),
+                                "example": ("小狗看见了小猫，它跑了。", "小狗看見了小貓，它跑了。")}),
     "reverse": dict(kind="algorithmic", vocab=tasks.REVERSE_VOCAB, dim=64, heads=2, layers=1, max_len=8,
                     mlp=False, causal=False, steps=800, batch=64, lr=3e-3, seed=12, bos=False,
                     example="3 1 4 1 5 9 2 6",
@@ -55,7 +70,8 @@ MODELS = {
                  output="causal: the argmax of row t of logits is the token after t; from '|' on it spells the sorted digits",
                  description="sorts 4-8 distinct digits written before '|': each output digit predicts the next larger one"),
 }
-HELD_OUT_COUNT = {"tiny-lm": 400, "reverse": 400, "sort": 400}
+HELD_OUT_COUNT = {"tiny-lm": 400, "tiny-lm-zh": 400, "reverse": 400, "sort": 400}
+ZH_LANGS = ("zh-Hans", "zh-Hant")
 
 
 # ---------------------------------------------------------------- files
@@ -80,6 +96,11 @@ def train_batch(name, cfg, rng):
     """Returns (ids (B, L), targets (B, L)); target 0 (<pad>) is ignored by the loss."""
     if name == "tiny-lm":
         ids, _ = tasks.lm_batch(rng, cfg["batch"], cfg["max_len"], False)
+        targets = np.zeros_like(ids)
+        targets[:, :-1] = ids[:, 1:]
+        return ids, targets
+    if name == "tiny-lm-zh":
+        ids, _ = tasks_zh.zh_batch(rng, cfg["batch"], cfg["max_len"], False)
         targets = np.zeros_like(ids)
         targets[:, :-1] = ids[:, 1:]
         return ids, targets
@@ -208,6 +229,8 @@ def evaluate(name, cfg, model):
                 heldout.append({"tokens": [vocab[t] for t in ids[i] if t != 0], "kind": s.kind, "subject": s.subject,
                                 "object": s.object, "connector": s.connector})
             texts = tasks.LM_METRIC_TEXT
+        elif name == "tiny-lm-zh":
+            return evaluate_zh(cfg, model, rng, n)
         elif name == "reverse":
             ids, ys = tasks.reverse_batch(rng, n, cfg["max_len"], True)
             logits, weights = model(torch.from_numpy(ids))
@@ -230,6 +253,43 @@ def evaluate(name, cfg, model):
             heldout = [{"tokens": [vocab[t] for t in ids[i, :2 * k + 1]], "k": int(k)} for i, k in enumerate(lens)]
             texts = {"next_larger": "from '|' and from each output digit, attends to the input position holding the next output digit, i.e. the next larger digit (mean weight)",
                      "current_in_input": "from each output digit, attends to the same digit in the input (mean weight)"}
+    return acc, per_layer, heldout, texts
+
+
+def evaluate_zh(cfg, model, rng, n):
+    """tiny-lm-zh: held-out loss, the character predictions only the right look-back gives,
+    per-head metrics (tasks_zh.zh_head_metrics) and the held-out sentences."""
+    vocab = cfg["vocab"]
+    ids, sents = tasks_zh.zh_batch(rng, n, cfg["max_len"], True)
+    logits, weights = model(torch.from_numpy(ids))
+    pred = logits.argmax(-1).numpy()
+    targets = np.zeros_like(ids)
+    targets[:, :-1] = ids[:, 1:]
+    loss = F.cross_entropy(logits.reshape(-1, len(vocab)), torch.from_numpy(targets).reshape(-1),
+                           ignore_index=0).item()
+
+    def accuracy(kind, positions):
+        """Share of the places `positions` names, in sentences of `kind`, whose next character is right."""
+        ok = [pred[i, t] == targets[i, t] for i, s in enumerate(sents) if s.kind == kind for t in positions(i, s)]
+        return round(float(np.mean(ok)), 4)
+
+    def length(i):
+        return int((ids[i] != 0).sum())
+
+    acc = {"heldout_loss": round(loss, 4),
+           # from the comma: the pronoun that agrees with the subject (他 / 她 / 它)
+           "pronoun_agreement_accuracy": accuracy("pronoun", lambda i, s: [s.pronoun - 1]),
+           # from the pronoun: the subject's habit verb
+           "habit_verb_accuracy": accuracy("pronoun", lambda i, s: [s.pronoun]),
+           # after 然后: the object and the subject said again (all but the verb between them)
+           "copied_word_accuracy": accuracy("repeat", lambda i, s: [t for t in range(s.connector, length(i) - 2)
+                                                                    if vocab[ids[i, t + 1]] not in tasks_zh.TRANS_CHARS]),
+           # from the second number on, the next number
+           "counting_accuracy": accuracy("counts", lambda i, s: range(2, length(i) - 2))}
+    per_layer = [tasks_zh.zh_head_metrics(w.numpy(), ids, sents) for w in weights]
+    heldout = [{"tokens": [vocab[t] for t in ids[i] if t != 0], "kind": s.kind, "subject": s.subject,
+                "object": s.object, "pronoun": s.pronoun, "connector": s.connector} for i, s in enumerate(sents)]
+    texts = {metric: english for metric, (english, _, _) in tasks_zh.ZH_METRIC_TEXT.items()}
     return acc, per_layer, heldout, texts
 
 
@@ -260,7 +320,8 @@ def claim_of(layer, h, metric, metrics, texts):
 
 # A behaviour the model card should name even where it is not its head's strongest metric
 # (a head can be both the previous-token head and something stronger at a few places).
-WANTED = {"tiny-lm": ["previous_token", "first_token", "pronoun_to_subject", "induction", "same_word_earlier"]}
+WANTED = {"tiny-lm": ["previous_token", "first_token", "pronoun_to_subject", "induction", "same_word_earlier"],
+          "tiny-lm-zh": ["previous_token", "first_token", "pronoun_to_subject"]}
 WANTED_FLOOR = 0.4
 
 
@@ -297,7 +358,8 @@ def best_heads(per_layer):
 # ---------------------------------------------------------------- fixtures and card
 def tokenize(cfg, text):
     index = {w: i for i, w in enumerate(cfg["vocab"])}
-    ids = [index.get(w, index["<unk>"]) for w in text.split()]
+    pieces = [c for c in text if not c.isspace()] if cfg.get("split_chars") else text.split()
+    ids = [index.get(w, index["<unk>"]) for w in pieces]
     return ([index["<bos>"]] if cfg["bos"] else []) + ids
 
 
@@ -370,6 +432,28 @@ def tensor_names(cfg):
     return names + ["ln_f.weight", "ln_f.bias", "lm_head.weight"]
 
 
+def tokenizer_text(cfg):
+    """The card's one line on how text becomes tokens (core/model/tokenizer.cpp does it)."""
+    if cfg.get("split_chars"):
+        split = ("each Chinese character and each full-width punctuation mark is a token; Latin words and numbers "
+                 "stay whole; a token not in the vocabulary becomes <unk>")
+    else:
+        split = "split on spaces; a word not in the vocabulary becomes <unk>"
+    return split + ("; <bos> is put in front" if cfg["bos"] else "; no <bos>")
+
+
+def add_zh_text(card, zh_text):
+    """The card's Chinese text, one field per language beside the English one
+    ("description_zh-Hans", "description_zh-Hant"; "claim_zh-Hans" ... in each head claim),
+    so the English fields stay exactly as every other card has them."""
+    for field, texts in zh_text.items():
+        for lang, text in zip(ZH_LANGS, texts):
+            card["%s_%s" % (field, lang)] = text
+    for claim in card["head_claims"]:
+        for lang, text in zip(ZH_LANGS, tasks_zh.ZH_METRIC_TEXT[claim["metric"]][1:]):
+            claim["claim_" + lang] = text
+
+
 def build(name):
     cfg = MODELS[name]
     print("training %s" % name, flush=True)
@@ -395,8 +479,7 @@ def build(name):
         "layers": cfg["layers"], "heads": cfg["heads"], "hidden_dim": cfg["dim"],
         "head_dim": cfg["dim"] // cfg["heads"], "mlp_dim": 4 * cfg["dim"] if cfg["mlp"] else 0,
         "vocab_size": len(cfg["vocab"]), "max_len": cfg["max_len"], "vocabulary": cfg["vocab"],
-        "tokenizer": "split on spaces; a word not in the vocabulary becomes <unk>" +
-                     ("; <bos> is put in front" if cfg["bos"] else "; no <bos>"),
+        "tokenizer": tokenizer_text(cfg),
         "prepend_bos": cfg["bos"],
         "architecture": {"norm": "layernorm", "norm_eps": 1e-5, "norm_placement": "pre",
                          "position_embedding": "learned", "mlp": cfg["mlp"],
@@ -421,6 +504,8 @@ def build(name):
         card["unclaimed"] = ["no head is mainly a %s head: the best is %s (below %.1f, so not claimed)"
                              % (m, card["best_head_per_metric"][m], WANTED_FLOOR)
                              for m in WANTED[name] if not any(c["metric"] == m for c in claims)]
+    if "zh_text" in cfg:
+        add_zh_text(card, cfg["zh_text"])
     write_json(os.path.join(HERE, name + ".json"), card)
     print("  %s: %s (%.1f s)" % (name, acc, seconds), flush=True)
     for c in claims:

@@ -4,6 +4,7 @@
 
 #include "core/attention.h"
 #include "core/model/layer_norm.h"
+#include "core/softmax.h"
 #include "core/step_id.h"
 
 namespace attn {
@@ -36,11 +37,13 @@ AttentionConfig layer_attention_config(const ModelSpec& spec, int seq_len, Varia
 }
 
 Mat softmax_rows_of(const Eigen::Ref<const Mat>& logits) {
-    Mat probs(logits.rows(), logits.cols());
+    const Eigen::Index V = logits.cols();
+    Mat probs(logits.rows(), V);
     for (Eigen::Index i = 0; i < logits.rows(); ++i) {
         const Eigen::RowVectorXd row = logits.row(i).cast<double>();
-        const Eigen::RowVectorXd e = (row.array() - row.maxCoeff()).exp().matrix();
-        probs.row(i) = (e / e.sum()).cast<float>();
+        Eigen::RowVectorXd e(V);  // aligned storage: explain_prediction computes its copy the same way
+        softmax_exponentials(row.data(), V, softmax_row_max(row.data(), V), e.data());
+        probs.row(i) = (e / e.sum()).cast<float>();  // Eigen's own summation order, not from the left
     }
     return probs;
 }

@@ -16,9 +16,9 @@ Tensor batch_of_one(const Mat& m) {
     return t;
 }
 
-// (L, V) -> (B=1, L, V): the last axis is the vocabulary, a dimension attention has no role for.
+// (L, V) -> (B=1, L, V): the last axis is the vocabulary.
 Tensor vocabulary_rows(const Mat& m) {
-    Tensor t = Tensor::uninitialized({1, m.rows(), m.cols()}, std::vector<std::string>{"B", "L", "V"});
+    Tensor t = Tensor::uninitialized({1, m.rows(), m.cols()}, {DimRole::Batch, DimRole::QueryPos, DimRole::Vocabulary});
     MatMap(t.mutable_data(), m.rows(), m.cols()) = m;
     return t;
 }

@@ -2,7 +2,9 @@
 
 #include <cctype>
 #include <cstring>
-#include <sstream>
+#include <optional>
+
+#include "core/text_split.h"
 
 namespace attn {
 
@@ -24,12 +26,12 @@ int find_word(const ModelSpec& spec, const std::string& word) {
     return find_id(spec, lower);
 }
 
-// Cuts the text at white space, then peels sentence punctuation off the end of each word
-// ("ran." -> "ran", "."), as people type it: the models were trained on separate tokens.
+// Cuts the text at white space and around Chinese characters (core/text_split.h), then
+// peels sentence punctuation off the end of each word ("ran." -> "ran", "."), as people
+// type it: the models were trained on separate tokens.
 std::vector<std::string> split_words(const std::string& text) {
     std::vector<std::string> words;
-    std::istringstream in(text);
-    for (std::string word; in >> word;) {
+    for (const std::string& word : split_text_tokens(text)) {
         size_t end = word.size();
         while (end > 1 && std::strchr(".,!?;:", word[end - 1]) != nullptr) --end;
         words.push_back(word.substr(0, end));
@@ -42,6 +44,8 @@ std::vector<std::string> split_words(const std::string& text) {
 
 Result<TokenizedText> tokenize(const ModelSpec& spec, const std::string& text) {
     using R = Result<TokenizedText>;
+    if (const std::optional<size_t> bad = first_invalid_utf8(text))
+        return R::failure(Message("error.text.invalid_utf8", {{"byte", static_cast<int64_t>(*bad)}}));
     const std::vector<std::string> words = split_words(text);
     if (words.empty())
         return R::failure(Message("error.model.empty_sentence", {{"model", spec.name}, {"example", spec.example}}));

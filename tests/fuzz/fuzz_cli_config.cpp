@@ -55,9 +55,10 @@ int cli_config_entry(const uint8_t* data, size_t size) {
     // Files have their own harnesses; paths from fuzz input would read the host's files.
     options.sources = io::ProblemSources{};
     options.config.max_memory_bytes = kBudgetBytes;
-    if (!options.max_memory.empty()) {
-        const Result<uint64_t> asked = cli::parse_byte_size(options.max_memory);
-        if (asked && asked.value() > kBudgetBytes) options.max_memory = std::to_string(kBudgetBytes);
+    std::string& max_memory = options.text("max_memory_bytes");
+    if (!max_memory.empty()) {
+        const Result<uint64_t> asked = cli::parse_byte_size(max_memory);
+        if (asked && asked.value() > kBudgetBytes) max_memory = std::to_string(kBudgetBytes);
     }
     const Result<io::Problem> problem = cli::resolve_problem(options);
     if (!problem) {

@@ -24,11 +24,12 @@ int settings_entry(const uint8_t* data, size_t size) {
     FUZZ_CHECK(in_range(s.ui_scale, 0.75f, 2.5f) && in_range(s.speed, 0.1f, 8.0f));
     FUZZ_CHECK(in_range(s.window_width, 320, 16384) && in_range(s.window_height, 240, 16384));
     FUZZ_CHECK(in_range(s.left_panel_em, 10.0f, 60.0f) && in_range(s.right_panel_em, 10.0f, 60.0f));
-    FUZZ_CHECK(in_range(s.explain_fraction, 0.15f, 0.85f) && in_range(s.dropout, 0.0f, 0.9f));
-    FUZZ_CHECK(in_range(s.seq_len, 1, 1024) && in_range(s.hidden_dim, 1, 1024) && in_range(s.num_heads, 1, 64));
-    FUZZ_CHECK(in_range(s.batch, 1, 8) && in_range(s.mask, 0, 2) && in_range(s.variant, 0, 2));
+    const AttentionConfig& c = s.config;
+    FUZZ_CHECK(in_range(s.explain_fraction, 0.15f, 0.85f) && in_range(c.dropout, 0.0f, 0.9f));
+    FUZZ_CHECK(in_range(c.seq_len, 1, 1024) && in_range(c.hidden_dim, 1, 1024) && in_range(c.num_heads, 1, 64));
+    FUZZ_CHECK(in_range(c.batch, 1, 8) && in_range(static_cast<int>(c.mask), 0, 2) && in_range(static_cast<int>(c.variant), 0, 2));
     // A valid length of 0 is a length (every key of the item masked), kept since the settings store it.
-    FUZZ_CHECK(in_range(s.valid_length, 0, 1024) && in_range(s.seed, 0, 1000000));
+    FUZZ_CHECK(in_range(s.valid_length, 0, 1024) && c.seed <= 1000000);
     FUZZ_CHECK(s.sentence.size() <= 4096 && s.sentence.find('\n') == std::string::npos);
     // The status-bar message is one short line.
     FUZZ_CHECK(english(problem).size() < 200 && english(problem).find('\n') == std::string::npos);

@@ -3,6 +3,7 @@
 // read back from its draw list.
 #pragma once
 
+#include <doctest/doctest.h>
 #include <imgui.h>
 #include <imgui_internal.h>
 
@@ -12,6 +13,7 @@
 
 #include "app/gui/app_state.h"
 #include "app/gui/frame.h"
+#include "app/io/model_loader.h"
 
 namespace attn::gui::testing {
 
@@ -54,6 +56,23 @@ inline AppState state_for(const AttentionConfig& c) {
     const auto computed = ComputeWorker::compute(request, 1);
     state.session.config = c;
     if (computed.error.empty()) accept_result(state, computed, 0.0);
+    return state;
+}
+
+// A state holding layer `layer` of a trained model on its example sentence, as the
+// window computes it.
+inline AppState state_for_model(const char* name, int layer) {
+    Result<std::shared_ptr<const Model>> model = io::load_model(name);
+    REQUIRE_MESSAGE(model.ok(), model.error());
+    ComputeRequest request;
+    request.model = model.value();
+    request.model_layer = layer;
+    request.model_sentence = model.value()->spec.example;
+    request.max_extent = 256;
+    const auto computed = ComputeWorker::compute(request, 1);
+    REQUIRE_MESSAGE(computed.error.empty(), computed.error);
+    AppState state;
+    accept_result(state, computed, 0.0);
     return state;
 }
 

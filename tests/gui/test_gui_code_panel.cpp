@@ -14,21 +14,17 @@
 #include "app/text/languages.h"
 #include "core/recipe.h"
 #include "tests/gui/headless_imgui.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using namespace attn::test_configs;
 
 namespace {
 
-AttentionConfig masked_config() {
-    AttentionConfig c;
-    c.seq_len = 4;
-    c.hidden_dim = 8;
-    c.num_heads = 2;
-    c.mask = MaskKind::Causal;
-    return c;
-}
+// A causal configuration: its code has a masking line.
+const AttentionConfig kMasked = causal(sized(4, 8, 2));
 
 const char* code_window() { return text::label("window.code"); }
 
@@ -68,7 +64,7 @@ TEST_CASE("the code panel highlights the current step's line and writes its shap
     for (const ImVec2 size : {ImVec2(1920, 1080), ImVec2(1024, 768)}) {
         CAPTURE(size.x);
         HeadlessImGui imgui(size.x, size.y);
-        AppState state = state_for(masked_config());
+        AppState state = state_for(kMasked);
         REQUIRE(state.results.trace);
         state.settings.hint_seen = true;
         ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
@@ -160,7 +156,7 @@ TEST_CASE("with a recipe the code panel shows the recipe's own class and highlig
 
 TEST_CASE("clicking a line of the code panel shows its step") {
     HeadlessImGui imgui(1280, 800);
-    AppState state = state_for(masked_config());
+    AppState state = state_for(kMasked);
     REQUIRE(state.results.trace);
     state.settings.hint_seen = true;
     state.ui.code.show = true;
@@ -206,7 +202,7 @@ TEST_CASE("File > Export as PyTorch writes the folder, or says in the dialog why
     request.create_folder = base.string();  // the dialog's "create folder?" answered yes
 
     SUBCASE("float32: the folder is written and the status line says how to run it") {
-        AppState state = state_for(masked_config());
+        AppState state = state_for(kMasked);
         REQUIRE(state.results.trace);
         request.path = (base / "torch").string();
         ExportRunner runner;
@@ -216,7 +212,7 @@ TEST_CASE("File > Export as PyTorch writes the folder, or says in the dialog why
         CHECK(text::render(state.ui.status).find("attention.py") != std::string::npos);
     }
     SUBCASE("bfloat16: refused with the reason in the dialog, nothing written") {
-        AttentionConfig c = masked_config();
+        AttentionConfig c = kMasked;
         c.dtype = DType::BFloat16;
         AppState state = state_for(c);
         REQUIRE(state.results.trace);
@@ -231,7 +227,7 @@ TEST_CASE("File > Export as PyTorch writes the folder, or says in the dialog why
 
 TEST_CASE("resting the mouse on a code line only highlights it: the step changes on a click alone") {
     HeadlessImGui imgui(1280, 800);
-    AppState state = state_for(masked_config());
+    AppState state = state_for(kMasked);
     REQUIRE(state.results.trace);
     state.settings.hint_seen = true;
     state.ui.code.show = true;

@@ -7,17 +7,16 @@
 #include "app/gui/display_model.h"
 #include "app/io/model_problem.h"
 #include "core/attention.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
+using attn::test_configs::sized;
 
 namespace {
 
 Trace dropout_trace() {
-    AttentionConfig c;
-    c.seq_len = 6;
-    c.hidden_dim = 8;
-    c.num_heads = 2;
+    AttentionConfig c = sized(6, 8, 2);
     c.dropout = 0.3f;
     Result<Trace> t = run_attention(c);
     REQUIRE_MESSAGE(t.ok(), t.error());
@@ -54,10 +53,7 @@ TEST_CASE("by default weights are coloured on 0..1 even when every weight is sma
 }
 
 TEST_CASE("the head mean of the weights is a probability too: 0..1, not a signed scale") {
-    AttentionConfig c;
-    c.seq_len = 5;
-    c.hidden_dim = 8;
-    c.num_heads = 2;
+    AttentionConfig c = sized(5, 8, 2);
     c.average_weights = true;
     const Result<Trace> t = run_attention(c);
     REQUIRE_MESSAGE(t.ok(), t.error());

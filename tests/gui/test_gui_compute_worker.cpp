@@ -11,19 +11,13 @@
 
 #include "app/gui/app_state.h"
 #include "app/gui/compute_worker.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
+using namespace attn::test_configs;
 
 namespace {
-
-AttentionConfig small_config(int seq_len = 5) {
-    AttentionConfig c;
-    c.seq_len = seq_len;
-    c.hidden_dim = 8;
-    c.num_heads = 2;
-    return c;
-}
 
 ComputeRequest request_for(const AttentionConfig& c, std::optional<StepId> focus = std::nullopt) {
     ComputeRequest r;
@@ -72,7 +66,7 @@ private:
 TEST_CASE("a posted request's result is taken once, with its generation") {
     ComputeWorker worker;
     CHECK_FALSE(worker.take().has_value());
-    const uint64_t g = worker.post(request_for(small_config()));
+    const uint64_t g = worker.post(request_for(sized(5, 8, 2)));
     worker.wait_until_idle();
     CHECK_FALSE(worker.busy());
     std::optional<ComputeResult> r = worker.take();
@@ -89,10 +83,10 @@ TEST_CASE("a posted request's result is taken once, with its generation") {
 TEST_CASE("the newest request wins: requests replaced before they start never run, stale results are dropped") {
     auto gate = std::make_shared<GatedCompute>(std::vector<uint64_t>{1, 3});
     ComputeWorker worker([gate](const ComputeRequest& r, uint64_t g) { return (*gate)(r, g); });
-    const uint64_t first = worker.post(request_for(small_config(3)));
+    const uint64_t first = worker.post(request_for(sized(3, 8, 2)));
     gate->wait_started(first);                                            // the worker is inside generation 1
-    const uint64_t replaced = worker.post(request_for(small_config(4)));  // pending, then replaced
-    const uint64_t newest = worker.post(request_for(small_config(6)));
+    const uint64_t replaced = worker.post(request_for(sized(4, 8, 2)));  // pending, then replaced
+    const uint64_t newest = worker.post(request_for(sized(6, 8, 2)));
     REQUIRE(newest == 3);
     CHECK(worker.busy());
     gate->open(first);
@@ -114,7 +108,7 @@ TEST_CASE("the newest request wins: requests replaced before they start never ru
 TEST_CASE("a failed recompute keeps the old trace and shows why") {
     ComputeWorker worker;
     AppState state;
-    worker.post(request_for(small_config(), StepId::AttnWeights));  // the other steps follow later
+    worker.post(request_for(sized(5, 8, 2), StepId::AttnWeights));  // the other steps follow later
     worker.wait_until_idle();
     std::optional<ComputeResult> good = worker.take();
     REQUIRE(good.has_value());
@@ -123,7 +117,7 @@ TEST_CASE("a failed recompute keeps the old trace and shows why") {
     const std::shared_ptr<const Trace> old_trace = state.results.trace;
     const std::shared_ptr<const DisplayModel> old_model = state.results.model;
 
-    AttentionConfig bad = small_config();
+    AttentionConfig bad = sized(5, 8, 2);
     bad.num_heads = 3;  // 8 is not divisible by 3
     worker.post(request_for(bad));
     worker.wait_until_idle();
@@ -146,7 +140,7 @@ TEST_CASE("a failed recompute keeps the old trace and shows why") {
     CHECK(done->trace == state.results.trace);
     CHECK(done->model->complete());
 
-    worker.post(request_for(small_config(7)));
+    worker.post(request_for(sized(7, 8, 2)));
     worker.wait_until_idle();
     std::optional<ComputeResult> again = worker.take();
     REQUIRE(again.has_value());
@@ -157,7 +151,7 @@ TEST_CASE("a failed recompute keeps the old trace and shows why") {
 
 TEST_CASE("a result built around the step on screen is completed once the window asks") {
     ComputeWorker worker;
-    const uint64_t g = worker.post(request_for(small_config(), StepId::AttnWeights));
+    const uint64_t g = worker.post(request_for(sized(5, 8, 2), StepId::AttnWeights));
     worker.wait_until_idle();
     std::optional<ComputeResult> r = worker.take();
     REQUIRE(r.has_value());
@@ -185,10 +179,10 @@ TEST_CASE("a result built around the step on screen is completed once the window
 TEST_CASE("finishing a model is skipped when a newer request is posted") {
     auto gate = std::make_shared<GatedCompute>(std::vector<uint64_t>{2});
     ComputeWorker worker([gate](const ComputeRequest& r, uint64_t g) { return (*gate)(r, g); });
-    worker.post(request_for(small_config(), StepId::AttnWeights));
+    worker.post(request_for(sized(5, 8, 2), StepId::AttnWeights));
     worker.wait_until_idle();
     REQUIRE(worker.take().has_value());
-    const uint64_t newer = worker.post(request_for(small_config(6), StepId::AttnWeights));
+    const uint64_t newer = worker.post(request_for(sized(6, 8, 2), StepId::AttnWeights));
     gate->wait_started(newer);
     worker.finish_model();  // for generation 1, which is stale now
     gate->open(newer);

@@ -14,10 +14,12 @@
 #include "app/text/languages.h"
 #include "core/repeat_kv.h"
 #include "tests/gui/controls_driver.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using attn::test_configs::sized;
 
 namespace {
 
@@ -361,10 +363,7 @@ TEST_CASE("sentences of unequal length add padding to the presets chosen, not in
 
 TEST_CASE("every step draws at 1024x768 with the options on and every section of the controls open") {
     HeadlessImGui imgui(1024, 768);
-    AttentionConfig c;
-    c.seq_len = 5;
-    c.hidden_dim = 8;
-    c.num_heads = 4;
+    AttentionConfig c = sized(5, 8, 4);
     c.num_kv_heads = 2;
     c.rope = true;
     c.mask_presets.causal = true;

@@ -6,9 +6,11 @@
 
 #include "app/gui/display_model.h"
 #include "core/attention.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
+using attn::test_configs::sized;
 
 namespace {
 
@@ -117,10 +119,7 @@ TEST_CASE("a finite mask fill (-1e20, finfo.min) does not stretch the scores' co
         for (bool mask_first : {false, true}) {
             CAPTURE(fill);
             CAPTURE(mask_first);
-            AttentionConfig c;
-            c.seq_len = 5;
-            c.hidden_dim = 4;
-            c.num_heads = 2;
+            AttentionConfig c = sized(5, 4, 2);
             c.mask = MaskKind::Causal;
             c.mask_fill = parse_mask_fill(fill).value();
             c.mask_before_scale = mask_first;  // then the scaled step holds fill * 1/sqrt(d_h)
@@ -138,10 +137,7 @@ TEST_CASE("a finite mask fill (-1e20, finfo.min) does not stretch the scores' co
 }
 
 TEST_CASE("dropout survivors and their source share one probability scale that starts at 0..1") {
-    AttentionConfig c;
-    c.seq_len = 6;
-    c.hidden_dim = 6;
-    c.num_heads = 2;
+    AttentionConfig c = sized(6, 6, 2);
     c.dropout = 0.3f;
     Result<Trace> t = run_attention(c);
     REQUIRE(t.ok());
@@ -272,10 +268,7 @@ TEST_CASE("a model built around one step and completed later equals the model bu
         AttentionConfig config;
     };
     std::vector<Case> cases;
-    AttentionConfig c;
-    c.seq_len = 6;
-    c.hidden_dim = 8;
-    c.num_heads = 2;
+    AttentionConfig c = sized(6, 8, 2);
     cases.push_back({"plain", c});
     c.mask = MaskKind::Causal;
     cases.push_back({"causal", c});
@@ -378,4 +371,18 @@ TEST_CASE("pooling keeps, per block, the first value of largest magnitude in rea
             CHECK(mismatches == 0);
         }
     }
+}
+
+TEST_CASE("how peaked is read only off probability rows: not after dropout, not off differences from float32") {
+    AttentionConfig c = sized(4, 8, 2);
+    c.dropout = 0.3f;
+    Result<Trace> t = run_attention(c);
+    REQUIRE(t.ok());
+    const DisplayModel m = build_display_model(t.value(), {}, {}, 0);
+    CHECK_FALSE(step_of(m, t.value(), "attn_weights").focus.empty());
+    CHECK(step_of(m, t.value(), "attn_dropped").focus.empty());  // dropout's rows do not sum to 1
+    ColourScale difference;
+    difference.difference_from_float32 = true;
+    const DisplayModel d = build_display_model(t.value(), {}, {}, 0, 512, kAllSteps, difference);
+    CHECK(step_of(d, t.value(), "attn_weights").focus.empty());
 }

@@ -65,7 +65,7 @@ TEST_CASE("a path whose folders are missing is refused and nothing is created") 
     TempFolder tmp;
     const PathCheck c = check_export_path(tmp / "no/such/place/shot.png", "/", ExportTarget::File);
     CHECK(c.verdict == PathVerdict::Refused);
-    CHECK(english(c.message).find("does not exist") != std::string::npos);
+    CHECK(c.message.id == "export.path.two_missing");  // no/such/place and no/such are missing
     CHECK(names_in(tmp.path).empty());
     // Even when the caller tries to go ahead, nothing is created.
     CHECK_FALSE(prepare_export_target(tmp / "no/such/place/shot.png", ExportTarget::File, true, tmp / "no/such/place").empty());
@@ -183,6 +183,15 @@ TEST_CASE("the file chooser lists folders first, filters files and walks up and 
     CHECK(chooser.has_file("notes.csv"));
     CHECK(format_file_size(5) == "5 B");
     CHECK(format_file_size(3 * 1024 * 1024 + 400000) == "3.4 MB");
+}
+
+TEST_CASE("a step's CSV keeps Chinese tokens whole, with the full-width comma unquoted") {
+    const Trace trace = small_trace(3, 4, 2);
+    const TokenLabels tokens{{"我", "GPU", "，"}, {"我", "GPU", "，"}};
+    const std::string csv = step_csv(*trace.find(attn::StepId::AttnWeights), tokens);
+    CHECK(csv.find("L\\S,我,GPU,，\n") != std::string::npos);
+    CHECK(csv.find("\n我,") != std::string::npos);
+    CHECK(csv.find("\n，,") != std::string::npos);
 }
 
 TEST_CASE("the CSV of a step names its rows and columns by token") {

@@ -125,7 +125,7 @@ TEST_CASE("a typed path into missing folders is refused inside the dialog and cr
     CHECK(h.state.jobs.dialog.chooser.folder() == h.tmp.string());
     const Actions r = h.press(kEnterKey);
     CHECK_FALSE(r.export_request.has_value());
-    CHECK(english(h.state.jobs.dialog.error).find("does not exist") != std::string::npos);
+    CHECK(h.state.jobs.dialog.error.id == "export.path.two_missing");  // Missing/deeper and Missing
     CHECK(fs::is_empty(h.tmp));
 }
 

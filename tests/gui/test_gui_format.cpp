@@ -78,6 +78,12 @@ TEST_CASE("long labels are clipped with a marker") {
     CHECK(clip_label("cat", 0).empty());
 }
 
+TEST_CASE("labels are clipped by characters, so a Chinese character is never cut") {
+    CHECK(clip_label("小狗", 2) == "小狗");              // 6 bytes, 2 characters: fits
+    CHECK(clip_label("我的GPU很快", 4) == "我的G~");
+    CHECK(clip_label("貓咪", 1) == "貓");
+}
+
 TEST_CASE("inspector lines break at spaces, never inside a number") {
     const auto chars = [](const std::string& t) { return static_cast<float>(t.size()); };
     const auto lines = wrap_at_spaces("row 3 of input = 0.1756 and -0.0312 / sqrt(2)", 10.0f, chars);

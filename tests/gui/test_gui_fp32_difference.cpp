@@ -11,23 +11,14 @@
 #include "app/gui/fp32_difference.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using namespace attn::test_configs;
 
 namespace {
-
-AttentionConfig lowered_config(DType dtype) {
-    AttentionConfig c;
-    c.seq_len = 5;
-    c.hidden_dim = 16;
-    c.num_heads = 2;
-    c.mask = MaskKind::Causal;
-    c.rope = true;
-    c.dtype = dtype;
-    return c;
-}
 
 ComputeResult run(const AttentionConfig& c, bool difference) {
     ComputeRequest request;
@@ -42,7 +33,7 @@ ComputeResult run(const AttentionConfig& c, bool difference) {
 TEST_CASE("the difference trace holds |x - x_fp32| of every step, masked cells stay masked") {
     for (DType dtype : {DType::BFloat16, DType::Float16}) {
         CAPTURE(to_string(dtype));
-        const AttentionConfig c = lowered_config(dtype);
+        const AttentionConfig c = in_dtype(rotated(causal(sized(5, 16, 2))), dtype);
         const ComputeResult diff = run(c, true);
         REQUIRE(diff.error.empty());
         AttentionConfig c32 = c;
@@ -81,7 +72,7 @@ TEST_CASE("the difference trace holds |x - x_fp32| of every step, masked cells s
 }
 
 TEST_CASE("a float32 configuration has nothing to compare: the plain trace comes back") {
-    const ComputeResult r = run(lowered_config(DType::Float32), true);
+    const ComputeResult r = run(in_dtype(rotated(causal(sized(5, 16, 2))), DType::Float32), true);
     REQUIRE(r.error.empty());
     CHECK_FALSE(r.model->colour_scale.difference_from_float32);
     CHECK(r.trace->find(StepId::AttnWeights)->tensor.at({0, 0, 4, 0}) > 0.0f);  // a weight, not a difference
@@ -90,9 +81,9 @@ TEST_CASE("a float32 configuration has nothing to compare: the plain trace comes
 TEST_CASE("every step of a difference trace draws, with the largest difference in the legend") {
     HeadlessImGui imgui(1280, 800);
     AppState state;
-    const ComputeResult diff = run(lowered_config(DType::BFloat16), true);
+    const ComputeResult diff = run(in_dtype(rotated(causal(sized(5, 16, 2))), DType::BFloat16), true);
     REQUIRE(diff.error.empty());
-    state.session.config = lowered_config(DType::BFloat16);
+    state.session.config = in_dtype(rotated(causal(sized(5, 16, 2))), DType::BFloat16);
     state.settings.difference_from_float32 = true;
     state.settings.hint_seen = true;
     accept_result(state, diff, 0.0);

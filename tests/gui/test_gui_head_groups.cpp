@@ -10,21 +10,14 @@
 #include "app/gui/head_groups.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using namespace attn::test_configs;
 
 namespace {
-
-AttentionConfig gqa_config() {
-    AttentionConfig c;
-    c.seq_len = 4;
-    c.hidden_dim = 8;
-    c.num_heads = 4;
-    c.num_kv_heads = 2;
-    return c;
-}
 
 // OKLab hue angle of a colour.
 float hue(Rgb c) {
@@ -37,7 +30,7 @@ bool same_rgb(Rgb a, Rgb b) { return std::fabs(a.r - b.r) < 1e-6f && std::fabs(a
 }  // namespace
 
 TEST_CASE("without grouping every head keeps its own colour and title") {
-    AttentionConfig c = gqa_config();
+    AttentionConfig c = grouped(sized(4, 8, 4), 2);
     c.num_kv_heads = 0;
     for (int h = 0; h < 4; ++h) {
         CHECK(same_rgb(step_head_color(c, StepId::AttnWeights, h), head_color(h)));
@@ -48,7 +41,7 @@ TEST_CASE("without grouping every head keeps its own colour and title") {
 }
 
 TEST_CASE("query heads sharing a key/value head take its hue; key/value steps show the group colours") {
-    const AttentionConfig c = gqa_config();  // heads 0, 1 read kv 0; heads 2, 3 read kv 1
+    const AttentionConfig c = grouped(sized(4, 8, 4), 2);  // heads 0, 1 read kv 0; heads 2, 3 read kv 1
     for (int g = 0; g < 2; ++g) {
         CAPTURE(g);
         CHECK(same_rgb(step_head_color(c, StepId::KHeads, g), head_color(g)));
@@ -73,7 +66,7 @@ TEST_CASE("query heads sharing a key/value head take its hue; key/value steps sh
 
 TEST_CASE("the canvas titles grouped heads by their key/value head and explains the grouping") {
     HeadlessImGui imgui(1280, 800);
-    AppState state = state_for(gqa_config());
+    AppState state = state_for(grouped(sized(4, 8, 4), 2));
     REQUIRE(state.results.trace);
     state.settings.hint_seen = true;
     ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);

@@ -15,10 +15,12 @@
 #include "app/gui/views/view_input_editor.h"
 #include "app/text/languages.h"
 #include "headless_imgui.h"
+#include "tests/catalogue_words.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using attn::testing::opening;
 
 namespace {
 
@@ -113,7 +115,7 @@ TEST_CASE("typing a number into a pinned input cell recomputes everything after 
     const Tensor before_input = state.results.trace->find(StepId::Input)->tensor;
     pin_input_cell(state, 1, 2);
     frame(state);
-    REQUIRE(shows(drawn_text(kWindow), "Type a new value"));
+    REQUIRE(shows(drawn_text(kWindow), opening("inspector.edit_input")));
 
     CHECK(type_value(state, "  3.5 "));
     REQUIRE(state.session.sources.query_values.size() > 0);

@@ -6,20 +6,27 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "app/gui/compute_worker.h"
+#include "tests/catalogue_words.h"
 #include "tests/gui/headless_imgui.h"
 #include "app/gui/fonts_theme.h"
 #include "app/gui/format.h"
 #include "app/gui/projection.h"
 #include "app/gui/views/view_inspector.h"
-#include "app/io/model_loader.h"
+#include "app/text/languages.h"
 #include "core/explain_cell.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 using attn::gui::testing::state_for;
+using attn::gui::testing::state_for_model;
+using attn::testing::opening;
+using attn::testing::words_before;
+using attn::test_configs::sized;
 
 namespace {
 
@@ -71,29 +78,29 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
         case CellRule::Parameter:
             REQUIRE_FALSE(e.flows.empty());
             for (const StepCells& flow : e.flows)
-                CHECK(has(text, std::string("-> ") + step_name(flow.step) + ": " + std::to_string(flow.cells.size()) + " cells read it"));
-            if (e.cell.kind == CellAddress::Kind::Step && e.cell.step == StepId::Tokens) CHECK(has(text, "token id " + format_value(e.value)));
+                CHECK(has(text, text::trf("inspector.flows.cells", {{"step", step_name(flow.step)}, {"cells", flow.cells.size()}})));
+            if (e.cell.kind == CellAddress::Kind::Step && e.cell.step == StepId::Tokens) CHECK(has(text, opening("inspector.tokens", {{"id", format_value(e.value)}})));
             break;
         case CellRule::DotProduct:
             for (const Term& t : e.terms) CHECK(has(text, format_value(t.value)));
-            CHECK(has(text, "sum = " + format_value(static_cast<float>(e.sum))));
-            if (e.omitted_terms > 0) CHECK(has(text, std::to_string(e.omitted_terms) + " more terms"));
+            CHECK(has(text, text::trf("inspector.sum", {{"value", format_value(static_cast<float>(e.sum))}})));
+            if (e.omitted_terms > 0) CHECK(has(text, opening("inspector.more_terms", {{"terms", e.omitted_terms}})));
             if (e.has_bias) CHECK(has(text, format_value(e.bias)));
             break;
         case CellRule::Scale: CHECK(has(text, format_value(e.factor))); break;
-        case CellRule::MaskKept: CHECK(has(text, e.extra_key == ExtraKeyKind::None ? "allowed: the score" : "allowed: key column")); break;
-        case CellRule::MaskAdded: CHECK(has(text, "the float mask adds " + format_value(e.mask_addend))); break;
-        case CellRule::MaskFilled: CHECK(has(text, "masked: key")); CHECK(has(text, format_value(e.mask_fill))); break;
+        case CellRule::MaskKept: CHECK(has(text, e.extra_key == ExtraKeyKind::None ? text::tr("inspector.mask.allowed") : opening("inspector.mask.extra_key"))); break;
+        case CellRule::MaskAdded: CHECK(has(text, opening("inspector.mask.added", {{"addend", format_value(e.mask_addend)}}))); break;
+        case CellRule::MaskFilled: CHECK(has(text, opening(std::isinf(e.mask_fill) ? "inspector.mask.filled_inf" : "inspector.mask.filled_finite"))); CHECK(has(text, format_value(e.mask_fill))); break;
         case CellRule::Softmax:
-            CHECK(has(text, "row max " + format_value(e.row_max)));
-            CHECK(has(text, "row sum " + format_value(e.exp_sum)));
+            CHECK(has(text, words_before("inspector.softmax.row", "max") + format_value(e.row_max)));
+            CHECK(has(text, words_before("inspector.softmax.row", "sum") + format_value(e.exp_sum)));
             for (const Term& t : e.terms) CHECK(has(text, format_value(t.value)));
-            if (e.row_fully_masked) CHECK(has(text, "uniform"));
+            if (e.row_fully_masked) CHECK(has(text, opening("inspector.softmax.uniform")));
             break;
-        case CellRule::FullyMaskedRow: CHECK(has(text, "every key masked")); break;
-        case CellRule::DropoutKept: CHECK(has(text, "kept")); break;
-        case CellRule::DropoutDropped: CHECK(has(text, "dropped")); break;
-        case CellRule::Move: CHECK(has(text, std::string("the same number as in ") + step_name(e.operand.step))); break;
+        case CellRule::FullyMaskedRow: CHECK(has(text, text::trf("inspector.fully_masked_row", {{"row", e.cell.index[2]}}))); break;
+        case CellRule::DropoutKept: CHECK(has(text, opening("inspector.dropout.kept"))); break;
+        case CellRule::DropoutDropped: CHECK(has(text, opening("inspector.dropout.dropped"))); break;
+        case CellRule::Move: CHECK(has(text, words_before(e.is_view ? "inspector.same_number.view" : "inspector.same_number.copy", "source") + step_name(e.operand.step))); break;
         case CellRule::ExtraKey:
             CHECK(has(text, e.extra_key == ExtraKeyKind::BiasKv ? "[" + std::to_string(e.cell.index[2]) + "] = " + format_value(e.value)
                                                                 : std::string("add_zero_attn")));
@@ -106,36 +113,37 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
             REQUIRE(e.terms.size() == 2);
             CHECK(has(text, "= " + format_value(e.terms[0].value)));
             CHECK(has(text, "= " + format_value(e.terms[1].value)));
-            CHECK(has(text, "sum = " + format_value(static_cast<float>(e.sum))));
-            CHECK(has(text, "column " + std::to_string(e.rope.partner)));
+            CHECK(has(text, text::trf("inspector.sum", {{"value", format_value(static_cast<float>(e.sum))}})));
+            CHECK(has(text, opening("inspector.rope.rotation", {{"column", e.cell.index[3]}, {"partner", e.rope.partner}})));
             break;
-        case CellRule::Repeat: CHECK(has(text, "reads key/value head " + std::to_string(e.kv_head))); break;
+        case CellRule::Repeat: CHECK(has(text, words_before("inspector.repeat", "kv_head") + std::to_string(e.kv_head))); break;
         case CellRule::Mean:
             for (const Term& t : e.terms) CHECK(has(text, format_value(t.a_value)));
             CHECK(has(text, "/ " + std::to_string(e.divisor) + " = " + format_value(e.value)));
             break;
         case CellRule::Lookup:
-            CHECK(has(text, "row " + std::to_string(e.lookup.row) +
-                                (e.lookup.table == LookupTable::Token ? " of the token embedding table" : " of the learned position table")));
+            CHECK(has(text, e.lookup.table == LookupTable::Token ? words_before("inspector.lookup.token", "rows")
+                                                                 : words_before("inspector.lookup.position", "rows")));
             break;
         case CellRule::Add:
             CHECK(has(text, format_value(e.operand_value) + " (" + step_name(e.operand.step) + ") + " + format_value(e.operand2_value)));
             break;
         case CellRule::Norm:
             CHECK(has(text, "mean " + format_value(static_cast<float>(e.norm.mean))));
-            CHECK(has(text, "gamma " + format_value(e.norm.gamma) + " + beta " + format_value(e.norm.beta)));
+            CHECK(has(text, words_before("inspector.norm.affine", "gamma") + format_value(e.norm.gamma) + words_before("inspector.norm.affine", "beta") +
+                            format_value(e.norm.beta)));
             break;
         case CellRule::Prediction:
-            CHECK(has(text, "max logit " + format_value(e.row_max)));
+            CHECK(has(text, words_before("inspector.prediction.row", "max") + format_value(e.row_max)));
             CHECK(has(text, "/ " + format_value(e.exp_sum) + " = " + format_value(e.value)));
             for (const Term& t : e.terms) CHECK(has(text, format_value(t.value)));
             break;
         case CellRule::Argmax:
-            CHECK(has(text, "largest final logit"));
+            CHECK(has(text, opening("inspector.argmax", {{"row", e.cell.index[1]}})));
             for (const Term& t : e.terms) CHECK(has(text, format_value(t.a_value)));
             break;
         case CellRule::PreviousLayer:
-            CHECK(has(text, "what layer " + std::to_string(e.previous_layer) + " produced"));
+            CHECK(has(text, opening(e.previous_has_mlp ? "inspector.previous_layer.mlp" : "inspector.previous_layer", {{"layer", e.previous_layer}})));
             CHECK(has(text, format_value(e.operand_value)));
             for (const StepCells& flow : e.flows) CHECK(has(text, std::string("-> ") + step_name(flow.step)));
             break;
@@ -143,8 +151,8 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
     // The --dtype rounding is named where an op rounded the value.
     const bool op_rounded = e.rule == CellRule::DotProduct || e.rule == CellRule::Scale || e.rule == CellRule::Softmax ||
                             e.rule == CellRule::Rotation || e.rule == CellRule::Mean || e.rule == CellRule::MaskFilled;
-    if (e.dtype != DType::Float32 && op_rounded) CHECK(has(text, std::string("then rounded to ") + to_string(e.dtype)));
-    if (e.rule == CellRule::MaskKept || e.rule == CellRule::Move) CHECK_FALSE(has(text, "then rounded to"));
+    if (e.dtype != DType::Float32 && op_rounded) CHECK(has(text, text::trf("inspector.dtype_rounding", {{"dtype", to_string(e.dtype)}})));
+    if (e.rule == CellRule::MaskKept || e.rule == CellRule::Move) CHECK_FALSE(has(text, opening("inspector.dtype_rounding")));
     // The highlighted cells are counted on screen, step by step.
     if (e.rule != CellRule::Given && e.rule != CellRule::Parameter)
         for (const StepCells& h : e.highlights) CHECK(has(text, std::to_string(h.cells.size()) + " of " + step_name(h.step)));
@@ -152,23 +160,6 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
 
 // Hovers the first and last cell of every panel of every step, then pins one of each
 // step while the playback shows another step.
-// A state holding layer `layer` of a trained model on its example sentence, as the
-// window computes it.
-AppState state_for_model(const char* name, int layer) {
-    Result<std::shared_ptr<const Model>> model = io::load_model(name);
-    REQUIRE_MESSAGE(model.ok(), model.error());
-    ComputeRequest request;
-    request.model = model.value();
-    request.model_layer = layer;
-    request.model_sentence = model.value()->spec.example;
-    request.max_extent = 256;
-    const auto computed = ComputeWorker::compute(request, 1);
-    REQUIRE_MESSAGE(computed.error.empty(), computed.error);
-    AppState state;
-    accept_result(state, computed, 0.0);
-    return state;
-}
-
 void inspect_every_step(AppState state) {
     InspectorHarness imgui;
     REQUIRE(state.results.trace);
@@ -226,22 +217,19 @@ void inspect_every_step(AppState state) {
         state.ui.canvas.pinned = CellRef{s, 0, 0, 0};
         state.ui.playback.set_position(s == 0 ? 1 : 0, 1.0f);
         const std::string pinned = imgui.draw(state);
-        CHECK(has(pinned, "pinned in step " + std::to_string(s + 1)));
+        CHECK(has(pinned, text::trf("inspector.pinned_elsewhere", {{"step", s + 1}})));
         check_drawn(pinned, name, explain_cell(trace, CellAddress::of_step(step.id, cell_index(sd.panels[0], 0, 0))));
         state.ui.canvas.pinned = CellRef{};
     }
     CHECK(inspected >= 3 * static_cast<int>(trace.steps.size()));
     // Nothing hovered or pinned: the hint.
-    CHECK(has(imgui.draw(state), "Hover a cell"));
+    CHECK(has(imgui.draw(state), text::tr("inspector.hover_hint")));
 }
 
 }  // namespace
 
 TEST_CASE("the inspector draws the core's explanation of hovered and pinned cells of every step") {
-    AttentionConfig c;
-    c.seq_len = 5;
-    c.hidden_dim = 6;
-    c.num_heads = 3;
+    AttentionConfig c = sized(5, 6, 3);
     SUBCASE("split, causal, dropout") {
         c.mask = MaskKind::Causal;
         c.dropout = 0.4f;
@@ -269,10 +257,7 @@ TEST_CASE("the inspector draws the core's explanation of hovered and pinned cell
 }
 
 TEST_CASE("the inspector draws issue 9's rules: RoPE, repeat_kv, head mean, extra keys, masks and scales, bf16") {
-    AttentionConfig c;
-    c.seq_len = 5;
-    c.hidden_dim = 8;
-    c.num_heads = 4;
+    AttentionConfig c = sized(5, 8, 4);
     SUBCASE("rope, GQA, averaged weights, causal + window, bfloat16") {
         c.rope = true;
         c.position_offset = 2;

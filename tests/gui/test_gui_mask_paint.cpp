@@ -20,22 +20,17 @@
 #include "app/gui/views/view_canvas_paint.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using namespace attn::test_configs;
 
 namespace {
 
-AttentionConfig paint_config(MaskFill fill = {}) {
-    AttentionConfig c;
-    c.seq_len = 4;
-    c.hidden_dim = 6;
-    c.num_heads = 2;
-    c.mask = MaskKind::Causal;
-    c.mask_fill = fill;
-    return c;
-}
+// Four tokens under the causal mask: the weights a test paints on.
+const AttentionConfig kPaintable = causal(sized(4, 6, 2));
 
 // A state on attn_weights with paint mode on, its session asking for the same seeded
 // inputs the first trace used (no sentence words).
@@ -152,7 +147,7 @@ TEST_CASE("the painted mask becomes the request's boolean mask file, alone or wi
     PaintedMask m;
     paint(m, 4, 4, 2, 0, PaintReach::Cell);
     SUBCASE("alone: an (L, S) boolean mask labelled as painted") {
-        AttentionConfig c = paint_config();
+        AttentionConfig c = kPaintable;
         merge_painted_mask(c, m);
         REQUIRE_FALSE(c.mask_file.empty());
         CHECK(c.mask_file.shape() == std::vector<int64_t>{4, 4});
@@ -164,7 +159,7 @@ TEST_CASE("the painted mask becomes the request's boolean mask file, alone or wi
         CHECK(validate(c).ok());
     }
     SUBCASE("with a boolean (S) file: their union, broadcast to (L, S)") {
-        AttentionConfig c = paint_config();
+        AttentionConfig c = kPaintable;
         c.mask_file = Tensor::from_values({4}, {"S"}, {0, 0, 0, 1});
         c.mask_file_is_boolean = true;
         c.mask_file_path = "pad.npy";
@@ -178,7 +173,7 @@ TEST_CASE("the painted mask becomes the request's boolean mask file, alone or wi
         CHECK(c.mask_file_path == std::string("pad.npy + ") + kPaintedMaskLabel);
     }
     SUBCASE("with a float file painting is refused with a reason, and nothing is merged") {
-        AttentionConfig c = paint_config();
+        AttentionConfig c = kPaintable;
         c.mask_file = Tensor::from_values({4}, {"S"}, {0, 0, -1, 0});
         c.mask_file_path = "bias.npy";
         CHECK_FALSE(painting_blocked(c).empty());
@@ -187,7 +182,7 @@ TEST_CASE("the painted mask becomes the request's boolean mask file, alone or wi
         CHECK(c.mask_file_path == "bias.npy");
     }
     SUBCASE("a loaded file is not read again over the merged one") {
-        AppState state = painting_state(paint_config());
+        AppState state = painting_state(kPaintable);
         state.session.sources.mask_path = "pad.npy";
         state.session.config.mask_file = Tensor::from_values({4}, {"S"}, {0, 0, 0, 1});
         state.session.config.mask_file_is_boolean = true;
@@ -203,7 +198,7 @@ TEST_CASE("the painted mask becomes the request's boolean mask file, alone or wi
 
 TEST_CASE("a click on a weight cell in paint mode masks it and the row re-normalises") {
     HeadlessImGui imgui(1280, 800);
-    AppState state = painting_state(paint_config());
+    AppState state = painting_state(kPaintable);
     REQUIRE(state.results.trace);
     // Query 2 sees keys 0..2 under the causal mask; masking key 0 leaves 1 and 2.
     const float w0 = weight(state, 0, 2, 0), w1 = weight(state, 0, 2, 1), w2 = weight(state, 0, 2, 2);
@@ -257,7 +252,7 @@ TEST_CASE("a click on a weight cell in paint mode masks it and the row re-normal
 TEST_CASE("Shift+click masks a whole query row, and the canvas says what the fill makes of it") {
     HeadlessImGui imgui(1280, 800);
     SUBCASE("-inf: zeros here, NaN in PyTorch") {
-        AppState state = painting_state(paint_config());
+        AppState state = painting_state(kPaintable);
         REQUIRE(find_cell(imgui, state, 1, 0).x >= 0.0f);
         Actions actions = click(imgui, state, true);
         for (int j = 0; j < 4; ++j) CHECK(state.session.painted_mask.at(1, j));
@@ -270,7 +265,7 @@ TEST_CASE("Shift+click masks a whole query row, and the canvas says what the fil
         CHECK(shows(drawn_text("Canvas"), text::trf("canvas.note.fully_masked_zero", {{"rows", 2}, {"fill", "-inf"}})));
     }
     SUBCASE("-1e20: uniform 1/S, as in PyTorch") {
-        AppState state = painting_state(paint_config(MaskFill{MaskFillKind::Negative1e20, 0}));
+        AppState state = painting_state(with(kPaintable, &AttentionConfig::mask_fill, MaskFill{MaskFillKind::Negative1e20, 0}));
         REQUIRE(find_cell(imgui, state, 1, 0).x >= 0.0f);
         Actions actions = click(imgui, state, true);
         apply_and_recompute(state, actions);
@@ -284,7 +279,7 @@ TEST_CASE("Shift+click masks a whole query row, and the canvas says what the fil
 
 TEST_CASE("without paint mode a click pins the cell and paints nothing; the bar sits only on score and weight steps") {
     HeadlessImGui imgui(1280, 800);
-    AppState state = painting_state(paint_config());
+    AppState state = painting_state(kPaintable);
     state.ui.canvas.paint_mode = false;
     REQUIRE(find_cell(imgui, state, 2, 0).x >= 0.0f);
     const Actions actions = click(imgui, state);

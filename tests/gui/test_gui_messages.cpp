@@ -8,20 +8,16 @@
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/lang/pseudo_language.h"
+#include "tests/test_configs.h"
+#include "tests/catalogue_words.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using namespace attn::test_configs;
+using attn::testing::opening;
 
 namespace {
-
-AttentionConfig small() {
-    AttentionConfig c;
-    c.seq_len = 4;
-    c.hidden_dim = 8;
-    c.num_heads = 2;
-    return c;
-}
 
 // Runs the session's request through the worker, as the window does after an edit.
 void recompute(AppState& state) {
@@ -35,7 +31,7 @@ void recompute(AppState& state) {
 TEST_CASE("a configuration the window refuses is explained in the language in use, and in English after a switch") {
     test::register_pseudo_language();
     HeadlessImGui imgui(1280, 2400);  // tall enough that the whole controls panel is drawn
-    AppState state = state_for(small());
+    AppState state = state_for(sized(4, 8, 2));
     REQUIRE(state.results.trace);
     const auto trace_before = state.results.trace;
     // Typed into the sliders (Ctrl+click): about 5 GiB of attention maps.
@@ -56,7 +52,7 @@ TEST_CASE("a configuration the window refuses is explained in the language in us
     imgui.frame(state);
     const std::string controls = drawn_text(text::label("window.controls"));
     CHECK(shows(controls, english(stored)));
-    CHECK(shows(controls, "this configuration needs about"));
+    CHECK(shows(controls, opening("error.config.memory")));
     CHECK_FALSE(shows(controls, "[too big"));
     CHECK(state.session.config_message == stored);     // re-rendered, not re-validated
     CHECK(state.results.trace == trace_before);        // and nothing was computed
@@ -65,7 +61,7 @@ TEST_CASE("a configuration the window refuses is explained in the language in us
 TEST_CASE("a missing weights file and a damaged .npy are explained over the canvas in the language in use") {
     test::register_pseudo_language();
     HeadlessImGui imgui(1024, 768);
-    AppState state = state_for(small());
+    AppState state = state_for(sized(4, 8, 2));
     REQUIRE(state.results.trace);
     const std::filesystem::path folder = std::filesystem::temp_directory_path() / "attnviz_test_gui_messages";
     std::filesystem::create_directories(folder);

@@ -66,7 +66,7 @@ TEST_CASE("choosing a trained model changes the config and adds the model's step
         CHECK_FALSE(state.session.model);
         CHECK(state.session.config.hidden_dim == 64);
         CHECK(state.session.config.num_heads == 4);
-        CHECK(english(state.session.model_note).find("random (untrained)") != std::string::npos);
+        CHECK(english(state.session.model_note).find(text::tr("model.random")) != std::string::npos);
         compute_into(state);
         CHECK_FALSE(state.results.trace->model.present());
     }
@@ -97,6 +97,35 @@ TEST_CASE("unknown words become <unk> with a note; empty and too long text is re
     CHECK(ComputeWorker::compute(*request, 1).error.empty());
 }
 
+TEST_CASE("a Chinese sentence in the sentence box gives one token per character, with and without tiny-lm-zh") {
+    SUBCASE("random weights: the rows are the characters, Latin words whole") {
+        Session session;
+        session.sentence = "我的 GPU 很快";
+        REQUIRE(follow_sentence(session));
+        CHECK(session.config.seq_len == 5);
+        CHECK(effective_tokens(session) == std::vector<std::string>{"我", "的", "GPU", "很", "快"});
+    }
+    SUBCASE("tiny-lm-zh: both scripts are known, every character is a token") {
+        AppState state;
+        REQUIRE(choose_model(state.session, "tiny-lm-zh").empty());
+        state.session.sentence = "小鳥看見了王芳，它飛了。";
+        REQUIRE(follow_model_sentence(state.session));
+        CHECK(state.session.unknown_note.empty());
+        compute_into(state);
+        CHECK(state.results.trace->model.name == "tiny-lm-zh");
+        CHECK(state.results.trace->config.seq_len == 13);  // <bos> + 12 characters
+    }
+    SUBCASE("invalid UTF-8 is refused next to the box; the rows stay as they were") {
+        Session session;
+        session.sentence = "我的";
+        REQUIRE(follow_sentence(session));
+        session.sentence = "我\xE7\x9A";  // 的 without its last byte
+        CHECK_FALSE(follow_sentence(session));
+        CHECK(english(session.sentence_message).find("UTF-8") != std::string::npos);
+        CHECK(session.sentence_in_use == "我的");
+    }
+}
+
 TEST_CASE("the picker draws the model's card with its measured head claims") {
     HeadlessImGui imgui(1600, 1400);  // tall enough for the open card and the size controls under it
     AppState state;
@@ -106,9 +135,9 @@ TEST_CASE("the picker draws the model's card with its measured head claims") {
     imgui.frame(state);
     const std::string controls = without_spaces(drawn_text(attn::text::label("window.controls")));
     CHECK(controls.find(without_spaces("tiny-lm")) != std::string::npos);
-    CHECK(controls.find(without_spaces("Model card")) != std::string::npos);
+    CHECK(controls.find(without_spaces(text::tr("model.card"))) != std::string::npos);
     CHECK(controls.find(without_spaces("measured")) != std::string::npos);
-    CHECK(controls.find(without_spaces("fixed by the model")) != std::string::npos);
+    CHECK(controls.find(without_spaces(text::tr("model.sizes_fixed"))) != std::string::npos);
     const std::vector<std::string> lines = model_card_lines(state.session.model->spec, 0);
     const bool claims = std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("head 0:", 0) == 0; });
     CHECK(claims);

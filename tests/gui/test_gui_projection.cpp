@@ -7,9 +7,11 @@
 #include "app/gui/projection.h"
 #include "core/explain_cell.h"
 #include "core/attention.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
+using namespace attn::test_configs;
 
 namespace {
 
@@ -17,17 +19,6 @@ Trace make_trace(AttentionConfig c) {
     Result<Trace> t = run_attention(c);
     REQUIRE_MESSAGE(t.ok(), t.error());
     return std::move(t.value());
-}
-
-AttentionConfig small_config(Variant variant, bool bias = true) {
-    AttentionConfig c;
-    c.seq_len = 3;
-    c.hidden_dim = 6;
-    c.num_heads = 2;
-    c.variant = variant;
-    c.bias = bias;
-    c.batch = 2;
-    return c;
 }
 
 bool overlaps(const Rect& a, const Rect& b) {
@@ -39,7 +30,7 @@ bool overlaps(const Rect& a, const Rect& b) {
 TEST_CASE("every projection cell is the dot product of its X row and W row, plus the bias") {
     for (Variant variant : {Variant::Split, Variant::Fused, Variant::Stacked}) {
         for (bool bias : {true, false}) {
-            const Trace t = make_trace(small_config(variant, bias));
+            const Trace t = make_trace(with(with_variant(sized(3, 6, 2, /*batch=*/2), variant), &AttentionConfig::bias, bias));
             const DisplayModel m = build_display_model(t, {}, {}, 1);
             int projections = 0;
             for (size_t s = 0; s < t.steps.size(); ++s) {
@@ -76,7 +67,7 @@ TEST_CASE("every projection cell is the dot product of its X row and W row, plus
 }
 
 TEST_CASE("W^T panels hold the weight rows of their column group, transposed") {
-    const Trace t = make_trace(small_config(Variant::Fused));
+    const Trace t = make_trace(with_variant(sized(3, 6, 2, /*batch=*/2), Variant::Fused));
     const DisplayModel m = build_display_model(t, {}, {}, 0);
     const int qkv = t.index_of(attn::StepId::Qkv);
     REQUIRE(qkv >= 0);
@@ -98,7 +89,7 @@ TEST_CASE("W^T panels hold the weight rows of their column group, transposed") {
 }
 
 TEST_CASE("steps that are not projections have no weights to show") {
-    const Trace t = make_trace(small_config(Variant::Split));
+    const Trace t = make_trace(sized(3, 6, 2, /*batch=*/2));
     CHECK_FALSE(projection_weights(t, t.index_of(attn::StepId::QHeads)).valid());  // a transpose here
     CHECK_FALSE(projection_weights(t, t.index_of(attn::StepId::AttnScores)).valid());
     CHECK_FALSE(projection_weights(t, -1).valid());
@@ -140,10 +131,7 @@ TEST_CASE("the product layout lines X rows up with Y rows and W^T columns with Y
 }
 
 TEST_CASE("weights of masked keys are marked for hatching, other zeros are not") {
-    AttentionConfig c;
-    c.seq_len = 4;
-    c.hidden_dim = 4;
-    c.num_heads = 2;
+    AttentionConfig c = sized(4, 4, 2);
     c.mask = MaskKind::Causal;
     c.dropout = 0.5f;
     c.dropout_seed = 3;

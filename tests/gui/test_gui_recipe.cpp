@@ -99,7 +99,7 @@ TEST_CASE("the controls show the recipe card with the article and the seed") {
     imgui.frame(state);
     imgui.frame(state);
     const std::string controls = drawn_text(attn::text::label("window.controls"));
-    CHECK(shows(controls, "Recipe card"));
+    CHECK(shows(controls, attn::text::tr("recipe.card")));
     CHECK(shows(controls, find_recipe("torch-mha")->article));
     CHECK(shows(controls, "torch.manual_seed(" + std::to_string(state.session.config.seed) + ")"));
     // With a trained model there is no recipe card.

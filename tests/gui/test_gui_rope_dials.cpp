@@ -10,23 +10,14 @@
 #include "app/gui/rotation_pairs.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using namespace attn::test_configs;
 
 namespace {
-
-AttentionConfig rope_config(RopeStyle style, int offset) {
-    AttentionConfig c;
-    c.seq_len = 5;
-    c.hidden_dim = 16;
-    c.num_heads = 2;
-    c.rope = true;
-    c.rope_style = style;
-    c.position_offset = offset;
-    return c;
-}
 
 }  // namespace
 
@@ -35,7 +26,7 @@ TEST_CASE("a rotation's pairs start at the source and, turned by their angle, la
         for (int offset : {0, 7}) {
             CAPTURE(static_cast<int>(style));
             CAPTURE(offset);
-            AppState state = state_for(rope_config(style, offset));
+            AppState state = state_for(rotated(sized(5, 16, 2), style, offset));
             REQUIRE(state.results.trace);
             const Trace& trace = *state.results.trace;
             for (StepId id : {StepId::QRot, StepId::KRot}) {
@@ -71,7 +62,7 @@ TEST_CASE("a rotation's pairs start at the source and, turned by their angle, la
 
 TEST_CASE("the canvas draws the rotation dials under q_rot and k_rot only") {
     HeadlessImGui imgui(1280, 800);
-    AppState state = state_for(rope_config(RopeStyle::Half, 2));
+    AppState state = state_for(rotated(sized(5, 16, 2), RopeStyle::Half, 2));
     REQUIRE(state.results.trace);
     state.settings.hint_seen = true;
     ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);

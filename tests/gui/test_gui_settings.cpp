@@ -6,26 +6,28 @@
 #include "app/gui/export.h"
 #include "app/gui/settings.h"
 #include "core/attention.h"
+#include "tests/test_configs.h"
 
 using namespace attn::gui;
+using attn::test_configs::sized;
 
 TEST_CASE("settings survive a round trip through text") {
     UiSettings s;
     s.light_theme = true;
     s.ui_scale = 1.5f;
     s.sentence = "a b c";
-    s.num_heads = 4;
+    s.config.num_heads = 4;
     const UiSettings back = parse_settings(serialize_settings(s));
     CHECK(back.light_theme);
     CHECK(back.ui_scale == doctest::Approx(1.5f));
     CHECK(back.sentence == "a b c");
-    CHECK(back.num_heads == 4);
+    CHECK(back.config.num_heads == 4);
 }
 
 TEST_CASE("bad settings keep defaults or are clamped") {
     const UiSettings s = parse_settings("ui_scale = banana\nseq_len = 99999\nunknown = 3\nno equals sign\n");
     CHECK(s.ui_scale == 1.0f);
-    CHECK(s.seq_len == 1024);
+    CHECK(s.config.seq_len == 1024);
 }
 
 TEST_CASE("the config folder follows XDG_CONFIG_HOME") {
@@ -38,10 +40,7 @@ TEST_CASE("the config folder follows XDG_CONFIG_HOME") {
 }
 
 TEST_CASE("a step exports as CSV with one matrix per leading index") {
-    attn::AttentionConfig c;
-    c.seq_len = 2;
-    c.hidden_dim = 4;
-    c.num_heads = 2;
+    attn::AttentionConfig c = sized(2, 4, 2);
     const auto t = attn::run_attention(c);
     REQUIRE(t.ok());
     const attn::Step* heads = t->find(attn::StepId::QHeads);

@@ -17,10 +17,12 @@
 #include "tests/gui/controls_driver.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/lang/pseudo_language.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using attn::test_configs::sized;
 
 // The compiler holds the rule: a registered view gets the state read-only.
 static_assert(std::is_same<ViewDraw, Actions (*)(const AppState&, UiState&, const FrameContext&, const Rect&)>::value,
@@ -63,10 +65,7 @@ void press_key(const AppState& state, UiState& ui, int key) {
 }
 
 AppState small_state() {
-    AttentionConfig c;
-    c.seq_len = 6;
-    c.hidden_dim = 8;
-    c.num_heads = 2;
+    AttentionConfig c = sized(6, 8, 2);
     AppState state = state_for(c);
     state.session.sentence = "the cat sat on the mat";
     state.session.sentence_in_use = state.session.sentence;

@@ -10,21 +10,16 @@
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
+#include "tests/test_configs.h"
+#include "tests/catalogue_words.h"
 
 using namespace attn;
 using namespace attn::gui;
 using namespace attn::gui::testing;
+using namespace attn::test_configs;
+using attn::testing::opening;
 
 namespace {
-
-AttentionConfig small_config(MaskKind mask) {
-    AttentionConfig c;
-    c.seq_len = 4;
-    c.hidden_dim = 6;
-    c.num_heads = 3;
-    c.mask = mask;
-    return c;
-}
 
 void move_mouse(float x, float y) { ImGui::GetIO().MousePos = ImVec2(x, y); }
 void mouse_away() { move_mouse(-FLT_MAX, -FLT_MAX); }
@@ -69,6 +64,41 @@ bool highlight_covers(ImVec2 at) {
     return false;
 }
 
+// On every step: the inspector's hint with nothing hovered; the mouse on a cell names the
+// step in the inspector; a click pins that cell, and with the mouse gone the pin stays
+// highlighted and explained.
+void hover_and_pin_every_step(HeadlessImGui& imgui, AppState state) {
+    REQUIRE(state.results.trace);
+    state.settings.hint_seen = true;
+    for (int step = 0; step < state.ui.playback.step_count(); ++step) {
+        const Step& shown = state.results.trace->steps[static_cast<size_t>(step)];
+        CAPTURE(shown.name());
+        state.ui.playback.set_position(step, 1.0f);
+        state.ui.canvas.pinned = CellRef{};
+        mouse_away();
+        imgui.frame(state);
+        CHECK(shows(drawn_text(text::label("window.inspector")), text::tr("inspector.hover_hint")));
+
+        const ImVec2 at = hover_some_cell(imgui, state);
+        REQUIRE(at.x >= 0.0f);
+        const CellRef hovered = state.ui.canvas.hovered;
+        CHECK(shows(drawn_text(text::label("window.inspector")), shown.name()));
+        // A weight or bias cell of a projection is not in a trace buffer: no storage position.
+        if (hovered.part == CellRef::Part::Result || hovered.part == CellRef::Part::Input)
+            CHECK(shows(drawn_text(text::label("window.inspector")), opening("inspector.storage_position")));
+        else
+            CHECK(shows(drawn_text(text::label("window.inspector")), text::tr("inspector.flows.into")));
+
+        click(imgui, state);
+        CHECK(state.ui.canvas.pinned == hovered);
+        mouse_away();
+        imgui.frame(state);
+        CHECK_FALSE(state.ui.canvas.hovered.valid());
+        CHECK(highlight_covers(at));
+        CHECK(shows(drawn_text(text::label("window.inspector")), shown.name()));
+    }
+}
+
 }  // namespace
 
 TEST_CASE("the registry lists each view once, with a slot for every docked panel") {
@@ -90,7 +120,7 @@ TEST_CASE("the registry lists each view once, with a slot for every docked panel
 TEST_CASE("every registered view draws something over every step and head") {
     HeadlessImGui imgui(1280, 800);
     for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
-        AppState state = state_for(small_config(mask));
+        AppState state = state_for(masked(sized(4, 6, 3), mask));
         REQUIRE(state.results.trace);
         state.ui.code.show = true;  // the code panel is drawn only when View > PyTorch code shows it
         for (int step = 0; step < state.ui.playback.step_count(); ++step) {
@@ -114,7 +144,7 @@ TEST_CASE("every registered view draws something over every step and head") {
 
 TEST_CASE("the views that open their own windows draw them from the registry") {
     HeadlessImGui imgui(1280, 800);
-    AppState state = state_for(small_config(MaskKind::None));
+    AppState state = state_for(sized(4, 6, 3));
     REQUIRE(state.results.trace);
     imgui.frame(state);  // every window exists before a modal opens over them
     state.jobs.dialog.kind = DialogState::Kind::Keys;
@@ -127,43 +157,21 @@ TEST_CASE("the views that open their own windows draw them from the registry") {
     CHECK(shows(drawn_text("##first_run_hint"), text::tr("hint.got_it")));
 }
 
-TEST_CASE("hovering a cell fills the inspector; a click pins it and the pin stays highlighted") {
+TEST_CASE("hovering a cell fills the inspector; a click pins it and the pin stays highlighted, in every head layout and a model") {
     HeadlessImGui imgui(1280, 800);
-    AppState state = state_for(small_config(MaskKind::Causal));
-    REQUIRE(state.results.trace);
-    state.settings.hint_seen = true;
-    for (int step = 0; step < state.ui.playback.step_count(); ++step) {
-        const Step& shown = state.results.trace->steps[static_cast<size_t>(step)];
-        CAPTURE(shown.name());
-        state.ui.playback.set_position(step, 1.0f);
-        state.ui.canvas.pinned = CellRef{};
-        mouse_away();
-        imgui.frame(state);
-        CHECK(shows(drawn_text(text::label("window.inspector")), text::tr("inspector.hover_hint")));
-
-        const ImVec2 at = hover_some_cell(imgui, state);
-        REQUIRE(at.x >= 0.0f);
-        const CellRef hovered = state.ui.canvas.hovered;
-        CHECK(shows(drawn_text(text::label("window.inspector")), shown.name()));
-        // A weight or bias cell of a projection is not in a trace buffer: no storage position.
-        if (hovered.part == CellRef::Part::Result || hovered.part == CellRef::Part::Input)
-            CHECK(shows(drawn_text(text::label("window.inspector")), "storage position"));
-        else
-            CHECK(shows(drawn_text(text::label("window.inspector")), "flows into"));
-
-        click(imgui, state);
-        CHECK(state.ui.canvas.pinned == hovered);
-        mouse_away();
-        imgui.frame(state);
-        CHECK_FALSE(state.ui.canvas.hovered.valid());
-        CHECK(highlight_covers(at));
-        CHECK(shows(drawn_text(text::label("window.inspector")), shown.name()));
+    for (const NamedConfig& layout : every_head_layout(causal(sized(4, 8, 2)))) {
+        CAPTURE(layout.name);
+        hover_and_pin_every_step(imgui, state_for(layout.config));
+    }
+    for (int layer : {0, 1}) {
+        CAPTURE(layer);
+        hover_and_pin_every_step(imgui, state_for_model("tiny-lm", layer));
     }
 }
 
 TEST_CASE("buttons and typing come back as actions") {
     HeadlessImGui imgui(1280, 800);
-    AppState state = state_for(small_config(MaskKind::None));
+    AppState state = state_for(sized(4, 6, 3));
     REQUIRE(state.results.trace);
     state.settings.hint_seen = true;
     mouse_away();

@@ -8,20 +8,21 @@
 #include "app/io/problem.h"
 #include "app/text/step_text.h"
 #include "tests/lang/pseudo_language.h"
+#include "tests/catalogue_words.h"
+#include "tests/test_configs.h"
 
 using namespace attn;
 using namespace attn::gui;
 
 using namespace attn::gui::testing;
+using attn::testing::words_after;
+using attn::test_configs::sized;
 
 TEST_CASE("every step draws its title, shape and timeline at every moment of its animation") {
     HeadlessImGui imgui(1280, 800);
     const uint64_t markers = text::markers_produced();
     for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
-        AttentionConfig c;
-        c.seq_len = 5;
-        c.hidden_dim = 6;
-        c.num_heads = 3;
+        AttentionConfig c = sized(5, 6, 3);
         c.mask = mask;
         c.dropout = 0.2f;
         AppState state = state_for(c);
@@ -198,17 +199,14 @@ TEST_CASE("the saved settings are the configuration on screen") {
     AppState state;  // E = 6 on screen, while the settings' default says 8
     state.session.config.hidden_dim = 6;
     store_config_in_settings(state);
-    CHECK(state.settings.hidden_dim == 6);
+    CHECK(state.settings.config.hidden_dim == 6);
     CHECK(serialize_settings(state.settings).find("hidden_dim = 6") != std::string::npos);
 }
 
 
 TEST_CASE("a 1024x768 projector gives the canvas half the width and keeps every panel") {
     HeadlessImGui imgui(1024, 768);
-    AttentionConfig c;
-    c.seq_len = 6;
-    c.hidden_dim = 6;
-    c.num_heads = 2;
+    AttentionConfig c = sized(6, 6, 2);
     AppState state = state_for(c);
     state.settings.hint_seen = true;
     imgui.frame(state, false, false);
@@ -270,10 +268,7 @@ float menu_bar_content_right() {
 TEST_CASE("switching language redraws the labels from the same trace, windows in place") {
     test::register_pseudo_language();
     HeadlessImGui imgui(1280, 800);
-    AttentionConfig c;
-    c.seq_len = 5;
-    c.hidden_dim = 8;
-    c.num_heads = 4;
+    AttentionConfig c = sized(5, 8, 4);
     AppState state = state_for(c);
     state.settings.hint_seen = true;
     const uint64_t markers_before = text::markers_produced();
@@ -285,7 +280,7 @@ TEST_CASE("switching language redraws the labels from the same trace, windows in
     const ImGuiWindow* controls = drawn_window(text::label("window.controls"));
     REQUIRE(controls);
     const ImVec2 pos = controls->Pos, size = controls->Size;
-    CHECK(text::describe_step(trace->steps.front(), trace->config).title == "Input tokens");
+    CHECK(text::describe_step(trace->steps.front(), trace->config).title == text::tr("step.input.title"));
 
     test::LanguageScope scope("pseudo");
     imgui.frame(state, false, false);
@@ -333,10 +328,7 @@ TEST_CASE("the font's glyphs follow the language in use") {
 TEST_CASE("the explanation of a fully masked row follows the fill: zeros for -inf, 1/S for -1e20") {
     for (const char* fill : {"-inf", "-1e20"}) {
         CAPTURE(std::string(fill));
-        AttentionConfig c;
-        c.seq_len = 4;
-        c.hidden_dim = 4;
-        c.num_heads = 2;
+        AttentionConfig c = sized(4, 4, 2);
         c.mask_presets = parse_mask_presets("left-padding").value();
         c.valid_lengths = {0};  // every key masked
         c.mask_fill = parse_mask_fill(fill).value();
@@ -348,7 +340,7 @@ TEST_CASE("the explanation of a fully masked row follows the fill: zeros for -in
         const std::string shown = drawn_text(attn::text::label("window.explanation"));
         const bool uniform = std::string(fill) != "-inf";
         CHECK(shows(shown, "is 1/4") == uniform);
-        CHECK(shows(shown, "all zero, not NaN") == !uniform);
+        CHECK(shows(shown, words_after("explain.fully_masked_rows", "rows")) == !uniform);
     }
 }
 
@@ -397,4 +389,21 @@ TEST_CASE("a projection's formula has a bias term only when the configuration ha
     c.no_out_bias = true;  // an output projection without bias, biased q/k/v
     CHECK(describe_step(StepId::Q, c, attn::text::english()).formula.find("+ b_q") != std::string::npos);
     CHECK(describe_step(StepId::Out, c, attn::text::english()).formula.find("+ b_o") == std::string::npos);
+}
+
+TEST_CASE("one head and no output projection are said as they are (selfatt-v1)") {
+    AttentionConfig c;
+    c.seq_len = 4;
+    c.hidden_dim = 8;
+    c.num_heads = 1;
+    c.no_out_proj = true;
+    const std::string split = describe_step(StepId::QSplit, c, attn::text::english()).explanation;
+    CHECK(split.find("head 1") == std::string::npos);  // there is no second head
+    CHECK(split.find("axis of size 1") != std::string::npos);
+    const std::string concat = describe_step(StepId::Concat, c, attn::text::english()).explanation;
+    CHECK(concat.find(attn::text::english().text("step.concat.no_out_proj")) != std::string::npos);
+    c.num_heads = 2;
+    c.no_out_proj = false;
+    CHECK(describe_step(StepId::QSplit, c, attn::text::english()).explanation.find("head 1") != std::string::npos);
+    CHECK(describe_step(StepId::Concat, c, attn::text::english()).explanation.find("no output projection") == std::string::npos);
 }

@@ -20,6 +20,7 @@
 #include "app/gui/views/view_canvas_product.h"
 #include "app/gui/views/view_storage.h"
 #include "app/text/languages.h"
+#include "core/text_split.h"
 
 namespace attn::gui {
 
@@ -172,7 +173,7 @@ void label_tooltip(const Painter& p, const Rect& r, const std::string& full, con
 int longest_label(const Painter& p, AxisLabels kind, int first, int count) {
     if (kind == AxisLabels::Indices) return static_cast<int>(std::to_string(std::max(0, first + count - 1)).size());
     size_t n = 1;
-    for (int i = first; i < first + count; ++i) n = std::max(n, axis_label(p, kind, i).size());
+    for (int i = first; i < first + count; ++i) n = std::max(n, utf8_length(axis_label(p, kind, i)));
     return static_cast<int>(n);
 }
 
@@ -190,7 +191,7 @@ void draw_row_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
         const std::string full = axis_label(p, sd.row_labels, i);
         std::string label = full;
         // Shorten to the gutter (the full text is in the tooltip).
-        for (int chars = static_cast<int>(full.size()); chars > 1 && measure_at(p, fit.font_px, label).x > gutter; --chars) {
+        for (int chars = static_cast<int>(utf8_length(full)); chars > 1 && measure_at(p, fit.font_px, label).x > gutter; --chars) {
             label = clip_label(full, chars - 1);
         }
         const ImVec2 size = measure_at(p, fit.font_px, label);

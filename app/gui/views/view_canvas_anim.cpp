@@ -187,7 +187,8 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
         // reads its group's one (head_groups.h).
         const StepId source_id = p.step(index).id;
         const HeadGroups groups = head_groups(p.f->trace->config);
-        const int source_head = groups.grouped() && holds_kv_heads(source_id) && head >= 0 ? groups.group_of(head) : head;
+        const bool reads_group = groups.grouped() && step_info(source_id).holds_kv_heads() && head >= 0;
+        const int source_head = reads_group ? groups.group_of(head) : head;
         for (size_t i = 0; i < ssd.panels.size(); ++i) {
             if (!per_head || ssd.panels[i].head == source_head) shown.push_back(static_cast<int>(i));
         }

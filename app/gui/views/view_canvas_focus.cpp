@@ -5,6 +5,7 @@
 
 #include "app/gui/head_groups.h"
 #include "app/text/languages.h"
+#include "core/text_split.h"
 
 namespace attn::gui {
 namespace {
@@ -38,8 +39,10 @@ void draw_focus_summary(const Painter& p, const StepDisplay& sd, const Rect& are
     const float line_h = p.small_size() + 3.0f * p.f->scale;
     float y = area.y + 8.0f * p.f->scale;
     std::string title = text::tr("focus.summary_title");
-    // Keep the title to the area: long titles are cut, never drawn over the legend.
-    while (title.size() > 20 && p.measure(p.f->fonts.small, title).x > area.w) title = title.substr(0, title.size() - 8) + "...";
+    // Keep the title to the area: long titles are cut (by characters: never inside a
+    // Chinese one), never drawn over the legend.
+    while (utf8_length(title) > 20 && p.measure(p.f->fonts.small, title).x > area.w)
+        title = utf8_prefix(title, utf8_length(title) - 8) + "...";
     p.text(p.f->fonts.small, ImVec2(area.x, y), p.pal.dim_text, title);
     y += line_h;
     float entry_w = 0;

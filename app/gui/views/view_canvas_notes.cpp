@@ -9,16 +9,6 @@
 namespace attn::gui {
 namespace {
 
-bool shows_masked_rows(StepId id) {
-    switch (id) {
-        case StepId::AttnMasked:
-        case StepId::AttnWeights:
-        case StepId::AttnWeightsAvg:
-        case StepId::AttnDropped: return true;
-        default: return false;
-    }
-}
-
 // "3 (head, query) rows ... fill -inf ..." for item `b`, or "" when none is fully masked.
 std::string fully_masked_line(const Trace& trace, int b) {
     const AttentionConfig& c = trace.config;
@@ -49,7 +39,7 @@ std::vector<std::string> config_notes(const CanvasFrame& frame) {
     if (!frame.trace || !frame.model || frame.step < 0 || frame.step >= static_cast<int>(frame.trace->steps.size())) return lines;
     const Trace& trace = *frame.trace;
     const StepId id = trace.steps[static_cast<size_t>(frame.step)].id;
-    if (shows_masked_rows(id)) {
+    if (step_info(id).shows_masked_rows()) {
         const int b = std::clamp(frame.model->batch_item, 0, std::max(0, trace.config.batch_size() - 1));
         if (std::string line = fully_masked_line(trace, b); !line.empty()) lines.push_back(std::move(line));
     }

@@ -8,21 +8,10 @@
 
 namespace attn::gui {
 
-bool paintable_step(StepId id) {
-    switch (id) {
-        case StepId::AttnScores:
-        case StepId::AttnScaled:
-        case StepId::AttnMasked:
-        case StepId::AttnWeights:
-        case StepId::AttnWeightsAvg: return true;
-        default: return false;
-    }
-}
-
 bool paint_offered(const CanvasFrame& frame) {
     if (!frame.interactive || !frame.painted || !frame.trace || frame.trace->model.present()) return false;
     if (frame.step < 0 || frame.step >= static_cast<int>(frame.trace->steps.size())) return false;
-    return paintable_step(frame.trace->steps[static_cast<size_t>(frame.step)].id);
+    return step_info(frame.trace->steps[static_cast<size_t>(frame.step)].id).paintable();
 }
 
 PaintReach paint_reach(bool shift, bool ctrl, bool alt) {
@@ -60,7 +49,7 @@ bool draw_paint_bar(const Painter& p, CanvasUi& ui, const Rect& area) {
     const StepId id = f.trace->steps[static_cast<size_t>(f.step)].id;
     // Before the mask is applied the painted cells are only marked; from attn_masked on
     // the learner sees their effect.
-    const char* where = id == StepId::AttnScores || id == StepId::AttnScaled ? "canvas.paint.hint_before" : "canvas.paint.hint_after";
+    const char* where = step_info(id).shows_masked_rows() ? "canvas.paint.hint_after" : "canvas.paint.hint_before";
     // The longest wording that fits the rest of the line (the checkbox's tooltip says it all).
     const float room = area.right() - ImGui::GetCursorScreenPos().x;
     for (const char* key : {ui.paint_mode ? "canvas.paint.how" : where, ui.paint_mode ? "canvas.paint.how_short" : ""}) {

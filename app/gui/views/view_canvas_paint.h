@@ -26,10 +26,9 @@ struct CanvasRequests {
     bool clear_paint = false;
 };
 
-// True for the steps painting is offered on (their panels are (L, S) score or weight maps).
-bool paintable_step(StepId id);
 // True when the frame offers painting on its step: interactive, a session mask to paint
-// (not a trained model) and a paintable step.
+// (not a trained model) and a paintable step (step_info(id).paintable(): an (L, S) score
+// or weight map).
 bool paint_offered(const CanvasFrame& frame);
 // What a click with these modifier keys paints: Shift = row, Ctrl or Alt = column, else the cell.
 PaintReach paint_reach(bool shift, bool ctrl, bool alt);

@@ -35,7 +35,8 @@ void chosen_vector(const Painter& p, const CanvasUi& ui, int& head, int& row) {
     const int heads = static_cast<int>(t.dim(1));
     const HeadGroups groups = head_groups(p.f->trace->config);
     const int chosen = ui.chosen_head();
-    head = std::clamp(holds_kv_heads(p.step(p.f->step).id) && groups.grouped() ? groups.group_of(chosen) : chosen, 0, heads - 1);
+    const bool kv_step = step_info(p.step(p.f->step).id).holds_kv_heads();
+    head = std::clamp(kv_step && groups.grouped() ? groups.group_of(chosen) : chosen, 0, heads - 1);
     row = static_cast<int>(t.dim(2)) - 1;
 }
 
@@ -56,7 +57,7 @@ void draw_rotation_band(const Painter& p, const CanvasUi& ui, const Rect& area) 
     const float s = p.f->scale;
     const StepId id = p.step(p.f->step).id;
     const AttentionConfig& config = p.f->trace->config;
-    const bool keys = id == StepId::KRot;
+    const bool keys = step_info(id).side == StepSide::Key;
     const auto& tokens = keys ? p.f->model->key_tokens : p.f->model->query_tokens;
     const std::string token = row < static_cast<int>(tokens.size()) ? tokens[static_cast<size_t>(row)] : std::to_string(row);
     const text::Params words = {{"vector", std::string(keys ? "k" : "q")},

@@ -38,7 +38,7 @@ Actions draw_input_editor(const Session& session, const Results& results, UiStat
     // Only for the pinned cell (hovering elsewhere leaves it) of the input step itself.
     if (!results.trace || !results.model || !pinned.valid() || pinned.part != CellRef::Part::Result ||
         pinned.step >= static_cast<int>(results.trace->steps.size()) ||
-        results.trace->steps[static_cast<size_t>(pinned.step)].id != StepId::Input ||
+        !step_info(results.trace->steps[static_cast<size_t>(pinned.step)].id).editable_input() ||
         !input_cells_editable(session, *results.trace))
         return out;
     const Trace& trace = *results.trace;

@@ -32,11 +32,10 @@ std::string describe_index(const Results& results, const Step& step, const std::
         const int64_t i = idx[static_cast<size_t>(d)];
         s += (d ? ", " : "") + name + "=" + std::to_string(i);
         const DimRole role = t.dim_roles()[static_cast<size_t>(d)];
-        const bool vocabulary_axis = step.id == StepId::NextTokenProbs && d == t.rank() - 1;
-        const auto& tokens = role == DimRole::QueryPos ? results.query_tokens
-                             : role == DimRole::KeyPos ? results.key_tokens
-                             : vocabulary_axis        ? results.trace->model.vocabulary
-                                                      : kNoWords;
+        const auto& tokens = role == DimRole::QueryPos     ? results.query_tokens
+                             : role == DimRole::KeyPos     ? results.key_tokens
+                             : role == DimRole::Vocabulary ? results.trace->model.vocabulary
+                                                           : kNoWords;
         if (i < static_cast<int64_t>(tokens.size())) s += " '" + tokens[static_cast<size_t>(i)] + "'";
     }
     return s + "]";

@@ -298,7 +298,7 @@ void draw_softmax(const Results& results, const CellExplanation& e, int64_t i, i
 
 void draw_extra_key(const CellExplanation& e) {
     if (e.extra_key == ExtraKeyKind::BiasKv) {
-        const bool key = e.cell.step == StepId::K;
+        const bool key = step_info(e.cell.step).side == StepSide::Key;
         text_wrapped(trf("inspector.extra.bias_kv", {{"parameter", key ? "bias_k" : "bias_v"}, {"feature", as_ll(e.cell.index[2])},
                                                      {"value", format_value(e.operand_value)}}));
     } else {
@@ -380,7 +380,7 @@ void draw_add(const CellExplanation& e) {
     text_wrapped(trf("inspector.add", {{"a", format_value(e.operand_value)}, {"a_step", step_name(e.operand.step)},
                                        {"b", format_value(e.operand2_value)}, {"b_step", step_name(e.operand2.step)},
                                        {"value", format_value(e.value)}}));
-    if (e.cell.step == StepId::Residual) text_wrapped(tr("inspector.add.residual"));
+    if (step_info(e.cell.step).residual()) text_wrapped(tr("inspector.add.residual"));
 }
 
 void draw_norm(const Trace& trace, const CellExplanation& e) {
@@ -448,7 +448,7 @@ void draw_cell_explanation(const Results& results, const Step* step, const CellE
     const int64_t j = e.cell.index.size() > 3 ? e.cell.index[3] : 0;  // key or feature column
     switch (e.rule) {
         case CellRule::Given:
-            if (step && step->id == StepId::Tokens)
+            if (step && step_info(step->id).token_ids())
                 text_wrapped(trf("inspector.tokens", {{"id", format_value(e.value)}, {"word", word_of(trace, static_cast<int64_t>(e.value))}}));
             else
                 text_wrapped(tr("inspector.input"));

@@ -38,7 +38,11 @@ def run(attnviz, log):
         stops = s.tab_stops("Controls")
         if not stops:
             return "found no text field in the Controls panel"
-        x0, y0, x1, y1, _ = stops[0]  # the sentence box comes first
+        x0, y0, x1, y1, box_id = stops[0]  # the sentence box comes first
+        # Walking the tab stops may have scrolled the panel: where the box is now.
+        lay = s.layout()
+        if lay.focus and lay.focus[4] == box_id:
+            x0, y0, x1, y1 = lay.focus[:4]
         for attempt in range(TRIES):
             for burst in (["BackSpace"] * 4, ["End"] + ["Left"] * 4 + ["Delete"] * 4):
                 s.click((x0 + x1) / 2, (y0 + y1) / 2)
