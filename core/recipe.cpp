@@ -45,6 +45,7 @@ Recipe llama() {
     r.config.mask = MaskKind::Causal;
     r.config.mask_fill.kind = MaskFillKind::DtypeLowest;
     r.module = TorchModuleKind::SeparateLinears;
+    r.head_join = HeadJoinCode::CopyAtSplitThenReshape;
     return r;
 }
 
@@ -148,6 +149,7 @@ Recipe interview_mha() {
     r.module = TorchModuleKind::SeparateLinears;
     r.inputs_before_module = true;
     r.key_pattern = {{0, 1}, {0, 0}, {1, 0}};
+    r.head_join = HeadJoinCode::CopyAtSplitThenView;
     return r;
 }
 
@@ -178,6 +180,12 @@ const Recipe* find_recipe(const std::string& name) {
     for (const Recipe& r : recipes())
         if (r.name == name) return &r;
     return nullptr;
+}
+
+HeadJoinCode head_join_code(const AttentionConfig& config) {
+    // The stacked variant joins its heads with torch.cat, whatever the recipe's code.
+    const Recipe* recipe = config.recipe.empty() || config.variant == Variant::Stacked ? nullptr : find_recipe(config.recipe);
+    return recipe ? recipe->head_join : HeadJoinCode::CopyAtConcat;
 }
 
 std::string recipe_names() {

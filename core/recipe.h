@@ -28,6 +28,17 @@ enum class TorchModuleKind {
 };
 const char* to_string(TorchModuleKind kind);
 
+// Where a recipe's PyTorch code makes the one copy that rejoins the heads. AttnViz's
+// trace always copies at concat (context_split is a transposed view, then
+// contiguous + view); some articles call .contiguous() on the transpose already, and then
+// concat is a view in PyTorch. The step texts say where the code differs.
+// tests/test_recipe_code.cpp holds each recipe's value to its class in recipe_modules.py.
+enum class HeadJoinCode {
+    CopyAtConcat,            // context.transpose(1, 2); context.contiguous().view(B, L, E) (or no such lines)
+    CopyAtSplitThenView,     // context.transpose(1, 2).contiguous(); context.view(B, L, -1)
+    CopyAtSplitThenReshape,  // context.transpose(1, 2).contiguous(); context.reshape(B, L, -1)
+};
+
 // Which torch sampler fills inputs the recipe draws.
 enum class InputDraw { Rand, Randn };
 
@@ -44,6 +55,7 @@ struct Recipe {
     std::string torch_class;   // its module in assets/code/recipe_modules.py ("ScratchMha")
     bool inputs_before_module = false;  // the article draws X = torch.rand(...) before building the module
     InputDraw input_draw = InputDraw::Rand;
+    HeadJoinCode head_join = HeadJoinCode::CopyAtConcat;
     std::string example_input;          // core/example_input.h name used when its (L, d_in) fits; "" for none
     // Key mask of the article's example, (B0, S0), 1 = a real key; other sizes repeat it
     // (item b, key j read [b % B0][j % S0]). Empty for none.
@@ -54,6 +66,8 @@ struct Recipe {
 const std::vector<Recipe>& recipes();
 // The recipe called `name`, or null.
 const Recipe* find_recipe(const std::string& name);
+// How the code of config.recipe rejoins the heads; CopyAtConcat without a (known) recipe.
+HeadJoinCode head_join_code(const AttentionConfig& config);
 // "llama, scratch-stacked, ...": for messages.
 std::string recipe_names();
 

@@ -1,6 +1,8 @@
 // The code panel's recipe classes (assets/code/recipe_modules.py): a recipe's
-// configuration shows its own class, whose step markers cover every step AttnViz records
-// for it, in every case of tests/fixtures/recipes (the cases that class wrote).
+// configuration shows its own class, as its article writes it (without the self.keep
+// calls that record the steps), whose step markers cover every step AttnViz records for
+// it, in every case of tests/fixtures/recipes (the cases that class wrote); the texts of
+// the steps that rejoin the heads follow the class's code.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <string>
 
 #include "app/io/torch_code.h"
+#include "app/text/step_text.h"
 #include "core/attention.h"
 #include "core/recipe.h"
 #include "tests/recipe_fixture_util.h"
@@ -49,10 +52,10 @@ TEST_CASE("a recipe's configuration shows its own class; others show the generic
     // Helpers the class builds or calls come first, then the class itself.
     const std::vector<io::CodeLine>& stacked = io::recipe_class_lines("ScratchStacked");
     CHECK(first_code(stacked) == "class ScratchCausalHead(nn.Module):");
-    CHECK(shows_line(stacked, "class ScratchStacked(Traced):"));
+    CHECK(shows_line(stacked, "class ScratchStacked(nn.Module):"));
     const std::vector<io::CodeLine>& llama = io::recipe_class_lines("LlamaAttention");
     CHECK(first_code(llama) == "def rotate_half(x):");
-    CHECK(first_code(io::recipe_class_lines("ScratchMha")) == "class ScratchMha(Traced):");
+    CHECK(first_code(io::recipe_class_lines("ScratchMha")) == "class ScratchMha(nn.Module):");
     CHECK_FALSE(shows_line(io::recipe_class_lines("ScratchMha"), "class SelfAttV1("));
     CHECK(io::recipe_class_lines("NoSuchClass").empty());
 
@@ -150,4 +153,131 @@ TEST_CASE("recipe_modules.py's markers parse, a misspelled one fails, and its co
     const std::vector<bool> cross_runs = io::lines_run(lines, cross);
     CHECK_FALSE(cross_runs[static_cast<std::size_t>(packed)]);
     CHECK(cross_runs[static_cast<std::size_t>(separate)]);
+}
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The first shown line that makes `step`, or null.
+const io::CodeLine* line_of(const std::vector<io::CodeLine>& lines, StepId step) {
+    const std::vector<int> found = io::lines_of_step(lines, step);
+    return found.empty() ? nullptr : &lines[static_cast<size_t>(found.front())];
+}
+
+}  // namespace
+
+TEST_CASE("the code panel shows each recipe's class as its article writes it, with every step on a line") {
+    for (const Recipe& r : recipes()) {
+        CAPTURE(r.name);
+        const std::vector<io::CodeLine>& lines = io::code_lines_for(r.config);
+        REQUIRE_FALSE(lines.empty());
+        for (const io::CodeLine& line : lines) {
+            CAPTURE(line.code);
+            // The recording AttnViz adds for its checks is not shown.
+            CHECK_FALSE(has(line.code, "self.keep"));
+            CHECK_FALSE(has(line.code, "Traced"));
+            CHECK_FALSE(has(line.code, "trace-only"));
+            CHECK_FALSE(has(line.code, "article:"));
+            // A line that makes a step has a margin tag naming it, and a shape for each step.
+            CHECK(line.step_shapes.size() == line.steps.size());
+            if (!line.steps.empty()) CHECK(has(io::step_tag(line), step_name(line.steps.front())));
+        }
+        CHECK(shows_line(lines, "class " + r.torch_class + "(nn.Module):"));
+    }
+    // Lines as the articles write them, and the steps of hidden lines on the line that made
+    // the kept value: the `def` for a forward's input, the assignment for RoPE's tables.
+    const std::vector<io::CodeLine>& mha = io::recipe_class_lines("ScratchMha");
+    CHECK(shows_line(mha, "        q = self.Wq(x)"));
+    CHECK(shows_line(mha, "        context = context.contiguous().view(b, n, self.d_out)"));
+    CHECK(line_of(mha, StepId::Input)->code == "    def forward(self, x):");
+    const std::vector<io::CodeLine>& llama = io::recipe_class_lines("LlamaAttention");
+    const io::CodeLine* tables = line_of(llama, StepId::RopeCos);
+    REQUIRE(tables);
+    CHECK(tables->code == "        cos, sin = self.rotary(q_len)");
+    CHECK(tables == line_of(llama, StepId::RopeSin));
+    CHECK(io::shape_of(*tables, StepId::RopeSin) == "(L, d_h)");
+    const std::vector<io::CodeLine>& torch_mha = io::recipe_class_lines("TorchMha");
+    const io::CodeLine* inputs = line_of(torch_mha, StepId::KeyInput);
+    REQUIRE(inputs);
+    CHECK(inputs->code == "    def forward(self, query, key, value):");
+    CHECK(io::shape_of(*inputs, StepId::Input) == "(B, L, E)");
+    CHECK(io::shape_of(*inputs, StepId::KeyInput) == "(B, S, kdim)");
+    CHECK(io::step_tag(*inputs) == "input +2");
+    // SelfAttV2's split makes q, k and v on one line; its bare keeps of them are gone.
+    const std::vector<io::CodeLine>& v2 = io::recipe_class_lines("SelfAttV2");
+    CHECK(io::step_tag(*line_of(v2, StepId::K)) == "q k v");
+    // The stacked heads: the article's torch.cat of the heads, no loop that stacks their parts.
+    const std::vector<io::CodeLine>& stacked = io::recipe_class_lines("ScratchStacked");
+    CHECK(line_of(stacked, StepId::Concat)->code == "        return torch.cat([head(x) for head in self.heads], dim=-1)");
+    CHECK(shows_line(stacked, "        return context"));
+    CHECK_FALSE(shows_line(stacked, "        parts = "));
+    CHECK_FALSE(shows_line(stacked, "        for step in"));
+}
+
+TEST_CASE("article_lines unwraps self.keep, hides bare keeps and moves their steps to the line that made the value") {
+    const Result<std::vector<io::CodeLine>> parsed = io::parse_step_markers(
+        "class M(Traced):\n"
+        "    def forward(self, x, mask=None):\n"
+        "        self.keep(\"input\", x)  # step: input (B, L, E)\n"
+        "        q = self.keep(\"q\", self.Wq(x))  # step: q (B, L, E)\n"
+        "        a, b = q.chunk(2, dim=-1)\n"
+        "        y = q + 1\n"
+        "        self.keep(\"k\", b), self.keep(\"v\", a)  # step: k, v (B, L, E/2)\n"
+        "        self.keep(\"out\", torch.zeros(1))  # step: out (1)\n"
+        "        self.note(y)  # trace-only\n"
+        "        return y  # article: return q + 1\n");
+    REQUIRE(parsed.ok());
+    const std::vector<io::CodeLine> lines = io::article_lines(parsed.value());
+    REQUIRE(lines.size() == 6);
+    CHECK(lines[0].code == "class M(nn.Module):");
+    CHECK(lines[1].steps == std::vector<StepId>{StepId::Input});  // the def taking x
+    CHECK(lines[2].code == "        q = self.Wq(x)");
+    CHECK(lines[3].code == "        a, b = q.chunk(2, dim=-1)");
+    CHECK(lines[3].steps == std::vector<StepId>{StepId::K, StepId::V});  // the tuple that made a and b
+    CHECK(io::shape_of(lines[3], StepId::V) == "(B, L, E/2)");
+    // A value no line makes (an expression) goes to the nearest line above.
+    CHECK(lines[4].code == "        y = q + 1");
+    CHECK(lines[4].steps == std::vector<StepId>{StepId::Out});
+    CHECK(lines[5].code == "        return q + 1");
+}
+
+TEST_CASE("a recipe's texts for rejoining the heads follow its code, and say where AttnViz's trace copies instead") {
+    // The storage facts are the trace's (a transposed view at context_split, a copy at
+    // concat); the recipe's code may copy one step earlier (.contiguous() on the transpose).
+    for (const Recipe& r : recipes()) {
+        CAPTURE(r.name);
+        const std::vector<io::CodeLine>& lines = io::code_lines_for(r.config);
+        const io::CodeLine* split = line_of(lines, StepId::ContextSplit);
+        const io::CodeLine* concat = line_of(lines, StepId::Concat);
+        if (!split) {  // the single-head levels have no head shuffle in their code
+            CHECK(r.head_join == HeadJoinCode::CopyAtConcat);
+            continue;
+        }
+        REQUIRE(concat);
+        CAPTURE(split->code);
+        CAPTURE(concat->code);
+        // The recipe table's column is the code's.
+        const bool copies_at_split = has(split->code, ".contiguous()");
+        CHECK(copies_at_split == (r.head_join != HeadJoinCode::CopyAtConcat));
+        if (r.head_join == HeadJoinCode::CopyAtSplitThenReshape) CHECK(has(concat->code, ".reshape("));
+        if (r.head_join == HeadJoinCode::CopyAtSplitThenView) CHECK(has(concat->code, ".view("));
+        if (copies_at_split) CHECK_FALSE(has(concat->code, ".contiguous()"));
+
+        // Each step's formula names the calls its line makes.
+        Result<Trace> trace = run_attention(r.config);
+        REQUIRE_MESSAGE(trace.ok(), trace.error());
+        for (const auto& [id, line] : {std::make_pair(StepId::ContextSplit, split), std::make_pair(StepId::Concat, concat)}) {
+            const Step* step = trace->find(id);
+            REQUIRE(step);
+            const text::StepText words = text::describe_step(*step, trace->config);
+            CAPTURE(words.formula);
+            for (const char* call : {".contiguous()", ".view(", ".reshape(", "torch.cat("})
+                CHECK(has(words.formula, call) == has(line->code, call));
+            // Where the code's copy and the trace's storage differ, the texts say so.
+            const bool code_copies = has(line->code, ".contiguous()") || has(line->code, "torch.cat(");
+            const bool trace_copies = !step->is_view;
+            CHECK(text::code_copy_note(id, trace->config).empty() == (code_copies == trace_copies));
+        }
+    }
 }

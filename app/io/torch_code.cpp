@@ -45,6 +45,7 @@ Status read_marker(std::string_view text, int line_number, CodeLine& line) {
         names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
     }
     if (line.steps.empty()) return where("a step marker names no step");
+    line.step_shapes.assign(line.steps.size(), line.shape);
     return ok_status();
 }
 
@@ -151,7 +152,7 @@ std::vector<CodeLine> class_lines(const std::string& class_name) {
     for (std::string_view line : shown->lines) text.append(line).append("\n");
     Result<std::vector<CodeLine>> parsed = parse_step_markers(text);
     assert(parsed.ok() && "assets/code/recipe_modules.py has a bad step marker");
-    return parsed.ok() ? std::move(parsed.value()) : std::vector<CodeLine>{};
+    return parsed.ok() ? article_lines(parsed.value()) : std::vector<CodeLine>{};
 }
 
 }  // namespace
@@ -262,6 +263,13 @@ std::vector<int> lines_of_step_run(const std::vector<CodeLine>& lines, StepId st
     for (int i : lines_of_step(lines, step))
         if (run[static_cast<size_t>(i)]) found.push_back(i);
     return found;
+}
+
+const std::string& shape_of(const CodeLine& line, StepId step) {
+    static const std::string none;
+    for (std::size_t i = 0; i < line.steps.size() && i < line.step_shapes.size(); ++i)
+        if (line.steps[i] == step) return line.step_shapes[i];
+    return none;
 }
 
 std::vector<int> lines_of_step(const std::vector<CodeLine>& lines, StepId step) {

@@ -29,7 +29,12 @@ struct CodeLine {
     std::string marker;         // "# step: attn_scores (B, H, L, S)", or "" for a plain line
     std::vector<StepId> steps;  // what the marker names (empty for a plain line)
     std::string shape;          // the marker's shape text "(B, H, L, S)", or ""
+    // The shape of each entry of `steps`: the marker's, or, for a step article_lines
+    // moved here from a line it hides, that line's marker's.
+    std::vector<std::string> step_shapes;
 };
+// The shape `line` gives for `step` ("" when it names no such step).
+const std::string& shape_of(const CodeLine& line, StepId step);
 
 // Splits `source` into lines and reads their markers. A marker naming no known step, or
 // naming none at all, is an error "line N: ...".
@@ -39,6 +44,19 @@ Result<std::vector<CodeLine>> parse_step_markers(std::string_view source);
 // fixtures of tests/fixtures/recipes), with the same step markers.
 std::string_view recipe_modules_source();
 
+// A recipe class's lines as its article writes them, for the code panel
+// (app/io/code_display.cpp): recipe_modules.py records each step with
+// `self.keep("q", expr)`, which no article writes. The exported code and the fixtures
+// keep the calls; only the panel shows this form.
+//  - `self.keep("q", expr)` is shown as `expr`;
+//  - a statement made only of self.keep calls (`self.keep("input", x)`) is not shown:
+//    its steps go to the nearest line above that makes the kept value (the `def` whose
+//    parameter it is, or the assignment to it), so every step still has a line;
+//  - `class Name(Traced):` is shown as `class Name(nn.Module):`;
+//  - a line whose comment says `# trace-only` is not shown (its steps, if any, go to the
+//    shown line above); one with `# article: code` is shown as that code.
+std::vector<CodeLine> article_lines(const std::vector<CodeLine>& lines);
+
 // torch_module_source() parsed once (the embedded file is checked by a test, so a
 // failure here is a programmer error: asserts, then gives no lines).
 const std::vector<CodeLine>& torch_module_lines();
@@ -46,13 +64,19 @@ const std::vector<CodeLine>& torch_module_lines();
 // The lines of `class_name` in recipe_modules.py: from `class Name` to the next
 // top-level statement, preceded by the top-level classes and functions it calls
 // (ScratchStacked builds ScratchCausalHead, LlamaAttention calls rotate_half), blank
-// line between. Empty when the file has no such class. Parsed once per class.
+// line between, as article_lines shows them. Empty when the file has no such class.
+// Parsed once per class.
 const std::vector<CodeLine>& recipe_class_lines(const std::string& class_name);
 // What the code panel shows for `config`: its recipe's class when config.recipe names a
 // known recipe whose class is in recipe_modules.py, else the generic module.
 const std::vector<CodeLine>& code_lines_for(const AttentionConfig& config);
 // The PyTorch class code_lines_for shows ("ScratchMha"), or "" for the generic module.
 std::string code_class_for(const AttentionConfig& config);
+
+// The code panel's margin tag of `line`: its steps' names ("q", "q k v"), or the first
+// name and how many more ("input +2") when they would not fit in kStepTagChars.
+constexpr std::size_t kStepTagChars = 16;
+std::string step_tag(const CodeLine& line);
 
 // The indices of the lines whose marker names `step` (empty when none does).
 std::vector<int> lines_of_step(const std::vector<CodeLine>& lines, StepId step);

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/ops.h"
+#include "core/recipe.h"
 #include "core/rope.h"
 
 namespace attn::text {
@@ -53,6 +54,19 @@ StepText stacked_heads_text(StepId id, const AttentionConfig& c, const Catalogue
     return {cat.format("step.stacked_heads.title", {{"letter", letter}}),
             cat.format("step.stacked_heads.formula", {{"letter", letter}, {"lower", lower}}),
             cat.format("step.stacked_heads.explanation", {{"heads", c.H()}, {"head_dim", c.head_dim()}, {"embed", c.E()}})};
+}
+
+std::string plain_key(StepId id, const AttentionConfig& c, const char* part);
+
+// A recipe whose code calls .contiguous() on the transpose back (core/recipe.h,
+// HeadJoinCode) has its own texts for the two steps that rejoin the heads: they say
+// where its copy happens and where AttnViz's trace makes it. nullptr otherwise.
+const char* head_join_texts(StepId id, const AttentionConfig& c) {
+    const HeadJoinCode code = head_join_code(c);
+    if (code == HeadJoinCode::CopyAtConcat) return nullptr;
+    if (id == StepId::ContextSplit) return "code_copies";
+    if (id == StepId::Concat) return code == HeadJoinCode::CopyAtSplitThenView ? "code_view" : "code_reshape";
+    return nullptr;
 }
 
 std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& cat) {
@@ -105,10 +119,10 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
         case StepId::AttnDropped:
             return cat.format(key, {{"p", fixed(c.dropout, 2)}, {"keep_scale", fixed(dropout_keep_scale(c.dropout), 3)}});
         case StepId::Context: return cat.format(key, {{"head_dim", c.head_dim()}});
-        case StepId::ContextSplit: return cat.text(key);
+        case StepId::ContextSplit: return cat.text(plain_key(id, c, "explanation"));
         case StepId::Concat: {
             // Without an output projection (selfatt-v1) the joined heads are the module's output.
-            const std::string joined = cat.format(c.variant == Variant::Stacked ? "step.concat.stacked.explanation" : key,
+            const std::string joined = cat.format(plain_key(id, c, "explanation"),
                                                   {{"heads", c.H()}, {"head_dim", c.head_dim()}, {"embed", c.E()}});
             return c.no_out_proj ? join(joined, cat.text("step.concat.no_out_proj")) : joined;
         }
@@ -125,6 +139,7 @@ bool is_stacked_heads(StepId id, const AttentionConfig& c) {
 // 1/sqrt(d_h) has its own title and formula.
 std::string plain_key(StepId id, const AttentionConfig& c, const char* part) {
     if (id == StepId::Concat && c.variant == Variant::Stacked) return std::string("step.concat.stacked.") + part;
+    if (const char* texts = head_join_texts(id, c)) return key_of(id, texts) + "." + part;
     if (id == StepId::AttnScaled && c.scale.kind != ScaleKind::Head)
         return std::string("step.attn_scaled.") + (c.scale.kind == ScaleKind::Hidden ? "hidden" :
                                                    c.scale.kind == ScaleKind::None   ? "none" : "value") + "." + part;
@@ -154,7 +169,14 @@ std::string step_title(const Step& step, const AttentionConfig& c, const Catalog
 
 std::string copy_badge(StepId id, const AttentionConfig& c, const Catalogue& cat) {
     if (id != StepId::Concat) return "";
+    if (head_join_texts(id, c)) return cat.text("step.concat.copy_code_earlier");
     return cat.text(c.variant == Variant::Stacked ? "step.concat.copy_stacked" : "step.concat.copy_contiguous");
+}
+
+std::string code_copy_note(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+    const char* texts = head_join_texts(id, c);
+    if (!texts) return "";
+    return cat.text(id == StepId::ContextSplit ? "storage.code_copies_here" : "storage.code_view_here");
 }
 
 std::string copy_badge(const Step& step, const AttentionConfig& c, const Catalogue& cat) { return copy_badge(step.id, c, cat); }

@@ -33,6 +33,11 @@ std::string step_title(const Step& step, const AttentionConfig& config, const Ca
 std::string copy_badge(StepId id, const AttentionConfig& config, const Catalogue& catalogue = active());
 std::string copy_badge(const Step& step, const AttentionConfig& config, const Catalogue& catalogue = active());
 
+// For a recipe whose code copies the heads at another step than AttnViz's trace
+// (core/recipe.h, HeadJoinCode): on context_split and concat, what the code does there
+// ("this recipe's code: .contiguous() copies here ..."); "" otherwise.
+std::string code_copy_note(StepId id, const AttentionConfig& config, const Catalogue& catalogue = active());
+
 // A sentence on what dividing by sqrt(d_h) changed in one row (see core scaling_effect).
 std::string describe_scaling_effect(const ScalingEffect& effect, int head_dim, const Catalogue& catalogue = active());
 

@@ -14,6 +14,12 @@ builds): a line ending in a "step:" comment, naming a step and its shape, is
 the line that produces that step, as in attention_module.py. tests/torch_reference/make_recipe_fixtures.py
 imports this file, so the code shown is the code that wrote the fixtures.
 
+The panel shows each class as its article writes it (app/io/torch_code.cpp,
+article_lines): `self.keep("q", expr)` is shown as `expr`, a statement made only
+of `self.keep` calls is not shown (its step goes to the line that made the kept
+value), `Traced` is shown as `nn.Module`, a line with a "trace-only" comment is
+not shown, and a line with an "article:" comment is shown as the code after it.
+
 Shapes: B batch, L query length, S key length, E width, H heads, d_h = E / H.
 """
 
@@ -63,10 +69,10 @@ class ScratchCausalHead(nn.Module):
         weights = torch.softmax(scaled, dim=-1)  # step: attn_weights (B, L, S) of one head
         dropped = self.dropout(weights)  # step: attn_dropped (B, L, S) of one head
         context = dropped @ values  # step: context (B, L, d_out) of one head
-        parts = dict(q_heads=queries, k_heads=keys, v_heads=values, attn_scores=scores,
-                     attn_masked=masked, attn_scaled=scaled, attn_weights=weights,
-                     attn_dropped=dropped, context=context)
-        return context, parts
+        parts = dict(q_heads=queries, k_heads=keys, v_heads=values, attn_scores=scores,  # trace-only
+                     attn_masked=masked, attn_scaled=scaled, attn_weights=weights,  # trace-only
+                     attn_dropped=dropped, context=context)  # trace-only
+        return context, parts  # article: return context
 
 
 class ScratchStacked(Traced):
@@ -79,11 +85,11 @@ class ScratchStacked(Traced):
 
     def forward(self, x):
         self.keep("input", x)  # step: input (B, L, E)
-        outputs = [head(x) for head in self.heads]
-        for step in ("q_heads", "k_heads", "v_heads", "attn_scores", "attn_masked", "attn_scaled",
-                     "attn_weights", "attn_dropped", "context"):
-            self.keep(step, torch.stack([parts[step] for _, parts in outputs], dim=1))  # (B, H, ...)
-        return self.keep("concat", torch.cat([context for context, _ in outputs], dim=-1))  # step: concat (B, L, E)
+        outputs = [head(x) for head in self.heads]  # trace-only
+        for step in ("q_heads", "k_heads", "v_heads", "attn_scores", "attn_masked", "attn_scaled",  # trace-only
+                     "attn_weights", "attn_dropped", "context"):  # trace-only
+            self.keep(step, torch.stack([parts[step] for _, parts in outputs], dim=1))  # trace-only (B, H, ...)
+        return self.keep("concat", torch.cat([context for context, _ in outputs], dim=-1))  # article: return torch.cat([head(x) for head in self.heads], dim=-1)  # step: concat (B, L, E)
 
 
 # --------------------------------------------------------------------------

@@ -47,6 +47,17 @@ bool sweep_to_line_of(HeadlessImGui& imgui, AppState& state, const ImGuiWindow* 
     return false;
 }
 
+// The canvas's text with the code panel closed (under the canvas at 1280x800 it leaves
+// no room for the storage strip); the panel is opened again.
+std::string canvas_without_code(HeadlessImGui& imgui, AppState& state) {
+    state.ui.code.show = false;
+    frames(imgui, state, 3);
+    const std::string drawn = drawn_text("Canvas");
+    state.ui.code.show = true;
+    frames(imgui, state, 2);
+    return drawn;
+}
+
 }  // namespace
 
 TEST_CASE("the code panel highlights the current step's line and writes its shape under it") {
@@ -108,13 +119,16 @@ TEST_CASE("with a recipe the code panel shows the recipe's own class and highlig
         std::string drawn = drawn_text(code_window());
         // The class's first line is in view beside the canvas; under it (1024x768) the
         // panel has scrolled to the highlight.
-        if (size.x >= 1920) CHECK(shows(drawn, "class ScratchMha(Traced):"));
+        if (size.x >= 1920) CHECK(shows(drawn, "class ScratchMha(nn.Module):"));
         CHECK(shows(drawn, "ScratchMha from AttnViz's recipe_modules.py"));
         CHECK_FALSE(shows(drawn, "class Attention(nn.Module)"));
         CHECK_FALSE(shows(drawn, "attn_scores = queries @ keys.transpose(-2, -1)"));  // the generic module's line
         // The highlighted line is the class's own, with the shape it produced under it.
         const Step& scores = trace.steps[static_cast<size_t>(trace.index_of(StepId::AttnScores))];
-        CHECK(shows(drawn, "scores = self.keep(\"attn_scores\", q @ k.transpose(2, 3))"));
+        // As the article writes it: no self.keep; the step's tag is drawn in the margin
+        // right after the line (so it stays above the highlight).
+        CHECK(shows(drawn, "scores = q @ k.transpose(2, 3) attn_scores"));
+        CHECK_FALSE(shows(drawn, "self.keep"));
         CHECK(shows(drawn, "# attn_scores (B, H, L, S) = (" + std::to_string(scores.tensor.dim(0)) + ", " +
                                std::to_string(scores.tensor.dim(1)) + ", "));
 
@@ -136,7 +150,7 @@ TEST_CASE("with a recipe the code panel shows the recipe's own class and highlig
     state.ui.playback.set_position(state.results.trace->index_of(StepId::QHeads), 1.0f);
     frames(imgui, state, 3);
     const std::string drawn = drawn_text(code_window());
-    CHECK(shows(drawn, "class SelfAttV1(Traced):"));
+    CHECK(shows(drawn, "class SelfAttV1(nn.Module):"));
     CHECK(shows(drawn, "SelfAttV1 has no line for q_heads; AttnViz adds this step"));
 }
 
@@ -237,4 +251,49 @@ TEST_CASE("resting the mouse on a code line only highlights it: the step changes
     ImGui::GetIO().MouseDown[0] = false;
     frames(imgui, state, 2);
     CHECK(state.ui.playback.step() == weights);
+}
+
+TEST_CASE("llama and interview-mha: the code, the step texts and the storage strip agree on where the heads are copied") {
+    struct Expected {
+        const char* recipe;
+        const char* split_line;   // the highlighted line at context_split
+        const char* concat_line;  // and at concat
+        const char* concat_texts;
+    };
+    for (const Expected& e : {Expected{"llama", "context = context.transpose(1, 2).contiguous()",
+                                       "concat = context.reshape(bsz, q_len, -1)", "step.concat.code_reshape"},
+                              Expected{"interview-mha", "context = context.transpose(1, 2).contiguous()",
+                                       "output = context.view(b, n, -1)", "step.concat.code_view"}}) {
+        CAPTURE(e.recipe);
+        HeadlessImGui imgui(1280, 800);
+        const Recipe* recipe = find_recipe(e.recipe);
+        REQUIRE(recipe);
+        AppState state = state_for(recipe->config);
+        REQUIRE(state.results.trace);
+        state.settings.hint_seen = true;
+        state.ui.code.show = true;
+        ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+        const Trace& trace = *state.results.trace;
+        const char* explanation = text::label("window.explanation");
+
+        // context_split: the code copies here, the trace's tensor is a view; both say so.
+        state.ui.playback.set_position(trace.index_of(StepId::ContextSplit), 1.0f);
+        frames(imgui, state, 3);
+        CHECK(shows(drawn_text(code_window()), std::string(e.split_line) + " context_split"));
+        std::string words = drawn_text(explanation);
+        CHECK(shows(words, text::tr("step.context_split.code_copies.title")));
+        CHECK(shows(words, text::tr("storage.code_copies_here")));
+        CHECK_FALSE(shows(words, text::tr("step.context_split.explanation")));  // "cannot be view()ed yet"
+        CHECK(shows(canvas_without_code(imgui, state), text::tr("storage.code_copies_here")));
+
+        // concat: the code's view or reshape, no ".contiguous() + view" title.
+        state.ui.playback.set_position(trace.index_of(StepId::Concat), 1.0f);
+        frames(imgui, state, 3);
+        CHECK(shows(drawn_text(code_window()), std::string(e.concat_line) + " concat"));
+        words = drawn_text(explanation);
+        CHECK(shows(words, text::tr(std::string(e.concat_texts) + ".title")));
+        CHECK_FALSE(shows(words, text::tr("step.concat.title")));
+        CHECK(shows(words, text::tr("step.concat.copy_code_earlier")));
+        CHECK(shows(canvas_without_code(imgui, state), text::tr("storage.code_view_here")));
+    }
 }

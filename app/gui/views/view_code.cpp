@@ -37,6 +37,66 @@ size_t indent_of(const std::string& code) {
     return code.find_first_not_of(' ') == std::string::npos ? 0 : code.find_first_not_of(' ');
 }
 
+// Width of the left margin: the step tags are written at the panel's left edge, in the
+// line's indentation where they fit, so the code moves right only by what they need
+// beyond it (a narrow projector panel keeps its columns for the code).
+float margin_width(const std::vector<io::CodeLine>& lines) {
+    const float gap = ImGui::CalcTextSize("  ").x;
+    float margin = 0.0f;
+    for (const io::CodeLine& line : lines) {
+        if (line.steps.empty()) continue;
+        const float indent = ImGui::CalcTextSize(line.code.substr(0, indent_of(line.code)).c_str()).x;
+        margin = std::max(margin, ImGui::CalcTextSize(io::step_tag(line).c_str()).x + gap - indent);
+    }
+    return margin;
+}
+
+// The step tag of the line that starts at `line_start`, at the margin's left edge.
+void draw_step_tag(const io::CodeLine& line, ImVec2 line_start, float margin, Rgb color) {
+    ImGui::GetWindowDrawList()->AddText(ImVec2(line_start.x - margin, line_start.y),
+                                        ImGui::GetColorU32(to_imvec4(color, 0.85f)), io::step_tag(line).c_str());
+}
+
+// The line above the code: whose code it is, or why the step has no line.
+void draw_header(const std::vector<int>& highlighted, const std::string& recipe_class, const Step& shown, Rgb dim) {
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(dim));
+    if (highlighted.empty() && !recipe_class.empty())  // e.g. a single-head class's head-axis views
+        ImGui::TextWrapped("%s",
+                           text::trf("code.outside_recipe", {{"class", recipe_class}, {"name", shown.name()}}).c_str());
+    else if (highlighted.empty())
+        ImGui::TextWrapped("%s", tr("code.outside"));
+    else if (!recipe_class.empty()) {
+        ImGui::TextWrapped("%s", text::trf("code.header_recipe", {{"class", recipe_class}}).c_str());
+        // Why the class differs from recipe_modules.py, for those who open the file.
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("code.article_form"));
+    } else
+        ImGui::TextWrapped("%s", tr("code.header"));
+    ImGui::PopStyleColor();
+}
+
+// What hovering a line says: its step (number, name, shape), or that it records none here.
+void line_tooltip(const Trace& trace, const io::CodeLine& line, int target) {
+    if (target < 0) {
+        ImGui::SetTooltip("%s", tr("code.line_not_recorded"));
+        return;
+    }
+    const Step& step = trace.steps[static_cast<size_t>(target)];
+    ImGui::SetTooltip("%s",
+                      text::trf("code.line_tip",
+                                {{"number", target + 1}, {"name", step.name()}, {"shape", io::shape_of(line, step.id)}})
+                          .c_str());
+}
+
+// Under the current step's line: the shape of the tensor it produced,
+// "# attn_scores (B, H, L, S) = (1, 2, 4, 4)".
+void shape_note(const io::CodeLine& line, const Step& shown, Rgb color) {
+    const std::string note = std::string(indent_of(line.code), ' ') + "# " + shown.name() + " " +
+                             io::shape_of(line, shown.id) + " = " + shape_text(shown.tensor);
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(color));
+    ImGui::TextUnformatted(note.c_str());
+    ImGui::PopStyleColor();
+}
+
 }  // namespace
 
 void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool light_theme, const Fonts& fonts) {
@@ -55,16 +115,7 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     const std::vector<bool> runs = io::lines_run(lines, trace->config);
     const std::vector<int> highlighted = io::lines_of_step_run(lines, shown.id, trace->config);
 
-    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
-    if (highlighted.empty() && !recipe_class.empty())  // e.g. a single-head class's head-axis views
-        ImGui::TextWrapped("%s", text::trf("code.outside_recipe", {{"class", recipe_class}, {"name", shown.name()}}).c_str());
-    else if (highlighted.empty())
-        ImGui::TextWrapped("%s", tr("code.outside"));
-    else if (!recipe_class.empty())
-        ImGui::TextWrapped("%s", text::trf("code.header_recipe", {{"class", recipe_class}}).c_str());
-    else
-        ImGui::TextWrapped("%s", tr("code.header"));
-    ImGui::PopStyleColor();
+    draw_header(highlighted, recipe_class, shown, colors.dim);
 
     ImGui::BeginChild("##code_lines", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     if (fonts.code) ImGui::PushFont(fonts.code);
@@ -74,12 +125,16 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     ImGui::PushStyleColor(ImGuiCol_HeaderHovered, to_imvec4(colors.chip_bg, 0.30f));
     ImGui::PushStyleColor(ImGuiCol_HeaderActive, chip);
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 1.0f));
+    // The left margin names each line's step, so the code itself stays as the article has it.
+    const float margin = margin_width(lines);
+    if (margin > 0.0f) ImGui::Indent(margin);  // Indent(0) would indent by the style's default
     float first_highlight_y = -1.0f;
     for (size_t i = 0; i < lines.size(); ++i) {
         const io::CodeLine& line = lines[i];
         const std::string label = (line.code.empty() ? std::string(" ") : line.code) + "##line" + std::to_string(i);
         const bool is_current = runs[i] && names_step(line, shown.id);
         if (is_current && first_highlight_y < 0.0f) first_highlight_y = ImGui::GetCursorPosY();
+        const ImVec2 line_start = ImGui::GetCursorScreenPos();
         if (line.steps.empty()) {  // branches this configuration does not take are dimmed
             if (!runs[i]) ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
             ImGui::TextUnformatted(line.code.empty() ? " " : line.code.c_str());
@@ -91,27 +146,16 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
         if (target < 0) ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.dim));
         if (ImGui::Selectable(label.c_str(), is_current) && target >= 0 && target != index) playback.jump_to(target);
         if (target < 0) ImGui::PopStyleColor();
+        draw_step_tag(line, line_start, margin, is_current ? colors.formula : colors.dim);  // over the highlight
         // Hovering only highlights and names the line's step: a teacher pointing at code
         // with the mouse must not move the lesson. A click goes there.
         if (ImGui::IsItemHovered()) {
             code.hovered_line = static_cast<int>(i);
-            if (target >= 0)
-                ImGui::SetTooltip(
-                    "%s", text::trf("code.line_tip", {{"number", target + 1},
-                                                      {"name", trace->steps[static_cast<size_t>(target)].name()},
-                                                      {"shape", line.shape}})
-                              .c_str());
-            else
-                ImGui::SetTooltip("%s", tr("code.line_not_recorded"));
+            line_tooltip(*trace, line, target);
         }
-        if (is_current) {  // the shape of the tensor this line produced, under it
-            const std::string note = std::string(indent_of(line.code), ' ') + "# " + shown.name() + " " + line.shape +
-                                     " = " + shape_text(shown.tensor);
-            ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.formula));
-            ImGui::TextUnformatted(note.c_str());
-            ImGui::PopStyleColor();
-        }
+        if (is_current) shape_note(line, shown, colors.formula);
     }
+    if (margin > 0.0f) ImGui::Unindent(margin);
     ImGui::PopStyleVar();
     ImGui::PopStyleColor(3);
     // Bring the highlight into view when the step changes (stepping, playing, a click)

@@ -1,7 +1,9 @@
 // The code panel: the PyTorch module that File > Export as PyTorch writes and runs
 // (app/io/torch_code.h), beside the canvas. The lines that produce the shown step are
 // highlighted, with the tensor's real shape written under them; lines of steps this
-// configuration does not record are dimmed. Clicking a line shows its step.
+// configuration does not record are dimmed. A recipe's class is shown as its article
+// writes it (io::article_lines), and a left margin names each line's step. Clicking a
+// line shows its step.
 #pragma once
 
 #include "app/gui/animation.h"

@@ -46,6 +46,9 @@ void draw_explanation(const Trace* trace, int index, bool light_theme, const Fon
     };
     if (step.is_view) {
         colored_wrapped(colors.good, tr(step.tensor.is_contiguous() ? "explain.view" : "explain.view_not_contiguous"));
+        // A view in the trace that the recipe's own code copies (llama's .contiguous()).
+        if (const std::string note = text::code_copy_note(step.id, trace->config); !note.empty())
+            colored_wrapped(colors.warning, note.c_str());
     } else if (const std::string badge = text::copy_badge(step, trace->config); !badge.empty()) {
         colored_wrapped(colors.warning, badge.c_str());
     }

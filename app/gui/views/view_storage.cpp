@@ -8,6 +8,7 @@
 #include "app/gui/animation.h"
 #include "app/gui/head_groups.h"
 #include "app/text/languages.h"
+#include "app/text/step_text.h"
 
 namespace attn::gui {
 namespace {
@@ -65,6 +66,9 @@ Caption strip_caption(const Painter& p) {
     c.pieces.push_back(text::tr(strip.contiguous ? "storage.contiguous" : "storage.not_contiguous"));
     if (!strip.shares_with.empty()) c.pieces.push_back(text::trf("storage.shares", {{"step", strip.shares_with}}));
     else if (from) c.pieces.push_back(text::tr("storage.new_buffer"));
+    // Where the recipe's own code copies elsewhere than the trace (llama, interview-mha).
+    if (std::string note = text::code_copy_note(p.step(p.f->step).id, p.f->trace->config); !note.empty())
+        c.pieces.push_back(std::move(note));
     const int64_t numel = p.step(p.f->step).tensor.numel();
     const auto arcs = static_cast<int64_t>(strip.first_positions.size());
     if (arcs > 1 && arcs < numel) {
