@@ -15,12 +15,15 @@
 #ifdef ATTNVIZ_HAVE_GUI
 #include "app/cli/cmd_snapshot.h"
 #include "app/gui/entry.h"
+#include "app/io/model_loader.h"
 #endif
 
 namespace {
 #ifdef ATTNVIZ_HAVE_GUI
 // What a first start of the window shows: the trained language model on its card's sentence.
 constexpr const char* kDefaultModel = "tiny-lm";
+// ... and in Chinese (either script), the character-level model on its card's sentence in that script.
+constexpr const char* kDefaultChineseModel = "tiny-lm-zh";
 #endif
 }
 
@@ -89,7 +92,11 @@ static int run(int argc, char** argv) {
     bool configured = false;
     for (const CLI::Option* opt : app.get_options())
         if (window_option(opt)) configured = true;
-    if (!configured) window.model = kDefaultModel;
+    if (!configured) {
+        const std::string start = attn::gui::starting_language(language);
+        window.model = start.rfind("zh", 0) == 0 ? kDefaultChineseModel : kDefaultModel;
+        if (auto model = attn::io::load_model(window.model)) window.sentence = model.value()->spec.example_for(start);
+    }
     attn::Result<attn::io::Problem> problem = resolve_problem(window);
     if (!problem) return fail(problem.message());
     return attn::gui::run_window(problem.value(), !configured, language);

@@ -178,6 +178,13 @@ void post_request(AppState& state, ComputeWorker& worker) {
 
 }  // namespace
 
+std::string starting_language(const std::string& option_language) {
+    if (!option_language.empty()) return option_language;
+    const std::string saved = load_settings().language;
+    if (!saved.empty() && text::find_language(saved)) return saved;
+    return text::language_from_environment();
+}
+
 int run_window(const io::Problem& initial, bool resume, const std::string& language) {
     glfwSetErrorCallback(nullptr);
     if (!glfwInit()) {

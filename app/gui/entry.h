@@ -13,6 +13,10 @@ namespace attn::gui {
 // command line gave no configuration, so the saved one (with its sentence and step)
 // comes back when it passes validation. `language`: the code --lang gave ("" : the one
 // saved in the settings, else the system locale's).
+// The language the window starts in: `option_language` (--lang) when given, else the one
+// picked before (settings.ini), else the system locale's ("" = English).
+std::string starting_language(const std::string& option_language);
+
 int run_window(const io::Problem& initial, bool resume, const std::string& language = "");
 
 // `attnviz bench --render` is declared in render_bench.h.

@@ -69,6 +69,8 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
     ATTNVIZ_CARD_FIELD(spec.vocabulary, std::vector<std::string>, "vocabulary");
     ATTNVIZ_CARD_FIELD(spec.prepend_bos, bool, "prepend_bos");
     ATTNVIZ_CARD_FIELD(spec.example, std::string, "example");
+    for (const auto& [key, value] : card.items())  // "example_zh-Hant": the example in that language
+        if (key.rfind("example_", 0) == 0 && value.is_string()) spec.example_by_language[key.substr(8)] = value.get<std::string>();
     if (card.contains("reading_the_output")) ATTNVIZ_CARD_FIELD(spec.reading_the_output, Message, "reading_the_output");
     if (!card.contains("architecture") || !card["architecture"].is_object())
         return R::failure(what + ": the card has no 'architecture' object");

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <utility>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,13 @@ struct ModelSpec {
     bool mlp = false;                     // each layer has LN2 + MLP after attention
     float norm_eps = 1e-5f;
     std::string example;             // a sentence where the heads differ visibly
+    // The same sentence written for a language ("zh-Hant": 小狗看見了小貓), from the card's
+    // optional "example_<code>" fields; the window starts on it in that language.
+    std::map<std::string, std::string> example_by_language;
+    const std::string& example_for(const std::string& language) const {
+        const auto it = example_by_language.find(language);
+        return it == example_by_language.end() ? example : it->second;
+    }
     std::vector<HeadClaim> head_claims;
     Message reading_the_output;      // how to read logits / probs, in one line (may be empty)
     // The card's training figures, for the window: held-out measures ("exact_match 1.00")
