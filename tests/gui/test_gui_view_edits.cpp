@@ -72,6 +72,20 @@ AppState small_state() {
     return state;
 }
 
+// Clicks down from the top of the panel until a text field takes the keyboard (the
+// sentence box is the first), then puts the cursor after the last word. False when no
+// field took it.
+bool click_into_sentence_box(AppState& state) {
+    controls_frame(state, state.ui);
+    bool editing = false;
+    for (float y = 2.0f; y < ImGui::GetFontSize() * 8.0f && !editing; y += 3.0f) {
+        click_at(state, state.ui, kPanelW * 0.5f, y);
+        editing = ImGui::GetIO().WantTextInput;
+    }
+    if (editing) press_key(state, state.ui, kEndKey);  // a click may have selected one word
+    return editing;
+}
+
 }  // namespace
 
 TEST_CASE("typing into the sentence box comes back as a session edit and leaves the drawn state alone") {
@@ -80,15 +94,7 @@ TEST_CASE("typing into the sentence box comes back as a session edit and leaves 
     AppState state = small_state();
     REQUIRE(state.results.trace);
     const AppState before = state;
-    controls_frame(state, state.ui);
-    // Click down from the top until a text field takes the keyboard: the sentence is the first.
-    bool editing = false;
-    for (float y = 2.0f; y < ImGui::GetFontSize() * 8.0f && !editing; y += 3.0f) {
-        click_at(state, state.ui, kPanelW * 0.5f, y);
-        editing = ImGui::GetIO().WantTextInput;
-    }
-    REQUIRE(editing);
-    press_key(state, state.ui, kEndKey);  // after the last word (a click may have selected one)
+    REQUIRE(click_into_sentence_box(state));
 
     ImGui::GetIO().AddInputCharactersUTF8(" dog");
     const Actions typed = controls_frame(state, state.ui);
@@ -123,14 +129,7 @@ TEST_CASE("Escape in the sentence box leaves the field and keeps the sentence al
     ImGui::GetIO().KeyMap[ImGuiKey_Escape] = kEscapeKey;
     AppState state = small_state();
     REQUIRE(state.results.trace);
-    controls_frame(state, state.ui);
-    bool editing = false;
-    for (float y = 2.0f; y < ImGui::GetFontSize() * 8.0f && !editing; y += 3.0f) {
-        click_at(state, state.ui, kPanelW * 0.5f, y);
-        editing = ImGui::GetIO().WantTextInput;
-    }
-    REQUIRE(editing);
-    press_key(state, state.ui, kEndKey);
+    REQUIRE(click_into_sentence_box(state));
     ImGui::GetIO().AddInputCharactersUTF8(" and the cat ran");
     Actions typed = controls_frame(state, state.ui);
     apply_edits(state, typed);

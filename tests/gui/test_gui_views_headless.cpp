@@ -347,10 +347,7 @@ TEST_CASE("the explanation of a fully masked row follows the fill: zeros for -in
 }
 
 TEST_CASE("the storage key says why a step has no head: before the split, heads joined, or a table all heads share") {
-    AttentionConfig c;
-    c.seq_len = 4;
-    c.hidden_dim = 8;
-    c.num_heads = 2;
+    AttentionConfig c = sized(4, 8, 2);
     c.rope = true;
     HeadlessImGui imgui(1600, 1000);
     AppState state = state_for(c);
@@ -374,10 +371,7 @@ TEST_CASE("the storage key says why a step has no head: before the split, heads 
 }
 
 TEST_CASE("a projection's formula has a bias term only when the configuration has one") {
-    AttentionConfig c;
-    c.seq_len = 4;
-    c.hidden_dim = 8;
-    c.num_heads = 2;
+    AttentionConfig c = sized(4, 8, 2);
     for (const bool bias : {true, false}) {
         CAPTURE(bias);
         c.bias = bias;
@@ -394,10 +388,7 @@ TEST_CASE("a projection's formula has a bias term only when the configuration ha
 }
 
 TEST_CASE("one head and no output projection are said as they are (selfatt-v1)") {
-    AttentionConfig c;
-    c.seq_len = 4;
-    c.hidden_dim = 8;
-    c.num_heads = 1;
+    AttentionConfig c = sized(4, 8, 1);
     c.no_out_proj = true;
     const std::string split = describe_step(StepId::QSplit, c, attn::text::english()).explanation;
     CHECK(split.find("head 1") == std::string::npos);  // there is no second head
