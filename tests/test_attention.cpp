@@ -374,10 +374,7 @@ TEST_CASE("the memory estimate, summed over planned_steps, is the trace's real s
 }
 
 TEST_CASE("with dropout the head average is taken after dropout, as nn.MultiheadAttention returns it") {
-    AttentionConfig c;
-    c.seq_len = 5;
-    c.hidden_dim = 6;
-    c.num_heads = 3;
+    AttentionConfig c = attn::test_configs::sized(5, 6, 3);
     c.dropout = 0.4f;
     c.average_weights = true;
     Result<Trace> t = run_attention(c);
