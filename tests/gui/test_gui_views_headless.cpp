@@ -2,6 +2,8 @@
 // fonts, no window and no GL. Every step, several moments of its animation, every head.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "tests/gui/headless_imgui.h"
 #include "core/attention.h"
 #include "app/gui/format.h"
@@ -494,4 +496,34 @@ TEST_CASE("every head of a step prints its numbers with the same decimals") {
         for (int64_t j = 0; j < context.shape()[3]; ++j) some_negative |= context.at({0, h, 0, j}) < 0.0f;
     }
     CHECK(some_negative);  // the case the issue saw: signs differ between heads
+}
+
+TEST_CASE("an algorithmic model's output sequence is drawn as its tokens, the tokens step as ids") {
+    HeadlessImGui imgui(1600, 1000);
+    AppState state = state_for_model("reverse", 0);
+    REQUIRE(state.results.trace);
+    state.settings.hint_seen = true;
+    const Trace& trace = *state.results.trace;
+    const int predicted = trace.index_of(StepId::PredictedTokens);
+    REQUIRE(predicted >= 0);
+    // The predicted ids, and the words the vocabulary gives them (the card's 3 1 4 1 5 9 2 6, reversed).
+    std::string words, id_text;
+    bool some_id_differs = false;
+    const Tensor& ids = trace.steps[static_cast<size_t>(predicted)].tensor;  // (B, L)
+    for (int64_t i = 0; i < ids.dim(1); ++i) {
+        const auto id = static_cast<size_t>(std::lround(ids.at({0, i})));
+        REQUIRE(id < trace.model.vocabulary.size());
+        words += trace.model.vocabulary[id];
+        id_text += std::to_string(id);
+        some_id_differs |= trace.model.vocabulary[id] != std::to_string(id);
+    }
+    REQUIRE(some_id_differs);  // otherwise words and ids could not be told apart
+    CHECK(words == "62951413");
+    state.ui.playback.set_position(predicted, 1.0f);
+    imgui.frame(state);
+    imgui.frame(state);
+    // The cells hold the words (the note under the canvas spells them too), not the ids.
+    const std::string canvas = drawn_text("Canvas");
+    CHECK(shows(canvas, words));
+    CHECK_FALSE(shows(canvas, id_text));
 }

@@ -282,6 +282,13 @@ int step_decimals(const Painter& p, int step, int max_chars) {
 
 }  // namespace
 
+// The vocabulary's word for an id held as a float ("" when out of range).
+static std::string vocabulary_word(const Painter& p, float id) {
+    const std::vector<std::string>& vocabulary = p.f->model->vocabulary;
+    const long index = std::lround(id);
+    return index >= 0 && index < static_cast<long>(vocabulary.size()) ? vocabulary[static_cast<size_t>(index)] : "";
+}
+
 NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float cell_h) {
     NumberFormat out;
     const StepDisplay& sd = p.display(step);
@@ -318,7 +325,11 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
     if (format.decimals < 0) return;  // colours only: a cut number would be a wrong number
     const int max_chars = format.max_chars, decimals = format.decimals;
     const bool difference = format.difference;
-    const Tensor& t = p.step(step).tensor;
+    // A model's output sequence (sort, reverse) reads as its tokens, not as vocabulary ids;
+    // the `tokens` step keeps its ids, which is what it teaches.
+    const Step& shown = p.step(step);
+    const bool words = step_info(shown.id).token_ids() && shown.kind == StepKind::Prediction && !p.f->model->vocabulary.empty();
+    const Tensor& t = shown.tensor;
     std::vector<float> values(static_cast<size_t>(pn.rows) * static_cast<size_t>(pn.cols));
     for (int i = 0; i < pn.rows; ++i)
         for (int j = 0; j < pn.cols; ++j) values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)] = cell_value(t, pn, i, j);
@@ -328,7 +339,7 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
         for (int j = 0; j < pn.cols; ++j) {
             if (i == stop_row && j >= stop_col) break;
             const float v = values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)];
-            const std::string s = difference ? format_difference(v) : format_cell_fixed(v, decimals);
+            const std::string s = difference ? format_difference(v) : words ? vocabulary_word(p, v) : format_cell_fixed(v, decimals);
             if (s.empty() || static_cast<int>(s.size()) > max_chars) continue;
             const bool masked = std::isinf(v) && v < 0;
             const Rgb c = sample_colormap(sd.colormap, colormap_position(v, sd.vmin, sd.vmax));
