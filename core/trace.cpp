@@ -1,5 +1,7 @@
 #include "core/trace.h"
 
+#include <algorithm>
+
 #include <cassert>
 #include <set>
 
@@ -73,11 +75,11 @@ int Trace::count_fully_masked_rows() const {
     return n;
 }
 
-int Trace::count_fully_masked_queries() const {
+int Trace::count_fully_masked_queries(int item) const {
     const int64_t B = config.batch_size(), H = config.H(), L = config.L();
     if (fully_masked_rows.size() != static_cast<size_t>(B * H * L)) return count_fully_masked_rows();
     int n = 0;
-    for (int64_t b = 0; b < B; ++b)
+    for (int64_t b = item >= 0 ? item : 0; b < (item >= 0 ? std::min<int64_t>(item + 1, B) : B); ++b)
         for (int64_t i = 0; i < L; ++i) {
             bool any = false;
             for (int64_t h = 0; h < H && !any; ++h) any = fully_masked_rows[static_cast<size_t>((b * H + h) * L + i)] != 0;

@@ -121,8 +121,9 @@ struct Trace {
     // (head, query) rows with every key masked: the flags set above.
     int count_fully_masked_rows() const;
     // Distinct (batch item, query) rows with every key masked in at least one head: what
-    // a learner calls "a query row" (one painted row in 2 heads is 1, not 2).
-    int count_fully_masked_queries() const;
+    // a learner calls "a query row" (one painted row in 2 heads is 1, not 2). With `item`
+    // >= 0, only that batch item's rows (the item on screen).
+    int count_fully_masked_queries(int item = -1) const;
 };
 
 }  // namespace attn

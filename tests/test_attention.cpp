@@ -401,3 +401,15 @@ TEST_CASE("with dropout the head average is taken after dropout, as nn.Multihead
     CHECK(some_row_off_one);  // dropout's zeros and 1/(1-p) show in the average
     CHECK(t->find(StepId::AttnWeightsAvg)->sources == std::vector<StepId>{StepId::AttnDropped});
 }
+
+TEST_CASE("fully masked query rows are counted per batch item, as the notes beside the item on screen say") {
+    AttentionConfig c = attn::test_configs::sized(4, 6, 2, 2);
+    c.mask = MaskKind::Padding;
+    c.valid_lengths = {4, 0};  // item 1 sees no key at all
+    Result<Trace> t = run_attention(c);
+    REQUIRE(t.ok());
+    CHECK(t->count_fully_masked_queries(0) == 0);
+    CHECK(t->count_fully_masked_queries(1) == 4);   // 4 query rows, each masked in both heads
+    CHECK(t->count_fully_masked_queries() == 4);
+    CHECK(t->count_fully_masked_rows() == 2 * 4);  // (head, query) rows
+}

@@ -116,7 +116,7 @@ bool fill_choice(Session& session) {
 // How many query rows of the trace on screen have no key left, and what they became.
 void fully_masked_note(const Results& results, bool light_theme) {
     if (!results.trace) return;
-    const int rows = results.trace->count_fully_masked_queries();
+    const int rows = results.trace->count_fully_masked_queries(results.model ? results.model->batch_item : -1);  // the item on screen
     if (rows == 0) return;
     const MaskFill& fill = results.trace->config.mask_fill;
     if (fill.kind == MaskFillKind::NegativeInfinity)

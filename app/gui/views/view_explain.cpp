@@ -13,7 +13,7 @@ namespace attn::gui {
 
 using text::tr;
 
-void draw_explanation(const Trace* trace, int index, bool light_theme, const Fonts& fonts, bool large) {
+void draw_explanation(const Trace* trace, int index, int batch_item, bool light_theme, const Fonts& fonts, bool large) {
     if (!trace || trace->steps.empty()) {
         ImGui::TextDisabled("%s", tr("explain.waiting"));
         return;
@@ -57,7 +57,7 @@ void draw_explanation(const Trace* trace, int index, bool light_theme, const Fon
     text_wrapped(words.explanation.c_str());
     ImGui::PopTextWrapPos();
     if (step.kind == StepKind::Softmax || step.kind == StepKind::Mask) {
-        const int fully = trace->count_fully_masked_queries();
+        const int fully = trace->count_fully_masked_queries(batch_item);  // the item on screen
         if (fully > 0) {
             // With a finite fill (-1e20, finfo.min) the row's scores are all equal, so the
             // softmax gives 1/S each, as PyTorch does; only -inf needs AttnViz's zeros.

@@ -8,6 +8,6 @@
 namespace attn::gui {
 
 // Step `index` of `trace` (nullptr: a placeholder). `large` selects presentation-size type.
-void draw_explanation(const Trace* trace, int index, bool light_theme, const Fonts& fonts, bool large);
+void draw_explanation(const Trace* trace, int index, int batch_item, bool light_theme, const Fonts& fonts, bool large);
 
 }  // namespace attn::gui

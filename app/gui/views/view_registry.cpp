@@ -57,7 +57,8 @@ const std::vector<ViewSpec>& registered_views() {
              return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, ui.playback.step(), anchor);
          }},
         {"window.explanation", true, DockSlot::RightTop, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
-             draw_explanation(s.results.trace.get(), ui.playback.step(), s.settings.light_theme, c.fonts, false);
+             draw_explanation(s.results.trace.get(), ui.playback.step(), s.results.model ? s.results.model->batch_item : 0,
+                              s.settings.light_theme, c.fonts, false);
              return Actions{};
          }},
         {"window.inspector", true, DockSlot::RightBottom, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
