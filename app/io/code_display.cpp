@@ -21,10 +21,13 @@ std::string_view trimmed(std::string_view s) {
     return s;
 }
 
-// Where the comment of a Python line starts: its first '#' outside a string.
-std::size_t comment_start(std::string_view code) {
+// Walks code[from..] outside Python string literals, calling `stop(i)` for each such
+// character; returns the first index where it says true, or kNone. One quote-aware walk
+// for comments and brackets alike.
+template <typename Stop>
+std::size_t find_outside_strings(std::string_view code, std::size_t from, Stop stop) {
     char quote = 0;
-    for (std::size_t i = 0; i < code.size(); ++i) {
+    for (std::size_t i = from; i < code.size(); ++i) {
         const char ch = code[i];
         if (quote) {
             if (ch == '\\')
@@ -33,11 +36,16 @@ std::size_t comment_start(std::string_view code) {
                 quote = 0;
         } else if (ch == '"' || ch == '\'') {
             quote = ch;
-        } else if (ch == '#') {
+        } else if (stop(i)) {
             return i;
         }
     }
     return kNone;
+}
+
+// Where the comment of a Python line starts: its first '#' outside a string.
+std::size_t comment_start(std::string_view code) {
+    return find_outside_strings(code, 0, [&](std::size_t i) { return code[i] == '#'; });
 }
 
 std::string_view statement_of(std::string_view code) { return trimmed(code.substr(0, comment_start(code))); }
@@ -48,26 +56,14 @@ std::string_view statement_of(std::string_view code) { return trimmed(code.subst
 template <typename AtTop>
 std::size_t scan_brackets(std::string_view code, std::size_t open, AtTop at_top) {
     int depth = 0;
-    char quote = 0;
-    for (std::size_t i = open; i < code.size(); ++i) {
+    const std::size_t close = find_outside_strings(code, open, [&](std::size_t i) {
         const char ch = code[i];
-        if (quote) {
-            if (ch == '\\')
-                ++i;
-            else if (ch == quote)
-                quote = 0;
-            continue;
-        }
-        if (ch == '"' || ch == '\'')
-            quote = ch;
-        else if (ch == '(' || ch == '[' || ch == '{')
-            ++depth;
-        else if ((ch == ')' || ch == ']' || ch == '}') && --depth == 0)
-            return i + 1;
-        else if (depth == 1)
-            at_top(i);
-    }
-    return kNone;
+        if (ch == '(' || ch == '[' || ch == '{') ++depth;
+        else if ((ch == ')' || ch == ']' || ch == '}') && --depth == 0) return true;
+        else if (depth == 1) at_top(i);
+        return false;
+    });
+    return close == kNone ? kNone : close + 1;
 }
 
 // Comma-separated parts of a parameter or target list, trimmed.
