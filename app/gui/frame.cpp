@@ -16,6 +16,7 @@
 
 #include "app/gui/cjk_wrap.h"
 #include "app/gui/fonts_theme.h"
+#include "app/gui/views/view_canvas_panel.h"
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
 #include "app/text/step_text.h"
@@ -109,10 +110,10 @@ struct FooterText {
     float height = 0, font_scale = 1;
     bool scrolls = false;
 };
-FooterText fit_footer(const std::string& text, float w, float h) {
+FooterText fit_footer(const std::string& text, float w, float most_h) {
     const ImVec2 pad = ImGui::GetStyle().WindowPadding;
     const float wrap = std::max(1.0f, w - 10.0f - pad.x * 2.0f);
-    const float most = std::floor(h / 3.0f) - pad.y * 2.0f;
+    const float most = std::floor(most_h) - pad.y * 2.0f;
     FooterText out;
     for (const float scale : {1.0f, 0.9f, 0.8f}) {
         // Text at a smaller scale wraps as at a wider width at full size.
@@ -144,7 +145,14 @@ void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext
     const float formula_w = ImGui::CalcTextSize(words.formula.c_str()).x;
     const bool one_line = title_w + formula_w + pad.x * 6.0f < w;
     const float header_h = s * 1.25f + (one_line ? 0.0f : ImGui::GetFontSize() * 1.5f) + pad.y * 2.0f;
-    const FooterText footer = fit_footer(words.explanation, w, h);
+    const FooterText footer = fit_footer(words.explanation, w, h / 3.0f);
+    // The explanation goes beside the picture, with its caption and legend, when that
+    // gives the picture clearly bigger cells (a 2x2 grid of heads on a 4:3 projector).
+    const float side_w = std::floor(w * 0.3f);
+    const Rect under{0, header_h, w, h - header_h - footer.height}, left{0, header_h, w - side_w, h - header_h};
+    const bool beside = traced && presentation_cell(state, ui, ctx, left, true) > presentation_cell(state, ui, ctx, under, false) * 1.05f;
+    FrameContext canvas_ctx = ctx;
+    canvas_ctx.key_beside = beside;
     place_window(0, 0, w, header_h);
     ImGui::Begin("##present_header", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (traced) {
@@ -155,7 +163,22 @@ void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext
         ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
     }
     ImGui::End();
-    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, header_h, w, h - header_h - footer.height}, out);
+    draw_slot(DockSlot::Center, state, ui, canvas_ctx, beside ? left : under, out);
+    if (beside) {
+        place_window(left.w, header_h, side_w, h - header_h);
+        ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float key_h = draw_presentation_key(state, ui, canvas_ctx, Rect{at.x, at.y, side_w - pad.x * 2.0f, 0.0f});
+        ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + key_h));
+        const FooterText side = fit_footer(words.explanation, side_w, h - header_h - key_h);
+        ImGui::SetWindowFontScale(side.font_scale);
+        ImGui::PushTextWrapPos(0.0f);
+        text_wrapped(words.explanation.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::SetWindowFontScale(1.0f);
+        ImGui::End();
+        return;
+    }
     place_window(0, h - footer.height, w, footer.height);
     ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | (footer.scrolls ? 0 : ImGuiWindowFlags_NoScrollbar));
     if (traced) {

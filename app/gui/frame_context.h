@@ -15,6 +15,7 @@ struct FrameContext {
     bool offscreen = false;   // snapshot/export: no menus, no dialogs, no mouse
     bool canvas_only = false; // draw nothing but the canvas
     bool presentation_header = false;  // offscreen: title and explanation around the canvas
+    bool key_beside = false;  // presentation: the canvas's caption and legend are in the side column
     double now = 0;
 };
 

@@ -35,6 +35,8 @@ struct CanvasFrame {
     bool show_storage = true;  // the storage strip under the heatmaps
     bool interactive = true;   // false for snapshots: no hover, no clicks
     bool presentation = false; // presentation mode: the picture first, bands fold away
+    bool key_beside = false;   // presentation: caption and legend are drawn in the side column
+                               // (draw_canvas_key), the canvas holds only the picture and its bands
     std::string notice;        // shown after the caption, e.g. why the settings were not applied
     float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
     Fonts fonts;
@@ -114,5 +116,9 @@ void outline_rect(const Painter& p, const Rect& r, float thickness);
 Rect cell_rect(const Rect& panel, float cell_w, float cell_h, int row, int col);
 // Colour bar with the value range.
 void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r);
+// The legend's words for hatched cells: on masked scores "masked (-1e+20)", the fill in use
+// (-inf, -1e20, finfo.min, ...), "masked in both runs" on differences from float32; on
+// weights (`scores` false) "masked key (0)".
+std::string masked_legend_label(const CanvasFrame& frame, bool scores);
 
 }  // namespace attn::gui

@@ -33,23 +33,9 @@ std::optional<Session> painted_session(const Session& session, const Trace& trac
     return edited;
 }
 
-}  // namespace
-
-Actions draw_canvas_panel(const Results& results, const Session& session, UiState& ui, const UiSettings& settings,
-                          const FrameContext& ctx, bool decorations) {
-    const bool config_rejected = !session.config_message.empty();
-    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-    if (!ctx.offscreen) {
-        // A "canvas only" export is laid out at the size the canvas has on screen.
-        ui.canvas.shown_w = size.x;
-        ui.canvas.shown_h = size.y;
-    }
-    if (!results.trace || !results.model) {
-        ImGui::SetCursorPos(ImVec2(20, 20));
-        if (!results.compute_error.empty()) ImGui::TextWrapped("%s", text::render(results.compute_error).c_str());
-        else ImGui::TextDisabled("%s", tr("canvas.computing_first"));
-        return {};
-    }
+// What the canvas draws this frame, from the state (no drawing).
+CanvasFrame canvas_frame_for(const Results& results, const Session& session, const UiState& ui, const UiSettings& settings,
+                             const FrameContext& ctx) {
     CanvasFrame frame;
     frame.trace = results.trace.get();
     frame.model = results.model.get();
@@ -63,13 +49,48 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
     frame.fonts = ctx.fonts;
     frame.show_storage = ui.show_storage;
     frame.presentation = ui.presentation;
-    if (config_rejected) frame.notice = tr("canvas.notice_last_valid");
+    frame.key_beside = ctx.key_beside;
+    if (!session.config_message.empty()) frame.notice = tr("canvas.notice_last_valid");
     else if (results.model->colour_scale.difference_from_float32)
         frame.notice = trf("canvas.notice_difference", {{"dtype", to_string(results.trace->config.dtype)}});
     if (!session.model && !results.trace->model.present()) {
         frame.painted = &session.painted_mask;
         frame.paint_blocked = text::render(painting_blocked(session.config));
     }
+    return frame;
+}
+
+}  // namespace
+
+float presentation_cell(const AppState& state, const UiState& ui, const FrameContext& ctx, const Rect& area, bool key_beside) {
+    if (!state.results.trace || !state.results.model || state.results.model->steps.empty()) return 0.0f;
+    FrameContext beside = ctx;
+    beside.key_beside = key_beside;
+    const CanvasFrame frame = canvas_frame_for(state.results, state.session, ui, state.settings, beside);
+    return canvas_result_cell(frame, ui.canvas, area);
+}
+
+float draw_presentation_key(const AppState& state, const UiState& ui, const FrameContext& ctx, const Rect& area) {
+    if (!state.results.trace || !state.results.model || state.results.model->steps.empty()) return 0.0f;
+    const CanvasFrame frame = canvas_frame_for(state.results, state.session, ui, state.settings, ctx);
+    return draw_canvas_key(frame, ui.canvas, area);
+}
+
+Actions draw_canvas_panel(const Results& results, const Session& session, UiState& ui, const UiSettings& settings,
+                          const FrameContext& ctx, bool decorations) {
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    if (!ctx.offscreen) {
+        // A "canvas only" export is laid out at the size the canvas has on screen.
+        ui.canvas.shown_w = size.x;
+        ui.canvas.shown_h = size.y;
+    }
+    if (!results.trace || !results.model) {
+        ImGui::SetCursorPos(ImVec2(20, 20));
+        if (!results.compute_error.empty()) ImGui::TextWrapped("%s", text::render(results.compute_error).c_str());
+        else ImGui::TextDisabled("%s", tr("canvas.computing_first"));
+        return {};
+    }
+    CanvasFrame frame = canvas_frame_for(results, session, ui, settings, ctx);
     const Rect area{pos.x, pos.y, size.x, size.y};
     const float s = ImGui::GetFontSize();
     // Head selector for small multiples, top right (the canvas keeps that corner free).

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "app/gui/actions.h"
+#include "app/gui/app_state.h"
 #include "app/gui/frame_context.h"
+#include "app/gui/layout.h"
 #include "app/gui/results.h"
 #include "app/gui/session.h"
 #include "app/gui/settings.h"
@@ -17,5 +19,12 @@ namespace attn::gui {
 // `decorations`: the head selector and messages (off in slides and canvas-only pictures).
 Actions draw_canvas_panel(const Results& results, const Session& session, UiState& ui, const UiSettings& settings,
                           const FrameContext& ctx, bool decorations);
+
+// Presentation's layout question: the side of the main picture's cells if the canvas got
+// `area`, with its caption and legend over the picture or, `key_beside`, in a side column.
+float presentation_cell(const AppState& state, const UiState& ui, const FrameContext& ctx, const Rect& area, bool key_beside);
+// The canvas's caption and legend in presentation's side column (the current ImGui window);
+// returns their height.
+float draw_presentation_key(const AppState& state, const UiState& ui, const FrameContext& ctx, const Rect& area);
 
 }  // namespace attn::gui
