@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "app/gui/compute_worker.h"
-#include "app/gui/model_choice.h"
+#include "app/gui/compute/compute_worker.h"
+#include "app/gui/state/model_choice.h"
 #include "app/io/npy.h"
 #include "app/text/languages.h"
 #include "core/repeat_kv.h"

@@ -9,10 +9,10 @@
 #include <cmath>
 #include <string>
 
-#include "app/gui/frame.h"
-#include "app/gui/input_edit.h"
-#include "app/gui/recipe_choice.h"
-#include "app/gui/views/view_input_editor.h"
+#include "app/gui/window/frame.h"
+#include "app/gui/edits/input_edit.h"
+#include "app/gui/state/recipe_choice.h"
+#include "app/gui/views/controls/view_input_editor.h"
 #include "app/text/languages.h"
 #include "headless_imgui.h"
 #include "tests/catalogue_words.h"

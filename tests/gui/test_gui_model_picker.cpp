@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <string>
 
-#include "app/gui/model_choice.h"
-#include "app/gui/step_notes.h"
-#include "app/gui/views/view_controls.h"
+#include "app/gui/state/model_choice.h"
+#include "app/gui/display/step_notes.h"
+#include "app/gui/views/controls/view_controls.h"
 #include "app/text/languages.h"
 #include "headless_imgui.h"
 
