@@ -1,4 +1,4 @@
-// Typing into a pinned cell of the `input` step (issue 10: "a cell of input can be
+// Typing into a pinned cell of the `input` step ("a cell of input can be
 // edited"): the value goes in, everything downstream is recomputed, the row labels stay,
 // and a refused text is named next to the field without changing anything.
 #include <doctest/doctest.h>

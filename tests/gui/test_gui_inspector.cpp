@@ -256,7 +256,7 @@ TEST_CASE("the inspector draws the core's explanation of hovered and pinned cell
     inspect_every_step(state_for(c));
 }
 
-TEST_CASE("the inspector draws issue 9's rules: RoPE, repeat_kv, head mean, extra keys, masks and scales, bf16") {
+TEST_CASE("the inspector draws the articles' option rules: RoPE, repeat_kv, head mean, extra keys, masks and scales, bf16") {
     AttentionConfig c = sized(5, 8, 4);
     SUBCASE("rope, GQA, averaged weights, causal + window, bfloat16") {
         c.rope = true;

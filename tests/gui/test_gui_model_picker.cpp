@@ -213,7 +213,7 @@ TEST_CASE("top_k returns the largest entries, largest first, lower index on ties
     CHECK(top_k(p, 5, 0).empty());
 }
 
-TEST_CASE("a saved lesson resumes with issue 9's options and its recipe") {
+TEST_CASE("a saved lesson resumes with the articles' options and its recipe") {
     AppState before;
     AttentionConfig& c = before.session.config;
     c.recipe = "scratch-mha";

@@ -172,7 +172,7 @@ StepMotion motion_for(StepKind kind) {
         case StepKind::Scale:
         case StepKind::Mask:
         case StepKind::Dropout:
-        case StepKind::Rotation:   // issue 9 steps: a plain fade until the window animates them
+        case StepKind::Rotation:   // option steps: a plain fade until the window animates them
         case StepKind::RepeatKv:
         case StepKind::HeadMean:
         case StepKind::Lookup:  // a trained model's steps (core/model/)

@@ -135,7 +135,7 @@ bool variant_combo(Session& session) {
     return changed;
 }
 
-// Issue 9's options, one collapsing section per concept. With a trained model they show
+// the articles' options, one collapsing section per concept. With a trained model they show
 // the model's choices, greyed out.
 bool draw_issue_options(Session& session, const Results& results, const ControlsContext& ctx, bool& session_edited) {
     bool changed = false;

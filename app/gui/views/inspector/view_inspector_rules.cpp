@@ -1,7 +1,7 @@
 // The inspector's drawing of each CellRule. Sections:
 //   [1] Pieces           wrapped text, tables of terms, the sum lines
 //   [2] Attention rules  projections, dot products, scale, mask, softmax, dropout, moves
-//   [3] Issue 9 rules    extra key rows, RoPE, repeat_kv, the head mean, --dtype rounding
+//   [3] Option rules    extra key rows, RoPE, repeat_kv, the head mean, --dtype rounding
 //   [4] Model rules      lookups, sums, LayerNorm, predictions, a later layer's input
 //   [5] The dispatch     draw_cell_explanation
 #include "app/gui/views/inspector/view_inspector_rules.h"
@@ -293,7 +293,7 @@ void draw_softmax(const Results& results, const CellExplanation& e, int64_t i, i
 }
 
 // ---------------------------------------------------------------------------
-// [3] Issue 9 rules
+// [3] Option rules
 // ---------------------------------------------------------------------------
 
 void draw_extra_key(const CellExplanation& e) {

@@ -1,4 +1,4 @@
-// Reading tests/fixtures/torch9 (made by tests/torch_reference/make_issue9_fixtures.py)
+// Reading tests/fixtures/torch_options (made by tests/torch_reference/make_option_fixtures.py)
 // and comparing tensors with the largest difference and its index reported.
 #pragma once
 
@@ -15,10 +15,10 @@
 #include "app/io/npy.h"
 #include "core/tensor.h"
 
-namespace issue9 {
+namespace option_cases {
 
 inline std::filesystem::path fixture_dir(const std::string& name) {
-    return std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests" / "fixtures" / "torch9" / name;
+    return std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests" / "fixtures" / "torch_options" / name;
 }
 
 // The case's config.json (the whole file: "config", "steps", "fully_masked_rows", ...).
@@ -30,7 +30,7 @@ inline nlohmann::json case_json(const std::string& name) {
 
 // Every case name in cases.json.
 inline std::vector<std::string> all_cases() {
-    std::ifstream file(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests" / "fixtures" / "torch9" / "cases.json");
+    std::ifstream file(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests" / "fixtures" / "torch_options" / "cases.json");
     REQUIRE(file.good());
     std::vector<std::string> names;
     for (const auto& c : nlohmann::json::parse(file)) names.push_back(c["case"].get<std::string>());
@@ -98,4 +98,4 @@ inline Difference compare_bits(const attn::Tensor& ours, const attn::Tensor& tor
     return d;
 }
 
-}  // namespace issue9
+}  // namespace option_cases

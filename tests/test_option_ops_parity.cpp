@@ -1,6 +1,6 @@
-// Issue 9's new operations against PyTorch fixtures (tests/fixtures/torch9): RoPE,
+// the articles' operations against PyTorch fixtures (tests/fixtures/torch_options): RoPE,
 // repeat_kv, bfloat16/float16 rounding, nn.MultiheadAttention's extra key rows and the
-// head-averaged weights. Masks are in test_issue9_mask.cpp.
+// head-averaged weights. Masks are in test_mask_parity.cpp.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -13,7 +13,7 @@
 #include "core/head_average.h"
 #include "core/repeat_kv.h"
 #include "core/rope.h"
-#include "tests/issue9_fixture_util.h"
+#include "tests/option_fixture_util.h"
 
 using namespace attn;
 
@@ -45,19 +45,19 @@ Tensor dot_scores(const Tensor& q, const Tensor& k) {
 }
 
 void check_close(const std::string& what, const Tensor& ours, const Tensor& torch_values, double tolerance) {
-    const issue9::Difference d = issue9::compare(ours, torch_values);
+    const option_cases::Difference d = option_cases::compare(ours, torch_values);
     INFO(what, ": largest difference ", d.largest, " at ", d.where);
     CHECK(d.largest <= tolerance);
 }
 
 void check_bits(const std::string& what, const Tensor& ours, const Tensor& torch_values) {
-    const issue9::Difference d = issue9::compare_bits(ours, torch_values);
+    const option_cases::Difference d = option_cases::compare_bits(ours, torch_values);
     INFO(what, ": ", d.largest, " elements differ in their bits; first at ", d.where);
     CHECK(d.largest == 0);
 }
 
 Tensor named_weight(const std::string& name, const std::string& weight) {
-    Result<io::NamedTensors> all = io::read_safetensors((issue9::fixture_dir(name) / "weights.safetensors").string());
+    Result<io::NamedTensors> all = io::read_safetensors((option_cases::fixture_dir(name) / "weights.safetensors").string());
     REQUIRE_MESSAGE(all.ok(), all.error());
     for (const auto& [n, t] : all.value())
         if (n == weight) return t;
@@ -71,32 +71,32 @@ Tensor named_weight(const std::string& name, const std::string& weight) {
 
 TEST_CASE("RoPE tables and rotated q and k match torch on every RoPE fixture") {
     int checked = 0, rope_cases = 0;
-    for (const std::string& name : issue9::all_cases()) {
-        const nlohmann::json j = issue9::case_json(name);
+    for (const std::string& name : option_cases::all_cases()) {
+        const nlohmann::json j = option_cases::case_json(name);
         rope_cases += j["config"]["rope"].get<bool>() ? 1 : 0;
-        if (!issue9::has_step(j, "q_rot")) continue;
+        if (!option_cases::has_step(j, "q_rot")) continue;
         CAPTURE(name);
         const nlohmann::json& cfg = j["config"];
         const DType dtype = parse_dtype(cfg["dtype"].get<std::string>()).value();
-        const Tensor q_heads = issue9::read_fixture(name, "q_heads.npy");  // (B, H, L, d_h)
-        const Tensor k_heads = issue9::read_fixture(name, "k_heads.npy");  // (B, H_kv, S, d_h)
+        const Tensor q_heads = option_cases::read_fixture(name, "q_heads.npy");  // (B, H, L, d_h)
+        const Tensor k_heads = option_cases::read_fixture(name, "k_heads.npy");  // (B, H_kv, S, d_h)
         const int64_t L = q_heads.dim(2), d_h = q_heads.dim(3);
         const RopeStyle style = parse_rope_style(cfg["rope_style"].get<std::string>()).value();
         const RopeTables t = tables_for(cfg, L, d_h, cfg["position_offset"].get<int64_t>());
         if (dtype == DType::Float32) {
-            check_close(name + " rope_cos", table_tensor(t.cos), issue9::read_fixture(name, "rope_cos.npy"), 1e-6);
-            check_close(name + " rope_sin", table_tensor(t.sin), issue9::read_fixture(name, "rope_sin.npy"), 1e-6);
-            check_close(name + " q_rot", apply_rope(q_heads, t, style), issue9::read_fixture(name, "q_rot.npy"), 1e-6);
-            check_close(name + " k_rot", apply_rope(k_heads, t, style), issue9::read_fixture(name, "k_rot.npy"), 1e-6);
+            check_close(name + " rope_cos", table_tensor(t.cos), option_cases::read_fixture(name, "rope_cos.npy"), 1e-6);
+            check_close(name + " rope_sin", table_tensor(t.sin), option_cases::read_fixture(name, "rope_sin.npy"), 1e-6);
+            check_close(name + " q_rot", apply_rope(q_heads, t, style), option_cases::read_fixture(name, "q_rot.npy"), 1e-6);
+            check_close(name + " k_rot", apply_rope(k_heads, t, style), option_cases::read_fixture(name, "k_rot.npy"), 1e-6);
         } else {
             // bf16/f16: tables and every partial result rounded; the README says these match to the bit.
             Mat cos = t.cos, sin = t.sin;
             round_to_dtype_in_place(dtype, cos.data(), cos.size());
             round_to_dtype_in_place(dtype, sin.data(), sin.size());
-            check_bits(name + " rope_cos", table_tensor(cos), issue9::read_fixture(name, "rope_cos.npy"));
-            check_bits(name + " rope_sin", table_tensor(sin), issue9::read_fixture(name, "rope_sin.npy"));
-            check_bits(name + " q_rot", apply_rope(q_heads, t, style, dtype), issue9::read_fixture(name, "q_rot.npy"));
-            check_bits(name + " k_rot", apply_rope(k_heads, t, style, dtype), issue9::read_fixture(name, "k_rot.npy"));
+            check_bits(name + " rope_cos", table_tensor(cos), option_cases::read_fixture(name, "rope_cos.npy"));
+            check_bits(name + " rope_sin", table_tensor(sin), option_cases::read_fixture(name, "rope_sin.npy"));
+            check_bits(name + " q_rot", apply_rope(q_heads, t, style, dtype), option_cases::read_fixture(name, "q_rot.npy"));
+            check_bits(name + " k_rot", apply_rope(k_heads, t, style, dtype), option_cases::read_fixture(name, "k_rot.npy"));
         }
         ++checked;
     }
@@ -106,8 +106,8 @@ TEST_CASE("RoPE tables and rotated q and k match torch on every RoPE fixture") {
 
 TEST_CASE("RoPE keeps the length of every rotated pair") {
     for (const RopeStyle style : {RopeStyle::Half, RopeStyle::Interleaved}) {
-        const nlohmann::json cfg = issue9::case_json("rope_half")["config"];
-        const Tensor q = issue9::read_fixture("rope_half", "q_heads.npy");
+        const nlohmann::json cfg = option_cases::case_json("rope_half")["config"];
+        const Tensor q = option_cases::read_fixture("rope_half", "q_heads.npy");
         const int64_t d_h = q.dim(3), rows = q.numel() / d_h;
         const RopeTables t = rope_tables(q.dim(2), d_h, 10000.0, 3, style);
         const std::vector<float> before = q.to_vector(), after = apply_rope(q, t, style).to_vector();
@@ -129,13 +129,13 @@ TEST_CASE("RoPE keeps the length of every rotated pair") {
 
 TEST_CASE("with RoPE, q . k depends only on the relative position") {
     int checked = 0;
-    for (const std::string& name : issue9::all_cases()) {
-        const nlohmann::json j = issue9::case_json(name);
+    for (const std::string& name : option_cases::all_cases()) {
+        const nlohmann::json j = option_cases::case_json(name);
         if (!j.contains("relative_position_check") || j["config"]["dtype"] != "float32") continue;
         CAPTURE(name);
         const nlohmann::json& cfg = j["config"];
         const RopeStyle style = parse_rope_style(cfg["rope_style"].get<std::string>()).value();
-        const Tensor q = issue9::read_fixture(name, "q_heads.npy"), k = issue9::read_fixture(name, "k_heads.npy");
+        const Tensor q = option_cases::read_fixture(name, "q_heads.npy"), k = option_cases::read_fixture(name, "k_heads.npy");
         const int64_t L = q.dim(2), d_h = q.dim(3);
         const auto offsets = j["relative_position_check"]["offsets"].get<std::vector<int64_t>>();
         const auto files = j["relative_position_check"]["files"].get<std::vector<std::string>>();
@@ -144,14 +144,14 @@ TEST_CASE("with RoPE, q . k depends only on the relative position") {
         for (size_t n = 0; n < offsets.size(); ++n) {
             const RopeTables t = tables_for(cfg, L, d_h, offsets[n]);
             const Tensor scores = dot_scores(apply_rope(q, t, style), apply_rope(k, t, style));
-            check_close(name + " scores at offset " + std::to_string(offsets[n]), scores, issue9::read_fixture(name, files[n]), 1e-5);
+            check_close(name + " scores at offset " + std::to_string(offsets[n]), scores, option_cases::read_fixture(name, files[n]), 1e-5);
             if (n == 0) first = scores;
             else check_close(name + " offset 0 vs offset " + std::to_string(offsets[n]), scores, first, 2e-6);
         }
         // ... while the rotated queries themselves do change with the offset.
         const Tensor q0 = apply_rope(q, tables_for(cfg, L, d_h, offsets[0]), style);
         const Tensor q1 = apply_rope(q, tables_for(cfg, L, d_h, offsets[1]), style);
-        CHECK(issue9::compare(q0, q1).largest > 0.01);
+        CHECK(option_cases::compare(q0, q1).largest > 0.01);
         ++checked;
     }
     CHECK(checked >= 1);
@@ -174,26 +174,26 @@ TEST_CASE("RoPE refuses an odd head width, a non-positive base and a negative of
 
 TEST_CASE("repeat_kv matches torch's k_repeated and v_repeated on every grouped-query fixture") {
     int checked = 0;
-    for (const std::string& name : issue9::all_cases()) {
-        const nlohmann::json j = issue9::case_json(name);
-        if (!issue9::has_step(j, "k_repeated")) continue;
+    for (const std::string& name : option_cases::all_cases()) {
+        const nlohmann::json j = option_cases::case_json(name);
+        if (!option_cases::has_step(j, "k_repeated")) continue;
         CAPTURE(name);
         const int H = j["config"]["num_heads"].get<int>();
         REQUIRE(check_kv_heads(H, j["config"]["num_kv_heads"].get<int>()).ok());
-        const Tensor k_source = issue9::read_fixture(name, issue9::has_step(j, "k_rot") ? "k_rot.npy" : "k_heads.npy");
-        check_bits(name + " k_repeated", repeat_kv(k_source, H), issue9::read_fixture(name, "k_repeated.npy"));
-        check_bits(name + " v_repeated", repeat_kv(issue9::read_fixture(name, "v_heads.npy"), H),
-                   issue9::read_fixture(name, "v_repeated.npy"));
+        const Tensor k_source = option_cases::read_fixture(name, option_cases::has_step(j, "k_rot") ? "k_rot.npy" : "k_heads.npy");
+        check_bits(name + " k_repeated", repeat_kv(k_source, H), option_cases::read_fixture(name, "k_repeated.npy"));
+        check_bits(name + " v_repeated", repeat_kv(option_cases::read_fixture(name, "v_heads.npy"), H),
+                   option_cases::read_fixture(name, "v_repeated.npy"));
         ++checked;
     }
     CHECK(checked >= 4);  // gqa_kv2_h4, mqa_kv1_h4, llama_gqa_rope, dtype_*_llama_rope_gqa
 }
 
 TEST_CASE("repeat_kv with as many key heads as query heads changes nothing, and transposed input is read logically") {
-    const Tensor v = issue9::read_fixture("rope_half", "v_heads.npy");  // (B, H, S, d_h) with H_kv == H
+    const Tensor v = option_cases::read_fixture("rope_half", "v_heads.npy");  // (B, H, S, d_h) with H_kv == H
     check_bits("identity", repeat_kv(v, static_cast<int>(v.dim(1))), v);
-    const Tensor split = issue9::read_fixture("gqa_kv2_h4", "k_split.npy");  // (B, S, KV, d_h)
-    check_bits("from a transposed view", repeat_kv(split.transpose(1, 2), 4), issue9::read_fixture("gqa_kv2_h4", "k_repeated.npy"));
+    const Tensor split = option_cases::read_fixture("gqa_kv2_h4", "k_split.npy");  // (B, S, KV, d_h)
+    check_bits("from a transposed view", repeat_kv(split.transpose(1, 2), 4), option_cases::read_fixture("gqa_kv2_h4", "k_repeated.npy"));
 }
 
 TEST_CASE("which query heads share a key head") {
@@ -280,20 +280,20 @@ TEST_CASE("rounding through float16 and bfloat16 agrees with the exact decoders 
 TEST_CASE("the dtype fixtures' inputs, weights and RoPE tables are what rounding float32 gives, bit for bit") {
     for (const char* name : {"dtype_bf16", "dtype_f16", "dtype_bf16_llama_rope_gqa", "dtype_f16_llama_rope_gqa", "dtype_bf16_dh16"}) {
         CAPTURE(name);
-        const nlohmann::json j = issue9::case_json(name);
+        const nlohmann::json j = option_cases::case_json(name);
         const DType dtype = parse_dtype(j["config"]["dtype"].get<std::string>()).value();
         REQUIRE(dtype != DType::Float32);
         // The files hold already rounded values, so rounding must keep every bit ...
-        Tensor input = issue9::read_fixture(name, "input.npy").contiguous(true);
-        const Tensor stored = issue9::read_fixture(name, "input.npy");
+        Tensor input = option_cases::read_fixture(name, "input.npy").contiguous(true);
+        const Tensor stored = option_cases::read_fixture(name, "input.npy");
         round_to_dtype_in_place(dtype, input.mutable_data(), input.numel());
         check_bits(std::string(name) + " input", input, stored);
-        check_bits(std::string(name) + " query.npy", issue9::read_fixture(name, "query.npy"), stored);
+        check_bits(std::string(name) + " query.npy", option_cases::read_fixture(name, "query.npy"), stored);
         // A float32 case's input is not on the grid, so the check above can fail.
-        Tensor float32_input = issue9::read_fixture("rope_half", "input.npy").contiguous(true);
+        Tensor float32_input = option_cases::read_fixture("rope_half", "input.npy").contiguous(true);
         const Tensor before = float32_input.contiguous(true);
         round_to_dtype_in_place(dtype, float32_input.mutable_data(), float32_input.numel());
-        CHECK(issue9::compare_bits(float32_input, before).largest > 0);
+        CHECK(option_cases::compare_bits(float32_input, before).largest > 0);
         // Weights stored in the low dtype come back from the safetensors reader on the grid too.
         Tensor wq = named_weight(name, "q_proj.weight").contiguous(true);
         const Tensor wq_stored = wq.contiguous(true);
@@ -321,14 +321,14 @@ TEST_CASE("the dtype fixtures' inputs, weights and RoPE tables are what rounding
 
 TEST_CASE("bias_k / bias_v rows and the zero row are appended where nn.MultiheadAttention appends them") {
     int bias_cases = 0, zero_cases = 0;
-    for (const std::string& name : issue9::all_cases()) {
-        const nlohmann::json j = issue9::case_json(name);
+    for (const std::string& name : option_cases::all_cases()) {
+        const nlohmann::json j = option_cases::case_json(name);
         const nlohmann::json& cfg = j["config"];
         CAPTURE(name);
         const int64_t S = cfg["kv_len"].get<int64_t>();
         if (cfg["add_bias_kv"].get<bool>()) {
             for (const char* part : {"k", "v"}) {
-                const Tensor full = issue9::read_fixture(name, std::string(part) + ".npy");  // (B, S + 1, E)
+                const Tensor full = option_cases::read_fixture(name, std::string(part) + ".npy");  // (B, S + 1, E)
                 REQUIRE(full.dim(1) == S + 1);
                 const Tensor bias = named_weight(name, std::string("bias_") + part);    // (1, 1, E)
                 check_bits(name + " " + part, append_bias_row(full.narrow(1, 0, S), bias.to_vector()), full);
@@ -337,9 +337,9 @@ TEST_CASE("bias_k / bias_v rows and the zero row are appended where nn.Multihead
         }
         if (cfg["add_zero_attn"].get<bool>()) {
             for (const char* part : {"k", "v"}) {
-                const Tensor split = issue9::read_fixture(name, std::string(part) + "_split.npy");  // (B, S', H, d_h)
+                const Tensor split = option_cases::read_fixture(name, std::string(part) + "_split.npy");  // (B, S', H, d_h)
                 check_bits(name + " " + part + "_heads", append_zero_row(split.transpose(1, 2)),
-                           issue9::read_fixture(name, std::string(part) + "_heads.npy"));
+                           option_cases::read_fixture(name, std::string(part) + "_heads.npy"));
             }
             ++zero_cases;
         }
@@ -352,12 +352,12 @@ TEST_CASE("bias_k / bias_v rows and the zero row are appended where nn.Multihead
 
 TEST_CASE("head-averaged weights match torch's attn_weights_avg") {
     int checked = 0;
-    for (const std::string& name : issue9::all_cases()) {
-        const nlohmann::json j = issue9::case_json(name);
-        if (!issue9::has_step(j, "attn_weights_avg")) continue;
+    for (const std::string& name : option_cases::all_cases()) {
+        const nlohmann::json j = option_cases::case_json(name);
+        if (!option_cases::has_step(j, "attn_weights_avg")) continue;
         CAPTURE(name);
-        const Tensor avg = average_heads(issue9::read_fixture(name, "attn_weights.npy"));
-        check_close(name + " attn_weights_avg", avg, issue9::read_fixture(name, "attn_weights_avg.npy"), 1e-6);
+        const Tensor avg = average_heads(option_cases::read_fixture(name, "attn_weights.npy"));
+        check_close(name + " attn_weights_avg", avg, option_cases::read_fixture(name, "attn_weights_avg.npy"), 1e-6);
         CHECK(avg.dim_names() == std::vector<std::string>{"B", "L", "S"});
         ++checked;
     }

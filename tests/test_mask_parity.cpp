@@ -10,7 +10,7 @@
 #include "app/io/npy.h"
 #include "core/mask_spec.h"
 #include "core/softmax.h"
-#include "tests/issue9_fixture_util.h"
+#include "tests/option_fixture_util.h"
 
 using namespace attn;
 
@@ -27,7 +27,7 @@ MaskSpec spec_from_case(const std::string& name, const nlohmann::json& cfg) {
     REQUIRE_MESSAGE(fill.ok(), fill.error());
     spec.fill = fill.value();
     if (cfg["mask_file"].is_string()) {
-        Result<io::NpyArray> file = io::read_npy_array((issue9::fixture_dir(name) / cfg["mask_file"].get<std::string>()).string());
+        Result<io::NpyArray> file = io::read_npy_array((option_cases::fixture_dir(name) / cfg["mask_file"].get<std::string>()).string());
         REQUIRE_MESSAGE(file.ok(), file.error());
         spec.file = file->tensor;
         spec.file_is_boolean = file->is_boolean;
@@ -38,7 +38,7 @@ MaskSpec spec_from_case(const std::string& name, const nlohmann::json& cfg) {
 // Applies the mask to the step before attn_masked, compares with attn_masked, then the
 // project's softmax of the step before attn_weights with attn_weights (NaN rows: zeros).
 void check_mask_case(const std::string& name) {
-    const nlohmann::json j = issue9::case_json(name);
+    const nlohmann::json j = option_cases::case_json(name);
     const nlohmann::json& cfg = j["config"];
     Result<DType> dtype = parse_dtype(cfg["dtype"].get<std::string>());
     REQUIRE(dtype.ok());
@@ -49,10 +49,10 @@ void check_mask_case(const std::string& name) {
     const std::string before_mask = *(at - 1);
     const std::string before_softmax = *(std::find(order.begin(), order.end(), "attn_weights") - 1);
 
-    const Tensor input = issue9::read_fixture(name, before_mask + ".npy");       // (B, H, L, S_all)
-    const Tensor torch_masked = issue9::read_fixture(name, "attn_masked.npy");   // (B, H, L, S_all)
-    const Tensor logits = issue9::read_fixture(name, before_softmax + ".npy");   // (B, H, L, S_all)
-    const Tensor torch_weights = issue9::read_fixture(name, "attn_weights.npy"); // (B, H, L, S_all)
+    const Tensor input = option_cases::read_fixture(name, before_mask + ".npy");       // (B, H, L, S_all)
+    const Tensor torch_masked = option_cases::read_fixture(name, "attn_masked.npy");   // (B, H, L, S_all)
+    const Tensor logits = option_cases::read_fixture(name, before_softmax + ".npy");   // (B, H, L, S_all)
+    const Tensor torch_weights = option_cases::read_fixture(name, "attn_weights.npy"); // (B, H, L, S_all)
     const int64_t B = input.dim(0), H = input.dim(1), L = input.dim(2), S_all = input.dim(3);
     const MaskSizes sizes{B, H, L, cfg["kv_len"].get<int64_t>()};
     Result<BoundMask> mask = BoundMask::bind(spec_from_case(name, cfg), sizes, dtype.value());
@@ -94,11 +94,11 @@ void check_mask_case(const std::string& name) {
     CHECK_MESSAGE(our_rows == torch_rows, name, ": fully masked rows differ (ours ", our_rows.size(), ", torch ",
                   torch_rows.size(), ")");
     const double tolerance = dtype.value() == DType::Float32 ? 1e-6 : 0.0;
-    const issue9::Difference dm = issue9::compare(ours_masked, torch_masked);
+    const option_cases::Difference dm = option_cases::compare(ours_masked, torch_masked);
     INFO(name, " attn_masked (from ", before_mask, "): largest difference ", dm.largest, " at ", dm.where);
     CHECK(dm.largest <= tolerance);
     if (dtype.value() == DType::Float32) {
-        const issue9::Difference dw = issue9::compare(ours_weights, expected_weights);
+        const option_cases::Difference dw = option_cases::compare(ours_weights, expected_weights);
         INFO(name, " attn_weights: largest difference ", dw.largest, " at ", dw.where);
         CHECK(dw.largest <= 1e-6);
     }
@@ -108,8 +108,8 @@ void check_mask_case(const std::string& name) {
 
 TEST_CASE("masks from presets and files match torch's attn_masked and attn_weights on every masked fixture") {
     int checked = 0;
-    for (const std::string& name : issue9::all_cases()) {
-        if (!issue9::has_step(issue9::case_json(name), "attn_masked")) continue;
+    for (const std::string& name : option_cases::all_cases()) {
+        if (!option_cases::has_step(option_cases::case_json(name), "attn_masked")) continue;
         CAPTURE(name);
         check_mask_case(name);
         ++checked;
@@ -261,7 +261,7 @@ TEST_CASE("npy bool arrays read as 0/1 with is_boolean, and only masks may be bo
     CHECK_FALSE(f->is_boolean);
     CHECK(f->tensor.to_vector() == a->tensor.to_vector());
     // numpy's own file agrees with the bits we expect: mask_bool_S has some True and some False.
-    Result<io::NpyArray> numpy_file = io::read_npy_array((issue9::fixture_dir("mask_bool_S_neginf") / "mask.npy").string());
+    Result<io::NpyArray> numpy_file = io::read_npy_array((option_cases::fixture_dir("mask_bool_S_neginf") / "mask.npy").string());
     REQUIRE_MESSAGE(numpy_file.ok(), numpy_file.error());
     CHECK(numpy_file->is_boolean);
     CHECK(numpy_file->tensor.shape() == std::vector<int64_t>{5});

@@ -1,6 +1,6 @@
-"""The cases of make_issue9_fixtures.py: one dict per fixture folder.
+"""The cases of make_option_fixtures.py: one dict per fixture folder.
 
-Keys that are issue 9 option names (see DEFAULTS) set the configuration;
+Keys that are option names (see DEFAULTS) set the configuration;
 `kind` picks the independent reference and the weight naming:
   mha      torch.nn.MultiheadAttention (PyTorch's state_dict names)
   scratch  the from-scratch articles' efficient module (d_in -> d_out)
@@ -171,7 +171,7 @@ case("dtype_bf16_dh16", 1015, "llama",
      dtype="bfloat16", batch=2, seq_len=6, hidden_dim=32, num_heads=2, num_kv_heads=1, rope=True, tolerance=2e-3,
      no_qkv_bias=True, no_out_bias=True, mask="causal", mask_fill="min")
 
-# ---- the stacked and fused variants with issue 9's options ---------------------
+# ---- the stacked and fused variants with the articles' options ---------------------
 # The same forward written the articles' other two ways (--variant stacked | fused); the
 # core refuses grouped-query heads and nn.MultiheadAttention's extra key columns there,
 # and fused is self-attention only, so these cases stay within what it allows.

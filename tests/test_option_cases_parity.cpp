@@ -1,4 +1,4 @@
-// Issue 9 end to end: every case in tests/fixtures/torch9 is loaded the way `attnviz
+// The articles' options end to end: every case in tests/fixtures/torch_options is loaded the way `attnviz
 // trace` loads it (io::build_problem with the case's weights, inputs and mask files and
 // its config.json options), run through run_attention, and EVERY recorded step compared
 // with PyTorch's: the same steps in the same order, each within 1e-5 in float32 and
@@ -11,13 +11,13 @@
 
 #include "app/io/problem.h"
 #include "core/attention.h"
-#include "tests/issue9_fixture_util.h"
+#include "tests/option_fixture_util.h"
 
 using namespace attn;
 
 namespace {
 
-// The case's configuration under issue 9's names, plus the files it reads.
+// The case's configuration under the option names, plus the files it reads.
 struct CaseSetup {
     AttentionConfig config;
     io::ProblemSources sources;
@@ -54,12 +54,12 @@ CaseSetup setup_for(const std::string& name, const nlohmann::json& j) {
     // The weights file decides d_in, E, H_kv, kdim/vdim, the biases, the output projection
     // and bias_k/bias_v; the input files decide B, L and S.
     const nlohmann::json& files = j["files"];
-    const auto path = [&](const char* key) { return (issue9::fixture_dir(name) / files[key].get<std::string>()).string(); };
+    const auto path = [&](const char* key) { return (option_cases::fixture_dir(name) / files[key].get<std::string>()).string(); };
     s.sources.weights_path = path("weights");
     s.sources.query_path = path("query");
     if (files.contains("key")) s.sources.key_path = path("key");
     if (files.contains("value")) s.sources.value_path = path("value");
-    if (!cfg["mask_file"].is_null()) s.sources.mask_path = (issue9::fixture_dir(name) / "mask.npy").string();
+    if (!cfg["mask_file"].is_null()) s.sources.mask_path = (option_cases::fixture_dir(name) / "mask.npy").string();
     return s;
 }
 
@@ -91,11 +91,11 @@ Tensor torch_with_project_rows(const Tensor& torch_values, const Tensor& ours, i
 
 }  // namespace
 
-TEST_CASE("every torch9 fixture case: run_attention records torch's steps in order, each within tolerance") {
+TEST_CASE("every torch_options fixture case: run_attention records torch's steps in order, each within tolerance") {
     int cases_checked = 0;
-    for (const std::string& name : issue9::all_cases()) {
+    for (const std::string& name : option_cases::all_cases()) {
         CAPTURE(name);
-        const nlohmann::json j = issue9::case_json(name);
+        const nlohmann::json j = option_cases::case_json(name);
         const CaseSetup setup = setup_for(name, j);
         Result<io::Problem> problem = io::build_problem(setup.config, setup.sources);
         REQUIRE_MESSAGE(problem.ok(), name, ": ", problem.error());
@@ -127,17 +127,17 @@ TEST_CASE("every torch9 fixture case: run_attention records torch's steps in ord
             if (ours == nullptr) continue;  // the order check above already failed
             int nan_cells = 0;
             const Tensor expected =
-                torch_with_project_rows(issue9::read_fixture(name, step_name + ".npy"), ours->tensor, &nan_cells);
+                torch_with_project_rows(option_cases::read_fixture(name, step_name + ".npy"), ours->tensor, &nan_cells);
             if (nan_cells > 0) {
                 CHECK_MESSAGE(torch_nan_rows, "torch has NaN only on fully masked rows under -inf");
                 if (*id == StepId::AttnWeights) {  // the project's result on those rows: zeros
-                    const Tensor torch_values = issue9::read_fixture(name, "attn_weights.npy");
+                    const Tensor torch_values = option_cases::read_fixture(name, "attn_weights.npy");
                     const std::vector<float> t = torch_values.to_vector(), o = ours->tensor.to_vector();
                     for (size_t k = 0; k < t.size(); ++k)
                         if (std::isnan(t[k])) REQUIRE(o[k] == 0.0f);
                 }
             }
-            const issue9::Difference d = issue9::compare(ours->tensor, expected);
+            const option_cases::Difference d = option_cases::compare(ours->tensor, expected);
             INFO(name, " / ", step_name, ": largest difference ", d.largest, " at ", d.where);
             CHECK(d.largest <= tolerance_for(trace->config.dtype, step_name));
         }

@@ -1,7 +1,7 @@
-"""The attention forward of issue 9, one AttnViz step at a time, plus the
+"""The attention forward with the articles' options, one AttnViz step at a time, plus the
 independent PyTorch references it is checked against.
 
-Used by make_issue9_fixtures.py (read that file's docstring first).  Two kinds
+Used by make_option_fixtures.py (read that file's docstring first).  Two kinds
 of code live here:
 
   * step_by_step(): the trace AttnViz is meant to record, step by step, named
@@ -110,9 +110,9 @@ class StepRecorder:
 
 
 def step_by_step(cfg, p, x, xk, xv, bool_mask, float_mask, mode="float32"):
-    """Run issue 9's forward and record every step.
+    """Run the forward and record every step.
 
-    cfg        the case's config dict (issue 9 option names)
+    cfg        the case's config dict (option names)
     p          parameters, float32: wq (E, d_in), wk/wv (H_kv*d_h, kdim/vdim),
                bq/bk/bv, wo (E, E), bo, bias_k/bias_v (H_kv*d_h); None when absent
     x          (B, L, d_in); xk (B, S, kdim); xv (B, S, vdim)

@@ -1,15 +1,15 @@
 #!/usr/bin/python3
-"""Build the PyTorch reference fixtures for issue 9 ("express every attention the
-source articles teach") under tests/fixtures/torch9/.
+"""Build the PyTorch reference fixtures for the articles' options ("express every attention the
+source articles teach") under tests/fixtures/torch_options/.
 
 Re-run (Debian's Python, which has python3-torch 1.13; output is deterministic):
 
-    OMP_NUM_THREADS=1 /usr/bin/python3 tests/torch_reference/make_issue9_fixtures.py
+    OMP_NUM_THREADS=1 /usr/bin/python3 tests/torch_reference/make_option_fixtures.py
 
 Each case gets its own folder (layout as tests/fixtures/torch/, see
-tests/fixtures/torch9/README.md):
+tests/fixtures/torch_options/README.md):
 
-  config.json          the full configuration under issue 9's option names, the
+  config.json          the full configuration under the option names, the
                        list of step files (record order, shape, dims), what torch
                        does with fully masked rows, and the checks that were run
   weights.safetensors  Hugging Face names (q_proj.weight ...) or, for the
@@ -19,7 +19,7 @@ tests/fixtures/torch9/README.md):
   <step>.npy           one file per step AttnViz records, named as AttnViz names
                        the step (input, q, ..., attn_weights, context, concat, out)
 
-The steps come from issue9_forward.step_by_step(); before anything is written
+The steps come from option_forward.step_by_step(); before anything is written
 they are checked against an independent reference (nn.MultiheadAttention, a
 transcription of Hugging Face's eager LlamaAttention, Meta's complex RoPE, or
 the from-scratch articles' own modules).  A case whose check fails stops the
@@ -38,17 +38,17 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 REPO = os.path.dirname(os.path.dirname(HERE))
-OUT_ROOT = os.path.join(REPO, "tests", "fixtures", "torch9")
+OUT_ROOT = os.path.join(REPO, "tests", "fixtures", "torch_options")
 
-import issue9_forward as fw                                           # noqa: E402
+import option_forward as fw                                           # noqa: E402
 from make_fixtures import print_folder_size, read_safetensors, write_safetensors        # noqa: E402
-from issue9_cases import CASES, DEFAULTS                              # noqa: E402
+from option_cases import CASES, DEFAULTS                              # noqa: E402
 
 TOLERANCE = 1e-5
 
 
 def full_config(case):
-    """Issue 9's options with defaults filled in, keys in a fixed order."""
+    """the articles' options with defaults filled in, keys in a fixed order."""
     cfg = dict(DEFAULTS)
     cfg.update({k: v for k, v in case.items() if k in DEFAULTS})
     if cfg["num_kv_heads"] == 0:
@@ -191,7 +191,7 @@ def file_mask(case, cfg, gen):
 
 
 def view_as_4d(m, cfg):
-    """PyTorch's broadcasting, except (B, L, S) which issue 9 reads as (B, 1, L, S)."""
+    """PyTorch's broadcasting, except (B, L, S) which AttnViz reads as (B, 1, L, S)."""
     if m is not None and m.dim() == 3:
         return m.unsqueeze(1)
     return m
@@ -531,7 +531,7 @@ def run_case(case):
         np.save(os.path.join(folder, "mask.npy"), mask_array, allow_pickle=False)
     store = "F32" if cfg["dtype"] == "float32" else {"bfloat16": "BF16", "float16": "F16"}[cfg["dtype"]]
     write_safetensors(os.path.join(folder, "weights.safetensors"), tensors, store,
-                      {"format": "pt", "source": "AttnViz tests/torch_reference/make_issue9_fixtures.py",
+                      {"format": "pt", "source": "AttnViz tests/torch_reference/make_option_fixtures.py",
                        "seed": str(case["seed"])})
     loaded = read_safetensors(os.path.join(folder, "weights.safetensors"))
     for n, t in tensors:

@@ -1,4 +1,4 @@
-// explain_cell for the options of issue 9. Sections:
+// explain_cell for the articles' options. Sections:
 //   [1] Scale and mask      every --scale, every mask source and fill, both orders
 //   [2] Extra key rows      bias_k / bias_v after the projection, add_zero_attn's zero row
 //   [3] RoPE                the cos/sin tables and the rotated coordinates
