@@ -7,8 +7,8 @@
 #include <cfloat>
 #include <cmath>
 
-#include "app/gui/display_model.h"
-#include "app/gui/weight_focus.h"
+#include "app/gui/display/display_model.h"
+#include "app/gui/display/weight_focus.h"
 #include "app/text/languages.h"
 #include "app/text/step_text.h"
 #include "core/attention.h"
