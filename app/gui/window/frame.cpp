@@ -150,7 +150,7 @@ void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext
     // gives the picture clearly bigger cells (a 2x2 grid of heads on a 4:3 projector).
     const float side_w = std::floor(w * 0.3f);
     const Rect under{0, header_h, w, h - header_h - footer.height}, left{0, header_h, w - side_w, h - header_h};
-    const bool beside = traced && presentation_cell(state, ui, ctx, left, true) > presentation_cell(state, ui, ctx, under, false) * 1.05f;
+    const bool beside = traced && ui.presentation && presentation_cell(state, ui, ctx, left, true) > presentation_cell(state, ui, ctx, under, false) * 1.05f;
     FrameContext canvas_ctx = ctx;
     canvas_ctx.key_beside = beside;
     place_window(0, 0, w, header_h);

@@ -114,8 +114,11 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
 // Outline of one cell, row or column of a panel.
 void outline_rect(const Painter& p, const Rect& r, float thickness);
 Rect cell_rect(const Rect& panel, float cell_w, float cell_h, int row, int col);
-// Colour bar with the value range.
-void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r);
+// Colour bar with the value range; `swatch`: the masked cells' swatch left of it too.
+void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r, bool swatch = true);
+// The masked cells' hatched swatch with its words, from `at` (top left), as tall as a
+// legend bar of height `bar_h`; nothing when the step has no masked cell.
+void draw_masked_swatch(const Painter& p, const StepDisplay& sd, ImVec2 at, float bar_h);
 // The legend's words for hatched cells: on masked scores "masked (-1e+20)", the fill in use
 // (-inf, -1e20, finfo.min, ...), "masked in both runs" on differences from float32; on
 // weights (`scores` false) "masked key (0)".

@@ -416,7 +416,7 @@ std::string masked_legend_label(const CanvasFrame& frame, bool scores) {
     return text::trf("canvas.legend.masked", {{"fill", format_value(masked_score_fill(c.mask_spec().fill, c.dtype), 2)}});
 }
 
-void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
+void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r, bool swatch) {
     if (sd.colormap == ColormapKind::Neutral) {  // ids: a scale would suggest amounts
         const std::string caption = text::tr("canvas.legend.ids");
         const float right = r.right() - p.measure(p.f->fonts.small, caption).x;
@@ -447,28 +447,32 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
     else if (sd.stretched) title += text::trf("canvas.legend.stretched", {{"top", hi}});
     else if (p.f->model->colour_scale.one_scale_across_steps) title += text::tr("canvas.legend.one_scale");
     p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
-    if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
-        // The same hatching the shader draws: masked is neither a value nor "not computed yet".
-        const bool scores = sd.masked_cells > 0;
-        const std::string label = masked_legend_label(*p.f, scores);
-        const float sx = r.x - p.measure(p.f->fonts.small, label).x - r.h * 2.0f - 18.0f * p.f->scale;
-        const float side = r.h * 1.6f;
-        const Rect sw{sx, r.y - (side - r.h) * 0.5f, side, side};
-        const ImVec2 a(sw.x, sw.y), b(sw.right(), sw.bottom());
-        const Rgb zero = sample_colormap(sd.colormap, colormap_position(0.0f, sd.vmin, sd.vmax));
-        p.dl->AddRectFilled(a, b, scores ? pack_rgba(p.pal.masked) : pack_rgba(zero));
-        const Rgb hatch{std::min(1.0f, p.pal.masked.r + 0.3f), std::min(1.0f, p.pal.masked.g + 0.3f),
-                        std::min(1.0f, p.pal.masked.b + 0.3f)};
-        p.dl->PushClipRect(a, b, true);
-        for (float d = -side; d < side; d += side / 3.0f) {
-            p.dl->AddLine(ImVec2(sw.x + d, sw.bottom()), ImVec2(sw.x + d + side, sw.y), pack_rgba(hatch, scores ? 1.0f : 0.6f),
-                          std::max(1.0f, 1.5f * p.f->scale));
-        }
-        p.dl->PopClipRect();
-        p.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), p.pal.frame);
-        p.text(p.f->fonts.small, ImVec2(sw.right() + 5.0f * p.f->scale, r.y + r.h * 0.5f - p.small_size() * 0.5f),
-               p.pal.dim_text, label);
+    if (swatch && (sd.masked_cells > 0 || sd.masked_zero_cells > 0)) {
+        const float sx = r.x - p.measure(p.f->fonts.small, masked_legend_label(*p.f, sd.masked_cells > 0)).x - r.h * 2.0f - 18.0f * p.f->scale;
+        draw_masked_swatch(p, sd, ImVec2(sx, r.y), r.h);
     }
+}
+
+void draw_masked_swatch(const Painter& p, const StepDisplay& sd, ImVec2 at, float bar_h) {
+    if (sd.masked_cells <= 0 && sd.masked_zero_cells <= 0) return;
+    // The same hatching the shader draws: masked is neither a value nor "not computed yet".
+    const bool scores = sd.masked_cells > 0;
+    const std::string label = masked_legend_label(*p.f, scores);
+    const float side = bar_h * 1.6f;
+    const Rect sw{at.x, at.y - (side - bar_h) * 0.5f, side, side};
+    const ImVec2 a(sw.x, sw.y), b(sw.right(), sw.bottom());
+    const Rgb zero = sample_colormap(sd.colormap, colormap_position(0.0f, sd.vmin, sd.vmax));
+    p.dl->AddRectFilled(a, b, scores ? pack_rgba(p.pal.masked) : pack_rgba(zero));
+    const Rgb hatch{std::min(1.0f, p.pal.masked.r + 0.3f), std::min(1.0f, p.pal.masked.g + 0.3f),
+                    std::min(1.0f, p.pal.masked.b + 0.3f)};
+    p.dl->PushClipRect(a, b, true);
+    for (float d = -side; d < side; d += side / 3.0f) {
+        p.dl->AddLine(ImVec2(sw.x + d, sw.bottom()), ImVec2(sw.x + d + side, sw.y), pack_rgba(hatch, scores ? 1.0f : 0.6f),
+                      std::max(1.0f, 1.5f * p.f->scale));
+    }
+    p.dl->PopClipRect();
+    p.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), p.pal.frame);
+    p.text(p.f->fonts.small, ImVec2(sw.right() + 5.0f * p.f->scale, at.y + bar_h * 0.5f - p.small_size() * 0.5f), p.pal.dim_text, label);
 }
 
 // ------------------------------------------------------------ draw_canvas
@@ -559,8 +563,7 @@ namespace {
 
 // The painter of `frame`: palette and sizes from its type and scale.
 Painter canvas_painter(const CanvasFrame& frame) {
-    Painter p;
-    p.dl = ImGui::GetWindowDrawList();
+    Painter p;  // p.dl stays null: only the callers that draw take the window's list
     p.f = &frame;
     p.pal = canvas_palette(frame.light);
     const float s = frame.scale;
@@ -638,7 +641,8 @@ float canvas_result_cell(const CanvasFrame& frame, const CanvasUi& ui, const Rec
 
 float draw_canvas_key(const CanvasFrame& frame, const CanvasUi& ui, const Rect& area) {
     if (!frame.trace || !frame.model || frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return 0.0f;
-    const Painter p = canvas_painter(frame);
+    Painter p = canvas_painter(frame);
+    p.dl = ImGui::GetWindowDrawList();
     const StepDisplay& sd = p.display(frame.step);
     const float s = frame.scale;
     // The caption, one piece a line when the column is narrow ("attn_weights", "(B=1, H=4, ...)").
@@ -659,15 +663,16 @@ float draw_canvas_key(const CanvasFrame& frame, const CanvasUi& ui, const Rect& 
         line += (line.empty() ? "" : gap) + piece;
     }
     flush();
-    // The legend under it; the masked cells' swatch (drawn left of the bar) takes its room first.
+    // The legend under it, the whole column wide, and the masked cells' swatch under that.
     const float bar_h = 10.0f * s;
-    float swatch_w = 0.0f;
-    if (sd.masked_cells > 0 || sd.masked_zero_cells > 0)
-        swatch_w = p.measure(frame.fonts.small, masked_legend_label(frame, sd.masked_cells > 0)).x + bar_h * 3.6f + 18.0f * s;
-    const float bar_w = std::max(area.w * 0.45f, area.w - swatch_w - 4.0f * s);
     y += 6.0f * s;
-    draw_legend(p, sd, Rect{area.right() - bar_w - 2.0f * s, y + p.small_size() + 2.0f, bar_w, bar_h});
-    return y + 2.0f * p.small_size() + bar_h + 8.0f * s - area.y;
+    draw_legend(p, sd, Rect{area.x + 1.0f, y + p.small_size() + 2.0f, area.w - 2.0f, bar_h}, false);
+    y += 2.0f * p.small_size() + bar_h + 8.0f * s;
+    if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
+        draw_masked_swatch(p, sd, ImVec2(area.x + 2.0f, y + bar_h * 0.3f), bar_h);
+        y += bar_h * 1.6f + 8.0f * s;
+    }
+    return y - area.y;
 }
 
 CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
@@ -675,6 +680,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
     if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return requests;
     Painter p = canvas_painter(frame);
+    p.dl = ImGui::GetWindowDrawList();
     const float s = frame.scale;
     p.dl->PushClipRect(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), true);
     p.dl->AddRectFilled(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), p.pal.background);
