@@ -138,28 +138,35 @@ void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext
         words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
         title = std::to_string(index + 1) + " / " + std::to_string(state.results.trace->steps.size()) + "   " + words.title;
     }
-    // Title and formula share one line when both fit (the picture gets the line saved).
+    // Title and formula share one line when both fit (the picture gets the line saved),
+    // in presentation the title down to 80% of its size if need be (a larger UI scale).
     ImGui::PushFont(ctx.fonts.large);
     const float title_w = ImGui::CalcTextSize(title.c_str()).x;
     ImGui::PopFont();
     const float formula_w = ImGui::CalcTextSize(words.formula.c_str()).x;
-    const bool one_line = title_w + formula_w + pad.x * 6.0f < w;
-    const float header_h = s * 1.25f + (one_line ? 0.0f : ImGui::GetFontSize() * 1.5f) + pad.y * 2.0f;
+    const float title_scale = ui.presentation ? std::clamp((w - formula_w - pad.x * 6.0f) / std::max(1.0f, title_w), 0.8f, 1.0f) : 1.0f;
+    const bool one_line = title_w * title_scale + formula_w + pad.x * 6.0f < w;
+    const float header_h = s * title_scale * 1.25f + (one_line ? 0.0f : ImGui::GetFontSize() * 1.5f) + pad.y * 2.0f;
     const FooterText footer = fit_footer(words.explanation, w, h / 3.0f);
     // The explanation goes beside the picture, with its caption and legend, when that
     // gives the picture clearly bigger cells (a 2x2 grid of heads on a 4:3 projector).
     const float side_w = std::floor(w * 0.3f);
     const Rect under{0, header_h, w, h - header_h - footer.height}, left{0, header_h, w - side_w, h - header_h};
-    const bool beside = traced && ui.presentation && presentation_cell(state, ui, ctx, left, true) > presentation_cell(state, ui, ctx, under, false) * 1.05f;
+    const PresentationFit fit = traced && ui.presentation ? fit_presentation(state, ui, ctx, w, h, header_h, footer.height, side_w)
+                                                          : PresentationFit{};
+    const bool beside = fit.beside;
     FrameContext canvas_ctx = ctx;
     canvas_ctx.key_beside = beside;
+    canvas_ctx.canvas_type = fit.canvas_type;
     place_window(0, 0, w, header_h);
     ImGui::Begin("##present_header", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     if (traced) {
         ImGui::PushFont(ctx.fonts.large);
+        ImGui::SetWindowFontScale(title_scale);
         ImGui::TextUnformatted(title.c_str());
+        ImGui::SetWindowFontScale(1.0f);
         ImGui::PopFont();
-        if (one_line) ImGui::SetCursorPos(ImVec2(w - formula_w - pad.x, pad.y + (s - ImGui::GetFontSize()) * 0.5f));
+        if (one_line) ImGui::SetCursorPos(ImVec2(w - formula_w - pad.x, pad.y + (s * title_scale - ImGui::GetFontSize()) * 0.5f));
         ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
     }
     ImGui::End();

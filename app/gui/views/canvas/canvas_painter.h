@@ -35,6 +35,8 @@ struct CanvasFrame {
     bool show_storage = true;  // the storage strip under the heatmaps
     bool interactive = true;   // false for snapshots: no hover, no clicks
     bool presentation = false; // presentation mode: the picture first, bands fold away
+    float type = 1.0f;         // the canvas's type size relative to its fonts' (presentation
+                               // shrinks it when a larger UI scale would shrink the picture)
     bool key_beside = false;   // presentation: caption and legend are drawn in the side column
                                // (draw_canvas_key), the canvas holds only the picture and its bands
     std::string notice;        // shown after the caption, e.g. why the settings were not applied
@@ -56,8 +58,8 @@ struct Painter {
 
     const StepDisplay& display(int step) const { return f->model->steps[static_cast<size_t>(step)]; }
     const Step& step(int step) const { return f->trace->steps[static_cast<size_t>(step)]; }
-    float font_size() const { return f->fonts.regular ? f->fonts.regular->FontSize : 16.0f; }
-    float small_size() const { return f->fonts.small ? f->fonts.small->FontSize : 12.0f; }
+    float font_size() const { return (f->fonts.regular ? f->fonts.regular->FontSize : 16.0f) * f->type; }
+    float small_size() const { return (f->fonts.small ? f->fonts.small->FontSize : 12.0f) * f->type; }
     void text(ImFont* font, ImVec2 pos, uint32_t color, const std::string& s) const;
     ImVec2 measure(ImFont* font, const std::string& s) const;
 };

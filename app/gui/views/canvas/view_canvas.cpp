@@ -28,12 +28,12 @@ namespace attn::gui {
 // ------------------------------------------------------------ Painter helpers
 void Painter::text(ImFont* font, ImVec2 pos, uint32_t color, const std::string& s) const {
     ImFont* use = font ? font : ImGui::GetFont();
-    dl->AddText(use, use->FontSize, pos, color, s.c_str(), s.c_str() + s.size());
+    dl->AddText(use, use->FontSize * f->type, pos, color, s.c_str(), s.c_str() + s.size());
 }
 
 ImVec2 Painter::measure(ImFont* font, const std::string& s) const {
     ImFont* use = font ? font : ImGui::GetFont();
-    return use->CalcTextSizeA(use->FontSize, FLT_MAX, 0.0f, s.c_str(), s.c_str() + s.size());
+    return use->CalcTextSizeA(use->FontSize * f->type, FLT_MAX, 0.0f, s.c_str(), s.c_str() + s.size());
 }
 
 std::vector<int> visible_panels(const StepDisplay& sd, const CanvasUi& ui) {

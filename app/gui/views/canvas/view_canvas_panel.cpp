@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/display/head_groups.h"
@@ -42,7 +43,8 @@ CanvasFrame canvas_frame_for(const Results& results, const Session& session, con
     frame.cache = ctx.cache;
     frame.step = std::clamp(ui.playback.step(), 0, static_cast<int>(results.model->steps.size()) - 1);
     frame.progress = ui.playback.progress();
-    frame.scale = ctx.scale;
+    frame.scale = ctx.scale * ctx.canvas_type;
+    frame.type = ctx.canvas_type;
     frame.light = settings.light_theme;
     frame.show_values = settings.show_values;
     frame.interactive = !ctx.offscreen;
@@ -68,6 +70,41 @@ float presentation_cell(const AppState& state, const UiState& ui, const FrameCon
     beside.key_beside = key_beside;
     const CanvasFrame frame = canvas_frame_for(state.results, state.session, ui, state.settings, beside);
     return canvas_result_cell(frame, ui.canvas, area);
+}
+
+PresentationFit fit_presentation(const AppState& state, const UiState& ui, const FrameContext& ctx, float w, float h,
+                                 float header_h, float footer_h, float side_w) {
+    PresentationFit fit;
+    // The picture's cells with the canvas's type at `type`, the explanation where it gives
+    // the bigger picture.
+    const auto cell = [&](float type, float header, float footer, bool& beside) {
+        FrameContext c = ctx;
+        c.canvas_type = type;
+        const float under = presentation_cell(state, ui, c, Rect{0, header, w, h - header - footer}, false);
+        const float side = presentation_cell(state, ui, c, Rect{0, header, w - side_w, h - header}, true);
+        beside = side > under * 1.05f;
+        return beside ? side : under;
+    };
+    // With a UI scale u above 1 the picture should keep the cells it has at 1 (its type,
+    // title and explanation u times smaller): the canvas's own type grows only as far as
+    // that allows (never below its size at 1); when no size reaches it, the one with the
+    // biggest cells. The title and explanation take the larger type.
+    const float u = std::max(1.0f, state.settings.ui_scale);
+    bool beside = false;
+    const float wanted = u > 1.0f ? cell(1.0f / u, header_h / u, footer_h / u, beside) - 0.5f : 0.0f;
+    std::vector<float> types;
+    for (float type = 1.0f; type > 1.0f / u; type *= 0.92f) types.push_back(type);
+    types.push_back(1.0f / u);
+    float best = -1.0f;
+    for (const float type : types) {
+        const float got = cell(type, header_h, footer_h, beside);
+        if (got > best * 1.01f) {
+            best = got;
+            fit = PresentationFit{beside, type};
+        }
+        if (got >= wanted) return PresentationFit{beside, type};
+    }
+    return fit;
 }
 
 float draw_presentation_key(const AppState& state, const UiState& ui, const FrameContext& ctx, const Rect& area) {
