@@ -34,6 +34,7 @@
 #include "app/gui/x11_events.h"
 #include "app/gui/key_actions.h"
 #include "app/gui/layout.h"
+#include "app/gui/lesson_apply.h"
 #include "app/gui/snapshot.h"
 #include "app/gui/test_hook.h"
 #include "app/text/language_tag.h"
@@ -185,7 +186,10 @@ std::string starting_language(const std::string& option_language) {
     return text::language_from_environment();
 }
 
-int run_window(const io::Problem& initial, bool resume, const std::string& language) {
+namespace {
+
+// The window; with a `lesson`, on its first slide, the arrow keys moving between slides.
+int run_window_on(const io::Problem& initial, bool resume, const std::string& language, const lesson::OpenedLesson* lesson) {
     glfwSetErrorCallback(nullptr);
     if (!glfwInit()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
@@ -290,6 +294,9 @@ int run_window(const io::Problem& initial, bool resume, const std::string& langu
     ComputeRequest first;
     if (resumed) first = std::move(*resumed);
     else first.prebuilt = std::make_shared<const io::Problem>(initial);
+    int slide_index = 0;  // with a lesson: the slide on screen
+    if (lesson) first = apply_slide(state, lesson->slides.front());
+    if (lesson && !lesson->problems.empty()) set_status(state.ui, lesson->problems.front(), glfwGetTime());
     first.colour_scale = colour_scale_of(state.settings);
     state.results.posted_generation = worker.post(std::move(first));
     state.results.posted_time = glfwGetTime();
@@ -359,8 +366,16 @@ int run_window(const io::Problem& initial, bool resume, const std::string& langu
         state.ui.playback.update(io.DeltaTime);
         // Shortcuts wait while a text field or a dialog has the keyboard.
         Actions actions;
-        if (!io.WantTextInput && state.jobs.dialog.kind == DialogState::Kind::None)
-            actions = key_actions(keys.presses, state.ui.playback, state.ui.presentation);
+        const bool keys_free = !io.WantTextInput && state.jobs.dialog.kind == DialogState::Kind::None;
+        if (lesson && keys_free) {
+            const int target = slide_key_target(keys.presses, slide_index, static_cast<int>(lesson->slides.size()));
+            if (target >= 0) {
+                slide_index = target;
+                state.results.posted_generation = worker.post(apply_slide(state, lesson->slides[static_cast<size_t>(target)]));
+                state.results.posted_time = glfwGetTime();
+            }
+        }
+        if (keys_free) actions = key_actions(keys.presses, state.ui.playback, state.ui.presentation);
 
         FrameContext ctx;
         ctx.cache = &cache;
@@ -438,6 +453,26 @@ int run_window(const io::Problem& initial, bool resume, const std::string& langu
     gl::check_leaks_before_gl_shutdown();
     glfwTerminate();
     return 0;
+}
+
+}  // namespace
+
+int run_window(const io::Problem& initial, bool resume, const std::string& language) {
+    return run_window_on(initial, resume, language, nullptr);
+}
+
+int run_lesson_window(const std::string& lesson_path, const std::string& language) {
+    auto fail = [](const Message& message) {
+        std::fprintf(stderr, "attnviz: error: %s\n", text::render(message).c_str());
+        return 2;
+    };
+    Result<lesson::OpenedLesson> opened = lesson::open_lesson(lesson_path);
+    if (!opened) return fail(opened.message());
+    for (const Message& problem : opened->problems) fail(problem);
+    if (opened->slides.empty()) return fail(Message("lesson.none_open", {{"file", lesson_path}}));
+    // The lesson's own language unless --lang chose one.
+    const std::string shown_language = language.empty() ? opened->lesson.language : language;
+    return run_window_on(opened->slides.front().problem, false, shown_language, &opened.value());
 }
 
 }  // namespace attn::gui

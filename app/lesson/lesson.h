@@ -171,6 +171,11 @@ struct OpenedLesson {
 // opens is returned with its problems (the caller decides).
 Result<OpenedLesson> open_lesson(const std::string& path);
 
+// "04_Scores_and_weights.png": the slide's number (two digits at least) and its title with
+// what a file name cannot hold replaced by '_' (other scripts' letters are kept), cut
+// to a few dozen characters.
+std::string slide_file_name(const Slide& slide);
+
 // The message for a field of a slide: "slide {slide}: \"{field}\": {why}".
 Message slide_error(int slide, const std::string& field, Message why);
 

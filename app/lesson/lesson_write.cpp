@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
+
 namespace attn::lesson {
 namespace {
 
@@ -94,6 +96,26 @@ std::string write_lesson(const Lesson& lesson) {
         root["slides"].push_back(std::move(j));
     }
     return root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace attn::lesson
+
+namespace attn::lesson {
+
+std::string slide_file_name(const Slide& slide) {
+    constexpr size_t kMaxTitleBytes = 60;
+    std::string name = slide.number < 10 ? "0" + std::to_string(slide.number) : std::to_string(slide.number);
+    name += '_';
+    for (size_t i = 0; i < slide.title.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(slide.title[i]);
+        const bool continuation = (c & 0xC0) == 0x80;
+        if (name.size() >= kMaxTitleBytes && !continuation) break;  // cut only between characters
+        const bool keep = c >= 0x80 || std::isalnum(c) || c == '-' || c == '.';
+        if (keep) name += static_cast<char>(c);
+        else if (name.back() != '_') name += '_';
+    }
+    while (name.back() == '_' || name.back() == '.') name.pop_back();
+    return name + ".png";
 }
 
 }  // namespace attn::lesson
