@@ -5,7 +5,8 @@
 
 #include <GLFW/glfw3.h>
 
-#include "app/gui/lesson_apply.h"
+#include "app/gui/state/lesson_apply.h"
+#include "app/gui/window/lesson_keys.h"
 
 using namespace attn;
 using namespace attn::gui;
