@@ -227,16 +227,19 @@ TEST_CASE("opening a lesson file resolves every slide and reports the ones that 
         {"title": "ok", "model": "tiny-lm", "step": "attn_weights", "head": 3},
         {"title": "no rope here", "step": "q_rot"},
         {"title": "unknown model", "model": "giant-lm"},
-        {"title": "ok too", "recipe": "torch-mha", "step": "k"}]})";
+        {"title": "ok too", "recipe": "torch-mha", "step": "k"},
+        {"title": "wrong type", "moment": "half"}]})";
     const Result<OpenedLesson> opened = open_lesson(file.string());
     REQUIRE_MESSAGE(opened.ok(), opened.error());
     REQUIRE(opened->slides.size() == 2);
     CHECK(opened->slides[0].slide.number == 1);
     CHECK(opened->slides[0].problem.model != nullptr);
     CHECK(opened->slides[1].slide.number == 4);
-    REQUIRE(opened->problems.size() == 2);
+    // In the order of the slides, whether the reader or the resolver found them.
+    REQUIRE(opened->problems.size() == 3);
     CHECK(english(opened->problems[0]).rfind("slide 2: \"step\": this configuration records no step \"q_rot\"", 0) == 0);
     CHECK(english(opened->problems[1]).rfind("slide 3: \"model\":", 0) == 0);
+    CHECK(english(opened->problems[2]) == "slide 5: \"moment\": must be a number");
     CHECK_FALSE(open_lesson((dir / "missing.json").string()).ok());
     std::filesystem::remove_all(dir);
 }

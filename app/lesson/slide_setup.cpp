@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 
@@ -82,6 +83,13 @@ Status check_head_and_item(const Slide& slide, const io::Problem& problem) {
         return Status::failure(
             slide_error(slide.number, "batch_item", Message("lesson.why.no_item", {{"item", slide.view.batch_item}, {"items", items}})));
     return ok_status();
+}
+
+// The slide a problem names (its "slide" value), 0 for the lesson's own fields.
+int slide_of(const Message& problem) {
+    for (const MessageArg& arg : problem.args)
+        if (arg.name == "slide") return std::atoi(arg.text.c_str());
+    return 0;
 }
 
 }  // namespace
@@ -209,6 +217,9 @@ Result<OpenedLesson> open_lesson(const std::string& path) {
         }
         opened.slides.push_back({slide, std::move(problem.value())});
     }
+    // The reader's problems and the resolver's, in the order of the slides they name.
+    std::stable_sort(opened.problems.begin(), opened.problems.end(),
+                     [](const Message& a, const Message& b) { return slide_of(a) < slide_of(b); });
     return opened;
 }
 
