@@ -114,13 +114,15 @@ Why read_cell(const Json& value, const std::optional<StepId>& slide_step, CellAn
     return std::nullopt;
 }
 
-Why read_cells(const Json& value, const std::optional<StepId>& slide_step, std::vector<CellAnchor>& cells) {
+// A list of at most `max` items, each read by `read_one(item, out)`.
+template <typename T, typename ReadOne>
+Why read_list(const Json& value, size_t max, std::vector<T>& out, ReadOne read_one) {
     if (!value.is_array()) return type_error("lesson.type.list");
-    if (value.size() > kMaxCells) return Message("lesson.why.too_many", {{"max", kMaxCells}});
+    if (value.size() > max) return Message("lesson.why.too_many", {{"max", max}});
     for (const Json& item : value) {
-        CellAnchor cell;
-        if (Why why = read_cell(item, slide_step, cell)) return why;
-        cells.push_back(cell);
+        T one;
+        if (Why why = read_one(item, one)) return why;
+        out.push_back(std::move(one));
     }
     return std::nullopt;
 }
@@ -154,17 +156,6 @@ Why read_annotation(const Json& value, const std::optional<StepId>& slide_step, 
     if (Why why = read_cell(value["cell"], slide_step, a.cell)) return why;
     if (Why why = read_points(value["points"], a.points)) return why;
     if (a.kind == Annotation::Kind::Arrow && a.points.size() != 2) return Message("lesson.why.arrow_points");
-    return std::nullopt;
-}
-
-Why read_annotations(const Json& value, const std::optional<StepId>& slide_step, std::vector<Annotation>& out) {
-    if (!value.is_array()) return type_error("lesson.type.list");
-    if (value.size() > kMaxAnnotations) return Message("lesson.why.too_many", {{"max", kMaxAnnotations}});
-    for (const Json& item : value) {
-        Annotation a;
-        if (Why why = read_annotation(item, slide_step, a)) return why;
-        out.push_back(std::move(a));
-    }
     return std::nullopt;
 }
 
@@ -224,8 +215,10 @@ Why read_slide_field(const std::string& key, const Json& value, Slide& slide) {
     if (key == "moment") return read_float(value, 0.0, 1.0, view.moment);
     if (key == "pinned") return read_cell(value, view.step, view.pinned.emplace());
     if (key == "followed") return read_cell(value, view.step, view.followed.emplace());
-    if (key == "highlighted") return read_cells(value, view.step, view.highlighted);
-    if (key == "annotations") return read_annotations(value, view.step, view.annotations);
+    const auto cell = [&](const Json& item, CellAnchor& out) { return read_cell(item, view.step, out); };
+    const auto annotation = [&](const Json& item, Annotation& out) { return read_annotation(item, view.step, out); };
+    if (key == "highlighted") return read_list(value, kMaxCells, view.highlighted, cell);
+    if (key == "annotations") return read_list(value, kMaxAnnotations, view.annotations, annotation);
     if (key == "panels") return read_panels(value, view.panels);
     return read_setup_field(key, value, slide.setup);
 }

@@ -471,9 +471,9 @@ int run_lesson_window(const std::string& lesson_path, const std::string& languag
     if (!opened) return fail(opened.message());
     for (const Message& problem : opened->problems) fail(problem);
     if (opened->slides.empty()) return fail(Message("lesson.none_open", {{"file", lesson_path}}));
-    // The lesson's own language unless --lang chose one.
-    const std::string shown_language = language.empty() ? opened->lesson.language : language;
-    return run_window_on(opened->slides.front().problem, false, shown_language, &opened.value());
+    // The window keeps the user's language (a choice there is saved); the lesson's own
+    // language is for its titles and notes, which the presenter will show.
+    return run_window_on(opened->slides.front().problem, false, language, &opened.value());
 }
 
 }  // namespace attn::gui
