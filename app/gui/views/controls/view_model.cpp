@@ -64,9 +64,11 @@ bool claim_button(Session& session, UiState& ui, const HeadClaim& claim, int ind
     const bool pressed = ImGui::SmallButton(text::label("model.card.show"));
     note_item_for_tests("model.card.show." + std::to_string(claim.layer) + "." + std::to_string(claim.head) + "." + claim.metric);
     ImGui::PopID();
-    const std::string sentence = text::render(claim.shown_by);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", text::trf("model.card.show.tip", {{"sentence", sentence}, {"layer", claim.layer}, {"head", claim.head}}).c_str());
+    if (ImGui::IsItemHovered()) {  // wrapped: the sentence can be long
+        const std::string tip =
+            text::trf("model.card.show.tip", {{"sentence", text::render(claim.shown_by)}, {"layer", claim.layer}, {"head", claim.head}});
+        reason_tooltip(tip.c_str());
+    }
     ImGui::SameLine();
     if (!pressed) return false;
     choose_claim_sentence(session, claim);
