@@ -138,7 +138,7 @@ bool draw_model_card(Session& session, UiState& ui) {
     };
     static CardText card;
     const std::string language = text::active().code();
-    const std::shared_ptr<const Model> model = session.model;  // the button below replaces nothing but the text
+    const std::shared_ptr<const Model> model = session.model;  // held: a claim's button edits the session mid-loop
     const ModelSpec& spec = model->spec;
     if (card.model != spec.name || card.layer != session.model_layer || card.language != language)
         card = {spec.name, session.model_layer, language, model_card(spec, session.model_layer)};
