@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "app/io/model_card.h"
 #include "app/io/model_loader.h"
 #include "core/model/model_forward.h"
 #include "core/model/tokenizer.h"
@@ -281,4 +282,27 @@ TEST_CASE("each head claim's suggested sentence shows at least the claimed figur
             }
         }
     }
+}
+
+TEST_CASE("a claim's shown_by sentence is read per language, and one without English is refused") {
+    const std::string card = R"json({"name": "tiny", "kind": "language", "layers": 1, "heads": 1, "hidden_dim": 2,
+        "mlp_dim": 0, "vocab_size": 1, "max_len": 4, "vocabulary": ["a"], "prepend_bos": false, "example": "a",
+        "description": "d", "architecture": {"norm": "layernorm", "norm_placement": "pre",
+                         "position_embedding": "learned", "attention_scale": "1/sqrt(head_dim)"},
+        "head_claims": [{"layer": 0, "head": 0, "claim": "looks back", "metric": "m", "measured": 1, "threshold": 0.5,
+                         "shown_by": {"sentence": SENTENCE, "places": {}}}]})json";
+    const auto with = [&](const std::string& sentence) {
+        std::string text = card;
+        return io::parse_model_card(text.replace(text.find("SENTENCE"), 8, sentence), "card");
+    };
+    Result<ModelSpec> spec = with(R"({"en": "a a", "zh-Hant": "a"})");
+    REQUIRE_MESSAGE(spec.ok(), spec.error());
+    CHECK(english(spec->head_claims[0].shown_by) == "a a");
+    Result<ModelSpec> without_english = with(R"({"zh-Hant": "a"})");
+    REQUIRE_FALSE(without_english.ok());
+    CHECK(without_english.error().find("shown_by") != std::string::npos);
+    const size_t cut = card.rfind(',', card.find("\"shown_by\""));  // the same claim without shown_by
+    Result<ModelSpec> none = io::parse_model_card(card.substr(0, cut) + "}]}", "card");
+    REQUIRE_MESSAGE(none.ok(), none.error());
+    CHECK(none->head_claims[0].shown_by.empty());
 }
