@@ -150,6 +150,9 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     ctx.now = glfwGetTime();
     actions |= draw_frame(state, ctx);
     ImGui::Render();
+    if (const Step* shown = state.results.step_at(state.ui.playback.step()))  // test-only, see test_hook.h
+        note_for_tests(std::string("shown ") + shown->name() + " head " + std::to_string(state.ui.canvas.enlarged_head) +
+                       " layer " + std::to_string(state.session.model_layer));
     report_layout_for_tests(parts.keys.queue.size(),
                             {text::render(state.session.sentence_message), text::render(state.session.config_message),
                              text::render(state.session.unknown_note), text::render(state.session.model_note),
