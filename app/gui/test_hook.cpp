@@ -3,14 +3,18 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 
 namespace attn::gui {
 
 void report_layout_for_tests(std::size_t pending_input, const std::vector<std::string>& messages, const std::string& sentence,
-                             int seq_len) {
+                             int seq_len, const std::vector<std::string>& tokens) {
     static const char* path = std::getenv("ATTNVIZ_TEST_LAYOUT");
     static std::string last;
     if (!path || !*path) return;
@@ -42,7 +46,9 @@ void report_layout_for_tests(std::size_t pending_input, const std::vector<std::s
             if (c == '\n') c = ' ';
         text += "message " + one_line + "\n";
     }
-    text += "sentence " + sentence + "\nseq_len " + std::to_string(seq_len) + "\n";
+    text += "sentence " + sentence + "\nseq_len " + std::to_string(seq_len) + "\ntokens";
+    for (const std::string& token : tokens) text += " " + token;
+    text += "\n";
     if (text == last) return;
     last = text;
     const std::string temp = std::string(path) + ".tmp";
@@ -50,6 +56,78 @@ void report_layout_for_tests(std::size_t pending_input, const std::vector<std::s
         std::fputs(text.c_str(), f);
         std::fclose(f);
         std::rename(temp.c_str(), path);
+    }
+}
+
+namespace {
+
+// A glyph as the atlas holds it, keyed by its top-left atlas coordinate (unique per glyph).
+struct AtlasGlyph {
+    const ImFontGlyph* glyph;
+    const ImFont* font;
+};
+
+std::map<std::pair<float, float>, AtlasGlyph> atlas_glyphs() {
+    std::map<std::pair<float, float>, AtlasGlyph> at;
+    for (const ImFont* font : ImGui::GetIO().Fonts->Fonts)
+        for (const ImFontGlyph& g : font->Glyphs)
+            if (g.Visible) at[{g.U0, g.V0}] = {&g, font};
+    return at;
+}
+
+void append_utf8(std::string& text, unsigned codepoint) {
+    char utf8[5] = {};
+    ImTextCharToUtf8(utf8, codepoint);
+    text += utf8;
+}
+
+}  // namespace
+
+std::vector<DrawnRun> drawn_runs(const ImDrawData& draw_data) {
+    const auto at = atlas_glyphs();
+    std::vector<DrawnRun> runs;
+    for (int l = 0; l < draw_data.CmdListsCount; ++l) {
+        const ImVector<ImDrawVert>& v = draw_data.CmdLists[l]->VtxBuffer;
+        float pen = 0, baseline = 0, em = 0;  // where the next glyph of the open run starts
+        bool open = false;
+        for (int i = 0; i + 3 < v.Size; ++i) {
+            const auto it = at.find({v[i].uv.x, v[i].uv.y});
+            // A glyph quad: corners (x0, y0) (x1, y0) (x1, y1) (x0, y1) with the glyph's atlas corners.
+            if (it == at.end() || v[i + 2].uv.x != it->second.glyph->U1 || v[i + 2].uv.y != it->second.glyph->V1) continue;
+            const ImFontGlyph& g = *it->second.glyph;
+            const float height = g.Y1 - g.Y0;
+            const float scale = height > 0 ? (v[i + 2].pos.y - v[i].pos.y) / height : 1.0f;
+            const float start = v[i].pos.x - g.X0 * scale, base = v[i].pos.y - g.Y0 * scale;
+            const bool same_line = open && std::fabs(base - baseline) < 0.5f && start > pen - 0.5f && start < pen + 2 * em;
+            if (!same_line) runs.push_back({"", v[i].pos.x, v[i].pos.y});
+            else if (start > pen + 0.5f) runs.back().text += ' ';
+            const bool missing = &g == it->second.font->FallbackGlyph;
+            append_utf8(runs.back().text, missing ? 0xFFFDu : g.Codepoint);
+            pen = start + g.AdvanceX * scale;
+            baseline = base;
+            em = it->second.font->FontSize * scale;
+            open = true;
+            i += 3;  // the quad's other corners
+        }
+    }
+    return runs;
+}
+
+void report_drawn_text_for_tests() {
+    static const char* path = std::getenv("ATTNVIZ_TEST_TEXT");
+    static std::set<std::string> written;
+    if (!path || !*path || !ImGui::GetDrawData()) return;
+    std::string text;
+    for (const DrawnRun& run : drawn_runs(*ImGui::GetDrawData())) {
+        char where[64];
+        std::snprintf(where, sizeof where, "%.0f %.0f ", run.x, run.y);
+        const std::string line = where + run.text + "\n";
+        if (written.insert(line).second) text += line;
+    }
+    if (text.empty()) return;
+    if (std::FILE* f = std::fopen(path, "a")) {
+        std::fputs(text.c_str(), f);
+        std::fclose(f);
     }
 }
 

@@ -45,8 +45,9 @@ MODELS = {
                     example="the dog saw the cat and it ran",
                     output="row t of probs is the distribution of the word after token t",
                     description="word-level language model trained on generated simple English sentences"),
-    # Character-level: each character is a token (`split_chars`); the card's text fields get a
-    # Chinese copy in each script (`zh_text`: field -> (zh-Hans, zh-Hant)).
+    # Character-level: each character is a token (`split_chars`); the card's prose fields get a
+    # Chinese copy in each script (`zh_text`: field -> (zh-Hans, zh-Hant)), its example a
+    # sentence in each script (`zh_example`); add_zh_text writes them.
     "tiny-lm-zh": dict(kind="language", vocab=tasks_zh.ZH_VOCAB, dim=64, heads=4, layers=2, max_len=20,
                        mlp=True, causal=True, steps=1500, batch=64, lr=3e-3, seed=21, bos=True, split_chars=True,
                        attn_entropy=[0.05, 0.02], fixture_float64=True,
@@ -57,8 +58,8 @@ MODELS = {
                        zh_text={"description": ("字级语言模型，用生成的简单中文句子训练，简体和繁体都认得",
                                                 "字級語言模型，用產生的簡單中文句子訓練，簡體和繁體都認得"),
                                 "reading_the_output": ("probs 的第 t 行是词元 t 之后下一个字的概率分布",
-                                                       "probs 的第 t 列是詞元 t 之後下一個字的機率分布"),
-                                "example": ("小狗看见了小猫，它跑了。", "小狗看見了小貓，它跑了。")}),
+                                                       "probs 的第 t 列是詞元 t 之後下一個字的機率分布")},
+                       zh_example=("小狗看见了小猫，它跑了。", "小狗看見了小貓，它跑了。")),
     "reverse": dict(kind="algorithmic", vocab=tasks.REVERSE_VOCAB, dim=64, heads=2, layers=1, max_len=8,
                     mlp=False, causal=False, steps=800, batch=64, lr=3e-3, seed=12, bos=False,
                     example="3 1 4 1 5 9 2 6",
@@ -442,16 +443,18 @@ def tokenizer_text(cfg):
     return split + ("; <bos> is put in front" if cfg["bos"] else "; no <bos>")
 
 
-def add_zh_text(card, zh_text):
-    """The card's Chinese text, one field per language beside the English one
-    ("description_zh-Hans", "description_zh-Hant"; "claim_zh-Hans" ... in each head claim),
-    so the English fields stay exactly as every other card has them."""
-    for field, texts in zh_text.items():
-        for lang, text in zip(ZH_LANGS, texts):
-            card["%s_%s" % (field, lang)] = text
+def add_zh_text(card, cfg):
+    """The card's Chinese text in the form app/io/model_card.cpp reads (assets/models/README.md,
+    "The card's words in other languages"): each prose field of `zh_text` and each head claim
+    becomes an object of texts by language, {"en": ..., "zh-Hans": ..., "zh-Hant": ...}; the
+    example sentence in each script is a field of its own, "example_zh-Hans" / "example_zh-Hant"
+    (a sentence the window types into its box, not prose)."""
+    for field, texts in cfg["zh_text"].items():
+        card[field] = {"en": card[field], **dict(zip(ZH_LANGS, texts))}
     for claim in card["head_claims"]:
-        for lang, text in zip(ZH_LANGS, tasks_zh.ZH_METRIC_TEXT[claim["metric"]][1:]):
-            claim["claim_" + lang] = text
+        claim["claim"] = {"en": claim["claim"], **dict(zip(ZH_LANGS, tasks_zh.ZH_METRIC_TEXT[claim["metric"]][1:]))}
+    for lang, example in zip(ZH_LANGS, cfg["zh_example"]):
+        card["example_" + lang] = example
 
 
 def build(name):
@@ -505,7 +508,7 @@ def build(name):
                              % (m, card["best_head_per_metric"][m], WANTED_FLOOR)
                              for m in WANTED[name] if not any(c["metric"] == m for c in claims)]
     if "zh_text" in cfg:
-        add_zh_text(card, cfg["zh_text"])
+        add_zh_text(card, cfg)
     write_json(os.path.join(HERE, name + ".json"), card)
     print("  %s: %s (%.1f s)" % (name, acc, seconds), flush=True)
     for c in claims:
