@@ -87,7 +87,8 @@ std::vector<DrawnRun> drawn_runs(const ImDrawData& draw_data) {
     const auto at = atlas_glyphs();
     std::vector<DrawnRun> runs;
     for (int l = 0; l < draw_data.CmdListsCount; ++l) {
-        const ImVector<ImDrawVert>& v = draw_data.CmdLists[l]->VtxBuffer;
+        const ImDrawList& list = *draw_data.CmdLists[l];
+        const ImVector<ImDrawVert>& v = list.VtxBuffer;
         float pen = 0, baseline = 0, em = 0;  // where the next glyph of the open run starts
         bool open = false;
         for (int i = 0; i + 3 < v.Size; ++i) {
@@ -98,8 +99,10 @@ std::vector<DrawnRun> drawn_runs(const ImDrawData& draw_data) {
             const float height = g.Y1 - g.Y0;
             const float scale = height > 0 ? (v[i + 2].pos.y - v[i].pos.y) / height : 1.0f;
             const float start = v[i].pos.x - g.X0 * scale, base = v[i].pos.y - g.Y0 * scale;
-            const bool same_line = open && std::fabs(base - baseline) < 0.5f && start > pen - 0.5f && start < pen + 2 * em;
-            if (!same_line) runs.push_back({"", v[i].pos.x, v[i].pos.y});
+            // A space is about a third of an em; a wider gap (between menu titles, table
+            // columns, a label and its value) starts a run of its own.
+            const bool same_line = open && std::fabs(base - baseline) < 0.5f && start > pen - 0.5f && start < pen + 0.6f * em;
+            if (!same_line) runs.push_back({"", v[i].pos.x, v[i].pos.y, list._OwnerName ? list._OwnerName : ""});
             else if (start > pen + 0.5f) runs.back().text += ' ';
             const bool missing = &g == it->second.font->FallbackGlyph;
             append_utf8(runs.back().text, missing ? 0xFFFDu : g.Codepoint);
@@ -120,8 +123,8 @@ void report_drawn_text_for_tests() {
     std::string text;
     for (const DrawnRun& run : drawn_runs(*ImGui::GetDrawData())) {
         char where[64];
-        std::snprintf(where, sizeof where, "%.0f %.0f ", run.x, run.y);
-        const std::string line = where + run.text + "\n";
+        std::snprintf(where, sizeof where, "%.0f\t%.0f\t", run.x, run.y);
+        const std::string line = where + run.window + "\t" + run.text + "\n";
         if (written.insert(line).second) text += line;
     }
     if (text.empty()) return;

@@ -25,18 +25,20 @@ void report_layout_for_tests(std::size_t pending_input, const std::vector<std::s
                              const std::string& sentence = {}, int seq_len = 0,
                              const std::vector<std::string>& tokens = {});
 
-// One line of text as it was drawn, read back from the draw lists: glyph quads on one
-// baseline, each starting where the one before ended, with a space wherever glyphs stand
-// apart. A glyph the fonts lack (ImGui draws the fallback glyph) is written as U+FFFD.
+// One run of text as it was drawn, read back from the draw lists: glyph quads on one
+// baseline, each starting where the one before ended, with a space where they stand a
+// space apart (a gap over 0.6 em starts another run). A glyph the fonts lack (ImGui draws
+// the fallback glyph) is written as U+FFFD.
 struct DrawnRun {
     std::string text;
     float x = 0, y = 0;  // top-left of the first glyph, in screen pixels
+    std::string window;  // the ImGui window that drew it ("Name###id", a child "Parent/Child_...")
 };
 // Every run of text in `draw_data` (the frame ImGui::Render() just made), in drawing order.
 std::vector<DrawnRun> drawn_runs(const ImDrawData& draw_data);
 
 // When ATTNVIZ_TEST_TEXT names a file, appends to it every run of text drawn this frame
-// not written before ("x y text" per line), so a test driving the real window can read all
+// not written before ("x<TAB>y<TAB>window<TAB>text" per line), so a test driving the real window can read all
 // the words it showed. Call once per frame after ImGui::Render(). Nothing when unset.
 void report_drawn_text_for_tests();
 

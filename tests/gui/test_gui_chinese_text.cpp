@@ -37,18 +37,12 @@ struct TextProblems {
 };
 
 // The code panel shows PyTorch code as it is written (its words are code).
-bool is_code_panel(const ImGuiWindow* w) { return std::string(w->RootWindow->Name).find("###window.code") != std::string::npos; }
+bool in_code_panel(const DrawnRun& run) { return run.window.find("###window.code") != std::string::npos; }
 
-// Reads the last frame's text, window by window, into `problems`.
+// Reads the last frame's text into `problems`.
 void collect(TextProblems& problems) {
-    ImGuiContext& g = *GImGui;
-    std::vector<ImDrawList*> lists;
-    for (ImGuiWindow* w : g.Windows)
-        if (w->Active && !w->Hidden && !is_code_panel(w)) lists.push_back(w->DrawList);
-    ImDrawData data;
-    data.CmdLists = lists.data();
-    data.CmdListsCount = static_cast<int>(lists.size());
-    for (const DrawnRun& run : drawn_runs(data)) {
+    for (const DrawnRun& run : drawn_runs(*ImGui::GetDrawData())) {
+        if (in_code_panel(run)) continue;
         problems.runs.insert(run.text);
         if (run.text.find("\xEF\xBF\xBD") != std::string::npos) problems.boxes.insert(run.text);
         for (const std::string& word : english_words(run.text)) problems.english.insert(word + "  (in: " + run.text + ")");
@@ -82,8 +76,9 @@ void visit_menus(HeadlessImGui& ui, AppState& state, TextProblems& problems) {
         const ImVec2 at(title->x + 2, title->y + 4);
         frame_with_mouse(ui, state, problems, at, true);
         frame_with_mouse(ui, state, problems, at, false);
-        const ImGuiWindow* menu = GImGui->NavWindow;
+        const ImGuiWindow* menu = ImGui::FindWindowByName("##Menu_00");
         REQUIRE(menu);
+        REQUIRE(menu->Active);
         for (float y = menu->Pos.y + 4; y < menu->Pos.y + menu->Size.y; y += ImGui::GetFrameHeight() / 2)
             for (int hover = 0; hover < 3; ++hover) frame_with_mouse(ui, state, problems, ImVec2(menu->Pos.x + 20, y), false);
         frame_with_mouse(ui, state, problems, ImVec2(1000, 700), true);  // click elsewhere: closed
