@@ -89,6 +89,12 @@ std::vector<DrawnRun> drawn_runs(const ImDrawData& draw_data) {
     for (int l = 0; l < draw_data.CmdListsCount; ++l) {
         const ImDrawList& list = *draw_data.CmdLists[l];
         const ImVector<ImDrawVert>& v = list.VtxBuffer;
+        std::vector<ImVec4> clip(static_cast<size_t>(v.Size), ImVec4(-1e9f, -1e9f, 1e9f, 1e9f));  // per vertex
+        for (const ImDrawCmd& cmd : list.CmdBuffer)
+            for (unsigned e = 0; e < cmd.ElemCount; ++e) {
+                const unsigned at = cmd.VtxOffset + list.IdxBuffer[static_cast<int>(cmd.IdxOffset + e)];
+                if (at < clip.size()) clip[at] = cmd.ClipRect;
+            }
         float pen = 0, baseline = 0, em = 0;  // where the next glyph of the open run starts
         bool open = false;
         for (int i = 0; i + 3 < v.Size; ++i) {
@@ -102,13 +108,20 @@ std::vector<DrawnRun> drawn_runs(const ImDrawData& draw_data) {
             // A space is about a third of an em; a wider gap (between menu titles, table
             // columns, a label and its value) starts a run of its own.
             const bool same_line = open && std::fabs(base - baseline) < 0.5f && start > pen - 0.5f && start < pen + 0.6f * em;
-            if (!same_line) runs.push_back({"", v[i].pos.x, v[i].pos.y, list._OwnerName ? list._OwnerName : ""});
-            else if (start > pen + 0.5f) runs.back().text += ' ';
+            const ImVec4& box = clip[static_cast<size_t>(i)];
+            const float glyph_em = it->second.font->FontSize * scale;
+            if (!same_line) {
+                runs.push_back({"", v[i].pos.x, v[i].pos.y, list._OwnerName ? list._OwnerName : ""});
+                runs.back().cut_start = start - glyph_em < box.x;
+            } else if (start > pen + 0.5f) {
+                runs.back().text += ' ';
+            }
+            runs.back().cut_end = start + g.AdvanceX * scale + glyph_em > box.z;
             const bool missing = &g == it->second.font->FallbackGlyph;
             append_utf8(runs.back().text, missing ? 0xFFFDu : g.Codepoint);
             pen = start + g.AdvanceX * scale;
             baseline = base;
-            em = it->second.font->FontSize * scale;
+            em = glyph_em;
             open = true;
             i += 3;  // the quad's other corners
         }
@@ -124,7 +137,8 @@ void report_drawn_text_for_tests() {
     for (const DrawnRun& run : drawn_runs(*ImGui::GetDrawData())) {
         char where[64];
         std::snprintf(where, sizeof where, "%.0f\t%.0f\t", run.x, run.y);
-        const std::string line = where + run.window + "\t" + run.text + "\n";
+        const char* cut = run.cut_start ? (run.cut_end ? "<>" : "<") : (run.cut_end ? ">" : "-");
+        const std::string line = where + run.window + "\t" + cut + "\t" + run.text + "\n";
         if (written.insert(line).second) text += line;
     }
     if (text.empty()) return;

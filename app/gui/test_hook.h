@@ -33,12 +33,16 @@ struct DrawnRun {
     std::string text;
     float x = 0, y = 0;  // top-left of the first glyph, in screen pixels
     std::string window;  // the ImGui window that drew it ("Name###id", a child "Parent/Child_...")
+    // The run starts or ends within an em of its clip rectangle's edge: a word there may
+    // be cut (ImGui drops the glyphs outside), so "sof" can be the visible part of softmax.
+    bool cut_start = false, cut_end = false;
 };
 // Every run of text in `draw_data` (the frame ImGui::Render() just made), in drawing order.
 std::vector<DrawnRun> drawn_runs(const ImDrawData& draw_data);
 
 // When ATTNVIZ_TEST_TEXT names a file, appends to it every run of text drawn this frame
-// not written before ("x<TAB>y<TAB>window<TAB>text" per line), so a test driving the real window can read all
+// not written before ("x<TAB>y<TAB>window<TAB>cut<TAB>text" per line, cut: "-" or "<", ">",
+// "<>" for cut_start and cut_end), so a test driving the real window can read all
 // the words it showed. Call once per frame after ImGui::Render(). Nothing when unset.
 void report_drawn_text_for_tests();
 

@@ -2,7 +2,7 @@
 """Checks that re-running train.py writes what the committed models were made from and what
 the loader reads, without training (tests/test_model_training_data.cpp runs it):
 
-  1. add_zh_text turns tiny-lm-zh's English card fields into exactly the committed card's
+  1. add_zh_text turns each card's English fields into exactly the committed card's
      per-language objects and example_<lang> fields (app/io/model_card.cpp reads those);
   2. the sentence generators (tasks.py, tasks_zh.py) still draw the sentences the models were
      trained and measured on: a hash of 3000 training and 3000 held-out sentences per model,
@@ -37,22 +37,24 @@ def english_only(card):
         if key in ["example_" + lang for lang in train.ZH_LANGS]:
             del plain[key]
     for claim in plain["head_claims"]:
-        claim["claim"] = claim["claim"]["en"]
+        if isinstance(claim["claim"], dict):
+            claim["claim"] = claim["claim"]["en"]
     return plain
 
 
-def check_zh_card():
-    with open(os.path.join(HERE, "tiny-lm-zh.json"), encoding="utf-8") as f:
-        committed = json.load(f)
-    card = english_only(committed)
-    train.add_zh_text(card, train.MODELS["tiny-lm-zh"])
-    if json.dumps(card, ensure_ascii=False) == json.dumps(committed, ensure_ascii=False):
-        return []
-    return ["add_zh_text writes %s, the committed card has %s" % (
-        json.dumps({k: card.get(k) for k in set(card) ^ set(committed) or card if card.get(k) != committed.get(k)},
-                   ensure_ascii=False)[:600],
-        json.dumps({k: committed.get(k) for k in set(card) ^ set(committed) or committed
-                    if card.get(k) != committed.get(k)}, ensure_ascii=False)[:600])]
+def check_zh_cards():
+    problems = []
+    for name, cfg in train.MODELS.items():
+        if "zh_text" not in cfg:
+            continue
+        with open(os.path.join(HERE, name + ".json"), encoding="utf-8") as f:
+            committed = json.load(f)
+        card = english_only(committed)
+        train.add_zh_text(card, cfg)
+        if json.dumps(card, ensure_ascii=False) != json.dumps(committed, ensure_ascii=False):
+            differ = sorted(k for k in set(card) | set(committed) if card.get(k) != committed.get(k))
+            problems.append("%s: add_zh_text writes other %s than the committed card" % (name, ", ".join(differ)))
+    return problems
 
 
 def sentence_digest(batch, max_len):
@@ -72,11 +74,11 @@ def check_sentences():
 
 
 def main():
-    problems = check_zh_card() + check_sentences()
+    problems = check_zh_cards() + check_sentences()
     for p in problems:
         print("FAILED: " + p)
     if not problems:
-        print("ok: tiny-lm-zh's card text and both generators' sentences are what the models were made from")
+        print("ok: the cards' Chinese text and both generators' sentences are what the models were made from")
     return 1 if problems else 0
 
 

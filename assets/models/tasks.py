@@ -268,6 +268,19 @@ LM_METRIC_TEXT = {
     "then_to_object": "from 'then', looks at the object named next",
 }
 
+# The same lines in both Chinese scripts (zh-Hans, zh-Hant), for the card's per-language claims.
+LM_METRIC_TEXT_ZH = {
+    "previous_token": ("看前一个词（位置 t-1 上的权重）", "看前一個詞（位置 t-1 上的權重）"),
+    "first_token": ("停在第一个词元 <bos> 上（位置 0 上的权重）", "停在第一個 token <bos> 上（位置 0 上的權重）"),
+    "self": ("看自己这个词（位置 t 上的权重）", "看自己這個詞（位置 t 上的權重）"),
+    "same_word_earlier": ("看前面出现过的同一个词", "看前面出現過的同一個詞"),
+    "induction": ("看这个词前一次出现之后的那个词（归纳）", "看這個詞前一次出現之後的那個詞（歸納）"),
+    "and_to_subject": ("从“and”看主语", "從「and」看主詞"),
+    "pronoun_to_subject": ("从代词回看它指的主语", "從代名詞回看它指的主詞"),
+    "verb_to_subject": ("从代词后面的动词看主语", "從代名詞後面的動詞看主詞"),
+    "then_to_object": ("从“then”看接下来要说的宾语", "從「then」看接下來要說的受詞"),
+}
+
 
 # ---------------------------------------------------------------- reverse
 DIGITS = [str(d) for d in range(10)]

@@ -9,7 +9,10 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -17,6 +20,8 @@
 #include "app/gui/cjk_font.h"
 #include "app/gui/test_hook.h"
 #include "app/gui/views/view_path_dialog.h"
+#include "app/io/model_loader.h"
+#include "core/step_id.h"
 #include "core/recipe.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/gui/latin_words.h"
@@ -31,6 +36,8 @@ namespace {
 
 // What the frames drawn so far showed that a Chinese reader should not see.
 struct TextProblems {
+    std::set<std::string> names;    // words shown as they are: step names, recipe and model names,
+                                    // the articles' titles, the sentences, the dialog's folder
     std::set<std::string> english;  // "word  (in: run)"
     std::set<std::string> boxes;    // runs with a missing glyph
     std::set<std::string> runs;     // every run seen, for the report
@@ -45,14 +52,15 @@ void collect(TextProblems& problems) {
         if (in_code_panel(run)) continue;
         problems.runs.insert(run.text);
         if (run.text.find("\xEF\xBF\xBD") != std::string::npos) problems.boxes.insert(run.text);
-        for (const std::string& word : english_words(run.text)) problems.english.insert(word + "  (in: " + run.text + ")");
+        for (const std::string& word : english_words(run.text, problems.names, run.cut_start, run.cut_end))
+            problems.english.insert(word + "  (in: " + run.text + ")");
     }
 }
 
-// The top-left of the drawn run that is exactly `text`, or nullptr.
-const DrawnRun* find_run(const std::vector<DrawnRun>& runs, const std::string& text) {
+// The run that is exactly `text` drawn by window `window`, or nullptr.
+const DrawnRun* find_run(const std::vector<DrawnRun>& runs, const std::string& text, const std::string& window) {
     for (const DrawnRun& run : runs)
-        if (run.text == text) return &run;
+        if (run.text == text && run.window == window) return &run;
     return nullptr;
 }
 
@@ -71,10 +79,12 @@ void visit_menus(HeadlessImGui& ui, AppState& state, TextProblems& problems) {
         CAPTURE(key);
         ui.frame(state);
         const std::vector<DrawnRun> bar = drawn_runs(*ImGui::GetDrawData());
-        const DrawnRun* title = find_run(bar, text::tr(key));
+        const DrawnRun* title = find_run(bar, text::tr(key), "##MainMenuBar");
         REQUIRE_MESSAGE(title, "the menu bar shows no title " << text::tr(key));
         const ImVec2 at(title->x + 2, title->y + 4);
+        frame_with_mouse(ui, state, problems, at, false);  // hovered first, then pressed
         frame_with_mouse(ui, state, problems, at, true);
+        frame_with_mouse(ui, state, problems, at, false);
         frame_with_mouse(ui, state, problems, at, false);
         const ImGuiWindow* menu = ImGui::FindWindowByName("##Menu_00");
         REQUIRE(menu);
@@ -86,11 +96,27 @@ void visit_menus(HeadlessImGui& ui, AppState& state, TextProblems& problems) {
     }
 }
 
-void visit_dialogs(HeadlessImGui& ui, AppState& state, TextProblems& problems) {
+// Names the window shows as they are, in every language.
+std::set<std::string> shown_names(const std::vector<AppState>& states, const std::string& folder) {
+    std::set<std::string> names = words_of(folder);
+    for (StepId id : kAllStepIds) names.insert(lowercase(std::string(step_name(id))));
+    for (const Recipe& r : recipes())
+        for (const std::string& text : {r.name, r.article})
+            for (const std::string& w : words_of(text)) names.insert(w);
+    for (const ModelSpec& m : io::list_models())
+        for (const std::string& w : words_of(m.name)) names.insert(w);
+    for (const AppState& s : states)
+        for (const std::string& w : words_of(s.session.sentence)) names.insert(w);
+    return names;
+}
+
+// Every dialog, opened on an empty folder (a listing of files would be the user's words).
+void visit_dialogs(HeadlessImGui& ui, AppState& state, TextProblems& problems, const std::string& folder) {
     using Kind = DialogState::Kind;
     for (Kind kind : {Kind::OpenWeights, Kind::OpenQuery, Kind::OpenKey, Kind::OpenValue, Kind::OpenMask, Kind::ExportSnapshot,
                       Kind::ExportAll, Kind::ExportTensors, Kind::ExportTorch, Kind::ExportCsv, Kind::Keys}) {
-        open_path_dialog(state.jobs.dialog, kind, "");
+        open_path_dialog(state.jobs.dialog, kind, folder + "/");
+        state.jobs.dialog.base = folder;
         for (int i = 0; i < 3; ++i) {
             ui.frame(state);
             collect(problems);
@@ -127,13 +153,17 @@ void check_window_in(const char* code, const char* sentence) {
     std::vector<AppState> states = chinese_states(sentence);
     for (const AppState& s : states) note_shown_glyphs(s);
     HeadlessImGui ui(1024, 768);  // fonts built after the glyphs were noted, as the window does
+    const std::filesystem::path folder = std::filesystem::temp_directory_path() / ("attnviz_chinese_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
     TextProblems problems;
+    problems.names = shown_names(states, folder.string());
     for (AppState& state : states) {
         state.settings.hint_seen = false;  // the first-run hint is drawn too
         visit_steps(ui, state, problems);
     }
     visit_menus(ui, states.front(), problems);
-    visit_dialogs(ui, states.front(), problems);
+    visit_dialogs(ui, states.front(), problems, folder.string());
+    std::filesystem::remove_all(folder);
     CHECK(problems.runs.size() > 100);  // the text was read back
     for (const std::string& english : problems.english) FAIL_CHECK("English: " << english);
     for (const std::string& box : problems.boxes) FAIL_CHECK("missing glyph in: " << box);
@@ -151,16 +181,22 @@ TEST_CASE("the window in zh-Hant shows no English word and no missing glyph in a
 
 TEST_CASE("drawn text reads back with its spaces and marks a glyph the font lacks") {
     HeadlessImGui ui(400, 200);
-    ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::Begin("probe");
-    ImGui::TextUnformatted("view softmax Hello");
-    ImGui::TextUnformatted("x \xEA\xB0\x80 y");  // 가 (Hangul): in no font the window loads
-    ImGui::End();
-    ImGui::Render();
+    for (int frame = 0; frame < 2; ++frame) {  // a new window is drawn from its second frame
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::Begin("probe");
+        ImGui::TextUnformatted("view softmax Hello");
+        ImGui::TextUnformatted("x \xEA\xB0\x80 y");  // 가 (Hangul): in no font the window loads
+        ImGui::End();
+        ImGui::Render();
+    }
     std::vector<std::string> texts;
     for (const DrawnRun& run : drawn_runs(*ImGui::GetDrawData())) texts.push_back(run.text);
+    std::string all;
+    for (const std::string& t : texts) all += "[" + t + "] ";
+    CAPTURE(all);
     CHECK(std::find(texts.begin(), texts.end(), "view softmax Hello") != texts.end());
     CHECK(std::find(texts.begin(), texts.end(), "x \xEF\xBF\xBD y") != texts.end());
     CHECK(english_words("view softmax Hello q_heads fp32 B") == std::vector<std::string>{"Hello"});
+    CHECK(english_words("\xE9\x81\xAE\xE7\xBD\xA9\xEF\xBC\x88mask\xEF\xBC\x89 Hello").size() == 1);  // 遮罩（mask）: a gloss
 }

@@ -50,7 +50,9 @@ def allowed_words():
 
 
 def english_words(text, allowed):
-    """The rule of tests/gui/latin_words.h: two or more ASCII letters standing alone."""
+    """The rule of tests/gui/latin_words.h: two or more ASCII letters standing alone, outside
+    a gloss (English alone in full-width brackets, 遮罩（mask）)."""
+    text = re.sub(r"（[\x00-\x7f]*）", "（）", text)
     return [w for w in re.findall(r"[A-Za-z0-9_]+", text)
             if re.fullmatch(r"[A-Za-z]{2,}", w) and w.lower() not in allowed]
 
