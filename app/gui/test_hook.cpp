@@ -112,11 +112,12 @@ std::vector<DrawnRun> drawn_runs(const ImDrawData& draw_data) {
             const float glyph_em = it->second.font->FontSize * scale;
             if (!same_line) {
                 runs.push_back({"", v[i].pos.x, v[i].pos.y, list._OwnerName ? list._OwnerName : ""});
-                runs.back().cut_start = start - glyph_em < box.x;
+                runs.back().cut_start = v[i].pos.x < box.x + 1;  // text starts inside its clip rectangle
             } else if (start > pen + 0.5f) {
                 runs.back().text += ' ';
             }
-            runs.back().cut_end = start + g.AdvanceX * scale + glyph_em > box.z;
+            // ImGui drops a glyph that starts past the right edge: a run reaching it may go on.
+            runs.back().cut_end = start + g.AdvanceX * scale > box.z - 2;
             const bool missing = &g == it->second.font->FallbackGlyph;
             append_utf8(runs.back().text, missing ? 0xFFFDu : g.Codepoint);
             pen = start + g.AdvanceX * scale;

@@ -33,8 +33,9 @@ struct DrawnRun {
     std::string text;
     float x = 0, y = 0;  // top-left of the first glyph, in screen pixels
     std::string window;  // the ImGui window that drew it ("Name###id", a child "Parent/Child_...")
-    // The run starts or ends within an em of its clip rectangle's edge: a word there may
-    // be cut (ImGui drops the glyphs outside), so "sof" can be the visible part of softmax.
+    // The run starts at or before its clip rectangle's left edge, or reaches its right
+    // edge: a word there may be cut (ImGui drops the glyphs outside), so "sof" can be the
+    // visible part of softmax.
     bool cut_start = false, cut_end = false;
 };
 // Every run of text in `draw_data` (the frame ImGui::Render() just made), in drawing order.
