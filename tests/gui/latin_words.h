@@ -1,6 +1,6 @@
 // What counts as an English word in text drawn in a Chinese language, for the window tests
-// of both scripts (tests/gui/test_gui_chinese_text.cpp headless, monkey/chinese_window_test.py
-// under Xvfb, which reads the same allowed list).
+// of both scripts (tests/gui/test_gui_chinese_text.cpp headless; under Xvfb,
+// monkey/chinese_window_test.py hands what the window drew to checker/text_check.cpp).
 //
 // A word is a run of two or more ASCII letters standing alone: letters joined to digits or
 // an underscore (q_heads, fp32, d_h) are identifiers or shapes, single letters are the
@@ -16,6 +16,10 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include "app/io/model_loader.h"
+#include "core/recipe.h"
+#include "core/step_id.h"
 
 namespace attn::gui::testing {
 
@@ -107,6 +111,19 @@ inline std::set<std::string> words_of(const std::string& text) {
         else if (!word.empty()) words.insert(word), word.clear();
     }
     return words;
+}
+
+// Names the window shows as they are in every language: step names, recipe and model
+// names, the articles' titles (a test adds the sentences it typed and the folders it listed).
+inline std::set<std::string> shown_names() {
+    std::set<std::string> names;
+    for (StepId id : kAllStepIds) names.insert(lowercase(std::string(step_name(id))));
+    for (const Recipe& r : recipes())
+        for (const std::string& text : {r.name, r.article})
+            for (const std::string& w : words_of(text)) names.insert(w);
+    for (const ModelSpec& m : io::list_models())
+        for (const std::string& w : words_of(m.name)) names.insert(w);
+    return names;
 }
 
 }  // namespace attn::gui::testing

@@ -96,15 +96,10 @@ void visit_menus(HeadlessImGui& ui, AppState& state, TextProblems& problems) {
     }
 }
 
-// Names the window shows as they are, in every language.
+// shown_names() and the states' sentences and the dialogs' folder.
 std::set<std::string> shown_names(const std::vector<AppState>& states, const std::string& folder) {
-    std::set<std::string> names = words_of(folder);
-    for (StepId id : kAllStepIds) names.insert(lowercase(std::string(step_name(id))));
-    for (const Recipe& r : recipes())
-        for (const std::string& text : {r.name, r.article})
-            for (const std::string& w : words_of(text)) names.insert(w);
-    for (const ModelSpec& m : io::list_models())
-        for (const std::string& w : words_of(m.name)) names.insert(w);
+    std::set<std::string> names = attn::gui::testing::shown_names();
+    for (const std::string& w : words_of(folder)) names.insert(w);
     for (const AppState& s : states)
         for (const std::string& w : words_of(s.session.sentence)) names.insert(w);
     return names;
