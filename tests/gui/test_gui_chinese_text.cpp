@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/cjk_font.h"
-#include "app/gui/test_hook.h"
-#include "app/gui/views/view_path_dialog.h"
+#include "app/gui/window/cjk_font.h"
+#include "app/gui/window/test_hook.h"
+#include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/io/model_loader.h"
 #include "core/step_id.h"
 #include "core/recipe.h"

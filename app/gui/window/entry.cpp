@@ -1,0 +1,293 @@
+// run_window: the interactive window, in the spirit of ImGui's GLFW + OpenGL3 example:
+// set-up, state, then poll -> new frame -> draw -> render -> swap, clean-up in reverse.
+// (run_snapshot is in export/snapshot.cpp, run_render_bench in export/render_bench.cpp.)
+#include <epoxy/gl.h>
+
+#include "app/gui/window/entry.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+#include "app/gui/gl/gl_objects.h"
+#include "app/gui/gl/headless.h"
+#include "app/gui/gl/leak_check.h"
+#include "app/gui/state/app_state.h"
+#include "app/gui/window/apply_actions.h"
+#include "app/gui/window/cjk_font.h"
+#include "app/gui/window/frame.h"
+#include "app/gui/window/imgui_ini.h"
+#include "app/gui/window/key_actions.h"
+#include "app/gui/window/test_hook.h"
+#include "app/gui/window/window_parts.h"
+#include "app/gui/window/x11_events.h"
+#include "app/text/language_tag.h"
+#include "app/text/languages.h"
+#include "core/storage.h"
+
+namespace attn::gui {
+namespace {
+
+// Two notes for the status line as one ("first; second"); either may be empty.
+Message joined(Message first, Message second) {
+    if (first.empty()) return second;
+    if (second.empty()) return first;
+    return Message("status.joined", {{"first", std::move(first)}, {"second", std::move(second)}});
+}
+
+// Ctrl+C or a polite kill closes the window the normal way (settings are saved).
+std::atomic<bool> g_stop_requested{false};
+void on_stop_signal(int) { g_stop_requested = true; }
+
+// The language: --lang (remembered, as a pick in View > Language is), else the one picked
+// before, else the system locale's. One this binary lacks (a file removed since) counts
+// as none picked.
+void choose_language(UiSettings& settings, const std::string& option_language) {
+    if (!option_language.empty()) settings.language = option_language;
+    if (text::set_language(settings.language)) return;
+    settings.language.clear();
+    text::set_language(text::language_from_environment());
+}
+
+// With no configuration on the command line, the lesson resumes where it stopped: the
+// request that rebuilds it (its step first), else the command line's problem.
+ComputeRequest first_request(AppState& state, const io::Problem& initial, bool resume, Message& notes) {
+    init_from_problem(state.session, initial);
+    ComputeRequest first;
+    first.prebuilt = std::make_shared<const io::Problem>(initial);
+    if (resume && state.settings.has_session) {
+        Message note = restore_saved_session(state);
+        std::optional<ComputeRequest> resumed = note.empty() ? make_request(state.session) : std::nullopt;
+        if (resumed) {
+            first = std::move(*resumed);
+            first.focus_step = parse_step_name(state.ui.resume_step);
+        }
+        notes = joined(std::move(notes), std::move(note));
+    }
+    first.colour_scale = colour_scale_of(state.settings);
+    return first;
+}
+
+void start_imgui(WindowParts& parts, Message& notes) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    Message ini_problem;
+    parts.layout_file = load_layout_file(ini_problem);
+    notes = joined(std::move(notes), std::move(ini_problem));
+    ImGui_ImplGlfw_InitForOpenGL(parts.window, true);
+    // Keys, text and mouse buttons go through the queue; the cursor position, focus and
+    // scroll stay with the backend (the callbacks only note that input came).
+    install_input_callbacks(parts.window, parts.keys);
+    ImGui_ImplOpenGL3_Init("#version 330");
+}
+
+void stop_imgui(WindowParts& parts) {
+    save_imgui_ini(parts.layout_file, true);
+    parts.exporter.reset();
+    parts.cache.reset();
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+}
+
+// Results of the worker, a moved or grown font atlas and re-baked textures, before the frame.
+void take_news(AppState& state, WindowParts& parts) {
+    if (std::optional<ComputeResult> result = parts.worker.take()) accept_result(state, std::move(*result), glfwGetTime());
+    if (std::optional<CompletedModel> done = parts.worker.take_model(); done && done->trace == state.results.trace) {
+        state.results.model = std::move(done->model);
+        parts.cache->adopt_completed(state.results.model);  // textures already baked stay
+    }
+    if (const float scale = monitor_content_scale(parts.window); scale != parts.content_scale) {  // another monitor
+        parts.content_scale = scale;
+        parts.rebuild_fonts = true;
+    }
+    // A character typed or loaded that the atlas lacks: the atlas grows by it.
+    if (note_shown_glyphs(state)) parts.rebuild_fonts = true;
+    if (state.results.model_changed) {
+        parts.cache->reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
+        state.results.model_changed = false;
+    }
+    if (!parts.rebuild_fonts) return;
+    parts.fonts = load_fonts(effective_scale(state, parts));
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    apply_theme(state.settings.light_theme, effective_scale(state, parts));
+    parts.rebuild_fonts = false;
+}
+
+// One frame: the views, the shortcuts, ImGui's draw lists on screen. Returns what was asked.
+Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    feed_frame_input(parts.window, parts.keys);
+    if (parts.keys.settle_frames > 0) --parts.keys.settle_frames;
+    ImGui::NewFrame();
+    const ImGuiIO& io = ImGui::GetIO();
+    state.ui.playback.update(io.DeltaTime);
+    // Shortcuts wait while a text field or a dialog has the keyboard.
+    Actions actions;
+    if (!io.WantTextInput && state.jobs.dialog.kind == DialogState::Kind::None)
+        actions = key_actions(parts.keys.presses, state.ui.playback, state.ui.presentation);
+    FrameContext ctx;
+    ctx.cache = parts.cache.get();
+    ctx.fonts = parts.fonts;
+    ctx.scale = effective_scale(state, parts);
+    ctx.computing = parts.worker.busy();
+    ctx.now = glfwGetTime();
+    actions |= draw_frame(state, ctx);
+    ImGui::Render();
+    report_layout_for_tests(parts.keys.queue.size(),
+                            {text::render(state.session.sentence_message), text::render(state.session.config_message),
+                             text::render(state.session.unknown_note), text::render(state.session.model_note),
+                             text::render(state.ui.status)},
+                            state.session.sentence,
+                            state.results.trace ? state.results.trace->config.seq_len : 0,
+                            state.results.query_tokens);  // test-only, see test_hook.h
+    report_drawn_text_for_tests();
+    gl::Framebuffer::bind_default(fb_w, fb_h);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    gl::clear_color(bg.x, bg.y, bg.z, 1.0f);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glfwSwapBuffers(parts.window);
+    return actions;
+}
+
+// Idle (nothing moving, nothing computing): wait for input instead of redrawing. Idle for
+// a second, the memory kept for the next trace goes back to the system.
+struct IdleWatch {
+    double last_busy = 0;
+    bool released = false;
+};
+void wait_for_work(const AppState& state, WindowParts& parts, IdleWatch& idle) {
+    const bool busy = state.ui.playback.animating() || parts.worker.busy() || state.jobs.export_progress.active ||
+                      !parts.keys.queue.empty() || parts.keys.settle_frames > 0;
+    if (busy) poll_window_events();
+    else wait_window_events(0.5);
+    if (busy) {
+        idle = IdleWatch{glfwGetTime(), false};
+    } else if (glfwGetTime() - idle.last_busy > 1.0 && !idle.released) {
+        release_cached_storage();
+        idle.released = true;
+    }
+}
+
+// The window's size and, a moment after they change (not only at exit), the settings.
+struct SettingsWatch {
+    std::string saved;
+    double last_check = 0;
+};
+void keep_settings(AppState& state, const WindowParts& parts, SettingsWatch& watch) {
+    int w = 0, h = 0;
+    glfwGetWindowSize(parts.window, &w, &h);
+    if (!parts.full_screen.on && w > 0 && h > 0) {
+        state.settings.window_width = w;
+        state.settings.window_height = h;
+    }
+    if (glfwGetTime() - watch.last_check <= 2.0) return;
+    watch.last_check = glfwGetTime();
+    store_config_in_settings(state);
+    const std::string now = serialize_settings(state.settings);
+    if (now != watch.saved && save_settings(state.settings)) watch.saved = now;
+    save_imgui_ini(parts.layout_file, false);
+}
+
+void run_frames(AppState& state, WindowParts& parts) {
+    IdleWatch idle{glfwGetTime(), false};
+    SettingsWatch settings{serialize_settings(state.settings), glfwGetTime()};
+    while (!glfwWindowShouldClose(parts.window) && !g_stop_requested) {
+        wait_for_work(state, parts, idle);
+        int fb_w = 0, fb_h = 0;
+        glfwGetFramebufferSize(parts.window, &fb_w, &fb_h);
+        if (fb_w <= 0 || fb_h <= 0 || glfwGetWindowAttrib(parts.window, GLFW_ICONIFIED)) {
+            glfwWaitEventsTimeout(0.25);  // minimised or zero-sized: nothing to draw into
+            continue;
+        }
+        take_news(state, parts);
+        Actions actions = draw_and_swap(state, parts, fb_w, fb_h);
+        // The new trace's step is on screen: now the other steps.
+        if (state.results.model && !state.results.model->complete()) parts.worker.finish_model();
+        apply_actions(state, actions, parts, glfwGetTime());
+        parts.exporter->continue_all(state, glfwGetTime());
+        gl::Framebuffer::bind_default(fb_w, fb_h);
+        keep_settings(state, parts, settings);
+    }
+}
+
+}  // namespace
+
+float effective_scale(const AppState& state, const WindowParts& parts) {
+    return parts.content_scale * state.settings.ui_scale * (state.ui.presentation ? kPresentationTypeScale : 1.0f);
+}
+
+void post_request(AppState& state, WindowParts& parts, double now) {
+    std::optional<ComputeRequest> request = make_request(state.session);
+    if (!request) return;
+    request->colour_scale = colour_scale_of(state.settings);
+    // The step on screen is built first; the others follow once it is drawn (finish_model).
+    if (state.results.trace && state.ui.playback.step() < static_cast<int>(state.results.trace->steps.size()))
+        request->focus_step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())].id;
+    state.results.posted_generation = parts.worker.post(std::move(*request));
+    state.results.posted_time = now;
+}
+
+std::string starting_language(const std::string& option_language) {
+    if (!option_language.empty()) return option_language;
+    const std::string saved = load_settings().language;
+    if (!saved.empty() && text::find_language(saved)) return saved;
+    return text::language_from_environment();
+}
+
+int run_window(const io::Problem& initial, bool resume, const std::string& language) {
+    glfwSetErrorCallback(nullptr);
+    if (!glfwInit()) {
+        std::fprintf(stderr, "%s\n", kNoDisplayMessage);
+        return 2;
+    }
+    AppState state;
+    Message notes;  // shown in the status line once the window is up
+    state.settings = load_settings(&notes);
+    choose_language(state.settings, language);
+    auto parts = std::make_unique<WindowParts>();
+    parts->window = open_main_window(state.settings);
+    if (!parts->window) {
+        std::fprintf(stderr, "%s\n", kNoDisplayMessage);
+        glfwTerminate();
+        return 2;
+    }
+    parts->content_scale = monitor_content_scale(parts->window);
+    start_imgui(*parts, notes);
+    ComputeRequest first = first_request(state, initial, resume, notes);
+    state.ui.playback.set_speed(state.settings.speed);
+    note_shown_glyphs(state);
+    parts->fonts = load_fonts(effective_scale(state, *parts));
+    notes = joined(std::move(notes), missing_cjk_font_note(text::active().code()));
+    apply_theme(state.settings.light_theme, effective_scale(state, *parts));
+    if (!notes.empty()) set_status(state.ui, notes, glfwGetTime());
+    keep_freed_memory_for_reuse();
+    state.results.posted_generation = parts->worker.post(std::move(first));
+    state.results.posted_time = glfwGetTime();
+
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+    run_frames(state, *parts);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+
+    store_config_in_settings(state);
+    save_settings(state.settings);
+    stop_imgui(*parts);
+    GLFWwindow* window = parts->window;
+    parts.reset();  // the worker stops before the context goes
+    glfwDestroyWindow(window);
+    gl::check_leaks_before_gl_shutdown();
+    glfwTerminate();
+    return 0;
+}
+
+}  // namespace attn::gui
