@@ -178,34 +178,36 @@ def check_tokens(s, box, text, expected, log):
     return ""
 
 
+def in_window(attnviz, lang, args, log, what):
+    """Starts the window with `args`, runs what(session, sentence box) and closes it;
+    returns what's problem, or ""."""
+    s = start(attnviz, lang, args, log)
+    try:
+        box = sentence_box(s, lang)
+        return what(s, box) if box else "found no sentence box"
+    except xdriver.AppDied as died:
+        return str(died)
+    finally:
+        s.close()
+
+
 def run(attnviz, check, langs, log):
     for lang in langs:
-        s = start(attnviz, lang, [], log)  # no configuration: tiny-lm-zh on its Chinese sentence
-        try:
-            box = sentence_box(s, lang)
-            if not box:
-                return "found no sentence box"
-            sentence = MODEL_SENTENCE[lang]
+        sentence = MODEL_SENTENCE[lang]
+
+        def trained(s, box):  # no configuration: tiny-lm-zh on its Chinese sentence
             problem = check_tokens(s, box, sentence, ["<bos>"] + list(sentence), log)
             problem = problem or visit_window(s, lang, log)
             # The dialogs list the window's folder: its entries are the user's names.
-            problem = problem or text_problems(s, check, [sentence, s.tmp] + os.listdir(s.tmp))
-            if problem:
-                return "%s: %s" % (lang, problem)
-        except xdriver.AppDied as died:
-            return "%s: %s" % (lang, died)
-        finally:
-            s.close()
-        s = start(attnviz, lang, ["-E", "8", "-H", "2"], log)  # random weights
-        try:
-            box = sentence_box(s, lang)
-            problem = check_tokens(s, box, MIXED_SENTENCE[lang], MIXED_TOKENS, log) if box else "found no sentence box"
-            if problem:
-                return "%s, random weights: %s" % (lang, problem)
-        except xdriver.AppDied as died:
-            return "%s: %s" % (lang, died)
-        finally:
-            s.close()
+            return problem or text_problems(s, check, [sentence, s.tmp] + os.listdir(s.tmp))
+
+        problem = in_window(attnviz, lang, [], log, trained)
+        if problem:
+            return "%s: %s" % (lang, problem)
+        problem = in_window(attnviz, lang, ["-E", "8", "-H", "2"], log,
+                            lambda s, box: check_tokens(s, box, MIXED_SENTENCE[lang], MIXED_TOKENS, log))
+        if problem:
+            return "%s, random weights: %s" % (lang, problem)
     return ""
 
 
