@@ -158,7 +158,9 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
                              text::render(state.session.unknown_note), text::render(state.session.model_note),
                              text::render(state.ui.status)},
                             state.session.sentence,
-                            state.results.trace ? state.results.trace->config.seq_len : 0);  // test-only, see test_hook.h
+                            state.results.trace ? state.results.trace->config.seq_len : 0,
+                            state.results.query_tokens);  // test-only, see test_hook.h
+    report_drawn_text_for_tests();
     gl::Framebuffer::bind_default(fb_w, fb_h);
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     gl::clear_color(bg.x, bg.y, bg.z, 1.0f);
