@@ -296,8 +296,13 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
     if (resumed) first = std::move(*resumed);
     else first.prebuilt = std::make_shared<const io::Problem>(initial);
     int slide_index = 0;  // with a lesson: the slide on screen
+    // "slide 2 of 8: <title>" in the status line (a presenter will show more).
+    const auto slide_status = [&](int index) {
+        const lesson::Slide& slide = lesson->slides[static_cast<size_t>(index)].slide;
+        return Message("lesson.status.slide", {{"number", index + 1}, {"count", lesson->slides.size()}, {"title", slide.title}});
+    };
     if (lesson) first = apply_slide(state, lesson->slides.front());
-    if (lesson && !lesson->problems.empty()) set_status(state.ui, lesson->problems.front(), glfwGetTime());
+    if (lesson) set_status(state.ui, lesson->problems.empty() ? slide_status(0) : lesson->problems.front(), glfwGetTime());
     first.colour_scale = colour_scale_of(state.settings);
     state.results.posted_generation = worker.post(std::move(first));
     state.results.posted_time = glfwGetTime();
@@ -374,6 +379,7 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
                 slide_index = target;
                 state.results.posted_generation = worker.post(apply_slide(state, lesson->slides[static_cast<size_t>(target)]));
                 state.results.posted_time = glfwGetTime();
+                set_status(state.ui, slide_status(target), glfwGetTime());
             }
         }
         if (keys_free) actions = key_actions(keys.presses, state.ui.playback, state.ui.presentation);
