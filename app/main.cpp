@@ -91,7 +91,7 @@ static int run(int argc, char** argv) {
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
     if (!lesson.empty()) {
         for (const CLI::Option* opt : window.all_options)
-            if (opt->count() > 0) return fail(opt->get_name() + " cannot be combined with --lesson: each slide gives its configuration");
+            if (opt->count() > 0) return fail(attn::text::active().format("cli.option_with_lesson", {{"option", opt->get_name()}}));
         return attn::gui::run_lesson_window(lesson, language);
     }
     // Without any option the window resumes the saved lesson (configuration, sentence, step);

@@ -6,10 +6,6 @@
 
 #include "app/io/problem.h"
 
-namespace attn::lesson {
-struct OpenedLesson;
-}
-
 namespace attn::gui {
 
 // The interactive window (`attnviz` with no subcommand). `initial` is the starting
@@ -21,10 +17,7 @@ namespace attn::gui {
 // picked before (settings.ini), else the system locale's ("" = English).
 std::string starting_language(const std::string& option_language);
 
-// `lesson` (`attnviz --lesson`): the window starts on its first slide instead, and the
-// arrow keys move between its slides (window/lesson_keys.h).
-int run_window(const io::Problem& initial, bool resume, const std::string& language = "",
-               const lesson::OpenedLesson* lesson = nullptr);
+int run_window(const io::Problem& initial, bool resume, const std::string& language = "");
 // `attnviz --lesson FILE`: the window on the lesson's first slide; Right / Page Down and
 // Left / Page Up move between its slides. A slide that does not open is a line on stderr
 // (and in the status line); a file that is no lesson, or has no slide that opens, is

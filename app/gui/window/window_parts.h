@@ -11,12 +11,9 @@
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/window/key_input.h"
 #include "app/gui/window/window_setup.h"
+#include "app/lesson/lesson.h"
 
 struct GLFWwindow;
-
-namespace attn::lesson {
-struct OpenedLesson;
-}
 
 namespace attn::gui {
 
@@ -29,12 +26,11 @@ struct WindowParts {
     bool rebuild_fonts = false;     // the atlas is rebuilt before the next frame
     float content_scale = 1.0f;     // the monitor's (not saved: it belongs to the monitor)
     std::string layout_file;        // imgui.ini ("" : none)
+    const lesson::OpenedLesson* lesson = nullptr;  // `attnviz --lesson`: its slides
+    int slide_index = 0;            // with a lesson: the slide on screen
     // GL objects must die before the context: reset before it is destroyed.
     std::unique_ptr<HeatmapCache> cache = std::make_unique<HeatmapCache>();
     std::unique_ptr<ExportRunner> exporter = std::make_unique<ExportRunner>();
-    // `attnviz --lesson`: the lesson shown (null: none) and the slide on screen (lesson_keys.h).
-    const lesson::OpenedLesson* lesson = nullptr;
-    int slide = 0;
 };
 
 // The type and drawing scale: the monitor's, the user's and presentation's larger type.
