@@ -279,7 +279,7 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
     ComputeRequest first = first_request(state, initial, resume, notes);
     parts->lesson = lesson;
     if (lesson) first = apply_slide(state, lesson->slides.front());
-    if (lesson && !lesson->problems.empty()) notes = joined(std::move(notes), lesson->problems.front());
+    if (lesson) notes = joined(std::move(notes), lesson->problems.empty() ? slide_status(*lesson, 0) : lesson->problems.front());
     state.ui.playback.set_speed(state.settings.speed);
     note_shown_glyphs(state);
     parts->fonts = load_fonts(effective_scale(state, *parts));
