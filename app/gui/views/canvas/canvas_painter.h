@@ -100,6 +100,9 @@ void draw_row_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
 void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_w, int first_col);
 // The smallest font labels shrink to before some are skipped.
 float min_label_font(const Painter& p);
+// Text in the small font drawn or measured at any pixel size (ImGui scales its glyphs).
+ImVec2 measure_at(const Painter& p, float size, const std::string& s);
+void text_at(const Painter& p, float size, ImVec2 pos, uint32_t color, const std::string& s);
 // How the numbers of a step's cells of this size are printed: one rule for every panel
 // of the step (fewer decimals first, then smaller type); decimals < 0 when they are
 // hidden (cells too small).
