@@ -207,6 +207,10 @@ int run_window(const io::Problem& initial, bool resume, const std::string& langu
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    // WM_CLASS "attnviz", the desktop entry's StartupWMClass (packaging/attnviz.desktop.in):
+    // the dock shows the installed icon for the window instead of a second, generic one.
+    glfwWindowHintString(GLFW_X11_CLASS_NAME, "attnviz");
+    glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "attnviz");
     // The saved (or default 1440x900) size, shrunk to the monitor's work area.
     Rect work{};
     if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
