@@ -118,6 +118,7 @@ package: deps
 bench: build
 	./$(BUILD_DIR)/attnviz bench --seq-len 512 --hidden-dim 512 --num-heads 8
 	./$(BUILD_DIR)/attnviz bench --seq-len 1024 --hidden-dim 1024 --num-heads 16
+	ATTNVIZ=./$(BUILD_DIR)/attnviz ./bench/animation.sh 1
 
 clean:
 	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(SANITIZE_CORE_DIR) $(FUZZ_DIR) $(PORTABLE_DIR) $(PACKAGE_DIR)

@@ -4,10 +4,11 @@
 # and the installed binary runs from there (--version names its own data folder; a trace
 # of a trained model, which is compiled in). Used by `make test` (tests/CMakeLists.txt)
 # and `make package` (packaging/check_deb.sh).
-# Usage: check_installed.sh ROOT PREFIX APP_ID
+# Usage: check_installed.sh ROOT PREFIX [APP_ID]   (APP_ID: the one menu entry's name)
 set -eu
-root=$1 prefix=$2 app_id=$3
+root=$1 prefix=$2
 base="$root$prefix"
+app_id=${3:-$(basename "$(ls "$base"/share/applications/*.desktop 2>/dev/null | head -n 1)" .desktop)}
 status=0
 bad() { echo "check_installed: $*" >&2; status=1; }
 

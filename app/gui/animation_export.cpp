@@ -57,6 +57,7 @@ Status AnimationExport::advance(std::chrono::milliseconds budget) {
     } while (std::chrono::steady_clock::now() < until);
     if (!done()) return ok_status();
     const Status finished = writer_->finish();
+    frames_in_file_ = writer_->frames_written();
     writer_.reset();
     renderer_.reset();
     return finished;

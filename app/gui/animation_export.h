@@ -49,7 +49,8 @@ public:
     void cancel();
 
     const std::string& path() const { return request_.path; }
-    size_t frame_count() const { return frames_.size(); }
+    size_t frame_count() const { return frames_.size(); }  // pictures drawn
+    int frames_in_file() const { return frames_in_file_; }
     double seconds() const { return media::total_seconds(frames_); }
     int pixel_width() const { return pixel_width_; }
     int pixel_height() const { return pixel_height_; }
@@ -64,6 +65,7 @@ private:
     std::vector<media::PlannedFrame> frames_;
     size_t next_ = 0;
     int pixel_width_ = 0, pixel_height_ = 0;
+    int frames_in_file_ = 0;
     std::unique_ptr<OffscreenRenderer> renderer_;
     std::unique_ptr<media::AnimationWriter> writer_;
     HeatmapCache cache_;

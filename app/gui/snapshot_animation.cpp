@@ -49,7 +49,8 @@ int run_animation_snapshot(const io::Problem& problem, const SnapshotOptions& op
         if (const Status s = job.advance(std::chrono::milliseconds(1000)); !s) return fail(text::render(s.message()));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::printf("%s\n", text::trf("cli.animation_written", {{"path", job.path()},
-                                                            {"frames", static_cast<int>(job.frame_count())},
+                                                            {"frames", job.frames_in_file()},
+                                                            {"drawn", static_cast<int>(job.frame_count())},
                                                             {"seconds", text::fixed(job.seconds(), 2)},
                                                             {"width", job.pixel_width()},
                                                             {"height", job.pixel_height()},

@@ -21,6 +21,8 @@ public:
     virtual Status add_frame(const unsigned char* rgba, double seconds) = 0;
     // Completes the file and renames it over the target.
     virtual Status finish() = 0;
+    // Frames in the file so far (GIF: after merging equal ones; MP4: at the frame rate).
+    virtual int frames_written() const = 0;
 };
 
 // Opens a writer for `path` (width x height pixels, `fps` frames per second: how finely

@@ -1,5 +1,6 @@
 #include "app/media/gif_writer.h"
 
+#include <fcntl.h>
 #include <gif_lib.h>
 #include <unistd.h>
 
@@ -73,6 +74,8 @@ public:
         return ok_status();
     }
 
+    int frames_written() const override { return images_; }
+
 private:
     Status failure(int gif_error) const {
         const char* reason = GifErrorString(gif_error);
@@ -101,6 +104,7 @@ private:
         GifByteType extension[4];
         EGifGCBToExtension(&control, extension);
         if (EGifPutExtension(gif_, GRAPHICS_EXT_FUNC_CODE, 4, extension) != GIF_OK) return failure(gif_->Error);
+        ++images_;
 
         const IndexedImage image = quantize(RgbaRegion{pending_.data(), width_, rect.x, rect.y, rect.width, rect.height});
         std::vector<GifColorType> colours(static_cast<size_t>(1) << GifBitSize(static_cast<int>(image.palette.size())));
@@ -125,6 +129,7 @@ private:
     std::vector<unsigned char> pending_, shown_;  // RGBA: the waiting frame, the last one written
     double pending_seconds_ = 0;
     double clock_ = 0;  // seconds of the frames written
+    int images_ = 0;
 };
 
 // Loops forever: the NETSCAPE2.0 application extension.
@@ -142,10 +147,16 @@ Result<std::unique_ptr<AnimationWriter>> open_gif(const std::string& path, int w
     using R = Result<std::unique_ptr<AnimationWriter>>;
     if (Status s = io::check_writable_target(path); !s) return R::failure(s.message());
     const std::string temporary = io::temporary_name_for(path);
+    // Opened here rather than by giflib, which would create it readable by its owner only.
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return R::failure(Message("error.file.write", {{"path", path}, {"reason", std::strerror(errno)}}));
     int error = 0;
-    GifFileType* gif = EGifOpenFileName(temporary.c_str(), /*TestExistence=*/true, &error);
+    GifFileType* gif = EGifOpenFileHandle(fd, &error);  // closes fd from now on
     if (gif == nullptr) {
-        return R::failure(Message("error.file.write", {{"path", path}, {"reason", std::strerror(errno)}}));
+        ::close(fd);
+        ::unlink(temporary.c_str());
+        const char* reason = GifErrorString(error);
+        return R::failure(Message("error.file.write", {{"path", path}, {"reason", reason ? reason : "giflib"}}));
     }
     auto writer = std::make_unique<GifWriter>(path, temporary, gif, width, height);
     EGifSetGifVersion(gif, true);  // GIF89a: delays and the loop extension

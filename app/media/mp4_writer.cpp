@@ -89,8 +89,10 @@ public:
         const long repeats = std::lround((clock_ + seconds) * fps_) - std::lround(clock_ * fps_);
         clock_ += seconds;
         const size_t bytes = static_cast<size_t>(width_) * height_ * 4;
-        for (long i = 0; i < repeats; ++i)
+        for (long i = 0; i < repeats; ++i) {
             if (!write_all(rgba, bytes)) return finish_with_failure();
+            ++frames_;
+        }
         return ok_status();
     }
 
@@ -104,6 +106,8 @@ public:
         temporary_.clear();
         return ok_status();
     }
+
+    int frames_written() const override { return frames_; }
 
 private:
     Status failure(const std::string& reason) const {
@@ -136,6 +140,7 @@ private:
     pid_t pid_ = 0;
     int pipe_ = -1;
     double clock_ = 0;
+    int frames_ = 0;
     struct sigaction previous_sigpipe_ {};
 };
 
