@@ -17,7 +17,7 @@
 #include "app/text/languages.h"
 #ifdef ATTNVIZ_HAVE_GUI
 #include "app/cli/cmd_snapshot.h"
-#include "app/gui/entry.h"
+#include "app/gui/window/entry.h"
 #include "app/io/model_loader.h"
 #endif
 

@@ -67,7 +67,7 @@ struct AttentionConfig {
     Variant variant = Variant::Split;
     uint64_t max_memory_bytes = 2ull << 30;  // refuse traces estimated above this
 
-    // Issue 9's options (names as on the command line and in the manifest).
+    // the articles' options (names as on the command line and in the manifest).
     int input_dim = 0;            // d_in, the query input width; 0 means E (W_q is (E, d_in))
     bool no_qkv_bias = false;     // q/k/v projections without bias (the output keeps its own)
     bool no_out_bias = false;     // output projection without bias

@@ -2,7 +2,7 @@
 //   [1] Addresses and weights   reading a cell of a step, a weight or a bias
 //   [2] Terms                   listing a sum's terms, the largest first when there are many
 //   [3] One function per kind   projection, scores, softmax, dropout, sum, move (scale, mask
-//                               and issue 9's steps: explain_cell_issue9.cpp; a trained
+//                               and the articles' steps: explain_cell_options.cpp; a trained
 //                               model's steps: explain_cell_model.cpp)
 //   [4] Flows                   where an input or a weight element goes: explain_cell_flows.cpp
 //   [5] explain_cell            the dispatch over StepKind

@@ -2,7 +2,7 @@
 // explanations each file defines. Not part of the core's public interface.
 //   explain_cell.cpp        addresses, terms, projections, dot products, softmax, dropout, moves
 //   explain_cell_flows.cpp  where an input or a parameter goes
-//   explain_cell_issue9.cpp scale and mask with every option, extra key rows, RoPE, repeat_kv, head mean
+//   explain_cell_options.cpp scale and mask with every option, extra key rows, RoPE, repeat_kv, head mean
 //   explain_cell_model.cpp  a trained model's lookups, sums, LayerNorm, prediction and layer input
 #pragma once
 
@@ -31,7 +31,7 @@ ExtraKeyKind extra_key_of_column(const AttentionConfig& config, int64_t j);
 void input_flows(const Trace& trace, CellExplanation& e);
 void parameter_flows(const Trace& trace, CellExplanation& e);
 
-// explain_cell_issue9.cpp
+// explain_cell_options.cpp
 void explain_scale(const Trace& trace, const Step& step, CellExplanation& e);
 void explain_mask(const Trace& trace, const Step& step, CellExplanation& e);
 void explain_rope_table(const Trace& trace, const Step& step, CellExplanation& e);

@@ -10,7 +10,7 @@
 //             masks), of a shape that broadcasts to (B, H, L, S) under PyTorch's rules:
 //             (S), (L, S), (B, 1, 1, S), (B, 1, L, S), (B, H, L, S), and (B, L, S), which
 //             is read as (B, 1, L, S) (plain broadcasting would align B with H).
-// Applied as torch does (tests/fixtures/torch9/README.md): masked = scores + float_mask,
+// Applied as torch does (tests/fixtures/torch_options/README.md): masked = scores + float_mask,
 // then masked_fill(boolean, fill). Key columns past S (nn.MultiheadAttention's bias_k
 // and zero_attn columns) are never masked. The fill is -inf, -1e20, torch.finfo(compute
 // dtype).min, or any value. A query row with no key left is "fully masked": torch gives

@@ -101,7 +101,7 @@ constexpr StepDims dims_of(Roles... roles) {
     return dims;
 }
 
-// The note about a trained model's words the window adds on a step (app/gui/step_notes.cpp).
+// The note about a trained model's words the window adds on a step (app/gui/display/step_notes.cpp).
 enum class ModelNote : uint8_t {
     None,
     UnknownWords,  // the typed words the model does not know

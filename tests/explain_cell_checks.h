@@ -221,10 +221,10 @@ inline double expected_scale(const AttentionConfig& c) {
 
 void check_model_cell(const Trace& t, const Step& step, const std::vector<int64_t>& index, const CellExplanation& e,
                       const ModelReference& ref);
-void check_issue9_cell(const Trace& t, const Step& step, const std::vector<int64_t>& index, const CellExplanation& e);
+void check_option_cell(const Trace& t, const Step& step, const std::vector<int64_t>& index, const CellExplanation& e);
 
-// Every check of one cell; the rules of issue 9 and of the models are checked in
-// check_issue9_cell / check_model_cell (explain_cell_checks.cpp).
+// Every check of one cell; the option rules and the models' rules are checked in
+// check_option_cell / check_model_cell (explain_cell_checks.cpp).
 inline void check_cell(const Trace& t, const Step& step, const std::vector<int64_t>& index, const ModelReference& ref = {}) {
     const std::string name = step.name();
     CAPTURE(name);
@@ -312,7 +312,7 @@ inline void check_cell(const Trace& t, const Step& step, const std::vector<int64
         case CellRule::RopeAngle:
         case CellRule::Rotation:
         case CellRule::Repeat:
-        case CellRule::Mean: check_issue9_cell(t, step, index, e); break;
+        case CellRule::Mean: check_option_cell(t, step, index, e); break;
         case CellRule::Lookup:
         case CellRule::Add:
         case CellRule::Norm:

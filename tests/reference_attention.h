@@ -173,7 +173,7 @@ inline const std::vector<double>& expected(const Result& r, attn::StepId id) {
         case StepId::Residual:
         case StepId::NextTokenProbs:
         case StepId::PredictedTokens: break;
-        case StepId::RopeCos:  // issue 9 steps: this reference models none of them (the torch9
+        case StepId::RopeCos:  // option steps: this reference models none of them (the torch_options
         case StepId::RopeSin:  // fixtures check them); an empty list fails any comparison
         case StepId::QRot:
         case StepId::KRot:

@@ -345,14 +345,14 @@ TEST_CASE("snapshot --step takes names separated by commas; an unknown one among
 }
 #endif
 
-TEST_CASE("issue 9's bad inputs give one line on stderr, exit code 2 and no output folder") {
-    const fs::path work = scratch("bad_issue9_inputs");
+TEST_CASE("bad inputs of the articles' options give one line on stderr, exit code 2 and no output folder") {
+    const fs::path work = scratch("bad_option_inputs");
     fs::create_directories(work);
     const fs::path out = work / "out";
     // (3, 3): fits neither (S) = (4) nor (L, S) = (4, 4) of the default L = S = 4.
     const attn::Tensor wrong_mask = attn::Tensor::zeros({3, 3}, {"d0", "d1"});
     REQUIRE(attn::io::write_npy((work / "wrong_mask.npy").string(), wrong_mask).ok());
-    const std::string gqa_weights = (fs::path(ATTNVIZ_SOURCE_DIR) / "tests" / "fixtures" / "torch9" / "gqa_kv2_h4" / "weights.safetensors").string();
+    const std::string gqa_weights = (fs::path(ATTNVIZ_SOURCE_DIR) / "tests" / "fixtures" / "torch_options" / "gqa_kv2_h4" / "weights.safetensors").string();
 
     struct Case { std::string why; std::string args; const char* expect; };
     const Case cases[] = {
@@ -383,8 +383,8 @@ TEST_CASE("issue 9's bad inputs give one line on stderr, exit code 2 and no outp
     }
 }
 
-TEST_CASE("attnviz trace runs issue 9's options end to end and records them in the manifest") {
-    const fs::path out = scratch("issue9_options");
+TEST_CASE("attnviz trace runs the articles' options end to end and records them in the manifest") {
+    const fs::path out = scratch("article_options");
     CliRun r = run_cli("trace -L 5 -E 8 -H 4 --num-kv-heads 2 --rope --position-offset 3 --mask causal,window --window 2 "
                        "--mask-fill -1e20 --scale hidden --mask-before-scale --input-dim 3 --no-qkv-bias --average-weights "
                        "--dtype bfloat16 --out " + out.string());

@@ -40,7 +40,7 @@ TEST_CASE("sizes, lengths and dropout outside their ranges are refused with a me
         c.valid_lengths = {5};
         CHECK(error_of(c).find("outside 0..4") != std::string::npos);
     }
-    SUBCASE("valid length zero is allowed (issue 9: an item with no key)") { c.mask = MaskKind::Padding; c.valid_lengths = {0}; CHECK(error_of(c).empty()); }
+    SUBCASE("valid length zero is allowed (padding: an item with no key)") { c.mask = MaskKind::Padding; c.valid_lengths = {0}; CHECK(error_of(c).empty()); }
     SUBCASE("wrong count of lengths") {
         c.batch = 3;
         c.mask = MaskKind::Padding;

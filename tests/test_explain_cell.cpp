@@ -1,7 +1,7 @@
 // explain_cell: for every step of every variant and a sample of cells, the terms it
 // returns recombine to the recorded value, name cells that hold the values they quote,
 // and highlight cells that exist. The recombination is done independently, in
-// tests/explain_cell_checks.h; issue 9's options and the trained models are in
+// tests/explain_cell_checks.h; the articles' options and the trained models are in
 // test_explain_cell_more.cpp.
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// explain_cell over issue 9's options and the trained models: for every step of each
+// explain_cell over the articles' options and the trained models: for every step of each
 // configuration, corner, middle and random cells recombine to the recorded value
 // (tests/explain_cell_checks.h), and no step is left unexplained. The rule-specific
 // checks of RoPE, repeat_kv, the head mean, the extra key rows and the model steps are
@@ -23,7 +23,7 @@ using namespace attn::test_configs;
 
 namespace attn::test {
 
-void check_issue9_cell(const Trace& t, const Step& step, const std::vector<int64_t>& index, const CellExplanation& e) {
+void check_option_cell(const Trace& t, const Step& step, const std::vector<int64_t>& index, const CellExplanation& e) {
     const AttentionConfig& c = t.config;
     const DType dtype = c.dtype;
     switch (e.rule) {
@@ -99,7 +99,7 @@ void check_issue9_cell(const Trace& t, const Step& step, const std::vector<int64
             CHECK(e.value == round_to_dtype(dtype, sum / static_cast<float>(c.H())));
             break;
         }
-        default: FAIL("not an issue 9 rule");
+        default: FAIL("not an option rule");
     }
 }
 
@@ -216,7 +216,7 @@ std::set<CellRule> check_config(const AttentionConfig& c, uint32_t seed) {
 
 }  // namespace
 
-TEST_CASE("explain_cell recombines every step of issue 9's options") {
+TEST_CASE("explain_cell recombines every step of the articles' options") {
     AttentionConfig c = sized(6, 16, 4, /*batch=*/2);
     std::set<CellRule> expected;
     SUBCASE("rope, half pairs, positions from 3") {

@@ -159,7 +159,7 @@ static void check_trace_parity(const std::string& name) {
                     case StepId::KeyInput:
                     case StepId::ValueInput:
                     case StepId::AttnDropped: continue;  // token-major layouts of the head tensors below, or absent
-                    case StepId::RopeCos:  // issue 9 steps: no model here uses RoPE, GQA or averaged weights
+                    case StepId::RopeCos:  // option steps: no model here uses RoPE, GQA or averaged weights
                     case StepId::RopeSin:
                     case StepId::QRot:
                     case StepId::KRot:

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "core/attention.h"
-#include "tests/issue9_fixture_util.h"
+#include "tests/option_fixture_util.h"
 #include "tests/recipe_fixture_util.h"
 
 using namespace attn;
@@ -70,7 +70,7 @@ TEST_CASE("every recipe's trace equals its PyTorch module at every step (seeds 0
             REQUIRE(id.has_value());
             const Step* recorded = trace->find(*id);
             if (recorded == nullptr) continue;  // reported by the set comparison above
-            const issue9::Difference d = issue9::compare(recorded->tensor.contiguous(), issue9::read_fixture("../recipes/" + name, step + ".npy"));
+            const option_cases::Difference d = option_cases::compare(recorded->tensor.contiguous(), option_cases::read_fixture("../recipes/" + name, step + ".npy"));
             CAPTURE(step);
             CAPTURE(d.where);
             CHECK(d.largest <= 1e-5);
@@ -78,7 +78,7 @@ TEST_CASE("every recipe's trace equals its PyTorch module at every step (seeds 0
         // Dropout: the kept/dropped pattern itself is torch's (a kept cell is never zero here).
         if (const Step* dropped = trace->find(StepId::AttnDropped)) {
             const std::vector<float> ours_values = dropped->tensor.to_vector();
-            const std::vector<float> torch_values = issue9::read_fixture("../recipes/" + name, "attn_dropped.npy").to_vector();
+            const std::vector<float> torch_values = option_cases::read_fixture("../recipes/" + name, "attn_dropped.npy").to_vector();
             const std::vector<float> weights = trace->find(StepId::AttnWeights)->tensor.to_vector();
             REQUIRE(ours_values.size() == torch_values.size());
             int differing = 0, dropped_cells = 0;
@@ -94,7 +94,7 @@ TEST_CASE("every recipe's trace equals its PyTorch module at every step (seeds 0
         for (const char* step : {"input", "key_input", "value_input"}) {
             const Step* recorded = trace->find(*parse_step_name(step));
             if (recorded == nullptr) continue;
-            const issue9::Difference bits = issue9::compare_bits(recorded->tensor.contiguous(), issue9::read_fixture("../recipes/" + name, std::string(step) + ".npy"));
+            const option_cases::Difference bits = option_cases::compare_bits(recorded->tensor.contiguous(), option_cases::read_fixture("../recipes/" + name, std::string(step) + ".npy"));
             CAPTURE(step);
             CAPTURE(bits.where);
             CHECK(bits.largest == 0);

@@ -16,8 +16,8 @@
 #include "app/io/trace_writer.h"
 #include "core/storage.h"
 #ifdef ATTNVIZ_HAVE_GUI
-#include "app/gui/format.h"
-#include "app/gui/render_bench.h"
+#include "app/gui/display/format.h"
+#include "app/gui/export/render_bench.h"
 #endif
 
 namespace attn::cli {

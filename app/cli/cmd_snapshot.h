@@ -2,7 +2,7 @@
 #pragma once
 
 #include "app/cli/commands.h"
-#include "app/gui/snapshot_options.h"
+#include "app/gui/export/snapshot_options.h"
 
 namespace attn::cli {
 

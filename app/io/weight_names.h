@@ -7,7 +7,7 @@
 // Hugging Face (LlamaAttention and friends), optionally under a prefix such as
 // "model.layers.0.self_attn.":
 //   q_proj.weight, k_proj.weight, v_proj.weight, o_proj.weight (+ optional .bias)
-// Issue 9: q_proj (E, d_in) with d_in != E, k_proj/v_proj with H_kv * d_h rows (GQA),
+// The articles' shapes: q_proj (E, d_in) with d_in != E, k_proj/v_proj with H_kv * d_h rows (GQA),
 // no o_proj (no output projection), bias_k / bias_v (1, 1, E) (add_bias_kv).
 #pragma once
 

@@ -39,7 +39,7 @@ int safetensors_entry(const uint8_t* data, size_t size) {
     }
     const io::LoadedWeights& w = loaded.value();
     const int E = w.hidden_dim;
-    // Issue 9: W_q is (E, d_in), W_k / W_v have H_kv * d_h rows dividing E, W_o may be absent.
+    // The articles' shapes: W_q is (E, d_in), W_k / W_v have H_kv * d_h rows dividing E, W_o may be absent.
     FUZZ_CHECK(E > 0 && w.kdim > 0 && w.vdim > 0 && w.input_dim > 0 && w.kv_width > 0 && E % w.kv_width == 0);
     FUZZ_CHECK(w.weights.w_q.rows() == E && w.weights.w_q.cols() == w.input_dim);
     FUZZ_CHECK(w.weights.w_k.rows() == w.kv_width && w.weights.w_k.cols() == w.kdim);

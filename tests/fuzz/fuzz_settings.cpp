@@ -1,8 +1,8 @@
-// Fuzz harness: the settings file parser (app/gui/settings.cpp).
+// Fuzz harness: the settings file parser (app/gui/state/settings.cpp).
 #include <cmath>
 #include <string>
 
-#include "app/gui/settings.h"
+#include "app/gui/state/settings.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/fuzz/fuzz_entries.h"
 

@@ -11,8 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "app/gui/frame.h"
-#include "app/gui/views/view_controls.h"
+#include "app/gui/window/frame.h"
+#include "app/gui/views/controls/view_controls.h"
 #include "tests/gui/headless_imgui.h"
 
 namespace attn::gui::testing {

@@ -11,8 +11,8 @@
 #include <string>
 #include <utility>
 
-#include "app/gui/app_state.h"
-#include "app/gui/frame.h"
+#include "app/gui/state/app_state.h"
+#include "app/gui/window/frame.h"
 #include "app/io/model_loader.h"
 
 namespace attn::gui::testing {

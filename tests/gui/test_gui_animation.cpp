@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "app/gui/animation.h"
+#include "app/gui/display/animation.h"
 
 using namespace attn::gui;
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "app/gui/export_runner.h"
+#include "app/gui/export/export_runner.h"
 #include "app/gui/views/view_registry.h"
 #include "app/io/torch_code.h"
 #include "app/text/languages.h"

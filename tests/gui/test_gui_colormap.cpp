@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "app/gui/colormap.h"
+#include "app/gui/display/colormap.h"
 
 using namespace attn::gui;
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/gui/colormap.h"
-#include "app/gui/display_model.h"
+#include "app/gui/display/colormap.h"
+#include "app/gui/display/display_model.h"
 #include "app/io/model_problem.h"
 #include "core/attention.h"
 #include "tests/test_configs.h"

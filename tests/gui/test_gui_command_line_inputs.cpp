@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "app/gui/session.h"
+#include "app/gui/state/session.h"
 #include "app/io/npy.h"
 #include "app/io/typed_values.h"
 #include "headless_imgui.h"

@@ -9,8 +9,8 @@
 #include <mutex>
 #include <vector>
 
-#include "app/gui/app_state.h"
-#include "app/gui/compute_worker.h"
+#include "app/gui/state/app_state.h"
+#include "app/gui/compute/compute_worker.h"
 #include "tests/test_configs.h"
 
 using namespace attn;

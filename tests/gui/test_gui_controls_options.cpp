@@ -1,4 +1,4 @@
-// Issue 9's controls, driven headless one widget at a time (tests/gui/controls_driver.h):
+// the articles' option controls, driven headless one widget at a time (tests/gui/controls_driver.h):
 // each change must arrive in the session's configuration, the request made from it must
 // validate, and a choice the core refuses must be impossible to make.
 #include <doctest/doctest.h>
@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "app/gui/compute_worker.h"
-#include "app/gui/model_choice.h"
+#include "app/gui/compute/compute_worker.h"
+#include "app/gui/state/model_choice.h"
 #include "app/io/npy.h"
 #include "app/text/languages.h"
 #include "core/repeat_kv.h"

@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-#include "app/gui/display_model.h"
+#include "app/gui/display/display_model.h"
 #include "core/attention.h"
 #include "tests/test_configs.h"
 

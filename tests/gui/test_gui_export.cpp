@@ -12,9 +12,9 @@
 #include <random>
 #include <sstream>
 
-#include "app/gui/export.h"
-#include "app/gui/export_path.h"
-#include "app/gui/file_chooser.h"
+#include "app/gui/export/export.h"
+#include "app/gui/export/export_path.h"
+#include "app/gui/state/file_chooser.h"
 #include "app/io/file_util.h"
 #include "app/io/safetensors.h"
 #include "app/io/weight_names.h"

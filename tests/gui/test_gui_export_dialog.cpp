@@ -11,9 +11,9 @@
 #include <limits>
 #include <random>
 
-#include "app/gui/frame.h"
-#include "app/gui/views/view_dialogs.h"
-#include "app/gui/views/view_path_dialog.h"
+#include "app/gui/window/frame.h"
+#include "app/gui/views/dialogs/view_dialogs.h"
+#include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/io/npy.h"
 
 using namespace attn;

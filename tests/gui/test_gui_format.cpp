@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/format.h"
+#include "app/gui/display/format.h"
 
 using namespace attn::gui;
 

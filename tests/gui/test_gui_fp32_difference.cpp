@@ -7,8 +7,8 @@
 #include <cfloat>
 #include <cmath>
 
-#include "app/gui/format.h"
-#include "app/gui/fp32_difference.h"
+#include "app/gui/display/format.h"
+#include "app/gui/display/fp32_difference.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/test_configs.h"

@@ -2,7 +2,7 @@
 // count of /proc/loadavg (not OpenMP's 15-minute load average).
 #include <doctest/doctest.h>
 
-#include "app/gui/free_core_team.h"
+#include "app/gui/compute/free_core_team.h"
 
 using namespace attn::gui;
 

@@ -7,7 +7,7 @@
 #include <cfloat>
 #include <cmath>
 
-#include "app/gui/head_groups.h"
+#include "app/gui/display/head_groups.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/test_configs.h"

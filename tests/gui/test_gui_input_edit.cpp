@@ -1,4 +1,4 @@
-// Typing into a pinned cell of the `input` step (issue 10: "a cell of input can be
+// Typing into a pinned cell of the `input` step ("a cell of input can be
 // edited"): the value goes in, everything downstream is recomputed, the row labels stay,
 // and a refused text is named next to the field without changing anything.
 #include <doctest/doctest.h>
@@ -9,10 +9,10 @@
 #include <cmath>
 #include <string>
 
-#include "app/gui/frame.h"
-#include "app/gui/input_edit.h"
-#include "app/gui/recipe_choice.h"
-#include "app/gui/views/view_input_editor.h"
+#include "app/gui/window/frame.h"
+#include "app/gui/edits/input_edit.h"
+#include "app/gui/state/recipe_choice.h"
+#include "app/gui/views/controls/view_input_editor.h"
 #include "app/text/languages.h"
 #include "headless_imgui.h"
 #include "tests/catalogue_words.h"

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "app/gui/input_queue.h"
+#include "app/gui/window/input_queue.h"
 
 using namespace attn::gui;
 

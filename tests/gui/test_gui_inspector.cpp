@@ -9,13 +9,13 @@
 #include <cmath>
 #include <string>
 
-#include "app/gui/compute_worker.h"
+#include "app/gui/compute/compute_worker.h"
 #include "tests/catalogue_words.h"
 #include "tests/gui/headless_imgui.h"
-#include "app/gui/fonts_theme.h"
-#include "app/gui/format.h"
-#include "app/gui/projection.h"
-#include "app/gui/views/view_inspector.h"
+#include "app/gui/window/fonts_theme.h"
+#include "app/gui/display/format.h"
+#include "app/gui/display/projection.h"
+#include "app/gui/views/inspector/view_inspector.h"
 #include "app/text/languages.h"
 #include "core/explain_cell.h"
 #include "tests/test_configs.h"
@@ -256,7 +256,7 @@ TEST_CASE("the inspector draws the core's explanation of hovered and pinned cell
     inspect_every_step(state_for(c));
 }
 
-TEST_CASE("the inspector draws issue 9's rules: RoPE, repeat_kv, head mean, extra keys, masks and scales, bf16") {
+TEST_CASE("the inspector draws the articles' option rules: RoPE, repeat_kv, head mean, extra keys, masks and scales, bf16") {
     AttentionConfig c = sized(5, 8, 4);
     SUBCASE("rope, GQA, averaged weights, causal + window, bfloat16") {
         c.rope = true;

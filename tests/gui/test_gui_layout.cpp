@@ -3,7 +3,7 @@
 #include <iterator>
 #include <utility>
 
-#include "app/gui/layout.h"
+#include "app/gui/display/layout.h"
 
 using namespace attn::gui;
 

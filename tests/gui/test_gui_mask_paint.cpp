@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/painted_mask.h"
-#include "app/gui/views/view_canvas_paint.h"
+#include "app/gui/edits/painted_mask.h"
+#include "app/gui/views/canvas/view_canvas_paint.h"
 #include "app/text/languages.h"
 #include "core/recipe.h"
 #include "tests/gui/headless_imgui.h"

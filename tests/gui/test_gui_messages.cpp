@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/gui/model_choice.h"
-#include "app/gui/recipe_choice.h"
-#include "app/gui/step_notes.h"
+#include "app/gui/state/model_choice.h"
+#include "app/gui/state/recipe_choice.h"
+#include "app/gui/display/step_notes.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/lang/pseudo_language.h"

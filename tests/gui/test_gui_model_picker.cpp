@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <string>
 
-#include "app/gui/model_choice.h"
-#include "app/gui/step_notes.h"
-#include "app/gui/views/view_controls.h"
+#include "app/gui/state/model_choice.h"
+#include "app/gui/display/step_notes.h"
+#include "app/gui/views/controls/view_controls.h"
 #include "app/text/languages.h"
 #include "headless_imgui.h"
 
@@ -213,7 +213,7 @@ TEST_CASE("top_k returns the largest entries, largest first, lower index on ties
     CHECK(top_k(p, 5, 0).empty());
 }
 
-TEST_CASE("a saved lesson resumes with issue 9's options and its recipe") {
+TEST_CASE("a saved lesson resumes with the articles' options and its recipe") {
     AppState before;
     AttentionConfig& c = before.session.config;
     c.recipe = "scratch-mha";

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "app/gui/display_model.h"
-#include "app/gui/projection.h"
+#include "app/gui/display/display_model.h"
+#include "app/gui/display/projection.h"
 #include "core/explain_cell.h"
 #include "core/attention.h"
 #include "tests/test_configs.h"

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "app/gui/recipe_choice.h"
-#include "app/gui/model_choice.h"
+#include "app/gui/state/recipe_choice.h"
+#include "app/gui/state/model_choice.h"
 #include "app/text/languages.h"
 #include "core/example_input.h"
 #include "headless_imgui.h"

@@ -1,4 +1,4 @@
-// The RoPE dials under q_rot and k_rot (rotation_pairs.h, views/view_canvas_rotation.h):
+// The RoPE dials under q_rot and k_rot (rotation_pairs.h, views/canvas/view_canvas_rotation.h):
 // the pairs read from the trace start at the source's coordinates and, turned by their
 // whole angle, land on the rotated step's values, for both pairings and with a position
 // offset; the canvas draws the dials' title on rotation steps only.
@@ -7,7 +7,7 @@
 #include <cfloat>
 #include <cmath>
 
-#include "app/gui/rotation_pairs.h"
+#include "app/gui/display/rotation_pairs.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/test_configs.h"

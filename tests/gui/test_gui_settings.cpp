@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "app/gui/export.h"
-#include "app/gui/settings.h"
+#include "app/gui/export/export.h"
+#include "app/gui/state/settings.h"
 #include "core/attention.h"
 #include "tests/test_configs.h"
 

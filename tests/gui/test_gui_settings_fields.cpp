@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "app/gui/app_state.h"
-#include "app/gui/settings.h"
+#include "app/gui/state/app_state.h"
+#include "app/gui/state/settings.h"
 #include "tests/config_field_samples.h"
 
 using namespace attn;

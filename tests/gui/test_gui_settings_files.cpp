@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app/gui/app_state.h"
-#include "app/gui/imgui_ini.h"
-#include "app/gui/settings.h"
+#include "app/gui/state/app_state.h"
+#include "app/gui/window/imgui_ini.h"
+#include "app/gui/state/settings.h"
 #include "tests/catalogue_words.h"
 
 using namespace attn;

@@ -8,8 +8,8 @@
 
 #include <GLFW/glfw3.h>
 
-#include "app/gui/key_actions.h"
-#include "app/gui/shortcuts.h"
+#include "app/gui/window/key_actions.h"
+#include "app/gui/window/shortcuts.h"
 #include "app/text/languages.h"
 
 using namespace attn::gui;

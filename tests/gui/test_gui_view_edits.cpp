@@ -11,8 +11,8 @@
 #include <cfloat>
 #include <type_traits>
 
-#include "app/gui/frame.h"
-#include "app/gui/views/view_controls.h"
+#include "app/gui/window/frame.h"
+#include "app/gui/views/controls/view_controls.h"
 #include "app/gui/views/view_registry.h"
 #include "tests/gui/controls_driver.h"
 #include "tests/gui/headless_imgui.h"

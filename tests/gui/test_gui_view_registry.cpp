@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "app/gui/format.h"
+#include "app/gui/display/format.h"
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"

@@ -6,9 +6,9 @@
 
 #include "tests/gui/headless_imgui.h"
 #include "core/attention.h"
-#include "app/gui/format.h"
-#include "app/gui/layout.h"
-#include "app/gui/settings.h"
+#include "app/gui/display/format.h"
+#include "app/gui/display/layout.h"
+#include "app/gui/state/settings.h"
 #include "app/io/problem.h"
 #include "app/text/step_text.h"
 #include "tests/lang/pseudo_language.h"

@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "app/gui/weight_focus.h"
+#include "app/gui/display/weight_focus.h"
 
 using namespace attn;
 using namespace attn::gui;

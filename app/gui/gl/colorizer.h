@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "app/gui/colormap.h"
+#include "app/gui/display/colormap.h"
 #include "app/gui/gl/gl_objects.h"
 
 namespace attn::gui::gl {

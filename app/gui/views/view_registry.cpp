@@ -4,17 +4,17 @@
 
 #include <algorithm>
 
-#include "app/gui/views/view_canvas_panel.h"
-#include "app/gui/views/view_code.h"
-#include "app/gui/views/view_controls.h"
-#include "app/gui/views/view_dialogs.h"
-#include "app/gui/views/view_explain.h"
-#include "app/gui/views/view_hint.h"
-#include "app/gui/views/view_input_editor.h"
-#include "app/gui/views/view_inspector.h"
-#include "app/gui/views/view_menu.h"
-#include "app/gui/views/view_status.h"
-#include "app/gui/views/view_timeline.h"
+#include "app/gui/views/canvas/view_canvas_panel.h"
+#include "app/gui/views/panels/view_code.h"
+#include "app/gui/views/controls/view_controls.h"
+#include "app/gui/views/dialogs/view_dialogs.h"
+#include "app/gui/views/panels/view_explain.h"
+#include "app/gui/views/panels/view_hint.h"
+#include "app/gui/views/controls/view_input_editor.h"
+#include "app/gui/views/inspector/view_inspector.h"
+#include "app/gui/views/panels/view_menu.h"
+#include "app/gui/views/panels/view_status.h"
+#include "app/gui/views/panels/view_timeline.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

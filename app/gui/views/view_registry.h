@@ -27,10 +27,10 @@
 
 #include <vector>
 
-#include "app/gui/actions.h"
-#include "app/gui/app_state.h"
-#include "app/gui/frame_context.h"
-#include "app/gui/layout.h"
+#include "app/gui/state/actions.h"
+#include "app/gui/state/app_state.h"
+#include "app/gui/window/frame_context.h"
+#include "app/gui/display/layout.h"
 
 namespace attn::gui {
 

@@ -1,0 +1,57 @@
+#include "app/gui/compute/free_core_team.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace attn::gui {
+
+int team_size_for(int cores, int runnable) {
+    const int busy_elsewhere = std::max(0, runnable - 1);
+    return std::clamp(cores - busy_elsewhere, 1, std::max(1, cores));
+}
+
+std::optional<int> runnable_threads(const std::string& loadavg_line) {
+    std::istringstream in(loadavg_line);
+    double one = 0, five = 0, fifteen = 0;
+    std::string counts;
+    if (!(in >> one >> five >> fifteen >> counts)) return std::nullopt;
+    const size_t slash = counts.find('/');
+    if (slash == std::string::npos || slash == 0) return std::nullopt;
+    try {
+        size_t used = 0;
+        const int runnable = std::stoi(counts.substr(0, slash), &used);
+        if (used != slash || runnable < 0) return std::nullopt;
+        return runnable;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+FreeCoreTeam::FreeCoreTeam() {
+#ifdef _OPENMP
+    previous_threads_ = omp_get_max_threads();
+    previous_dynamic_ = omp_get_dynamic();
+    std::ifstream file("/proc/loadavg");
+    std::string line;
+    std::getline(file, line);
+    if (const std::optional<int> runnable = runnable_threads(line)) {
+        omp_set_dynamic(0);
+        omp_set_num_threads(team_size_for(omp_get_num_procs(), *runnable));
+    } else {
+        omp_set_dynamic(1);  // no /proc: OpenMP's own estimate
+    }
+#endif
+}
+
+FreeCoreTeam::~FreeCoreTeam() {
+#ifdef _OPENMP
+    omp_set_num_threads(previous_threads_);
+    omp_set_dynamic(previous_dynamic_);
+#endif
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,480 @@
+// Trace -> DisplayModel. Runs on the compute worker; see display_model.h.
+#include "app/gui/display/display_model.h"
+
+#include "app/gui/display/panel_pixels.h"
+#include "app/gui/display/step_notes.h"
+#include "app/gui/display/projection.h"
+#include "app/gui/display/storage_strip.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace attn::gui {
+namespace {
+
+// Is this rank-2 (per batch item) step later cut into heads by a View or Slice?
+bool feeds_head_split(const Trace& trace, int index) {
+    const StepId id = trace.steps[static_cast<size_t>(index)].id;
+    for (size_t j = static_cast<size_t>(index) + 1; j < trace.steps.size(); ++j) {
+        const Step& later = trace.steps[j];
+        if ((later.kind == StepKind::View || later.kind == StepKind::Slice) &&
+            later.has_primary_source() && later.primary_source() == id) {
+            return true;
+        }
+    }
+    return false;
+}
+
+AxisLabels labels_for(DimRole role) {
+    if (role == DimRole::QueryPos) return AxisLabels::QueryTokens;
+    if (role == DimRole::KeyPos) return AxisLabels::KeyTokens;
+    return AxisLabels::Indices;
+}
+
+}  // namespace
+
+std::vector<int64_t> cell_index(const Panel& panel, int row, int col) {
+    std::vector<int64_t> idx = panel.origin;
+    if (panel.row_dim >= 0) idx[static_cast<size_t>(panel.row_dim)] += row;
+    if (panel.col_dim >= 0) idx[static_cast<size_t>(panel.col_dim)] += col;
+    return idx;
+}
+
+float cell_value(const Tensor& tensor, const Panel& panel, int row, int col) {
+    if (tensor.empty()) return 0.0f;
+    return tensor.data()[tensor.offset_of(cell_index(panel, row, col))];
+}
+
+int bake_cell_px(const Panel& panel) {
+    const bool masked = std::any_of(panel.values.begin(), panel.values.end(), [](float v) { return std::isinf(v); });
+    if (!masked) return 1;
+    const int side = std::max({panel.tex_rows, panel.tex_cols, 1});
+    return std::clamp(512 / side, 1, 16);
+}
+
+bool is_probability_step(StepKind kind) {
+    return kind == StepKind::Softmax || kind == StepKind::Dropout;
+}
+
+int panel_texture_cap(int panel_count, int max_extent) {
+    if (panel_count <= 1) return max_extent;
+    if (panel_count <= 4) return std::max(64, max_extent / 2);
+    return std::max(64, max_extent / 4);
+}
+
+namespace {
+
+// The Mask step a probability step descends from (softmax <- mask, dropout <- softmax
+// <- mask), when it has the same shape; null when there is none.
+const Tensor* mask_behind(const Trace& trace, int index) {
+    const Tensor& t = trace.steps[static_cast<size_t>(index)].tensor;
+    for (int hops = 0; hops < 4 && index >= 0; ++hops) {
+        const Step& s = trace.steps[static_cast<size_t>(index)];
+        if (s.kind == StepKind::Mask) return s.tensor.shape() == t.shape() && s.tensor.dim_roles() == t.dim_roles() ? &s.tensor : nullptr;
+        index = s.has_primary_source() ? trace.index_of(s.primary_source()) : -1;
+    }
+    return nullptr;
+}
+
+// How one step is cut into panels: everything but the pixels. Cheap (no pass over the
+// values), so it is made for every step up front.
+struct StepPlan {
+    std::vector<Panel> cuts;       // panels with origin, sizes and labels; `values` still empty
+    const Tensor* mask = nullptr;  // the Mask step behind a probability step (see mask_behind)
+    int cap = 0;                   // panel texture side limit (panel_texture_cap)
+    HeadOf head_of;                // for the storage strip
+};
+
+// One step's axis meaning and its cuts into panels; independent of every other step.
+StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model, int max_extent, StepPlan& plan) {
+    HeadOf& head_of = plan.head_of;
+    const Step& step = trace.steps[static_cast<size_t>(index)];
+    const Tensor& t = step.tensor;
+    StepDisplay sd;
+    sd.step = index;
+    sd.from_step = step.has_primary_source() ? trace.index_of(step.primary_source()) : -1;
+    // Probabilities (the weights, their head mean, the next-word distribution) on the honest 0..1 scale.
+    const StepInfo& info = step_info(step.id);
+    const bool token_ids = info.token_ids();
+    const bool probabilities = info.probability();
+    sd.colormap = token_ids ? ColormapKind::Neutral : probabilities ? ColormapKind::Sequential : ColormapKind::Diverging;
+    // Differences from float32 are sizes (>= 0): one sequential scale, 0..the step's largest.
+    if (model.colour_scale.difference_from_float32 && !token_ids) sd.colormap = ColormapKind::Sequential;
+    head_of.heads = model.heads;
+    head_of.head_dim = model.head_dim;
+    if (t.empty() || t.rank() == 0) {
+        sd.built = true;  // nothing to draw
+        return sd;
+    }
+
+    const int b_dim = t.find_dim(DimRole::Batch);
+    const int h_dim = t.find_dim(DimRole::Head);
+    std::vector<int> rest;  // dimensions other than batch and head, in order
+    for (int d = 0; d < t.rank(); ++d) {
+        if (d != b_dim && d != h_dim) rest.push_back(d);
+    }
+    const int row_dim = rest.size() >= 2 ? rest[rest.size() - 2] : -1;
+    const int col_dim = rest.empty() ? -1 : rest.back();
+    const int rows = row_dim >= 0 ? static_cast<int>(t.dim(row_dim)) : 1;
+    const int cols = col_dim >= 0 ? static_cast<int>(t.dim(col_dim)) : 1;
+    sd.row_name = row_dim >= 0 ? t.dim_names()[static_cast<size_t>(row_dim)] : "";
+    sd.col_name = col_dim >= 0 ? t.dim_names()[static_cast<size_t>(col_dim)] : "";
+    const DimRole col_role = col_dim >= 0 ? t.dim_roles()[static_cast<size_t>(col_dim)] : DimRole::Other;
+    sd.row_labels = labels_for(row_dim >= 0 ? t.dim_roles()[static_cast<size_t>(row_dim)] : DimRole::Other);
+    sd.col_labels = labels_for(col_role);
+    // The next-word distribution's columns are the vocabulary's words, in id order.
+    if (col_role == DimRole::Vocabulary && !trace.model.vocabulary.empty()) sd.col_labels = AxisLabels::Vocabulary;
+
+    std::vector<int64_t> origin(static_cast<size_t>(t.rank()), 0);
+    if (b_dim >= 0) origin[static_cast<size_t>(b_dim)] = std::min<int64_t>(model.batch_item, t.dim(b_dim) - 1);
+
+    const auto cut = [&](int head, int cut_cols, std::string label) {
+        Panel p;
+        p.head = head;
+        p.label = std::move(label);
+        p.rows = rows;
+        p.cols = cut_cols;
+        p.origin = origin;
+        p.row_dim = row_dim;
+        p.col_dim = col_dim;
+        return p;
+    };
+    std::vector<Panel>& cuts = plan.cuts;
+    if (h_dim >= 0) {
+        head_of.h_dim = h_dim;
+        sd.arrangement = (row_dim >= 0 && h_dim > row_dim) ? Arrangement::ColumnGroups : Arrangement::Grid;
+        for (int h = 0; h < static_cast<int>(t.dim(h_dim)); ++h) {
+            cuts.push_back(cut(h, cols, ""));
+            cuts.back().origin[static_cast<size_t>(h_dim)] = h;
+        }
+    } else {
+        const bool wide = col_role == DimRole::Embedding || col_role == DimRole::FusedQkv;
+        const bool grouped = model.heads > 1 && wide && col_dim >= 0 && cols % model.head_dim == 0 &&
+                             (step.kind == StepKind::Concat || feeds_head_split(trace, sd.step));
+        if (grouped) {
+            head_of.group_dim = col_dim;
+            sd.arrangement = Arrangement::ColumnGroups;
+            sd.joined = true;
+            for (int g = 0; g < cols / model.head_dim; ++g) {
+                std::string label;
+                if (col_role == DimRole::FusedQkv) {
+                    // Fused projection: Q's heads, then K's, then V's.
+                    const char* part[] = {"q", "k", "v"};
+                    label = std::string(part[std::min(2, g / model.heads)]) + " h" + std::to_string(g % model.heads);
+                }
+                cuts.push_back(cut(g % model.heads, model.head_dim, std::move(label)));
+                cuts.back().origin[static_cast<size_t>(col_dim)] = static_cast<int64_t>(g) * model.head_dim;
+            }
+        } else {
+            cuts.push_back(cut(-1, cols, ""));
+        }
+    }
+    plan.cap = panel_texture_cap(static_cast<int>(cuts.size()), max_extent);
+    plan.mask = is_probability_step(step.kind) ? mask_behind(trace, index) : nullptr;
+    for (Panel& p : cuts) {
+        p.tex_rows = std::min(rows, plan.cap);
+        p.tex_cols = std::min(p.cols, plan.cap);
+    }
+    return sd;
+}
+
+// Calls visit(value, masked_key) for every cell of `p`, in row-major order, straight
+// from the tensor's strides (no copy). masked_key: the Mask step has -inf there.
+template <typename Visit>
+void for_each_cell(const Tensor& t, const Tensor* mask, const Panel& p, Visit&& visit) {
+    const auto start_of = [&](const Tensor& x) { return x.offset_of(p.origin); };
+    const auto stride = [&](const Tensor& x, int dim) { return dim >= 0 ? x.strides()[static_cast<size_t>(dim)] : 0; };
+    const float* base = t.data() + start_of(t);
+    const int64_t rs = stride(t, p.row_dim), cs = stride(t, p.col_dim);
+    const float* mbase = mask ? mask->data() + start_of(*mask) : nullptr;
+    const int64_t mrs = mask ? stride(*mask, p.row_dim) : 0, mcs = mask ? stride(*mask, p.col_dim) : 0;
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    for (int r = 0; r < p.rows; ++r) {
+        const float* row = base + r * rs;
+        const float* mrow = mbase ? mbase + r * mrs : nullptr;
+        for (int c = 0; c < p.cols; ++c) visit(row[c * cs], mrow && mrow[c * mcs] == neg_inf);
+    }
+}
+
+// The step's value range and masked-cell counts, from every panel's cells.
+void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
+    const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    float lo = std::numeric_limits<float>::infinity(), hi = neg_inf;
+    // A finite fill (-1e20, finfo.min) is a stand-in for -inf, 1e20 times larger than any
+    // score: in the range it would stretch the symmetric scale until every score is white.
+    // Cells at the fill (or the fill times a scale factor of at least 1e-3, when scaling
+    // follows masking) stay out of the range; they are drawn at the scale's dark end with
+    // their real number.
+    const float fill = sd.colormap == ColormapKind::Diverging && trace.config.has_mask()
+                           ? mask_fill_value(trace.config.mask_spec().fill, trace.config.dtype)
+                           : neg_inf;
+    const float fill_like = std::isfinite(fill) && fill <= -1e4f ? fill * 1e-3f : neg_inf;
+    const auto in_range = [&](float v) { return !(v <= fill_like); };
+    for (const Panel& p : plan.cuts) {
+        const bool contiguous_rows = p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1;
+        if (!plan.mask && contiguous_rows) {
+            const int64_t start = t.offset_of(p.origin);
+            const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
+            if (fill_like == neg_inf) {
+                for (int r = 0; r < p.rows; ++r) scan_run(t.data() + start + r * rs, p.cols, lo, hi, sd.masked_cells);
+                continue;
+            }
+        }
+        for_each_cell(t, plan.mask, p, [&](float v, bool masked_key) {
+            if (v == neg_inf) {
+                ++sd.masked_cells;
+                return;
+            }
+            if (masked_key && v == 0.0f) ++sd.masked_zero_cells;
+            if (!in_range(v)) return;
+            // NaN fails both comparisons and is ignored; +inf is not expected.
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+        });
+    }
+    if (!(lo <= hi)) lo = hi = 0.0f;
+    sd.data_min = lo;
+    sd.data_max = hi;
+}
+
+// True when the step shows exactly its first source's values for the shown batch item:
+// a view or transpose of the same buffer that keeps the batch dimension in front. Its
+// range is then copied instead of read again.
+bool same_values_as_source(const Trace& trace, int index) {
+    const Step& step = trace.steps[static_cast<size_t>(index)];
+    if ((step.kind != StepKind::View && step.kind != StepKind::Transpose) || !step.has_primary_source()) return false;
+    const int s = trace.index_of(step.primary_source());
+    if (s < 0 || s >= index) return false;
+    const Tensor& t = step.tensor;
+    const Tensor& src = trace.steps[static_cast<size_t>(s)].tensor;
+    if (t.empty() || src.empty() || t.storage() != src.storage() || t.numel() != src.numel()) return false;
+    if (t.offset() != src.offset() || t.find_dim(DimRole::Batch) != 0 || src.find_dim(DimRole::Batch) != 0) return false;
+    // Same batch stride and count: each item covers the same span of the buffer in both.
+    return t.dim(0) == src.dim(0) && t.strides()[0] == src.strides()[0];
+}
+
+// The pixels: each panel's values (pooled to display size), projection weights and
+// the storage strip's picture. The expensive part, done first for the step on screen.
+void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& plan, StepDisplay& sd) {
+    const Step& step = trace.steps[static_cast<size_t>(sd.step)];
+    const Tensor& t = step.tensor;
+    std::vector<Panel> panels = plan.cuts;
+    for (Panel& p : panels) {
+        std::vector<float> full = read_slice(t, p.origin, p.row_dim, p.col_dim, p.rows, p.cols);
+        if (plan.mask) {
+            // Weights of masked keys are exactly 0; the texture marks them so the mask
+            // stays visible after the softmax (numbers still come from the tensor).
+            size_t n = 0;
+            for_each_cell(t, plan.mask, p, [&](float v, bool masked_key) {
+                if (masked_key && v == 0.0f) full[n] = std::numeric_limits<float>::infinity();
+                ++n;
+            });
+        }
+        p.values = (p.tex_rows == p.rows && p.tex_cols == p.cols)
+                       ? std::move(full)
+                       : pool_max_abs(full, p.rows, p.cols, p.tex_rows, p.tex_cols);
+    }
+    sd.panels = std::move(panels);
+    if (step.kind == StepKind::Projection) {
+        build_weight_panels(projection_weights(trace, sd.step), sd, model.head_dim, plan.cap, sd.weight_panels,
+                            sd.bias_panels, sd.weight_vmin, sd.weight_vmax);
+    }
+    StorageStrip picture = make_strip(trace, sd.step, plan.head_of);
+    picture.buffer_id = sd.strip.buffer_id;  // named for every step up front (name_buffer)
+    picture.shares_with = std::move(sd.strip.shares_with);
+    sd.strip = std::move(picture);
+    // "How peaked" only where rows are distributions: the softmax's weights, not dropout's
+    // rescaled survivors (rows no longer sum to 1) nor their differences from float32.
+    if (step.kind == StepKind::Softmax && !model.colour_scale.difference_from_float32)
+        sd.focus = weight_focus(t, plan.mask, model.batch_item);  // the mask the plan already found
+    sd.built = true;
+}
+
+// Steps that only move, rescale or mix their source's values share its colour scale.
+bool keeps_source_scale(StepKind kind) {
+    switch (kind) {
+    case StepKind::Slice:
+    case StepKind::View:
+    case StepKind::Transpose:
+    case StepKind::Scale:        // the learner sees the scores shrink instead of a re-normalised copy
+    case StepKind::Mask:
+    case StepKind::WeightedSum:  // each output row is an average of V's rows
+    case StepKind::Concat:
+    case StepKind::Rotation:  // pairs turned: same lengths, same scale
+    case StepKind::RepeatKv:  // copies
+        return true;
+    case StepKind::Input:
+    case StepKind::RopeTable:
+    case StepKind::HeadMean:
+    case StepKind::Projection:
+    case StepKind::Scores:
+    case StepKind::Softmax:
+    case StepKind::Dropout:
+    case StepKind::Lookup:  // a trained model's steps (core/model/)
+    case StepKind::Add:
+    case StepKind::Norm:
+    case StepKind::Prediction:
+        return false;
+    }
+    return false;
+}
+
+// One colour scale per family of steps, so a colour means the same number across a step
+// and the sources drawn beside it: probabilities (softmax, dropout) on 0..1 (higher only
+// when dropout's 1/(1-p) lifts a survivor past 1), and signed values on one symmetric
+// range per chain of steps that keep their source's scale. `scale` may stretch the
+// probabilities to each step's data or put every signed step on one range.
+void share_colour_ranges(const Trace& trace, DisplayModel& model, ColourScale scale) {
+    const size_t n = model.steps.size();
+    float top = 1.0f, data_top = 0.0f;
+    for (size_t i = 0; i < n; ++i) {
+        if (model.steps[i].colormap != ColormapKind::Sequential) continue;
+        top = std::max(top, model.steps[i].data_max);
+        data_top = std::max(data_top, model.steps[i].data_max);
+    }
+    std::vector<size_t> group(n);
+    for (size_t i = 0; i < n; ++i) group[i] = i;
+    const auto root = [&](size_t i) {
+        while (group[i] != i) i = group[i] = group[group[i]];
+        return i;
+    };
+    size_t first_signed = n;  // with one scale across steps, every signed step joins this one
+    for (size_t i = 0; i < n; ++i) {
+        const Step& step = trace.steps[i];
+        if (model.steps[i].colormap != ColormapKind::Diverging) continue;
+        if (scale.one_scale_across_steps) {
+            if (first_signed == n) first_signed = i;
+            group[root(i)] = root(first_signed);
+            continue;
+        }
+        if (!keeps_source_scale(step.kind)) continue;
+        for (StepId source : step.sources) {
+            const int s = trace.index_of(source);
+            if (s < 0 || model.steps[static_cast<size_t>(s)].colormap != ColormapKind::Diverging) continue;
+            group[root(i)] = root(static_cast<size_t>(s));
+        }
+    }
+    std::vector<float> extent(n, 1e-6f);
+    for (size_t i = 0; i < n; ++i) {
+        const StepDisplay& sd = model.steps[i];
+        extent[root(i)] = std::max({extent[root(i)], std::fabs(sd.data_min), std::fabs(sd.data_max)});
+    }
+    for (size_t i = 0; i < n; ++i) {
+        StepDisplay& sd = model.steps[i];
+        if (sd.colormap == ColormapKind::Sequential && scale.difference_from_float32) {
+            sd.vmin = 0.0f;
+            sd.vmax = sd.data_max > 0.0f ? sd.data_max : 1e-6f;
+        } else if (sd.colormap == ColormapKind::Sequential) {
+            sd.vmin = 0.0f;
+            sd.vmax = top;
+            if (scale.stretch_probabilities) {
+                const float own = scale.one_scale_across_steps ? data_top : sd.data_max;
+                sd.vmax = own > 0.0f ? own : 1.0f;
+                sd.stretched = true;
+            }
+        } else {
+            sd.vmin = -extent[root(i)];
+            sd.vmax = extent[root(i)];
+        }
+    }
+}
+
+// The steps drawn together with `focus`: itself and the steps it reads (the canvas shows
+// its source while animating, a projection's input, a product's operands).
+std::vector<int> steps_drawn_with(const Trace& trace, int focus) {
+    std::vector<int> out{focus};
+    for (StepId source : trace.steps[static_cast<size_t>(focus)].sources) {
+        const int s = trace.index_of(source);
+        if (s >= 0 && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    }
+    return out;
+}
+
+}  // namespace
+
+DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
+                                 std::vector<std::string> key_tokens, int batch_item, int max_extent,
+                                 int focus_step, ColourScale scale) {
+    DisplayModel model;
+    model.query_tokens = std::move(query_tokens);
+    model.vocabulary = trace.model.vocabulary;
+    model.key_tokens = std::move(key_tokens);
+    model.heads = std::max(1, trace.config.H());
+    model.head_dim = std::max(1, trace.config.head_dim());
+    const int batch = std::max(1, trace.config.batch);
+    model.batch_item = std::clamp(batch_item, 0, batch - 1);
+    model.max_extent = max_extent;
+
+    // Every step's plan and value range: the colour scales are shared across steps
+    // (share_colour_ranges), so even one step's picture needs every step's range.
+    // Steps are independent. They are shared out on OpenMP's threads, the same team
+    // that just computed the trace: a separate std::thread would compete with those
+    // threads while they still spin-wait after the forward.
+    model.colour_scale = scale;  // build_step reads it (the difference from float32)
+    const int n = static_cast<int>(trace.steps.size());
+    model.steps.resize(static_cast<size_t>(n));
+    std::vector<StepPlan> plans(static_cast<size_t>(n));
+    // A small trace is done sooner on one thread than by waking a team (and much sooner
+    // when another process holds the second core: the team then waits for it).
+    const bool parallel = trace.storage_bytes() >= (std::uint64_t{4} << 20);
+#pragma omp parallel for schedule(dynamic) if (parallel)
+    for (int i = 0; i < n; ++i) {
+        StepDisplay& sd = model.steps[static_cast<size_t>(i)];
+        sd = build_step(trace, i, model, max_extent, plans[static_cast<size_t>(i)]);
+        if (!same_values_as_source(trace, i)) scan_ranges(trace, plans[static_cast<size_t>(i)], sd);
+    }
+    for (int i = 0; i < n; ++i) {  // in order: a view of a view copies a copied range
+        if (!same_values_as_source(trace, i)) continue;
+        StepDisplay& sd = model.steps[static_cast<size_t>(i)];
+        const StepDisplay& from = model.steps[static_cast<size_t>(trace.index_of(trace.steps[static_cast<size_t>(i)].primary_source()))];
+        sd.data_min = from.data_min;
+        sd.data_max = from.data_max;
+        sd.masked_cells = from.masked_cells;
+    }
+    std::map<const Storage*, std::pair<int, std::string>> buffers;
+    for (int i = 0; i < n; ++i) {
+        StepDisplay& sd = model.steps[static_cast<size_t>(i)];
+        const Step& step = trace.steps[static_cast<size_t>(i)];
+        if (!step.tensor.empty() && step.tensor.rank() > 0) name_buffer(trace, i, sd.strip, buffers);
+    }
+    model.colour_scale = scale;
+    share_colour_ranges(trace, model, scale);
+    for (int i = 0; i < n; ++i) model.steps[static_cast<size_t>(i)].notes = step_notes(trace, i, model.batch_item);
+
+    std::vector<int> fill;
+    if (focus_step >= 0 && focus_step < n) {
+        fill = steps_drawn_with(trace, focus_step);
+    } else {
+        for (int i = 0; i < n; ++i) fill.push_back(i);
+    }
+    const int m = static_cast<int>(fill.size());
+#pragma omp parallel for schedule(dynamic) if (parallel)
+    for (int k = 0; k < m; ++k) {
+        const auto i = static_cast<size_t>(fill[static_cast<size_t>(k)]);
+        if (!model.steps[i].built) fill_step(trace, model, plans[i], model.steps[i]);
+    }
+    return model;
+}
+
+bool complete_display_model(const Trace& trace, DisplayModel& model, const std::function<bool()>& cancelled) {
+    for (size_t i = 0; i < model.steps.size() && i < trace.steps.size(); ++i) {
+        StepDisplay& sd = model.steps[i];
+        if (sd.built) continue;
+        if (cancelled && cancelled()) return false;
+        // The plan is rebuilt (it is cheap); the ranges already in `sd` stay as they are.
+        StepPlan plan;
+        const StepDisplay planned = build_step(trace, static_cast<int>(i), model, model.max_extent, plan);
+        (void)planned;
+        fill_step(trace, model, plan, sd);
+    }
+    return true;
+}
+
+bool DisplayModel::complete() const {
+    return std::all_of(steps.begin(), steps.end(), [](const StepDisplay& sd) { return sd.built; });
+}
+
+}  // namespace attn::gui

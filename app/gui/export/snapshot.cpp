@@ -1,0 +1,136 @@
+// `attnviz snapshot` and the off-screen drawing it shares with exports.
+#include "app/gui/export/snapshot.h"
+#include "app/gui/export/snapshot_options.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+#include "app/gui/window/cjk_font.h"
+#include "app/gui/export/export.h"
+#include "app/gui/display/format.h"
+#include "app/gui/window/frame.h"
+#include "app/gui/gl/headless.h"
+#include "app/text/languages.h"
+
+namespace attn::gui {
+
+void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache, SnapshotLayout layout, double now) {
+    // A copy keeps the caller's hover/pin state untouched by an off-screen frame.
+    AppState view = state;
+    view.ui.canvas.hovered = CellRef{};
+    renderer.render([&](const Fonts& fonts) {
+        FrameContext ctx;
+        ctx.cache = &cache;
+        ctx.fonts = fonts;
+        ctx.scale = renderer.scale() * state.settings.ui_scale;
+        ctx.offscreen = true;
+        ctx.canvas_only = layout == SnapshotLayout::CanvasOnly;
+        ctx.presentation_header = layout == SnapshotLayout::Slide;
+        ctx.now = now;
+        draw_frame(view, ctx);
+    });
+}
+
+std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache,
+                                              SnapshotLayout layout, const std::vector<int>& steps, float progress,
+                                              const std::string& dir, PngEncoderPool& pool, double now) {
+    std::vector<std::string> files;
+    for (int step : steps) {
+        state.ui.playback.set_position(step, progress);
+        render_state(renderer, state, cache, layout, now);
+        const std::string path = dir + "/" + snapshot_file_name(step + 1, state.results.trace->steps[static_cast<size_t>(step)].name());
+        pool.wait_for_room();  // at once in the window, which only asks when there is room
+        pool.submit(path, renderer.pixel_width(), renderer.pixel_height(), renderer.pixels());
+        files.push_back(path);
+    }
+    return files;
+}
+
+bool steps_to_draw(const Trace& trace, const std::string& spec, std::vector<int>& steps, std::string& error) {
+    if (spec == "all") {
+        for (size_t i = 0; i < trace.steps.size(); ++i) steps.push_back(static_cast<int>(i));
+        return true;
+    }
+    size_t start = 0;
+    while (start <= spec.size()) {
+        const size_t comma = std::min(spec.find(',', start), spec.size());
+        const std::string name = spec.substr(start, comma - start);
+        start = comma + 1;
+        const std::optional<StepId> id = parse_step_name(name);
+        if (!id) {
+            std::string names = "all";
+            for (StepId known : kAllStepIds) names += std::string(", ") + step_name(known);
+            error = "unknown step '" + name + "'; valid names: " + names;
+            return false;
+        }
+        const int index = trace.index_of(*id);
+        if (index < 0) {
+            std::string names;
+            for (const Step& s : trace.steps) names += (names.empty() ? "" : ", ") + std::string(s.name());
+            error = "this configuration records no step '" + name + "'; it has: " + names;
+            return false;
+        }
+        steps.push_back(index);
+    }
+    std::sort(steps.begin(), steps.end());
+    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+    return true;
+}
+
+SnapshotLayout snapshot_layout(const std::string& name) {
+    if (name == "canvas") return SnapshotLayout::CanvasOnly;
+    if (name == "window") return SnapshotLayout::FullWindow;
+    return SnapshotLayout::Slide;
+}
+
+Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions& options, AppState& state,
+                              std::vector<int>& steps) {
+    ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
+    if (!computed.error.empty()) return Status::failure(computed.error);
+    std::string unknown;
+    if (!steps_to_draw(*computed.trace, options.step, steps, unknown)) return Status::failure(unknown);
+    state.settings.light_theme = options.theme == "light";
+    state.ui.presentation = options.presentation;
+    accept_result(state, std::move(computed), 0.0);
+    note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
+    return ok_status();
+}
+
+int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
+    auto fail = [](const std::string& message) {
+        std::fprintf(stderr, "attnviz: error: %s\n", message.c_str());
+        return 2;
+    };
+    if (options.scale != 1 && options.scale != 2 && options.scale != 4) return fail("--scale must be 1, 2 or 4");
+    if (options.width < 16 || options.height < 16 || options.width > 8192 || options.height > 8192) {
+        return fail("--width and --height must be between 16 and 8192");
+    }
+    if (options.theme != "dark" && options.theme != "light") return fail("--theme must be dark or light");
+    if (!(options.progress >= 0.0f && options.progress <= 1.0f)) return fail("--progress must be between 0 and 1");
+    const Status dir = ensure_writable_dir(options.out_dir);
+    if (!dir.ok()) return fail(text::render(dir.message()));
+
+    AppState state;
+    std::vector<int> steps;
+    if (const Status ready = prepare_snapshot_state(problem, options, state, steps); !ready) return fail(text::render(ready.message()));
+    HeadlessGl gl;
+    if (!gl.ok()) {
+        std::fprintf(stderr, "%s\n", kNoDisplayMessage);
+        return 2;
+    }
+    // Presentation mode's larger type on a picture of the same size, as pressing P does.
+    OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme,
+                               options.presentation ? kPresentationTypeScale : 1.0f);
+    if (!renderer.valid()) return fail(text::render(renderer.error()));
+    HeatmapCache cache;
+    cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
+    PngEncoderPool pool;
+    render_steps_to_pngs(renderer, state, cache, snapshot_layout(options.layout), steps, options.progress, options.out_dir, pool);
+    if (!cache.error().empty()) return fail(cache.error());
+    const Status written = pool.finish();
+    if (!written.ok()) return fail(text::render(written.message()));
+    return 0;
+}
+
+}  // namespace attn::gui

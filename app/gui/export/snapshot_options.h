@@ -1,0 +1,38 @@
+// `attnviz snapshot`: its options and entry point, kept apart from the drawing code
+// (snapshot.h) so the command line needs no GL or ImGui header.
+#pragma once
+
+#include <string>
+
+#include "app/io/problem.h"
+
+namespace attn::gui {
+
+// `attnviz snapshot --animate`'s options (app/gui/export/snapshot_animation.cpp draws them).
+struct AnimationOptions {
+    std::string format;  // "" (PNG files), "gif" or "mp4"
+    int fps = 30;
+    float speed = 1.0f;  // the window's playback speed: 2 plays twice as fast
+};
+
+// `attnviz snapshot`'s options (app/cli/cmd_snapshot.cpp fills them).
+struct SnapshotOptions {
+    std::string out_dir;
+    std::string step = "all";   // "all", or step names separated by commas
+    float progress = 1.0f;      // 0..1: the moment inside the step's animation
+    int width = 1280, height = 720;
+    int scale = 1;              // 1, 2 or 4
+    std::string theme = "dark"; // dark | light
+    bool presentation = false;  // presentation mode's layout and larger type (the P key)
+    std::string layout = "slide";  // slide (title, canvas, explanation) | canvas | window
+    AnimationOptions animation;    // --animate: one GIF or MP4 file at out_dir's path instead of PNGs
+};
+// `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.
+// Returns 0, or 2 with one line on stderr.
+int run_snapshot(const io::Problem& problem, const SnapshotOptions& options);
+// `attnviz snapshot --animate gif|mp4`: writes the steps' animations to the file
+// options.out_dir names and prints one line saying what it wrote. Returns 0, or 2 with
+// one line on stderr.
+int run_animation_snapshot(const io::Problem& problem, const SnapshotOptions& options);
+
+}  // namespace attn::gui

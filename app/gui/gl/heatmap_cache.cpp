@@ -1,0 +1,126 @@
+#include "app/gui/gl/heatmap_cache.h"
+
+#include <algorithm>
+
+namespace attn::gui {
+
+namespace {
+
+// Panels stacked into one texture start on a row that is a multiple of this, one row
+// apart at least: the shader's one-texel hatching repeats every 3 rows (x + y mod 3),
+// so a panel's stripes sit exactly where they would in a texture of its own, and a
+// nearest-texel lookup at a panel's edge never reads the next panel.
+constexpr int kStackRowAlign = 3;
+
+int stack_start(int row) { return (row + kStackRowAlign - 1) / kStackRowAlign * kStackRowAlign; }
+
+// The panels of one layer of a step: its values, W^T or b.
+const std::vector<Panel>& panels_of(const StepDisplay& sd, HeatmapLayer layer) {
+    switch (layer) {
+        case HeatmapLayer::Values: break;
+        case HeatmapLayer::WeightT: return sd.weight_panels;
+        case HeatmapLayer::Bias: return sd.bias_panels;
+    }
+    return sd.panels;
+}
+
+}  // namespace
+
+void HeatmapCache::reset(std::shared_ptr<const DisplayModel> model, Rgb masked_color) {
+    model_ = std::move(model);
+    masked_ = masked_color;
+    // Stripes a step lighter than the fill: visible on the near-black (dark) and the
+    // grey (light) masked colour alike.
+    hatch_ = Rgb{std::min(1.0f, masked_.r + 0.3f), std::min(1.0f, masked_.g + 0.3f), std::min(1.0f, masked_.b + 0.3f)};
+    baked_.clear();
+    if (model_) baked_.resize(model_->steps.size());
+}
+
+void HeatmapCache::adopt_completed(std::shared_ptr<const DisplayModel> model) {
+    if (!model_ || !model || model->steps.size() != model_->steps.size()) {
+        reset(std::move(model), masked_);
+        return;
+    }
+    // A step is baked only once it has panels (image() below), and built steps do not
+    // change when the rest of the model is completed, so every baked texture still holds.
+    model_ = std::move(model);
+}
+
+void HeatmapCache::bake(const StepDisplay& sd, HeatmapLayer layer, Baked& out) {
+    const bool values = layer == HeatmapLayer::Values;
+    const std::vector<Panel>& panels = panels_of(sd, layer);
+    const float vmin = values ? sd.vmin : sd.weight_vmin, vmax = values ? sd.vmax : sd.weight_vmax;
+    const ColormapKind kind = values ? sd.colormap : ColormapKind::Diverging;
+    out.slots.assign(panels.size(), Slot{});
+
+    // Panels of one texel per cell go into stacks no taller than the GL limit; the others
+    // are baked one by one.
+    const int limit = gl::max_texture_size();
+    std::vector<std::vector<size_t>> stacks;
+    int stack_rows = 0;
+    for (size_t i = 0; i < panels.size(); ++i) {
+        const Panel& p = panels[i];
+        const int cell_px = bake_cell_px(p);
+        if (cell_px != 1) {
+            out.slots[i].texture = static_cast<int>(out.textures.size());
+            out.textures.push_back(
+                colorizer_->bake(p.values.data(), p.tex_rows, p.tex_cols, vmin, vmax, kind, masked_, hatch_, cell_px));
+            continue;
+        }
+        int start = stacks.empty() ? 0 : stack_start(stack_rows + 1);
+        if (stacks.empty() || start + p.tex_rows > limit) {
+            stacks.emplace_back();
+            start = 0;
+        }
+        stacks.back().push_back(i);
+        stack_rows = start + p.tex_rows;
+    }
+    for (const std::vector<size_t>& stack : stacks) {
+        int rows = 0, cols = 1;
+        std::vector<int> starts;
+        for (size_t i : stack) {
+            const int start = starts.empty() ? 0 : stack_start(rows + 1);
+            starts.push_back(start);
+            rows = start + panels[i].tex_rows;
+            cols = std::max(cols, panels[i].tex_cols);
+        }
+        // Cells outside every panel stay 0: they are never drawn.
+        std::vector<float> stacked(static_cast<size_t>(rows) * static_cast<size_t>(cols), 0.0f);
+        for (size_t k = 0; k < stack.size(); ++k) {
+            const Panel& p = panels[stack[k]];
+            for (int r = 0; r < p.tex_rows; ++r) {
+                std::copy_n(p.values.begin() + static_cast<std::ptrdiff_t>(r) * p.tex_cols, p.tex_cols,
+                            stacked.begin() + static_cast<std::ptrdiff_t>(starts[k] + r) * cols);
+            }
+            Slot& slot = out.slots[stack[k]];
+            slot.texture = static_cast<int>(out.textures.size());
+            slot.u1 = static_cast<float>(p.tex_cols) / static_cast<float>(cols);
+            slot.v0 = static_cast<float>(starts[k]) / static_cast<float>(rows);
+            slot.v1 = static_cast<float>(starts[k] + p.tex_rows) / static_cast<float>(rows);
+        }
+        out.textures.push_back(colorizer_->bake(stacked.data(), rows, cols, vmin, vmax, kind, masked_, hatch_, 1));
+    }
+}
+
+HeatmapImage HeatmapCache::image(int step, int panel, HeatmapLayer layer) {
+    if (!model_ || step < 0 || step >= static_cast<int>(model_->steps.size())) return {};
+    const StepDisplay& sd = model_->steps[static_cast<size_t>(step)];
+    Baked& baked = baked_[static_cast<size_t>(step)][static_cast<size_t>(layer)];
+    if (!baked.done) {
+        if (panels_of(sd, layer).empty()) return {};  // not built yet: bake once it has panels
+        baked.done = true;
+        if (!colorizer_) colorizer_ = std::make_unique<gl::Colorizer>();
+        if (!colorizer_->valid()) return {};
+        bake(sd, layer, baked);
+    }
+    if (panel < 0 || panel >= static_cast<int>(baked.slots.size())) return {};
+    const Slot& slot = baked.slots[static_cast<size_t>(panel)];
+    if (slot.texture < 0) return {};
+    const gl::Texture& t = baked.textures[static_cast<size_t>(slot.texture)];
+    if (!t.valid()) return {};
+    return HeatmapImage{&t, slot.u0, slot.v0, slot.u1, slot.v1};
+}
+
+std::string HeatmapCache::error() const { return colorizer_ ? colorizer_->error() : std::string(); }
+
+}  // namespace attn::gui

@@ -1,0 +1,67 @@
+// HeatmapCache: the coloured textures of the current DisplayModel's panels, baked on the
+// GPU the first time a step is drawn and kept until the model or theme changes. Nothing
+// is uploaded per frame. Panels of one cell per texel (the big maps) are stacked into one
+// texture per step and layer: each bake has a fixed cost (a framebuffer, an upload, a
+// draw) that dominated a slider change at L = 256 with 8 heads (16 bakes, ~3.4 ms under
+// llvmpipe). Small masked maps (several texels per cell, filtered) keep a texture each.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gui/display/display_model.h"
+#include "app/gui/gl/colorizer.h"
+
+namespace attn::gui {
+
+// Which set of a step's panels: its values, or (projections) W^T and the bias.
+enum class HeatmapLayer { Values = 0, WeightT = 1, Bias = 2 };
+
+// Where a panel's picture is: a texture and the part of it the panel covers, in texture
+// coordinates (u across columns, v down rows). `texture` is null when there is none.
+struct HeatmapImage {
+    const gl::Texture* texture = nullptr;
+    float u0 = 0.0f, v0 = 0.0f, u1 = 1.0f, v1 = 1.0f;
+    // Texture coordinates of the point `col_fraction` across and `row_fraction` down the panel.
+    float u(float col_fraction) const { return u0 + (u1 - u0) * col_fraction; }
+    float v(float row_fraction) const { return v0 + (v1 - v0) * row_fraction; }
+};
+
+class HeatmapCache {
+public:
+    HeatmapCache() = default;
+    // Drops every texture; the next image() call bakes from `model`. Masked cells get
+    // `masked_color` with lighter (dark theme) or paler (light theme) stripes.
+    void reset(std::shared_ptr<const DisplayModel> model, Rgb masked_color);
+    // `model` is the current one with more steps built (complete_display_model): the
+    // textures baked so far stay, the new steps bake when first drawn.
+    void adopt_completed(std::shared_ptr<const DisplayModel> model);
+    // The model the textures are baked from.
+    const std::shared_ptr<const DisplayModel>& model() const { return model_; }
+    // The picture of panel `panel` of step `step` (no texture when out of range or GL failed).
+    HeatmapImage image(int step, int panel, HeatmapLayer layer = HeatmapLayer::Values);
+    // Shader compile/link message, if any (shown in the window).
+    std::string error() const;
+
+private:
+    std::unique_ptr<gl::Colorizer> colorizer_;  // created on first use (needs a GL context)
+    std::shared_ptr<const DisplayModel> model_;
+    // One step's layer: its textures and, per panel, which texture and where in it.
+    struct Slot {
+        int texture = -1;
+        float u0 = 0.0f, v0 = 0.0f, u1 = 1.0f, v1 = 1.0f;
+    };
+    struct Baked {
+        bool done = false;
+        std::vector<gl::Texture> textures;
+        std::vector<Slot> slots;  // [panel]
+    };
+    void bake(const StepDisplay& sd, HeatmapLayer layer, Baked& out);
+
+    std::vector<std::array<Baked, 3>> baked_;  // [step][layer]
+    Rgb masked_, hatch_;
+};
+
+}  // namespace attn::gui

@@ -1,0 +1,59 @@
+// Actions: what the user asked for in one frame, returned by every view and merged in
+// one place (draw_frame). Views never write the session, the settings or the jobs: an
+// edit comes back here (the view's edited copy, or a precise request) and draw_frame
+// applies it once the view's dock slot is drawn (apply_edits, frame.h); the flags are
+// then carried out by the window loop (they need GL or GLFW).
+#pragma once
+
+#include <optional>
+#include <utility>
+
+#include "app/gui/export/export.h"
+#include "app/gui/state/jobs.h"
+#include "app/gui/state/session.h"
+#include "app/gui/state/settings.h"
+
+namespace attn::gui {
+
+struct Actions {
+    bool config_changed = false;       // post a new compute request
+    bool scale_changed = false;        // rebuild fonts
+    bool theme_changed = false;        // restyle and re-bake textures
+    bool language_changed = false;     // rebuild fonts for the new language's glyphs
+    bool toggle_presentation = false;
+    bool toggle_fullscreen = false;
+    bool leave_fullscreen = false;     // Escape: back to a window (after any toggle)
+    bool quit = false;
+    std::optional<ExportRequest> export_request;  // the first one asked for wins
+
+    // Edits of the state, each set only when the view changed something. The views of
+    // one dock slot start from the same state, so two edits of one part cannot be
+    // combined: the first one in drawing order wins (one mouse and one keyboard make
+    // that moot).
+    std::optional<Session> session_edit;              // the session as a view edited it
+    std::optional<io::ProblemSources> sources_edit;   // the input files (an open dialog picked one)
+    std::optional<UiSettings> settings_edit;          // the settings as a view edited them
+    std::optional<DialogState> dialog_edit;           // the dialog opened, typed into or closed
+    bool hint_dismissed = false;                      // the first-run hint is done with
+
+    // Taken by value: a view's temporary result is moved in, not copied.
+    Actions& operator|=(Actions other) {
+        config_changed |= other.config_changed;
+        scale_changed |= other.scale_changed;
+        theme_changed |= other.theme_changed;
+        language_changed |= other.language_changed;
+        toggle_presentation |= other.toggle_presentation;
+        toggle_fullscreen |= other.toggle_fullscreen;
+        leave_fullscreen |= other.leave_fullscreen;
+        quit |= other.quit;
+        if (!export_request) export_request = std::move(other.export_request);
+        if (!session_edit) session_edit = std::move(other.session_edit);
+        if (!sources_edit) sources_edit = std::move(other.sources_edit);
+        if (!settings_edit) settings_edit = std::move(other.settings_edit);
+        if (!dialog_edit) dialog_edit = std::move(other.dialog_edit);
+        hint_dismissed |= other.hint_dismissed;
+        return *this;
+    }
+};
+
+}  // namespace attn::gui

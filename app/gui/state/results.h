@@ -1,0 +1,34 @@
+// Results: what the window draws, the newest finished trace and its display model, with
+// the bookkeeping of the request that produced it. Only accept_result writes here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gui/display/display_model.h"
+#include "core/message.h"
+#include "core/trace.h"
+
+namespace attn::gui {
+
+struct Results {
+    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<const DisplayModel> model;
+    std::vector<std::string> query_tokens, key_tokens;
+    Message compute_error;         // last failure, shown above the canvas (rendered when drawn)
+    double compute_ms = 0;
+    bool model_changed = false;    // the window re-bakes textures when set
+    uint64_t posted_generation = 0;
+    double posted_time = 0;        // when the newest request was posted (for latency)
+    double last_latency_ms = 0;    // posted -> drawn, of the last trace
+
+    // Step `index` of the trace, or nullptr when there is no trace or no such step.
+    const Step* step_at(int index) const {
+        if (!trace || index < 0 || index >= static_cast<int>(trace->steps.size())) return nullptr;
+        return &trace->steps[static_cast<size_t>(index)];
+    }
+};
+
+}  // namespace attn::gui

@@ -1,0 +1,86 @@
+// UiState: how the window is looked at, not what is computed: the playback position,
+// the hovered and pinned cells, which panels are open, the status line.
+#pragma once
+
+#include <string>
+
+#include "app/gui/display/animation.h"
+#include "app/gui/display/display_model.h"
+#include "core/message.h"
+
+namespace attn::gui {
+
+// One cell of one panel of one step (what the inspector talks about).
+struct CellRef {
+    // Which matrix of the step the cell is in: its result, or (projections drawn as
+    // X W^T + b) a cell of X, of W^T (row = input feature, col = column of `panel`'s
+    // group) or of b (col as for W^T).
+    enum class Part : uint8_t { Result, Input, Weight, Bias };
+    int step = -1, panel = -1, row = 0, col = 0;
+    Part part = Part::Result;
+    bool valid() const { return step >= 0 && panel >= 0; }
+    bool operator==(const CellRef& o) const {
+        return step == o.step && panel == o.panel && row == o.row && col == o.col && part == o.part;
+    }
+};
+
+// The canvas's own UI state (which head is enlarged, which cell is hovered).
+struct CanvasUi {
+    int enlarged_head = -1;  // -1: all heads as small multiples (chosen in the head dropdown)
+    int focus_head = 0;      // the head last clicked; its sources are shown beside the result
+    // The head the operand panels follow: the enlarged one, else the one last clicked.
+    int chosen_head() const { return enlarged_head >= 0 ? enlarged_head : focus_head; }
+    CellRef hovered;         // under the mouse this frame
+    CellRef pinned;          // clicked; the inspector shows it until another click
+    float shown_w = 0, shown_h = 0;  // the canvas's size on screen last frame (canvas-only exports)
+    bool paint_mode = false;  // clicks on score/weight cells paint the mask (view_canvas_paint.h)
+    // Screen y where the canvas's pictures end and its storage strip (or the window's
+    // bottom) begins, this frame; 0 before the canvas is drawn. Overlays such as the
+    // first-run hint sit above it instead of covering the strip.
+    float pictures_bottom = 0;
+    // The side of the main picture's cells this frame (min of width and height; 0 before
+    // the canvas is drawn): what presentation mode's layout is judged by.
+    float result_cell = 0;
+    bool numbers_hidden = false;  // this frame's cells were too small for the step's numbers
+};
+
+// The code panel's own state (views/panels/view_code.h).
+struct CodeUi {
+    bool show = false;       // View > PyTorch code: the panel beside the canvas
+    int hovered_line = -1;   // the module line under the mouse this frame, -1 for none
+    int scrolled_step = -1;  // the step the highlight was last scrolled into view for ...
+    float scrolled_h = 0;    // ... at this panel height (a resize scrolls again)
+};
+
+// The number field under a pinned `input` cell (view_input_editor.h).
+struct InputEditUi {
+    CellRef cell;          // the cell the text belongs to; another pin restarts the text
+    std::string text;      // what the user is typing
+    Message message;       // why the last value was refused (empty when it was taken)
+};
+
+// Presentation mode draws everything this many times larger (the window and snapshots).
+inline constexpr float kPresentationTypeScale = 1.5f;
+
+struct UiState {
+    Playback playback;
+    CanvasUi canvas;
+    InputEditUi input_edit;
+    float pending_ui_scale = 0;    // the UI scale slider's value until it is released (0 = unset)
+    bool presentation = false;     // full screen, controls hidden, large type
+    bool show_storage = true;      // the storage strip under the canvas
+    CodeUi code;                   // the PyTorch code beside the canvas
+    bool controls_open = false;    // narrow window: the folded controls are open over the canvas
+    Message status;                // one-line message at the bottom (exports, errors), rendered when drawn
+    double status_time = 0;
+    // The step to show when the next trace arrives (restored from the settings); "" for none.
+    std::string resume_step;
+};
+
+// The head whose operands are drawn beside step `sd`: the head of `active` (the animation's
+// cursor or the hovered cell: a preview) when it has one, else the chosen head.
+int operand_head(const CanvasUi& ui, const StepDisplay& sd, const CellRef& active);
+// Short message for the status line.
+void set_status(UiState& ui, Message message, double now);
+
+}  // namespace attn::gui

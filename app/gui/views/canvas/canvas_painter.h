@@ -1,0 +1,118 @@
+// Shared drawing context of the canvas views (view_canvas, view_canvas_anim,
+// view_storage). Internal to app/gui/views.
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/gui/state/app_state.h"
+#include "app/gui/window/fonts_theme.h"
+#include "app/gui/gl/heatmap_cache.h"
+#include "app/gui/display/layout.h"
+#include "app/gui/edits/painted_mask.h"
+
+namespace attn::gui {
+
+// Panels with more cells than this never print numbers in their cells: formatting and
+// drawing that many strings would cost more than a frame, and such cells are too small
+// to read anyway. (The canvas and the matrix-product view share this limit.)
+constexpr int64_t kMaxCellsWithNumbers = 6000;
+
+// Everything the canvas reads in one frame.
+struct CanvasFrame {
+    const Trace* trace = nullptr;
+    const DisplayModel* model = nullptr;
+    HeatmapCache* cache = nullptr;
+    int step = 0;
+    float progress = 1.0f;
+    float scale = 1.0f;        // UI scale
+    bool light = false;
+    bool show_values = true;
+    bool show_storage = true;  // the storage strip under the heatmaps
+    bool interactive = true;   // false for snapshots: no hover, no clicks
+    bool presentation = false; // presentation mode: the picture first, bands fold away
+    std::string notice;        // shown after the caption, e.g. why the settings were not applied
+    float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
+    Fonts fonts;
+    // The session's painted mask (painted_mask.h), or null where painting is not offered
+    // (snapshots, trained models); `paint_blocked` says why painting cannot be used now.
+    const PaintedMask* painted = nullptr;
+    std::string paint_blocked;
+};
+
+struct Painter {
+    ImDrawList* dl = nullptr;
+    const CanvasFrame* f = nullptr;
+    CanvasPalette pal;
+    LayoutStyle style;
+    // (step, characters per cell) -> decimals, chosen once per frame (cell_number_format).
+    mutable std::vector<std::pair<std::pair<int, int>, int>> decimals_memo;
+
+    const StepDisplay& display(int step) const { return f->model->steps[static_cast<size_t>(step)]; }
+    const Step& step(int step) const { return f->trace->steps[static_cast<size_t>(step)]; }
+    float font_size() const { return f->fonts.regular ? f->fonts.regular->FontSize : 16.0f; }
+    float small_size() const { return f->fonts.small ? f->fonts.small->FontSize : 12.0f; }
+    void text(ImFont* font, ImVec2 pos, uint32_t color, const std::string& s) const;
+    ImVec2 measure(ImFont* font, const std::string& s) const;
+};
+
+// The bands around the canvas's picture (heights in pixels, 0 when folded or not on this
+// step) and the rectangle left for the picture itself.
+struct CanvasBands {
+    float paint_h = 0;                    // the mask painter's toggle, above the picture
+    bool strip = false;                   // the storage strip, at the bottom
+    float strip_h = 0;
+    float focus_h = 0;                    // "how peaked" readouts (and their column beside the grid)
+    float notes_h = 0;                    // the step's notes
+    std::vector<std::string> more_notes;  // the configuration's notes, wrapped
+    float more_notes_h = 0;
+    float rotation_h = 0;                 // RoPE's dials
+    bool sources = true;                  // the operands' column beside the result
+    Rect body;                            // what is left for the picture
+};
+// The bands of the step on screen inside `body` (below the caption line); `legend_h`: the
+// legend's band when it sits under the picture. In presentation bands fold away, least
+// needed first (storage strip, paint toggle, readouts, dials, operands, notes), until the
+// picture's cells are big enough for numbers.
+CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h);
+
+// The panels of a step actually shown (one when a head is enlarged).
+std::vector<int> visible_panels(const StepDisplay& sd, const CanvasUi& ui);
+std::vector<std::pair<int, int>> panel_sizes(const StepDisplay& sd, const std::vector<int>& visible);
+// Arrangement used for the visible panels (Single when one head is enlarged).
+Arrangement shown_arrangement(const StepDisplay& sd, const std::vector<int>& visible);
+
+// A panel's coloured texture over `r`; rows [row0, row1) and cols [col0, col1) of it.
+void draw_heatmap(const Painter& p, int step, int panel, const Rect& r, float alpha = 1.0f,
+                  float row0 = 0.0f, float row1 = 1.0f, float col0 = 0.0f, float col1 = 1.0f);
+// Head colour bar/label above a panel and its frame.
+void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const Rect& r, bool grid, float alpha);
+// Token or index labels for rows (left of `r`) and columns (above `r`).
+void draw_row_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_h);
+void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_w, int first_col);
+// The smallest font labels shrink to before some are skipped.
+float min_label_font(const Painter& p);
+// How the numbers of a step's cells of this size are printed: one rule for every panel
+// of the step (fewer decimals first, then smaller type); decimals < 0 when they are
+// hidden (cells too small).
+struct NumberFormat {
+    int decimals = -1;
+    int max_chars = 0;
+    float font_px = 0;        // the type size: the labels' small font, or smaller to fit
+    bool difference = false;  // differences from float32: "2.9e-3"
+};
+NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float cell_h);
+// Numbers inside cells that are big enough; cells at or after (stop_row, stop_col) are skipped.
+void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, float cell_w, float cell_h,
+                      int stop_row, int stop_col, float alpha);
+// Outline of one cell, row or column of a panel.
+void outline_rect(const Painter& p, const Rect& r, float thickness);
+Rect cell_rect(const Rect& panel, float cell_w, float cell_h, int row, int col);
+// Colour bar with the value range.
+void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r);
+
+}  // namespace attn::gui

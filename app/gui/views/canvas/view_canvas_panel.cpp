@@ -1,0 +1,144 @@
+#include "app/gui/views/canvas/view_canvas_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "app/gui/window/fonts_theme.h"
+#include "app/gui/display/head_groups.h"
+#include "app/gui/views/canvas/view_canvas.h"
+#include "app/text/languages.h"
+
+namespace attn::gui {
+
+using text::label;
+using text::tr;
+using text::trf;
+
+namespace {
+
+// The session with the canvas's paint request carried out, for a recompute.
+std::optional<Session> painted_session(const Session& session, const Trace& trace, const CanvasRequests& requests) {
+    if (!requests.paint && !requests.clear_paint) return std::nullopt;
+    Session edited = session;
+    if (requests.clear_paint) {
+        edited.painted_mask = PaintedMask{};
+    } else if (!paint(edited.painted_mask, trace.config.L(), trace.config.S(), requests.paint->row, requests.paint->col,
+                      requests.paint->reach)) {
+        return std::nullopt;  // a key column past S (bias_k, zero_attn) is never masked
+    }
+    if (edited.painted_mask == session.painted_mask) return std::nullopt;
+    return edited;
+}
+
+}  // namespace
+
+Actions draw_canvas_panel(const Results& results, const Session& session, UiState& ui, const UiSettings& settings,
+                          const FrameContext& ctx, bool decorations) {
+    const bool config_rejected = !session.config_message.empty();
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    if (!ctx.offscreen) {
+        // A "canvas only" export is laid out at the size the canvas has on screen.
+        ui.canvas.shown_w = size.x;
+        ui.canvas.shown_h = size.y;
+    }
+    if (!results.trace || !results.model) {
+        ImGui::SetCursorPos(ImVec2(20, 20));
+        if (!results.compute_error.empty()) ImGui::TextWrapped("%s", text::render(results.compute_error).c_str());
+        else ImGui::TextDisabled("%s", tr("canvas.computing_first"));
+        return {};
+    }
+    CanvasFrame frame;
+    frame.trace = results.trace.get();
+    frame.model = results.model.get();
+    frame.cache = ctx.cache;
+    frame.step = std::clamp(ui.playback.step(), 0, static_cast<int>(results.model->steps.size()) - 1);
+    frame.progress = ui.playback.progress();
+    frame.scale = ctx.scale;
+    frame.light = settings.light_theme;
+    frame.show_values = settings.show_values;
+    frame.interactive = !ctx.offscreen;
+    frame.fonts = ctx.fonts;
+    frame.show_storage = ui.show_storage;
+    frame.presentation = ui.presentation;
+    if (config_rejected) frame.notice = tr("canvas.notice_last_valid");
+    else if (results.model->colour_scale.difference_from_float32)
+        frame.notice = trf("canvas.notice_difference", {{"dtype", to_string(results.trace->config.dtype)}});
+    if (!session.model && !results.trace->model.present()) {
+        frame.painted = &session.painted_mask;
+        frame.paint_blocked = text::render(painting_blocked(session.config));
+    }
+    const Rect area{pos.x, pos.y, size.x, size.y};
+    const float s = ImGui::GetFontSize();
+    // Head selector for small multiples, top right (the canvas keeps that corner free).
+    const StepDisplay& sd = results.model->steps[static_cast<size_t>(frame.step)];
+    // It must not cover the caption (and notice) drawn on the same line.
+    const std::string caption = canvas_caption(frame, ui.canvas) + (frame.notice.empty() ? "" : "    " + frame.notice);
+    const bool head_selector = decorations && ImGui::CalcTextSize(caption.c_str()).x + s * 9.5f < size.x &&
+                               sd.arrangement == Arrangement::Grid && sd.panels.size() > 1;
+    if (head_selector) frame.top_right_reserved = s * 8.5f;
+    const CanvasRequests requests = draw_canvas(frame, ui.canvas, area);
+    Actions out;
+    if (std::optional<Session> edited = painted_session(session, *results.trace, requests)) {
+        out.session_edit = std::move(edited);
+        out.config_changed = true;
+    }
+
+    if (decorations) {
+        if (head_selector) {
+            ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 8.0f, pos.y + s * 0.5f));
+            ImGui::SetNextItemWidth(s * 7.5f);
+            const std::string preview = ui.canvas.enlarged_head < 0 ? tr("canvas.all_heads")
+                                                                    : trf("canvas.head", {{"head", ui.canvas.enlarged_head}});
+            if (ImGui::BeginCombo("##heads", preview.c_str())) {
+                if (ImGui::Selectable(label("canvas.all_heads"), ui.canvas.enlarged_head < 0)) ui.canvas.enlarged_head = -1;
+                for (size_t i = 0; i < sd.panels.size(); ++i) {
+                    const int head = sd.panels[i].head;
+                    const std::string head_label = trf("canvas.head", {{"head", head}}) + "###head" + std::to_string(head);
+                    // Each entry in its head's colour, readable on the popup's background.
+                    const Rgb bg{ImGui::GetStyle().Colors[ImGuiCol_PopupBg].x, ImGui::GetStyle().Colors[ImGuiCol_PopupBg].y,
+                                 ImGui::GetStyle().Colors[ImGuiCol_PopupBg].z};
+                    ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(step_head_color(results.trace->config, results.trace->steps[static_cast<size_t>(frame.step)].id, head), bg, 4.5f)));
+                    if (ImGui::Selectable(head_label.c_str(), ui.canvas.enlarged_head == head)) ui.canvas.enlarged_head = head;
+                    ImGui::PopStyleColor();
+                }
+                ImGui::EndCombo();
+            }
+        }
+        if (!results.compute_error.empty()) {
+            // At the bottom, on the panel's own colour: it must read over the storage strip
+            // or heatmaps under it, whatever its length in the language in use.
+            // With files in use the cause is usually one of them: say how to drop them.
+            const io::ProblemSources& files = session.sources;
+            const bool has_files = !files.weights_path.empty() || !files.query_path.empty() || !files.key_path.empty() ||
+                                   !files.value_path.empty() || !files.mask_path.empty();
+            const std::string failed = trf(has_files ? "canvas.compute_failed_files" : "canvas.compute_failed",
+                                           {{"error", text::render(results.compute_error)}, {"button", tr("controls.files.forget")}});
+            const float wrap = size.x - 2.0f * s;
+            const float text_h = ImGui::CalcTextSize(failed.c_str(), nullptr, false, wrap).y;
+            const ImVec2 top(pos.x + s, pos.y + size.y - text_h - s * 0.6f);
+            ImVec4 backdrop = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+            backdrop.w = 1.0f;
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(top.x - s * 0.4f, top.y - s * 0.3f),
+                                                      ImVec2(top.x + wrap + s * 0.4f, top.y + text_h + s * 0.3f),
+                                                      ImGui::ColorConvertFloat4ToU32(backdrop));
+            ImGui::SetCursorScreenPos(top);
+            ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).error));
+            ImGui::PushTextWrapPos(size.x - s);
+            ImGui::TextWrapped("%s", failed.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::PopStyleColor();
+        }
+        if (ctx.computing) {
+            const int phase = static_cast<int>(ctx.now * 4.0) % 4;  // 0 to 3 dots, four times a second
+            const std::string busy = tr("canvas.computing") + std::string(static_cast<size_t>(phase), '.');
+            ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 18.0f, pos.y + s * 0.6f));
+            ImGui::TextColored(to_imvec4(theme_colors(settings.light_theme).busy), "%s", busy.c_str());
+        }
+    }
+    return out;
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,150 @@
+#include "app/gui/views/controls/view_controls_widgets.h"
+
+#include <algorithm>
+#include <cfloat>
+
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <imgui_stdlib.h>
+
+#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/display/colormap.h"
+#include "app/gui/window/fonts_theme.h"
+#include "app/gui/display/format.h"
+#include "app/text/languages.h"
+
+namespace attn::gui {
+
+bool input_text_live(const char* label, const char* hint, std::string* text) {
+    const bool escape = ImGui::GetActiveID() == ImGui::GetID(label) && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+    const std::string applied = *text;
+    const bool changed = ImGui::InputTextWithHint(label, hint, text);
+    if (!escape) return changed;
+    *text = applied;  // ImGui reverted it; the applied text stays, the field is left
+    return false;
+}
+
+void text_wrapped_at_spaces(const std::string& text) {
+    const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.0f);
+    ImGui::BeginGroup();
+    // Breaks at spaces and between Chinese characters, never inside a number or a word.
+    ImGui::TextUnformatted(wrap_cjk(*ImGui::GetFont(), ImGui::GetFontSize(), text, width).c_str());
+    ImGui::EndGroup();
+}
+
+void help_marker(const char* text) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+        ImGui::TextUnformatted(text);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+void warning_note(const Message& message, bool light_theme) {
+    if (message.empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).warning));
+    ImGui::TextWrapped("%s", text::render(message).c_str());
+    ImGui::PopStyleColor();
+}
+
+void quiet_note(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
+bool section_header(const char* key, const char* help_key, bool open) {
+    const bool shown = ImGui::CollapsingHeader(text::label(key), open ? ImGuiTreeNodeFlags_DefaultOpen : 0);
+    // The marker sits on the header's bar, at its right end, so it costs no line. When
+    // the title leaves no room for it (a narrow panel), the whole bar shows the help.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float marker = ImGui::CalcTextSize("(?)").x + style.FramePadding.x;
+    const float title_end = ImGui::GetItemRectMin().x + style.FramePadding.x * 2.0f + ImGui::GetFontSize() +
+                            style.ItemInnerSpacing.x + ImGui::CalcTextSize(text::tr(key)).x;
+    bool hovered = false;
+    if (title_end + style.ItemSpacing.x < ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - marker) {
+        ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - marker);
+        ImGui::TextDisabled("(?)");
+        hovered = ImGui::IsItemHovered();
+    } else {
+        hovered = ImGui::IsItemHovered();
+    }
+    if (hovered) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
+        ImGui::TextUnformatted(text::tr(help_key));
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+    return shown;
+}
+
+void reason_tooltip(const char* reason) {
+    if (!reason || !*reason || !ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
+    ImGui::TextUnformatted(reason);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
+bool guarded_checkbox(const char* label, bool* value, const Message& refusal) {
+    const bool blocked = !*value && !refusal.empty();
+    ImGui::BeginDisabled(blocked);
+    const bool toggled = ImGui::Checkbox(label, value);
+    ImGui::EndDisabled();
+    if (blocked) reason_tooltip(text::render(refusal).c_str());
+    return toggled;
+}
+
+bool slider_width_or_e(const char* label, int* value, int hidden_dim) {
+    int shown = *value > 0 ? *value : hidden_dim;
+    const char* format = *value > 0 ? "%d" : text::tr("controls.follows_e_format");
+    if (!ImGui::SliderInt(label, &shown, 1, 1024, format, ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+        return false;
+    *value = shown;
+    return true;
+}
+
+void begin_fixed_group(const char* reason) {
+    ImGui::BeginGroup();
+    ImGui::BeginDisabled(reason != nullptr);
+}
+
+void end_fixed_group(const char* reason) {
+    ImGui::EndDisabled();
+    ImGui::EndGroup();
+    reason_tooltip(reason);
+}
+
+std::string combo_label(const char* key, const char* preview) {
+    const float fs = ImGui::GetFontSize();
+    // The chosen text needs its own width, the frame's padding and the arrow button.
+    const float preview_w = preview ? ImGui::CalcTextSize(preview).x + ImGui::GetStyle().FramePadding.x * 2.0f + ImGui::GetFrameHeight() : 0.0f;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    if (avail >= fs * 19.0f && preview_w <= ImGui::CalcItemWidth()) return text::label(key);
+    ImGui::TextUnformatted(text::tr(key));
+    // Room for a help marker beside it, unless the chosen text would then be cut.
+    ImGui::SetNextItemWidth(preview_w <= avail - fs * 1.6f ? -fs * 1.6f : -FLT_MIN);
+    return std::string("##") + key;
+}
+
+void flow_checkbox(const char* label) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+    if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width < right) ImGui::SameLine();
+}
+
+void flow(const std::string& label) {
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float width = ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    const float next = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width;
+    if (next < right) ImGui::SameLine();
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,100 @@
+#include "app/gui/views/dialogs/view_dialogs.h"
+
+#include <imgui.h>
+
+#include "app/gui/window/shortcuts.h"
+#include "app/gui/views/dialogs/view_path_dialog.h"
+#include "app/text/languages.h"
+
+namespace attn::gui {
+namespace {
+
+using text::label;
+using text::tr;
+
+using Kind = DialogState::Kind;
+
+// The popup's title; its ImGui ID is the key, the same in every language.
+const char* dialog_title(Kind kind) {
+    switch (kind) {
+        case Kind::OpenWeights: return label("dialog.open_weights");
+        case Kind::OpenQuery: return label("dialog.open_query");
+        case Kind::OpenKey: return label("dialog.open_key");
+        case Kind::OpenValue: return label("dialog.open_value");
+        case Kind::OpenMask: return label("dialog.open_mask");
+        case Kind::ExportSnapshot: return label("dialog.export_snapshot");
+        case Kind::ExportAll: return label("dialog.export_all");
+        case Kind::ExportTensors: return label("dialog.export_tensors");
+        case Kind::ExportTorch: return label("dialog.export_torch");
+        case Kind::ExportCsv: return label("dialog.export_csv");
+        case Kind::Keys: return label("dialog.keys");
+        case Kind::None: break;
+    }
+    return "";
+}
+
+// The open dialog, drawn on `d` (the view's copy).
+void draw_open_dialog(DialogState& d, const io::ProblemSources& sources, bool light_theme, Actions& out) {
+    const char* title = dialog_title(d.kind);
+    if (d.just_opened) {
+        ImGui::OpenPopup(title);
+        d.just_opened = false;
+    }
+    const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
+    ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    bool open = true;
+    if (!ImGui::BeginPopupModal(title, &open, ImGuiWindowFlags_AlwaysAutoResize)) {
+        if (!open || !ImGui::IsPopupOpen(title)) d.kind = Kind::None;
+        return;
+    }
+    if (d.close) {
+        d.close = false;
+        d.kind = Kind::None;
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    if (d.kind == Kind::Keys) {
+        // Two real columns, so keys and actions line up in any font.
+        if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit)) {
+            ImGui::TableSetupColumn(label("dialog.keys.key"));
+            ImGui::TableSetupColumn(label("dialog.keys.does"));
+            ImGui::TableHeadersRow();
+            for (const Shortcut& shortcut : kShortcuts) {
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                const std::string key = std::string("shortcut.") + shortcut.id;
+                ImGui::TextUnformatted(tr(key + ".keys"));
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(tr(key + ".action"));
+
+            }
+            ImGui::EndTable();
+        }
+        const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+        if (ImGui::Button(label("dialog.close")) || escape || !open) {
+            d.kind = Kind::None;
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndPopup();
+        return;
+    }
+    draw_path_dialog(d, sources, light_theme, out, open);
+    ImGui::EndPopup();
+}
+
+}  // namespace
+
+Actions draw_dialogs(const DialogState& dialog, const io::ProblemSources& sources, bool light_theme) {
+    Actions out;
+    if (dialog.kind == Kind::None) return out;
+    // An open dialog changes nearly every frame (its popup opens, its path field types,
+    // its listing follows), so its copy is handed back whenever it is open. The path
+    // field's text lives in ImGui's edit buffer while it is typed into, not in the copy.
+    DialogState d = dialog;
+    draw_open_dialog(d, sources, light_theme, out);
+    out.dialog_edit = std::move(d);
+    return out;
+}
+
+}  // namespace attn::gui

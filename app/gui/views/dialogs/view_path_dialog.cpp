@@ -1,0 +1,262 @@
+// The body of the open and export dialogs: a typed path (keyboard first), the listing
+// of the folder it points into, what pressing Export would do, and the two questions
+// ("replace X?", "create folder X?") asked before anything is overwritten or created.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "app/gui/export/export_path.h"
+#include "app/gui/window/fonts_theme.h"
+#include "app/gui/views/dialogs/view_file_chooser.h"
+#include "app/gui/views/dialogs/view_path_dialog.h"
+#include "app/text/languages.h"
+
+namespace attn::gui {
+namespace {
+
+using Kind = DialogState::Kind;
+namespace fs = std::filesystem;
+
+bool is_open_kind(Kind kind) {
+    return kind == Kind::OpenWeights || kind == Kind::OpenQuery || kind == Kind::OpenKey || kind == Kind::OpenValue ||
+           kind == Kind::OpenMask;
+}
+
+ExportTarget target_of(Kind kind) {
+    return kind == Kind::ExportAll || kind == Kind::ExportTensors || kind == Kind::ExportTorch ? ExportTarget::Folder : ExportTarget::File;
+}
+
+// The file type a dialog reads or writes, also the listing's filter.
+const char* extension_of(Kind kind) {
+    switch (kind) {
+        case Kind::OpenWeights: return ".safetensors";
+        case Kind::OpenQuery:
+        case Kind::OpenKey:
+        case Kind::OpenValue:
+        case Kind::OpenMask:
+        case Kind::ExportTensors: return ".npy";
+        case Kind::ExportTorch: return ".py";
+        case Kind::ExportSnapshot:
+        case Kind::ExportAll: return ".png";
+        case Kind::ExportCsv: return ".csv";
+        case Kind::Keys:
+        case Kind::None: break;
+    }
+    return "";
+}
+
+// The path an export would write for the typed text: absolute, with the file type added
+// when the name has none.
+std::string export_path_of(const DialogState& d) {
+    const std::string resolved = resolve_export_path(d.path, d.base);
+    return target_of(d.kind) == ExportTarget::File ? with_default_extension(resolved, extension_of(d.kind)) : resolved;
+}
+
+PathCheck check_dialog_path(const DialogState& d) {
+    const std::string path = export_path_of(d);
+    if (target_of(d.kind) == ExportTarget::File && !path.empty() && fs::path(path).extension() != extension_of(d.kind)) {
+        PathCheck c;
+        c.resolved = path;
+        c.message = Message("dialog.path.wrong_extension", {{"extension", extension_of(d.kind)}});
+        return c;
+    }
+    return check_export_path(path, "/", target_of(d.kind));
+}
+
+ExportRequest make_request(const DialogState& d, const std::string& path, bool replace, const std::string& create_folder) {
+    ExportRequest r;
+    r.path = path;
+    r.scale = d.scale_index == 2 ? 4 : (d.scale_index == 1 ? 2 : 1);
+    r.canvas_only = d.canvas_only;
+    r.replace = replace;
+    r.create_folder = create_folder;
+    r.kind = d.kind == Kind::ExportSnapshot ? ExportKind::SnapshotPng
+             : d.kind == Kind::ExportAll    ? ExportKind::AllStepsPng
+             : d.kind == Kind::ExportCsv    ? ExportKind::StepCsv
+             : d.kind == Kind::ExportTorch  ? ExportKind::TorchDir
+                                            : ExportKind::TensorsDir;
+    return r;
+}
+
+void close_dialog(DialogState& d) {
+    d.kind = Kind::None;
+    d.question.clear();
+    ImGui::CloseCurrentPopup();
+}
+
+// The file name part of the field, kept when the user browses to another folder.
+std::string name_part(const DialogState& d) {
+    const std::string resolved = resolve_export_path(d.path, d.base);
+    return resolved.empty() ? std::string() : fs::path(resolved).filename().string();
+}
+
+void colored_wrapped(Rgb color, const std::string& text, float width) {
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(color));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void open_path_dialog(DialogState& d, Kind kind, std::string path) {
+    d.kind = kind;
+    d.just_opened = true;
+    d.error.clear();
+    d.question.clear();
+    d.base = export_base_folder();
+    d.path = std::move(path);
+    if (kind == Kind::Keys || kind == Kind::None) return;
+    d.chooser.set_extensions({extension_of(kind)});
+    const std::string resolved = resolve_export_path(d.path, d.base);
+    const bool folder = !is_open_kind(kind) && target_of(kind) == ExportTarget::Folder;
+    if (resolved.empty() || !d.chooser.follow(resolved, folder)) {
+        // follow() keeps the listing when the folder is the same one: re-list it anyway.
+        if (d.chooser.folder().empty() || resolved.empty()) d.chooser.open(d.base);
+        else d.chooser.refresh();
+    }
+}
+
+void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, bool light_theme, Actions& out, bool open) {
+    const ThemeColors colors = theme_colors(light_theme);
+    const float fs = ImGui::GetFontSize();
+    const float width = std::min(fs * 40.0f, ImGui::GetMainViewport()->Size.x * 0.85f);
+    const bool opening = is_open_kind(d.kind);
+    const bool folder = !opening && target_of(d.kind) == ExportTarget::Folder;
+    const bool asking = !d.question.empty();
+
+    ImGui::TextUnformatted(text::tr(opening ? "dialog.path.open" : (folder ? "dialog.path.folder" : "dialog.path.file")));
+    ImGui::SetNextItemWidth(width);
+    if (!asking && (ImGui::IsWindowAppearing() || d.refocus)) {
+        ImGui::SetKeyboardFocusHere();
+        d.refocus = false;
+    }
+    bool submit = ImGui::InputText("##path", &d.path, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::IsItemEdited()) {
+        d.question.clear();
+        d.error.clear();
+        d.chooser.follow(resolve_export_path(d.path, d.base), folder);
+    }
+    ImGui::TextDisabled("%s", text::trf("dialog.path.relative", {{"folder", d.base}}).c_str());
+
+    // What Export would do, before it is pressed.
+    PathCheck check;
+    if (!opening) {
+        check = check_dialog_path(d);
+        // A line that says what Export would do; a refusal or question shown below is not repeated.
+        const std::string name = fs::path(check.resolved).filename().string();
+        switch (check.verdict) {
+            case PathVerdict::Ready: colored_wrapped(colors.dim, text::trf("dialog.path.writes", {{"path", check.resolved}}), width); break;
+            case PathVerdict::AskOverwrite:
+                colored_wrapped(colors.warning, text::trf(folder ? "dialog.path.folder_not_empty" : "dialog.path.file_exists", {{"name", name}}), width);
+                break;
+            case PathVerdict::AskCreateFolder:
+                colored_wrapped(colors.warning,
+                                text::trf("dialog.path.folder_missing", {{"name", fs::path(check.missing_folder).filename().string()}}), width);
+                break;
+            case PathVerdict::Refused:
+                if (!d.path.empty() && d.error != check.message) colored_wrapped(colors.error, text::render(check.message), width);
+                break;
+        }
+    }
+
+    std::string picked;
+    const ChooserAction action = draw_file_chooser(d.chooser, width, fs * 11.0f, picked);
+    if (action == ChooserAction::FolderChanged) {
+        // Browsing changes where; the name typed stays (an open dialog has no name yet).
+        d.path = opening ? d.chooser.folder() + "/" : (fs::path(d.chooser.folder()) / name_part(d)).string();
+        d.question.clear();
+        d.error.clear();
+    } else if (action == ChooserAction::FilePicked || action == ChooserAction::FileChosen) {
+        d.path = folder ? picked.substr(0, picked.rfind('/')) : picked;
+        d.question.clear();
+        d.error.clear();
+        submit |= action == ChooserAction::FileChosen;
+    }
+    if (folder && ImGui::Button(text::label("dialog.path.use_shown_folder"))) {
+        d.path = d.chooser.folder();
+        d.question.clear();
+    }
+
+    if (d.kind == Kind::ExportSnapshot || d.kind == Kind::ExportAll) {
+        ImGui::TextUnformatted(text::tr("dialog.path.resolution"));
+        ImGui::SameLine();
+        ImGui::RadioButton("1x", &d.scale_index, 0);
+        ImGui::SameLine();
+        ImGui::RadioButton("2x", &d.scale_index, 1);
+        ImGui::SameLine();
+        ImGui::RadioButton("4x", &d.scale_index, 2);
+        ImGui::Checkbox(text::label("dialog.path.canvas_only"), &d.canvas_only);
+    }
+    if (!d.error.empty()) colored_wrapped(colors.error, text::render(d.error), width);
+
+    const bool enter = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) && !ImGui::IsAnyItemActive();
+    const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) && !ImGui::IsAnyItemActive();
+    if (asking) {
+        ImGui::Separator();
+        colored_wrapped(colors.warning, text::render(d.question), width);
+        const bool yes = ImGui::Button(text::label(d.create_folder.empty() ? "dialog.path.replace" : "dialog.path.create_and_export")) || enter;
+        ImGui::SameLine();
+        const bool back = ImGui::Button(text::label("dialog.path.back")) || escape;
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", text::tr("dialog.path.enter_escape"));
+        if (yes) {
+            out.export_request = make_request(d, d.question_path, d.create_folder.empty(), d.create_folder);
+            d.question.clear();
+        } else if (back) {
+            d.question.clear();
+            d.refocus = true;
+        }
+        if (!open) close_dialog(d);
+        return;
+    }
+
+    // Enter exports from anywhere in the dialog (after ticking "canvas only", say), not
+    // only from the path field.
+    submit |= ImGui::Button(text::label(opening ? "dialog.path.open_button" : "dialog.path.export_button"), ImVec2(fs * 6.0f, 0)) || enter;
+    ImGui::SameLine();
+    const bool cancel = ImGui::Button(text::label("dialog.path.cancel")) || !open || (escape && !submit);
+    if (submit) {
+        d.refocus = true;
+        d.error.clear();
+        if (opening) {
+            const std::string path = resolve_export_path(d.path, d.base);
+            std::error_code ec;
+            if (!fs::is_regular_file(path, ec)) {
+                d.error = Message("dialog.path.no_file", {{"path", path}});
+
+                return;
+            }
+            io::ProblemSources sources = shown_sources;
+            std::string* slot = d.kind == Kind::OpenWeights ? &sources.weights_path
+                                : d.kind == Kind::OpenQuery ? &sources.query_path
+                                : d.kind == Kind::OpenKey   ? &sources.key_path
+                                : d.kind == Kind::OpenMask  ? &sources.mask_path
+                                                            : &sources.value_path;
+            *slot = path;
+            out.sources_edit = std::move(sources);
+            out.config_changed = true;
+            close_dialog(d);
+            return;
+        }
+        switch (check.verdict) {
+            case PathVerdict::Refused: d.error = check.message; break;
+            case PathVerdict::Ready: out.export_request = make_request(d, check.resolved, false, ""); break;
+            case PathVerdict::AskOverwrite:
+            case PathVerdict::AskCreateFolder:
+                // Asked inside the dialog; nothing is written until the answer is yes.
+                d.question = check.message;
+                d.question_path = check.resolved;
+                d.create_folder = check.missing_folder;
+                break;
+        }
+        // The dialog stays open until the window loop reports success (it sets d.close).
+    } else if (cancel) {
+        close_dialog(d);
+    }
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,14 @@
+// The inspector: the hovered or pinned cell's indices and value, and where it came
+// from (the dot product of q_i and k_j, the row's exponentials, ...), with numbers.
+#pragma once
+
+#include "app/gui/state/results.h"
+#include "app/gui/state/ui_state.h"
+
+namespace attn::gui {
+
+// The cell hovered on `canvas` (else the pinned one) of `results`; `current_step` is the
+// step on screen (a pin from another step says so).
+void draw_inspector(const Results& results, const CanvasUi& canvas, int current_step);
+
+}  // namespace attn::gui

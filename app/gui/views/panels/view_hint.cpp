@@ -1,0 +1,35 @@
+#include "app/gui/views/panels/view_hint.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/views/view_registry.h"
+#include "app/text/languages.h"
+
+namespace attn::gui {
+
+Actions draw_first_run_hint(bool hint_seen, bool have_trace, int step, const Rect& area) {
+    Actions out;
+    if (hint_seen || !have_trace) return out;
+    if (step != 0) {  // they found their way: no need to tell them
+        out.hint_dismissed = true;
+        return out;
+    }
+    const float fs = ImGui::GetFontSize();
+    const float hint_w = std::min(area.w - fs, fs * 26.0f);
+    ImGui::SetNextWindowPos(ImVec2(area.x + (area.w - hint_w) * 0.5f, area.y), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowSize(ImVec2(hint_w, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.94f);
+    ImGui::Begin("##first_run_hint", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize |
+                                                  ImGuiWindowFlags_NoFocusOnAppearing);
+    text_wrapped(text::tr("hint.first_run"));
+    if (ImGui::Button(text::label("hint.got_it"))) out.hint_dismissed = true;
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", text::tr("hint.keyboard"));
+    ImGui::End();
+    return out;
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,14 @@
+// The first-run hint: how to move through the lesson, floating above the timeline until
+// it is dismissed or the user steps on by themselves (remembered in the settings).
+#pragma once
+
+#include "app/gui/state/actions.h"
+#include "app/gui/display/layout.h"
+
+namespace attn::gui {
+
+// Opens its own window centred on `area`'s width with its bottom edge at area.y.
+// Returns hint_dismissed when the hint is dismissed or `step` is no longer the first.
+Actions draw_first_run_hint(bool hint_seen, bool have_trace, int step, const Rect& area);
+
+}  // namespace attn::gui

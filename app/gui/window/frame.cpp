@@ -1,0 +1,270 @@
+// [SECTION] index
+//   splitter(s)        draggable bars between the side panels; they change the saved sizes
+//   controls_tab       the folded controls of a narrow window
+//   draw_slot          draws the registered views of one slot (view_registry.cpp)
+//   presentation       title + canvas + explanation, large type, no controls
+//   canvas_alone       a canvas-only export: the step's title above the canvas
+//   apply_edits        the views' edits of the state, in one fixed order (after each slot)
+//   draw_frame         the normal layout: the dock slots (layout.cpp dock_rects) and their views
+#include "app/gui/window/frame.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/window/fonts_theme.h"
+#include "app/gui/views/view_registry.h"
+#include "app/text/languages.h"
+#include "app/text/step_text.h"
+
+namespace attn::gui {
+namespace {
+
+// A bar between two panels that can be dragged (vertical: sideways, else up and down).
+// Returns true while dragged, with the mouse's movement since the press in `delta`.
+bool splitter(const char* id, float x, float y, float w, float h, bool vertical, float& delta) {
+    place_window(x, y, w, h);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1, 1));
+    ImGui::Begin(id, nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar |
+                                  ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::PopStyleVar(2);
+    ImGui::SetCursorScreenPos(ImVec2(x, y));
+    ImGui::InvisibleButton("##bar", ImVec2(std::max(1.0f, w), std::max(1.0f, h)));
+    const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
+    if (hovered || active) ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+    const ImU32 color = ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive : (hovered ? ImGuiCol_SeparatorHovered : ImGuiCol_Separator));
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), color);
+    const ImVec2 drag = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 0.0f);
+    delta = vertical ? drag.x : drag.y;
+    ImGui::End();
+    if (!active) return false;
+    ImGui::ResetMouseDragDelta(ImGuiMouseButton_Left);
+    return true;
+}
+
+// The splitter bars; dragging changes the saved sizes (in font heights, so they follow the
+// UI scale), returned as a settings edit like a view's.
+void splitters(const DockRects& d, float bar, float fs, const UiSettings& shown, Actions& out) {
+    UiSettings settings = shown;
+    bool dragged = false;
+    float dx = 0.0f;
+    const float top = d.tab.y, column_h = d.tab.h;
+    const float left_w = d.side.left, right_w = d.side.right, right_x = d.right_top.x;
+    if (!d.side.left_collapsed && splitter("##split_left", left_w, top, bar, column_h, true, dx)) {
+        settings.left_panel_em = std::clamp((left_w + dx) / fs, 10.0f, 60.0f);
+        dragged = true;
+    }
+    if (splitter("##split_right", right_x - bar, top, bar, column_h, true, dx)) {
+        settings.right_panel_em = std::clamp((right_w - dx) / fs, 10.0f, 60.0f);
+        dragged = true;
+    }
+    if (splitter("##split_explain", right_x, top + d.side.explain_h, right_w, bar, false, dx)) {
+        settings.explain_fraction = std::clamp((d.side.explain_h + dx) / std::max(1.0f, column_h), 0.15f, 0.85f);
+        dragged = true;
+    }
+    if (dragged && !out.settings_edit) out.settings_edit = std::move(settings);  // the first edit wins, as in Actions
+}
+
+// A narrow tab; the controls open over the canvas and close with the tab again.
+void controls_tab(const Rect& r, bool& controls_open, float fs) {
+    place_window(r.x, r.y, r.w, r.h);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 4));
+    ImGui::Begin("##controls_tab", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    ImGui::PopStyleVar();
+    if (ImGui::Button(controls_open ? "<##tab" : ">##tab", ImVec2(-1.0f, fs * 3.0f))) controls_open = !controls_open;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr(controls_open ? "controls.tab.hide" : "controls.tab.show"));
+    ImGui::End();
+}
+
+// The registered views of `slot`: docked ones in their own window over `area`, the others
+// open their windows themselves. Views that need the mouse are left out of pictures.
+// The views get the state read-only (and the UiState writable); what they edited is
+// applied once the slot is drawn, so the next slot draws it in the same frame (a dialog
+// the menu opens appears as the menu closes, as it did when views wrote in place).
+void draw_slot(DockSlot slot, AppState& state, UiState& ui, const FrameContext& ctx, const Rect& area, Actions& out) {
+    for (const ViewSpec& view : registered_views()) {
+        if (view.slot != slot || (view.interactive_only && ctx.offscreen)) continue;
+        if (!view.window) {
+            out |= view.draw(std::as_const(state), ui, ctx, area);
+            continue;
+        }
+        place_window(area.x, area.y, area.w, area.h);
+        if (view.edge_to_edge) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+        ImGui::Begin(window_name(view), nullptr, kTiledPanelFlags | view.flags);
+        if (view.edge_to_edge) ImGui::PopStyleVar();
+        out |= view.draw(std::as_const(state), ui, ctx, area);
+        ImGui::End();
+    }
+    apply_edits(state, out);
+}
+
+// Presentation's footer: the step's explanation, as large as it fits in at most a third of
+// the screen; longer ones take smaller type (down to 80%), and when even that is too long
+// the footer scrolls and shows its scrollbar, so a cut-off text is never mistaken for all.
+struct FooterText {
+    float height = 0, font_scale = 1;
+    bool scrolls = false;
+};
+FooterText fit_footer(const std::string& text, float w, float h) {
+    const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+    const float wrap = std::max(1.0f, w - 10.0f - pad.x * 2.0f);
+    const float most = std::floor(h / 3.0f) - pad.y * 2.0f;
+    FooterText out;
+    for (const float scale : {1.0f, 0.9f, 0.8f}) {
+        // Text at a smaller scale wraps as at a wider width at full size.
+        const float text_h = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap / scale).y * scale;
+        out.font_scale = scale;
+        out.height = std::max(text_h, ImGui::GetFontSize() * 2.0f) + pad.y * 2.0f;
+        if (text_h <= most) return out;
+    }
+    out.height = most + pad.y * 2.0f;
+    out.scrolls = true;
+    return out;
+}
+
+void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
+    const float s = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
+    const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+    const bool traced = state.results.trace && !state.results.trace->steps.empty();
+    text::StepText words;
+    std::string title;
+    if (traced) {
+        const int index = ui.playback.step();
+        words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
+        title = std::to_string(index + 1) + " / " + std::to_string(state.results.trace->steps.size()) + "   " + words.title;
+    }
+    // Title and formula share one line when both fit (the picture gets the line saved).
+    ImGui::PushFont(ctx.fonts.large);
+    const float title_w = ImGui::CalcTextSize(title.c_str()).x;
+    ImGui::PopFont();
+    const float formula_w = ImGui::CalcTextSize(words.formula.c_str()).x;
+    const bool one_line = title_w + formula_w + pad.x * 6.0f < w;
+    const float header_h = s * 1.25f + (one_line ? 0.0f : ImGui::GetFontSize() * 1.5f) + pad.y * 2.0f;
+    const FooterText footer = fit_footer(words.explanation, w, h);
+    place_window(0, 0, w, header_h);
+    ImGui::Begin("##present_header", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    if (traced) {
+        ImGui::PushFont(ctx.fonts.large);
+        ImGui::TextUnformatted(title.c_str());
+        ImGui::PopFont();
+        if (one_line) ImGui::SetCursorPos(ImVec2(w - formula_w - pad.x, pad.y + (s - ImGui::GetFontSize()) * 0.5f));
+        ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
+    }
+    ImGui::End();
+    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, header_h, w, h - header_h - footer.height}, out);
+    place_window(0, h - footer.height, w, footer.height);
+    ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | (footer.scrolls ? 0 : ImGuiWindowFlags_NoScrollbar));
+    if (traced) {
+        ImGui::SetWindowFontScale(footer.font_scale);
+        ImGui::PushTextWrapPos(0.0f);
+        text_wrapped(words.explanation.c_str());  // breaks between Chinese characters too
+        ImGui::PopTextWrapPos();
+        ImGui::SetWindowFontScale(1.0f);
+    }
+    ImGui::End();
+}
+
+// The title strip of a canvas-only export (kCanvasTitleEm large-font heights), so the
+// picture stands alone on a slide: "5 / 17  Scores: Q K^T per head" and the formula.
+void canvas_alone(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
+    const float large = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
+    const float title_h = std::min(h * 0.5f, large * kCanvasTitleEm);
+    place_window(0, 0, w, title_h);
+    ImGui::Begin("##canvas_title", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    if (state.results.trace && !state.results.trace->steps.empty()) {
+        const int index = std::clamp(ui.playback.step(), 0, static_cast<int>(state.results.trace->steps.size()) - 1);
+        const text::StepText words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
+        ImGui::PushFont(ctx.fonts.large);
+        const std::string title = std::to_string(index + 1) + " / " + std::to_string(state.results.trace->steps.size()) + "   " + words.title;
+        ImGui::SetCursorPosY((title_h - ImGui::GetFontSize()) * 0.5f);
+        ImGui::TextUnformatted(title.c_str());
+        const float title_end = ImGui::GetItemRectMax().x;
+        ImGui::PopFont();
+        // The formula on the right when it fits beside the title.
+        const float formula_w = ImGui::CalcTextSize(words.formula.c_str()).x;
+        const float pad = ImGui::GetStyle().WindowPadding.x;
+        if (title_end + formula_w + pad * 4.0f < w) {
+            ImGui::SetCursorPos(ImVec2(w - formula_w - pad, (title_h - ImGui::GetFontSize()) * 0.5f));
+            ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
+        }
+    }
+    ImGui::End();
+    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, title_h, w, h - title_h}, out);
+}
+
+// The normal layout. The splitter bars and the controls tab belong to the frame, not to a
+// view, but follow the same rule: the bars return the panel sizes as a settings edit, the
+// tab writes controls_open (UI state).
+void docked(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
+    // The menu bar first: its height is the top of every column.
+    draw_slot(DockSlot::MenuBar, state, ui, ctx, Rect{}, out);
+    draw_slot(DockSlot::Dialogs, state, ui, ctx, Rect{}, out);
+    const float fs = ImGui::GetFontSize();
+    // Splitter bars sit in gaps between the panels (no overlap, so window order never hides them).
+    const float bar = ctx.offscreen ? 0.0f : std::max(4.0f, fs * 0.3f);
+    const float timeline_h = ImGui::GetFrameHeightWithSpacing() * 2.0f + ImGui::GetStyle().WindowPadding.y * 2.0f + fs * 0.6f;
+    const UiSettings& saved = state.settings;
+    const DockRects d = dock_rects(w, h, ImGui::GetFrameHeight(), fs, timeline_h, fs * 1.6f, bar,
+                                   saved.left_panel_em, saved.right_panel_em, saved.explain_fraction);
+    if (!ctx.offscreen) splitters(d, bar, fs, state.settings, out);
+    // The code panel, when shown: right of the canvas when ~72 columns of code fit in at
+    // most 55% of its width (1920x1080), else under it in 45% of its height (1280x800, a
+    // 1024x768 projector), so code lines are not cut.
+    Rect canvas = d.center;
+    if (ui.code.show && !ctx.offscreen) {
+        const float code_w = fs * 35.0f;
+        Rect code;
+        if (canvas.w * 0.55f >= code_w) {
+            code.w = std::max(code_w, canvas.w * 0.46f);
+            canvas.w -= code.w + bar;
+            code = Rect{canvas.right() + bar, canvas.y, code.w, canvas.h};
+        } else {
+            const float code_h = std::floor(canvas.h * 0.45f);
+            canvas.h -= code_h + bar;
+            code = Rect{canvas.x, canvas.bottom() + bar, canvas.w, code_h};
+        }
+        draw_slot(DockSlot::BesideCanvas, state, ui, ctx, code, out);
+    }
+    draw_slot(DockSlot::Center, state, ui, ctx, canvas, out);
+    if (d.side.left_collapsed) controls_tab(d.tab, ui.controls_open, fs);
+    if (!d.side.left_collapsed || ui.controls_open) draw_slot(DockSlot::Left, state, ui, ctx, d.left, out);
+    draw_slot(DockSlot::Bottom, state, ui, ctx, d.bottom, out);
+    draw_slot(DockSlot::AboveBottom, state, ui, ctx, Rect{d.bottom.x, d.bottom.y - fs * 0.5f, d.bottom.w, 0.0f}, out);
+    draw_slot(DockSlot::RightTop, state, ui, ctx, d.right_top, out);
+    draw_slot(DockSlot::RightBottom, state, ui, ctx, d.right_bottom, out);
+    draw_slot(DockSlot::StatusBar, state, ui, ctx, d.status, out);
+}
+
+}  // namespace
+
+void apply_edits(AppState& state, Actions& actions) {
+    if (actions.session_edit) state.session = std::move(*actions.session_edit);
+    if (actions.sources_edit) state.session.sources = std::move(*actions.sources_edit);
+    if (actions.settings_edit) state.settings = std::move(*actions.settings_edit);
+    // The catalogue in use is the process's, not a view's to switch.
+    if (actions.language_changed && !text::set_language(state.settings.language)) state.settings.language = text::active().code();
+    if (actions.hint_dismissed) state.settings.hint_seen = true;
+    if (actions.dialog_edit) state.jobs.dialog = std::move(*actions.dialog_edit);
+    actions.session_edit.reset();
+    actions.sources_edit.reset();
+    actions.settings_edit.reset();
+    actions.dialog_edit.reset();
+    actions.hint_dismissed = false;
+}
+
+Actions draw_frame(AppState& state, const FrameContext& ctx) {
+    Actions out;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (display.x <= 0.0f || display.y <= 0.0f) return out;
+    if (ctx.canvas_only) canvas_alone(state, state.ui, out, ctx, display.x, display.y);
+    else if (state.ui.presentation || ctx.presentation_header) presentation(state, state.ui, out, ctx, display.x, display.y);
+    else docked(state, state.ui, out, ctx, display.x, display.y);
+    apply_edits(state, out);
+    return out;
+}
+
+}  // namespace attn::gui

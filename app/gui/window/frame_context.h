@@ -1,0 +1,24 @@
+// FrameContext: what one frame is drawn with besides the state: fonts, scale, the
+// texture cache and whether it is the window or an off-screen picture.
+#pragma once
+
+#include "app/gui/window/fonts_theme.h"
+#include "app/gui/gl/heatmap_cache.h"
+
+namespace attn::gui {
+
+struct FrameContext {
+    HeatmapCache* cache = nullptr;
+    Fonts fonts;
+    float scale = 1.0f;       // sizes of canvas drawing (UI scale x export scale)
+    bool computing = false;   // the worker is busy: show "computing..."
+    bool offscreen = false;   // snapshot/export: no menus, no dialogs, no mouse
+    bool canvas_only = false; // draw nothing but the canvas
+    bool presentation_header = false;  // offscreen: title and explanation around the canvas
+    double now = 0;
+};
+
+// Height of a canvas-only export's title strip, in large-font heights.
+constexpr float kCanvasTitleEm = 1.7f;
+
+}  // namespace attn::gui
