@@ -10,7 +10,6 @@
 #include "app/gui/gl/heatmap_cache.h"
 #include "app/gui/gl/offscreen.h"
 #include "app/gui/export/snapshot_options.h"
-app/gui/export/snapshot.h
 
 namespace attn::gui {
 

@@ -8,6 +8,7 @@
 #include "app/gui/export/snapshot.h"
 #include "app/gui/export/snapshot_options.h"
 #include "app/text/languages.h"
+#include "app/text/text_template.h"
 
 namespace attn::gui {
 

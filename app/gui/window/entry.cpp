@@ -412,6 +412,7 @@ int run_window(const io::Problem& initial, bool resume, const std::string& langu
         int win_w = 0, win_h = 0;
         glfwGetWindowSize(window, &win_w, &win_h);
         if (actions.export_request) exporter.start(state, *actions.export_request, win_w, win_h, glfwGetTime());
+        if (actions.cancel_export) exporter.cancel(state, glfwGetTime());
         exporter.continue_all(state, glfwGetTime());
         gl::Framebuffer::bind_default(fb_w, fb_h);
         if (!fs.on && win_w > 0 && win_h > 0) {
