@@ -13,6 +13,13 @@
 #include <vector>
 
 #include "app/media/animation_writer.h"
+#ifdef ATTNVIZ_HAS_WINDOW
+#include "app/gui/compute/compute_worker.h"
+#include "app/gui/export/export_runner.h"
+#include "app/gui/gl/headless.h"
+#include "app/gui/state/app_state.h"
+#include "app/io/problem.h"
+#endif
 #include "app/media/frame_plan.h"
 #include "app/media/palette.h"
 #include "tests/shell_run.h"
@@ -287,5 +294,69 @@ TEST_CASE("attnviz snapshot --animate refuses a bad rate, scale or missing ffmpe
     CHECK(no_ffmpeg.exit_code == 2);
     CHECK(no_ffmpeg.err.find("ffmpeg") != std::string::npos);
     CHECK(fs::is_empty(dir));
+}
+
+// File > Export animation as the window loop runs it: ExportRunner draws a few frames
+// after each window frame, the status line's progress moves, and the file appears only
+// at the end; Cancel removes everything. Needs an X display: ctest runs it under xvfb-run
+// (tests/gui/CMakeLists.txt, "gui animated export in the window").
+TEST_CASE("the window's animated export advances frame by frame, and Cancel leaves nothing") {
+    if (std::getenv("DISPLAY") == nullptr) {
+        MESSAGE("no X display (ctest runs this under xvfb-run): skipped");
+        return;
+    }
+    gui::HeadlessGl gl;
+    REQUIRE(gl.ok());
+    AttentionConfig config;
+    config.seq_len = 4;
+    config.hidden_dim = 8;
+    config.num_heads = 2;
+    Result<io::Problem> problem = io::build_problem(config, io::ProblemSources{});
+    REQUIRE(problem.ok());
+    gui::AppState state;
+    gui::accept_result(state, gui::ComputeWorker::compute(problem.value(), 0, 512), 0.0);
+    REQUIRE(state.results.trace);
+    state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnWeights), 1.0f);
+    const fs::path dir = scratch("runner");
+    fs::create_directories(dir);
+    gui::ExportRequest request;
+    request.kind = gui::ExportKind::Animation;
+    request.canvas_only = false;  // the whole window, 480x300
+    gui::ExportRunner runner;
+
+    SUBCASE("finished: the GIF is in place with the plan's delays at 25 frames per second") {
+        request.path = (dir / "weights.gif").string();
+        runner.start(state, request, 480, 300, 0.0);
+        REQUIRE(state.jobs.export_progress.active);
+        CHECK(state.jobs.export_progress.animation);
+        int calls = 0;
+        int last_next = -1;
+        while (state.jobs.export_progress.active && calls < 2000) {
+            CHECK_FALSE(fs::exists(request.path));
+            CHECK(state.jobs.export_progress.next >= last_next);  // the bar never goes back
+            last_next = state.jobs.export_progress.next;
+            runner.continue_all(state, 0.0);
+            ++calls;
+        }
+        CHECK(calls > 2);  // spread over window frames
+        CHECK(state.ui.status.id == "export.wrote_animation");
+        const DecodedGif gif = decode_gif(request.path);
+        CHECK(gif.width == 480);
+        CHECK(gif.height == 300);
+        int total = 0;
+        for (int d : gif.delays) total += d;
+        CHECK(total == 340);  // 0.9 s held, 1.6 s moving, 0.9 s held at speed 1
+    }
+    SUBCASE("cancelled half-way: no file, no temporary") {
+        request.path = (dir / "cancelled.gif").string();
+        runner.start(state, request, 480, 300, 0.0);
+        REQUIRE(state.jobs.export_progress.active);
+        runner.continue_all(state, 0.0);
+        runner.continue_all(state, 0.0);
+        runner.cancel(state, 0.0);
+        CHECK_FALSE(state.jobs.export_progress.active);
+        CHECK(state.ui.status.id == "export.animation_cancelled");
+        CHECK(fs::is_empty(dir));
+    }
 }
 #endif

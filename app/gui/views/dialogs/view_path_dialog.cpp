@@ -120,7 +120,10 @@ void draw_animation_options(DialogState& d, float width, Rgb dim) {
     ImGui::TextUnformatted(text::tr("dialog.path.format"));
     ImGui::SameLine();
     const bool have_ffmpeg = !media::find_ffmpeg().empty();
-    if (!have_ffmpeg && d.animation_mp4) d.animation_mp4 = false;
+    if (!have_ffmpeg && d.animation_mp4) {
+        d.animation_mp4 = false;
+        follow_animation_format(d);
+    }
     int format = d.animation_mp4 ? 1 : 0;
     bool changed = ImGui::RadioButton("GIF", &format, 0);
     ImGui::SameLine();
