@@ -101,7 +101,9 @@ public:
         int status = 0;
         ::waitpid(pid_, &status, 0);
         pid_ = 0;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return failure(last_line_of(log_));
+        const std::string reason = last_line_of(log_);
+        ::unlink(log_.c_str());
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return failure(reason);
         if (::rename(temporary_.c_str(), path_.c_str()) != 0) return failure(std::strerror(errno));
         temporary_.clear();
         return ok_status();
