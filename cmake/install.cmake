@@ -73,8 +73,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DATADI
 
 # --- make package: a .deb through CPack ------------------------------------------------
 # Depends: the shared libraries' packages as dpkg-shlibdeps finds them, plus what the
-# binary opens by path (the fonts, app/gui/fonts_theme.cpp and cjk_font.cpp) and Mesa's
-# drivers, which the GL library loads at run time. ffmpeg writes MP4 exports.
+# binary opens at run time, which it cannot see: the fonts (app/gui/window/fonts_theme.cpp,
+# cjk_font.cpp), libGL.so.1 (libepoxy loads it with dlopen) and Mesa's drivers.
+# ffmpeg writes MP4 exports.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME attnviz)
 set(CPACK_PACKAGE_VENDOR "AttnViz")
@@ -90,6 +91,6 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # attnviz_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "AttnViz developers <attnviz@localhost>")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "fonts-dejavu-core, fonts-noto-cjk | fonts-droid-fallback, libgl1-mesa-dri")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "fonts-dejavu-core, fonts-noto-cjk | fonts-droid-fallback, libgl1, libgl1-mesa-dri")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ffmpeg")
 include(CPack)
