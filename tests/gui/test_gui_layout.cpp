@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <iterator>
 #include <utility>
 
@@ -310,6 +311,38 @@ TEST_CASE("the dock slots tile the window without overlapping, at projector and 
         CHECK(d.center.w >= w * 0.5f - 2.0f * bar - 1.0f);
         CHECK(d.bottom.y == doctest::Approx(d.center.bottom()));
         CHECK(d.status.y == doctest::Approx(h - status));
+    }
+}
+
+TEST_CASE("the code panel shares the centre slot: beside the canvas when 35 font heights fit, else under it") {
+    const float font = 16.0f, bar = 5.0f;
+    const Rect wide{300, 22, 1200, 900}, narrow{200, 22, 600, 600};
+    SUBCASE("hidden: the canvas keeps the whole slot") {
+        const CenterSplit s = split_center(wide, false, font, bar);
+        CHECK(s.code.w == 0.0f);
+        CHECK(s.canvas.w == wide.w);
+        CHECK(s.canvas.h == wide.h);
+    }
+    for (const Rect& center : {wide, narrow}) {
+        CAPTURE(center.w);
+        const CenterSplit s = split_center(center, true, font, bar);
+        const bool beside = center.w * 0.55f >= font * 35.0f;
+        CHECK(beside == (center.w == wide.w));
+        CHECK_FALSE(overlap(s.canvas, s.code));
+        CHECK(s.code.w > 0.0f);
+        CHECK(s.code.h > 0.0f);
+        // Canvas, gap and code cover the slot exactly, side by side or one above the other.
+        if (beside) {
+            CHECK(s.code.w >= font * 35.0f);
+            CHECK(s.canvas.w + bar + s.code.w == doctest::Approx(center.w));
+            CHECK(s.code.h == center.h);
+            CHECK(s.code.x == doctest::Approx(s.canvas.right() + bar));
+        } else {
+            CHECK(s.code.h == doctest::Approx(std::floor(center.h * 0.45f)));
+            CHECK(s.canvas.h + bar + s.code.h == doctest::Approx(center.h));
+            CHECK(s.code.w == center.w);
+            CHECK(s.code.y == doctest::Approx(s.canvas.bottom() + bar));
+        }
     }
 }
 

@@ -51,8 +51,8 @@ TEST_CASE("every step draws its title, shape and timeline at every moment of its
             for (int head = -1; head < 3; ++head) {
                 state.ui.canvas.enlarged_head = head;
                 imgui.frame(state, true, false);
-                CHECK(shows(drawn_text("##present_header"), std::to_string(step + 1) + " / " + std::to_string(n)));
-                CHECK(shows(drawn_text("##present_header"), title));
+                CHECK(shows(drawn_text("##title_strip"), std::to_string(step + 1) + " / " + std::to_string(n)));
+                CHECK(shows(drawn_text("##title_strip"), title));
                 CHECK(drawn_window("Canvas"));
                 CHECK_FALSE(drawn_window(text::label("window.controls")));
             }
@@ -74,7 +74,7 @@ TEST_CASE("a window squeezed to almost nothing still draws the canvas and its ti
         CHECK(drawn_window("Canvas"));
         imgui.frame(state, false, true);
         CHECK(drawn_window("Canvas"));
-        CHECK(drawn_window("##canvas_title"));
+        CHECK(drawn_window("##title_strip"));
     }
 }
 

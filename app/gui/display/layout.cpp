@@ -206,6 +206,23 @@ SidePanels side_panels(float display_w, float column_h, float font_size, float l
 
 float collapsed_tab_width(float font_size) { return std::ceil(font_size * 2.0f); }
 
+CenterSplit split_center(const Rect& center, bool code_shown, float font_size, float bar) {
+    CenterSplit out{center, Rect{}};
+    if (!code_shown) return out;
+    Rect& canvas = out.canvas;
+    const float code_w = font_size * 35.0f;
+    if (canvas.w * 0.55f >= code_w) {
+        const float w = std::max(code_w, canvas.w * 0.46f);
+        canvas.w -= w + bar;
+        out.code = Rect{canvas.right() + bar, canvas.y, w, canvas.h};
+    } else {
+        const float code_h = std::floor(canvas.h * 0.45f);
+        canvas.h -= code_h + bar;
+        out.code = Rect{canvas.x, canvas.bottom() + bar, canvas.w, code_h};
+    }
+    return out;
+}
+
 DockRects dock_rects(float display_w, float display_h, float top, float font_size, float bottom_h, float status_h,
                      float bar, float left_em, float right_em, float explain_fraction) {
     DockRects d;
@@ -219,6 +236,7 @@ DockRects dock_rects(float display_w, float display_h, float top, float font_siz
     const float body_h = std::max(1.0f, column_h - bottom_h);
     d.center = Rect{mid_x, top, mid_w, body_h};
     d.bottom = Rect{mid_x, top + body_h, mid_w, bottom_h};
+    d.above_bottom = Rect{mid_x, d.bottom.y - font_size * 0.5f, mid_w, 0.0f};  // a point to float above
     d.right_top = Rect{right_x, top, right_w, d.side.explain_h};
     const float inspector_y = top + d.side.explain_h + bar;
     d.right_bottom = Rect{right_x, inspector_y, right_w, body_bottom - inspector_y};

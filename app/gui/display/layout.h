@@ -102,12 +102,21 @@ float collapsed_tab_width(float font_size);
 // `tab` is the narrow tab and `left` the controls opened over the canvas beside it.
 struct DockRects {
     SidePanels side;
-    Rect left, center, bottom, right_top, right_bottom, status, tab;
+    Rect left, center, bottom, above_bottom, right_top, right_bottom, status, tab;
 };
 // `top`: below the menu bar; `bottom_h`: the timeline's height; `status_h`: the status
 // line's; the saved panel sizes as in side_panels().
 DockRects dock_rects(float display_w, float display_h, float top, float font_size, float bottom_h, float status_h,
                      float bar, float left_em, float right_em, float explain_fraction);
+
+// The centre slot shared by the canvas and, when shown, the code panel (BesideCanvas):
+// the code goes right of the canvas when ~72 columns of code (35 font heights) fit in at
+// most 55% of its width (1920x1080), else under it in 45% of its height (1280x800, a
+// 1024x768 projector), so code lines are not cut. `bar`: the gap between them.
+struct CenterSplit {
+    Rect canvas, code;  // code.w == 0: the code panel is not shown
+};
+CenterSplit split_center(const Rect& center, bool code_shown, float font_size, float bar);
 
 // The first window's place: the saved size, shrunk to the monitor's work area and centred
 // in it (a 1024x768 projector must not get a 1440x900 window with its edges off-screen).

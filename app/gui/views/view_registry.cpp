@@ -64,7 +64,6 @@ const std::vector<ViewSpec>& registered_views() {
         {"window.inspector", true, DockSlot::RightBottom, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
              draw_inspector(s.results, ui.canvas, ui.playback.step());
              return draw_input_editor(s.session, s.results, ui, s.settings.light_theme);
-             return Actions{};
          }},
         {nullptr, false, DockSlot::StatusBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {
              return draw_status_line(ui, s.jobs.export_progress, c.now, area);

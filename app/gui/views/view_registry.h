@@ -5,7 +5,7 @@
 // What a view may write (the compiler holds it: the state comes in const):
 //   - the session, the settings, the results and the jobs are read-only. A view that
 //     edits one works on its own copy and returns it (or a precise request) in Actions;
-//     draw_frame applies the edits (apply_edits, frame.h) once the views of a dock slot
+//     draw_frame applies the edits (apply_edits, window/apply_actions.h) once the views of a dock slot
 //     are drawn, so the slots drawn after it show them in the same frame (the dialog the
 //     menu opens appears as the menu closes, as when views wrote in place).
 //   - the UiState (how the window is looked at: playback, hovered and pinned cells, the
@@ -38,7 +38,7 @@ enum class DockSlot {
     MenuBar,      // the main menu bar along the top (the view opens it itself)
     Dialogs,      // modal popups over everything (the view opens them itself)
     Center,       // the canvas
-    BesideCanvas, // right of or under the canvas, when shown (the code panel; frame.cpp decides)
+    BesideCanvas, // right of or under the canvas, when shown (the code panel; split_center, layout.h)
     Left,         // the controls column; folds into a tab when the window is narrow
     Bottom,       // the strip under the canvas
     AboveBottom,  // floats on the canvas just above the Bottom slot (the view opens its window)

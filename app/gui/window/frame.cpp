@@ -2,9 +2,8 @@
 //   splitter(s)        draggable bars between the side panels; they change the saved sizes
 //   controls_tab       the folded controls of a narrow window
 //   draw_slot          draws the registered views of one slot (view_registry.cpp)
-//   presentation       title + canvas + explanation, large type, no controls
-//   canvas_alone       a canvas-only export: the step's title above the canvas
-//   apply_edits        the views' edits of the state, in one fixed order (after each slot)
+//   presentation       title strip + canvas + explanation, large type, no controls
+//   canvas_alone       a canvas-only export: the title strip above the canvas
 //   draw_frame         the normal layout: the dock slots (layout.cpp dock_rects) and their views
 #include "app/gui/window/frame.h"
 
@@ -16,9 +15,9 @@
 
 #include "app/gui/window/cjk_wrap.h"
 #include "app/gui/window/fonts_theme.h"
+#include "app/gui/views/panels/view_title_strip.h"
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
-#include "app/text/step_text.h"
 
 namespace attn::gui {
 namespace {
@@ -127,73 +126,29 @@ FooterText fit_footer(const std::string& text, float w, float h) {
 }
 
 void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
-    const float s = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
-    const ImVec2 pad = ImGui::GetStyle().WindowPadding;
-    const bool traced = state.results.trace && !state.results.trace->steps.empty();
-    text::StepText words;
-    std::string title;
-    if (traced) {
-        const int index = ui.playback.step();
-        words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
-        title = std::to_string(index + 1) + " / " + std::to_string(state.results.trace->steps.size()) + "   " + words.title;
-    }
-    // Title and formula share one line when both fit (the picture gets the line saved).
-    ImGui::PushFont(ctx.fonts.large);
-    const float title_w = ImGui::CalcTextSize(title.c_str()).x;
-    ImGui::PopFont();
-    const float formula_w = ImGui::CalcTextSize(words.formula.c_str()).x;
-    const bool one_line = title_w + formula_w + pad.x * 6.0f < w;
-    const float header_h = s * 1.25f + (one_line ? 0.0f : ImGui::GetFontSize() * 1.5f) + pad.y * 2.0f;
-    const FooterText footer = fit_footer(words.explanation, w, h);
-    place_window(0, 0, w, header_h);
-    ImGui::Begin("##present_header", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-    if (traced) {
-        ImGui::PushFont(ctx.fonts.large);
-        ImGui::TextUnformatted(title.c_str());
-        ImGui::PopFont();
-        if (one_line) ImGui::SetCursorPos(ImVec2(w - formula_w - pad.x, pad.y + (s - ImGui::GetFontSize()) * 0.5f));
-        ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
-    }
-    ImGui::End();
-    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, header_h, w, h - header_h - footer.height}, out);
+    const TitleStrip strip = measure_title_strip(state, ctx, w, h, true);
+    const std::string& explanation = strip.words.explanation;
+    const FooterText footer = fit_footer(explanation, w, h);
+    draw_title_strip(strip, ctx, state.settings.light_theme, w);
+    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, strip.height, w, h - strip.height - footer.height}, out);
     place_window(0, h - footer.height, w, footer.height);
     ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | (footer.scrolls ? 0 : ImGuiWindowFlags_NoScrollbar));
-    if (traced) {
+    if (!strip.title.empty()) {
         ImGui::SetWindowFontScale(footer.font_scale);
         ImGui::PushTextWrapPos(0.0f);
-        text_wrapped(words.explanation.c_str());  // breaks between Chinese characters too
+        text_wrapped(explanation.c_str());  // breaks between Chinese characters too
         ImGui::PopTextWrapPos();
         ImGui::SetWindowFontScale(1.0f);
     }
     ImGui::End();
 }
 
-// The title strip of a canvas-only export (kCanvasTitleEm large-font heights), so the
-// picture stands alone on a slide: "5 / 17  Scores: Q K^T per head" and the formula.
+// A canvas-only export: the title strip above the canvas, so the picture stands alone on
+// a slide.
 void canvas_alone(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
-    const float large = ctx.fonts.large ? ctx.fonts.large->FontSize : 26.0f;
-    const float title_h = std::min(h * 0.5f, large * kCanvasTitleEm);
-    place_window(0, 0, w, title_h);
-    ImGui::Begin("##canvas_title", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-    if (state.results.trace && !state.results.trace->steps.empty()) {
-        const int index = std::clamp(ui.playback.step(), 0, static_cast<int>(state.results.trace->steps.size()) - 1);
-        const text::StepText words = text::describe_step(state.results.trace->steps[static_cast<size_t>(index)], state.results.trace->config);
-        ImGui::PushFont(ctx.fonts.large);
-        const std::string title = std::to_string(index + 1) + " / " + std::to_string(state.results.trace->steps.size()) + "   " + words.title;
-        ImGui::SetCursorPosY((title_h - ImGui::GetFontSize()) * 0.5f);
-        ImGui::TextUnformatted(title.c_str());
-        const float title_end = ImGui::GetItemRectMax().x;
-        ImGui::PopFont();
-        // The formula on the right when it fits beside the title.
-        const float formula_w = ImGui::CalcTextSize(words.formula.c_str()).x;
-        const float pad = ImGui::GetStyle().WindowPadding.x;
-        if (title_end + formula_w + pad * 4.0f < w) {
-            ImGui::SetCursorPos(ImVec2(w - formula_w - pad, (title_h - ImGui::GetFontSize()) * 0.5f));
-            ImGui::TextColored(to_imvec4(theme_colors(state.settings.light_theme).formula), "%s", words.formula.c_str());
-        }
-    }
-    ImGui::End();
-    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, title_h, w, h - title_h}, out);
+    const TitleStrip strip = measure_title_strip(state, ctx, w, h, false);
+    draw_title_strip(strip, ctx, state.settings.light_theme, w);
+    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, strip.height, w, h - strip.height}, out);
 }
 
 // The normal layout. The splitter bars and the controls tab belong to the frame, not to a
@@ -211,50 +166,19 @@ void docked(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx,
     const DockRects d = dock_rects(w, h, ImGui::GetFrameHeight(), fs, timeline_h, fs * 1.6f, bar,
                                    saved.left_panel_em, saved.right_panel_em, saved.explain_fraction);
     if (!ctx.offscreen) splitters(d, bar, fs, state.settings, out);
-    // The code panel, when shown: right of the canvas when ~72 columns of code fit in at
-    // most 55% of its width (1920x1080), else under it in 45% of its height (1280x800, a
-    // 1024x768 projector), so code lines are not cut.
-    Rect canvas = d.center;
-    if (ui.code.show && !ctx.offscreen) {
-        const float code_w = fs * 35.0f;
-        Rect code;
-        if (canvas.w * 0.55f >= code_w) {
-            code.w = std::max(code_w, canvas.w * 0.46f);
-            canvas.w -= code.w + bar;
-            code = Rect{canvas.right() + bar, canvas.y, code.w, canvas.h};
-        } else {
-            const float code_h = std::floor(canvas.h * 0.45f);
-            canvas.h -= code_h + bar;
-            code = Rect{canvas.x, canvas.bottom() + bar, canvas.w, code_h};
-        }
-        draw_slot(DockSlot::BesideCanvas, state, ui, ctx, code, out);
-    }
-    draw_slot(DockSlot::Center, state, ui, ctx, canvas, out);
+    const CenterSplit center = split_center(d.center, ui.code.show && !ctx.offscreen, fs, bar);
+    if (center.code.w > 0.0f) draw_slot(DockSlot::BesideCanvas, state, ui, ctx, center.code, out);
+    draw_slot(DockSlot::Center, state, ui, ctx, center.canvas, out);
     if (d.side.left_collapsed) controls_tab(d.tab, ui.controls_open, fs);
     if (!d.side.left_collapsed || ui.controls_open) draw_slot(DockSlot::Left, state, ui, ctx, d.left, out);
     draw_slot(DockSlot::Bottom, state, ui, ctx, d.bottom, out);
-    draw_slot(DockSlot::AboveBottom, state, ui, ctx, Rect{d.bottom.x, d.bottom.y - fs * 0.5f, d.bottom.w, 0.0f}, out);
+    draw_slot(DockSlot::AboveBottom, state, ui, ctx, d.above_bottom, out);
     draw_slot(DockSlot::RightTop, state, ui, ctx, d.right_top, out);
     draw_slot(DockSlot::RightBottom, state, ui, ctx, d.right_bottom, out);
     draw_slot(DockSlot::StatusBar, state, ui, ctx, d.status, out);
 }
 
 }  // namespace
-
-void apply_edits(AppState& state, Actions& actions) {
-    if (actions.session_edit) state.session = std::move(*actions.session_edit);
-    if (actions.sources_edit) state.session.sources = std::move(*actions.sources_edit);
-    if (actions.settings_edit) state.settings = std::move(*actions.settings_edit);
-    // The catalogue in use is the process's, not a view's to switch.
-    if (actions.language_changed && !text::set_language(state.settings.language)) state.settings.language = text::active().code();
-    if (actions.hint_dismissed) state.settings.hint_seen = true;
-    if (actions.dialog_edit) state.jobs.dialog = std::move(*actions.dialog_edit);
-    actions.session_edit.reset();
-    actions.sources_edit.reset();
-    actions.settings_edit.reset();
-    actions.dialog_edit.reset();
-    actions.hint_dismissed = false;
-}
 
 Actions draw_frame(AppState& state, const FrameContext& ctx) {
     Actions out;

@@ -5,20 +5,15 @@
 
 #include "app/gui/state/actions.h"
 #include "app/gui/state/app_state.h"
+#include "app/gui/window/apply_actions.h"  // apply_edits
 #include "app/gui/window/frame_context.h"
 
 namespace attn::gui {
 
 // Draws every view for this frame (each reads the state, see views/view_registry.h),
-// applies their edits (apply_edits) after each dock slot, so later slots draw them in
+// applies their edits (apply_edits, apply_actions.h) after each dock slot, so later slots draw them in
 // the same frame, and returns the rest of what the user asked for, merged, for the
 // window loop.
 Actions draw_frame(AppState& state, const FrameContext& ctx);
-// Writes the edits the views returned into `state` and clears them from `actions`, in
-// this order: the session, then the input files inside it, the settings (with
-// language_changed, their language becomes the catalogue in use), the hint's dismissal,
-// the dialog. The flags (config_changed, theme_changed...) stay for the window loop,
-// which acts on them with the edited state.
-void apply_edits(AppState& state, Actions& actions);
 
 }  // namespace attn::gui

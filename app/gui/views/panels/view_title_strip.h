@@ -1,0 +1,30 @@
+// The step's title strip above the canvas in presentation mode, in slides and in
+// canvas-only exports: "5 / 17   Scores: Q K^T per head" in the large font, with the
+// formula at the right when both fit on one line.
+#pragma once
+
+#include <string>
+
+#include "app/gui/state/app_state.h"
+#include "app/gui/window/frame_context.h"
+#include "app/text/step_text.h"
+
+namespace attn::gui {
+
+struct TitleStrip {
+    text::StepText words;          // the step's title, formula and explanation
+    std::string title;             // "5 / 17   <title>"; empty before the first trace
+    bool formula_beside = false;   // the formula fits at the right of the title
+    bool formula_below = false;    // else it takes a second line (only when asked for)
+    float height = 0;              // the strip's height in pixels
+    float title_y = 0;             // the title's top inside the strip
+};
+
+// What a strip of width `w` shows on a screen `h` high (it takes at most half of it). `second_line` lets a formula that does not fit beside
+// the title take a line of its own (presentation); without it the formula is left out
+// and the strip is kCanvasTitleEm large-font heights, as exports size their pictures.
+TitleStrip measure_title_strip(const AppState& state, const FrameContext& ctx, float w, float h, bool second_line);
+// Draws `strip` in its own window at the top of the screen.
+void draw_title_strip(const TitleStrip& strip, const FrameContext& ctx, bool light_theme, float w);
+
+}  // namespace attn::gui

@@ -1,0 +1,38 @@
+// What the running window owns besides the AppState: the GLFW window, its input queue,
+// the compute worker, fonts and the GL objects of the canvas and of exports.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/gui/compute/compute_worker.h"
+#include "app/gui/export/export_runner.h"
+#include "app/gui/gl/heatmap_cache.h"
+#include "app/gui/window/fonts_theme.h"
+#include "app/gui/window/key_input.h"
+#include "app/gui/window/window_setup.h"
+
+struct GLFWwindow;
+
+namespace attn::gui {
+
+struct WindowParts {
+    GLFWwindow* window = nullptr;
+    KeyInput keys;
+    FullScreen full_screen;
+    ComputeWorker worker;
+    Fonts fonts;
+    bool rebuild_fonts = false;     // the atlas is rebuilt before the next frame
+    float content_scale = 1.0f;     // the monitor's (not saved: it belongs to the monitor)
+    std::string layout_file;        // imgui.ini ("" : none)
+    // GL objects must die before the context: reset before it is destroyed.
+    std::unique_ptr<HeatmapCache> cache = std::make_unique<HeatmapCache>();
+    std::unique_ptr<ExportRunner> exporter = std::make_unique<ExportRunner>();
+};
+
+// The type and drawing scale: the monitor's, the user's and presentation's larger type.
+float effective_scale(const AppState& state, const WindowParts& parts);
+// Posts the session's configuration to the worker (the step on screen is built first).
+void post_request(AppState& state, WindowParts& parts, double now);
+
+}  // namespace attn::gui
