@@ -92,6 +92,7 @@ Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions&
     if (!steps_to_draw(*computed.trace, options.step, steps, unknown)) return Status::failure(unknown);
     state.settings.light_theme = options.theme == "light";
     state.ui.presentation = options.presentation;
+    init_from_problem(state.session, problem);  // the controls of --layout window show these options
     accept_result(state, std::move(computed), 0.0);
     note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
     return ok_status();
