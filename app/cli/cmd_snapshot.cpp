@@ -26,6 +26,7 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     sub->add_option("--layout", o.layout, "slide (title, canvas, explanation), canvas (the canvas alone) or window (the whole window)")
         ->check(CLI::IsMember({"slide", "canvas", "window"}))->capture_default_str();
     add_animation_options(*sub, o.animation);
+    sub->add_option("--lesson", o.lesson, "a lesson file: one picture per slide, DIR/NN_<slide title>.png (the slides say what to compute)");
     return sub;
 }
 
@@ -37,6 +38,16 @@ int run_snapshot_command(SnapshotCommand command) {
             return fail("--size '" + command.size + "' must be WxH with each side in 64..8192, e.g. 1920x1080");
         command.options.width = w;
         command.options.height = h;
+    }
+    if (!command.options.lesson.empty()) {
+        // The slides say what to compute and which step to show.
+        for (const CLI::Option* option : command.config.all_options)
+            if (option->count() > 0) return fail(option->get_name() + " cannot be combined with --lesson: each slide gives its configuration");
+        if (command.options.step != "all") return fail("--step cannot be combined with --lesson: each slide gives its step");
+        // Not yet: a lesson's slides as one animation (each slide's step animated, its end held).
+        if (!command.options.animation.format.empty())
+            return fail("--animate cannot be combined with --lesson yet; animate a slide's step with its options and --step");
+        return gui::run_lesson_snapshot(command.options);
     }
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.message());

@@ -355,6 +355,60 @@ def best_heads(per_layer):
     return out
 
 
+# ---------------------------------------------------------------- a sentence per claim
+# A held-out mean can hide on one sentence (the previous-word heads barely show on the card's
+# example), so each claim names a sentence that shows it, one click away in the window.
+# Chosen by hand from generated sentences where the claim's metric is at least its measured
+# figure; "places" are the positions the metric needs (as in heldout.json). A sentence is a
+# text or one per language code ("en" required; tiny-lm-zh gives each script its
+# characters). tests/test_model_claims.cpp recomputes each figure with AttnViz's core.
+CLAIM_SENTENCES = {
+    "tiny-lm": {
+        (0, 0, "then_to_object"): ("tom met sam then sam helped tom .", dict(kind="repeat", subject=1, object=3, connector=4)),
+        (0, 0, "pronoun_to_subject"): ("sam saw tom and he left .", dict(kind="pronoun", subject=1, object=3, connector=4)),
+        (0, 1, "same_word_earlier"): ("bob anna tom anna again .", dict(kind="again")),
+        (0, 2, "previous_token"): ("two eight three nine four ten", dict(kind="counts")),
+        (0, 3, "previous_token"): ("two eight three nine four ten", dict(kind="counts")),
+        (1, 0, "and_to_subject"): ("the dog met bob and it ran .", dict(kind="pronoun", subject=2, object=4, connector=5)),
+        (1, 1, "first_token"): ("tom john emma sam mary .", dict(kind="again")),
+        (1, 2, "self"): ("four nine five ten six .", dict(kind="counts")),
+        (1, 3, "first_token"): ("tom john emma sam mary .", dict(kind="again")),
+    },
+    "tiny-lm-zh": {
+        (0, 0, "pronoun_to_subject"): (("小马追了小鸟，它跳了。", "小馬追了小鳥，它跳了。"), dict(kind="pronoun", subject=2, object=6, pronoun=8)),
+        (0, 0, "previous_token"): (("三一四二五三。", "三一四二五三。"), dict(kind="counts")),
+        (0, 1, "first_token"): (("二五三六四七五。", "二五三六四七五。"), dict(kind="counts")),
+        (0, 2, "first_token"): (("三一四二五。", "三一四二五。"), dict(kind="counts")),
+        (0, 3, "previous_token"): (("四一五二六三七四八。", "四一五二六三七四八。"), dict(kind="counts")),
+        (1, 0, "first_token"): (("小明帮了小鸟，他笑了。", "小明幫了小鳥，他笑了。"), dict(kind="pronoun", subject=2, object=6, pronoun=8)),
+        (1, 1, "first_token"): (("八七九八十九。", "八七九八十九。"), dict(kind="counts")),
+        (1, 2, "then_to_object"): (("小鸟叫了小明，然后小明帮了小鸟。", "小鳥叫了小明，然後小明幫了小鳥。"),
+                                   dict(kind="repeat", subject=2, object=6, connector=9)),
+        (1, 3, "pronoun_to_subject"): (("小马追了小鸟，它跳了。", "小馬追了小鳥，它跳了。"), dict(kind="pronoun", subject=2, object=6, pronoun=8)),
+    },
+    "reverse": {
+        (0, 0, "mirror_position"): ("8 3 7 6 2 7 8 9", {}),
+        (0, 1, "mirror_position"): ("8 3 7 6 2 7 8 9", {}),
+    },
+    "sort": {
+        (0, 0, "next_larger"): ("4 9 2 6 | 2 4 6 9", dict(k=4)),
+        (0, 1, "next_larger"): ("4 9 2 6 | 2 4 6 9", dict(k=4)),
+    },
+}
+
+
+def add_claim_sentences(name, card):
+    """Gives each head claim of the card its "shown_by": the sentence and the places."""
+    for claim in card["head_claims"]:
+        found = CLAIM_SENTENCES.get(name, {}).get((claim["layer"], claim["head"], claim["metric"]))
+        if found is None:
+            continue
+        sentence, places = found
+        if isinstance(sentence, tuple):  # (simplified, traditional): the English field is the simplified one
+            sentence = {"en": sentence[0], ZH_LANGS[0]: sentence[0], ZH_LANGS[1]: sentence[1]}
+        claim["shown_by"] = {"sentence": sentence, "places": places}
+
+
 # ---------------------------------------------------------------- fixtures and card
 def tokenize(cfg, text):
     index = {w: i for i, w in enumerate(cfg["vocab"])}
@@ -506,6 +560,7 @@ def build(name):
                              for m in WANTED[name] if not any(c["metric"] == m for c in claims)]
     if "zh_text" in cfg:
         add_zh_text(card, cfg["zh_text"])
+    add_claim_sentences(name, card)
     write_json(os.path.join(HERE, name + ".json"), card)
     print("  %s: %s (%.1f s)" % (name, acc, seconds), flush=True)
     for c in claims:

@@ -26,6 +26,7 @@ struct SnapshotOptions {
     bool presentation = false;  // presentation mode's layout and larger type (the P key)
     std::string layout = "slide";  // slide (title, canvas, explanation) | canvas | window
     AnimationOptions animation;    // --animate: one GIF or MP4 file at out_dir's path instead of PNGs
+    std::string lesson;         // --lesson FILE: one picture per slide instead of per step
 };
 // `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.
 // Returns 0, or 2 with one line on stderr.
@@ -34,5 +35,9 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options);
 // options.out_dir names and prints one line saying what it wrote. Returns 0, or 2 with
 // one line on stderr.
 int run_animation_snapshot(const io::Problem& problem, const SnapshotOptions& options);
+// `attnviz snapshot --lesson FILE`: writes DIR/NN_<slide title>.png for every slide that
+// opens (NN its number in the file). A slide that does not open is one line on stderr
+// and exit code 2, after the others are written.
+int run_lesson_snapshot(const SnapshotOptions& options);
 
 }  // namespace attn::gui

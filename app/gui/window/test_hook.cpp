@@ -8,12 +8,37 @@
 #include <string>
 
 namespace attn::gui {
+namespace {
+
+const char* report_path() {
+    static const char* path = std::getenv("ATTNVIZ_TEST_LAYOUT");
+    return path && *path ? path : nullptr;
+}
+
+std::string& noted_this_frame() {
+    static std::string noted;
+    return noted;
+}
+
+}  // namespace
+
+void note_item_for_tests(const std::string& name) {
+    if (!report_path()) return;
+    const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+    char line[96];
+    std::snprintf(line, sizeof line, " %.0f %.0f %.0f %.0f", min.x, min.y, max.x, max.y);
+    note_for_tests("item " + name + line);
+}
+
+void note_for_tests(const std::string& line) {
+    if (report_path()) noted_this_frame() += line + "\n";
+}
 
 void report_layout_for_tests(std::size_t pending_input, const std::vector<std::string>& messages, const std::string& sentence,
                              int seq_len) {
-    static const char* path = std::getenv("ATTNVIZ_TEST_LAYOUT");
+    const char* path = report_path();
     static std::string last;
-    if (!path || !*path) return;
+    if (!path) return;
     const ImGuiContext& g = *ImGui::GetCurrentContext();
     std::string text;
     char line[512];
@@ -42,6 +67,8 @@ void report_layout_for_tests(std::size_t pending_input, const std::vector<std::s
             if (c == '\n') c = ' ';
         text += "message " + one_line + "\n";
     }
+    text += noted_this_frame();
+    noted_this_frame().clear();
     text += "sentence " + sentence + "\nseq_len " + std::to_string(seq_len) + "\n";
     if (text == last) return;
     last = text;

@@ -20,5 +20,11 @@ namespace attn::gui {
 // ImGui::Render(). Does nothing, and costs one getenv at start-up, when the variable is unset.
 void report_layout_for_tests(std::size_t pending_input, const std::vector<std::string>& messages = {},
                              const std::string& sentence = {}, int seq_len = 0);
+// Adds "item <name> x0 y0 x1 y1" (the last ImGui item's rectangle) to this frame's report, so
+// a test can click a widget the Tab order does not name (the model card's claim buttons).
+void note_item_for_tests(const std::string& name);
+// Adds "<line>" to this frame's report (the window's state a test checks, such as the step,
+// head and layer on screen). Both do nothing when ATTNVIZ_TEST_LAYOUT is unset.
+void note_for_tests(const std::string& line);
 
 }  // namespace attn::gui
