@@ -18,7 +18,7 @@ CMAKE_FLAGS ?=
 BUILD_PKGS := cmake make g++ pkg-config libeigen3-dev libimgui-dev libglfw3-dev libgl-dev libx11-dev \
               libepoxy-dev libstb-dev libgif-dev doctest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core fonts-droid-fallback \
               fonts-noto-cjk
-TEST_PKGS  := xvfb xauth libgl1-mesa-dri xdotool python3 imagemagick desktop-file-utils appstream ffmpeg
+TEST_PKGS  := xvfb xauth libgl1-mesa-dri xdotool python3 imagemagick xclip desktop-file-utils appstream ffmpeg
 # dpkg-shlibdeps (dpkg-dev) and file find the .deb's library dependencies.
 PACKAGE_PKGS := dpkg-dev file desktop-file-utils appstream
 # g++'s ASan/UBSan runtimes (libasan8, libubsan1) come with g++ itself.

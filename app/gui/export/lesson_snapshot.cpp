@@ -42,9 +42,7 @@ int run_lesson_snapshot(const SnapshotOptions& options) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
         return 2;
     }
-    AppState state;
-    state.settings.light_theme = options.theme == "light";
-    state.ui.presentation = options.presentation;
+    AppState state = snapshot_state(options);
     std::vector<ComputedSlide> computed;
     for (const lesson::OpenedSlide& slide : opened->slides) {
         ComputeRequest request = apply_slide(state, slide);
@@ -54,8 +52,8 @@ int run_lesson_snapshot(const SnapshotOptions& options) {
         accept_result(state, computed.back().result, 0.0);
         note_shown_glyphs(state);
     }
-    OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme,
-                               options.presentation ? kPresentationTypeScale : 1.0f);
+    const std::unique_ptr<OffscreenRenderer> offscreen = snapshot_renderer(options);
+    OffscreenRenderer& renderer = *offscreen;
     if (!renderer.valid()) return print_error(renderer.error());
     HeatmapCache cache;
     PngEncoderPool pool;

@@ -32,6 +32,18 @@ void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& ca
     });
 }
 
+AppState snapshot_state(const SnapshotOptions& options) {
+    AppState state;
+    state.settings.light_theme = options.theme == "light";
+    state.ui.presentation = options.presentation;
+    return state;
+}
+
+std::unique_ptr<OffscreenRenderer> snapshot_renderer(const SnapshotOptions& options) {
+    return std::make_unique<OffscreenRenderer>(options.width, options.height, static_cast<float>(options.scale),
+                                               options.theme == "light", options.presentation ? kPresentationTypeScale : 1.0f);
+}
+
 std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache,
                                               SnapshotLayout layout, const std::vector<int>& steps, float progress,
                                               const std::string& dir, PngEncoderPool& pool, double now) {
@@ -90,8 +102,7 @@ Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions&
     if (!computed.error.empty()) return Status::failure(computed.error);
     std::string unknown;
     if (!steps_to_draw(*computed.trace, options.step, steps, unknown)) return Status::failure(unknown);
-    state.settings.light_theme = options.theme == "light";
-    state.ui.presentation = options.presentation;
+    state = snapshot_state(options);
     init_from_problem(state.session, problem);  // the controls of --layout window show these options
     accept_result(state, std::move(computed), 0.0);
     note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
@@ -120,9 +131,8 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
         return 2;
     }
-    // Presentation mode's larger type on a picture of the same size, as pressing P does.
-    OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme,
-                               options.presentation ? kPresentationTypeScale : 1.0f);
+    const std::unique_ptr<OffscreenRenderer> offscreen = snapshot_renderer(options);
+    OffscreenRenderer& renderer = *offscreen;
     if (!renderer.valid()) return fail(text::render(renderer.error()));
     HeatmapCache cache;
     cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);

@@ -64,6 +64,11 @@ CellRef cell_of(const Results& results, const lesson::CellAnchor& anchor) {
     return cell;
 }
 
+Message slide_status(const lesson::OpenedLesson& lesson, int index) {
+    const lesson::Slide& slide = lesson.slides[static_cast<size_t>(index)].slide;
+    return Message("lesson.status.slide", {{"number", index + 1}, {"count", lesson.slides.size()}, {"title", slide.title}});
+}
+
 void show_pending_slide(AppState& state) {
     if (!state.ui.lesson.pending || !state.results.trace) return;
     const lesson::SlideView view = std::move(*state.ui.lesson.pending);

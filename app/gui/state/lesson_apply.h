@@ -16,6 +16,8 @@ ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& slide);
 // Called by accept_result once a trace is in: places the pending slide's step and
 // moment, head and pinned cell. A cell the step's panels do not have is not pinned.
 void show_pending_slide(AppState& state);
+// "slide 2 of 8: <title>" for the status line: the slide at `index` among those that open.
+Message slide_status(const lesson::OpenedLesson& lesson, int index);
 // The cell of the canvas an anchor names, or an invalid CellRef when the trace or its
 // display model has no such step, panel, row or column.
 CellRef cell_of(const Results& results, const lesson::CellAnchor& anchor);

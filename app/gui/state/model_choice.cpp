@@ -13,8 +13,9 @@ Message choose_model(Session& session, const std::string& name) {
     const std::shared_ptr<const Model>& model = loaded.value();
     session.model = model;
     session.model_layer = 0;
-    session.sentence = model->spec.example;
-    session.sentence_in_use = model->spec.example;
+    // The card's sentence in the language in use (tiny-lm-zh's in the script shown).
+    session.sentence = model->spec.example_for(text::active().code());
+    session.sentence_in_use = session.sentence;
     session.sentence_message.clear();
     session.unknown_note.clear();
     session.sources = io::ProblemSources{};  // files belong to the random weights' sizes

@@ -33,6 +33,7 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
         parts.slide_index = actions.go_to_slide;
         state.results.posted_generation = parts.worker.post(apply_slide(state, parts.lesson->slides[static_cast<size_t>(parts.slide_index)]));
         state.results.posted_time = now;
+        set_status(state.ui, slide_status(*parts.lesson, parts.slide_index), now);
     }
     if (actions.scale_changed || actions.language_changed) parts.rebuild_fonts = true;
     if (actions.language_changed) {

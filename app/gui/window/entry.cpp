@@ -158,7 +158,9 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
                              text::render(state.session.unknown_note), text::render(state.session.model_note),
                              text::render(state.ui.status)},
                             state.session.sentence,
-                            state.results.trace ? state.results.trace->config.seq_len : 0);  // test-only, see test_hook.h
+                            state.results.trace ? state.results.trace->config.seq_len : 0,
+                            state.results.query_tokens);  // test-only, see test_hook.h
+    report_drawn_text_for_tests();
     gl::Framebuffer::bind_default(fb_w, fb_h);
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     gl::clear_color(bg.x, bg.y, bg.z, 1.0f);
@@ -277,7 +279,7 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
     ComputeRequest first = first_request(state, initial, resume, notes);
     parts->lesson = lesson;
     if (lesson) first = apply_slide(state, lesson->slides.front());
-    if (lesson && !lesson->problems.empty()) notes = joined(std::move(notes), lesson->problems.front());
+    if (lesson) notes = joined(std::move(notes), lesson->problems.empty() ? slide_status(*lesson, 0) : lesson->problems.front());
     state.ui.playback.set_speed(state.settings.speed);
     note_shown_glyphs(state);
     parts->fonts = load_fonts(effective_scale(state, *parts));
