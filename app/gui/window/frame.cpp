@@ -15,6 +15,7 @@
 
 #include "app/gui/window/cjk_wrap.h"
 #include "app/gui/window/fonts_theme.h"
+#include "app/gui/views/canvas/view_canvas_panel.h"
 #include "app/gui/views/panels/view_title_strip.h"
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
@@ -108,10 +109,10 @@ struct FooterText {
     float height = 0, font_scale = 1;
     bool scrolls = false;
 };
-FooterText fit_footer(const std::string& text, float w, float h) {
+FooterText fit_footer(const std::string& text, float w, float most_h) {
     const ImVec2 pad = ImGui::GetStyle().WindowPadding;
     const float wrap = std::max(1.0f, w - 10.0f - pad.x * 2.0f);
-    const float most = std::floor(h / 3.0f) - pad.y * 2.0f;
+    const float most = std::floor(most_h) - pad.y * 2.0f;
     FooterText out;
     for (const float scale : {1.0f, 0.9f, 0.8f}) {
         // Text at a smaller scale wraps as at a wider width at full size.
@@ -128,9 +129,34 @@ FooterText fit_footer(const std::string& text, float w, float h) {
 void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
     const TitleStrip strip = measure_title_strip(state, ctx, w, h, true);
     const std::string& explanation = strip.words.explanation;
-    const FooterText footer = fit_footer(explanation, w, h);
+    const FooterText footer = fit_footer(explanation, w, h / 3.0f);
     draw_title_strip(strip, ctx, state.settings.light_theme, w);
-    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, strip.height, w, h - strip.height - footer.height}, out);
+    // The explanation goes beside the picture, with its caption and legend, when that
+    // gives the picture clearly bigger cells (a 2x2 grid of heads on a 4:3 projector).
+    const float header_h = strip.height, side_w = std::floor(w * 0.3f);
+    const Rect under{0, header_h, w, h - header_h - footer.height}, left{0, header_h, w - side_w, h - header_h};
+    const PresentationFit fit = !strip.title.empty() && ui.presentation
+                                    ? fit_presentation(state, ui, ctx, w, h, header_h, footer.height, side_w)
+                                    : PresentationFit{};
+    FrameContext canvas_ctx = ctx;
+    canvas_ctx.key_beside = fit.beside;
+    canvas_ctx.canvas_type = fit.canvas_type;
+    draw_slot(DockSlot::Center, state, ui, canvas_ctx, fit.beside ? left : under, out);
+    if (fit.beside) {
+        const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+        place_window(left.w, header_h, side_w, h - header_h);
+        ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float key_h = draw_presentation_key(state, ui, canvas_ctx, Rect{at.x, at.y, side_w - pad.x * 2.0f, 0.0f});
+        ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + key_h));
+        ImGui::SetWindowFontScale(fit_footer(explanation, side_w, h - header_h - key_h).font_scale);
+        ImGui::PushTextWrapPos(0.0f);
+        text_wrapped(explanation.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::SetWindowFontScale(1.0f);
+        ImGui::End();
+        return;
+    }
     place_window(0, h - footer.height, w, footer.height);
     ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | (footer.scrolls ? 0 : ImGuiWindowFlags_NoScrollbar));
     if (!strip.title.empty()) {

@@ -20,6 +20,7 @@
 #include "app/gui/views/canvas/view_canvas_product.h"
 #include "app/gui/views/canvas/view_storage.h"
 #include "app/text/languages.h"
+#include "core/masked_score.h"
 #include "core/text_split.h"
 
 namespace attn::gui {
@@ -27,12 +28,12 @@ namespace attn::gui {
 // ------------------------------------------------------------ Painter helpers
 void Painter::text(ImFont* font, ImVec2 pos, uint32_t color, const std::string& s) const {
     ImFont* use = font ? font : ImGui::GetFont();
-    dl->AddText(use, use->FontSize, pos, color, s.c_str(), s.c_str() + s.size());
+    dl->AddText(use, use->FontSize * f->type, pos, color, s.c_str(), s.c_str() + s.size());
 }
 
 ImVec2 Painter::measure(ImFont* font, const std::string& s) const {
     ImFont* use = font ? font : ImGui::GetFont();
-    return use->CalcTextSizeA(use->FontSize, FLT_MAX, 0.0f, s.c_str(), s.c_str() + s.size());
+    return use->CalcTextSizeA(use->FontSize * f->type, FLT_MAX, 0.0f, s.c_str(), s.c_str() + s.size());
 }
 
 std::vector<int> visible_panels(const StepDisplay& sd, const CanvasUi& ui) {
@@ -131,10 +132,12 @@ void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const 
 
 namespace {
 
-// A difference from float32 in at most 6 characters: "0", "2.9e-3", "1.2e+1"; masked cells as "-inf".
+// A difference from float32 in at most 6 characters: "0", "2.9e-3", "1.2e+1". A key masked
+// in both runs has no difference to show (make_difference_trace marks it -inf): no number,
+// its hatching says it.
 std::string format_difference(float v) {
     if (v == 0.0f) return "0";
-    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+    if (std::isinf(v)) return "";
     char text[32];
     std::snprintf(text, sizeof text, "%.1e", static_cast<double>(v));
     std::string out = text;
@@ -202,6 +205,32 @@ void draw_row_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
     }
 }
 
+// Column labels turned 90 degrees (reading upwards), one per column, above `r`; false
+// (nothing drawn) when the columns are too narrow even for that (the caller then skips).
+static bool draw_standing_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_w, int first_col, int cols) {
+    const float font = std::min(p.small_size(), cell_w / 1.1f);
+    if (font < 7.0f) return false;
+    const float room = p.style.col_header - 2.0f;  // a standing label's length
+    for (int j = 0; j < cols; ++j) {
+        const std::string full = axis_label(p, sd.col_labels, first_col + j);
+        std::string label = full;
+        for (int chars = static_cast<int>(utf8_length(full)); chars > 1 && measure_at(p, font, label).x > room; --chars)
+            label = clip_label(full, chars - 1);
+        const ImVec2 size = measure_at(p, font, label);
+        // Drawn flat from `origin` (inside the clip rectangle, so ImGui keeps the glyphs),
+        // then each vertex turned about it: (dx, dy) -> (dy, -dx) stands the word up.
+        const ImVec2 origin(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.y * 0.5f, r.y - 2.0f);
+        const int first_vertex = p.dl->VtxBuffer.Size;
+        text_at(p, font, origin, p.pal.text, label);
+        for (int v = first_vertex; v < p.dl->VtxBuffer.Size; ++v) {
+            ImDrawVert& vert = p.dl->VtxBuffer[v];
+            vert.pos = ImVec2(origin.x + (vert.pos.y - origin.y), origin.y - (vert.pos.x - origin.x));
+        }
+        label_tooltip(p, Rect{r.x + static_cast<float>(j) * cell_w, r.y - size.x - 2.0f, cell_w, size.x}, full, label);
+    }
+    return true;
+}
+
 void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_w, int first_col) {
     if (sd.panels.empty()) return;
     const int cols = static_cast<int>(std::lround(r.w / std::max(cell_w, 0.01f)));
@@ -220,6 +249,9 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
     const float digit_w = measure_at(p, 100.0f, "0123456789").x / 1000.0f;
     const LabelFit fit = tokens ? fit_side_labels(cell_w, p.small_size(), min_label_font(p), char_w * 1.1f, longest, 1)
                                 : fit_side_labels(cell_w, p.small_size(), min_label_font(p), digit_w, longest + 1, longest + 1);
+    // Key tokens too narrow for even one letter side by side stand on end instead, one per
+    // column, as many letters as the header's height holds (the full word in the tooltip).
+    if (tokens && fit.every > 1 && draw_standing_col_labels(p, sd, r, cell_w, first_col, cols)) return;
     // Indices keep one stride across joined groups (0 4 8 ... not 0 2 | 0 2).
     const int every = tokens || fit.every == 1 ? fit.every : nice_stride(fit.every);
     const int start = tokens ? 0 : (every - first_col % every) % every;
@@ -245,16 +277,23 @@ void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
     }
 }
 
-// Digits over hatching are hard to read (stripes cross them): masked cells get a plate
-// of their plain colour behind the text, so "-inf" and "0.00" read in both themes.
-void draw_hatched_cell_plate(const Painter& p, const Panel& pn, int row, int col, float v, const StepDisplay& sd,
-                             ImVec2 center, ImVec2 text_size, float alpha) {
-    const bool unpooled = pn.tex_rows == pn.rows && pn.tex_cols == pn.cols;
-    if (!unpooled) return;
+// How the picture marks cell (row, col): -1 a masked score (hatched, whatever the fill),
+// +1 a weight that is 0 because its key was masked (faintly hatched), 0 neither. The
+// display model writes these marks into the panel's values (-inf / +inf).
+static int hatch_mark(const Panel& pn, int row, int col) {
+    if (pn.tex_rows != pn.rows || pn.tex_cols != pn.cols) return 0;  // pooled: no cell of its own
     const size_t index = static_cast<size_t>(row) * static_cast<size_t>(pn.cols) + static_cast<size_t>(col);
-    if (index >= pn.values.size() || !std::isinf(pn.values[index])) return;
-    const bool masked_score = std::isinf(v) && v < 0;
-    const Rgb base = masked_score ? p.pal.masked : sample_colormap(sd.colormap, colormap_position(0.0f, sd.vmin, sd.vmax));
+    if (index >= pn.values.size() || !std::isinf(pn.values[index])) return 0;
+    return pn.values[index] < 0 ? -1 : 1;
+}
+
+// Digits over hatching are hard to read (stripes cross them): masked cells get a plate
+// of their plain colour behind the text, so "-inf", "-1e+20" and "0.00" read in both themes.
+void draw_hatched_cell_plate(const Painter& p, const Panel& pn, int row, int col, const StepDisplay& sd,
+                             ImVec2 center, ImVec2 text_size, float alpha) {
+    const int mark = hatch_mark(pn, row, col);
+    if (mark == 0) return;
+    const Rgb base = mark < 0 ? p.pal.masked : sample_colormap(sd.colormap, colormap_position(0.0f, sd.vmin, sd.vmax));
     const float pad = 2.0f * p.f->scale;
     p.dl->AddRectFilled(ImVec2(center.x - text_size.x * 0.5f - pad, center.y - text_size.y * 0.5f),
                         ImVec2(center.x + text_size.x * 0.5f + pad, center.y + text_size.y * 0.5f), pack_rgba(base, alpha * 0.92f),
@@ -341,12 +380,12 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
             const float v = values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)];
             const std::string s = difference ? format_difference(v) : words ? vocabulary_word(p, v) : format_cell_fixed(v, decimals);
             if (s.empty() || static_cast<int>(s.size()) > max_chars) continue;
-            const bool masked = std::isinf(v) && v < 0;
+            const bool masked = hatch_mark(pn, i, j) < 0 || (std::isinf(v) && v < 0);
             const Rgb c = sample_colormap(sd.colormap, colormap_position(v, sd.vmin, sd.vmax));
             const bool dark_text = masked ? p.f->light : luminance(c) > 0.45f;
             const uint32_t color = dark_text ? IM_COL32(20, 20, 24, a) : IM_COL32(250, 250, 250, a);
             const ImVec2 size = measure_at(p, format.font_px, s);
-            draw_hatched_cell_plate(p, pn, i, j, v, sd, ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w,
+            draw_hatched_cell_plate(p, pn, i, j, sd, ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w,
                                                            r.y + (static_cast<float>(i) + 0.5f) * cell_h), size, alpha);
             text_at(p, format.font_px,
                     ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f,
@@ -368,7 +407,16 @@ void outline_rect(const Painter& p, const Rect& r, float thickness) {
     p.dl->AddRect(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), p.pal.highlight, 0.0f, 0, t);
 }
 
-void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
+std::string masked_legend_label(const CanvasFrame& frame, bool scores) {
+    if (!scores) return text::tr("canvas.legend.masked_key");
+    // Differences from float32 hold no fill: the key was masked in both runs.
+    if (frame.model->colour_scale.difference_from_float32) return text::tr("canvas.legend.masked_both");
+    // The fill the mask wrote (-inf, -1e+20, -3.4e+38): a finite fill is drawn hatched too.
+    const AttentionConfig& c = frame.trace->config;
+    return text::trf("canvas.legend.masked", {{"fill", format_value(masked_score_fill(c.mask_spec().fill, c.dtype), 2)}});
+}
+
+void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r, bool swatch) {
     if (sd.colormap == ColormapKind::Neutral) {  // ids: a scale would suggest amounts
         const std::string caption = text::tr("canvas.legend.ids");
         const float right = r.right() - p.measure(p.f->fonts.small, caption).x;
@@ -399,28 +447,32 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r) {
     else if (sd.stretched) title += text::trf("canvas.legend.stretched", {{"top", hi}});
     else if (p.f->model->colour_scale.one_scale_across_steps) title += text::tr("canvas.legend.one_scale");
     p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
-    if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
-        // The same hatching the shader draws: masked is neither a value nor "not computed yet".
-        const bool scores = sd.masked_cells > 0;
-        const std::string label = text::tr(scores ? "canvas.legend.masked" : "canvas.legend.masked_key");
-        const float sx = r.x - p.measure(p.f->fonts.small, label).x - r.h * 2.0f - 18.0f * p.f->scale;
-        const float side = r.h * 1.6f;
-        const Rect sw{sx, r.y - (side - r.h) * 0.5f, side, side};
-        const ImVec2 a(sw.x, sw.y), b(sw.right(), sw.bottom());
-        const Rgb zero = sample_colormap(sd.colormap, colormap_position(0.0f, sd.vmin, sd.vmax));
-        p.dl->AddRectFilled(a, b, scores ? pack_rgba(p.pal.masked) : pack_rgba(zero));
-        const Rgb hatch{std::min(1.0f, p.pal.masked.r + 0.3f), std::min(1.0f, p.pal.masked.g + 0.3f),
-                        std::min(1.0f, p.pal.masked.b + 0.3f)};
-        p.dl->PushClipRect(a, b, true);
-        for (float d = -side; d < side; d += side / 3.0f) {
-            p.dl->AddLine(ImVec2(sw.x + d, sw.bottom()), ImVec2(sw.x + d + side, sw.y), pack_rgba(hatch, scores ? 1.0f : 0.6f),
-                          std::max(1.0f, 1.5f * p.f->scale));
-        }
-        p.dl->PopClipRect();
-        p.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), p.pal.frame);
-        p.text(p.f->fonts.small, ImVec2(sw.right() + 5.0f * p.f->scale, r.y + r.h * 0.5f - p.small_size() * 0.5f),
-               p.pal.dim_text, label);
+    if (swatch && (sd.masked_cells > 0 || sd.masked_zero_cells > 0)) {
+        const float sx = r.x - p.measure(p.f->fonts.small, masked_legend_label(*p.f, sd.masked_cells > 0)).x - r.h * 2.0f - 18.0f * p.f->scale;
+        draw_masked_swatch(p, sd, ImVec2(sx, r.y), r.h);
     }
+}
+
+void draw_masked_swatch(const Painter& p, const StepDisplay& sd, ImVec2 at, float bar_h) {
+    if (sd.masked_cells <= 0 && sd.masked_zero_cells <= 0) return;
+    // The same hatching the shader draws: masked is neither a value nor "not computed yet".
+    const bool scores = sd.masked_cells > 0;
+    const std::string label = masked_legend_label(*p.f, scores);
+    const float side = bar_h * 1.6f;
+    const Rect sw{at.x, at.y - (side - bar_h) * 0.5f, side, side};
+    const ImVec2 a(sw.x, sw.y), b(sw.right(), sw.bottom());
+    const Rgb zero = sample_colormap(sd.colormap, colormap_position(0.0f, sd.vmin, sd.vmax));
+    p.dl->AddRectFilled(a, b, scores ? pack_rgba(p.pal.masked) : pack_rgba(zero));
+    const Rgb hatch{std::min(1.0f, p.pal.masked.r + 0.3f), std::min(1.0f, p.pal.masked.g + 0.3f),
+                    std::min(1.0f, p.pal.masked.b + 0.3f)};
+    p.dl->PushClipRect(a, b, true);
+    for (float d = -side; d < side; d += side / 3.0f) {
+        p.dl->AddLine(ImVec2(sw.x + d, sw.bottom()), ImVec2(sw.x + d + side, sw.y), pack_rgba(hatch, scores ? 1.0f : 0.6f),
+                      std::max(1.0f, 1.5f * p.f->scale));
+    }
+    p.dl->PopClipRect();
+    p.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), p.pal.frame);
+    p.text(p.f->fonts.small, ImVec2(sw.right() + 5.0f * p.f->scale, at.y + bar_h * 0.5f - p.small_size() * 0.5f), p.pal.dim_text, label);
 }
 
 // ------------------------------------------------------------ draw_canvas
@@ -498,19 +550,20 @@ float result_cell(const Painter& p, const CanvasUi& ui, const CanvasBands& bands
 CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h) {
     if (!p.f->presentation) return bands_with(p, body, legend_h, 0);
     // Presentation: the picture comes first. Bands fold, least needed first, until its
-    // cells hold a number ("-0.00" in the small font).
-    const float wanted = p.measure(p.f->fonts.small, "-0.00").x + 6.0f * p.f->scale;
+    // cells are within 5% of the largest folding can give them (and hold a number, "-0.00"
+    // in the small font): operands and readouts make way for the picture, at any UI scale.
     std::vector<float> cells;
     for (int folded = 0; folded <= static_cast<int>(Band::Count); ++folded) cells.push_back(result_cell(p, ui, bands_with(p, body, legend_h, folded)));
+    const float numbers = p.measure(p.f->fonts.small, "-0.00").x + 6.0f * p.f->scale;
+    const float wanted = std::max(numbers, 0.95f * *std::max_element(cells.begin(), cells.end()));
     return bands_with(p, body, legend_h, bands_to_fold(cells, wanted));
 }
 
-CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
-    CanvasRequests requests;
-    if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
-    if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return requests;
-    Painter p;
-    p.dl = ImGui::GetWindowDrawList();
+namespace {
+
+// The painter of `frame`: palette and sizes from its type and scale.
+Painter canvas_painter(const CanvasFrame& frame) {
+    Painter p;  // p.dl stays null: only the callers that draw take the window's list
     p.f = &frame;
     p.pal = canvas_palette(frame.light);
     const float s = frame.scale;
@@ -525,47 +578,131 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     float gutter = p.measure(frame.fonts.small, "0000").x;
     for (const auto& t : frame.model->query_tokens) gutter = std::max(gutter, p.measure(frame.fonts.small, clip_label(t, 9)).x);
     p.style.row_gutter = gutter + 10.0f * s;
+    return p;
+}
 
+// The caption line over the picture: the shape caption (and notice), with the legend
+// beside it when the line has room, else in a band under the heatmaps (`legend_h`). With
+// the key beside the picture (presentation, frame.key_beside) there is no such line.
+struct TopLine {
+    std::string caption;
+    float caption_w = 0, caption_h = 0, top_h = 0;
+    float legend_w = 0, legend_block_w = 0, legend_bar_h = 0, legend_h = 0;
+    bool legend_on_top = false;
+    Rect legend_rect;
+};
+TopLine plan_top_line(const Painter& p, const CanvasUi& ui, const Rect& body) {
+    const CanvasFrame& frame = *p.f;
+    const StepDisplay& sd = p.display(frame.step);
+    const float s = frame.scale;
+    TopLine t;
+    if (frame.key_beside) return t;
+    t.legend_h = 2.0f * p.small_size() + 16.0f * s;
+    // Shape line: the tensor's name and named dimensions, and what is shown of it.
+    t.caption = canvas_caption(frame, ui);
+    t.caption_w = p.measure(frame.fonts.regular, t.caption).x;
+    if (!frame.notice.empty()) t.caption_w += 16.0f * s + p.measure(frame.fonts.regular, frame.notice).x;
+    // The colour legend sits beside the caption when the line has room (the rows below
+    // then keep the height a band of their own would take), else under the heatmaps.
+    t.legend_w = std::min(260.0f * s, body.w * 0.4f);
+    t.legend_bar_h = 10.0f * s;
+    t.legend_block_w = t.legend_w;
+    if (sd.masked_cells > 0 || sd.masked_zero_cells > 0)
+        t.legend_block_w += p.measure(frame.fonts.small, masked_legend_label(frame, sd.masked_cells > 0)).x + t.legend_bar_h * 3.6f + 18.0f * s;
+    // On the caption line the bar may shrink to 150 px (scaled) to fit beside a long caption.
+    const float top_room = body.w - t.caption_w - 24.0f * s - (t.legend_block_w - t.legend_w) - frame.top_right_reserved;
+    t.legend_on_top = top_room >= std::min(t.legend_w, 150.0f * s);
+    if (t.legend_on_top) t.legend_w = std::min(t.legend_w, top_room);
+    t.caption_h = p.font_size() + 8.0f * s;
+    t.top_h = t.legend_on_top ? std::max(t.caption_h, 2.0f * p.small_size() + t.legend_bar_h + 6.0f * s) : t.caption_h;
+    if (t.legend_on_top) {
+        t.legend_rect = Rect{body.right() - frame.top_right_reserved - t.legend_w, body.y + p.small_size() + 2.0f, t.legend_w, t.legend_bar_h};
+        t.legend_h = 0.0f;
+    }
+    return t;
+}
+
+// The canvas's margin: less in presentation, where the screen is the picture's.
+float canvas_pad(const CanvasFrame& frame) { return (frame.presentation ? 6.0f : 12.0f) * frame.scale; }
+
+}  // namespace
+
+float canvas_result_cell(const CanvasFrame& frame, const CanvasUi& ui, const Rect& area) {
+    if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return 0.0f;
+    if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return 0.0f;
+    const Painter p = canvas_painter(frame);
+    const float pad = canvas_pad(frame);
+    Rect body{area.x + pad, area.y + pad, area.w - 2 * pad, area.h - 2 * pad};
+    const TopLine top = plan_top_line(p, ui, body);
+    body.y += top.top_h;
+    body.h -= top.top_h;
+    return result_cell(p, ui, plan_bands(p, ui, body, top.legend_h));
+}
+
+float draw_canvas_key(const CanvasFrame& frame, const CanvasUi& ui, const Rect& area) {
+    if (!frame.trace || !frame.model || frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return 0.0f;
+    Painter p = canvas_painter(frame);
+    p.dl = ImGui::GetWindowDrawList();
+    const StepDisplay& sd = p.display(frame.step);
+    const float s = frame.scale;
+    // The caption, one piece a line when the column is narrow ("attn_weights", "(B=1, H=4, ...)").
+    float y = area.y;
+    std::string line;
+    const auto flush = [&] {
+        if (line.empty()) return;
+        p.text(frame.fonts.regular, ImVec2(area.x, y), p.pal.text, line);
+        y += p.font_size() + 2.0f * s;
+        line.clear();
+    };
+    const std::string caption = canvas_caption(frame, ui), gap = "   ";  // its pieces are 3 spaces apart
+    for (size_t at = 0; at < caption.size();) {
+        const size_t end = std::min(caption.find(gap, at), caption.size());
+        const std::string piece = caption.substr(at, end - at);
+        at = end + gap.size();
+        if (!line.empty() && p.measure(frame.fonts.regular, line + gap + piece).x > area.w) flush();
+        line += (line.empty() ? "" : gap) + piece;
+    }
+    flush();
+    // The legend under it, the whole column wide, and the masked cells' swatch under that.
+    const float bar_h = 10.0f * s;
+    y += 6.0f * s;
+    draw_legend(p, sd, Rect{area.x + 1.0f, y + p.small_size() + 2.0f, area.w - 2.0f, bar_h}, false);
+    y += 2.0f * p.small_size() + bar_h + 8.0f * s;
+    if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
+        draw_masked_swatch(p, sd, ImVec2(area.x + 2.0f, y + bar_h * 0.3f), bar_h);
+        y += bar_h * 1.6f + 8.0f * s;
+    }
+    return y - area.y;
+}
+
+CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
+    CanvasRequests requests;
+    if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
+    if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return requests;
+    Painter p = canvas_painter(frame);
+    p.dl = ImGui::GetWindowDrawList();
+    const float s = frame.scale;
     p.dl->PushClipRect(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), true);
     p.dl->AddRectFilled(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), p.pal.background);
 
     const StepDisplay& sd = p.display(frame.step);
     const Step& step = p.step(frame.step);
-    const float pad = 12.0f * s;
-    const float legend_h = 2.0f * p.small_size() + 16.0f * s;
+    const float pad = canvas_pad(frame);
     Rect body{area.x + pad, area.y + pad, area.w - 2 * pad, area.h - 2 * pad};
-
-    // Shape line: the tensor's name and named dimensions, and what is shown of it.
-    const std::string caption = canvas_caption(frame, ui);
-    p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, caption);
-    float caption_w = p.measure(frame.fonts.regular, caption).x;
-    if (!frame.notice.empty()) {
-        const float x = body.x + caption_w + 16.0f * s;
-        p.text(frame.fonts.regular, ImVec2(x, body.y), p.pal.notice, frame.notice);
-        caption_w += 16.0f * s + p.measure(frame.fonts.regular, frame.notice).x;
+    const TopLine top = plan_top_line(p, ui, body);
+    const std::string& caption = top.caption;
+    const float caption_w = top.caption_w, caption_h = top.caption_h, top_h = top.top_h, legend_h = top.legend_h;
+    const float legend_w = top.legend_w, legend_block_w = top.legend_block_w, legend_bar_h = top.legend_bar_h;
+    const bool legend_on_top = top.legend_on_top;
+    const Rect& legend_rect = top.legend_rect;
+    if (!frame.key_beside) {
+        p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, caption);
+        if (!frame.notice.empty())
+            p.text(frame.fonts.regular, ImVec2(body.x + caption_w - p.measure(frame.fonts.regular, frame.notice).x, body.y), p.pal.notice, frame.notice);
     }
-    // The colour legend sits beside the caption when the line has room (the rows below
-    // then keep the height a band of their own would take), else under the heatmaps.
-    float legend_w = std::min(260.0f * s, body.w * 0.4f);
-    const float legend_bar_h = 10.0f * s;
-    float legend_block_w = legend_w;
-    if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
-        legend_block_w += p.measure(frame.fonts.small, text::tr("canvas.legend.masked_key")).x + legend_bar_h * 3.6f + 18.0f * s;
-
-    }
-    // On the caption line the bar may shrink to 150 px (scaled) to fit beside a long caption.
-    const float top_room = body.w - caption_w - 24.0f * s - (legend_block_w - legend_w) - frame.top_right_reserved;
-    const bool legend_on_top = top_room >= std::min(legend_w, 150.0f * s);
-    if (legend_on_top) legend_w = std::min(legend_w, top_room);
-    const float caption_h = p.font_size() + 8.0f * s;
-    const float top_h = legend_on_top ? std::max(caption_h, 2.0f * p.small_size() + legend_bar_h + 6.0f * s) : caption_h;
-    const Rect legend_rect = legend_on_top
-                                 ? Rect{body.right() - frame.top_right_reserved - legend_w, body.y + p.small_size() + 2.0f,
-                                        legend_w, legend_bar_h}
-                                 : Rect{};
     body.y += top_h;
     body.h -= top_h;
-    const CanvasBands bands = plan_bands(p, ui, body, legend_on_top ? 0.0f : legend_h);
+    const CanvasBands bands = plan_bands(p, ui, body, legend_h);
     const float paint_h = bands.paint_h, focus_h = bands.focus_h, notes_h = bands.notes_h, rotation_h = bands.rotation_h;
     const bool strip = bands.strip;
     const std::vector<std::string>& more_notes = bands.more_notes;
@@ -575,7 +712,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     body = bands.body;
     // Everything below the heatmaps (legend, readouts, notes, dials, strip) stays uncovered.
     ui.pictures_bottom = body.bottom();
-    const Rect focus_area{body.x, body.bottom() + (legend_on_top ? 0.0f : legend_h), body.w, focus_h};
+    const Rect focus_area{body.x, body.bottom() + legend_h, body.w, focus_h};
     const Rect notes_area{body.x, focus_area.bottom(), body.w, notes_h};
     const Rect more_notes_area{body.x, notes_area.bottom(), body.w, more_notes_h};
     const Rect rotation_area{body.x, more_notes_area.bottom(), body.w, rotation_h};
@@ -625,7 +762,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
         const float limit = legend_on_top ? legend_rect.x - (legend_block_w - legend_w) - 12.0f * s : area.right() - pad - frame.top_right_reserved;
         ImVec2 at(drawn.layout.bounds.x, drawn.layout.bounds.bottom() + 2.0f * s);
         if (top_h >= caption_h + p.small_size()) at = ImVec2(area.x + pad, caption_y + p.font_size() + 4.0f * s);
-        else if (x + p.measure(frame.fonts.small, hidden).x <= limit) at = ImVec2(x, caption_y + (p.font_size() - p.small_size()) * 0.5f);
+        else if (!frame.key_beside && x + p.measure(frame.fonts.small, hidden).x <= limit) at = ImVec2(x, caption_y + (p.font_size() - p.small_size()) * 0.5f);
         p.text(frame.fonts.small, at, p.pal.dim_text, hidden);
     }
     // Pinned and hovered cells are outlined.
@@ -650,8 +787,9 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
         }
     }
 
-    draw_legend(p, sd, legend_on_top ? legend_rect
-                                     : Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, legend_bar_h});
+    if (!frame.key_beside)
+        draw_legend(p, sd, legend_on_top ? legend_rect
+                                         : Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, legend_bar_h});
     if (strip) draw_storage_strip(p, strip_area);
     if (focus_h > 0.0f) draw_focus_summary(p, sd, focus_area);
     if (notes_h > 0.0f) draw_notes(p, sd, notes_area);
