@@ -117,3 +117,31 @@ TEST_CASE("export-torch --lang zh-Hans and zh-Hant write the comments in that la
         CHECK(compared.exit_code == 0);
     }
 }
+
+TEST_CASE("the code panel shows the generic module's comments in the language in use, every step on a line") {
+    const attn::AttentionConfig plain;
+    const std::vector<attn::io::CodeLine>& english = attn::io::code_lines_for(plain, attn::text::english());
+    CHECK(&english == &attn::io::torch_module_lines());
+    for (const char* code : {"zh-Hans", "zh-Hant"}) {
+        CAPTURE(code);
+        const attn::text::Catalogue* language = attn::text::find_language(code);
+        REQUIRE(language);
+        const std::vector<attn::io::CodeLine>& lines = attn::io::code_lines_for(plain, *language);
+        CHECK(&lines == &attn::io::torch_module_lines(*language));  // parsed once per language
+        // A comment in that language: the Chinese of "rotate q and k by position".
+        const std::string rotate = language->text("code.comment.rope_rotate");
+        bool found = false;
+        for (const attn::io::CodeLine& line : lines) found = found || line.code.find(rotate) != std::string::npos;
+        CHECK(found);
+        // The same steps are marked as in English, each on a line.
+        for (const attn::StepId id : attn::kAllStepIds) {
+            CAPTURE(attn::step_name(id));
+            bool in_english = false, here = false;
+            for (const attn::io::CodeLine& line : english)
+                for (const attn::StepId s : line.steps) in_english = in_english || s == id;
+            for (const attn::io::CodeLine& line : lines)
+                for (const attn::StepId s : line.steps) here = here || s == id;
+            CHECK(here == in_english);
+        }
+    }
+}

@@ -229,13 +229,19 @@ Result<std::vector<CodeLine>> parse_step_markers(std::string_view source) {
     return lines;
 }
 
-const std::vector<CodeLine>& torch_module_lines() {
-    static const std::vector<CodeLine> lines = [] {
-        Result<std::vector<CodeLine>> parsed = parse_step_markers(torch_module_source());
-        assert(parsed.ok() && "assets/code/attention_module.py has a bad step marker");
-        return parsed.ok() ? std::move(parsed.value()) : std::vector<CodeLine>{};
-    }();
-    return lines;
+const std::vector<CodeLine>& torch_module_lines() { return torch_module_lines(text::english()); }
+
+const std::vector<CodeLine>& torch_module_lines(const text::Catalogue& language) {
+    // The window may ask from several threads; each language is parsed once.
+    static std::mutex guard;
+    static std::map<std::string, std::vector<CodeLine>> parsed_by_language;
+    const std::lock_guard<std::mutex> lock(guard);
+    auto found = parsed_by_language.find(language.code());
+    if (found != parsed_by_language.end()) return found->second;  // std::map never moves its values
+    Result<std::vector<CodeLine>> parsed = parse_step_markers(with_comments(embedded_file("attention_module.py"), language));
+    assert(parsed.ok() && "assets/code/attention_module.py has a bad step marker");
+    std::vector<CodeLine> lines = parsed.ok() ? std::move(parsed.value()) : std::vector<CodeLine>{};
+    return parsed_by_language.emplace(language.code(), std::move(lines)).first->second;
 }
 
 const std::vector<CodeLine>& recipe_class_lines(const std::string& class_name) {
@@ -255,9 +261,11 @@ std::string code_class_for(const AttentionConfig& config) {
     return recipe->torch_class;
 }
 
-const std::vector<CodeLine>& code_lines_for(const AttentionConfig& config) {
+const std::vector<CodeLine>& code_lines_for(const AttentionConfig& config) { return code_lines_for(config, text::english()); }
+
+const std::vector<CodeLine>& code_lines_for(const AttentionConfig& config, const text::Catalogue& language) {
     const std::string name = code_class_for(config);
-    return name.empty() ? torch_module_lines() : recipe_class_lines(name);
+    return name.empty() ? torch_module_lines(language) : recipe_class_lines(name);
 }
 
 std::vector<bool> lines_run(const std::vector<CodeLine>& lines, const AttentionConfig& config) {

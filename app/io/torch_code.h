@@ -77,6 +77,9 @@ std::vector<CodeLine> article_lines(const std::vector<CodeLine>& lines);
 // torch_module_source() parsed once (the embedded file is checked by a test, so a
 // failure here is a programmer error: asserts, then gives no lines).
 const std::vector<CodeLine>& torch_module_lines();
+// The same with its comments in `language` (the code panel in a Chinese window); parsed
+// once per language.
+const std::vector<CodeLine>& torch_module_lines(const text::Catalogue& language);
 
 // The lines of `class_name` in recipe_modules.py: from `class Name` to the next
 // top-level statement, preceded by the top-level classes and functions it calls
@@ -87,6 +90,9 @@ const std::vector<CodeLine>& recipe_class_lines(const std::string& class_name);
 // What the code panel shows for `config`: its recipe's class when config.recipe names a
 // known recipe whose class is in recipe_modules.py, else the generic module.
 const std::vector<CodeLine>& code_lines_for(const AttentionConfig& config);
+// The same with the generic module's comments in `language` (a recipe's class is shown
+// as its article wrote it).
+const std::vector<CodeLine>& code_lines_for(const AttentionConfig& config, const text::Catalogue& language);
 // The PyTorch class code_lines_for shows ("ScratchMha"), or "" for the generic module.
 std::string code_class_for(const AttentionConfig& config);
 

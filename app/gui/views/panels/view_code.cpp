@@ -109,7 +109,8 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     const int index = std::clamp(playback.step(), 0, static_cast<int>(trace->steps.size()) - 1);
     const Step& shown = trace->steps[static_cast<size_t>(index)];
     // A recipe's configuration shows its own article-style class (recipe_modules.py).
-    const std::vector<io::CodeLine>& lines = io::code_lines_for(trace->config);
+    // The generic module's comments in the language in use.
+    const std::vector<io::CodeLine>& lines = io::code_lines_for(trace->config, text::active());
     const std::string recipe_class = io::code_class_for(trace->config);
     // Computed each frame: a few hundred string compares, no allocation worth caching.
     const std::vector<bool> runs = io::lines_run(lines, trace->config);
