@@ -14,6 +14,7 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     sub->add_option("--size", command.size, "image size WxH before scaling (default 1280x720)");
     sub->add_option("--scale", o.scale, "resolution multiplier: 1, 2 or 4")->check(CLI::IsMember({1, 2, 4}))->capture_default_str();
     sub->add_option("--theme", o.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
+    sub->add_option("--view", o.view, "weight steps as heatmap, lines or both")->capture_default_str();
     sub->add_flag("--presentation", o.presentation, "presentation mode (the P key): no controls, type 1.5 times larger");
     return sub;
 }

@@ -9,6 +9,7 @@
 #include "app/gui/window/cjk_font.h"
 #include "app/gui/export/export.h"
 #include "app/gui/display/format.h"
+#include "app/gui/display/weight_lines.h"
 #include "app/gui/window/frame.h"
 #include "app/gui/gl/headless.h"
 #include "app/text/languages.h"
@@ -95,6 +96,7 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     }
     if (options.theme != "dark" && options.theme != "light") return fail("--theme must be dark or light");
     if (!(options.progress >= 0.0f && options.progress <= 1.0f)) return fail("--progress must be between 0 and 1");
+    if (!parse_weights_as(options.view)) return fail("--view must be heatmap, lines or both");
     const Status dir = ensure_writable_dir(options.out_dir);
     if (!dir.ok()) return fail(text::render(dir.message()));
 
@@ -111,6 +113,7 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     AppState state;
     state.settings.light_theme = options.theme == "light";
     state.ui.presentation = options.presentation;
+    state.settings.weights_as = options.view;
     accept_result(state, std::move(computed), 0.0);
     note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
     // Presentation mode's larger type on a picture of the same size, as pressing P does.

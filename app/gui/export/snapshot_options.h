@@ -17,6 +17,7 @@ struct SnapshotOptions {
     int scale = 1;              // 1, 2 or 4
     std::string theme = "dark"; // dark | light
     bool presentation = false;  // presentation mode's layout and larger type (the P key)
+    std::string view = "heatmap";  // weight steps as: heatmap | lines | both (View > Weights as)
 };
 // `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.
 // Returns 0, or 2 with one line on stderr.

@@ -13,6 +13,7 @@
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/gl/heatmap_cache.h"
 #include "app/gui/display/layout.h"
+#include "app/gui/display/weight_lines.h"
 #include "app/gui/edits/painted_mask.h"
 
 namespace attn::gui {
@@ -35,6 +36,7 @@ struct CanvasFrame {
     bool show_storage = true;  // the storage strip under the heatmaps
     bool interactive = true;   // false for snapshots: no hover, no clicks
     bool presentation = false; // presentation mode: the picture first, bands fold away
+    WeightsAs weights_as = WeightsAs::Heatmap;  // View > Weights as, on weight steps
     std::string notice;        // shown after the caption, e.g. why the settings were not applied
     float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
     Fonts fonts;

@@ -63,6 +63,7 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
     frame.fonts = ctx.fonts;
     frame.show_storage = ui.show_storage;
     frame.presentation = ui.presentation;
+    frame.weights_as = parse_weights_as(settings.weights_as).value_or(WeightsAs::Heatmap);
     if (config_rejected) frame.notice = tr("canvas.notice_last_valid");
     else if (results.model->colour_scale.difference_from_float32)
         frame.notice = trf("canvas.notice_difference", {{"dtype", to_string(results.trace->config.dtype)}});

@@ -1,0 +1,220 @@
+#include "app/gui/views/canvas/view_weight_lines.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "app/gui/display/format.h"
+#include "app/gui/display/head_groups.h"
+#include "app/gui/views/canvas/view_canvas.h"
+#include "app/text/languages.h"
+#include "core/text_split.h"
+
+namespace attn::gui {
+namespace {
+
+// Labels this many characters long at most (the heatmap's row labels clip the same way).
+constexpr int kLabelChars = 9;
+
+void text_at(const Painter& p, float size, ImVec2 pos, uint32_t color, const std::string& s) {
+    p.dl->AddText(p.f->fonts.small, size, pos, color, s.c_str());
+}
+float width_at(const Painter& p, float size, const std::string& s) {
+    ImFont* font = p.f->fonts.small;
+    return font ? font->CalcTextSizeA(size, 1e9f, 0.0f, s.c_str()).x : size * 0.6f * static_cast<float>(s.size());
+}
+
+std::string token_label(const std::vector<std::string>& tokens, int i) {
+    return i < static_cast<int>(tokens.size()) ? clip_label(tokens[static_cast<size_t>(i)], kLabelChars) : std::to_string(i);
+}
+
+uint32_t head_colour(const Painter& p, int head, float alpha) {
+    if (head < 0) return pack_rgba(sample_colormap(ColormapKind::Neutral, 0.85f), alpha);  // the head mean
+    return pack_rgba(step_head_color(p.f->trace->config, p.step(p.f->step).id, head), alpha);
+}
+
+// The heads drawn: one when a head is chosen in the selector, else all of them.
+std::vector<HeadWeights> shown_heads(const Painter& p, const CanvasUi& ui) {
+    return head_weights(*p.f->trace, p.f->step, p.f->model->batch_item, ui.enlarged_head);
+}
+
+// The head swatches and the hint above the lines; returns the height used.
+float draw_key(const Painter& p, const std::vector<HeadWeights>& heads, const Rect& area) {
+    const float s = p.f->scale, line_h = p.small_size() + 4.0f * s;
+    float x = area.x;
+    for (const HeadWeights& hw : heads) {
+        const std::string name = hw.head < 0 ? text::tr("lines.head_mean") : text::trf("canvas.head", {{"head", hw.head}});
+        const float w = p.measure(p.f->fonts.small, name).x + 22.0f * s;
+        if (x + w > area.right()) break;
+        const float y = area.y + p.small_size() * 0.5f;
+        p.dl->AddLine(ImVec2(x, y), ImVec2(x + 12.0f * s, y), head_colour(p, hw.head, 1.0f), 3.0f * s);
+        p.text(p.f->fonts.small, ImVec2(x + 15.0f * s, area.y), p.pal.text, name);
+        x += w;
+    }
+    p.text(p.f->fonts.small, ImVec2(area.x, area.y + line_h), p.pal.dim_text, text::tr("lines.hint"));
+    return 2.0f * line_h + 4.0f * s;
+}
+
+// Labels of one column: every `every`-th when nothing is focused, else the rows whose
+// numbers are printed (and the focused token), so every number has its token beside it.
+void draw_labels(const Painter& p, const TokenColumns& c, bool left, const std::vector<int>& rows, int focused) {
+    const std::vector<std::string>& tokens = left ? p.f->model->query_tokens : p.f->model->key_tokens;
+    const std::vector<float>& ys = left ? c.query_y : c.key_y;
+    const float size = c.labels.font_px, gap = 6.0f * p.f->scale;
+    for (int i : rows) {
+        const std::string label = token_label(tokens, i);
+        const float w = width_at(p, size, label);
+        const float x = left ? c.query_x - gap - w : c.key_x + gap;
+        const ImVec2 at(x, ys[static_cast<size_t>(i)] - size * 0.5f);
+        if (i == focused) p.dl->AddRectFilled(ImVec2(at.x - 3.0f, at.y - 1.0f), ImVec2(at.x + w + 3.0f, at.y + size + 1.0f), p.pal.highlight_fill);
+        text_at(p, size, at, i == focused ? p.pal.text : p.pal.dim_text, label);
+    }
+}
+
+std::vector<int> every_nth(int count, int every) {
+    std::vector<int> rows;
+    for (int i = 0; i < count; i += std::max(1, every)) rows.push_back(i);
+    return rows;
+}
+
+// The focused token's weights as numbers at the far end of its lines, one per head in the
+// head's colour; rows too close to a heavier one are left out. Returns the rows numbered.
+std::vector<int> draw_numbers(const Painter& p, const TokenColumns& c, const std::vector<WeightLine>& lines,
+                              const std::vector<HeadWeights>& heads, TokenRef focus) {
+    const bool at_keys = focus.side == TokenRef::Side::Query;
+    const std::vector<float>& ys = at_keys ? c.key_y : c.query_y;
+    const float size = c.labels.font_px, gap = 6.0f * p.f->scale;
+    const float number_w = width_at(p, size, "0.00") + 6.0f * p.f->scale;
+    // All heads' numbers when they fit in a third of the lines' span, else the largest only.
+    const bool every_head = number_w * static_cast<float>(heads.size()) < (c.key_x - c.query_x) / 3.0f;
+    std::vector<float> largest(ys.size(), -1.0f);
+    for (const WeightLine& l : lines) {
+        float& m = largest[static_cast<size_t>(at_keys ? l.key : l.query)];
+        m = std::max(m, l.weight);
+    }
+    const std::vector<int> rows = readable_rows(ys, largest, size * 1.1f);
+    for (int row : rows) {
+        if (largest[static_cast<size_t>(row)] < 0.0f) continue;  // masked: no line, no number
+        const float y = ys[static_cast<size_t>(row)] - size * 0.5f;
+        int slot = 0;
+        for (size_t h = 0; h < heads.size(); ++h) {
+            const int q = at_keys ? focus.index : row, k = at_keys ? row : focus.index;
+            if (heads[h].is_masked(q, k)) continue;
+            const float v = heads[h].weight(q, k);
+            if (!every_head && v < largest[static_cast<size_t>(row)]) continue;
+            const std::string number = text::fixed(v, 2);
+            const float x = at_keys ? c.key_x - gap - number_w * static_cast<float>((every_head ? heads.size() : 1) - slot)
+                                    : c.query_x + gap + number_w * static_cast<float>(slot);
+            p.dl->AddRectFilled(ImVec2(x - 2.0f, y - 1.0f), ImVec2(x + number_w - 4.0f, y + size + 1.0f), p.pal.background);
+            text_at(p, size, ImVec2(x, y), head_colour(p, heads[h].head, 1.0f), number);
+            ++slot;
+            if (!every_head) break;
+        }
+    }
+    return rows;
+}
+
+// The lines themselves; lines too faint to see are not sent to the GPU (L = 64 with 8
+// heads is 32768 pairs).
+void draw_lines(const Painter& p, const TokenColumns& c, const std::vector<WeightLine>& lines, bool focused) {
+    const float max_alpha = focused ? 1.0f : 0.85f;
+    for (const WeightLine& l : lines) {
+        const float alpha = l.alpha * max_alpha;
+        if (alpha * 255.0f < 1.5f) continue;
+        p.dl->AddLine(ImVec2(c.query_x, c.query_y[static_cast<size_t>(l.query)]), ImVec2(c.key_x, c.key_y[static_cast<size_t>(l.key)]),
+                      head_colour(p, l.head, alpha), l.width);
+    }
+}
+
+WeightLinesStyle lines_style(const Painter& p, const Rect& area) {
+    WeightLinesStyle style;
+    const float s = p.f->scale;
+    style.font_px = p.small_size();
+    style.min_font_px = min_label_font(p);
+    style.gap = 6.0f * s;
+    style.max_width = 6.0f * s;
+    style.min_width = 0.75f * s;
+    float widest = width_at(p, style.font_px, "000");
+    for (const std::vector<std::string>* tokens : {&p.f->model->query_tokens, &p.f->model->key_tokens})
+        for (const std::string& t : *tokens) {
+            widest = std::max(widest, width_at(p, style.font_px, clip_label(t, kLabelChars)));
+            style.longest_label = std::max(style.longest_label, static_cast<int>(utf8_length(clip_label(t, kLabelChars))));
+        }
+    style.label_w = std::min(widest + 8.0f * s, area.w * 0.25f);
+    return style;
+}
+
+// The lines over `area` (caption, key, columns); reads and writes the lines' hover and pin.
+void draw_lines_panel(const Painter& p, CanvasUi& ui, const Rect& area) {
+    const CanvasFrame& frame = *p.f;
+    const float s = frame.scale, pad = 12.0f * s;
+    p.dl->AddRectFilled(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), p.pal.background);
+    Rect body{area.x + pad, area.y + pad, area.w - 2.0f * pad, area.h - 2.0f * pad};
+    p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, canvas_caption(frame, ui));
+    body.y += p.font_size() + 8.0f * s;
+    const std::vector<HeadWeights> heads = shown_heads(p, ui);
+    if (heads.empty()) return;
+    const float key_h = draw_key(p, heads, Rect{body.x, body.y, body.w, 0.0f});
+    body.y += key_h;
+    body.h = area.bottom() - pad - body.y;
+    if (body.h < 8.0f || body.w < 40.0f) return;
+    const WeightLinesStyle style = lines_style(p, body);
+    const TokenColumns columns = token_columns(heads.front().queries, heads.front().keys, body, style);
+
+    // The mouse first, so this frame already shows what it points at.
+    ui.lines_hovered = TokenRef{};
+    if (frame.interactive && ImGui::IsWindowHovered()) {
+        const ImVec2 m = ImGui::GetMousePos();
+        ui.lines_hovered = token_at(columns, m.x, m.y);
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && columns.area.contains(m.x, m.y))
+            ui.lines_pinned = ui.lines_hovered == ui.lines_pinned ? TokenRef{} : ui.lines_hovered;
+    }
+    TokenRef focus = ui.lines_hovered.valid() ? ui.lines_hovered : ui.lines_pinned;
+    const int focus_count = focus.side == TokenRef::Side::Query ? heads.front().queries : heads.front().keys;
+    if (focus.index >= focus_count) focus = TokenRef{};
+    const std::vector<WeightLine> lines = weight_lines(heads, columns, style, focus);
+    draw_lines(p, columns, lines, focus.valid());
+    const int every = columns.labels.every;
+    if (!focus.valid()) {
+        draw_labels(p, columns, true, every_nth(heads.front().queries, every), -1);
+        draw_labels(p, columns, false, every_nth(heads.front().keys, every), -1);
+        return;
+    }
+    const std::vector<int> numbered = draw_numbers(p, columns, lines, heads, focus);
+    const bool query_focus = focus.side == TokenRef::Side::Query;
+    draw_labels(p, columns, true, query_focus ? std::vector<int>{focus.index} : numbered, query_focus ? focus.index : -1);
+    draw_labels(p, columns, false, query_focus ? numbered : std::vector<int>{focus.index}, query_focus ? -1 : focus.index);
+}
+
+}  // namespace
+
+bool shows_weight_lines(const CanvasFrame& frame) {
+    if (frame.weights_as == WeightsAs::Heatmap || !frame.trace || !frame.model) return false;
+    if (frame.step < 0 || frame.step >= static_cast<int>(frame.trace->steps.size())) return false;
+    return draws_weight_lines(frame.trace->steps[static_cast<size_t>(frame.step)].id);
+}
+
+CanvasRequests draw_weights_as(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
+    CanvasRequests requests;
+    Rect lines_area = area;
+    if (frame.weights_as == WeightsAs::Both) {
+        // The heatmap canvas on the left half; the head selector's corner is the lines'.
+        CanvasFrame heatmap = frame;
+        heatmap.weights_as = WeightsAs::Heatmap;
+        heatmap.top_right_reserved = 0.0f;
+        const float half = std::floor(area.w * 0.5f);
+        requests = draw_canvas(heatmap, ui, Rect{area.x, area.y, half, area.h});
+        lines_area = Rect{area.x + half, area.y, area.w - half, area.h};
+    }
+    Painter p;
+    p.dl = ImGui::GetWindowDrawList();
+    p.f = &frame;
+    p.pal = canvas_palette(frame.light);
+    p.dl->PushClipRect(ImVec2(lines_area.x, lines_area.y), ImVec2(lines_area.right(), lines_area.bottom()), true);
+    draw_lines_panel(p, ui, lines_area);
+    p.dl->PopClipRect();
+    return requests;
+}
+
+}  // namespace attn::gui
