@@ -131,6 +131,19 @@ TEST_CASE("lines: the pointer finds the token of the column it is over") {
     CHECK(k == TokenRef{TokenRef::Side::Key, 1});
     CHECK_FALSE(token_at(c, (c.query_x + c.key_x) * 0.5f, c.query_y[0]).valid());  // between the columns
     CHECK_FALSE(token_at(c, c.query_x - 10.0f, kArea.bottom() + 5.0f).valid());   // outside
+    CHECK_FALSE(token_at(c, c.query_x - c.label_band - 5.0f, c.query_y[0]).valid());  // left of the labels
+}
+
+TEST_CASE("lines: a short sentence in a wide area keeps its lines from going flat, centred") {
+    WeightLinesStyle style;
+    style.max_span_per_height = 1.5f;
+    const TokenColumns c = token_columns(3, 3, Rect{100, 0, 2000, 300}, style);
+    const float height = c.row_h * 3.0f;
+    CHECK(c.key_x - c.query_x == doctest::Approx(1.5f * height));
+    CHECK((c.query_x + c.key_x) * 0.5f == doctest::Approx(100.0f + 1000.0f));
+    const TokenColumns narrow = token_columns(3, 3, Rect{0, 0, 300, 300}, style);
+    CHECK(narrow.query_x - narrow.label_band >= -0.01f);  // labels stay inside
+    CHECK(narrow.key_x + narrow.label_band <= 300.01f);
 }
 
 TEST_CASE("lines: 64 tokens get thin lines and labels that skip without overlapping") {

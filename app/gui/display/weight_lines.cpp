@@ -120,10 +120,14 @@ bool touches(const TokenRef& focus, int query, int key) {
 TokenColumns token_columns(int queries, int keys, const Rect& area, const WeightLinesStyle& style) {
     TokenColumns c;
     c.area = area;
-    c.query_x = area.x + style.label_w + style.gap;
-    c.key_x = area.right() - style.label_w - style.gap;
     // Tokens no further apart than four label heights: a short sentence stays compact.
-    c.row_h = std::min(area.h / static_cast<float>(std::max({queries, keys, 1})), style.font_px * 4.0f);
+    const int tallest = std::max({queries, keys, 1});
+    c.row_h = std::min(area.h / static_cast<float>(tallest), style.font_px * 4.0f);
+    const float side = style.label_w + style.gap;
+    const float span = std::min(area.w - 2.0f * side, style.max_span_per_height * c.row_h * static_cast<float>(tallest));
+    c.query_x = area.x + (area.w - span) * 0.5f;
+    c.key_x = c.query_x + span;
+    c.label_band = side;
     c.query_y = column_centres(queries, area.y, area.h, c.row_h);
     c.key_y = column_centres(keys, area.y, area.h, c.row_h);
     c.labels = fit_stacked_labels(c.row_h, style.font_px, style.min_font_px, style.longest_label);
@@ -161,8 +165,8 @@ TokenRef token_at(const TokenColumns& c, float px, float py) {
         return i >= 0 && i < static_cast<int>(ys.size()) ? i : -1;
     };
     TokenRef ref;
-    if (px <= c.query_x) ref = TokenRef{TokenRef::Side::Query, nearest(c.query_y)};
-    else if (px >= c.key_x) ref = TokenRef{TokenRef::Side::Key, nearest(c.key_y)};
+    if (px <= c.query_x && px >= c.query_x - c.label_band) ref = TokenRef{TokenRef::Side::Query, nearest(c.query_y)};
+    else if (px >= c.key_x && px <= c.key_x + c.label_band) ref = TokenRef{TokenRef::Side::Key, nearest(c.key_y)};
     return ref.valid() ? ref : TokenRef{};
 }
 

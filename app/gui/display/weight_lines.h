@@ -85,6 +85,9 @@ struct WeightLinesStyle {
     float font_px = 13;      // the labels' font and the smallest it may shrink to
     float min_font_px = 9;
     int longest_label = 4;   // characters of the longest token label
+    // The lines run at most this many times the columns' height sideways (a short sentence
+    // in a wide window is not stretched into flat lines); the columns are then centred.
+    float max_span_per_height = 1.6f;
 };
 
 // Where the two token columns go: the lines' ends, the tokens' centres and their labels.
@@ -93,9 +96,11 @@ struct TokenColumns {
     float query_x = 0, key_x = 0;       // where lines start (left column) and end (right column)
     std::vector<float> query_y, key_y;  // (L), (S): the tokens' centres
     float row_h = 0;                    // spacing of the tokens (the same in both columns)
+    float label_band = 0;               // width of the labels beside each column (and their gap)
     LabelFit labels;                    // font and stride of the labels (stride: a nice_stride)
 };
-// `queries` tokens on the left, `keys` on the right, each column centred in `area`.
+// `queries` tokens on the left, `keys` on the right, each column centred in `area` and the
+// pair of columns centred across it.
 TokenColumns token_columns(int queries, int keys, const Rect& area, const WeightLinesStyle& style);
 
 // The lines of `heads`: one per pair that is not masked (and, when `focus` is valid, that
@@ -105,8 +110,9 @@ TokenColumns token_columns(int queries, int keys, const Rect& area, const Weight
 std::vector<WeightLine> weight_lines(const std::vector<HeadWeights>& heads, const TokenColumns& columns,
                                      const WeightLinesStyle& style, TokenRef focus = {});
 
-// The token whose label or line end is under (px, py): a query left of the left column's
-// line ends, a key right of the right one, the nearest row; invalid elsewhere.
+// The token whose label or line end is under (px, py): a query in the label band left of
+// the left column's line ends, a key in the band right of the right one, the nearest row;
+// invalid elsewhere.
 TokenRef token_at(const TokenColumns& columns, float px, float py);
 
 // The rows (indices into `y`) whose numbers can be printed beside their tokens without

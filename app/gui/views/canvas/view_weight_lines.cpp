@@ -8,6 +8,7 @@
 #include "app/gui/display/format.h"
 #include "app/gui/display/head_groups.h"
 #include "app/gui/views/canvas/view_canvas.h"
+#include "app/gui/views/canvas/view_canvas_notes.h"
 #include "app/text/languages.h"
 #include "core/text_split.h"
 
@@ -52,8 +53,19 @@ float draw_key(const Painter& p, const std::vector<HeadWeights>& heads, const Re
         p.text(p.f->fonts.small, ImVec2(x + 15.0f * s, area.y), p.pal.text, name);
         x += w;
     }
-    p.text(p.f->fonts.small, ImVec2(area.x, area.y + line_h), p.pal.dim_text, text::tr("lines.hint"));
-    return 2.0f * line_h + 4.0f * s;
+    float y = area.y + line_h;
+    for (const std::string& line : wrap_notes(p, {text::tr("lines.hint")}, area.w)) {
+        p.text(p.f->fonts.small, ImVec2(area.x, y), p.pal.dim_text, line);
+        y += line_h;
+    }
+    return y - area.y + 4.0f * s;
+}
+
+// "queries" over the left column and "keys" over the right one, `y` being their top.
+void draw_column_titles(const Painter& p, const TokenColumns& c, float y) {
+    const std::string queries = text::tr("lines.queries"), keys = text::tr("lines.keys");
+    p.text(p.f->fonts.small, ImVec2(c.query_x - p.measure(p.f->fonts.small, queries).x, y), p.pal.dim_text, queries);
+    p.text(p.f->fonts.small, ImVec2(c.key_x, y), p.pal.dim_text, keys);
 }
 
 // Labels of one column: every `every`-th when nothing is focused, else the rows whose
@@ -115,13 +127,14 @@ std::vector<int> draw_numbers(const Painter& p, const TokenColumns& c, const std
     return rows;
 }
 
-// The lines themselves; lines too faint to see are not sent to the GPU (L = 64 with 8
-// heads is 32768 pairs).
+// The lines themselves. Lines too faint to see one by one are not drawn: L = 64 with 8
+// heads is 32768 pairs, and thousands of near-uniform weights (1/64 each) would only
+// pile up into a grey haze that hides the few lines that carry weight.
 void draw_lines(const Painter& p, const TokenColumns& c, const std::vector<WeightLine>& lines, bool focused) {
     const float max_alpha = focused ? 1.0f : 0.85f;
     for (const WeightLine& l : lines) {
         const float alpha = l.alpha * max_alpha;
-        if (alpha * 255.0f < 1.5f) continue;
+        if (alpha * 255.0f < 4.0f) continue;
         p.dl->AddLine(ImVec2(c.query_x, c.query_y[static_cast<size_t>(l.query)]), ImVec2(c.key_x, c.key_y[static_cast<size_t>(l.key)]),
                       head_colour(p, l.head, alpha), l.width);
     }
@@ -157,10 +170,13 @@ void draw_lines_panel(const Painter& p, CanvasUi& ui, const Rect& area) {
     if (heads.empty()) return;
     const float key_h = draw_key(p, heads, Rect{body.x, body.y, body.w, 0.0f});
     body.y += key_h;
+    const float title_y = body.y;
+    body.y += p.small_size() + 4.0f * s;
     body.h = area.bottom() - pad - body.y;
     if (body.h < 8.0f || body.w < 40.0f) return;
     const WeightLinesStyle style = lines_style(p, body);
     const TokenColumns columns = token_columns(heads.front().queries, heads.front().keys, body, style);
+    draw_column_titles(p, columns, std::max(title_y, columns.query_y.front() - columns.row_h * 0.5f - p.small_size() - 4.0f * s));
 
     // The mouse first, so this frame already shows what it points at.
     ui.lines_hovered = TokenRef{};
