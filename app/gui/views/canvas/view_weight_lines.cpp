@@ -106,6 +106,12 @@ std::vector<int> draw_numbers(const Painter& p, const TokenColumns& c, const std
         m = std::max(m, l.weight);
     }
     const std::vector<int> rows = readable_rows(ys, largest, size * 1.1f);
+    // Beyond the other column's labels when there is room (nothing crosses them there),
+    // else just inside its line ends.
+    const float block = number_w * static_cast<float>(every_head ? heads.size() : 1);
+    const float outside = at_keys ? c.key_x + c.label_band : c.query_x - c.label_band - block;
+    const bool fits_outside = at_keys ? outside + block <= c.area.right() : outside >= c.area.x;
+    const float first_x = fits_outside ? outside : at_keys ? c.key_x - gap - block : c.query_x + gap;
     for (int row : rows) {
         if (largest[static_cast<size_t>(row)] < 0.0f) continue;  // masked: no line, no number
         const float y = ys[static_cast<size_t>(row)] - size * 0.5f;
@@ -116,8 +122,7 @@ std::vector<int> draw_numbers(const Painter& p, const TokenColumns& c, const std
             const float v = heads[h].weight(q, k);
             if (!every_head && v < largest[static_cast<size_t>(row)]) continue;
             const std::string number = text::fixed(v, 2);
-            const float x = at_keys ? c.key_x - gap - number_w * static_cast<float>((every_head ? heads.size() : 1) - slot)
-                                    : c.query_x + gap + number_w * static_cast<float>(slot);
+            const float x = first_x + number_w * static_cast<float>(slot);
             p.dl->AddRectFilled(ImVec2(x - 2.0f, y - 1.0f), ImVec2(x + number_w - 4.0f, y + size + 1.0f), p.pal.background);
             text_at(p, size, ImVec2(x, y), head_colour(p, heads[h].head, 1.0f), number);
             ++slot;

@@ -1,0 +1,105 @@
+// The lines view in the (headless) window: View > Weights as reaches the canvas, pointing
+// at a token prints its weights, a click pins it and a second click lets it go.
+#include <doctest/doctest.h>
+
+#include <cctype>
+#include <cfloat>
+#include <string>
+
+#include "app/text/languages.h"
+#include "tests/gui/headless_imgui.h"
+#include "tests/test_configs.h"
+
+using namespace attn;
+using namespace attn::gui;
+using namespace attn::gui::testing;
+using namespace attn::test_configs;
+
+namespace {
+
+void move_mouse(float x, float y) { ImGui::GetIO().MousePos = ImVec2(x, y); }
+
+void click(HeadlessImGui& imgui, AppState& state) {
+    ImGui::GetIO().MouseDown[0] = true;
+    imgui.frame(state);
+    ImGui::GetIO().MouseDown[0] = false;
+    imgui.frame(state);
+}
+
+// Moves the mouse over the canvas until it rests on a token of the lines; false when no
+// point of a 64 x 32 grid does.
+bool hover_some_token(HeadlessImGui& imgui, AppState& state) {
+    const ImGuiWindow* canvas = drawn_window("Canvas");
+    REQUIRE(canvas);
+    for (int gy = 1; gy < 32; ++gy)
+        for (int gx = 1; gx < 64; ++gx) {
+            move_mouse(canvas->Pos.x + canvas->Size.x * static_cast<float>(gx) / 64.0f,
+                       canvas->Pos.y + canvas->Size.y * static_cast<float>(gy) / 32.0f);
+            imgui.frame(state);
+            if (state.ui.canvas.lines_hovered.valid()) return true;
+        }
+    return false;
+}
+
+// How many weights as the lines print them ("0.25", "1.00") `text` holds.
+int weights_shown(const std::string& text) {
+    int n = 0;
+    for (size_t i = 0; i + 3 < text.size(); ++i)
+        if ((text[i] == '0' || text[i] == '1') && text[i + 1] == '.' && std::isdigit(static_cast<unsigned char>(text[i + 2])) &&
+            std::isdigit(static_cast<unsigned char>(text[i + 3])))
+            ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("lines view: a token is pointed at, its weights printed, pinned by a click and let go by another") {
+    HeadlessImGui imgui(1280, 800);
+    AppState state = state_for(causal(sized(5, 8, 2)));
+    REQUIRE(state.results.trace);
+    state.settings.hint_seen = true;
+    state.settings.show_values = false;  // no numbers in heatmap cells: any weight printed is the lines'
+    state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnWeights), 1.0f);
+    for (const std::string as : {"lines", "both"}) {
+        CAPTURE(as);
+        state.settings.weights_as = as;
+        state.ui.canvas.lines_pinned = TokenRef{};
+        move_mouse(-FLT_MAX, -FLT_MAX);
+        imgui.frame(state);
+        const std::string idle = drawn_text("Canvas");
+        CHECK(shows(idle, text::tr("lines.queries")));
+        CHECK(shows(idle, text::tr("lines.keys")));
+        // With "both" the heatmap's readouts print numbers too: the lines' come on top.
+        const int idle_weights = weights_shown(idle);
+        if (as == "lines") CHECK(idle_weights == 0);
+
+        REQUIRE(hover_some_token(imgui, state));
+        const TokenRef token = state.ui.canvas.lines_hovered;
+        CHECK(weights_shown(drawn_text("Canvas")) > idle_weights);
+        click(imgui, state);
+        CHECK(state.ui.canvas.lines_pinned == token);
+        move_mouse(-FLT_MAX, -FLT_MAX);
+        imgui.frame(state);
+        CHECK_FALSE(state.ui.canvas.lines_hovered.valid());
+        CHECK(weights_shown(drawn_text("Canvas")) > idle_weights);  // the pinned token keeps its numbers
+
+        REQUIRE(hover_some_token(imgui, state));
+        CHECK(state.ui.canvas.lines_hovered == token);  // the same grid finds the same token first
+        click(imgui, state);
+        CHECK_FALSE(state.ui.canvas.lines_pinned.valid());
+    }
+}
+
+TEST_CASE("lines view: steps without weights keep their heatmap") {
+    HeadlessImGui imgui(1280, 800);
+    AppState state = state_for(sized(4, 8, 2));
+    REQUIRE(state.results.trace);
+    state.settings.hint_seen = true;
+    state.settings.weights_as = "lines";
+    state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnScores), 1.0f);
+    imgui.frame(state);
+    CHECK_FALSE(shows(drawn_text("Canvas"), text::tr("lines.queries")));
+    state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnWeights), 1.0f);
+    imgui.frame(state);
+    CHECK(shows(drawn_text("Canvas"), text::tr("lines.queries")));
+}
