@@ -144,6 +144,10 @@ TEST_CASE("lines: a short sentence in a wide area keeps its lines from going fla
     const TokenColumns narrow = token_columns(3, 3, Rect{0, 0, 300, 300}, style);
     CHECK(narrow.query_x - narrow.label_band >= -0.01f);  // labels stay inside
     CHECK(narrow.key_x + narrow.label_band <= 300.01f);
+    style.number_band = 40;  // the focused token's numbers beyond the labels stay inside too
+    const TokenColumns numbered = token_columns(3, 3, Rect{0, 0, 300, 300}, style);
+    CHECK(numbered.query_x - numbered.label_band - 40.0f >= -0.01f);
+    CHECK(numbered.key_x + numbered.label_band + 40.0f <= 300.01f);
 }
 
 TEST_CASE("lines: 64 tokens get thin lines and labels that skip without overlapping") {

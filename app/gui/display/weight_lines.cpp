@@ -123,11 +123,11 @@ TokenColumns token_columns(int queries, int keys, const Rect& area, const Weight
     // Tokens no further apart than four label heights: a short sentence stays compact.
     const int tallest = std::max({queries, keys, 1});
     c.row_h = std::min(area.h / static_cast<float>(tallest), style.font_px * 4.0f);
-    const float side = style.label_w + style.gap;
+    const float side = style.label_w + style.gap + style.number_band;
     const float span = std::min(area.w - 2.0f * side, style.max_span_per_height * c.row_h * static_cast<float>(tallest));
     c.query_x = area.x + (area.w - span) * 0.5f;
     c.key_x = c.query_x + span;
-    c.label_band = side;
+    c.label_band = style.label_w + style.gap;
     c.query_y = column_centres(queries, area.y, area.h, c.row_h);
     c.key_y = column_centres(keys, area.y, area.h, c.row_h);
     c.labels = fit_stacked_labels(c.row_h, style.font_px, style.min_font_px, style.longest_label);

@@ -80,6 +80,7 @@ struct WeightLine {
 struct WeightLinesStyle {
     float label_w = 80;      // room for the token labels on each side of the lines
     float gap = 6;           // between a label and its column's line ends
+    float number_band = 0;   // kept beyond each column's labels for a focused token's weights
     float max_width = 5;     // the widest line (weight 1), before spacing thins it
     float min_width = 0.6f;  // the thinnest line still drawn (weight near 0)
     float font_px = 13;      // the labels' font and the smallest it may shrink to

@@ -26,6 +26,9 @@ float width_at(const Painter& p, float size, const std::string& s) {
     return font ? font->CalcTextSizeA(size, 1e9f, 0.0f, s.c_str()).x : size * 0.6f * static_cast<float>(s.size());
 }
 
+// The width of one printed weight ("0.00") and the space after it.
+float number_width(const Painter& p, float size) { return width_at(p, size, "0.00") + 6.0f * p.f->scale; }
+
 std::string token_label(const std::vector<std::string>& tokens, int i) {
     return i < static_cast<int>(tokens.size()) ? clip_label(tokens[static_cast<size_t>(i)], kLabelChars) : std::to_string(i);
 }
@@ -93,25 +96,22 @@ std::vector<int> every_nth(int count, int every) {
 // The focused token's weights as numbers at the far end of its lines, one per head in the
 // head's colour; rows too close to a heavier one are left out. Returns the rows numbered.
 std::vector<int> draw_numbers(const Painter& p, const TokenColumns& c, const std::vector<WeightLine>& lines,
-                              const std::vector<HeadWeights>& heads, TokenRef focus) {
+                              const std::vector<HeadWeights>& heads, TokenRef focus, float number_band) {
     const bool at_keys = focus.side == TokenRef::Side::Query;
     const std::vector<float>& ys = at_keys ? c.key_y : c.query_y;
-    const float size = c.labels.font_px, gap = 6.0f * p.f->scale;
-    const float number_w = width_at(p, size, "0.00") + 6.0f * p.f->scale;
-    // All heads' numbers when they fit in a third of the lines' span, else the largest only.
-    const bool every_head = number_w * static_cast<float>(heads.size()) < (c.key_x - c.query_x) / 3.0f;
+    const float size = c.labels.font_px;
+    const float number_w = number_width(p, size);
+    // Every head's number when the band beyond the labels holds them all, else the largest.
+    const bool every_head = number_band + 0.5f >= number_w * static_cast<float>(heads.size());
     std::vector<float> largest(ys.size(), -1.0f);
     for (const WeightLine& l : lines) {
         float& m = largest[static_cast<size_t>(at_keys ? l.key : l.query)];
         m = std::max(m, l.weight);
     }
     const std::vector<int> rows = readable_rows(ys, largest, size * 1.1f);
-    // Beyond the other column's labels when there is room (nothing crosses them there),
-    // else just inside its line ends.
+    // Beyond the other column's labels, in the band kept for them (no line crosses them there).
     const float block = number_w * static_cast<float>(every_head ? heads.size() : 1);
-    const float outside = at_keys ? c.key_x + c.label_band : c.query_x - c.label_band - block;
-    const bool fits_outside = at_keys ? outside + block <= c.area.right() : outside >= c.area.x;
-    const float first_x = fits_outside ? outside : at_keys ? c.key_x - gap - block : c.query_x + gap;
+    const float first_x = at_keys ? c.key_x + c.label_band : c.query_x - c.label_band - block;
     for (int row : rows) {
         if (largest[static_cast<size_t>(row)] < 0.0f) continue;  // masked: no line, no number
         const float y = ys[static_cast<size_t>(row)] - size * 0.5f;
@@ -123,7 +123,6 @@ std::vector<int> draw_numbers(const Painter& p, const TokenColumns& c, const std
             if (!every_head && v < largest[static_cast<size_t>(row)]) continue;
             const std::string number = text::fixed(v, 2);
             const float x = first_x + number_w * static_cast<float>(slot);
-            p.dl->AddRectFilled(ImVec2(x - 2.0f, y - 1.0f), ImVec2(x + number_w - 4.0f, y + size + 1.0f), p.pal.background);
             text_at(p, size, ImVec2(x, y), head_colour(p, heads[h].head, 1.0f), number);
             ++slot;
             if (!every_head) break;
@@ -145,7 +144,7 @@ void draw_lines(const Painter& p, const TokenColumns& c, const std::vector<Weigh
     }
 }
 
-WeightLinesStyle lines_style(const Painter& p, const Rect& area) {
+WeightLinesStyle lines_style(const Painter& p, const Rect& area, int heads) {
     WeightLinesStyle style;
     const float s = p.f->scale;
     style.font_px = p.small_size();
@@ -160,6 +159,10 @@ WeightLinesStyle lines_style(const Painter& p, const Rect& area) {
             style.longest_label = std::max(style.longest_label, static_cast<int>(utf8_length(clip_label(t, kLabelChars))));
         }
     style.label_w = std::min(widest + 8.0f * s, area.w * 0.25f);
+    // Room for every head's weight beside each column when it takes under a fifth of the
+    // width a side, else for one (the largest).
+    const float number_w = number_width(p, style.font_px);
+    style.number_band = number_w * static_cast<float>(heads) <= area.w * 0.2f ? number_w * static_cast<float>(heads) : number_w;
     return style;
 }
 
@@ -179,7 +182,7 @@ void draw_lines_panel(const Painter& p, CanvasUi& ui, const Rect& area) {
     body.y += p.small_size() + 4.0f * s;
     body.h = area.bottom() - pad - body.y;
     if (body.h < 8.0f || body.w < 40.0f) return;
-    const WeightLinesStyle style = lines_style(p, body);
+    const WeightLinesStyle style = lines_style(p, body, static_cast<int>(heads.size()));
     const TokenColumns columns = token_columns(heads.front().queries, heads.front().keys, body, style);
     draw_column_titles(p, columns, std::max(title_y, columns.query_y.front() - columns.row_h * 0.5f - p.small_size() - 4.0f * s));
 
@@ -202,7 +205,7 @@ void draw_lines_panel(const Painter& p, CanvasUi& ui, const Rect& area) {
         draw_labels(p, columns, false, every_nth(heads.front().keys, every), -1);
         return;
     }
-    const std::vector<int> numbered = draw_numbers(p, columns, lines, heads, focus);
+    const std::vector<int> numbered = draw_numbers(p, columns, lines, heads, focus, style.number_band);
     const bool query_focus = focus.side == TokenRef::Side::Query;
     draw_labels(p, columns, true, query_focus ? std::vector<int>{focus.index} : numbered, query_focus ? focus.index : -1);
     draw_labels(p, columns, false, query_focus ? numbered : std::vector<int>{focus.index}, query_focus ? -1 : focus.index);
