@@ -16,7 +16,7 @@ CMAKE_FLAGS ?=
 BUILD_PKGS := cmake make g++ pkg-config libeigen3-dev libimgui-dev libglfw3-dev libgl-dev libx11-dev \
               libepoxy-dev libstb-dev doctest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core fonts-droid-fallback \
               fonts-noto-cjk
-TEST_PKGS  := xvfb xauth libgl1-mesa-dri xdotool python3 imagemagick
+TEST_PKGS  := xvfb xauth libgl1-mesa-dri xdotool python3 imagemagick xclip
 # g++'s ASan/UBSan runtimes (libasan8, libubsan1) come with g++ itself.
 FUZZ_PKGS  := clang-14 libclang-rt-14-dev
 

@@ -53,6 +53,10 @@ static int run(int argc, char** argv) {
     const char* lang_help = "language: en, zh-Hans or zh-Hant (also zh, zh-CN, zh-SG, zh-TW, zh-HK, zh-MO)";
     app.add_option("--lang", lang, lang_help);
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) sub->add_option("--lang", lang, lang_help);
+#ifdef ATTNVIZ_HAVE_GUI
+    std::string lesson;
+    app.add_option("--lesson", lesson, "a lesson file: the window on its first slide (Right / Page Down: next slide, Left: back)");
+#endif
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -85,6 +89,11 @@ static int run(int argc, char** argv) {
     if (recipes_cmd->parsed()) return run_recipes(recipes);
 #ifdef ATTNVIZ_HAVE_GUI
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
+    if (!lesson.empty()) {
+        for (const CLI::Option* opt : window.all_options)
+            if (opt->count() > 0) return fail(attn::text::active().format("cli.option_with_lesson", {{"option", opt->get_name()}}));
+        return attn::gui::run_lesson_window(lesson, language);
+    }
     // Without any option the window resumes the saved lesson (configuration, sentence, step);
     // with none saved it starts on the trained language model and its card's sentence.
     // Any option starts from the documented defaults plus that option, exactly as `trace`

@@ -1,6 +1,7 @@
 #include "core/recipe.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace attn {
 
@@ -17,7 +18,10 @@ const char* to_string(TorchModuleKind kind) {
 namespace {
 
 const char* const kLlamaArticle = "Multi-head Attention";
-const char* const kScratchArticle = "Day 15. Multi-head Attention : 從做 LLM 中看多頭注意力";
+// The LLM-from-scratch chapter (seeds/001) has no title line: it is named by its two
+// sections, the stacked and the weight-split implementation, in its own words.
+const char* const kScratchArticle = "多头注意力：堆叠实现与权重分割实现";
+const char* const kDay15Article = "Day 15. Multi-head Attention : 從做 LLM 中看多頭注意力";
 const char* const kInterviewArticle = "手写 Self-Attention 的四重境界，从 self-attention 到 multi-head self-attention";
 const char* const kTorchMhaArticle = "多头注意力机制中的 Q, K, V";
 
@@ -74,18 +78,35 @@ Recipe scratch_stacked() {
     return r;
 }
 
-Recipe scratch_mha() {
+// The weight-split class (Wq, Wk, Wv without bias, then Wo with bias) on the six-token
+// batch, d_out wide.
+Recipe weight_split(const char* name, const char* torch_class, const char* article, int d_out, Message description,
+                    Message special) {
     Recipe r;
-    r.name = "scratch-mha";
-    r.torch_class = "ScratchMha";
-    r.description = Message("recipe.scratch_mha.description");
-    r.article = kScratchArticle;
-    r.special = Message("recipe.scratch_mha.special");
-    r.config = scratch_base("scratch-mha");
+    r.name = name;
+    r.torch_class = torch_class;
+    r.description = std::move(description);
+    r.article = article;
+    r.special = std::move(special);
+    r.config = scratch_base(name);
+    r.config.hidden_dim = d_out;
     r.config.no_qkv_bias = true;
     r.module = TorchModuleKind::SeparateLinears;
     r.example_input = "your-journey";
     return r;
+}
+
+// The chapter's run: d_out 4, two heads of 2.
+Recipe scratch_mha() {
+    return weight_split("scratch-mha", "ScratchMha", kScratchArticle, 4, Message("recipe.scratch_mha.description"),
+                        Message("recipe.scratch_mha.special"));
+}
+
+// The Day 15 article's run of the same class (its own layer names): d_out = 2, so each
+// of the two heads is one number wide.
+Recipe day15_mha() {
+    return weight_split("day15-mha", "Day15Mha", kDay15Article, 2, Message("recipe.day15_mha.description"),
+                        Message("recipe.day15_mha.special"));
 }
 
 // The interview article's single-head levels: E = dim, scaled by sqrt(dim).
@@ -171,8 +192,8 @@ Recipe torch_mha() {
 }  // namespace
 
 const std::vector<Recipe>& recipes() {
-    static const std::vector<Recipe> all = {llama(),     scratch_stacked(), scratch_mha(),   selfatt(1), selfatt(2),
-                                            selfatt(3),  selfatt(4),        interview_mha(), torch_mha()};
+    static const std::vector<Recipe> all = {llama(),    scratch_stacked(), scratch_mha(), day15_mha(),     selfatt(1),
+                                            selfatt(2), selfatt(3),        selfatt(4),    interview_mha(), torch_mha()};
     return all;
 }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include "app/text/language_tag.h"
@@ -178,4 +179,29 @@ TEST_CASE("the environment's language: LC_ALL before LC_MESSAGES before LANG, el
     CHECK(language_from_environment() == "en");  // LC_ALL decides, even for a language we lack
     setenv("LC_ALL", "", 1);                     // set but empty: not set
     CHECK(language_from_environment() == "zh-Hans");
+}
+
+TEST_CASE("models --lang and recipes --lang print their lines in that language, one per entry as in English") {
+    for (const char* command : {"models", "recipes"}) {
+        CAPTURE(std::string(command));
+        const ShellRun english = run_attnviz(command);
+        REQUIRE(english.exit_code == 0);
+        CHECK_FALSE(has_cjk(english.out));
+        std::string previous;
+        for (const char* lang : {"zh-Hans", "zh-Hant"}) {
+            CAPTURE(std::string(lang));
+            const ShellRun run = run_attnviz(std::string(command) + " --lang " + lang);
+            REQUIRE(run.exit_code == 0);
+            CHECK(count_lines(run.out) == count_lines(english.out));
+            std::istringstream en_lines(english.out), lines(run.out);
+            for (std::string en_line, line; std::getline(en_lines, en_line) && std::getline(lines, line);) {
+                CAPTURE(line);
+                CHECK(has_cjk(line));  // every entry's words, not only some
+                // The name column stays the identifier --model / --recipe takes.
+                CHECK(line.substr(0, line.find(' ')) == en_line.substr(0, en_line.find(' ')));
+            }
+            CHECK(run.out != previous);  // each script its own text
+            previous = run.out;
+        }
+    }
 }

@@ -50,6 +50,7 @@ TEST_CASE("fuzz seeds and regressions replay cleanly: safetensors and weight nam
 TEST_CASE("fuzz seeds and regressions replay cleanly: command-line configuration") {
     replay("cli_config", attn::fuzz::cli_config_entry);
 }
+TEST_CASE("fuzz seeds and regressions replay cleanly: lesson files") { replay("lesson", attn::fuzz::lesson_entry); }
 #ifdef ATTNVIZ_FUZZ_SETTINGS
 TEST_CASE("fuzz seeds and regressions replay cleanly: settings file") { replay("settings", attn::fuzz::settings_entry); }
 #endif

@@ -124,6 +124,24 @@ TEST_CASE("zh-Hans.json has no Taiwan-only term and no Traditional character") {
     check_catalogue_script("zh-Hans", Script::Simplified);
 }
 
+// The shipped lessons' titles and notes (assets/lessons/<name>.<language>.json) keep the same rules.
+TEST_CASE("the Chinese lessons keep to their own region and script") {
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "assets/lessons")) {
+        const std::string name = entry.path().filename().string();
+        const bool hant = name.find(".zh-Hant.") != std::string::npos, hans = name.find(".zh-Hans.") != std::string::npos;
+        if (!hant && !hans) continue;
+        ++files;
+        std::ifstream in(entry.path(), std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        CAPTURE(name);
+        const std::vector<std::string> found = foreign_usage(text.str(), hant ? Script::Traditional : Script::Simplified);
+        CHECK_MESSAGE(found.empty(), "other region or script: " << joined(found));
+    }
+    CHECK(files >= 2);
+}
+
 TEST_CASE("zh-Hant.json has every English key with exactly its parameters") {
     const auto zh_hant = shipped("zh-Hant");
     if (!zh_hant) {

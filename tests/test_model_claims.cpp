@@ -5,10 +5,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "app/io/model_card.h"
 #include "app/io/model_loader.h"
 #include "core/model/model_forward.h"
 #include "core/model/tokenizer.h"
@@ -56,8 +58,24 @@ nlohmann::json read_heldout(const std::string& model) {
     return nlohmann::json::parse(in);
 }
 
+// A metric function: adds the metrics of one input (`item`: its kind and the positions the
+// metrics need, as heldout.json and the card's "shown_by.places" give them) for one layer.
+using Measure = void (*)(const nlohmann::json& item, const std::vector<std::string>& tokens, const LayerWeightsView& w,
+                         MetricSums& m);
+
+// Runs `text` through AttnViz and lets `measure` add its metrics to `per_layer`.
+void measure_text(const Model& model, const std::string& text, const nlohmann::json& item, Measure measure,
+                  std::vector<MetricSums>& per_layer) {
+    Result<TokenizedText> tokens = tokenize(model.spec, text);
+    REQUIRE_MESSAGE(tokens.ok(), tokens.error());
+    REQUIRE(tokens->unknown_words.empty());
+    Result<ModelRun> run = run_model(model, tokens->ids);
+    REQUIRE_MESSAGE(run.ok(), run.error());
+    for (size_t layer = 0; layer < per_layer.size(); ++layer)
+        measure(item, tokens->tokens, weights_of(run.value(), layer), per_layer[layer]);
+}
+
 // Runs every held-out input through AttnViz and lets `measure` add metrics per layer.
-template <typename Measure>
 std::vector<MetricSums> measure_heldout(const Model& model, const nlohmann::json& heldout, Measure measure) {
     std::vector<MetricSums> per_layer(static_cast<size_t>(model.spec.layers));
     for (const nlohmann::json& item : heldout) {
@@ -65,13 +83,7 @@ std::vector<MetricSums> measure_heldout(const Model& model, const nlohmann::json
         if (model.spec.prepend_bos) words.erase(words.begin());  // the tokeniser puts <bos> back
         std::string text;
         for (const std::string& w : words) text += w + " ";
-        Result<TokenizedText> tokens = tokenize(model.spec, text);
-        REQUIRE_MESSAGE(tokens.ok(), tokens.error());
-        REQUIRE(tokens->unknown_words.empty());
-        Result<ModelRun> run = run_model(model, tokens->ids);
-        REQUIRE_MESSAGE(run.ok(), run.error());
-        for (size_t layer = 0; layer < per_layer.size(); ++layer)
-            measure(item, tokens->tokens, weights_of(run.value(), layer), per_layer[layer]);
+        measure_text(model, text, item, measure, per_layer);
     }
     return per_layer;
 }
@@ -102,41 +114,76 @@ std::vector<double> per_head(const LayerWeightsView& w, int i, int j) {
     return v;
 }
 
+// tasks.py's lm_head_metrics: every query from word 2 on, and the kind's own places.
+void measure_tiny_lm(const nlohmann::json& item, const std::vector<std::string>& toks, const LayerWeightsView& w, MetricSums& m) {
+    const int L = static_cast<int>(toks.size());
+    for (int t = 2; t < L; ++t) {
+        m.add("previous_token", per_head(w, t, t - 1));
+        m.add("first_token", per_head(w, t, 0));
+        m.add("self", per_head(w, t, t));
+        std::vector<int> earlier;
+        for (int j = 1; j < t; ++j)
+            if (toks[static_cast<size_t>(j)] == toks[static_cast<size_t>(t)]) earlier.push_back(j);
+        const std::string& word = toks[static_cast<size_t>(t)];
+        if (!earlier.empty() && word != "the" && word != ".") {
+            std::vector<double> same(static_cast<size_t>(w.H), 0.0), next(static_cast<size_t>(w.H), 0.0);
+            for (int h = 0; h < w.H; ++h)
+                for (int j : earlier) {
+                    same[static_cast<size_t>(h)] += w.at(h, t, j);
+                    next[static_cast<size_t>(h)] += w.at(h, t, j + 1);
+                }
+            m.add("same_word_earlier", same);
+            m.add("induction", next);
+        }
+    }
+    const std::string kind = item["kind"].get<std::string>();
+    if (kind == "pronoun") {
+        const int c = item["connector"].get<int>(), s = item["subject"].get<int>();
+        m.add("and_to_subject", per_head(w, c, s));
+        m.add("pronoun_to_subject", per_head(w, c + 1, s));
+        m.add("verb_to_subject", per_head(w, c + 2, s));
+    }
+    if (kind == "repeat") m.add("then_to_object", per_head(w, item["connector"].get<int>(), item["object"].get<int>()));
+}
+
+void measure_tiny_lm_zh(const nlohmann::json& item, const std::vector<std::string>& toks, const LayerWeightsView& w, MetricSums& m) {
+    for (int t = 2; t < static_cast<int>(toks.size()); ++t) {
+        m.add("previous_token", per_head(w, t, t - 1));
+        m.add("first_token", per_head(w, t, 0));
+        m.add("self", per_head(w, t, t));
+    }
+    const std::string kind = item["kind"].get<std::string>();
+    if (kind == "pronoun") {
+        const int p = item["pronoun"].get<int>(), s = item["subject"].get<int>();
+        m.add("comma_to_subject", per_head(w, p - 1, s));
+        m.add("pronoun_to_subject", per_head(w, p, s));
+    }
+    if (kind == "repeat") m.add("then_to_object", per_head(w, item["connector"].get<int>(), item["object"].get<int>()));
+}
+
+void measure_reverse(const nlohmann::json&, const std::vector<std::string>& toks, const LayerWeightsView& w, MetricSums& m) {
+    const int L = static_cast<int>(toks.size());
+    for (int i = 0; i < L; ++i) {
+        m.add("mirror_position", per_head(w, i, L - 1 - i));
+        m.add("self", per_head(w, i, i));
+    }
+}
+
+void measure_sort(const nlohmann::json& item, const std::vector<std::string>& toks, const LayerWeightsView& w, MetricSums& m) {
+    const int k = item["k"].get<int>();
+    std::map<std::string, int> where;  // digit -> its input position
+    for (int j = 0; j < k; ++j) where[toks[static_cast<size_t>(j)]] = j;
+    for (int t = k; t < 2 * k; ++t) {
+        m.add("next_larger", per_head(w, t, where.at(toks[static_cast<size_t>(t + 1)])));
+        if (t > k) m.add("current_in_input", per_head(w, t, where.at(toks[static_cast<size_t>(t)])));
+    }
+}
+
 }  // namespace
 
 TEST_CASE("tiny-lm's head claims hold on its held-out sentences") {
     const auto model = load("tiny-lm");
-    const auto per_layer = measure_heldout(*model, read_heldout("tiny-lm"),
-        [](const nlohmann::json& item, const std::vector<std::string>& toks, const LayerWeightsView& w, MetricSums& m) {
-            const int L = static_cast<int>(toks.size());
-            for (int t = 2; t < L; ++t) {
-                m.add("previous_token", per_head(w, t, t - 1));
-                m.add("first_token", per_head(w, t, 0));
-                m.add("self", per_head(w, t, t));
-                std::vector<int> earlier;
-                for (int j = 1; j < t; ++j)
-                    if (toks[static_cast<size_t>(j)] == toks[static_cast<size_t>(t)]) earlier.push_back(j);
-                const std::string& word = toks[static_cast<size_t>(t)];
-                if (!earlier.empty() && word != "the" && word != ".") {
-                    std::vector<double> same(static_cast<size_t>(w.H), 0.0), next(static_cast<size_t>(w.H), 0.0);
-                    for (int h = 0; h < w.H; ++h)
-                        for (int j : earlier) {
-                            same[static_cast<size_t>(h)] += w.at(h, t, j);
-                            next[static_cast<size_t>(h)] += w.at(h, t, j + 1);
-                        }
-                    m.add("same_word_earlier", same);
-                    m.add("induction", next);
-                }
-            }
-            const std::string kind = item["kind"].get<std::string>();
-            if (kind == "pronoun") {
-                const int c = item["connector"].get<int>(), s = item["subject"].get<int>();
-                m.add("and_to_subject", per_head(w, c, s));
-                m.add("pronoun_to_subject", per_head(w, c + 1, s));
-                m.add("verb_to_subject", per_head(w, c + 2, s));
-            }
-            if (kind == "repeat") m.add("then_to_object", per_head(w, item["connector"].get<int>(), item["object"].get<int>()));
-        });
+    const auto per_layer = measure_heldout(*model, read_heldout("tiny-lm"), measure_tiny_lm);
     check_claims(*model, per_layer);
 }
 
@@ -158,21 +205,7 @@ TEST_CASE("tiny-lm's card claims a previous-token head above 0.6 and a first-tok
 TEST_CASE("tiny-lm-zh's head claims hold on its held-out sentences, in both scripts") {
     const auto model = load("tiny-lm-zh");
     const nlohmann::json heldout = read_heldout("tiny-lm-zh");
-    const auto per_layer = measure_heldout(*model, heldout,
-        [](const nlohmann::json& item, const std::vector<std::string>& toks, const LayerWeightsView& w, MetricSums& m) {
-            for (int t = 2; t < static_cast<int>(toks.size()); ++t) {
-                m.add("previous_token", per_head(w, t, t - 1));
-                m.add("first_token", per_head(w, t, 0));
-                m.add("self", per_head(w, t, t));
-            }
-            const std::string kind = item["kind"].get<std::string>();
-            if (kind == "pronoun") {
-                const int p = item["pronoun"].get<int>(), s = item["subject"].get<int>();
-                m.add("comma_to_subject", per_head(w, p - 1, s));
-                m.add("pronoun_to_subject", per_head(w, p, s));
-            }
-            if (kind == "repeat") m.add("then_to_object", per_head(w, item["connector"].get<int>(), item["object"].get<int>()));
-        });
+    const auto per_layer = measure_heldout(*model, heldout, measure_tiny_lm_zh);
     check_claims(*model, per_layer);
     // The held-out set holds both scripts (見 only in traditional, 见 only in simplified).
     int simplified = 0, traditional = 0;
@@ -201,28 +234,75 @@ TEST_CASE("tiny-lm-zh's card claims a previous-character head and a pronoun-to-s
 
 TEST_CASE("the reverse model's heads draw the anti-diagonal on held-out inputs") {
     const auto model = load("reverse");
-    const auto per_layer = measure_heldout(*model, read_heldout("reverse"),
-        [](const nlohmann::json&, const std::vector<std::string>& toks, const LayerWeightsView& w, MetricSums& m) {
-            const int L = static_cast<int>(toks.size());
-            for (int i = 0; i < L; ++i) {
-                m.add("mirror_position", per_head(w, i, L - 1 - i));
-                m.add("self", per_head(w, i, i));
-            }
-        });
+    const auto per_layer = measure_heldout(*model, read_heldout("reverse"), measure_reverse);
     check_claims(*model, per_layer);
 }
 
 TEST_CASE("the sort model's heads attend to the next larger digit on held-out inputs") {
     const auto model = load("sort");
-    const auto per_layer = measure_heldout(*model, read_heldout("sort"),
-        [](const nlohmann::json& item, const std::vector<std::string>& toks, const LayerWeightsView& w, MetricSums& m) {
-            const int k = item["k"].get<int>();
-            std::map<std::string, int> where;  // digit -> its input position
-            for (int j = 0; j < k; ++j) where[toks[static_cast<size_t>(j)]] = j;
-            for (int t = k; t < 2 * k; ++t) {
-                m.add("next_larger", per_head(w, t, where.at(toks[static_cast<size_t>(t + 1)])));
-                if (t > k) m.add("current_in_input", per_head(w, t, where.at(toks[static_cast<size_t>(t)])));
-            }
-        });
+    const auto per_layer = measure_heldout(*model, read_heldout("sort"), measure_sort);
     check_claims(*model, per_layer);
+}
+
+// Issue 21 item 15: a held-out mean can hide on one sentence (tiny-lm's previous-word heads
+// barely show on its example), so every claim names a sentence that shows it (the card's
+// "shown_by", train.py's CLAIM_SENTENCES), the window's button puts it in. On that sentence,
+// in every language's form, AttnViz's own forward must give at least the claim's figure.
+TEST_CASE("each head claim's suggested sentence shows at least the claimed figure, in every language") {
+    const std::pair<const char*, Measure> models[] = {
+        {"tiny-lm", measure_tiny_lm}, {"tiny-lm-zh", measure_tiny_lm_zh}, {"reverse", measure_reverse}, {"sort", measure_sort}};
+    for (const auto& [name, measure] : models) {
+        CAPTURE(name);
+        const auto model = load(name);
+        std::ifstream in(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "assets" / "models" / (std::string(name) + ".json"));
+        REQUIRE(in.good());
+        const nlohmann::json card = nlohmann::json::parse(in);
+        REQUIRE(card["head_claims"].size() == model->spec.head_claims.size());
+        for (size_t i = 0; i < model->spec.head_claims.size(); ++i) {
+            const HeadClaim& claim = model->spec.head_claims[i];
+            CAPTURE(claim.layer);
+            CAPTURE(claim.head);
+            CAPTURE(claim.metric);
+            REQUIRE_MESSAGE(!claim.shown_by.empty(), "the claim names no sentence that shows it");
+            const nlohmann::json& shown_by = card["head_claims"][i]["shown_by"];
+            const nlohmann::json& sentence = shown_by["sentence"];
+            std::vector<std::pair<std::string, std::string>> forms;  // language code, sentence
+            if (sentence.is_string()) forms.emplace_back("en", sentence.get<std::string>());
+            else for (const auto& [code, text] : sentence.items()) forms.emplace_back(code, text.get<std::string>());
+            // The window shows what the loader read: the English form, the others per language.
+            CHECK(english(claim.shown_by) == forms.front().second);
+            for (const auto& [code, text] : forms) {
+                CAPTURE(code);
+                CAPTURE(text);
+                std::vector<MetricSums> per_layer(static_cast<size_t>(model->spec.layers));
+                measure_text(*model, text, shown_by["places"], measure, per_layer);
+                const double shown = per_layer.at(static_cast<size_t>(claim.layer)).mean(claim.metric, claim.head);
+                CAPTURE(shown);
+                CHECK(shown >= claim.measured);
+            }
+        }
+    }
+}
+
+TEST_CASE("a claim's shown_by sentence is read per language, and one without English is refused") {
+    const std::string card = R"json({"name": "tiny", "kind": "language", "layers": 1, "heads": 1, "hidden_dim": 2,
+        "mlp_dim": 0, "vocab_size": 1, "max_len": 4, "vocabulary": ["a"], "prepend_bos": false, "example": "a",
+        "description": "d", "architecture": {"norm": "layernorm", "norm_placement": "pre",
+                         "position_embedding": "learned", "attention_scale": "1/sqrt(head_dim)"},
+        "head_claims": [{"layer": 0, "head": 0, "claim": "looks back", "metric": "m", "measured": 1, "threshold": 0.5,
+                         "shown_by": {"sentence": SENTENCE, "places": {}}}]})json";
+    const auto with = [&](const std::string& sentence) {
+        std::string text = card;
+        return io::parse_model_card(text.replace(text.find("SENTENCE"), 8, sentence), "card");
+    };
+    Result<ModelSpec> spec = with(R"({"en": "a a", "zh-Hant": "a"})");
+    REQUIRE_MESSAGE(spec.ok(), spec.error());
+    CHECK(english(spec->head_claims[0].shown_by) == "a a");
+    Result<ModelSpec> without_english = with(R"({"zh-Hant": "a"})");
+    REQUIRE_FALSE(without_english.ok());
+    CHECK(without_english.error().find("shown_by") != std::string::npos);
+    const size_t cut = card.rfind(',', card.find("\"shown_by\""));  // the same claim without shown_by
+    Result<ModelSpec> none = io::parse_model_card(card.substr(0, cut) + "}]}", "card");
+    REQUIRE_MESSAGE(none.ok(), none.error());
+    CHECK(none->head_claims[0].shown_by.empty());
 }

@@ -14,9 +14,9 @@
 
 using namespace attn;
 
-TEST_CASE("the recipe table holds exactly the nine systems of issue 10, each complete") {
-    const std::vector<std::string> expected = {"llama",      "scratch-stacked", "scratch-mha",   "selfatt-v1", "selfatt-v2",
-                                               "selfatt-v3", "selfatt-v4",      "interview-mha", "torch-mha"};
+TEST_CASE("the recipe table holds the nine systems of issue 10 and Day 15's run, each complete") {
+    const std::vector<std::string> expected = {"llama",      "scratch-stacked", "scratch-mha", "day15-mha",     "selfatt-v1",
+                                               "selfatt-v2", "selfatt-v3",      "selfatt-v4",  "interview-mha", "torch-mha"};
     REQUIRE(recipes().size() == expected.size());
     for (size_t i = 0; i < expected.size(); ++i) {
         const Recipe& r = recipes()[i];
@@ -106,6 +106,43 @@ TEST_CASE("scratch-stacked and scratch-mha with --seed 123 print the article's t
         const Tensor out = t->find(StepId::Out)->tensor.contiguous();
         for (int b = 0; b < 2; ++b) CHECK(largest_difference(out, b, split) <= 0.5e-4 + 1e-6);
     }
+}
+
+// Issue 21 item 13: each recipe is credited to the article whose code and printed numbers
+// it reproduces. The chapter that prints the two tensors above (MultiHeadAttentionStack,
+// then MultiHeadAttention(dim_in, 4, num_tokens, 0.0, 2)) is not the Day 15 article, which
+// builds MultiHeadAttention(d_in, d_out=2, ..., num_heads=2) and prints nothing: that run
+// is its own recipe.
+TEST_CASE("scratch-stacked and scratch-mha credit the chapter they reproduce; day15-mha is Day 15's run") {
+    const Recipe* stacked = find_recipe("scratch-stacked");
+    const Recipe* split = find_recipe("scratch-mha");
+    const Recipe* day15 = find_recipe("day15-mha");
+    REQUIRE(stacked != nullptr);
+    REQUIRE(split != nullptr);
+    REQUIRE(day15 != nullptr);
+    CHECK(stacked->article == split->article);
+    CHECK(day15->article != split->article);
+    CHECK(split->article.find("Day 15") == std::string::npos);
+    CHECK(day15->article.find("Day 15") == 0);
+    CHECK(english(stacked->description).find("Wrapper") == std::string::npos);  // Day 15's class name, not the chapter's
+    // Day 15's construction: d_in 3 (the six-token batch of two), d_out 2 over 2 heads of 1,
+    // qkv_bias=False, out_proj with bias, mask on the raw scores, dropout 0.0, seed 123.
+    const AttentionConfig& c = day15->config;
+    CHECK(c.batch == 2);
+    CHECK(c.L() == 6);
+    CHECK(c.input_dim == 3);
+    CHECK(c.E() == 2);
+    CHECK(c.H() == 2);
+    CHECK(c.head_dim() == 1);
+    CHECK(c.no_qkv_bias);
+    CHECK(c.out_bias());
+    CHECK(c.mask == MaskKind::Causal);
+    CHECK(c.mask_before_scale);
+    CHECK(c.dropout == 0.0f);
+    CHECK(day15->torch_class == "Day15Mha");
+    CHECK(day15->example_input == "your-journey");
+    // Its card names the seed the article sets and the batch it uses.
+    CHECK(english(day15->special).find("--seed 123") != std::string::npos);
 }
 
 TEST_CASE("options given with a recipe override its values, and --init attnviz changes only the weights' source") {

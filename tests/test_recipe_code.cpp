@@ -281,3 +281,29 @@ TEST_CASE("a recipe's texts for rejoining the heads follow its code, and say whe
         }
     }
 }
+
+TEST_CASE("the generic module's concat step is titled by the call its code makes (reshape, a copy)") {
+    // Without a recipe (and for a trained model's layer) the panel shows attention_module.py,
+    // which rejoins the heads with one .reshape() of the transposed context.
+    AttentionConfig c;
+    const std::vector<io::CodeLine>& lines = io::code_lines_for(c);
+    const io::CodeLine* concat = line_of(lines, StepId::Concat);
+    REQUIRE(concat);
+    CAPTURE(concat->code);
+    Result<Trace> trace = run_attention(c);
+    REQUIRE_MESSAGE(trace.ok(), trace.error());
+    const Step* step = trace->find(StepId::Concat);
+    REQUIRE(step);
+    const text::StepText words = text::describe_step(*step, trace->config);
+    CAPTURE(words.title);
+    CAPTURE(words.formula);
+    for (const char* call : {".contiguous()", ".view(", ".reshape("}) {
+        CHECK(has(words.title, std::string(call).substr(1, std::string(call).find('(') - 1)) == has(concat->code, call));
+        CHECK(has(words.formula, call) == has(concat->code, call));
+    }
+    CHECK(has(text::copy_badge(StepId::Concat, trace->config), ".reshape()") == has(concat->code, ".reshape("));
+    // A recipe that writes .contiguous().view() keeps those words.
+    const Recipe* split = find_recipe("scratch-mha");
+    REQUIRE(split);
+    CHECK(has(text::step_title(StepId::Concat, split->config), "contiguous + view"));
+}

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/attention.h"
+#include "core/recipe.h"
 #include "tests/option_fixture_util.h"
 #include "tests/recipe_fixture_util.h"
 
@@ -25,12 +26,12 @@ std::vector<float> our_first_row(const std::string& name, const AttentionWeights
         for (int j = 0; j < head_dim; ++j) r.push_back(w.w_q(j, 0));
         return r;
     }
-    if (name == "Wq.weight" || name == "q_proj.weight" || name == "first nn.Linear weight" || name == "in_proj_weight" ||
+    if (name == "Wq.weight" || name == "W_query.weight" || name == "q_proj.weight" || name == "first nn.Linear weight" || name == "in_proj_weight" ||
         name == "q_proj_weight")
         return row(w.w_q);
     if (name == "k_proj_weight") return row(w.w_k);
     if (name == "o_proj.weight" || name == "out_proj.weight") return row(w.w_o);
-    if (name == "Wo.bias") return vec(w.b_o);
+    if (name == "Wo.bias" || name == "out_proj.bias") return vec(w.b_o);
     if (name == "q_proj.bias") return vec(w.b_q);
     if (name == "first nn.Linear bias") {  // a fused (3E) bias runs on into b_k and b_v
         std::vector<float> r = vec(w.b_q), k = vec(w.b_k), v = vec(w.b_v);
@@ -46,7 +47,7 @@ std::vector<float> our_first_row(const std::string& name, const AttentionWeights
 
 TEST_CASE("every recipe's trace equals its PyTorch module at every step (seeds 0, 1, 123; two sizes)") {
     const std::vector<std::string> cases = recipe_fixtures::all_cases();
-    REQUIRE(cases.size() >= 54);  // 9 recipes x 2 sizes x 3 seeds, plus dropout cases
+    REQUIRE(cases.size() >= 60);  // 10 recipes x 2 sizes x 3 seeds, plus dropout cases
     std::set<std::string> recipes_seen;
     for (const std::string& name : cases) {
         CAPTURE(name);
@@ -111,5 +112,5 @@ TEST_CASE("every recipe's trace equals its PyTorch module at every step (seeds 0
             }
         }
     }
-    CHECK(recipes_seen.size() == 9);
+    CHECK(recipes_seen.size() == recipes().size());  // every recipe has its PyTorch cases
 }

@@ -6,6 +6,7 @@
 #include "app/cli/commands.h"
 #include "app/io/model_problem.h"
 #include "app/io/torch_export.h"
+#include "app/text/languages.h"
 
 namespace attn::cli {
 
@@ -24,7 +25,8 @@ int run_export_torch(const ExportTorchCommand& command) {
     if (!problem) return fail(problem.message());
     Result<Trace> trace = io::compute_trace(problem.value());
     if (!trace) return fail(trace.message());
-    if (Status s = io::write_torch_export(trace.value(), command.out_dir); !s) return fail(s.message());
+    // --lang: the script's comments in that language (its code is the same in every language).
+    if (Status s = io::write_torch_export(trace.value(), command.out_dir, &text::active()); !s) return fail(s.message());
     std::printf("wrote a PyTorch export of %zu steps to %s; run: python3 %s/attention.py\n", trace->steps.size(),
                 command.out_dir.c_str(), command.out_dir.c_str());
     return 0;

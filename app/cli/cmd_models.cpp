@@ -5,6 +5,7 @@
 
 #include "app/cli/commands.h"
 #include "app/io/model_loader.h"
+#include "app/text/languages.h"
 
 namespace attn::cli {
 
@@ -34,10 +35,20 @@ int run_models(const ModelsCommand& command) {
         std::printf("%s\n", out.dump(1).c_str());
         return 0;
     }
-    for (const ModelSpec& s : specs)
-        std::printf("%-8s %-11s %d layer(s) x %d heads, hidden_dim %d, vocabulary %d, up to %d tokens: %s\n", s.name.c_str(),
-                    to_string(s.kind), s.layers, s.heads, s.hidden_dim, s.vocab_size, s.max_len, english(s.description).c_str());
-    std::printf("%-8s %-11s the seeded nn.Linear-style weights (the default when no --model is given)\n", "random", "untrained");
+    // The words come from the catalogue in the language in use (--lang), the card's
+    // description in its own version of that language.
+    for (const ModelSpec& s : specs) {
+        const std::string kind = text::tr(std::string("model.kind.") + to_string(s.kind));
+        const std::string line = text::trf("cli.models.line", {{"kind", kind},
+                                                               {"layers", s.layers},
+                                                               {"heads", s.heads},
+                                                               {"hidden_dim", s.hidden_dim},
+                                                               {"vocabulary", s.vocab_size},
+                                                               {"max_len", s.max_len},
+                                                               {"description", text::render(s.description)}});
+        std::printf("%-10s %s\n", s.name.c_str(), line.c_str());
+    }
+    std::printf("%-10s %s\n", "random", text::tr("cli.models.random"));
     return 0;
 }
 

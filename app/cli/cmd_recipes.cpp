@@ -5,6 +5,7 @@
 
 #include "app/cli/commands.h"
 #include "app/io/trace_writer.h"
+#include "app/text/languages.h"
 #include "core/recipe.h"
 
 namespace attn::cli {
@@ -32,7 +33,7 @@ int run_recipes(const RecipesCommand& command) {
         std::printf("%s\n", out.dump(1).c_str());
         return 0;
     }
-    for (const Recipe& r : recipes()) std::printf("%-16s %s\n", r.name.c_str(), english(r.description).c_str());
+    for (const Recipe& r : recipes()) std::printf("%-16s %s\n", r.name.c_str(), text::render(r.description).c_str());
     return 0;
 }
 

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "app/gui/display/weight_lines.h"
+
 namespace attn::cli {
 
 CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
@@ -16,6 +18,7 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     sub->add_option("--theme", o.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
     sub->add_option("--view", o.view, "weight steps as heatmap, lines or both")->capture_default_str();
     sub->add_flag("--presentation", o.presentation, "presentation mode (the P key): no controls, type 1.5 times larger");
+    sub->add_option("--lesson", o.lesson, "a lesson file: one picture per slide, DIR/NN_<slide title>.png (the slides say what to compute)");
     return sub;
 }
 
@@ -27,6 +30,15 @@ int run_snapshot_command(SnapshotCommand command) {
             return fail("--size '" + command.size + "' must be WxH with each side in 64..8192, e.g. 1920x1080");
         command.options.width = w;
         command.options.height = h;
+    }
+    // Checked here so step and lesson pictures both refuse it.
+    if (!gui::parse_weights_as(command.options.view)) return fail("--view '" + command.options.view + "' must be heatmap, lines or both");
+    if (!command.options.lesson.empty()) {
+        // The slides say what to compute and which step to show.
+        for (const CLI::Option* option : command.config.all_options)
+            if (option->count() > 0) return fail(option->get_name() + " cannot be combined with --lesson: each slide gives its configuration");
+        if (command.options.step != "all") return fail("--step cannot be combined with --lesson: each slide gives its step");
+        return gui::run_lesson_snapshot(command.options);
     }
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.message());

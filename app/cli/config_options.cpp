@@ -194,7 +194,7 @@ static Result<io::Problem> resolve_model_problem(const ConfigOptions& o) {
     Result<std::shared_ptr<const Model>> model = io::load_model(o.model);
     if (!model) return R::failure(model.error());
     const bool sentence_given = o.sentence_option && o.sentence_option->count() > 0;
-    R problem = io::build_model_problem(model.value(), o.layer, sentence_given ? o.sentence : model.value()->spec.example);
+    R problem = io::build_model_problem(model.value(), o.layer, sentence_given ? o.sentence : model.value()->spec.example_for(text::active().code()));
     if (!problem) return problem;
     // What the model leaves to the options: the variant and the memory budget.
     for (const char* name : {"variant", "max_memory_bytes"})

@@ -120,6 +120,11 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
                 claim.metric = c.at("metric").get<std::string>();
                 claim.measured = c.at("measured").get<double>();
                 claim.threshold = c.at("threshold").get<double>();
+                if (c.contains("shown_by")) {
+                    Result<Message> sentence = written_text(c.at("shown_by").at("sentence"), "shown_by.sentence", what);
+                    if (!sentence) return R::failure(sentence.message());
+                    claim.shown_by = sentence.value();
+                }
             } catch (const json::exception&) {
                 return R::failure(what + ": a head claim lacks layer, head, claim, metric, measured or threshold");
             }

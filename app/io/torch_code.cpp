@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "app/io/embedded_code.h"
+#include "app/text/languages.h"
 #include "core/forward_plan.h"
 #include "core/recipe.h"
 
@@ -155,10 +156,55 @@ std::vector<CodeLine> class_lines(const std::string& class_name) {
     return parsed.ok() ? article_lines(parsed.value()) : std::vector<CodeLine>{};
 }
 
+// One source line with its comment key (if any) replaced; appends it, with its newline, to `out`.
+void append_with_comment(std::string_view line, const text::Catalogue& language, std::string& out) {
+    const std::size_t open = line.find("{code.comment.");
+    const std::size_t close = open == std::string_view::npos ? open : line.find('}', open);
+    if (close == std::string_view::npos) {
+        out.append(line).append("\n");
+        return;
+    }
+    const std::string_view before = line.substr(0, open), after = line.substr(close + 1);
+    const std::string said = language.text(line.substr(open + 1, close - open - 1));
+    const std::string_view lead = trimmed(before);
+    // A whole-line comment or a docstring goes on over several lines (at the key's
+    // indentation); a comment after code stays one line.
+    const bool own_lines = lead.empty() || lead == "#" || lead == "\"\"\"";
+    const std::string go_on = std::string(before.substr(0, before.find_first_not_of(' '))) + (lead == "#" ? "# " : "");
+    out.append(before);
+    std::size_t start = 0;
+    for (std::size_t end; (end = said.find('\n', start)) != std::string::npos; start = end + 1) {
+        out.append(said, start, end - start);
+        const bool blank_next = end + 1 < said.size() && said[end + 1] == '\n';  // no trailing spaces on a blank line
+        out.append(own_lines ? "\n" + (blank_next ? go_on.substr(0, go_on.find_last_not_of(' ') + 1) : go_on) : " ");
+    }
+    out.append(said, start, std::string::npos).append(after).append("\n");
+}
+
 }  // namespace
 
-std::string_view torch_module_source() { return embedded_file("attention_module.py"); }
-std::string_view torch_runner_source() { return embedded_file("run_check.py"); }
+std::string with_comments(std::string_view source, const text::Catalogue& language) {
+    std::string out;
+    while (!source.empty()) {
+        const std::size_t end = source.find('\n');
+        append_with_comment(source.substr(0, end), language, out);
+        source = end == std::string_view::npos ? std::string_view() : source.substr(end + 1);
+    }
+    return out;
+}
+
+std::string_view torch_module_source() {
+    static const std::string english = with_comments(embedded_file("attention_module.py"), text::english());
+    return english;
+}
+std::string_view torch_runner_source() {
+    static const std::string english = with_comments(embedded_file("run_check.py"), text::english());
+    return english;
+}
+std::string torch_script(const text::Catalogue& language) {
+    return with_comments(embedded_file("attention_module.py"), language) + with_comments(embedded_file("run_check.py"), language);
+}
+
 std::string_view recipe_modules_source() { return embedded_file("recipe_modules.py"); }
 
 Result<std::vector<CodeLine>> parse_step_markers(std::string_view source) {

@@ -16,13 +16,30 @@
 #include "core/result.h"
 #include "core/step_id.h"
 
+namespace attn::text {
+class Catalogue;
+}
+
 namespace attn::io {
 
-// assets/code/attention_module.py: the nn.Module, as shown in the code panel.
+// The prose of the code's comments and docstrings is a catalogue entry, written in the
+// .py files as its key: `# {code.comment.fused}`, `"""{code.comment.rotate}"""`. So each
+// comment is declared once per language (assets/lang/*.json) and the code once.
+
+// `source` (an assets/code file) with each `{code.comment.<name>}` replaced by its text in
+// `language`. A text of several lines goes on as further comment lines at the key's
+// indentation (in a docstring, as further lines of it); after code on the same line it is
+// one line. The code itself is not changed.
+std::string with_comments(std::string_view source, const text::Catalogue& language);
+
+// assets/code/attention_module.py: the nn.Module, as shown in the code panel (comments in English).
 std::string_view torch_module_source();
 // assets/code/run_check.py: what the exported script adds after the module (loading
-// the export, running the forward, comparing each step with the trace).
+// the export, running the forward, comparing each step with the trace), comments in English.
 std::string_view torch_runner_source();
+// The script `export-torch` writes (attention.py): the module, then the runner, with their
+// comments in `language`.
+std::string torch_script(const text::Catalogue& language);
 
 struct CodeLine {
     std::string code;           // the line without its marker comment (trailing spaces removed)

@@ -10,6 +10,7 @@
 #include "app/io/safetensors.h"
 #include "app/io/torch_code.h"
 #include "app/io/trace_writer.h"
+#include "app/text/languages.h"
 #include "core/recipe.h"
 
 namespace attn::io {
@@ -139,11 +140,11 @@ bool is_earlier_export(const fs::path& dir) {
     return parsed.is_object() && parsed.value("format", "") == kFormat;
 }
 
-Status write_contents(const Trace& trace, const fs::path& dir) {
+Status write_contents(const Trace& trace, const fs::path& dir, const text::Catalogue& language) {
     const AttentionConfig& c = trace.config;
     const Step* input = trace.find(StepId::Input);
     if (!input) return Status::failure(Message::internal("the trace has no input step"));
-    const std::string script = std::string(torch_module_source()) + std::string(torch_runner_source());
+    const std::string script = torch_script(language);
     if (Status s = write_file_bytes((dir / "attention.py").string(), script); !s) return s;
     if (Status s = write_safetensors((dir / "weights.safetensors").string(), module_weights(c, trace.weights())); !s)
         return s;
@@ -182,7 +183,7 @@ Message torch_export_refusal(const Trace& trace) {
     return {};
 }
 
-Status write_torch_export(const Trace& trace, const std::string& dir) {
+Status write_torch_export(const Trace& trace, const std::string& dir, const text::Catalogue* language) {
     if (Message refusal = torch_export_refusal(trace); !refusal.empty()) return Status::failure(std::move(refusal));
     std::error_code ec;
     fs::path target = fs::path(dir).lexically_normal();
@@ -203,7 +204,7 @@ Status write_torch_export(const Trace& trace, const std::string& dir) {
     if (!fs::create_directory(temp, ec))
         return Status::failure(
             Message("error.trace_dir.cannot_write", {{"path", parent.string()}, {"reason", ec.message()}}));
-    if (Status s = write_contents(trace, temp); !s) {
+    if (Status s = write_contents(trace, temp, language ? *language : text::english()); !s) {
         fs::remove_all(temp, ec);
         return s;
     }

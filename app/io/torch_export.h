@@ -17,6 +17,10 @@
 #include "core/result.h"
 #include "core/trace.h"
 
+namespace attn::text {
+class Catalogue;
+}
+
 namespace attn::io {
 
 // Why the script could not reproduce this trace within 1e-5 (a lower compute dtype,
@@ -25,7 +29,8 @@ Message torch_export_refusal(const Trace& trace);
 
 // Writes the folder (refusing as torch_export_refusal says). Written into a temporary
 // sibling and renamed, so a failure leaves nothing half-written; an earlier export at
-// `dir` is replaced, any other non-empty folder is refused.
-Status write_torch_export(const Trace& trace, const std::string& dir);
+// `dir` is replaced, any other non-empty folder is refused. The script's comments are in
+// `language` (English when null); its code is the same in every language.
+Status write_torch_export(const Trace& trace, const std::string& dir, const text::Catalogue* language = nullptr);
 
 }  // namespace attn::io

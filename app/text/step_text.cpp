@@ -69,6 +69,14 @@ const char* head_join_texts(StepId id, const AttentionConfig& c) {
     return nullptr;
 }
 
+// Without a recipe the code shown is the generic module (assets/code/attention_module.py),
+// which rejoins the heads with one .reshape() of the transposed, non-contiguous context:
+// reshape copies there, as .contiguous().view() would in two calls. A recipe whose
+// class copies at concat writes .contiguous().view() and keeps the step's own texts.
+bool generic_reshape(StepId id, const AttentionConfig& c) {
+    return id == StepId::Concat && c.variant != Variant::Stacked && find_recipe(c.recipe) == nullptr;
+}
+
 std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& cat) {
     const std::string key = key_of(id, "explanation");
     switch (id) {
@@ -140,6 +148,7 @@ bool is_stacked_heads(StepId id, const AttentionConfig& c) {
 std::string plain_key(StepId id, const AttentionConfig& c, const char* part) {
     if (id == StepId::Concat && c.variant == Variant::Stacked) return std::string("step.concat.stacked.") + part;
     if (const char* texts = head_join_texts(id, c)) return key_of(id, texts) + "." + part;
+    if (generic_reshape(id, c)) return std::string("step.concat.reshape.") + part;
     if (id == StepId::AttnScaled && c.scale.kind != ScaleKind::Head)
         return std::string("step.attn_scaled.") + (c.scale.kind == ScaleKind::Hidden ? "hidden" :
                                                    c.scale.kind == ScaleKind::None   ? "none" : "value") + "." + part;
@@ -170,6 +179,7 @@ std::string step_title(const Step& step, const AttentionConfig& c, const Catalog
 std::string copy_badge(StepId id, const AttentionConfig& c, const Catalogue& cat) {
     if (id != StepId::Concat) return "";
     if (head_join_texts(id, c)) return cat.text("step.concat.copy_code_earlier");
+    if (generic_reshape(id, c)) return cat.text("step.concat.copy_reshape");
     return cat.text(c.variant == Variant::Stacked ? "step.concat.copy_stacked" : "step.concat.copy_contiguous");
 }
 

@@ -3,12 +3,7 @@ from torch import nn
 
 
 class Attention(nn.Module):
-    """Multi-head attention, one named tensor per AttnViz step.
-
-    B batch, L queries, S keys, d_in input width, E model width,
-    H query heads, H_kv key/value heads (fewer: grouped-query),
-    d_h = E // H the width of one head.
-    """
+    """{code.comment.module}"""
 
     def __init__(self, d_in, E, H, H_kv=None, kdim=None, vdim=None,
                  qkv_bias=True, out_proj=True, out_bias=True,
@@ -20,13 +15,13 @@ class Attention(nn.Module):
         self.H, self.H_kv, self.d_h = H, H_kv or H, E // H
         kv_width = self.H_kv * self.d_h
         self.fused = fused
-        if fused:  # one (3E, d_in) matrix makes q, k and v at once
+        if fused:  # {code.comment.fused}
             self.qkv_proj = nn.Linear(d_in, 3 * E, bias=qkv_bias)
         else:
             self.q_proj = nn.Linear(d_in, E, bias=qkv_bias)
             self.k_proj = nn.Linear(kdim or d_in, kv_width, qkv_bias)
             self.v_proj = nn.Linear(vdim or d_in, kv_width, qkv_bias)
-        if add_bias_kv:  # a learned extra key and value (as in PyTorch)
+        if add_bias_kv:  # {code.comment.bias_kv}
             self.bias_k = nn.Parameter(torch.zeros(1, 1, kv_width))
             self.bias_v = nn.Parameter(torch.zeros(1, 1, kv_width))
         self.add_bias_kv = add_bias_kv
@@ -35,27 +30,27 @@ class Attention(nn.Module):
         self.scale = scale if scale is not None else self.d_h ** -0.5
         self.mask_before_scale = mask_before_scale
         self.mask_fill = float(mask_fill)
-        self.rope = rope  # None or dict(style, base, offset)
+        self.rope = rope  # {code.comment.rope_arg}
         self.dropout = nn.Dropout(dropout)
         self.average_weights = average_weights
-        self.steps = {}  # step name -> tensor, filled by forward()
+        self.steps = {}  # {code.comment.steps_dict}
 
     def rope_tables(self, L):
-        """cos and sin of each position's angles, (L, d_h) each."""
+        """{code.comment.rope_tables}"""
         d_h, base = self.d_h, self.rope["base"]
         offset = self.rope["offset"]
         exponents = torch.arange(0, d_h, 2).float() / d_h
         inv_freq = 1.0 / (base ** exponents)  # (d_h / 2)
         positions = torch.arange(offset, offset + L).float()
         angles = positions[:, None] * inv_freq[None, :]
-        if self.rope["style"] == "half":  # columns c and c + d_h/2
+        if self.rope["style"] == "half":  # {code.comment.rope_half}
             angles = torch.cat([angles, angles], dim=-1)
-        else:  # interleaved: columns 2i and 2i + 1
+        else:  # {code.comment.rope_interleaved}
             angles = angles.repeat_interleave(2, dim=-1)
         return angles.cos(), angles.sin()
 
     def rotate(self, x):
-        """Each coordinate pair (x1, x2) -> (-x2, x1)."""
+        """{code.comment.rotate}"""
         if self.rope["style"] == "half":
             x1, x2 = x.chunk(2, dim=-1)
             return torch.cat([-x2, x1], dim=-1)
@@ -63,23 +58,21 @@ class Attention(nn.Module):
         return torch.stack([-x2, x1], dim=-1).flatten(-2)
 
     def masked(self, scores, mask, mask_add):
-        """A float mask is added, then hidden keys are filled."""
+        """{code.comment.masked}"""
         if mask_add is not None:
             scores = scores + mask_add
-        if mask is not None:  # True = this key is hidden
+        if mask is not None:  # {code.comment.mask_true}
             scores = scores.masked_fill(mask, self.mask_fill)
         return scores
 
     def forward(self, x, key=None, value=None, mask=None,
                 mask_add=None, dropout_keep=None):
-        # x (B, L, d_in); key and value (B, S, kdim), (B, S, vdim)
-        # for cross-attention; mask (bool) and mask_add (float)
-        # broadcast to (B, H, L, S).
+        # {code.comment.forward_args}
         B, L = x.shape[0], x.shape[1]  # step: input (B, L, d_in)
         key_input = x if key is None else key  # step: key_input (B, S, kdim)
         value_input = x if value is None else value  # step: value_input (B, S, vdim)
 
-        # Project, split the width into heads, put heads first.
+        # {code.comment.project}
         if self.fused:
             qkv = self.qkv_proj(x)  # step: qkv (B, L, 3E)
             q, k, v = qkv.chunk(3, dim=-1)  # step: q, k, v (B, L, E)
@@ -87,7 +80,7 @@ class Attention(nn.Module):
             q = self.q_proj(x)  # step: q (B, L, E)
             k = self.k_proj(key_input)  # step: k (B, S, H_kv*d_h)
             v = self.v_proj(value_input)  # step: v (B, S, H_kv*d_h)
-        if self.add_bias_kv:  # one more key and value: S + 1
+        if self.add_bias_kv:  # {code.comment.bias_kv_cat}
             k = torch.cat([k, self.bias_k.expand(B, 1, -1)], 1)  # step: k (B, S+1, H_kv*d_h)
             v = torch.cat([v, self.bias_v.expand(B, 1, -1)], 1)  # step: v (B, S+1, H_kv*d_h)
         q_split = q.view(B, L, self.H, self.d_h)  # step: q_split (B, L, H, d_h)
@@ -96,27 +89,27 @@ class Attention(nn.Module):
         q_heads = q_split.transpose(1, 2)  # step: q_heads (B, H, L, d_h)
         k_heads = k_split.transpose(1, 2)  # step: k_heads (B, H_kv, S, d_h)
         v_heads = v_split.transpose(1, 2)  # step: v_heads (B, H_kv, S, d_h)
-        if self.add_zero_attn:  # one all-zero key and value more
+        if self.add_zero_attn:  # {code.comment.zero_attn}
             zero = k_heads.new_zeros(B, self.H_kv, 1, self.d_h)
             k_heads = torch.cat([k_heads, zero], dim=2)  # step: k_heads (B, H_kv, S+1, d_h)
             v_heads = torch.cat([v_heads, zero], dim=2)  # step: v_heads (B, H_kv, S+1, d_h)
         queries, keys, values = q_heads, k_heads, v_heads
 
-        if self.rope is not None:  # rotate q and k by position
+        if self.rope is not None:  # {code.comment.rope_rotate}
             rope_cos, rope_sin = self.rope_tables(L)  # step: rope_cos, rope_sin (L, d_h)
             q_rot = q_heads * rope_cos + self.rotate(q_heads) * rope_sin  # step: q_rot (B, H, L, d_h)
             k_rot = k_heads * rope_cos + self.rotate(k_heads) * rope_sin  # step: k_rot (B, H_kv, S, d_h)
             queries, keys = q_rot, k_rot
-        if self.H_kv < self.H:  # a key/value head per group of heads
+        if self.H_kv < self.H:  # {code.comment.repeat_kv}
             group = self.H // self.H_kv
             k_repeated = keys.repeat_interleave(group, dim=1)  # step: k_repeated (B, H, S, d_h)
             v_repeated = values.repeat_interleave(group, dim=1)  # step: v_repeated (B, H, S, d_h)
             keys, values = k_repeated, v_repeated
 
-        # Scores, scaled and masked (in either order), softmax.
+        # {code.comment.scores}
         attn_scores = queries @ keys.transpose(-2, -1)  # step: attn_scores (B, H, L, S)
         has_mask = mask is not None or mask_add is not None
-        if has_mask and self.mask_before_scale:  # raw scores first
+        if has_mask and self.mask_before_scale:  # {code.comment.mask_first}
             attn_masked = self.masked(attn_scores, mask, mask_add)  # step: attn_masked (B, H, L, S)
             attn_scaled = attn_masked * self.scale  # step: attn_scaled (B, H, L, S)
             logits = attn_scaled
@@ -127,20 +120,20 @@ class Attention(nn.Module):
                 attn_masked = self.masked(attn_scaled, mask, mask_add)  # step: attn_masked (B, H, L, S)
                 logits = attn_masked
         attn_weights = torch.softmax(logits, dim=-1)  # step: attn_weights (B, H, L, S)
-        # A query with every key at -inf: NaN in softmax, 0 here.
+        # {code.comment.all_masked}
         attn_weights = attn_weights.nan_to_num(0.0)  # step: attn_weights (B, H, L, S)
         attended = attn_weights
         if self.dropout.p > 0:
-            if dropout_keep is not None:  # replay a recorded draw
+            if dropout_keep is not None:  # {code.comment.dropout_replay}
                 keep_scale = 1.0 / (1.0 - self.dropout.p)
                 attn_dropped = attn_weights * dropout_keep * keep_scale  # step: attn_dropped (B, H, L, S)
             else:
                 attn_dropped = self.dropout(attn_weights)  # step: attn_dropped (B, H, L, S)
             attended = attn_dropped
-        if self.average_weights:  # what nn.MultiheadAttention returns: the mean after dropout
+        if self.average_weights:  # {code.comment.average}
             attn_weights_avg = attended.mean(dim=1)  # step: attn_weights_avg (B, L, S)
 
-        # Weighted sum of the values; heads joined into one width.
+        # {code.comment.weighted_sum}
         context = attended @ values  # step: context (B, H, L, d_h)
         context_split = context.transpose(1, 2)  # step: context_split (B, L, H, d_h)
         concat = context_split.reshape(B, L, -1)  # step: concat (B, L, E)
@@ -148,7 +141,7 @@ class Attention(nn.Module):
         if self.out_proj is not None:
             out = self.out_proj(concat)  # step: out (B, L, E)
 
-        # Local tensors are named after their steps: keep them all.
+        # {code.comment.keep_all}
         self.steps = {n: t for n, t in locals().items()
                       if torch.is_tensor(t)}
         self.steps["input"] = x

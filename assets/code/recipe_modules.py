@@ -134,6 +134,52 @@ class ScratchMha(Traced):
 
 
 # --------------------------------------------------------------------------
+# day15-mha: the Day 15 article's weight-split class, two heads of width 1
+# --------------------------------------------------------------------------
+
+class Day15Mha(Traced):
+    """The weight-split module as the Day 15 article names its layers (W_query,
+    W_key, W_value, out_proj, built in that order); its example asks for
+    d_out = 2, so each of the two heads is one number wide."""
+
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        assert d_out % num_heads == 0
+        self.d_out = d_out
+        self.num_heads = num_heads
+        self.head_dim = d_out // num_heads
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+
+    def forward(self, x):
+        b, num_tokens, _ = x.shape
+        self.keep("input", x)  # step: input (B, L, E)
+        keys = self.keep("k", self.W_key(x))  # step: k (B, S, E)
+        queries = self.keep("q", self.W_query(x))  # step: q (B, L, E)
+        values = self.keep("v", self.W_value(x))  # step: v (B, S, E)
+        keys = self.keep("k_split", keys.view(b, num_tokens, self.num_heads, self.head_dim))  # step: k_split (B, S, H, d_h)
+        values = self.keep("v_split", values.view(b, num_tokens, self.num_heads, self.head_dim))  # step: v_split (B, S, H, d_h)
+        queries = self.keep("q_split", queries.view(b, num_tokens, self.num_heads, self.head_dim))  # step: q_split (B, L, H, d_h)
+        keys = self.keep("k_heads", keys.transpose(1, 2))  # step: k_heads (B, H, S, d_h)
+        queries = self.keep("q_heads", queries.transpose(1, 2))  # step: q_heads (B, H, L, d_h)
+        values = self.keep("v_heads", values.transpose(1, 2))  # step: v_heads (B, H, S, d_h)
+        attn_scores = self.keep("attn_scores", queries @ keys.transpose(2, 3))  # step: attn_scores (B, H, L, S)
+        hidden = self.mask.bool()[:num_tokens, :num_tokens]
+        attn_scores = self.keep("attn_masked", attn_scores.masked_fill(hidden, -torch.inf))  # step: attn_masked (B, H, L, S)
+        attn_scaled = self.keep("attn_scaled", attn_scores / keys.shape[-1] ** 0.5)  # step: attn_scaled (B, H, L, S)
+        attn_weights = self.keep("attn_weights", torch.softmax(attn_scaled, dim=-1))  # step: attn_weights (B, H, L, S)
+        attn_weights = self.keep("attn_dropped", self.dropout(attn_weights))  # step: attn_dropped (B, H, L, S)
+        context_vec = self.keep("context", attn_weights @ values)  # step: context (B, H, L, d_h)
+        context_vec = self.keep("context_split", context_vec.transpose(1, 2))  # step: context_split (B, L, H, d_h)
+        context_vec = self.keep("concat", context_vec.contiguous().view(b, num_tokens, self.d_out))  # step: concat (B, L, E)
+        return self.keep("out", self.out_proj(context_vec))  # step: out (B, L, E)
+
+
+# --------------------------------------------------------------------------
 # selfatt-v1 .. v4: the four single-head levels of the interview article
 # --------------------------------------------------------------------------
 

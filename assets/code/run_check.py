@@ -1,11 +1,7 @@
 
 
 # ---------------------------------------------------------------------------
-# Below: load what AttnViz exported next to this file, run the module above and
-# compare every step with AttnViz's trace. Needs only torch and numpy.
-#   python3 attention.py        exit 0: every step within 1e-5; 1: some step is not
-# (1e-5 absolute for numbers up to 1, relative above: a float32 score near 160 is only
-# stored to 1.5e-5, so an absolute 1e-5 would ask for more digits than float32 has)
+# {code.comment.runner}
 # ---------------------------------------------------------------------------
 import json
 import os
@@ -19,8 +15,7 @@ TOLERANCE = 1e-5
 
 
 def read_safetensors(path):
-    """A safetensors file read by hand: 8-byte little-endian header length,
-    the JSON header, then the raw tensor bytes (offsets from the header's end)."""
+    """{code.comment.safetensors}"""
     with open(path, "rb") as f:
         (header_len,) = struct.unpack("<Q", f.read(8))
         header = json.loads(f.read(header_len))
@@ -42,10 +37,9 @@ def load(name):
 
 
 def build_mask(spec, B, L, S, S_total):
-    """The boolean mask (True = hidden) and the float addend, broadcasting to
-    (B, H, L, S_total); the bias_k / zero-attention columns are never hidden."""
-    i = torch.arange(L)[:, None]  # (L, 1) query positions
-    j = torch.arange(S)[None, :]  # (1, S) key positions
+    """{code.comment.mask_recipe}"""
+    i = torch.arange(L)[:, None]  # {code.comment.query_positions}
+    j = torch.arange(S)[None, :]  # {code.comment.key_positions}
     hidden = torch.zeros(B, 1, L, S, dtype=torch.bool)
     lengths = torch.tensor(spec["valid_lengths"] or [S]).expand(B)[:, None, None, None]
     if "causal" in spec["presets"]:
@@ -59,7 +53,7 @@ def build_mask(spec, B, L, S, S_total):
     added = None
     if spec["file"]:
         from_file = load(spec["file"])
-        if from_file.dim() == 3:  # (B, L, S) means (B, 1, L, S)
+        if from_file.dim() == 3:  # {code.comment.mask_dims}
             from_file = from_file[:, None]
         if spec["file_is_boolean"]:
             hidden = hidden | (from_file != 0)
@@ -74,8 +68,7 @@ def build_mask(spec, B, L, S, S_total):
 
 
 def largest_difference(got, expected):
-    """max |got - expected| / max(1, |expected|).  Equal infinities count as no
-    difference; a NaN on one side only as infinite."""
+    """{code.comment.difference}"""
     with np.errstate(invalid="ignore"):
         scale = np.maximum(1.0, np.abs(np.nan_to_num(expected, nan=0.0, posinf=0.0, neginf=0.0)))
         difference = np.where(got == expected, 0.0, np.abs(got - expected) / scale)
@@ -100,7 +93,7 @@ def main():
     if export["mask"]:
         mask, mask_add = build_mask(export["mask"], B, L, S, S_total)
     keep = None
-    if export["dropout_replay"]:  # AttnViz's own dropout draw: kept where it left a number
+    if export["dropout_replay"]:  # {code.comment.own_dropout}
         keep = (load(os.path.join("trace", "attn_dropped.npy")) != 0).float()
     module.train(keep is None and module.dropout.p > 0)
     with torch.no_grad():

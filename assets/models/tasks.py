@@ -73,6 +73,18 @@ NAMES = FEMALE + MALE
 KIND_SHARES = [("place", 0.07), ("pronoun", 0.20), ("repeat", 0.10), ("list", 0.20), ("counts", 0.30), ("again", 0.13)]
 
 
+def two_counts(rng, numbers, extra):
+    """5 to 4 + extra of `numbers` said by two counts taking turns, each one more than its
+    previous (three seven four eight ...); None when both would start on the same number.
+    tiny-lm and tiny-lm-zh (tasks_zh.py) draw their "counts" sentences here."""
+    words = 5 + rng.randint(extra)
+    longest = (words + 1) // 2                          # numbers said by the first count
+    first, second = rng.randint(len(numbers) - longest + 1), rng.randint(len(numbers) - longest + 1)
+    if first == second:
+        return None
+    return [numbers[(first if i % 2 == 0 else second) + i // 2] for i in range(words)]
+
+
 def lm_sentence(rng):
     s = Sentence()
     r = rng.rand()
@@ -100,13 +112,11 @@ def lm_sentence(rng):
         # "one more than the word before this one".  Only the previous word tells it: the two
         # counts start anywhere, and the current word says nothing about the next.
         s.kind = "counts"
-        words = 5 + rng.randint(8)
-        longest = (words + 1) // 2                      # numbers said by the first count
-        first, second = rng.randint(12 - longest + 1), rng.randint(12 - longest + 1)
-        if first == second:
+        counted = two_counts(rng, NUMBERS, 8)
+        if counted is None:
             return lm_sentence(rng)
-        for i in range(words):
-            s.add(NUMBERS[(first if i % 2 == 0 else second) + i // 2])
+        for word in counted:
+            s.add(word)
         s.add(".")
         return s
     if kind == "place":
@@ -178,13 +188,15 @@ def encode_lm(words):
     return [index["<bos>"]] + [index.get(w, index["<unk>"]) for w in words]
 
 
-def lm_batch(rng, n, max_len, want_held_out):
-    """Returns ids (n, max_len) padded with <pad> (0), and the Sentence objects."""
+def sentence_batch(rng, n, max_len, want_held_out, draw, encode):
+    """Returns ids (n, max_len) padded with <pad> (0), and the sentences: draw(rng) makes one,
+    encode(sentence) gives its <bos>-prefixed ids; too long or on the wrong side of held_out
+    is drawn again.  tiny-lm and tiny-lm-zh (tasks_zh.py) both draw their batches here."""
     ids = np.zeros((n, max_len), dtype=np.int64)
     sents = []
     while len(sents) < n:
-        s = lm_sentence(rng)
-        toks = encode_lm(s.words)
+        s = draw(rng)
+        toks = encode(s)
         if len(toks) > max_len or held_out(toks) != want_held_out:
             continue
         ids[len(sents), :len(toks)] = toks
@@ -192,22 +204,41 @@ def lm_batch(rng, n, max_len, want_held_out):
     return ids, sents
 
 
+def lm_batch(rng, n, max_len, want_held_out):
+    return sentence_batch(rng, n, max_len, want_held_out, lm_sentence, lambda s: encode_lm(s.words))
+
+
+class MetricSums:
+    """Per-head sums of a head metric over the places it applies; means() gives {metric: (H,)}."""
+
+    def __init__(self, heads):
+        self.heads = heads
+        self.sums = {}
+
+    def add(self, metric, vec):
+        tot, cnt = self.sums.get(metric, (np.zeros(self.heads), 0))
+        self.sums[metric] = (tot + vec, cnt + 1)
+
+    def add_position_metrics(self, w, t):
+        """The metrics every language model has, for token t of one sentence's weights w (H, L, L)."""
+        self.add("previous_token", w[:, t, t - 1])
+        self.add("first_token", w[:, t, 0])
+        self.add("self", w[:, t, t])
+
+    def means(self):
+        return {k: tot / cnt for k, (tot, cnt) in self.sums.items()}
+
+
 def lm_head_metrics(weights, ids, sents):
     """weights: (B, H, L, L) of one layer.  Returns {metric: (H,) mean over the places it applies}."""
     b, h = weights.shape[0], weights.shape[1]
-    sums = {}
-
-    def add(metric, vec):
-        tot, cnt = sums.get(metric, (np.zeros(h), 0))
-        sums[metric] = (tot + vec, cnt + 1)
-
+    sums = MetricSums(h)
+    add = sums.add
     for n in range(b):
         toks = [t for t in ids[n] if t != 0]
         w = weights[n]                                   # (H, L, L)
-        for t in range(2, len(toks)):
-            add("previous_token", w[:, t, t - 1])        # from word 2 on, so previous != <bos>
-            add("first_token", w[:, t, 0])
-            add("self", w[:, t, t])
+        for t in range(2, len(toks)):                    # from word 2 on, so previous != <bos>
+            sums.add_position_metrics(w, t)
             earlier = [j for j in range(1, t) if toks[j] == toks[t]]
             word = LM_VOCAB[toks[t]]
             if earlier and word not in ("the", "."):
@@ -220,7 +251,7 @@ def lm_head_metrics(weights, ids, sents):
             add("verb_to_subject", w[:, s.connector + 2, s.subject])
         if s.kind == "repeat":
             add("then_to_object", w[:, s.connector, s.object])
-    return {k: tot / cnt for k, (tot, cnt) in sums.items()}
+    return sums.means()
 
 
 # One line each on the model card (the window shows them under the layer slider), so short;
@@ -235,6 +266,19 @@ LM_METRIC_TEXT = {
     "pronoun_to_subject": "from the pronoun, looks back at its subject",
     "verb_to_subject": "from the verb after the pronoun, looks at the subject",
     "then_to_object": "from 'then', looks at the object named next",
+}
+
+# The same lines in both Chinese scripts (zh-Hans, zh-Hant), for the card's per-language claims.
+LM_METRIC_TEXT_ZH = {
+    "previous_token": ("看前一个词（位置 t-1 上的权重）", "看前一個詞（位置 t-1 上的權重）"),
+    "first_token": ("停在第一个词元 <bos> 上（位置 0 上的权重）", "停在第一個 token <bos> 上（位置 0 上的權重）"),
+    "self": ("看自己这个词（位置 t 上的权重）", "看自己這個詞（位置 t 上的權重）"),
+    "same_word_earlier": ("看前面出现过的同一个词", "看前面出現過的同一個詞"),
+    "induction": ("看这个词前一次出现之后的那个词（归纳）", "看這個詞前一次出現之後的那個詞（歸納）"),
+    "and_to_subject": ("从“and”看主语", "從「and」看主詞"),
+    "pronoun_to_subject": ("从代词回看它指的主语", "從代名詞回看它指的主詞"),
+    "verb_to_subject": ("从代词后面的动词看主语", "從代名詞後面的動詞看主詞"),
+    "then_to_object": ("从“then”看接下来要说的宾语", "從「then」看接下來要說的受詞"),
 }
 
 

@@ -9,7 +9,7 @@ Held-out sentences are picked by tasks.held_out (a hash of the token ids, one in
 
 import numpy as np
 
-from tasks import SPECIALS, held_out
+from tasks import SPECIALS, MetricSums, sentence_batch, two_counts
 
 # Every character below that differs between the scripts, simplified -> traditional.
 TO_TRADITIONAL = {"见": "見", "欢": "歡", "帮": "幫", "红": "紅", "丽": "麗", "伟": "偉",
@@ -70,39 +70,41 @@ def _kind(rng):
     return KIND_SHARES[min(int(np.searchsorted(bounds, rng.rand(), side="right")), len(KIND_SHARES) - 1)][0]
 
 
+def _subject_verb_object(rng, s):
+    """小狗追了小明: two different entities around a verb, added to s (subject and object
+    positions set); returns them, or None when the draw gave the same entity twice."""
+    subject, obj = _entity(rng), _entity(rng)
+    if subject == obj:
+        return None
+    s.subject = s.add(subject)
+    s.add(TRANS[rng.randint(len(TRANS))])
+    s.object = s.add(obj)
+    return subject, obj
+
+
 def zh_sentence(rng):
     s = Sentence()
     s.kind = _kind(rng)
     if s.kind == "pronoun":
         # 小明看见了小猫，他笑了。  The pronoun agrees with the subject; the verb is the subject's habit.
-        subject, obj = _entity(rng), _entity(rng)
-        if subject == obj:
+        subject, obj = _subject_verb_object(rng, s) or (None, None)
+        if subject is None:
             return zh_sentence(rng)
-        s.subject = s.add(subject)
-        s.add(TRANS[rng.randint(len(TRANS))])
-        s.object = s.add(obj)
         s.add("，")
         s.pronoun = s.add(PRONOUN[subject])
         s.add(HABIT[subject] + "了。")
     elif s.kind == "counts":
         # 三七四八五九。  Two counts take turns: each number is one more than the one two places
         # back, so only the character before the current one tells the next.
-        words = 5 + rng.randint(6)
-        longest = (words + 1) // 2
-        first, second = rng.randint(10 - longest + 1), rng.randint(10 - longest + 1)
-        if first == second:
+        counted = two_counts(rng, NUMBERS, 6)
+        if counted is None:
             return zh_sentence(rng)
-        for i in range(words):
-            s.add(NUMBERS[(first if i % 2 == 0 else second) + i // 2])
-        s.add("。")
+        s.add("".join(counted) + "。")
     elif s.kind == "repeat":
         # 小狗追了小明，然后小明帮了小狗。  (the names come back: predictable only by copying)
-        first, second = _entity(rng), _entity(rng)
-        if first == second:
+        first, second = _subject_verb_object(rng, s) or (None, None)
+        if first is None:
             return zh_sentence(rng)
-        s.subject = s.add(first)
-        s.add(TRANS[rng.randint(len(TRANS))])
-        s.object = s.add(second)
         s.connector = s.add("，然后")
         s.add(second + TRANS[rng.randint(len(TRANS))] + first + "。")
     else:
@@ -121,41 +123,24 @@ def encode_zh(chars):
 
 def zh_batch(rng, n, max_len, want_held_out):
     """Returns ids (n, max_len) padded with <pad> (0), and the Sentence objects."""
-    ids = np.zeros((n, max_len), dtype=np.int64)
-    sents = []
-    while len(sents) < n:
-        s = zh_sentence(rng)
-        toks = encode_zh(s.chars)
-        if len(toks) > max_len or held_out(toks) != want_held_out:
-            continue
-        ids[len(sents), :len(toks)] = toks
-        sents.append(s)
-    return ids, sents
+    return sentence_batch(rng, n, max_len, want_held_out, zh_sentence, lambda s: encode_zh(s.chars))
 
 
 def zh_head_metrics(weights, ids, sents):
     """weights: (B, H, L, L) of one layer.  Returns {metric: (H,) mean over the places it applies}."""
-    h = weights.shape[1]
-    sums = {}
-
-    def add(metric, vec):
-        tot, cnt = sums.get(metric, (np.zeros(h), 0))
-        sums[metric] = (tot + vec, cnt + 1)
-
+    sums = MetricSums(weights.shape[1])
     for n in range(weights.shape[0]):
         toks = [t for t in ids[n] if t != 0]
         w = weights[n]                                   # (H, L, L)
-        for t in range(2, len(toks)):
-            add("previous_token", w[:, t, t - 1])        # from character 2 on, so previous != <bos>
-            add("first_token", w[:, t, 0])
-            add("self", w[:, t, t])
+        for t in range(2, len(toks)):                    # from character 2 on, so previous != <bos>
+            sums.add_position_metrics(w, t)
         s = sents[n]
         if s.kind == "pronoun":
-            add("comma_to_subject", w[:, s.pronoun - 1, s.subject])
-            add("pronoun_to_subject", w[:, s.pronoun, s.subject])
+            sums.add("comma_to_subject", w[:, s.pronoun - 1, s.subject])
+            sums.add("pronoun_to_subject", w[:, s.pronoun, s.subject])
         if s.kind == "repeat":
-            add("then_to_object", w[:, s.connector, s.object])
-    return {k: tot / cnt for k, (tot, cnt) in sums.items()}
+            sums.add("then_to_object", w[:, s.connector, s.object])
+    return sums.means()
 
 
 # One line each on the card, in English and in both Chinese scripts.

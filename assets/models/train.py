@@ -44,9 +44,14 @@ MODELS = {
                     attn_entropy=[0.05, 0.02], fixture_float64=True,
                     example="the dog saw the cat and it ran",
                     output="row t of probs is the distribution of the word after token t",
-                    description="word-level language model trained on generated simple English sentences"),
-    # Character-level: each character is a token (`split_chars`); the card's text fields get a
-    # Chinese copy in each script (`zh_text`: field -> (zh-Hans, zh-Hant)).
+                    description="word-level language model trained on generated simple English sentences",
+                    zh_text={"description": ("词级语言模型，用生成的简单英文句子训练", "詞級語言模型，用產生的簡單英文句子訓練"),
+                             "reading_the_output": ("probs 的第 t 行是词元 t 之后下一个词的概率分布",
+                                                    "probs 的第 t 列是 token t 之後下一個詞的機率分布")},
+                    zh_claims=tasks.LM_METRIC_TEXT_ZH),
+    # Character-level: each character is a token (`split_chars`); the card's prose fields get a
+    # Chinese copy in each script (`zh_text`: field -> (zh-Hans, zh-Hant)), its example a
+    # sentence in each script (`zh_example`); add_zh_text writes them.
     "tiny-lm-zh": dict(kind="language", vocab=tasks_zh.ZH_VOCAB, dim=64, heads=4, layers=2, max_len=20,
                        mlp=True, causal=True, steps=1500, batch=64, lr=3e-3, seed=21, bos=True, split_chars=True,
                        attn_entropy=[0.05, 0.02], fixture_float64=True,
@@ -57,18 +62,31 @@ MODELS = {
                        zh_text={"description": ("字级语言模型，用生成的简单中文句子训练，简体和繁体都认得",
                                                 "字級語言模型，用產生的簡單中文句子訓練，簡體和繁體都認得"),
                                 "reading_the_output": ("probs 的第 t 行是词元 t 之后下一个字的概率分布",
-                                                       "probs 的第 t 列是詞元 t 之後下一個字的機率分布"),
-                                "example": ("小狗看见了小猫，它跑了。", "小狗看見了小貓，它跑了。")}),
+                                                       "probs 的第 t 列是詞元 t 之後下一個字的機率分布")},
+                       zh_claims={m: texts[1:] for m, texts in tasks_zh.ZH_METRIC_TEXT.items()},
+                       zh_example=("小狗看见了小猫，它跑了。", "小狗看見了小貓，它跑了。")),
     "reverse": dict(kind="algorithmic", vocab=tasks.REVERSE_VOCAB, dim=64, heads=2, layers=1, max_len=8,
                     mlp=False, causal=False, steps=800, batch=64, lr=3e-3, seed=12, bos=False,
                     example="3 1 4 1 5 9 2 6",
                     output="the argmax of row i of logits is output digit i; the output is the input reversed",
-                    description="reverses 8 digits: position i outputs the digit at position 7-i (encoder, no mask)"),
+                    description="reverses 8 digits: position i outputs the digit at position 7-i (encoder, no mask)",
+                    zh_text={"description": ("把 8 个数字倒过来：位置 i 输出位置 7-i 上的数字（编码器，无掩码）",
+                                             "把 8 個數字倒過來：位置 i 輸出位置 7-i 上的數字（編碼器，無遮罩）"),
+                             "reading_the_output": ("logits 第 i 行的 argmax 是输出的第 i 个数字；输出就是倒过来的输入",
+                                                    "logits 第 i 列的 argmax 是輸出的第 i 個數字；輸出就是倒過來的輸入")},
+                    zh_claims={"mirror_position": ("位置 i 注意镜像位置 L-1-i（平均权重；反对角线）",
+                                                   "位置 i 注意鏡像位置 L-1-i（平均權重；反對角線）")}),
     "sort": dict(kind="algorithmic", vocab=tasks.SORT_VOCAB, dim=64, heads=2, layers=1, max_len=17,
                  mlp=True, causal=True, steps=1000, batch=64, lr=3e-3, seed=13, bos=False,
                  example="7 2 9 0 5 3 | 0 2 3 5 7 9",
                  output="causal: the argmax of row t of logits is the token after t; from '|' on it spells the sorted digits",
-                 description="sorts 4-8 distinct digits written before '|': each output digit predicts the next larger one"),
+                 description="sorts 4-8 distinct digits written before '|': each output digit predicts the next larger one",
+                 zh_text={"description": ("把 '|' 前面 4 到 8 个互不相同的数字排序：每个输出的数字预测下一个更大的数字",
+                                          "把「|」前面 4 到 8 個互不相同的數字排序：每個輸出的數字預測下一個更大的數字"),
+                          "reading_the_output": ("因果：logits 第 t 行的 argmax 是 t 之后的词元；从 '|' 开始，它依次写出排好序的数字",
+                                                 "因果：logits 第 t 列的 argmax 是 t 之後的 token；從「|」開始，它依序寫出排好序的數字")},
+                 zh_claims={"next_larger": ("从 '|' 和每个输出的数字出发，注意存着下一个输出数字（即下一个更大的数字）的输入位置（平均权重）",
+                                            "從「|」和每個輸出的數字出發，注意存著下一個輸出數字（即下一個更大的數字）的輸入位置（平均權重）")}),
 }
 HELD_OUT_COUNT = {"tiny-lm": 400, "tiny-lm-zh": 400, "reverse": 400, "sort": 400}
 ZH_LANGS = ("zh-Hans", "zh-Hant")
@@ -355,6 +373,60 @@ def best_heads(per_layer):
     return out
 
 
+# ---------------------------------------------------------------- a sentence per claim
+# A held-out mean can hide on one sentence (the previous-word heads barely show on the card's
+# example), so each claim names a sentence that shows it, one click away in the window.
+# Chosen by hand from generated sentences where the claim's metric is at least its measured
+# figure; "places" are the positions the metric needs (as in heldout.json). A sentence is a
+# text or one per language code ("en" required; tiny-lm-zh gives each script its
+# characters). tests/test_model_claims.cpp recomputes each figure with AttnViz's core.
+CLAIM_SENTENCES = {
+    "tiny-lm": {
+        (0, 0, "then_to_object"): ("tom met sam then sam helped tom .", dict(kind="repeat", subject=1, object=3, connector=4)),
+        (0, 0, "pronoun_to_subject"): ("sam saw tom and he left .", dict(kind="pronoun", subject=1, object=3, connector=4)),
+        (0, 1, "same_word_earlier"): ("bob anna tom anna again .", dict(kind="again")),
+        (0, 2, "previous_token"): ("two eight three nine four ten", dict(kind="counts")),
+        (0, 3, "previous_token"): ("two eight three nine four ten", dict(kind="counts")),
+        (1, 0, "and_to_subject"): ("the dog met bob and it ran .", dict(kind="pronoun", subject=2, object=4, connector=5)),
+        (1, 1, "first_token"): ("tom john emma sam mary .", dict(kind="again")),
+        (1, 2, "self"): ("four nine five ten six .", dict(kind="counts")),
+        (1, 3, "first_token"): ("tom john emma sam mary .", dict(kind="again")),
+    },
+    "tiny-lm-zh": {
+        (0, 0, "pronoun_to_subject"): (("小马追了小鸟，它跳了。", "小馬追了小鳥，它跳了。"), dict(kind="pronoun", subject=2, object=6, pronoun=8)),
+        (0, 0, "previous_token"): (("三一四二五三。", "三一四二五三。"), dict(kind="counts")),
+        (0, 1, "first_token"): (("二五三六四七五。", "二五三六四七五。"), dict(kind="counts")),
+        (0, 2, "first_token"): (("三一四二五。", "三一四二五。"), dict(kind="counts")),
+        (0, 3, "previous_token"): (("四一五二六三七四八。", "四一五二六三七四八。"), dict(kind="counts")),
+        (1, 0, "first_token"): (("小明帮了小鸟，他笑了。", "小明幫了小鳥，他笑了。"), dict(kind="pronoun", subject=2, object=6, pronoun=8)),
+        (1, 1, "first_token"): (("八七九八十九。", "八七九八十九。"), dict(kind="counts")),
+        (1, 2, "then_to_object"): (("小鸟叫了小明，然后小明帮了小鸟。", "小鳥叫了小明，然後小明幫了小鳥。"),
+                                   dict(kind="repeat", subject=2, object=6, connector=9)),
+        (1, 3, "pronoun_to_subject"): (("小马追了小鸟，它跳了。", "小馬追了小鳥，它跳了。"), dict(kind="pronoun", subject=2, object=6, pronoun=8)),
+    },
+    "reverse": {
+        (0, 0, "mirror_position"): ("8 3 7 6 2 7 8 9", {}),
+        (0, 1, "mirror_position"): ("8 3 7 6 2 7 8 9", {}),
+    },
+    "sort": {
+        (0, 0, "next_larger"): ("4 9 2 6 | 2 4 6 9", dict(k=4)),
+        (0, 1, "next_larger"): ("4 9 2 6 | 2 4 6 9", dict(k=4)),
+    },
+}
+
+
+def add_claim_sentences(name, card):
+    """Gives each head claim of the card its "shown_by": the sentence and the places."""
+    for claim in card["head_claims"]:
+        found = CLAIM_SENTENCES.get(name, {}).get((claim["layer"], claim["head"], claim["metric"]))
+        if found is None:
+            continue
+        sentence, places = found
+        if isinstance(sentence, tuple):  # (simplified, traditional): the English field is the simplified one
+            sentence = {"en": sentence[0], ZH_LANGS[0]: sentence[0], ZH_LANGS[1]: sentence[1]}
+        claim["shown_by"] = {"sentence": sentence, "places": places}
+
+
 # ---------------------------------------------------------------- fixtures and card
 def tokenize(cfg, text):
     index = {w: i for i, w in enumerate(cfg["vocab"])}
@@ -442,16 +514,18 @@ def tokenizer_text(cfg):
     return split + ("; <bos> is put in front" if cfg["bos"] else "; no <bos>")
 
 
-def add_zh_text(card, zh_text):
-    """The card's Chinese text, one field per language beside the English one
-    ("description_zh-Hans", "description_zh-Hant"; "claim_zh-Hans" ... in each head claim),
-    so the English fields stay exactly as every other card has them."""
-    for field, texts in zh_text.items():
-        for lang, text in zip(ZH_LANGS, texts):
-            card["%s_%s" % (field, lang)] = text
+def add_zh_text(card, cfg):
+    """The card's Chinese text in the form app/io/model_card.cpp reads (assets/models/README.md,
+    "The card's words in other languages"): each prose field of `zh_text` and each head claim
+    becomes an object of texts by language, {"en": ..., "zh-Hans": ..., "zh-Hant": ...}; the
+    example sentence in each script is a field of its own, "example_zh-Hans" / "example_zh-Hant"
+    (a sentence the window types into its box, not prose)."""
+    for field, texts in cfg["zh_text"].items():
+        card[field] = {"en": card[field], **dict(zip(ZH_LANGS, texts))}
     for claim in card["head_claims"]:
-        for lang, text in zip(ZH_LANGS, tasks_zh.ZH_METRIC_TEXT[claim["metric"]][1:]):
-            claim["claim_" + lang] = text
+        claim["claim"] = {"en": claim["claim"], **dict(zip(ZH_LANGS, cfg["zh_claims"][claim["metric"]]))}
+    for lang, example in zip(ZH_LANGS, cfg.get("zh_example", ())):
+        card["example_" + lang] = example
 
 
 def build(name):
@@ -505,7 +579,8 @@ def build(name):
                              % (m, card["best_head_per_metric"][m], WANTED_FLOOR)
                              for m in WANTED[name] if not any(c["metric"] == m for c in claims)]
     if "zh_text" in cfg:
-        add_zh_text(card, cfg["zh_text"])
+        add_zh_text(card, cfg)
+    add_claim_sentences(name, card)
     write_json(os.path.join(HERE, name + ".json"), card)
     print("  %s: %s (%.1f s)" % (name, acc, seconds), flush=True)
     for c in claims:

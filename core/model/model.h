@@ -33,6 +33,10 @@ struct HeadClaim {
     Message claim;       // one line for learners, as the card writes it (Message::written)
     std::string metric;  // "and_to_subject", "mirror_position", ...
     double measured = 0, threshold = 0;
+    // A sentence on which the claim shows clearly (the card's "shown_by"), per language
+    // (Message::written: tiny-lm-zh writes each script's characters); empty when the card
+    // names none. The window's button beside the claim puts it in the sentence box.
+    Message shown_by;
 };
 
 // What the card says about the model, everything but the numbers.

@@ -23,5 +23,8 @@ int cli_config_entry(const uint8_t* data, size_t size);
 // A settings.ini: parse_settings must give values within their documented ranges,
 // and a saved-then-reread copy must be identical.
 int settings_entry(const uint8_t* data, size_t size);
+// A lesson file: read_lesson gives a lesson or a one-line message; a lesson written and
+// read again is the same lesson; small slides resolve through the command line's parser.
+int lesson_entry(const uint8_t* data, size_t size);
 
 }  // namespace attn::fuzz

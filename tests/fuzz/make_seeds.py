@@ -113,3 +113,28 @@ put("settings", "corrupt_values",
     "no equals sign here\nhidden_dim = 1e5\n")
 put("settings", "comments_and_unknown", "# written by hand\n\nfuture_option = yes\n  num_heads=4  \r\nsentence =  spaced  words \r\n")
 put("settings", "binary", bytes(range(256)) + b"\nseed = 5\nsentence = a\x00b\n")
+
+# Lesson files (app/lesson): a full slide, a recipe with options, and near-misses.
+full_slide = {
+    "title": "Scores", "note": "the dot products", "model": "tiny-lm", "sentence": "the dog saw the cat", "layer": 0,
+    "step": "attn_weights", "head": 2, "moment": 0.5, "batch_item": 0,
+    "pinned": {"panel": 2, "row": 3, "col": 2},
+    "followed": {"step": "attn_scores", "panel": 2, "row": 3, "col": 2},
+    "highlighted": [{"panel": 2, "row": 3, "col": 1}, {"step": "q", "panel": 0, "row": 1, "col": 4, "part": "weight"}],
+    "annotations": [{"kind": "arrow", "colour": "yellow", "cell": {"panel": 2, "row": 3, "col": 2}, "points": [[0.5, 0.5], [-1, 2]]},
+                    {"kind": "stroke", "cell": {"panel": 0, "row": 0, "col": 0}, "points": [[0, 0], [1, 0.25], [2, 1]]}],
+    "panels": {"storage": False, "code": True},
+}
+recipe_slide = {"title": "Llama", "recipe": "llama", "options": {"num-kv-heads": 1, "dtype": "bfloat16", "rope": True},
+                "step": "k_repeated", "head": "all"}
+put("lesson", "full", json.dumps({"version": 1, "title": "t", "language": "en", "slides": [full_slide, recipe_slide]}, indent=1))
+put("lesson", "random_weights", json.dumps({"version": 1, "title": "s", "slides": [
+    {"title": "a", "options": {"seq-len": 4, "hidden-dim": 8, "num-heads": 2, "mask": "causal"}, "step": "attn_masked"},
+    {"title": "b", "options": {"variant": "fused", "dropout": 0.1}, "moment": 0}]}))
+put("lesson", "partly_wrong", json.dumps({"version": 1, "title": "w", "language": "xx", "slides": [
+    {"title": "ok", "step": "q_split"}, {"title": "bad step", "step": "attn_score"}, {"title": 3},
+    {"title": "bad option", "options": {"num-head": 2}}, {"title": "bad cell", "pinned": {"row": -1}}, [], {"stpe": "q"}]}))
+put("lesson", "newer_version", '{"version": 99, "slides": []}')
+put("lesson", "not_json", '{"version": 1, "slides": [ {"title": "x",, ]')
+put("lesson", "deep", "[" * 100 + "]" * 100)
+put("lesson", "bad_utf8", b'{"version": 1, "title": "\xff\xfe", "slides": []}')

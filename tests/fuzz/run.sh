@@ -9,7 +9,7 @@ seconds=${2:-60}
 shift 2 || true
 here=$(cd "$(dirname "$0")" && pwd)
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(npy safetensors cli_config settings)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(npy safetensors cli_config settings lesson)
 failed=()
 for h in "${harnesses[@]}"; do
     mkdir -p "$build/corpus/$h" "$build/crashes/$h"

@@ -8,6 +8,7 @@
 #include "app/gui/views/controls/view_controls.h"
 #include "app/text/languages.h"
 #include "headless_imgui.h"
+#include "tests/lang/pseudo_language.h"
 
 using namespace attn;
 using namespace attn::gui;
@@ -280,4 +281,53 @@ TEST_CASE("after switching models the controls show the configuration on the can
     // Back to random weights: the controls edit the session's own configuration again.
     choose_random_weights(state.session, false);
     CHECK(&shown_config(state.session, state.results) == &state.session.config);
+}
+
+// Issue 21 item 15: the card's button beside a claim puts the sentence that shows it into
+// the box, on the claim's layer, and the trace that follows opens on the claim's head and
+// its attention weights.
+TEST_CASE("a claim's button takes its sentence and layer, then shows the claim's head on the attention weights") {
+    AppState state;
+    REQUIRE(choose_model(state.session, "tiny-lm").empty());
+    compute_into(state);
+    const ModelSpec& spec = state.session.model->spec;
+    const auto claim = std::find_if(spec.head_claims.begin(), spec.head_claims.end(), [](const HeadClaim& c) {
+        return c.layer == 0 && c.head == 2 && c.metric == "previous_token";
+    });
+    REQUIRE(claim != spec.head_claims.end());
+    CHECK(english(claim->shown_by) == "two eight three nine four ten");  // the issue's sentence
+    REQUIRE(choose_layer(state.session, 1));
+    CHECK(choose_claim_sentence(state.session, *claim));
+    CHECK(state.session.sentence_in_use == "two eight three nine four ten");
+    CHECK(state.session.model_layer == 0);
+    CHECK(state.session.sentence_message.empty());
+    // The card's lines name their claims, and only claims with a sentence get a button.
+    int with_claim = 0;
+    for (const CardLine& line : model_card(spec, 0)) with_claim += line.claim >= 0;
+    CHECK(with_claim == std::count_if(spec.head_claims.begin(), spec.head_claims.end(), [](const HeadClaim& c) { return c.layer == 0; }));
+
+    // What the button asks of the UI state (views/view_model.cpp; the click itself is
+    // driven in tests/gui/monkey/model_claim_test.py) ...
+    state.ui.resume_step = step_name(StepId::AttnWeights);
+    state.ui.canvas.enlarged_head = claim->head;
+    compute_into(state);  // ... is on screen once the trace arrives
+    const Step* shown = state.results.step_at(state.ui.playback.step());
+    REQUIRE(shown != nullptr);
+    CHECK(shown->id == StepId::AttnWeights);
+    CHECK(state.ui.canvas.enlarged_head == 2);
+}
+
+TEST_CASE("a claim's sentence follows the language: tiny-lm-zh gives traditional characters in zh-Hant") {
+    test::LanguageScope scope("zh-Hant");
+    AppState state;
+    REQUIRE(choose_model(state.session, "tiny-lm-zh").empty());
+    const ModelSpec& spec = state.session.model->spec;
+    const auto claim = std::find_if(spec.head_claims.begin(), spec.head_claims.end(),
+                                    [](const HeadClaim& c) { return c.metric == "then_to_object"; });
+    REQUIRE(claim != spec.head_claims.end());
+    CHECK(choose_claim_sentence(state.session, *claim));
+    CHECK(state.session.sentence_in_use.find("然後") != std::string::npos);
+    CHECK(state.session.sentence_in_use.find("然后") == std::string::npos);
+    CHECK(state.session.model_layer == claim->layer);
+    CHECK(state.session.unknown_note.empty());
 }

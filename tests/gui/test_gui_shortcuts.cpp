@@ -53,7 +53,7 @@ std::set<std::string> listed_words() {
 }  // namespace
 
 TEST_CASE("the keyboard help lists every key the window handles") {
-    std::ifstream in(std::string(ATTNVIZ_SOURCE_DIR) + "/app/gui/key_actions.cpp");
+    std::ifstream in(std::string(ATTNVIZ_SOURCE_DIR) + "/app/gui/window/key_actions.cpp");
     REQUIRE(in);
     std::stringstream text;
     text << in.rdbuf();

@@ -64,6 +64,13 @@ def build_scratch_mha(p):
     return module, lambda: module(x), {"Wq.weight": module.Wq.weight, "Wo.bias": module.Wo.bias}
 
 
+def build_day15_mha(p):
+    module = rm.Day15Mha(p["d_in"], p["E"], p["L"], p["dropout"], p["H"])
+    x = scratch_input(p["B"], p["L"], p["d_in"])
+    x = example_batch(p["B"]) if x is None else x
+    return module, lambda: module(x), {"W_query.weight": module.W_query.weight, "out_proj.bias": module.out_proj.bias}
+
+
 def build_selfatt(cls, with_mask):
     def build(p):
         X = torch.rand(p["B"], p["L"], p["E"])           # the article draws X before the module
@@ -128,6 +135,7 @@ def build_llama(p):
 RECIPES = {
     "scratch-stacked": (build_scratch_stacked, dict(B=2, L=6, d_in=3, E=4, H=2, dropout=0.0), False),
     "scratch-mha": (build_scratch_mha, dict(B=2, L=6, d_in=3, E=4, H=2, dropout=0.0), False),
+    "day15-mha": (build_day15_mha, dict(B=2, L=6, d_in=3, E=2, H=2, dropout=0.0), False),
     "selfatt-v1": (build_selfatt(rm.SelfAttV1, False), dict(B=3, L=2, E=4), True),
     "selfatt-v2": (build_selfatt(rm.SelfAttV2, False), dict(B=3, L=2, E=4), True),
     "selfatt-v3": (build_selfatt(rm.SelfAttV3, True), dict(B=3, L=4, E=2, dropout=0.1, valid_lengths=[3, 2, 1]), True),
@@ -145,6 +153,9 @@ SIZES = [
     ("article", "scratch-mha", [], {}),
     ("wide", "scratch-mha", ["-E", "6", "-H", "3", "-L", "5", "-B", "3"], dict(E=6, H=3, L=5, B=3)),
     ("dropout", "scratch-mha", ["--dropout", "0.1"], dict(dropout=0.1)),
+    ("article", "day15-mha", [], {}),
+    ("wide", "day15-mha", ["-E", "6", "-H", "2", "-L", "4", "-B", "3"], dict(E=6, H=2, L=4, B=3)),
+    ("dropout", "day15-mha", ["--dropout", "0.1"], dict(dropout=0.1)),
     ("article", "selfatt-v1", [], {}),
     ("wide", "selfatt-v1", ["-B", "2", "-L", "5", "-E", "6"], dict(B=2, L=5, E=6)),
     ("article", "selfatt-v2", [], {}),

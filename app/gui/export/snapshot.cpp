@@ -9,7 +9,6 @@
 #include "app/gui/window/cjk_font.h"
 #include "app/gui/export/export.h"
 #include "app/gui/display/format.h"
-#include "app/gui/display/weight_lines.h"
 #include "app/gui/window/frame.h"
 #include "app/gui/gl/headless.h"
 #include "app/text/languages.h"
@@ -31,6 +30,19 @@ void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& ca
         ctx.now = now;
         draw_frame(view, ctx);
     });
+}
+
+AppState snapshot_state(const SnapshotOptions& options) {
+    AppState state;
+    state.settings.light_theme = options.theme == "light";
+    state.ui.presentation = options.presentation;
+    state.settings.weights_as = options.view;
+    return state;
+}
+
+std::unique_ptr<OffscreenRenderer> snapshot_renderer(const SnapshotOptions& options) {
+    return std::make_unique<OffscreenRenderer>(options.width, options.height, static_cast<float>(options.scale),
+                                               options.theme == "light", options.presentation ? kPresentationTypeScale : 1.0f);
 }
 
 std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache,
@@ -96,7 +108,6 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     }
     if (options.theme != "dark" && options.theme != "light") return fail("--theme must be dark or light");
     if (!(options.progress >= 0.0f && options.progress <= 1.0f)) return fail("--progress must be between 0 and 1");
-    if (!parse_weights_as(options.view)) return fail("--view must be heatmap, lines or both");
     const Status dir = ensure_writable_dir(options.out_dir);
     if (!dir.ok()) return fail(text::render(dir.message()));
 
@@ -110,15 +121,11 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
         return 2;
     }
-    AppState state;
-    state.settings.light_theme = options.theme == "light";
-    state.ui.presentation = options.presentation;
-    state.settings.weights_as = options.view;
+    AppState state = snapshot_state(options);
     accept_result(state, std::move(computed), 0.0);
     note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
-    // Presentation mode's larger type on a picture of the same size, as pressing P does.
-    OffscreenRenderer renderer(options.width, options.height, static_cast<float>(options.scale), state.settings.light_theme,
-                               options.presentation ? kPresentationTypeScale : 1.0f);
+    const std::unique_ptr<OffscreenRenderer> offscreen = snapshot_renderer(options);
+    OffscreenRenderer& renderer = *offscreen;
     if (!renderer.valid()) return fail(text::render(renderer.error()));
     HeatmapCache cache;
     cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);

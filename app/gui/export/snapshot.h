@@ -23,6 +23,15 @@ void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& ca
 // Renders each listed step (0-based index) at `progress` and writes DIR/NN_<step>.png
 // through `pool`, NN counting from 01 as the screen does ("1 / 17"). PNG encoding runs on
 // background threads. Returns the files written.
+struct SnapshotOptions;  // snapshot_options.h
+
+// The state `attnviz snapshot` draws: the options' theme and presentation mode, nothing
+// computed yet.
+AppState snapshot_state(const SnapshotOptions& options);
+// A renderer of the options' size and scale, with presentation's larger type on a picture
+// of the same size (as pressing P does). Check valid() before use.
+std::unique_ptr<OffscreenRenderer> snapshot_renderer(const SnapshotOptions& options);
+
 std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache,
                                               SnapshotLayout layout, const std::vector<int>& steps, float progress,
                                               const std::string& dir, class PngEncoderPool& pool, double now = 0);

@@ -18,9 +18,14 @@ struct SnapshotOptions {
     std::string theme = "dark"; // dark | light
     bool presentation = false;  // presentation mode's layout and larger type (the P key)
     std::string view = "heatmap";  // weight steps as: heatmap | lines | both (View > Weights as)
+    std::string lesson;         // --lesson FILE: one picture per slide instead of per step
 };
 // `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.
 // Returns 0, or 2 with one line on stderr.
 int run_snapshot(const io::Problem& problem, const SnapshotOptions& options);
+// `attnviz snapshot --lesson FILE`: writes DIR/NN_<slide title>.png for every slide that
+// opens (NN its number in the file). A slide that does not open is one line on stderr
+// and exit code 2, after the others are written.
+int run_lesson_snapshot(const SnapshotOptions& options);
 
 }  // namespace attn::gui

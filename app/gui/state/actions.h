@@ -24,6 +24,7 @@ struct Actions {
     bool toggle_fullscreen = false;
     bool leave_fullscreen = false;     // Escape: back to a window (after any toggle)
     bool quit = false;
+    int go_to_slide = -1;              // a lesson's slide to show (index), -1: stay
     std::optional<ExportRequest> export_request;  // the first one asked for wins
 
     // Edits of the state, each set only when the view changed something. The views of
@@ -46,6 +47,7 @@ struct Actions {
         toggle_fullscreen |= other.toggle_fullscreen;
         leave_fullscreen |= other.leave_fullscreen;
         quit |= other.quit;
+        if (go_to_slide < 0) go_to_slide = other.go_to_slide;
         if (!export_request) export_request = std::move(other.export_request);
         if (!session_edit) session_edit = std::move(other.session_edit);
         if (!sources_edit) sources_edit = std::move(other.sources_edit);

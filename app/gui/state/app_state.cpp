@@ -1,5 +1,6 @@
 #include "app/gui/state/app_state.h"
 
+#include "app/gui/state/lesson_apply.h"
 #include "app/gui/state/model_choice.h"
 
 #include <algorithm>
@@ -70,6 +71,7 @@ void accept_result(AppState& state, ComputeResult result, double now) {
     if (state.ui.canvas.pinned.valid() && !keep_pin) state.ui.canvas.pinned = CellRef{};
     if (state.ui.canvas.enlarged_head >= state.results.trace->config.H()) state.ui.canvas.enlarged_head = -1;
     state.ui.canvas.focus_head = std::min(state.ui.canvas.focus_head, std::max(0, state.results.trace->config.H() - 1));
+    show_pending_slide(state);  // a lesson slide's step, moment, head and cells, once its trace is in
 }
 
 Message restore_saved_session(AppState& state) {

@@ -13,8 +13,9 @@ Message choose_model(Session& session, const std::string& name) {
     const std::shared_ptr<const Model>& model = loaded.value();
     session.model = model;
     session.model_layer = 0;
-    session.sentence = model->spec.example;
-    session.sentence_in_use = model->spec.example;
+    // The card's sentence in the language in use (tiny-lm-zh's in the script shown).
+    session.sentence = model->spec.example_for(text::active().code());
+    session.sentence_in_use = session.sentence;
     session.sentence_message.clear();
     session.unknown_note.clear();
     session.sources = io::ProblemSources{};  // files belong to the random weights' sizes
@@ -80,10 +81,24 @@ std::string kind_word(ModelKind kind) {
     return text::tr(kind == ModelKind::Language ? "model.kind.language" : "model.kind.algorithmic");
 }
 
+bool choose_claim_sentence(Session& session, const HeadClaim& claim) {
+    if (!session.model || claim.shown_by.empty()) return false;
+    session.sentence = text::render(claim.shown_by);
+    const bool sentence_changed = follow_model_sentence(session);
+    const bool layer_changed = choose_layer(session, claim.layer);
+    return sentence_changed || layer_changed;
+}
+
 std::vector<std::string> model_card_lines(const ModelSpec& spec, int layer) {
-    std::vector<std::string> lines;
-    lines.push_back(text::render(spec.description));
-    lines.push_back(text::trf("model.card.sizes",
+    std::vector<std::string> texts;
+    for (CardLine& line : model_card(spec, layer)) texts.push_back(std::move(line.text));
+    return texts;
+}
+
+std::vector<CardLine> model_card(const ModelSpec& spec, int layer) {
+    std::vector<CardLine> lines;
+    lines.push_back({text::render(spec.description)});
+    lines.push_back({text::trf("model.card.sizes",
                               {{"kind", kind_word(spec.kind)},
                                {"layers", spec.layers},
                                {"layer_word", text::tr(spec.layers == 1 ? "model.card.layer_one" : "model.card.layer_many")},
@@ -93,26 +108,28 @@ std::vector<std::string> model_card_lines(const ModelSpec& spec, int layer) {
                                {"vocab", spec.vocab_size},
                                {"max_len", spec.max_len},
                                {"mask", text::tr(spec.causal ? "model.card.causal" : "model.card.no_mask")},
-                               {"mlp", spec.mlp ? text::tr("model.card.mlp") : ""}}));
-    for (const HeadClaim& claim : spec.head_claims) {
+                               {"mlp", spec.mlp ? text::tr("model.card.mlp") : ""}})});
+    for (size_t i = 0; i < spec.head_claims.size(); ++i) {
+        const HeadClaim& claim = spec.head_claims[i];
         if (claim.layer != layer) continue;
-        lines.push_back(text::trf("model.card.claim", {{"head", claim.head},
-                                                       {"claim", text::render(claim.claim)},
-                                                       {"measured", text::fixed(claim.measured, 2)},
-                                                       {"threshold", text::fixed(claim.threshold, 2)}}));
+        lines.push_back({text::trf("model.card.claim", {{"head", claim.head},
+                                                        {"claim", text::render(claim.claim)},
+                                                        {"measured", text::fixed(claim.measured, 2)},
+                                                        {"threshold", text::fixed(claim.threshold, 2)}}),
+                         static_cast<int>(i)});
     }
     std::string training;
     for (const auto& [name, value] : spec.heldout_figures) {
         training += (training.empty() ? "" : ", ") +
                     text::trf("model.card.figure", {{"name", metric_name(name)}, {"value", text::fixed(value, 2)}});
     }
-    if (!training.empty()) lines.push_back(text::trf("model.card.heldout", {{"figures", training}}));
-    if (spec.final_train_loss >= 0) lines.push_back(text::trf("model.card.loss", {{"loss", text::fixed(spec.final_train_loss, 4)}}));
+    if (!training.empty()) lines.push_back({text::trf("model.card.heldout", {{"figures", training}})});
+    if (spec.final_train_loss >= 0) lines.push_back({text::trf("model.card.loss", {{"loss", text::fixed(spec.final_train_loss, 4)}})});
     const auto& penalty = spec.attention_entropy_penalty;
     if (layer >= 0 && static_cast<size_t>(layer) < penalty.size() && penalty[static_cast<size_t>(layer)] > 0)
-        lines.push_back(text::trf("model.card.entropy_penalty", {{"penalty", text::fixed(penalty[static_cast<size_t>(layer)], 2)}}));
+        lines.push_back({text::trf("model.card.entropy_penalty", {{"penalty", text::fixed(penalty[static_cast<size_t>(layer)], 2)}})});
     if (!spec.reading_the_output.empty())
-        lines.push_back(text::trf("model.card.output", {{"text", text::render(spec.reading_the_output)}}));
+        lines.push_back({text::trf("model.card.output", {{"text", text::render(spec.reading_the_output)}})});
     return lines;
 }
 

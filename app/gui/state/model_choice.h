@@ -26,8 +26,19 @@ bool follow_model_sentence(Session& session);
 // "language" / "algorithmic" in the language in use (model.kind.*).
 std::string kind_word(ModelKind kind);
 
+// One line of the card; a head claim's line also names its claim, for the button beside it.
+struct CardLine {
+    std::string text;
+    int claim = -1;  // index into spec.head_claims, -1 for the other lines
+};
 // The card as lines for the window: sizes, what each head of `layer` learned (with the
 // measured figure and the threshold the tests hold it to), training figures.
+std::vector<CardLine> model_card(const ModelSpec& spec, int layer);
+// The same lines' texts.
 std::vector<std::string> model_card_lines(const ModelSpec& spec, int layer);
+// The claim's button: puts the sentence that shows it (in the language in use) in the box
+// and shows the claim's layer, as if typed and chosen. Returns true when the sentence in
+// use or the layer changed.
+bool choose_claim_sentence(Session& session, const HeadClaim& claim);
 
 }  // namespace attn::gui

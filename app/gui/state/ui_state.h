@@ -2,11 +2,13 @@
 // the hovered and pinned cells, which panels are open, the status line.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "app/gui/display/animation.h"
 #include "app/gui/display/display_model.h"
 #include "app/gui/display/weight_lines.h"
+#include "app/lesson/lesson.h"
 #include "core/message.h"
 
 namespace attn::gui {
@@ -61,6 +63,16 @@ struct InputEditUi {
     Message message;       // why the last value was refused (empty when it was taken)
 };
 
+// The lesson slide on screen (lesson_apply.h). Its view waits in `pending` until the
+// slide's trace arrives; then `marks` keeps what the slide marks beyond the pinned cell
+// (highlighted and followed cells, drawings) for the views that draw them.
+struct LessonUi {
+    std::optional<lesson::SlideView> pending;
+    lesson::SlideView marks;
+    int number = 0;            // the slide's number in its file, 0: no slide shown
+    std::string title;
+};
+
 // Presentation mode draws everything this many times larger (the window and snapshots).
 inline constexpr float kPresentationTypeScale = 1.5f;
 
@@ -77,6 +89,7 @@ struct UiState {
     double status_time = 0;
     // The step to show when the next trace arrives (restored from the settings); "" for none.
     std::string resume_step;
+    LessonUi lesson;               // the lesson slide on screen, if any
 };
 
 // The head whose operands are drawn beside step `sd`: the head of `active` (the animation's

@@ -2,8 +2,8 @@
 //   apply_edits    the edits of the state (session, input files, settings, hint, dialog),
 //                  called by draw_frame after each dock slot, so the next slot draws them
 //   apply_actions  every field once the frame is on screen: the edits left (through
-//                  apply_edits), then compute, fonts, theme, language, full screen and
-//                  presentation, quit, export.
+//                  apply_edits), then compute, a lesson's slide, fonts, theme, language,
+//                  full screen and presentation, quit, export.
 #pragma once
 
 #include "app/gui/state/actions.h"

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "app/gui/state/app_state.h"
+#include "app/io/model_loader.h"
 
 namespace attn::gui {
 namespace {
@@ -187,7 +188,27 @@ bool note_shown_glyphs(const AppState& state) {
     return added;
 }
 
+namespace {
+
+// Every language's version of a text written in data (Message::written).
+void add_written(ImFontGlyphRangesBuilder& builder, const Message& text) {
+    builder.AddText(text.verbatim.c_str());
+    for (const auto& [code, translated] : text.translations) builder.AddText(translated.c_str());
+}
+
+}  // namespace
+
 void add_noted_glyphs(ImFontGlyphRangesBuilder& builder) {
+    // U+FFFD, so ImGui draws it (not '?') for a character the atlas lacks: a missing glyph
+    // looks missing, and a test reading the drawn text can tell it from a question mark.
+    builder.AddChar(static_cast<ImWchar>(0xFFFD));
+    // The model cards' words (the Model menu's tooltips, the card under the layer slider),
+    // which live in the cards, not in the catalogue.
+    for (const ModelSpec& spec : io::list_models()) {
+        add_written(builder, spec.description);
+        add_written(builder, spec.reading_the_output);
+        for (const HeadClaim& claim : spec.head_claims) add_written(builder, claim.claim);
+    }
     for (ImWchar c : noted()) builder.AddChar(c);
 }
 

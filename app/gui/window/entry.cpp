@@ -24,6 +24,8 @@
 #include "app/gui/window/frame.h"
 #include "app/gui/window/imgui_ini.h"
 #include "app/gui/window/key_actions.h"
+#include "app/gui/window/lesson_keys.h"
+#include "app/gui/state/lesson_apply.h"
 #include "app/gui/window/test_hook.h"
 #include "app/gui/window/window_parts.h"
 #include "app/gui/window/x11_events.h"
@@ -132,8 +134,14 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     state.ui.playback.update(io.DeltaTime);
     // Shortcuts wait while a text field or a dialog has the keyboard.
     Actions actions;
-    if (!io.WantTextInput && state.jobs.dialog.kind == DialogState::Kind::None)
+    if (!io.WantTextInput && state.jobs.dialog.kind == DialogState::Kind::None) {
+        // A lesson's slide keys first: the keys they use do not move the playback too.
+        const int slide = parts.lesson ? slide_key_target(parts.keys.presses, parts.slide_index,
+                                                           static_cast<int>(parts.lesson->slides.size()))
+                                       : -1;
         actions = key_actions(parts.keys.presses, state.ui.playback, state.ui.presentation);
+        actions.go_to_slide = slide;
+    }
     FrameContext ctx;
     ctx.cache = parts.cache.get();
     ctx.fonts = parts.fonts;
@@ -142,12 +150,17 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     ctx.now = glfwGetTime();
     actions |= draw_frame(state, ctx);
     ImGui::Render();
+    if (const Step* shown = state.results.step_at(state.ui.playback.step()))  // test-only, see test_hook.h
+        note_for_tests(std::string("shown ") + shown->name() + " head " + std::to_string(state.ui.canvas.enlarged_head) +
+                       " layer " + std::to_string(state.session.model_layer));
     report_layout_for_tests(parts.keys.queue.size(),
                             {text::render(state.session.sentence_message), text::render(state.session.config_message),
                              text::render(state.session.unknown_note), text::render(state.session.model_note),
                              text::render(state.ui.status)},
                             state.session.sentence,
-                            state.results.trace ? state.results.trace->config.seq_len : 0);  // test-only, see test_hook.h
+                            state.results.trace ? state.results.trace->config.seq_len : 0,
+                            state.results.query_tokens);  // test-only, see test_hook.h
+    report_drawn_text_for_tests();
     gl::Framebuffer::bind_default(fb_w, fb_h);
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     gl::clear_color(bg.x, bg.y, bg.z, 1.0f);
@@ -241,7 +254,10 @@ std::string starting_language(const std::string& option_language) {
     return text::language_from_environment();
 }
 
-int run_window(const io::Problem& initial, bool resume, const std::string& language) {
+namespace {
+
+// The window; with a `lesson`, on its first slide, the slide keys moving between slides.
+int run_window_on(const io::Problem& initial, bool resume, const std::string& language, const lesson::OpenedLesson* lesson) {
     glfwSetErrorCallback(nullptr);
     if (!glfwInit()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
@@ -261,6 +277,9 @@ int run_window(const io::Problem& initial, bool resume, const std::string& langu
     parts->content_scale = monitor_content_scale(parts->window);
     start_imgui(*parts, notes);
     ComputeRequest first = first_request(state, initial, resume, notes);
+    parts->lesson = lesson;
+    if (lesson) first = apply_slide(state, lesson->slides.front());
+    if (lesson) notes = joined(std::move(notes), lesson->problems.empty() ? slide_status(*lesson, 0) : lesson->problems.front());
     state.ui.playback.set_speed(state.settings.speed);
     note_shown_glyphs(state);
     parts->fonts = load_fonts(effective_scale(state, *parts));
@@ -286,6 +305,26 @@ int run_window(const io::Problem& initial, bool resume, const std::string& langu
     gl::check_leaks_before_gl_shutdown();
     glfwTerminate();
     return 0;
+}
+
+}  // namespace
+
+int run_window(const io::Problem& initial, bool resume, const std::string& language) {
+    return run_window_on(initial, resume, language, nullptr);
+}
+
+int run_lesson_window(const std::string& lesson_path, const std::string& language) {
+    auto fail = [](const Message& message) {
+        std::fprintf(stderr, "attnviz: error: %s\n", text::render(message).c_str());
+        return 2;
+    };
+    Result<lesson::OpenedLesson> opened = lesson::open_lesson(lesson_path);
+    if (!opened) return fail(opened.message());
+    for (const Message& problem : opened->problems) fail(problem);
+    if (opened->slides.empty()) return fail(Message("lesson.none_open", {{"file", lesson_path}}));
+    // The window keeps the user's language (a choice there is saved); the lesson's own
+    // language is for its titles and notes, which the presenter will show.
+    return run_window_on(opened->slides.front().problem, false, language, &opened.value());
 }
 
 }  // namespace attn::gui

@@ -18,6 +18,11 @@ namespace attn::gui {
 std::string starting_language(const std::string& option_language);
 
 int run_window(const io::Problem& initial, bool resume, const std::string& language = "");
+// `attnviz --lesson FILE`: the window on the lesson's first slide; Right / Page Down and
+// Left / Page Up move between its slides. A slide that does not open is a line on stderr
+// (and in the status line); a file that is no lesson, or has no slide that opens, is
+// exit code 2 before any window appears.
+int run_lesson_window(const std::string& lesson_path, const std::string& language = "");
 
 // `attnviz bench --render` is declared in render_bench.h.
 

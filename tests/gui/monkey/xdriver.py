@@ -86,6 +86,8 @@ class Layout:
         self.pending_input = 0     # keyboard events the window has not handed to ImGui yet
         self.sentence = None       # the sentence box's text
         self.seq_len = None        # L of the configuration on the canvas
+        self.items = {}            # name -> (x0, y0, x1, y1) of widgets the window names (note_item_for_tests)
+        self.shown = None          # (step, enlarged head, model layer) on screen
         for line in text.splitlines():
             if line.startswith("sentence "):
                 self.sentence = line[len("sentence "):]
@@ -94,7 +96,11 @@ class Layout:
                 self.seq_len = int(line[len("seq_len "):])
                 continue
             parts = line.split(" ")
-            if parts[0] == "window" and len(parts) >= 6:
+            if parts[0] == "item" and len(parts) == 6:
+                self.items[parts[1]] = tuple(float(v) for v in parts[2:6])
+            elif parts[0] == "shown" and len(parts) == 6:
+                self.shown = (parts[1], int(parts[3]), int(parts[5]))
+            elif parts[0] == "window" and len(parts) >= 6:
                 self.windows[" ".join(parts[5:])] = tuple(float(v) for v in parts[1:5])
             elif parts[0] == "focus" and len(parts) >= 7:
                 self.focus = tuple(float(v) for v in parts[1:5]) + (parts[5], " ".join(parts[6:]))

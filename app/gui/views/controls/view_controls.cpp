@@ -195,7 +195,10 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     }
     if (model) {
         // A trained model fixes everything below the tokens: show its sizes, disabled, and say why.
-        draw_model_card(session);
+        if (draw_model_card(session, ui)) {  // a claim's button: its sentence and layer
+            session_edited = true;
+            out.config_changed = true;
+        }
         ImGui::Separator();
         ImGui::TextUnformatted(tr("model.sizes_fixed"));
         const ModelSpec& spec = session.model->spec;

@@ -47,13 +47,13 @@ void help_marker(const char* text) {
 void warning_note(const Message& message, bool light_theme) {
     if (message.empty()) return;
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).warning));
-    ImGui::TextWrapped("%s", text::render(message).c_str());
+    text_wrapped(text::render(message).c_str());
     ImGui::PopStyleColor();
 }
 
 void quiet_note(const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("%s", text.c_str());
+    text_wrapped(text.c_str());
     ImGui::PopStyleColor();
 }
 

@@ -8,9 +8,11 @@
 #include "app/gui/window/cjk_wrap.h"
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/state/model_choice.h"
+#include "app/gui/window/test_hook.h"
 #include "app/gui/views/controls/view_controls_widgets.h"
 #include "app/io/model_loader.h"
 #include "app/text/languages.h"
+#include "core/step_id.h"
 
 namespace attn::gui {
 namespace {
@@ -53,6 +55,28 @@ void layer_picked(const Session& shown, int layer, Actions& out) {
     Session session = shown;
     out.config_changed |= choose_layer(session, layer);
     out.session_edit = std::move(session);
+}
+
+// The button before a claim: its sentence in the box, the claim's layer, and (when the
+// trace arrives) its head enlarged on the attention weights, where the claim is measured.
+bool claim_button(Session& session, UiState& ui, const HeadClaim& claim, int index) {
+    ImGui::PushID(index);
+    const bool pressed = ImGui::SmallButton(text::label("model.card.show"));
+    note_item_for_tests("model.card.show." + std::to_string(claim.layer) + "." + std::to_string(claim.head) + "." + claim.metric);
+    ImGui::PopID();
+    if (ImGui::IsItemHovered()) {  // wrapped: the sentence can be long
+        const std::string tip =
+            text::trf("model.card.show.tip", {{"sentence", text::render(claim.shown_by)}, {"layer", claim.layer}, {"head", claim.head}});
+        reason_tooltip(tip.c_str());
+    }
+    ImGui::SameLine();
+    if (!pressed) return false;
+    choose_claim_sentence(session, claim);
+    ui.resume_step = step_name(StepId::AttnWeights);
+    ui.canvas.enlarged_head = claim.head;
+    ui.canvas.focus_head = claim.head;
+    ui.canvas.pinned = CellRef{};
+    return true;
 }
 
 }  // namespace
@@ -102,27 +126,32 @@ Actions draw_model_picker(const Session& session, bool light_theme) {
     return out;
 }
 
-void draw_model_card(const Session& session) {
-    if (!session.model) return;
+bool draw_model_card(Session& session, UiState& ui) {
+    if (!session.model) return false;
     // The card's text changes only with the model, the layer and the language: build it
     // when one of them does, not every frame.
     struct CardText {
         std::string model;  // the card's name: the same name is the same card
         int layer = -1;
         std::string language;
-        std::vector<std::string> lines;
+        std::vector<CardLine> lines;
     };
     static CardText card;
     const std::string language = text::active().code();
-    const ModelSpec& spec = session.model->spec;
+    const std::shared_ptr<const Model> model = session.model;  // held: a claim's button edits the session mid-loop
+    const ModelSpec& spec = model->spec;
     if (card.model != spec.name || card.layer != session.model_layer || card.language != language)
-        card = {spec.name, session.model_layer, language, model_card_lines(spec, session.model_layer)};
+        card = {spec.name, session.model_layer, language, model_card(spec, session.model_layer)};
+    bool pressed = false;
     if (ImGui::CollapsingHeader(text::label("model.card"), ImGuiTreeNodeFlags_DefaultOpen)) {
-        for (const std::string& line : card.lines) {
+        for (const CardLine& line : card.lines) {
             ImGui::Bullet();
-            text_wrapped_at_spaces(line);  // "tested >= 0.89" stays on one line
+            if (line.claim >= 0 && !spec.head_claims[static_cast<size_t>(line.claim)].shown_by.empty())
+                pressed |= claim_button(session, ui, spec.head_claims[static_cast<size_t>(line.claim)], line.claim);
+            text_wrapped_at_spaces(line.text);  // "tested >= 0.89" stays on one line
         }
     }
+    return pressed;
 }
 
 Actions draw_model_menu_items(const Session& session) {

@@ -6,6 +6,7 @@
 
 #include "app/gui/state/actions.h"
 #include "app/gui/state/session.h"
+#include "app/gui/state/ui_state.h"
 
 namespace attn::gui {
 
@@ -13,7 +14,10 @@ namespace attn::gui {
 Actions draw_model_picker(const Session& session, bool light_theme);
 // The card of the session's model (nothing for the random weights): description, sizes,
 // what each head of the shown layer learned with its measured figure, training figures.
-void draw_model_card(const Session& session);
+// Beside each claim, a button puts the sentence that shows it into `session` (the
+// controls' edited copy) and asks `ui` for the claim's head and its attention weights once
+// the new trace arrives; returns true when it was pressed (the session then needs a trace).
+bool draw_model_card(Session& session, UiState& ui);
 // The Model menu's items (inside an open menu).
 Actions draw_model_menu_items(const Session& session);
 // Why the size controls are fixed (tooltip on the disabled sliders); valid until the next call.

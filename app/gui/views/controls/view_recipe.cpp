@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/gui/state/recipe_choice.h"
+#include "app/gui/window/cjk_wrap.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -38,7 +39,7 @@ void draw_recipe_card(const Session& session) {
     if (!ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) return;
     for (const std::string& line : recipe_card_lines(*recipe, session.config)) {
         ImGui::Bullet();
-        ImGui::TextWrapped("%s", line.c_str());
+        text_wrapped(line.c_str());  // Chinese lines break between characters, never inside "softmax"
     }
 }
 
