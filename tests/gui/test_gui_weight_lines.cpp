@@ -171,6 +171,26 @@ TEST_CASE("lines: numbers beside tokens skip rows that would overlap, the larges
     for (size_t i = 1; i < rows.size(); ++i) CHECK(y[static_cast<size_t>(rows[i])] - y[static_cast<size_t>(rows[i - 1])] >= 8.0f);
 }
 
+TEST_CASE("lines: while the step animates the queries' fans open top first and all land by its end") {
+    const int queries = 6;
+    for (int q = 0; q < queries; ++q) {
+        CAPTURE(q);
+        CHECK(fan_reach(0.0f, q, queries) == 0.0f);
+        CHECK(fan_reach(1.0f, q, queries) == 1.0f);
+        float before = 0.0f;
+        for (float progress = 0.05f; progress <= 1.0f; progress += 0.05f) {
+            const float reach = fan_reach(progress, q, queries);
+            CHECK(reach >= before);  // a fan never folds back while the step plays
+            before = reach;
+        }
+        for (const float progress : {0.3f, 0.6f})
+            if (q > 0) CHECK(fan_reach(progress, q - 1, queries) >= fan_reach(progress, q, queries));  // top first
+    }
+    CHECK(fan_reach(0.3f, 0, queries) > fan_reach(0.3f, 1, queries));
+    CHECK(fan_reach(0.3f, 1, queries) > fan_reach(0.3f, 2, queries));
+    CHECK(fan_reach(0.5f, 0, 1) == 1.0f);  // one query opens over the first half
+}
+
 TEST_CASE("lines: the weight steps are the step table's probability maps") {
     std::vector<std::string> names;
     for (StepId id : kAllStepIds)

@@ -157,6 +157,12 @@ std::vector<WeightLine> weight_lines(const std::vector<HeadWeights>& heads, cons
     return lines;
 }
 
+float fan_reach(float progress, int query, int queries) {
+    const float start = queries > 1 ? 0.5f * static_cast<float>(query) / static_cast<float>(queries - 1) : 0.0f;
+    const float t = std::clamp((progress - start) / 0.5f, 0.0f, 1.0f);
+    return t * t * (3.0f - 2.0f * t);  // smoothstep: starts and lands gently
+}
+
 TokenRef token_at(const TokenColumns& c, float px, float py) {
     if (!c.area.contains(px, py) || c.row_h <= 0.0f) return {};
     const auto nearest = [&](const std::vector<float>& ys) {

@@ -111,6 +111,12 @@ TokenColumns token_columns(int queries, int keys, const Rect& area, const Weight
 std::vector<WeightLine> weight_lines(const std::vector<HeadWeights>& heads, const TokenColumns& columns,
                                      const WeightLinesStyle& style, TokenRef focus = {});
 
+// How far the lines of query `query` (of `queries`) reach at `progress` (0..1) of the step's
+// animation, 0 (still at the query) to 1 (at their keys): the queries' fans open one after
+// another from the top, each over the second half of the time, so the map is read row by row
+// as softmax makes it.
+float fan_reach(float progress, int query, int queries);
+
 // The token whose label or line end is under (px, py): a query in the label band left of
 // the left column's line ends, a key in the band right of the right one, the nearest row;
 // invalid elsewhere.

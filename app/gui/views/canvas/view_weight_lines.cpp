@@ -134,13 +134,18 @@ std::vector<int> draw_numbers(const Painter& p, const TokenColumns& c, const std
 // The lines themselves. Lines too faint to see one by one are not drawn: L = 64 with 8
 // heads is 32768 pairs, and thousands of near-uniform weights (1/64 each) would only
 // pile up into a grey haze that hides the few lines that carry weight.
+// While the step animates, each query's fan grows from the query to its keys (fan_reach).
 void draw_lines(const Painter& p, const TokenColumns& c, const std::vector<WeightLine>& lines, bool focused) {
     const float max_alpha = focused ? 1.0f : 0.85f;
+    const int queries = static_cast<int>(c.query_y.size());
     for (const WeightLine& l : lines) {
         const float alpha = l.alpha * max_alpha;
-        if (alpha * 255.0f < 4.0f) continue;
-        p.dl->AddLine(ImVec2(c.query_x, c.query_y[static_cast<size_t>(l.query)]), ImVec2(c.key_x, c.key_y[static_cast<size_t>(l.key)]),
-                      head_colour(p, l.head, alpha), l.width);
+        const float reach = fan_reach(p.f->progress, l.query, queries);
+        if (alpha * 255.0f < 4.0f || reach <= 0.0f) continue;
+        const ImVec2 from(c.query_x, c.query_y[static_cast<size_t>(l.query)]);
+        const ImVec2 to(c.key_x, c.key_y[static_cast<size_t>(l.key)]);
+        p.dl->AddLine(from, ImVec2(from.x + (to.x - from.x) * reach, from.y + (to.y - from.y) * reach), head_colour(p, l.head, alpha),
+                      l.width);
     }
 }
 
