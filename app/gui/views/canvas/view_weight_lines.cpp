@@ -189,7 +189,9 @@ void draw_lines_panel(const Painter& p, CanvasUi& ui, const Rect& area) {
     if (body.h < 8.0f || body.w < 40.0f) return;
     const WeightLinesStyle style = lines_style(p, body, static_cast<int>(heads.size()));
     const TokenColumns columns = token_columns(heads.front().queries, heads.front().keys, body, style);
-    draw_column_titles(p, columns, std::max(title_y, columns.query_y.front() - columns.row_h * 0.5f - p.small_size() - 4.0f * s));
+    // Above the taller column (cross-attention: S may differ from L).
+    const float top_token = std::min(columns.query_y.front(), columns.key_y.empty() ? columns.query_y.front() : columns.key_y.front());
+    draw_column_titles(p, columns, std::max(title_y, top_token - columns.row_h * 0.5f - p.small_size() - 4.0f * s));
 
     // The mouse first, so this frame already shows what it points at.
     ui.lines_hovered = TokenRef{};
