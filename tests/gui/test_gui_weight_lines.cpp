@@ -191,6 +191,32 @@ TEST_CASE("lines: while the step animates the queries' fans open top first and a
     CHECK(fan_reach(0.5f, 0, 1) == 1.0f);  // one query opens over the first half
 }
 
+TEST_CASE("lines: several queries selected sum the weight each key receives, per head and as the heads' mean") {
+    const std::vector<HeadWeights> heads = two_heads();
+    const KeySums sums = key_sums(heads, {0, 1, 99});  // 99: no such query, ignored
+    REQUIRE(sums.per_head.size() == 2);
+    REQUIRE(sums.head_mean.size() == 4);
+    for (size_t h = 0; h < 2; ++h)
+        for (int k = 0; k < 4; ++k) {
+            CAPTURE(h);
+            CAPTURE(k);
+            float expected = 0.0f;
+            for (int q : {0, 1})
+                if (!heads[h].is_masked(q, k)) expected += heads[h].weight(q, k);
+            CHECK(sums.per_head[h][static_cast<size_t>(k)] == doctest::Approx(expected));
+        }
+    CHECK(sums.per_head[1][3] == 0.0f);  // masked from both selected queries in head 1
+    for (int k = 0; k < 4; ++k)
+        CHECK(sums.head_mean[static_cast<size_t>(k)] ==
+              doctest::Approx((sums.per_head[0][static_cast<size_t>(k)] + sums.per_head[1][static_cast<size_t>(k)]) / 2.0f));
+    // Every query selected: each head's sums add up to the number of queries (rows sum to 1).
+    const KeySums all = key_sums({heads[0]}, {0, 1, 2});
+    float total = 0.0f;
+    for (float v : all.per_head[0]) total += v;
+    CHECK(total == doctest::Approx(3.0f));
+    CHECK(key_sums({}, {0}).per_head.empty());
+}
+
 TEST_CASE("lines: the weight steps are the step table's probability maps") {
     std::vector<std::string> names;
     for (StepId id : kAllStepIds)

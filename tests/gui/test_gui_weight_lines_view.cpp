@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cfloat>
 #include <string>
+#include <vector>
 
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
@@ -19,11 +20,14 @@ namespace {
 
 void move_mouse(float x, float y) { ImGui::GetIO().MousePos = ImVec2(x, y); }
 
-void click(HeadlessImGui& imgui, AppState& state) {
-    ImGui::GetIO().MouseDown[0] = true;
+void click(HeadlessImGui& imgui, AppState& state, bool ctrl = false) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyCtrl = ctrl;
+    io.MouseDown[0] = true;
     imgui.frame(state);
-    ImGui::GetIO().MouseDown[0] = false;
+    io.MouseDown[0] = false;
     imgui.frame(state);
+    io.KeyCtrl = false;
 }
 
 // Moves the mouse over the canvas until it rests on a token of the lines; false when no
@@ -102,4 +106,34 @@ TEST_CASE("lines view: steps without weights keep their heatmap") {
     state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnWeights), 1.0f);
     imgui.frame(state);
     CHECK(shows(drawn_text("Canvas"), text::tr("lines.queries")));
+}
+
+TEST_CASE("lines view: Ctrl+click selects queries and each key shows the weight it receives from them, summed") {
+    HeadlessImGui imgui(1280, 800);
+    AppState state = state_for(sized(5, 8, 2));
+    REQUIRE(state.results.trace);
+    state.settings.hint_seen = true;
+    state.settings.weights_as = "lines";
+    state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnWeights), 1.0f);
+    move_mouse(-FLT_MAX, -FLT_MAX);
+    imgui.frame(state);
+    REQUIRE(weights_shown(drawn_text("Canvas")) == 0);
+    // The grid meets a query before any key (the queries are the left column).
+    REQUIRE(hover_some_token(imgui, state));
+    REQUIRE(state.ui.canvas.lines_hovered.side == TokenRef::Side::Query);
+    const int query = state.ui.canvas.lines_hovered.index;
+    click(imgui, state, /*ctrl=*/true);
+    CHECK(state.ui.canvas.lines_selected == std::vector<int>{query});
+    CHECK_FALSE(state.ui.canvas.lines_pinned.valid());
+    state.ui.canvas.lines_selected.push_back((query + 1) % 5);
+    move_mouse(-FLT_MAX, -FLT_MAX);
+    imgui.frame(state);
+    const std::string drawn = drawn_text("Canvas");
+    CHECK(shows(drawn, text::trf("lines.selection", {{"count", 2}})));
+    CHECK(weights_shown(drawn) >= 2);  // a sum per head beside at least one key
+    REQUIRE(hover_some_token(imgui, state));
+    click(imgui, state, /*ctrl=*/true);  // the first query again: out of the selection
+    CHECK(state.ui.canvas.lines_selected == std::vector<int>{(query + 1) % 5});
+    click(imgui, state);  // a plain click clears the selection (and pins)
+    CHECK(state.ui.canvas.lines_selected.empty());
 }

@@ -157,6 +157,24 @@ std::vector<WeightLine> weight_lines(const std::vector<HeadWeights>& heads, cons
     return lines;
 }
 
+KeySums key_sums(const std::vector<HeadWeights>& heads, const std::vector<int>& queries) {
+    KeySums sums;
+    if (heads.empty()) return sums;
+    const int keys = heads.front().keys;
+    sums.head_mean.assign(static_cast<size_t>(keys), 0.0f);
+    for (const HeadWeights& hw : heads) {
+        std::vector<float> row(static_cast<size_t>(keys), 0.0f);
+        for (int q : queries) {
+            if (q < 0 || q >= hw.queries) continue;
+            for (int k = 0; k < keys; ++k)
+                if (!hw.is_masked(q, k)) row[static_cast<size_t>(k)] += hw.weight(q, k);
+        }
+        for (int k = 0; k < keys; ++k) sums.head_mean[static_cast<size_t>(k)] += row[static_cast<size_t>(k)] / static_cast<float>(heads.size());
+        sums.per_head.push_back(std::move(row));
+    }
+    return sums;
+}
+
 float fan_reach(float progress, int query, int queries) {
     const float start = queries > 1 ? 0.5f * static_cast<float>(query) / static_cast<float>(queries - 1) : 0.0f;
     const float t = std::clamp((progress - start) / 0.5f, 0.0f, 1.0f);

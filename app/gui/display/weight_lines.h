@@ -117,6 +117,15 @@ std::vector<WeightLine> weight_lines(const std::vector<HeadWeights>& heads, cons
 // as softmax makes it.
 float fan_reach(float progress, int query, int queries);
 
+// The weight each key receives from several queries together (the learner's selection).
+struct KeySums {
+    std::vector<std::vector<float>> per_head;  // (H, S): summed over the selected queries, per head shown
+    std::vector<float> head_mean;              // (S): the mean of those sums over the heads
+};
+// Sums over `queries` (indices into the heads' query axis; others are ignored); a masked
+// pair adds nothing. Empty when `heads` is.
+KeySums key_sums(const std::vector<HeadWeights>& heads, const std::vector<int>& queries);
+
 // The token whose label or line end is under (px, py): a query in the label band left of
 // the left column's line ends, a key in the band right of the right one, the nearest row;
 // invalid elsewhere.

@@ -46,6 +46,7 @@ struct CanvasUi {
     float result_cell = 0;
     bool numbers_hidden = false;  // this frame's cells were too small for the step's numbers
     TokenRef lines_hovered, lines_pinned;  // the lines view's token under the mouse and the one clicked
+    std::vector<int> lines_selected;       // queries Ctrl+clicked in the lines view: their weights summed
 };
 
 // The code panel's own state (views/panels/view_code.h).

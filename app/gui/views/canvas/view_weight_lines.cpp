@@ -44,7 +44,7 @@ std::vector<HeadWeights> shown_heads(const Painter& p, const CanvasUi& ui) {
 }
 
 // The head swatches and the hint above the lines; returns the height used.
-float draw_key(const Painter& p, const std::vector<HeadWeights>& heads, const Rect& area) {
+float draw_key(const Painter& p, const std::vector<HeadWeights>& heads, const Rect& area, const std::string& hint) {
     const float s = p.f->scale, line_h = p.small_size() + 4.0f * s;
     float x = area.x;
     for (const HeadWeights& hw : heads) {
@@ -57,7 +57,7 @@ float draw_key(const Painter& p, const std::vector<HeadWeights>& heads, const Re
         x += w;
     }
     float y = area.y + line_h;
-    for (const std::string& line : wrap_notes(p, {text::tr("lines.hint")}, area.w)) {
+    for (const std::string& line : wrap_notes(p, {hint}, area.w)) {
         p.text(p.f->fonts.small, ImVec2(area.x, y), p.pal.dim_text, line);
         y += line_h;
     }
@@ -73,7 +73,7 @@ void draw_column_titles(const Painter& p, const TokenColumns& c, float y) {
 
 // Labels of one column: every `every`-th when nothing is focused, else the rows whose
 // numbers are printed (and the focused token), so every number has its token beside it.
-void draw_labels(const Painter& p, const TokenColumns& c, bool left, const std::vector<int>& rows, int focused) {
+void draw_labels(const Painter& p, const TokenColumns& c, bool left, const std::vector<int>& rows, const std::vector<int>& marked) {
     const std::vector<std::string>& tokens = left ? p.f->model->query_tokens : p.f->model->key_tokens;
     const std::vector<float>& ys = left ? c.query_y : c.key_y;
     const float size = c.labels.font_px, gap = 6.0f * p.f->scale;
@@ -82,8 +82,9 @@ void draw_labels(const Painter& p, const TokenColumns& c, bool left, const std::
         const float w = width_at(p, size, label);
         const float x = left ? c.query_x - gap - w : c.key_x + gap;
         const ImVec2 at(x, ys[static_cast<size_t>(i)] - size * 0.5f);
-        if (i == focused) p.dl->AddRectFilled(ImVec2(at.x - 3.0f, at.y - 1.0f), ImVec2(at.x + w + 3.0f, at.y + size + 1.0f), p.pal.highlight_fill);
-        text_at(p, size, at, i == focused ? p.pal.text : p.pal.dim_text, label);
+        const bool focused = std::find(marked.begin(), marked.end(), i) != marked.end();
+        if (focused) p.dl->AddRectFilled(ImVec2(at.x - 3.0f, at.y - 1.0f), ImVec2(at.x + w + 3.0f, at.y + size + 1.0f), p.pal.highlight_fill);
+        text_at(p, size, at, focused ? p.pal.text : p.pal.dim_text, label);
     }
 }
 
@@ -131,6 +132,28 @@ std::vector<int> draw_numbers(const Painter& p, const TokenColumns& c, const std
     return rows;
 }
 
+// Several queries selected: beside each key the weight it receives from them, summed, per
+// head in the head's colour when the band holds them all, else the heads' mean. Returns the
+// rows numbered.
+std::vector<int> draw_sums(const Painter& p, const TokenColumns& c, const std::vector<HeadWeights>& heads,
+                           const std::vector<int>& selected, float number_band) {
+    const KeySums sums = key_sums(heads, selected);
+    const float size = c.labels.font_px, number_w = number_width(p, size);
+    const bool every_head = number_band + 0.5f >= number_w * static_cast<float>(heads.size());
+    const std::vector<int> rows = readable_rows(c.key_y, sums.head_mean, size * 1.1f);
+    for (int row : rows) {
+        const ImVec2 at(c.key_x + c.label_band, c.key_y[static_cast<size_t>(row)] - size * 0.5f);
+        if (!every_head) {
+            text_at(p, size, at, p.pal.text, text::fixed(sums.head_mean[static_cast<size_t>(row)], 2));
+            continue;
+        }
+        for (size_t h = 0; h < heads.size(); ++h)
+            text_at(p, size, ImVec2(at.x + number_w * static_cast<float>(h), at.y), head_colour(p, heads[h].head, 1.0f),
+                    text::fixed(sums.per_head[h][static_cast<size_t>(row)], 2));
+    }
+    return rows;
+}
+
 // The lines themselves. Lines too faint to see one by one are not drawn: L = 64 with 8
 // heads is 32768 pairs, and thousands of near-uniform weights (1/64 each) would only
 // pile up into a grey haze that hides the few lines that carry weight.
@@ -171,6 +194,26 @@ WeightLinesStyle lines_style(const Painter& p, const Rect& area, int heads) {
     return style;
 }
 
+// The mouse, before anything is drawn, so this frame already shows what it points at: a
+// click pins a token (or lets it go), Ctrl+click adds a query to the selection or takes it out.
+void point_at_tokens(const CanvasFrame& frame, CanvasUi& ui, const TokenColumns& columns) {
+    ui.lines_hovered = TokenRef{};
+    if (!frame.interactive || !ImGui::IsWindowHovered()) return;
+    const ImVec2 m = ImGui::GetMousePos();
+    ui.lines_hovered = token_at(columns, m.x, m.y);
+    if (!ImGui::IsMouseClicked(ImGuiMouseButton_Left) || !columns.area.contains(m.x, m.y)) return;
+    std::vector<int>& selected = ui.lines_selected;
+    if (ImGui::GetIO().KeyCtrl && ui.lines_hovered.side == TokenRef::Side::Query) {
+        const auto at = std::find(selected.begin(), selected.end(), ui.lines_hovered.index);
+        if (at == selected.end()) selected.push_back(ui.lines_hovered.index);
+        else selected.erase(at);
+        ui.lines_pinned = TokenRef{};
+        return;
+    }
+    selected.clear();
+    ui.lines_pinned = ui.lines_hovered == ui.lines_pinned ? TokenRef{} : ui.lines_hovered;
+}
+
 // The lines over `area` (caption, key, columns); reads and writes the lines' hover and pin.
 void draw_lines_panel(const Painter& p, CanvasUi& ui, const Rect& area) {
     const CanvasFrame& frame = *p.f;
@@ -181,7 +224,12 @@ void draw_lines_panel(const Painter& p, CanvasUi& ui, const Rect& area) {
     body.y += p.font_size() + 8.0f * s;
     const std::vector<HeadWeights> heads = shown_heads(p, ui);
     if (heads.empty()) return;
-    const float key_h = draw_key(p, heads, Rect{body.x, body.y, body.w, 0.0f});
+    // Selected queries (Ctrl+click) that this step has; the others are forgotten.
+    std::vector<int> selected;
+    for (int q : ui.lines_selected)
+        if (q < heads.front().queries) selected.push_back(q);
+    const std::string hint = selected.empty() ? text::tr("lines.hint") : text::trf("lines.selection", {{"count", static_cast<int>(selected.size())}});
+    const float key_h = draw_key(p, heads, Rect{body.x, body.y, body.w, 0.0f}, hint);
     body.y += key_h;
     const float title_y = body.y;
     body.y += p.small_size() + 4.0f * s;
@@ -193,29 +241,31 @@ void draw_lines_panel(const Painter& p, CanvasUi& ui, const Rect& area) {
     const float top_token = std::min(columns.query_y.front(), columns.key_y.empty() ? columns.query_y.front() : columns.key_y.front());
     draw_column_titles(p, columns, std::max(title_y, top_token - columns.row_h * 0.5f - p.small_size() - 4.0f * s));
 
-    // The mouse first, so this frame already shows what it points at.
-    ui.lines_hovered = TokenRef{};
-    if (frame.interactive && ImGui::IsWindowHovered()) {
-        const ImVec2 m = ImGui::GetMousePos();
-        ui.lines_hovered = token_at(columns, m.x, m.y);
-        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && columns.area.contains(m.x, m.y))
-            ui.lines_pinned = ui.lines_hovered == ui.lines_pinned ? TokenRef{} : ui.lines_hovered;
-    }
+    point_at_tokens(frame, ui, columns);
     TokenRef focus = ui.lines_hovered.valid() ? ui.lines_hovered : ui.lines_pinned;
     const int focus_count = focus.side == TokenRef::Side::Query ? heads.front().queries : heads.front().keys;
     if (focus.index >= focus_count) focus = TokenRef{};
-    const std::vector<WeightLine> lines = weight_lines(heads, columns, style, focus);
-    draw_lines(p, columns, lines, focus.valid());
+    std::vector<WeightLine> lines = weight_lines(heads, columns, style, focus);
     const int every = columns.labels.every;
+    if (!focus.valid() && !selected.empty()) {
+        const auto unselected = [&](const WeightLine& l) { return std::find(selected.begin(), selected.end(), l.query) == selected.end(); };
+        lines.erase(std::remove_if(lines.begin(), lines.end(), unselected), lines.end());
+        draw_lines(p, columns, lines, true);
+        draw_labels(p, columns, true, every_nth(heads.front().queries, every), selected);
+        draw_labels(p, columns, false, draw_sums(p, columns, heads, selected, style.number_band), {});
+        return;
+    }
+    draw_lines(p, columns, lines, focus.valid());
     if (!focus.valid()) {
-        draw_labels(p, columns, true, every_nth(heads.front().queries, every), -1);
-        draw_labels(p, columns, false, every_nth(heads.front().keys, every), -1);
+        draw_labels(p, columns, true, every_nth(heads.front().queries, every), {});
+        draw_labels(p, columns, false, every_nth(heads.front().keys, every), {});
         return;
     }
     const std::vector<int> numbered = draw_numbers(p, columns, lines, heads, focus, style.number_band);
     const bool query_focus = focus.side == TokenRef::Side::Query;
-    draw_labels(p, columns, true, query_focus ? std::vector<int>{focus.index} : numbered, query_focus ? focus.index : -1);
-    draw_labels(p, columns, false, query_focus ? numbered : std::vector<int>{focus.index}, query_focus ? -1 : focus.index);
+    const std::vector<int> focused{focus.index}, none;
+    draw_labels(p, columns, true, query_focus ? focused : numbered, query_focus ? focused : none);
+    draw_labels(p, columns, false, query_focus ? numbered : focused, query_focus ? none : focused);
 }
 
 }  // namespace
