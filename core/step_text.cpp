@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/masked_score.h"
 #include "core/softmax.h"
 
 namespace attn {
@@ -37,11 +38,13 @@ ScalingEffect scaling_effect(const Trace& trace, int batch_item, int head, int r
     const int S = static_cast<int>(t.dim(3));
     const float scale = trace.config.scale_factor();  // what attn_scaled multiplied by
     // The mask applies to both versions: read which keys survived from the scaled+masked input of the softmax.
+    // A hidden key holds -inf or the finite fill there (-1e20, finfo.min).
     const Step* masked = weights->has_primary_source() ? trace.find(weights->primary_source()) : nullptr;
+    const float fill = trace.config.has_mask() ? masked_score_fill(trace.config.mask_spec().fill, trace.config.dtype) : -INFINITY;
     std::vector<float> unscaled(static_cast<size_t>(S)), scaled(static_cast<size_t>(S));
     for (int j = 0; j < S; ++j) {
         const float s = score_at(t, batch_item, head, row, j);
-        const bool allowed = !masked || std::isfinite(masked->tensor.at({batch_item, head, row, j}));
+        const bool allowed = !masked || !is_masked_score(masked->tensor.at({batch_item, head, row, j}), fill);
         unscaled[static_cast<size_t>(j)] = allowed ? s : -INFINITY;
         scaled[static_cast<size_t>(j)] = allowed ? s * scale : -INFINITY;
         if (allowed) e.largest_score = std::max(e.largest_score, std::fabs(s));

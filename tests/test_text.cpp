@@ -249,7 +249,8 @@ TEST_CASE("step explanations quote the configuration's real sizes") {
         CHECK(contains(concat.explanation, "H = 2 blocks of d_h = 3 columns make the E = 6 columns"));
         CHECK(copy_badge(StepId::Concat, c, english()) == "a copy: torch.cat writes a new buffer");
         c.variant = Variant::Split;
-        CHECK(copy_badge(StepId::Concat, c, english()) == "a copy: .contiguous() writes a new buffer");
+        // The generic module (assets/code/attention_module.py) rejoins with one .reshape().
+        CHECK(copy_badge(StepId::Concat, c, english()) == "a copy: .reshape() of a non-contiguous tensor writes a new buffer");
         CHECK(copy_badge(StepId::QHeads, c, english()).empty());
     }
     SUBCASE("projections: the input width, cross-attention rows and the fused slice") {

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string_view>
 
+#include "core/masked_score.h"
 #include "core/ops.h"
 #include "core/recipe.h"
 #include "core/rope.h"
@@ -57,6 +59,36 @@ StepText stacked_heads_text(StepId id, const AttentionConfig& c, const Catalogue
 }
 
 std::string plain_key(StepId id, const AttentionConfig& c, const char* part);
+
+// The fill a boolean mask writes, as the texts quote it: "-inf", "-1e20",
+// "finfo(float32).min = -3.403e+38" or the chosen number (in the compute dtype).
+std::string fill_text(const AttentionConfig& c, const Catalogue& cat) {
+    const MaskFill& fill = c.mask_spec().fill;
+    char value[32];
+    std::snprintf(value, sizeof value, "%.4g", static_cast<double>(masked_score_fill(fill, c.dtype)));
+    switch (fill.kind) {
+        case MaskFillKind::NegativeInfinity: return "-inf";
+        case MaskFillKind::Negative1e20: return "-1e20";
+        case MaskFillKind::DtypeLowest: return cat.format("step.attn_masked.fill_lowest", {{"dtype", to_string(c.dtype)}, {"value", value}});
+        case MaskFillKind::Value: break;
+    }
+    return value;
+}
+
+// What the mask step writes and what that does to the softmax: exactly zero weight with
+// -inf (a fully masked row is zeros, flagged), zero weight and uniform fully masked rows
+// with a fill far below any score (-1e20, finfo.min), a small weight with a nearer number.
+std::string masked_text(const AttentionConfig& c, const Catalogue& cat) {
+    const char* why = c.mask == MaskKind::Causal    ? "step.attn_masked.why_causal"
+                      : c.mask == MaskKind::Padding ? "step.attn_masked.why_padding"
+                                                    : "step.attn_masked.why_other";
+    const float value = masked_score_fill(c.mask_spec().fill, c.dtype);
+    const char* effect = std::isinf(value)  ? "step.attn_masked.explanation"
+                         : value <= -1e4f   ? "step.attn_masked.explanation_finite"
+                                            : "step.attn_masked.explanation_value";
+    const std::string fill = fill_text(c, cat);
+    return join(cat.format(why, {{"fill", fill}}), cat.format(effect, {{"fill", fill}, {"keys", c.S_total()}}));
+}
 
 // A recipe whose code calls .contiguous() on the transpose back (core/recipe.h,
 // HeadJoinCode) has its own texts for the two steps that rejoin the heads: they say
@@ -117,12 +149,7 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
                 case ScaleKind::Head: break;
             }
             return cat.format(key, {{"head_dim", c.head_dim()}, {"root", fixed(std::sqrt(static_cast<double>(c.head_dim())), 3)}});
-        case StepId::AttnMasked: {
-            const char* why = c.mask == MaskKind::Causal    ? "step.attn_masked.why_causal"
-                              : c.mask == MaskKind::Padding ? "step.attn_masked.why_padding"
-                                                            : "step.attn_masked.why_other";
-            return join(cat.text(why), cat.text(key));
-        }
+        case StepId::AttnMasked: return masked_text(c, cat);
         case StepId::AttnWeights: return cat.text(key);
         case StepId::AttnDropped:
             return cat.format(key, {{"p", fixed(c.dropout, 2)}, {"keep_scale", fixed(dropout_keep_scale(c.dropout), 3)}});
@@ -164,7 +191,10 @@ std::string plain_key(StepId id, const AttentionConfig& c, const char* part) {
 
 StepText describe_step(StepId id, const AttentionConfig& c, const Catalogue& cat) {
     if (is_stacked_heads(id, c)) return stacked_heads_text(id, c, cat);
-    return {cat.text(plain_key(id, c, "title")), cat.text(plain_key(id, c, "formula")), explanation(id, c, cat)};
+    // The mask's formula quotes the fill in use (scores[mask] = -1e20).
+    const std::string formula = id == StepId::AttnMasked ? cat.format(plain_key(id, c, "formula"), {{"fill", fill_text(c, cat)}})
+                                                         : cat.text(plain_key(id, c, "formula"));
+    return {cat.text(plain_key(id, c, "title")), formula, explanation(id, c, cat)};
 }
 
 std::string step_title(StepId id, const AttentionConfig& c, const Catalogue& cat) {

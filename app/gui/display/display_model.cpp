@@ -5,6 +5,7 @@
 #include "app/gui/display/step_notes.h"
 #include "app/gui/display/projection.h"
 #include "app/gui/display/storage_strip.h"
+#include "core/masked_score.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,8 +67,10 @@ int panel_texture_cap(int panel_count, int max_extent) {
 
 namespace {
 
-// The Mask step a probability step descends from (softmax <- mask, dropout <- softmax
-// <- mask), when it has the same shape; null when there is none.
+// The Mask step whose cells say which keys a step's cells hide: the step itself (a Mask
+// step), the Mask a scale follows (--mask-before-scale), or the one a probability step
+// descends from (softmax <- mask, dropout <- softmax <- mask), when it has the same
+// shape; null when there is none (a scale before the mask reaches none).
 const Tensor* mask_behind(const Trace& trace, int index) {
     const Tensor& t = trace.steps[static_cast<size_t>(index)].tensor;
     for (int hops = 0; hops < 4 && index >= 0; ++hops) {
@@ -82,7 +85,9 @@ const Tensor* mask_behind(const Trace& trace, int index) {
 // values), so it is made for every step up front.
 struct StepPlan {
     std::vector<Panel> cuts;       // panels with origin, sizes and labels; `values` still empty
-    const Tensor* mask = nullptr;  // the Mask step behind a probability step (see mask_behind)
+    const Tensor* mask = nullptr;  // the Mask step behind a masked-score or probability step (see mask_behind)
+    float fill = -std::numeric_limits<float>::infinity();  // what the mask writes (is_masked_score)
+    bool scores = false;           // the step holds masked scores (hidden keys hatched), not weights
     int cap = 0;                   // panel texture side limit (panel_texture_cap)
     HeadOf head_of;                // for the storage strip
 };
@@ -172,7 +177,11 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
         }
     }
     plan.cap = panel_texture_cap(static_cast<int>(cuts.size()), max_extent);
-    plan.mask = is_probability_step(step.kind) ? mask_behind(trace, index) : nullptr;
+    // Masked scores (the Mask step, and a scale after it) and the weights after them know
+    // their hidden keys from the Mask step, whatever the fill (-inf, -1e20, finfo.min).
+    plan.scores = step.kind == StepKind::Mask || step.kind == StepKind::Scale;
+    plan.mask = plan.scores || is_probability_step(step.kind) ? mask_behind(trace, index) : nullptr;
+    if (trace.config.has_mask()) plan.fill = masked_score_fill(trace.config.mask_spec().fill, trace.config.dtype);
     for (Panel& p : cuts) {
         p.tex_rows = std::min(rows, plan.cap);
         p.tex_cols = std::min(p.cols, plan.cap);
@@ -181,20 +190,20 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
 }
 
 // Calls visit(value, masked_key) for every cell of `p`, in row-major order, straight
-// from the tensor's strides (no copy). masked_key: the Mask step has -inf there.
+// from the tensor's strides (no copy). masked_key: the Mask step hides that key there
+// (-inf or the fill `fill`, is_masked_score).
 template <typename Visit>
-void for_each_cell(const Tensor& t, const Tensor* mask, const Panel& p, Visit&& visit) {
+void for_each_cell(const Tensor& t, const Tensor* mask, float fill, const Panel& p, Visit&& visit) {
     const auto start_of = [&](const Tensor& x) { return x.offset_of(p.origin); };
     const auto stride = [&](const Tensor& x, int dim) { return dim >= 0 ? x.strides()[static_cast<size_t>(dim)] : 0; };
     const float* base = t.data() + start_of(t);
     const int64_t rs = stride(t, p.row_dim), cs = stride(t, p.col_dim);
     const float* mbase = mask ? mask->data() + start_of(*mask) : nullptr;
     const int64_t mrs = mask ? stride(*mask, p.row_dim) : 0, mcs = mask ? stride(*mask, p.col_dim) : 0;
-    const float neg_inf = -std::numeric_limits<float>::infinity();
     for (int r = 0; r < p.rows; ++r) {
         const float* row = base + r * rs;
         const float* mrow = mbase ? mbase + r * mrs : nullptr;
-        for (int c = 0; c < p.cols; ++c) visit(row[c * cs], mrow && mrow[c * mcs] == neg_inf);
+        for (int c = 0; c < p.cols; ++c) visit(row[c * cs], mrow && is_masked_score(mrow[c * mcs], fill));
     }
 }
 
@@ -203,33 +212,24 @@ void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
     const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
     const float neg_inf = -std::numeric_limits<float>::infinity();
     float lo = std::numeric_limits<float>::infinity(), hi = neg_inf;
-    // A finite fill (-1e20, finfo.min) is a stand-in for -inf, 1e20 times larger than any
-    // score: in the range it would stretch the symmetric scale until every score is white.
-    // Cells at the fill (or the fill times a scale factor of at least 1e-3, when scaling
-    // follows masking) stay out of the range; they are drawn at the scale's dark end with
-    // their real number.
-    const float fill = sd.colormap == ColormapKind::Diverging && trace.config.has_mask()
-                           ? mask_fill_value(trace.config.mask_spec().fill, trace.config.dtype)
-                           : neg_inf;
-    const float fill_like = std::isfinite(fill) && fill <= -1e4f ? fill * 1e-3f : neg_inf;
-    const auto in_range = [&](float v) { return !(v <= fill_like); };
+    // A masked score is -inf or a finite fill (-1e20, finfo.min), a stand-in for -inf 1e20
+    // times larger than any score: in the range it would stretch the symmetric scale until
+    // every score is white. Masked scores stay out of the range and are hatched (fill_step),
+    // with their real number.
     for (const Panel& p : plan.cuts) {
         const bool contiguous_rows = p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1;
         if (!plan.mask && contiguous_rows) {
             const int64_t start = t.offset_of(p.origin);
             const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
-            if (fill_like == neg_inf) {
-                for (int r = 0; r < p.rows; ++r) scan_run(t.data() + start + r * rs, p.cols, lo, hi, sd.masked_cells);
-                continue;
-            }
+            for (int r = 0; r < p.rows; ++r) scan_run(t.data() + start + r * rs, p.cols, lo, hi, sd.masked_cells);
+            continue;
         }
-        for_each_cell(t, plan.mask, p, [&](float v, bool masked_key) {
-            if (v == neg_inf) {
+        for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) {
+            if (v == neg_inf || (masked_key && plan.scores)) {
                 ++sd.masked_cells;
                 return;
             }
             if (masked_key && v == 0.0f) ++sd.masked_zero_cells;
-            if (!in_range(v)) return;
             // NaN fails both comparisons and is ignored; +inf is not expected.
             if (v < lo) lo = v;
             if (v > hi) hi = v;
@@ -265,11 +265,15 @@ void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& pl
     for (Panel& p : panels) {
         std::vector<float> full = read_slice(t, p.origin, p.row_dim, p.col_dim, p.rows, p.cols);
         if (plan.mask) {
-            // Weights of masked keys are exactly 0; the texture marks them so the mask
-            // stays visible after the softmax (numbers still come from the tensor).
+            // The texture marks hidden keys so the shader hatches them (numbers still come
+            // from the tensor): masked scores as -inf whatever the fill, and weights that
+            // are exactly 0 because their key was masked as +inf, so the mask stays visible
+            // after the softmax.
+            const float infinity = std::numeric_limits<float>::infinity();
             size_t n = 0;
-            for_each_cell(t, plan.mask, p, [&](float v, bool masked_key) {
-                if (masked_key && v == 0.0f) full[n] = std::numeric_limits<float>::infinity();
+            for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) {
+                if (masked_key && plan.scores) full[n] = -infinity;
+                else if (masked_key && v == 0.0f) full[n] = infinity;
                 ++n;
             });
         }
@@ -289,7 +293,7 @@ void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& pl
     // "How peaked" only where rows are distributions: the softmax's weights, not dropout's
     // rescaled survivors (rows no longer sum to 1) nor their differences from float32.
     if (step.kind == StepKind::Softmax && !model.colour_scale.difference_from_float32)
-        sd.focus = weight_focus(t, plan.mask, model.batch_item);  // the mask the plan already found
+        sd.focus = weight_focus(t, plan.mask, model.batch_item, plan.fill);  // the mask the plan already found
     sd.built = true;
 }
 

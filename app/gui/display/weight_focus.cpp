@@ -3,14 +3,15 @@
 #include <cmath>
 
 #include "app/text/languages.h"
+#include "core/masked_score.h"
 
 namespace attn::gui {
 
-RowFocus row_focus(const float* weights, const float* scores, int cols) {
+RowFocus row_focus(const float* weights, const float* scores, int cols, float fill) {
     RowFocus out;
     double sum = 0;
     for (int j = 0; j < cols; ++j) {
-        if (scores && std::isinf(scores[j]) && scores[j] < 0) continue;
+        if (scores && is_masked_score(scores[j], fill)) continue;
         ++out.keys;
         const float w = weights[j];
         if (!(w > 0.0f)) continue;  // a dropped or exactly-zero weight adds nothing
@@ -27,7 +28,7 @@ RowFocus row_focus(const float* weights, const float* scores, int cols) {
     const auto inv_sum = static_cast<float>(1.0 / sum);
     double h = 0;
     for (int j = 0; j < cols; ++j) {
-        if (scores && std::isinf(scores[j]) && scores[j] < 0) continue;
+        if (scores && is_masked_score(scores[j], fill)) continue;
         const float q = weights[j] * inv_sum;
         if (q > 0.0f) h -= static_cast<double>(q * std::log(q));
     }
@@ -36,7 +37,7 @@ RowFocus row_focus(const float* weights, const float* scores, int cols) {
     return out;
 }
 
-std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked, int batch_item) {
+std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked, int batch_item, float fill) {
     std::vector<HeadFocus> heads;
     if (weights.empty() || weights.rank() != 4) return heads;
     if (masked && (masked->empty() || masked->shape() != weights.shape())) masked = nullptr;
@@ -66,7 +67,7 @@ std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked,
             };
             const float* w = row_of(weights, w_row);
             const float* s = masked ? row_of(*masked, s_row) : nullptr;
-            const RowFocus row = row_focus(w, s, static_cast<int>(cols));
+            const RowFocus row = row_focus(w, s, static_cast<int>(cols), fill);
             if (row.counted) {
                 ++focus.counted_rows;
                 max_sum += row.max_weight;

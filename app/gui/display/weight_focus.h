@@ -9,6 +9,7 @@
 //                1 = uniform over the n keys; a row after dropout is renormalised first)
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -34,13 +35,16 @@ struct HeadFocus {
 };
 
 // One row: `weights` (cols) and, when not null, `scores` (cols), the masked scores of the
-// same row, whose -inf entries mark the keys the query could not see.
-RowFocus row_focus(const float* weights, const float* scores, int cols);
+// same row, whose entries at -inf or at the mask's `fill` (-1e20, finfo.min:
+// is_masked_score) mark the keys the query could not see.
+RowFocus row_focus(const float* weights, const float* scores, int cols,
+                   float fill = -std::numeric_limits<float>::infinity());
 
 // Every head of batch item `batch_item` of a (B, H, L, S) weight tensor; `masked` is the
 // (B, H, L, S) masked-score tensor or nullptr when nothing was masked. Returns (H) heads;
 // empty when the tensor is not rank 4 or the shapes differ.
-std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked, int batch_item);
+std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked, int batch_item,
+                                    float fill = -std::numeric_limits<float>::infinity());
 
 // A word for a mean normalised entropy: "focused" (< 0.5), "spread" (< 0.85) or
 // "near uniform".

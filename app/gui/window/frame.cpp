@@ -15,6 +15,7 @@
 
 #include "app/gui/window/cjk_wrap.h"
 #include "app/gui/window/fonts_theme.h"
+#include "app/gui/views/canvas/view_canvas_panel.h"
 #include "app/gui/views/panels/view_title_strip.h"
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
@@ -108,16 +109,23 @@ struct FooterText {
     float height = 0, font_scale = 1;
     bool scrolls = false;
 };
-FooterText fit_footer(const std::string& text, float w, float h) {
+// The padding of the footer (and the side column): the style's at `base` of its size.
+ImVec2 footer_padding(float base) {
     const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+    return ImVec2(pad.x * base, pad.y * base);
+}
+
+FooterText fit_footer(const std::string& text, float w, float most_h, float base) {
+    const ImVec2 pad = footer_padding(base);
     const float wrap = std::max(1.0f, w - 10.0f - pad.x * 2.0f);
-    const float most = std::floor(h / 3.0f) - pad.y * 2.0f;
+    const float most = std::floor(most_h) - pad.y * 2.0f;
     FooterText out;
-    for (const float scale : {1.0f, 0.9f, 0.8f}) {
+    for (const float step : {1.0f, 0.9f, 0.8f}) {
+        const float scale = step * base;
         // Text at a smaller scale wraps as at a wider width at full size.
         const float text_h = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap / scale).y * scale;
         out.font_scale = scale;
-        out.height = std::max(text_h, ImGui::GetFontSize() * 2.0f) + pad.y * 2.0f;
+        out.height = std::max(text_h, ImGui::GetFontSize() * base * 2.0f) + pad.y * 2.0f;
         if (text_h <= most) return out;
     }
     out.height = most + pad.y * 2.0f;
@@ -128,11 +136,41 @@ FooterText fit_footer(const std::string& text, float w, float h) {
 void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
     const TitleStrip strip = measure_title_strip(state, ctx, w, h, true);
     const std::string& explanation = strip.words.explanation;
-    const FooterText footer = fit_footer(explanation, w, h);
+    // The explanation, like the title strip, keeps its UI-scale-1 type (strip.text_scale).
+    const FooterText footer = fit_footer(explanation, w, h / 3.0f, strip.text_scale);
     draw_title_strip(strip, ctx, state.settings.light_theme, w);
-    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, strip.height, w, h - strip.height - footer.height}, out);
+    // The explanation goes beside the picture, with its caption and legend, when that
+    // gives the picture clearly bigger cells (a 2x2 grid of heads on a 4:3 projector).
+    const float header_h = strip.height, side_w = std::floor(w * 0.3f);
+    const Rect under{0, header_h, w, h - header_h - footer.height}, left{0, header_h, w - side_w, h - header_h};
+    const PresentationFit fit = !strip.title.empty() && ui.presentation
+                                    ? fit_presentation(state, ui, ctx, w, h, header_h, footer.height, side_w)
+                                    : PresentationFit{};
+    FrameContext canvas_ctx = ctx;
+    canvas_ctx.key_beside = fit.beside;
+    canvas_ctx.canvas_type = fit.canvas_type;
+    draw_slot(DockSlot::Center, state, ui, canvas_ctx, fit.beside ? left : under, out);
+    if (fit.beside) {
+        const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+        place_window(left.w, header_h, side_w, h - header_h);
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, footer_padding(strip.text_scale));
+        ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar);
+        ImGui::PopStyleVar();
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float key_h = draw_presentation_key(state, ui, canvas_ctx, Rect{at.x, at.y, side_w - pad.x * 2.0f, 0.0f});
+        ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + key_h));
+        ImGui::SetWindowFontScale(fit_footer(explanation, side_w, h - header_h - key_h, strip.text_scale).font_scale);
+        ImGui::PushTextWrapPos(0.0f);
+        text_wrapped(explanation.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::SetWindowFontScale(1.0f);
+        ImGui::End();
+        return;
+    }
     place_window(0, h - footer.height, w, footer.height);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, footer_padding(strip.text_scale));
     ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | (footer.scrolls ? 0 : ImGuiWindowFlags_NoScrollbar));
+    ImGui::PopStyleVar();
     if (!strip.title.empty()) {
         ImGui::SetWindowFontScale(footer.font_scale);
         ImGui::PushTextWrapPos(0.0f);

@@ -15,6 +15,8 @@ struct FrameContext {
     bool offscreen = false;   // snapshot/export: no menus, no dialogs, no mouse
     bool canvas_only = false; // draw nothing but the canvas
     bool presentation_header = false;  // offscreen: title and explanation around the canvas
+    bool key_beside = false;  // presentation: the canvas's caption and legend are in the side column
+    float canvas_type = 1.0f; // presentation: the canvas's type and sizes relative to `scale` (fit_presentation)
     double now = 0;
 };
 

@@ -37,6 +37,10 @@ struct CanvasFrame {
     bool interactive = true;   // false for snapshots: no hover, no clicks
     bool presentation = false; // presentation mode: the picture first, bands fold away
     WeightsAs weights_as = WeightsAs::Heatmap;  // View > Weights as, on weight steps
+    float type = 1.0f;         // the canvas's type size relative to its fonts' (presentation
+                               // shrinks it when a larger UI scale would shrink the picture)
+    bool key_beside = false;   // presentation: caption and legend are drawn in the side column
+                               // (draw_canvas_key), the canvas holds only the picture and its bands
     std::string notice;        // shown after the caption, e.g. why the settings were not applied
     float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
     Fonts fonts;
@@ -56,8 +60,8 @@ struct Painter {
 
     const StepDisplay& display(int step) const { return f->model->steps[static_cast<size_t>(step)]; }
     const Step& step(int step) const { return f->trace->steps[static_cast<size_t>(step)]; }
-    float font_size() const { return f->fonts.regular ? f->fonts.regular->FontSize : 16.0f; }
-    float small_size() const { return f->fonts.small ? f->fonts.small->FontSize : 12.0f; }
+    float font_size() const { return (f->fonts.regular ? f->fonts.regular->FontSize : 16.0f) * f->type; }
+    float small_size() const { return (f->fonts.small ? f->fonts.small->FontSize : 12.0f) * f->type; }
     void text(ImFont* font, ImVec2 pos, uint32_t color, const std::string& s) const;
     ImVec2 measure(ImFont* font, const std::string& s) const;
 };
@@ -98,6 +102,9 @@ void draw_row_labels(const Painter& p, const StepDisplay& sd, const Rect& r, flo
 void draw_col_labels(const Painter& p, const StepDisplay& sd, const Rect& r, float cell_w, int first_col);
 // The smallest font labels shrink to before some are skipped.
 float min_label_font(const Painter& p);
+// Text in the small font drawn or measured at any pixel size (ImGui scales its glyphs).
+ImVec2 measure_at(const Painter& p, float size, const std::string& s);
+void text_at(const Painter& p, float size, ImVec2 pos, uint32_t color, const std::string& s);
 // How the numbers of a step's cells of this size are printed: one rule for every panel
 // of the step (fewer decimals first, then smaller type); decimals < 0 when they are
 // hidden (cells too small).
@@ -114,7 +121,14 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
 // Outline of one cell, row or column of a panel.
 void outline_rect(const Painter& p, const Rect& r, float thickness);
 Rect cell_rect(const Rect& panel, float cell_w, float cell_h, int row, int col);
-// Colour bar with the value range.
-void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r);
+// Colour bar with the value range; `swatch`: the masked cells' swatch left of it too.
+void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r, bool swatch = true);
+// The masked cells' hatched swatch with its words, from `at` (top left), as tall as a
+// legend bar of height `bar_h`; nothing when the step has no masked cell.
+void draw_masked_swatch(const Painter& p, const StepDisplay& sd, ImVec2 at, float bar_h);
+// The legend's words for hatched cells: on masked scores "masked (-1e+20)", the fill in use
+// (-inf, -1e20, finfo.min, ...), "masked in both runs" on differences from float32; on
+// weights (`scores` false) "masked key (0)".
+std::string masked_legend_label(const CanvasFrame& frame, bool scores);
 
 }  // namespace attn::gui

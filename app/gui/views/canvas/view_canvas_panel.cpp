@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/display/head_groups.h"
@@ -33,11 +34,88 @@ std::optional<Session> painted_session(const Session& session, const Trace& trac
     return edited;
 }
 
+// What the canvas draws this frame, from the state (no drawing).
+CanvasFrame canvas_frame_for(const Results& results, const Session& session, const UiState& ui, const UiSettings& settings,
+                             const FrameContext& ctx) {
+    CanvasFrame frame;
+    frame.trace = results.trace.get();
+    frame.model = results.model.get();
+    frame.cache = ctx.cache;
+    frame.step = std::clamp(ui.playback.step(), 0, static_cast<int>(results.model->steps.size()) - 1);
+    frame.progress = ui.playback.progress();
+    frame.scale = ctx.scale * ctx.canvas_type;
+    frame.type = ctx.canvas_type;
+    frame.light = settings.light_theme;
+    frame.show_values = settings.show_values;
+    frame.interactive = !ctx.offscreen;
+    frame.fonts = ctx.fonts;
+    frame.show_storage = ui.show_storage;
+    frame.presentation = ui.presentation;
+    frame.key_beside = ctx.key_beside;
+    frame.weights_as = parse_weights_as(settings.weights_as).value_or(WeightsAs::Heatmap);
+    if (!session.config_message.empty()) frame.notice = tr("canvas.notice_last_valid");
+    else if (results.model->colour_scale.difference_from_float32)
+        frame.notice = trf("canvas.notice_difference", {{"dtype", to_string(results.trace->config.dtype)}});
+    if (!session.model && !results.trace->model.present()) {
+        frame.painted = &session.painted_mask;
+        frame.paint_blocked = text::render(painting_blocked(session.config));
+    }
+    return frame;
+}
+
 }  // namespace
+
+float presentation_cell(const AppState& state, const UiState& ui, const FrameContext& ctx, const Rect& area, bool key_beside) {
+    if (!state.results.trace || !state.results.model || state.results.model->steps.empty()) return 0.0f;
+    FrameContext beside = ctx;
+    beside.key_beside = key_beside;
+    const CanvasFrame frame = canvas_frame_for(state.results, state.session, ui, state.settings, beside);
+    return canvas_result_cell(frame, ui.canvas, area);
+}
+
+PresentationFit fit_presentation(const AppState& state, const UiState& ui, const FrameContext& ctx, float w, float h,
+                                 float header_h, float footer_h, float side_w) {
+    PresentationFit fit;
+    // The picture's cells with the canvas's type at `type`, the explanation where it gives
+    // the bigger picture.
+    const auto cell = [&](float type, float header, float footer, bool& beside) {
+        FrameContext c = ctx;
+        c.canvas_type = type;
+        const float under = presentation_cell(state, ui, c, Rect{0, header, w, h - header - footer}, false);
+        const float side = presentation_cell(state, ui, c, Rect{0, header, w - side_w, h - header}, true);
+        beside = side > under * 1.05f;
+        return beside ? side : under;
+    };
+    // With a UI scale u above 1 the picture should keep the cells it has at 1 (its type,
+    // title and explanation u times smaller): the canvas's own type grows only as far as
+    // that allows (never below its size at 1); when no size reaches it, the one with the
+    // biggest cells. The title and explanation take the larger type.
+    const float u = std::max(1.0f, state.settings.ui_scale);
+    bool beside = false;
+    const float wanted = u > 1.0f ? cell(1.0f / u, header_h / u, footer_h / u, beside) - 0.5f : 0.0f;
+    std::vector<float> types;
+    for (float type = 1.0f; type > 1.0f / u; type *= 0.92f) types.push_back(type);
+    types.push_back(1.0f / u);
+    float best = -1.0f;
+    for (const float type : types) {
+        const float got = cell(type, header_h, footer_h, beside);
+        if (got > best * 1.01f) {
+            best = got;
+            fit = PresentationFit{beside, type};
+        }
+        if (got >= wanted) return PresentationFit{beside, type};
+    }
+    return fit;
+}
+
+float draw_presentation_key(const AppState& state, const UiState& ui, const FrameContext& ctx, const Rect& area) {
+    if (!state.results.trace || !state.results.model || state.results.model->steps.empty()) return 0.0f;
+    const CanvasFrame frame = canvas_frame_for(state.results, state.session, ui, state.settings, ctx);
+    return draw_canvas_key(frame, ui.canvas, area);
+}
 
 Actions draw_canvas_panel(const Results& results, const Session& session, UiState& ui, const UiSettings& settings,
                           const FrameContext& ctx, bool decorations) {
-    const bool config_rejected = !session.config_message.empty();
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     if (!ctx.offscreen) {
         // A "canvas only" export is laid out at the size the canvas has on screen.
@@ -50,27 +128,7 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
         else ImGui::TextDisabled("%s", tr("canvas.computing_first"));
         return {};
     }
-    CanvasFrame frame;
-    frame.trace = results.trace.get();
-    frame.model = results.model.get();
-    frame.cache = ctx.cache;
-    frame.step = std::clamp(ui.playback.step(), 0, static_cast<int>(results.model->steps.size()) - 1);
-    frame.progress = ui.playback.progress();
-    frame.scale = ctx.scale;
-    frame.light = settings.light_theme;
-    frame.show_values = settings.show_values;
-    frame.interactive = !ctx.offscreen;
-    frame.fonts = ctx.fonts;
-    frame.show_storage = ui.show_storage;
-    frame.presentation = ui.presentation;
-    frame.weights_as = parse_weights_as(settings.weights_as).value_or(WeightsAs::Heatmap);
-    if (config_rejected) frame.notice = tr("canvas.notice_last_valid");
-    else if (results.model->colour_scale.difference_from_float32)
-        frame.notice = trf("canvas.notice_difference", {{"dtype", to_string(results.trace->config.dtype)}});
-    if (!session.model && !results.trace->model.present()) {
-        frame.painted = &session.painted_mask;
-        frame.paint_blocked = text::render(painting_blocked(session.config));
-    }
+    CanvasFrame frame = canvas_frame_for(results, session, ui, settings, ctx);
     const Rect area{pos.x, pos.y, size.x, size.y};
     const float s = ImGui::GetFontSize();
     // Head selector for small multiples, top right (the canvas keeps that corner free).

@@ -18,16 +18,9 @@ namespace {
 // Labels this many characters long at most (the heatmap's row labels clip the same way).
 constexpr int kLabelChars = 9;
 
-void text_at(const Painter& p, float size, ImVec2 pos, uint32_t color, const std::string& s) {
-    p.dl->AddText(p.f->fonts.small, size, pos, color, s.c_str());
-}
-float width_at(const Painter& p, float size, const std::string& s) {
-    ImFont* font = p.f->fonts.small;
-    return font ? font->CalcTextSizeA(size, 1e9f, 0.0f, s.c_str()).x : size * 0.6f * static_cast<float>(s.size());
-}
 
 // The width of one printed weight ("0.00") and the space after it.
-float number_width(const Painter& p, float size) { return width_at(p, size, "0.00") + 6.0f * p.f->scale; }
+float number_width(const Painter& p, float size) { return measure_at(p, size, "0.00").x + 6.0f * p.f->scale; }
 
 std::string token_label(const std::vector<std::string>& tokens, int i) {
     return i < static_cast<int>(tokens.size()) ? clip_label(tokens[static_cast<size_t>(i)], kLabelChars) : std::to_string(i);
@@ -79,7 +72,7 @@ void draw_labels(const Painter& p, const TokenColumns& c, bool left, const std::
     const float size = c.labels.font_px, gap = 6.0f * p.f->scale;
     for (int i : rows) {
         const std::string label = token_label(tokens, i);
-        const float w = width_at(p, size, label);
+        const float w = measure_at(p, size, label).x;
         const float x = left ? c.query_x - gap - w : c.key_x + gap;
         const ImVec2 at(x, ys[static_cast<size_t>(i)] - size * 0.5f);
         const bool focused = std::find(marked.begin(), marked.end(), i) != marked.end();
@@ -180,10 +173,10 @@ WeightLinesStyle lines_style(const Painter& p, const Rect& area, int heads) {
     style.gap = 6.0f * s;
     style.max_width = 6.0f * s;
     style.min_width = 0.75f * s;
-    float widest = width_at(p, style.font_px, "000");
+    float widest = measure_at(p, style.font_px, "000").x;
     for (const std::vector<std::string>* tokens : {&p.f->model->query_tokens, &p.f->model->key_tokens})
         for (const std::string& t : *tokens) {
-            widest = std::max(widest, width_at(p, style.font_px, clip_label(t, kLabelChars)));
+            widest = std::max(widest, measure_at(p, style.font_px, clip_label(t, kLabelChars)).x);
             style.longest_label = std::max(style.longest_label, static_cast<int>(utf8_length(clip_label(t, kLabelChars))));
         }
     style.label_w = std::min(widest + 8.0f * s, area.w * 0.25f);

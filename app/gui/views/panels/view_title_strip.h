@@ -18,6 +18,8 @@ struct TitleStrip {
     bool formula_below = false;    // else it takes a second line (only when asked for)
     float height = 0;              // the strip's height in pixels
     float title_y = 0;             // the title's top inside the strip
+    float title_scale = 1;         // presentation: the title down to 80% before the formula takes a line
+    float text_scale = 1;          // presentation: 1 / UI scale, so the strip is as high as at UI scale 1
 };
 
 // What a strip of width `w` shows on a screen `h` high (it takes at most half of it). `second_line` lets a formula that does not fit beside

@@ -1,0 +1,314 @@
+// The canvas's heatmap pieces: the texture of a panel, its frame and head label, the
+// numbers in the cells (one format per step), hatching plates, the colour legend.
+#include "app/gui/views/canvas/canvas_painter.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "app/gui/display/colormap.h"
+#include "app/gui/display/format.h"
+#include "app/gui/display/head_groups.h"
+#include "app/gui/views/canvas/view_canvas_anim.h"
+#include "app/gui/views/canvas/view_canvas_product.h"
+#include "app/gui/views/canvas/view_storage.h"
+#include "app/text/languages.h"
+#include "core/masked_score.h"
+#include "core/text_split.h"
+
+
+namespace attn::gui {
+
+// ------------------------------------------------------------ Heatmap pieces
+void draw_heatmap(const Painter& p, int step, int panel, const Rect& r, float alpha, float row0, float row1,
+                  float col0, float col1) {
+    if (r.w <= 0.0f || r.h <= 0.0f || alpha <= 0.0f) return;
+    const HeatmapImage image = p.f->cache ? p.f->cache->image(step, panel) : HeatmapImage{};
+    const ImVec2 a(r.x + r.w * col0, r.y + r.h * row0), b(r.x + r.w * col1, r.y + r.h * row1);
+    if (!image.texture) {
+        p.dl->AddRectFilled(a, b, p.pal.empty_cell);
+        return;
+    }
+    const uint32_t tint = IM_COL32(255, 255, 255, static_cast<int>(std::clamp(alpha, 0.0f, 1.0f) * 255.0f));
+    p.dl->AddImage(image.texture->imgui_id(), a, b, ImVec2(image.u(col0), image.v(row0)), ImVec2(image.u(col1), image.v(row1)),
+                   tint);
+}
+
+void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const Rect& r, bool grid, float alpha) {
+    const Panel& pn = sd.panels[static_cast<size_t>(panel)];
+    if (pn.head < 0) {
+        p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), p.pal.frame);
+        return;
+    }
+    // Grouped-query attention colours heads by the key/value head they share (head_groups.h).
+    const StepId id = p.step(sd.step).id;
+    const Rgb head_rgb = step_head_color(p.f->trace->config, id, pn.head);
+    const uint32_t color = pack_rgba(head_rgb, alpha);
+    const float bar = std::max(3.0f, 4.0f * p.f->scale);
+    const float top = r.y - p.style.col_header;
+    // A coloured bar on top of each head: the thread to follow through split, transpose and concat.
+    p.dl->AddRectFilled(ImVec2(r.x, top - bar), ImVec2(r.right(), top), color);
+    if (grid || !sd.joined) {
+        // The head's colour between two dark lines: visible on any cell colour, also on
+        // cells of the head's own hue (head 3's frame on yellow probabilities).
+        const float w = std::max(1.0f, 1.5f * p.f->scale);
+        const uint32_t edge = IM_COL32(0, 0, 0, static_cast<int>(200.0f * std::clamp(alpha, 0.0f, 1.0f)));
+        const float out = 1.0f + w;
+        p.dl->AddRect(ImVec2(r.x - out - 0.5f, r.y - out - 0.5f), ImVec2(r.right() + out + 0.5f, r.bottom() + out + 0.5f), edge);
+        p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), color, 0.0f, 0, w);
+        p.dl->AddRect(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), edge);
+    }
+    // One label scheme per step: "head N" when the widest fits, else "hN", else "N",
+    // else every k-th head (never labels running into each other).
+    if (alpha <= 0.05f) return;
+    const float room = r.w - 4.0f * p.f->scale;
+    std::string label;
+    if (!pn.label.empty()) {
+        label = pn.label;
+        if (p.measure(p.f->fonts.small, label).x > room) return;
+    } else {
+        int widest_head = 0;
+        for (const Panel& other : sd.panels) widest_head = std::max(widest_head, other.head);
+        const std::string widest = std::to_string(widest_head);
+        int every = 1;
+        // "head N", else the short "hN", else "N" on every few heads (words from the catalogue;
+        // under grouped-query attention they also name the key/value head).
+        const AttentionConfig& config = p.f->trace->config;
+        const std::string full = step_head_label(config, id, widest_head, false), brief = step_head_label(config, id, widest_head, true);
+        bool long_form = false, short_form = false;
+        if (p.measure(p.f->fonts.small, full).x <= room) long_form = true;
+        else if (p.measure(p.f->fonts.small, brief).x <= room) short_form = true;
+        else every = std::max(1, static_cast<int>(std::ceil((p.measure(p.f->fonts.small, brief).x + 4.0f) / std::max(r.w, 1.0f))));
+        if (every == 1 && !long_form && !short_form && p.measure(p.f->fonts.small, widest).x > room) return;
+        if (pn.head % every != 0) return;
+        label = long_form ? step_head_label(config, id, pn.head, false)
+                          : (short_form || every > 1) ? step_head_label(config, id, pn.head, true) : std::to_string(pn.head);
+    }
+    const ImVec2 size = p.measure(p.f->fonts.small, label);
+    // The bar keeps the head's own colour; its label is darkened (light theme) or
+    // lightened just enough to read as text (WCAG AA against the canvas).
+    const uint32_t text = pack_rgba(with_contrast(head_rgb, p.pal.background_rgb, 4.5f), alpha);
+    p.text(p.f->fonts.small, ImVec2(r.x + (grid ? 0.0f : (r.w - size.x) * 0.5f), top - bar - size.y - 1), text, label);
+}
+
+
+namespace {
+
+// A difference from float32 in at most 6 characters: "0", "2.9e-3", "1.2e+1". A key masked
+// in both runs has no difference to show (make_difference_trace marks it -inf): no number,
+// its hatching says it.
+std::string format_difference(float v) {
+    if (v == 0.0f) return "0";
+    if (std::isinf(v)) return "";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1e", static_cast<double>(v));
+    std::string out = text;
+    // "2.9e-03" -> "2.9e-3": C prints at least two exponent digits.
+    const size_t e = out.find('e');
+    if (e != std::string::npos && e + 2 < out.size() && out[e + 2] == '0') out.erase(e + 2, 1);
+    return out;
+}
+
+
+}  // namespace
+
+// display model writes these marks into the panel's values (-inf / +inf).
+static int hatch_mark(const Panel& pn, int row, int col) {
+    if (pn.tex_rows != pn.rows || pn.tex_cols != pn.cols) return 0;  // pooled: no cell of its own
+    const size_t index = static_cast<size_t>(row) * static_cast<size_t>(pn.cols) + static_cast<size_t>(col);
+    if (index >= pn.values.size() || !std::isinf(pn.values[index])) return 0;
+    return pn.values[index] < 0 ? -1 : 1;
+}
+
+// Digits over hatching are hard to read (stripes cross them): masked cells get a plate
+// of their plain colour behind the text, so "-inf", "-1e+20" and "0.00" read in both themes.
+void draw_hatched_cell_plate(const Painter& p, const Panel& pn, int row, int col, const StepDisplay& sd,
+                             ImVec2 center, ImVec2 text_size, float alpha) {
+    const int mark = hatch_mark(pn, row, col);
+    if (mark == 0) return;
+    const Rgb base = mark < 0 ? p.pal.masked : sample_colormap(sd.colormap, colormap_position(0.0f, sd.vmin, sd.vmax));
+    const float pad = 2.0f * p.f->scale;
+    p.dl->AddRectFilled(ImVec2(center.x - text_size.x * 0.5f - pad, center.y - text_size.y * 0.5f),
+                        ImVec2(center.x + text_size.x * 0.5f + pad, center.y + text_size.y * 0.5f), pack_rgba(base, alpha * 0.92f),
+                        2.0f * p.f->scale);
+}
+
+namespace {
+
+// The decimals every panel of `step` is drawn with in `max_chars` characters: one rule for
+// the whole step, so a head with a minus sign does not print less than its neighbours.
+int step_decimals(const Painter& p, int step, int max_chars) {
+    for (const auto& [key, decimals] : p.decimals_memo)
+        if (key == std::make_pair(step, max_chars)) return decimals;
+    const Tensor& t = p.step(step).tensor;
+    std::vector<float> values;
+    for (const Panel& pn : p.display(step).panels) {
+        if (static_cast<int64_t>(pn.rows) * pn.cols > kMaxCellsWithNumbers) continue;
+        for (int i = 0; i < pn.rows; ++i)
+            for (int j = 0; j < pn.cols; ++j) values.push_back(cell_value(t, pn, i, j));
+    }
+    const int decimals = values.empty() ? -1 : choose_cell_decimals(values.data(), values.size(), max_chars);
+    p.decimals_memo.emplace_back(std::make_pair(step, max_chars), decimals);
+    return decimals;
+}
+
+}  // namespace
+
+// The vocabulary's word for an id held as a float ("" when out of range).
+static std::string vocabulary_word(const Painter& p, float id) {
+    const std::vector<std::string>& vocabulary = p.f->model->vocabulary;
+    const long index = std::lround(id);
+    return index >= 0 && index < static_cast<long>(vocabulary.size()) ? vocabulary[static_cast<size_t>(index)] : "";
+}
+
+NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float cell_h) {
+    NumberFormat out;
+    const StepDisplay& sd = p.display(step);
+    if (sd.panels.empty()) return out;
+    // Ids are whole numbers: "38", not "38.00". Differences from float32 are tiny: "2.9e-3"
+    // says more than "0.00" (format_difference).
+    out.difference = p.f->model->colour_scale.difference_from_float32;
+    const bool whole = out.difference || sd.colormap == ColormapKind::Neutral;
+    // Fewer decimals first, then smaller type (down to 60% of the labels' size), and only
+    // then colours alone.
+    const float largest = p.small_size(), smallest = std::max(8.0f, largest * 0.6f);
+    for (float font = largest; font >= smallest - 0.01f; font -= std::max(1.0f, largest * 0.1f)) {
+        if (cell_h < font + 1.0f) continue;
+        // Digits are the widest characters; sign and point are narrower, so this never overflows.
+        const int max_chars = static_cast<int>((cell_w - 2.0f) / measure_at(p, font, "0").x);
+        if (max_chars < 3) continue;
+        const int decimals = whole ? 0 : step_decimals(p, step, max_chars);
+        if (decimals < 0) continue;
+        out.decimals = decimals;
+        out.max_chars = max_chars;
+        out.font_px = font;
+        return out;
+    }
+    return out;
+}
+
+void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, float cell_w, float cell_h, int stop_row,
+                      int stop_col, float alpha) {
+    if (!p.f->show_values || alpha <= 0.05f) return;
+    const StepDisplay& sd = p.display(step);
+    const Panel& pn = sd.panels[static_cast<size_t>(panel)];
+    if (static_cast<int64_t>(pn.rows) * pn.cols > kMaxCellsWithNumbers) return;
+    const NumberFormat format = cell_number_format(p, step, cell_w, cell_h);
+    if (format.decimals < 0) return;  // colours only: a cut number would be a wrong number
+    const int max_chars = format.max_chars, decimals = format.decimals;
+    const bool difference = format.difference;
+    // A model's output sequence (sort, reverse) reads as its tokens, not as vocabulary ids;
+    // the `tokens` step keeps its ids, which is what it teaches.
+    const Step& shown = p.step(step);
+    const bool words = step_info(shown.id).token_ids() && shown.kind == StepKind::Prediction && !p.f->model->vocabulary.empty();
+    const Tensor& t = shown.tensor;
+    std::vector<float> values(static_cast<size_t>(pn.rows) * static_cast<size_t>(pn.cols));
+    for (int i = 0; i < pn.rows; ++i)
+        for (int j = 0; j < pn.cols; ++j) values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)] = cell_value(t, pn, i, j);
+    const int a = static_cast<int>(alpha * 255.0f);
+    for (int i = 0; i < pn.rows; ++i) {
+        if (i > stop_row) break;
+        for (int j = 0; j < pn.cols; ++j) {
+            if (i == stop_row && j >= stop_col) break;
+            const float v = values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)];
+            const std::string s = difference ? format_difference(v) : words ? vocabulary_word(p, v) : format_cell_fixed(v, decimals);
+            if (s.empty() || static_cast<int>(s.size()) > max_chars) continue;
+            const bool masked = hatch_mark(pn, i, j) < 0 || (std::isinf(v) && v < 0);
+            const Rgb c = sample_colormap(sd.colormap, colormap_position(v, sd.vmin, sd.vmax));
+            const bool dark_text = masked ? p.f->light : luminance(c) > 0.45f;
+            const uint32_t color = dark_text ? IM_COL32(20, 20, 24, a) : IM_COL32(250, 250, 250, a);
+            const ImVec2 size = measure_at(p, format.font_px, s);
+            draw_hatched_cell_plate(p, pn, i, j, sd, ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w,
+                                                           r.y + (static_cast<float>(i) + 0.5f) * cell_h), size, alpha);
+            text_at(p, format.font_px,
+                    ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.x * 0.5f,
+                           r.y + (static_cast<float>(i) + 0.5f) * cell_h - size.y * 0.5f),
+                    color, s);
+        }
+    }
+}
+
+Rect cell_rect(const Rect& panel, float cell_w, float cell_h, int row, int col) {
+    return {panel.x + static_cast<float>(col) * cell_w, panel.y + static_cast<float>(row) * cell_h, cell_w, cell_h};
+}
+
+void outline_rect(const Painter& p, const Rect& r, float thickness) {
+    const float t = thickness * p.f->scale;
+    p.dl->AddRectFilled(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), p.pal.highlight_fill);
+    // Dark outside, bright inside: visible on light and dark cells alike.
+    p.dl->AddRect(ImVec2(r.x - t, r.y - t), ImVec2(r.right() + t, r.bottom() + t), IM_COL32(0, 0, 0, 230), 0.0f, 0, t);
+    p.dl->AddRect(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), p.pal.highlight, 0.0f, 0, t);
+}
+
+std::string masked_legend_label(const CanvasFrame& frame, bool scores) {
+    if (!scores) return text::tr("canvas.legend.masked_key");
+    // Differences from float32 hold no fill: the key was masked in both runs.
+    if (frame.model->colour_scale.difference_from_float32) return text::tr("canvas.legend.masked_both");
+    // The fill the mask wrote (-inf, -1e+20, -3.4e+38): a finite fill is drawn hatched too.
+    const AttentionConfig& c = frame.trace->config;
+    return text::trf("canvas.legend.masked", {{"fill", format_value(masked_score_fill(c.mask_spec().fill, c.dtype), 2)}});
+}
+
+void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r, bool swatch) {
+    if (sd.colormap == ColormapKind::Neutral) {  // ids: a scale would suggest amounts
+        const std::string caption = text::tr("canvas.legend.ids");
+        const float right = r.right() - p.measure(p.f->fonts.small, caption).x;
+        p.text(p.f->fonts.small, ImVec2(std::min(r.x, right), r.y - p.small_size() - 2.0f), p.pal.dim_text, caption);
+        return;
+    }
+    const int segments = 32;
+    const float w = r.w / static_cast<float>(segments);
+    for (int i = 0; i < segments; ++i) {
+        const Rgb a = sample_colormap(sd.colormap, static_cast<float>(i) / segments);
+        const Rgb b = sample_colormap(sd.colormap, static_cast<float>(i + 1) / segments);
+        const uint32_t ca = pack_rgba(a), cb = pack_rgba(b);
+        p.dl->AddRectFilledMultiColor(ImVec2(r.x + w * static_cast<float>(i), r.y),
+                                      ImVec2(r.x + w * static_cast<float>(i + 1), r.y + r.h), ca, cb, cb, ca);
+    }
+    p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), p.pal.frame);
+    const float ty = r.bottom() + 2.0f;
+    const std::string lo = format_value(sd.vmin), hi = format_value(sd.vmax);
+    p.text(p.f->fonts.small, ImVec2(r.x, ty), p.pal.dim_text, lo);
+    p.text(p.f->fonts.small, ImVec2(r.right() - p.measure(p.f->fonts.small, hi).x, ty), p.pal.dim_text, hi);
+    if (sd.colormap == ColormapKind::Diverging) {
+        const float zx = r.x + r.w * 0.5f;
+        p.dl->AddLine(ImVec2(zx, r.y), ImVec2(zx, r.bottom()), p.pal.frame);
+        p.text(p.f->fonts.small, ImVec2(zx - p.measure(p.f->fonts.small, "0").x * 0.5f, ty), p.pal.dim_text, "0");
+    }
+    std::string title = text::tr(sd.colormap == ColormapKind::Sequential ? "canvas.legend.probability" : "canvas.legend.value");
+    if (p.f->model->colour_scale.difference_from_float32) title = text::trf("canvas.legend.difference", {{"max", hi}});
+    else if (sd.stretched) title += text::trf("canvas.legend.stretched", {{"top", hi}});
+    else if (p.f->model->colour_scale.one_scale_across_steps) title += text::tr("canvas.legend.one_scale");
+    p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
+    if (swatch && (sd.masked_cells > 0 || sd.masked_zero_cells > 0)) {
+        const float sx = r.x - p.measure(p.f->fonts.small, masked_legend_label(*p.f, sd.masked_cells > 0)).x - r.h * 2.0f - 18.0f * p.f->scale;
+        draw_masked_swatch(p, sd, ImVec2(sx, r.y), r.h);
+    }
+}
+
+void draw_masked_swatch(const Painter& p, const StepDisplay& sd, ImVec2 at, float bar_h) {
+    if (sd.masked_cells <= 0 && sd.masked_zero_cells <= 0) return;
+    // The same hatching the shader draws: masked is neither a value nor "not computed yet".
+    const bool scores = sd.masked_cells > 0;
+    const std::string label = masked_legend_label(*p.f, scores);
+    const float side = bar_h * 1.6f;
+    const Rect sw{at.x, at.y - (side - bar_h) * 0.5f, side, side};
+    const ImVec2 a(sw.x, sw.y), b(sw.right(), sw.bottom());
+    const Rgb zero = sample_colormap(sd.colormap, colormap_position(0.0f, sd.vmin, sd.vmax));
+    p.dl->AddRectFilled(a, b, scores ? pack_rgba(p.pal.masked) : pack_rgba(zero));
+    const Rgb hatch{std::min(1.0f, p.pal.masked.r + 0.3f), std::min(1.0f, p.pal.masked.g + 0.3f),
+                    std::min(1.0f, p.pal.masked.b + 0.3f)};
+    p.dl->PushClipRect(a, b, true);
+    for (float d = -side; d < side; d += side / 3.0f) {
+        p.dl->AddLine(ImVec2(sw.x + d, sw.bottom()), ImVec2(sw.x + d + side, sw.y), pack_rgba(hatch, scores ? 1.0f : 0.6f),
+                      std::max(1.0f, 1.5f * p.f->scale));
+    }
+    p.dl->PopClipRect();
+    p.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), p.pal.frame);
+    p.text(p.f->fonts.small, ImVec2(sw.right() + 5.0f * p.f->scale, at.y + bar_h * 0.5f - p.small_size() * 0.5f), p.pal.dim_text, label);
+}
+
+
+}  // namespace attn::gui
