@@ -213,8 +213,11 @@ void draw_lines_panel(const Painter& p, CanvasUi& ui, const Rect& area) {
     const float s = frame.scale, pad = 12.0f * s;
     p.dl->AddRectFilled(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), p.pal.background);
     Rect body{area.x + pad, area.y + pad, area.w - 2.0f * pad, area.h - 2.0f * pad};
-    p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, canvas_caption(frame, ui));
-    body.y += p.font_size() + 8.0f * s;
+    // In presentation the caption may already stand in the side column (frame.key_beside).
+    if (!frame.key_beside) {
+        p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, canvas_caption(frame, ui));
+        body.y += p.font_size() + 8.0f * s;
+    }
     const std::vector<HeadWeights> heads = shown_heads(p, ui);
     if (heads.empty()) return;
     // Selected queries (Ctrl+click) that this step has; the others are forgotten.
