@@ -6,6 +6,8 @@
 #   make fuzz           libFuzzer harnesses (clang-14) for every reader, FUZZ_SECONDS each
 #   make test-portable  a build without -march=native and OpenMP (build-portable/), core tests
 #   make golden         re-draws the golden pictures (tests/gui/golden/) after an intended change
+#   make install        installs the build into PREFIX (default /usr/local), under DESTDIR if set
+#   make package        a .deb for other machines (x86-64-v3, build-package/attnviz_<version>_amd64.deb)
 # Other targets: make build, make bench, make deps, make clean.
 
 BUILD_DIR ?= build
@@ -14,9 +16,11 @@ CMAKE_FLAGS ?=
 
 # Debian 12 packages. Everything the build and the tests use comes from here.
 BUILD_PKGS := cmake make g++ pkg-config libeigen3-dev libimgui-dev libglfw3-dev libgl-dev libx11-dev \
-              libepoxy-dev libstb-dev doctest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core fonts-droid-fallback \
+              libepoxy-dev libstb-dev libgif-dev doctest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core fonts-droid-fallback \
               fonts-noto-cjk
-TEST_PKGS  := xvfb xauth libgl1-mesa-dri xdotool python3 imagemagick xclip
+TEST_PKGS  := xvfb xauth libgl1-mesa-dri xdotool python3 imagemagick xclip desktop-file-utils appstream ffmpeg
+# dpkg-shlibdeps (dpkg-dev) and file find the .deb's library dependencies.
+PACKAGE_PKGS := dpkg-dev file desktop-file-utils appstream
 # g++'s ASan/UBSan runtimes (libasan8, libubsan1) come with g++ itself.
 FUZZ_PKGS  := clang-14 libclang-rt-14-dev
 
@@ -28,8 +32,13 @@ SANITIZE_CORE_DIR ?= build-sanitize-core
 FUZZ_DIR      ?= build-fuzz
 PORTABLE_DIR  ?= build-portable
 FUZZ_SECONDS  ?= 60
+PREFIX        ?= /usr/local
+DESTDIR       ?=
+PACKAGE_DIR   ?= build-package
+# A package runs on other machines: any x86-64 CPU since about 2015, not -march=native.
+PACKAGE_ARCH  ?= x86-64-v3
 
-.PHONY: run test build deps test-deps bench clean test-sanitize test-sanitize-core fuzz test-portable golden
+.PHONY: run test build deps test-deps bench clean test-sanitize test-sanitize-core fuzz test-portable golden install package
 
 run: build
 	./$(BUILD_DIR)/attnviz
@@ -91,9 +100,25 @@ test-portable: deps
 	cmake --build $(PORTABLE_DIR) -j $(JOBS)
 	cd $(PORTABLE_DIR) && ctest --output-on-failure --timeout 600
 
+# The binary, menu entry, icons, AppStream metadata, models and lessons (cmake/install.cmake).
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"
+
+# build-package/attnviz_<version>_<arch>.deb through CPack, then checked (packaging/check_deb.sh):
+# its Depends, a simulated apt install and the unpacked files. Install it with
+# `apt install ./build-package/attnviz_*.deb`.
+package: deps
+	@./third_party/install-deps.sh $(PACKAGE_PKGS)
+	cmake -S . -B $(PACKAGE_DIR) -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_ARCH=$(PACKAGE_ARCH) -DBUILD_TESTING=OFF $(CMAKE_FLAGS)
+	cmake --build $(PACKAGE_DIR) -j $(JOBS)
+	rm -f $(PACKAGE_DIR)/attnviz_*.deb
+	cd $(PACKAGE_DIR) && cpack -G DEB
+	./packaging/check_deb.sh $(PACKAGE_DIR)/attnviz_*.deb $$(sed -n 's/^ATTNVIZ_APP_ID:INTERNAL=//p' $(PACKAGE_DIR)/CMakeCache.txt)
+
 bench: build
 	./$(BUILD_DIR)/attnviz bench --seq-len 512 --hidden-dim 512 --num-heads 8
 	./$(BUILD_DIR)/attnviz bench --seq-len 1024 --hidden-dim 1024 --num-heads 16
+	ATTNVIZ=./$(BUILD_DIR)/attnviz ./bench/animation.sh 1
 
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(SANITIZE_CORE_DIR) $(FUZZ_DIR) $(PORTABLE_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(SANITIZE_CORE_DIR) $(FUZZ_DIR) $(PORTABLE_DIR) $(PACKAGE_DIR)

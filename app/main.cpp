@@ -8,8 +8,11 @@
 // Every error is one line on stderr and exit code 2; nothing escapes main.
 #include <cstdio>
 #include <exception>
+#include <functional>
+#include <string>
 
 #include "app/cli/commands.h"
+#include "app/io/data_dir.h"
 #include "app/text/language_tag.h"
 #include "app/text/languages.h"
 #ifdef ATTNVIZ_HAVE_GUI
@@ -31,6 +34,12 @@ static int run(int argc, char** argv) {
     using namespace attn::cli;
     CLI::App app{"AttnViz: step through multi-head attention, one tensor at a time"};
     app.require_subcommand(0, 1);
+    // "attnviz 0.1.0" and, for a teacher looking for the lessons, where the data is.
+    app.set_version_flag("--version", std::function<std::string()>([] {
+        const std::string data = attn::io::data_dir();
+        return std::string("attnviz ") + ATTNVIZ_VERSION +
+               (data.empty() ? "" : "\n" + attn::text::english().format("cli.version_data", {{"path", data}}));
+    }));
     ConfigOptions window;
     add_config_options(app, window);
     TraceCommand trace;
@@ -62,6 +71,8 @@ static int run(int argc, char** argv) {
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         return fail(std::string(e.what()) + " (see attnviz --help)");

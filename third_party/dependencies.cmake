@@ -15,6 +15,7 @@ if(ATTNVIZ_BUILD_GUI)
     find_package(X11 REQUIRED)                        # libx11-dev    -> X11::X11 (key event times)
     pkg_check_modules(EPOXY REQUIRED IMPORTED_TARGET epoxy)     # libepoxy-dev: the GL loader
     pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)         # libstb-dev: PNG writing
+    find_package(GIF 5 REQUIRED)                                # libgif-dev  -> GIF::GIF (animated exports)
     # Debian's libimgui.a (1.86) already contains the GLFW and OpenGL3 backends.
     pkg_check_modules(IMGUI_PC REQUIRED imgui)
     find_library(IMGUI_LIBRARY NAMES libimgui.a imgui REQUIRED)

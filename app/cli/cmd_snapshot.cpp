@@ -6,11 +6,19 @@
 
 namespace attn::cli {
 
+// --animate and its timing: one GIF or MP4 of the steps' animations instead of PNGs.
+static void add_animation_options(CLI::App& sub, gui::AnimationOptions& a) {
+    sub.add_option("--animate", a.format, "gif or mp4: the steps' animations as one file, --out naming it (mp4 needs ffmpeg)")
+        ->check(CLI::IsMember({"gif", "mp4"}));
+    sub.add_option("--fps", a.fps, "frames per second of --animate (GIF 1..50, MP4 1..120)")->check(CLI::Range(1, 120))->capture_default_str();
+    sub.add_option("--speed", a.speed, "playback speed of --animate, as the window's (0.1..8)")->check(CLI::Range(0.1f, 8.0f))->capture_default_str();
+}
+
 CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     CLI::App* sub = parent.add_subcommand("snapshot", "draw steps to DIR/NN_<step>.png (needs an X display, e.g. xvfb-run)");
     add_config_options(*sub, command.config, /*score_scale=*/false);  // --scale is the resolution here
     gui::SnapshotOptions& o = command.options;
-    sub->add_option("--out,-o", o.out_dir, "output folder (created if missing)")->required();
+    sub->add_option("--out,-o", o.out_dir, "output folder (created if missing); with --animate, the file")->required();
     sub->add_option("--step", o.step, "all, or step names separated by commas (e.g. attn_scores,attn_weights)")->capture_default_str();
     sub->add_option("--progress", o.progress, "moment inside the step's animation, 0..1")->check(CLI::Range(0.0f, 1.0f))->capture_default_str();
     sub->add_option("--size", command.size, "image size WxH before scaling (default 1280x720)");
@@ -18,6 +26,9 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     sub->add_option("--theme", o.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
     sub->add_option("--view", o.view, "weight steps as heatmap, lines or both")->capture_default_str();
     sub->add_flag("--presentation", o.presentation, "presentation mode (the P key): no controls, type 1.5 times larger");
+    sub->add_option("--layout", o.layout, "slide (title, canvas, explanation), canvas (the canvas alone) or window (the whole window)")
+        ->check(CLI::IsMember({"slide", "canvas", "window"}))->capture_default_str();
+    add_animation_options(*sub, o.animation);
     sub->add_option("--lesson", o.lesson, "a lesson file: one picture per slide, DIR/NN_<slide title>.png (the slides say what to compute)");
     return sub;
 }
@@ -38,10 +49,14 @@ int run_snapshot_command(SnapshotCommand command) {
         for (const CLI::Option* option : command.config.all_options)
             if (option->count() > 0) return fail(option->get_name() + " cannot be combined with --lesson: each slide gives its configuration");
         if (command.options.step != "all") return fail("--step cannot be combined with --lesson: each slide gives its step");
+        // Not yet: a lesson's slides as one animation (each slide's step animated, its end held).
+        if (!command.options.animation.format.empty())
+            return fail("--animate cannot be combined with --lesson yet; animate a slide's step with its options and --step");
         return gui::run_lesson_snapshot(command.options);
     }
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.message());
+    if (!command.options.animation.format.empty()) return gui::run_animation_snapshot(problem.value(), command.options);
     return gui::run_snapshot(problem.value(), command.options);
 }
 

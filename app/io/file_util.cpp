@@ -61,8 +61,6 @@ Result<std::string> read_file_bytes(const std::string& path, uint64_t max_bytes)
     return bytes;
 }
 
-namespace {
-
 // Refuses targets that a rename would destroy or that cannot hold a file.
 Status check_writable_target(const std::string& path) {
     struct stat info {};
@@ -81,6 +79,8 @@ std::string temporary_name_for(const std::string& path) {
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
     return folder + "." + name + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
 }
+
+namespace {
 
 // Writes the whole of `bytes` to a new file `temporary`; removes it on any failure.
 Status write_new_file(const std::string& temporary, const std::string& target, const std::string& bytes) {

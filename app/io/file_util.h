@@ -24,6 +24,13 @@ Result<std::string> read_file_bytes(const std::string& path, uint64_t max_bytes 
 // temporary behind; a folder, device or pipe at `path` is refused, never replaced.
 Status write_file_bytes(const std::string& path, const std::string& bytes);
 
+// Refuses a target that a rename would destroy or that cannot hold a file (a folder, a
+// device, a pipe); ok for a new file or a regular one.
+Status check_writable_target(const std::string& path);
+// "dir/.name.tmp-<pid>-<n>": a hidden name beside `path` (rename() stays on one file
+// system), unique per process and call, for output renamed into place when complete.
+std::string temporary_name_for(const std::string& path);
+
 // A file written in full under a temporary name beside `target`, put in place only by
 // commit(): for output that must appear only if a later step succeeds (`trace
 // --save-weights` names its file before the trace is written). Destroying it

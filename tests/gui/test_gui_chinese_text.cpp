@@ -109,7 +109,7 @@ std::set<std::string> shown_names(const std::vector<AppState>& states, const std
 void visit_dialogs(HeadlessImGui& ui, AppState& state, TextProblems& problems, const std::string& folder) {
     using Kind = DialogState::Kind;
     for (Kind kind : {Kind::OpenWeights, Kind::OpenQuery, Kind::OpenKey, Kind::OpenValue, Kind::OpenMask, Kind::ExportSnapshot,
-                      Kind::ExportAll, Kind::ExportTensors, Kind::ExportTorch, Kind::ExportCsv, Kind::Keys}) {
+                      Kind::ExportAll, Kind::ExportTensors, Kind::ExportTorch, Kind::ExportCsv, Kind::ExportAnimation, Kind::Keys}) {
         open_path_dialog(state.jobs.dialog, kind, folder + "/");
         state.jobs.dialog.base = folder;
         for (int i = 0; i < 3; ++i) {

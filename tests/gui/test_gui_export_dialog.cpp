@@ -15,6 +15,7 @@
 #include "app/gui/views/dialogs/view_dialogs.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/io/npy.h"
+#include "app/media/animation_writer.h"
 
 using namespace attn;
 using namespace attn::gui;
@@ -180,6 +181,24 @@ TEST_CASE("Enter exports after a checkbox was ticked, not only from the path fie
     const Actions r = h.press(kEnterKey);
     REQUIRE(r.export_request.has_value());
     CHECK_FALSE(r.export_request->canvas_only);
+}
+
+TEST_CASE("Export animation: the name follows the format and the request carries format, steps and scale") {
+    DialogHarness h;
+    h.state.jobs.dialog.animation_mp4 = true;  // remembered from the last animation
+    h.state.jobs.dialog.animation_all_steps = true;
+    h.state.jobs.dialog.scale_index = 2;       // 4x from a still export: animations take 2x at most
+    open_path_dialog(h.state.jobs.dialog, DialogState::Kind::ExportAnimation, (h.tmp / "20_attn_weights.gif").string());
+    CHECK(h.state.jobs.dialog.path == (h.tmp / "20_attn_weights.mp4").string());
+    for (int i = 0; i < 3; ++i) h.frame();
+    const bool mp4 = !media::find_ffmpeg().empty();  // without ffmpeg the dialog falls back to GIF
+    const Actions r = h.press(kEnterKey);
+    REQUIRE(r.export_request.has_value());
+    CHECK(r.export_request->kind == ExportKind::Animation);
+    CHECK(r.export_request->mp4 == mp4);
+    CHECK(r.export_request->all_steps);
+    CHECK(r.export_request->scale == 2);
+    CHECK(fs::path(r.export_request->path).extension() == (mp4 ? ".mp4" : ".gif"));
 }
 
 TEST_CASE("Escape closes Help > Keyboard") {

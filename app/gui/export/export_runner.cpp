@@ -79,6 +79,9 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
             finish(s, Message("export.wrote_png", {{"path", request.path}, {"width", r.pixel_width()}, {"height", r.pixel_height()}}));
             return;
         }
+        case ExportKind::Animation:
+            start_animation(state, request, win_w, win_h, now);
+            return;
         case ExportKind::AllStepsPng: {
             int w = 0, h = 0;
             export_image_size(state, request.canvas_only, win_w, win_h, w, h);
@@ -101,6 +104,7 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
 
 void ExportRunner::continue_all(AppState& state, double now) {
     ExportProgress& p = state.jobs.export_progress;
+    if (p.active && p.animation) return continue_animation(state, now);
     if (!p.active || !renderer_) return;
     if (p.next < p.total) {
         // Every step needs its pixels: wait (frames go on) until the worker has built them.

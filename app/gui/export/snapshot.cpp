@@ -60,10 +60,6 @@ std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppSt
     return files;
 }
 
-namespace {
-
-// The 0-based indices of the steps `spec` names: "all", or step names separated by commas
-// (in the trace's order). False with a message naming the valid steps on a bad name.
 bool steps_to_draw(const Trace& trace, const std::string& spec, std::vector<int>& steps, std::string& error) {
     if (spec == "all") {
         for (size_t i = 0; i < trace.steps.size(); ++i) steps.push_back(static_cast<int>(i));
@@ -95,7 +91,24 @@ bool steps_to_draw(const Trace& trace, const std::string& spec, std::vector<int>
     return true;
 }
 
-}  // namespace
+SnapshotLayout snapshot_layout(const std::string& name) {
+    if (name == "canvas") return SnapshotLayout::CanvasOnly;
+    if (name == "window") return SnapshotLayout::FullWindow;
+    return SnapshotLayout::Slide;
+}
+
+Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions& options, AppState& state,
+                              std::vector<int>& steps) {
+    ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
+    if (!computed.error.empty()) return Status::failure(computed.error);
+    std::string unknown;
+    if (!steps_to_draw(*computed.trace, options.step, steps, unknown)) return Status::failure(unknown);
+    state = snapshot_state(options);
+    init_from_problem(state.session, problem);  // the controls of --layout window show these options
+    accept_result(state, std::move(computed), 0.0);
+    note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
+    return ok_status();
+}
 
 int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     auto fail = [](const std::string& message) {
@@ -111,26 +124,21 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     const Status dir = ensure_writable_dir(options.out_dir);
     if (!dir.ok()) return fail(text::render(dir.message()));
 
-    ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
-    if (!computed.error.empty()) return fail(text::render(computed.error));
+    AppState state;
     std::vector<int> steps;
-    std::string unknown;
-    if (!steps_to_draw(*computed.trace, options.step, steps, unknown)) return fail(unknown);
+    if (const Status ready = prepare_snapshot_state(problem, options, state, steps); !ready) return fail(text::render(ready.message()));
     HeadlessGl gl;
     if (!gl.ok()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
         return 2;
     }
-    AppState state = snapshot_state(options);
-    accept_result(state, std::move(computed), 0.0);
-    note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
     const std::unique_ptr<OffscreenRenderer> offscreen = snapshot_renderer(options);
     OffscreenRenderer& renderer = *offscreen;
     if (!renderer.valid()) return fail(text::render(renderer.error()));
     HeatmapCache cache;
     cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
     PngEncoderPool pool;
-    render_steps_to_pngs(renderer, state, cache, SnapshotLayout::Slide, steps, options.progress, options.out_dir, pool);
+    render_steps_to_pngs(renderer, state, cache, snapshot_layout(options.layout), steps, options.progress, options.out_dir, pool);
     if (!cache.error().empty()) return fail(cache.error());
     const Status written = pool.finish();
     if (!written.ok()) return fail(text::render(written.message()));

@@ -9,6 +9,7 @@
 #include "app/gui/state/app_state.h"
 #include "app/gui/gl/heatmap_cache.h"
 #include "app/gui/gl/offscreen.h"
+#include "app/gui/export/snapshot_options.h"
 
 namespace attn::gui {
 
@@ -35,5 +36,15 @@ std::unique_ptr<OffscreenRenderer> snapshot_renderer(const SnapshotOptions& opti
 std::vector<std::string> render_steps_to_pngs(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache,
                                               SnapshotLayout layout, const std::vector<int>& steps, float progress,
                                               const std::string& dir, class PngEncoderPool& pool, double now = 0);
+
+// The 0-based indices of the steps `spec` names: "all", or step names separated by commas
+// (in the trace's order). False with a message naming the valid steps on a bad name.
+bool steps_to_draw(const Trace& trace, const std::string& spec, std::vector<int>& steps, std::string& error);
+// --layout's names: "slide" (title, canvas and explanation), "canvas", "window".
+SnapshotLayout snapshot_layout(const std::string& name);
+// What `attnviz snapshot` draws: the problem computed into `state` (theme and presentation
+// mode from `options`) and the steps options.step names. A message on a bad problem or step.
+Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions& options, AppState& state,
+                              std::vector<int>& steps);
 
 }  // namespace attn::gui

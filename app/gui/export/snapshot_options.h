@@ -8,6 +8,13 @@
 
 namespace attn::gui {
 
+// `attnviz snapshot --animate`'s options (app/gui/export/snapshot_animation.cpp draws them).
+struct AnimationOptions {
+    std::string format;  // "" (PNG files), "gif" or "mp4"
+    int fps = 30;
+    float speed = 1.0f;  // the window's playback speed: 2 plays twice as fast
+};
+
 // `attnviz snapshot`'s options (app/cli/cmd_snapshot.cpp fills them).
 struct SnapshotOptions {
     std::string out_dir;
@@ -18,11 +25,17 @@ struct SnapshotOptions {
     std::string theme = "dark"; // dark | light
     bool presentation = false;  // presentation mode's layout and larger type (the P key)
     std::string view = "heatmap";  // weight steps as: heatmap | lines | both (View > Weights as)
+    std::string layout = "slide";  // slide (title, canvas, explanation) | canvas | window
+    AnimationOptions animation;    // --animate: one GIF or MP4 file at out_dir's path instead of PNGs
     std::string lesson;         // --lesson FILE: one picture per slide instead of per step
 };
 // `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.
 // Returns 0, or 2 with one line on stderr.
 int run_snapshot(const io::Problem& problem, const SnapshotOptions& options);
+// `attnviz snapshot --animate gif|mp4`: writes the steps' animations to the file
+// options.out_dir names and prints one line saying what it wrote. Returns 0, or 2 with
+// one line on stderr.
+int run_animation_snapshot(const io::Problem& problem, const SnapshotOptions& options);
 // `attnviz snapshot --lesson FILE`: writes DIR/NN_<slide title>.png for every slide that
 // opens (NN its number in the file). A slide that does not open is one line on stderr
 // and exit code 2, after the others are written.

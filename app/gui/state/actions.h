@@ -24,6 +24,7 @@ struct Actions {
     bool toggle_fullscreen = false;
     bool leave_fullscreen = false;     // Escape: back to a window (after any toggle)
     bool quit = false;
+    bool cancel_export = false;        // Cancel beside an animated export's progress bar
     int go_to_slide = -1;              // a lesson's slide to show (index), -1: stay
     std::optional<ExportRequest> export_request;  // the first one asked for wins
 
@@ -47,6 +48,7 @@ struct Actions {
         toggle_fullscreen |= other.toggle_fullscreen;
         leave_fullscreen |= other.leave_fullscreen;
         quit |= other.quit;
+        cancel_export |= other.cancel_export;
         if (go_to_slide < 0) go_to_slide = other.go_to_slide;
         if (!export_request) export_request = std::move(other.export_request);
         if (!session_edit) session_edit = std::move(other.session_edit);

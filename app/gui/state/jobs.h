@@ -11,12 +11,14 @@ namespace attn::gui {
 
 // The one dialog open at a time (file paths, export options, help).
 struct DialogState {
-    enum class Kind { None, OpenWeights, OpenQuery, OpenKey, OpenValue, OpenMask, ExportSnapshot, ExportAll, ExportTensors, ExportTorch, ExportCsv, Keys };
+    enum class Kind { None, OpenWeights, OpenQuery, OpenKey, OpenValue, OpenMask, ExportSnapshot, ExportAll, ExportTensors, ExportTorch, ExportCsv, ExportAnimation, Keys };
     Kind kind = Kind::None;
     bool just_opened = false;
     std::string path;
     int scale_index = 0;      // 0: 1x, 1: 2x, 2: 4x
     bool canvas_only = true;
+    bool animation_mp4 = false;        // Export animation: MP4 (ffmpeg) rather than GIF
+    bool animation_all_steps = false;  // Export animation: every step rather than the one on screen
     Message error;            // shown inside the dialog (rendered when drawn)
     bool close = false;       // set by the window loop when the dialog's action succeeded
     bool refocus = false;     // put the keyboard back into the path field (after a failed try)
@@ -35,6 +37,7 @@ struct ExportProgress {
     std::string folder;
     int scale = 1;
     bool canvas_only = true;
+    bool animation = false;  // a GIF or MP4: next/total count frames, `folder` is the file; Cancel stops it
 };
 
 struct Jobs {

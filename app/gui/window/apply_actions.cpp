@@ -52,6 +52,7 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
     }
     if (actions.leave_fullscreen) set_full_screen(parts.window, parts.full_screen, false);
     if (actions.quit) glfwSetWindowShouldClose(parts.window, GLFW_TRUE);
+    if (actions.cancel_export) parts.exporter->cancel(state, now);
     if (actions.export_request) {
         int w = 0, h = 0;
         glfwGetWindowSize(parts.window, &w, &h);

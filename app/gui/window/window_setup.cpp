@@ -37,6 +37,10 @@ GLFWwindow* open_main_window(const UiSettings& settings) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    // WM_CLASS "attnviz", the desktop entry's StartupWMClass (packaging/attnviz.desktop.in):
+    // the dock shows the installed icon for the window instead of a second, generic one.
+    glfwWindowHintString(GLFW_X11_CLASS_NAME, "attnviz");
+    glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "attnviz");
     // A 1024x768 projector must not get a 1440x900 window with its edges off-screen.
     const Rect work = primary_work_area();
     const Rect first_place = fit_window(settings.window_width, settings.window_height, work);

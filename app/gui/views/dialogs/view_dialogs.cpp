@@ -27,6 +27,7 @@ const char* dialog_title(Kind kind) {
         case Kind::ExportTensors: return label("dialog.export_tensors");
         case Kind::ExportTorch: return label("dialog.export_torch");
         case Kind::ExportCsv: return label("dialog.export_csv");
+        case Kind::ExportAnimation: return label("dialog.export_animation");
         case Kind::Keys: return label("dialog.keys");
         case Kind::None: break;
     }

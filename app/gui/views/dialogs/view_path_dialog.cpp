@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "app/gui/export/export_path.h"
+#include "app/media/animation_writer.h"
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/views/dialogs/view_file_chooser.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
@@ -29,8 +30,8 @@ ExportTarget target_of(Kind kind) {
 }
 
 // The file type a dialog reads or writes, also the listing's filter.
-const char* extension_of(Kind kind) {
-    switch (kind) {
+const char* extension_of(const DialogState& d) {
+    switch (d.kind) {
         case Kind::OpenWeights: return ".safetensors";
         case Kind::OpenQuery:
         case Kind::OpenKey:
@@ -41,6 +42,7 @@ const char* extension_of(Kind kind) {
         case Kind::ExportSnapshot:
         case Kind::ExportAll: return ".png";
         case Kind::ExportCsv: return ".csv";
+        case Kind::ExportAnimation: return d.animation_mp4 ? ".mp4" : ".gif";
         case Kind::Keys:
         case Kind::None: break;
     }
@@ -51,15 +53,15 @@ const char* extension_of(Kind kind) {
 // when the name has none.
 std::string export_path_of(const DialogState& d) {
     const std::string resolved = resolve_export_path(d.path, d.base);
-    return target_of(d.kind) == ExportTarget::File ? with_default_extension(resolved, extension_of(d.kind)) : resolved;
+    return target_of(d.kind) == ExportTarget::File ? with_default_extension(resolved, extension_of(d)) : resolved;
 }
 
 PathCheck check_dialog_path(const DialogState& d) {
     const std::string path = export_path_of(d);
-    if (target_of(d.kind) == ExportTarget::File && !path.empty() && fs::path(path).extension() != extension_of(d.kind)) {
+    if (target_of(d.kind) == ExportTarget::File && !path.empty() && fs::path(path).extension() != extension_of(d)) {
         PathCheck c;
         c.resolved = path;
-        c.message = Message("dialog.path.wrong_extension", {{"extension", extension_of(d.kind)}});
+        c.message = Message("dialog.path.wrong_extension", {{"extension", extension_of(d)}});
         return c;
     }
     return check_export_path(path, "/", target_of(d.kind));
@@ -72,10 +74,13 @@ ExportRequest make_request(const DialogState& d, const std::string& path, bool r
     r.canvas_only = d.canvas_only;
     r.replace = replace;
     r.create_folder = create_folder;
+    r.mp4 = d.animation_mp4;
+    r.all_steps = d.animation_all_steps;
     r.kind = d.kind == Kind::ExportSnapshot ? ExportKind::SnapshotPng
              : d.kind == Kind::ExportAll    ? ExportKind::AllStepsPng
              : d.kind == Kind::ExportCsv    ? ExportKind::StepCsv
              : d.kind == Kind::ExportTorch  ? ExportKind::TorchDir
+             : d.kind == Kind::ExportAnimation ? ExportKind::Animation
                                             : ExportKind::TensorsDir;
     return r;
 }
@@ -100,6 +105,54 @@ void colored_wrapped(Rgb color, const std::string& text, float width) {
     ImGui::PopStyleColor();
 }
 
+// The typed name's .gif / .mp4 follows the format picked (a remembered MP4 choice too).
+void follow_animation_format(DialogState& d) {
+    const std::string wanted = extension_of(d);
+    const std::string other = d.animation_mp4 ? ".gif" : ".mp4";
+    if (d.path.size() >= other.size() && d.path.compare(d.path.size() - other.size(), other.size(), other) == 0)
+        d.path = d.path.substr(0, d.path.size() - other.size()) + wanted;
+    d.chooser.set_extensions({wanted});
+}
+
+// Format, steps, resolution and area of File > Export animation. MP4 needs ffmpeg: without
+// it the choice is disabled and says what to install.
+void draw_animation_options(DialogState& d, float width, Rgb dim) {
+    ImGui::TextUnformatted(text::tr("dialog.path.format"));
+    ImGui::SameLine();
+    const bool have_ffmpeg = !media::find_ffmpeg().empty();
+    if (!have_ffmpeg && d.animation_mp4) {
+        d.animation_mp4 = false;
+        follow_animation_format(d);
+    }
+    int format = d.animation_mp4 ? 1 : 0;
+    bool changed = ImGui::RadioButton("GIF", &format, 0);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!have_ffmpeg);
+    changed |= ImGui::RadioButton("MP4 (H.264)", &format, 1);
+    ImGui::EndDisabled();
+    if (changed) {
+        d.animation_mp4 = format == 1;
+        follow_animation_format(d);
+        d.chooser.refresh();
+        d.question.clear();
+    }
+    if (!have_ffmpeg) colored_wrapped(dim, text::render(Message("error.animation.no_ffmpeg")), width);
+    ImGui::TextUnformatted(text::tr("dialog.path.steps"));
+    ImGui::SameLine();
+    int all = d.animation_all_steps ? 1 : 0;
+    ImGui::RadioButton(text::label("dialog.path.this_step"), &all, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton(text::label("dialog.path.all_steps"), &all, 1);
+    d.animation_all_steps = all == 1;
+    ImGui::TextUnformatted(text::tr("dialog.path.resolution"));
+    ImGui::SameLine();
+    if (d.scale_index > 1) d.scale_index = 1;  // 4x is for still pictures
+    ImGui::RadioButton("1x", &d.scale_index, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("2x", &d.scale_index, 1);
+    ImGui::Checkbox(text::label("dialog.path.canvas_only"), &d.canvas_only);
+}
+
 }  // namespace
 
 void open_path_dialog(DialogState& d, Kind kind, std::string path) {
@@ -110,7 +163,8 @@ void open_path_dialog(DialogState& d, Kind kind, std::string path) {
     d.base = export_base_folder();
     d.path = std::move(path);
     if (kind == Kind::Keys || kind == Kind::None) return;
-    d.chooser.set_extensions({extension_of(kind)});
+    if (kind == Kind::ExportAnimation) follow_animation_format(d);
+    d.chooser.set_extensions({extension_of(d)});
     const std::string resolved = resolve_export_path(d.path, d.base);
     const bool folder = !is_open_kind(kind) && target_of(kind) == ExportTarget::Folder;
     if (resolved.empty() || !d.chooser.follow(resolved, folder)) {
@@ -191,6 +245,7 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
         ImGui::RadioButton("4x", &d.scale_index, 2);
         ImGui::Checkbox(text::label("dialog.path.canvas_only"), &d.canvas_only);
     }
+    if (d.kind == Kind::ExportAnimation) draw_animation_options(d, width, colors.dim);
     if (!d.error.empty()) colored_wrapped(colors.error, text::render(d.error), width);
 
     const bool enter = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) && !ImGui::IsAnyItemActive();

@@ -107,6 +107,9 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         if (ImGui::MenuItem(label("menu.file.export_all"), nullptr, false, have && !jobs.export_progress.active)) {
             open_dialog(jobs, Kind::ExportAll, export_folder(jobs) + "/attnviz_steps", out);
         }
+        if (ImGui::MenuItem(label("menu.file.export_animation"), nullptr, false, have && !jobs.export_progress.active)) {
+            open_dialog(jobs, Kind::ExportAnimation, export_folder(jobs) + "/" + with_extension(step_file, ".gif"), out);
+        }
         if (ImGui::MenuItem(label("menu.file.export_tensors"), nullptr, false, have)) {
             open_dialog(jobs, Kind::ExportTensors, export_folder(jobs) + "/attnviz_tensors", out);
         }

@@ -1,6 +1,6 @@
 // The status line along the bottom edge: the latest message (an export finished, a
-// settings file was unreadable) for a few seconds, the progress of "export all steps",
-// else "ready". Exports report here, never inside a view.
+// settings file was unreadable) for a few seconds, the progress of "export all steps" or
+// of an animation (with Cancel, returned as Actions::cancel_export), else "ready". Exports report here, never inside a view.
 #pragma once
 
 #include "app/gui/state/actions.h"
