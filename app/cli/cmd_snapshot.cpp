@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "app/gui/display/weight_lines.h"
+
 namespace attn::cli {
 
 // --animate and its timing: one GIF or MP4 of the steps' animations instead of PNGs.
@@ -22,6 +24,7 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     sub->add_option("--size", command.size, "image size WxH before scaling (default 1280x720)");
     sub->add_option("--scale", o.scale, "resolution multiplier: 1, 2 or 4")->check(CLI::IsMember({1, 2, 4}))->capture_default_str();
     sub->add_option("--theme", o.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
+    sub->add_option("--view", o.view, "weight steps as heatmap, lines or both")->capture_default_str();
     sub->add_flag("--presentation", o.presentation, "presentation mode (the P key): no controls, type 1.5 times larger");
     sub->add_option("--layout", o.layout, "slide (title, canvas, explanation), canvas (the canvas alone) or window (the whole window)")
         ->check(CLI::IsMember({"slide", "canvas", "window"}))->capture_default_str();
@@ -39,6 +42,8 @@ int run_snapshot_command(SnapshotCommand command) {
         command.options.width = w;
         command.options.height = h;
     }
+    // Checked here so step and lesson pictures both refuse it.
+    if (!gui::parse_weights_as(command.options.view)) return fail("--view '" + command.options.view + "' must be heatmap, lines or both");
     if (!command.options.lesson.empty()) {
         // The slides say what to compute and which step to show.
         for (const CLI::Option* option : command.config.all_options)

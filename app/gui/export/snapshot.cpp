@@ -36,6 +36,7 @@ AppState snapshot_state(const SnapshotOptions& options) {
     AppState state;
     state.settings.light_theme = options.theme == "light";
     state.ui.presentation = options.presentation;
+    state.settings.weights_as = options.view;
     return state;
 }
 

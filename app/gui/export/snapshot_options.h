@@ -24,6 +24,7 @@ struct SnapshotOptions {
     int scale = 1;              // 1, 2 or 4
     std::string theme = "dark"; // dark | light
     bool presentation = false;  // presentation mode's layout and larger type (the P key)
+    std::string view = "heatmap";  // weight steps as: heatmap | lines | both (View > Weights as)
     std::string layout = "slide";  // slide (title, canvas, explanation) | canvas | window
     AnimationOptions animation;    // --animate: one GIF or MP4 file at out_dir's path instead of PNGs
     std::string lesson;         // --lesson FILE: one picture per slide instead of per step

@@ -13,6 +13,7 @@
 #include <variant>
 #include <unistd.h>
 
+#include "app/gui/display/weight_lines.h"
 #include "core/config_fields.h"
 
 namespace attn::gui {
@@ -95,6 +96,8 @@ bool is_language_code(const std::string& value) {
            });
 }
 
+bool is_weights_as_name(const std::string& value) { return parse_weights_as(value).has_value(); }
+
 // The window's own settings, in file order (the configuration's fields follow them).
 // Ranges are the controls' own ranges.
 const SettingField kFields[] = {
@@ -104,6 +107,7 @@ const SettingField kFields[] = {
     {"show_values", &UiSettings::show_values},
     {"stretch_probabilities", &UiSettings::stretch_probabilities},
     {"one_colour_scale", &UiSettings::one_colour_scale},
+    {"weights_as", &UiSettings::weights_as, 0, 0, is_weights_as_name},
     {"window_width", &UiSettings::window_width, 320, 16384},
     {"window_height", &UiSettings::window_height, 240, 16384},
     {"left_panel_em", &UiSettings::left_panel_em, 10.0, 60.0},

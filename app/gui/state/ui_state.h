@@ -7,6 +7,7 @@
 
 #include "app/gui/display/animation.h"
 #include "app/gui/display/display_model.h"
+#include "app/gui/display/weight_lines.h"
 #include "app/lesson/lesson.h"
 #include "core/message.h"
 
@@ -44,6 +45,8 @@ struct CanvasUi {
     // the canvas is drawn): what presentation mode's layout is judged by.
     float result_cell = 0;
     bool numbers_hidden = false;  // this frame's cells were too small for the step's numbers
+    TokenRef lines_hovered, lines_pinned;  // the lines view's token under the mouse and the one clicked
+    std::vector<int> lines_selected;       // queries Ctrl+clicked in the lines view: their weights summed
 };
 
 // The code panel's own state (views/panels/view_code.h).

@@ -13,6 +13,7 @@
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/gl/heatmap_cache.h"
 #include "app/gui/display/layout.h"
+#include "app/gui/display/weight_lines.h"
 #include "app/gui/edits/painted_mask.h"
 
 namespace attn::gui {
@@ -35,6 +36,7 @@ struct CanvasFrame {
     bool show_storage = true;  // the storage strip under the heatmaps
     bool interactive = true;   // false for snapshots: no hover, no clicks
     bool presentation = false; // presentation mode: the picture first, bands fold away
+    WeightsAs weights_as = WeightsAs::Heatmap;  // View > Weights as, on weight steps
     float type = 1.0f;         // the canvas's type size relative to its fonts' (presentation
                                // shrinks it when a larger UI scale would shrink the picture)
     bool key_beside = false;   // presentation: caption and legend are drawn in the side column

@@ -4,6 +4,7 @@
 //   draw_canvas          header line, split, result, sources, legend, strip, mouse
 #include "app/gui/views/canvas/view_canvas.h"
 #include "app/gui/views/canvas/view_canvas_focus.h"
+#include "app/gui/views/canvas/view_weight_lines.h"
 #include "app/gui/views/canvas/view_canvas_notes.h"
 #include "app/gui/views/canvas/view_canvas_rotation.h"
 
@@ -262,6 +263,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     CanvasRequests requests;
     if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
     if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return requests;
+    if (shows_weight_lines(frame)) return draw_weights_as(frame, ui, area);  // View > Weights as (view_weight_lines.h)
     Painter p = canvas_painter(frame);
     p.dl = ImGui::GetWindowDrawList();
     const float s = frame.scale;

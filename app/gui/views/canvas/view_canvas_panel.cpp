@@ -52,6 +52,7 @@ CanvasFrame canvas_frame_for(const Results& results, const Session& session, con
     frame.show_storage = ui.show_storage;
     frame.presentation = ui.presentation;
     frame.key_beside = ctx.key_beside;
+    frame.weights_as = parse_weights_as(settings.weights_as).value_or(WeightsAs::Heatmap);
     if (!session.config_message.empty()) frame.notice = tr("canvas.notice_last_valid");
     else if (results.model->colour_scale.difference_from_float32)
         frame.notice = trf("canvas.notice_difference", {{"dtype", to_string(results.trace->config.dtype)}});

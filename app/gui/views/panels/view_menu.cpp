@@ -6,6 +6,7 @@
 
 #include "app/gui/export/export_path.h"
 #include "app/gui/display/format.h"
+#include "app/gui/display/weight_lines.h"
 #include "app/gui/views/controls/view_model.h"
 #include "app/gui/views/controls/view_recipe.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
@@ -37,6 +38,21 @@ std::string export_folder(const Jobs& jobs) {
 
 std::string with_extension(const std::string& name, const std::string& extension) {
     return std::filesystem::path(name).replace_extension(extension).string();
+}
+
+// View > Weights as: how weight steps are drawn (heatmap, lines, both); kept in the settings.
+void weights_as_menu(UiSettings& settings, bool& settings_edited) {
+    if (!ImGui::BeginMenu(label("menu.view.weights_as"))) {
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.weights_as.tip"));
+        return;
+    }
+    for (const WeightsAsRow& row : kWeightsAsRows) {
+        if (ImGui::MenuItem(label(row.key), nullptr, settings.weights_as == row.name)) {
+            settings.weights_as = row.name;
+            settings_edited = true;
+        }
+    }
+    ImGui::EndMenu();
 }
 
 // View > Language: every language the binary carries, each named in its own words;
@@ -147,6 +163,7 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
             out.config_changed = true;
         }
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr("menu.view.fp32_difference.tip"));
+        weights_as_menu(settings, settings_edited);
         ImGui::Separator();
         // The cells painted on the canvas's score and weight steps (view_canvas_paint.h).
         if (ImGui::MenuItem(label("menu.view.clear_paint"), nullptr, false, session.painted_mask.any())) {
