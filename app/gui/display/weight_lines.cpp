@@ -7,18 +7,6 @@
 
 namespace attn::gui {
 
-std::optional<WeightsAs> parse_weights_as(std::string_view name) {
-    for (const WeightsAsRow& row : kWeightsAsRows)
-        if (name == row.name) return row.value;
-    return std::nullopt;
-}
-
-const char* weights_as_name(WeightsAs value) {
-    for (const WeightsAsRow& row : kWeightsAsRows)
-        if (row.value == value) return row.name;
-    return kWeightsAsRows[0].name;
-}
-
 bool draws_weight_lines(StepId id) {
     const StepInfo& info = step_info(id);
     return info.probability() && info.side == StepSide::Map;

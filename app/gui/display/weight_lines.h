@@ -11,27 +11,10 @@
 #include <vector>
 
 #include "app/gui/display/layout.h"
+#include "app/gui/display/weights_as.h"
 #include "core/trace.h"
 
 namespace attn::gui {
-
-// View > Weights as: how a weight step is drawn (kept in the settings by name).
-enum class WeightsAs : uint8_t { Heatmap, Lines, Both };
-// One row per choice: its settings / command-line name and its menu key.
-struct WeightsAsRow {
-    WeightsAs value;
-    const char* name;  // "heatmap": the settings file and `snapshot --view`
-    const char* key;   // its words in the catalogue
-};
-inline constexpr WeightsAsRow kWeightsAsRows[] = {
-    {WeightsAs::Heatmap, "heatmap", "menu.view.weights_as.heatmap"},
-    {WeightsAs::Lines, "lines", "menu.view.weights_as.lines"},
-    {WeightsAs::Both, "both", "menu.view.weights_as.both"},
-};
-// The choice a name stands for; nullopt for any other text.
-std::optional<WeightsAs> parse_weights_as(std::string_view name);
-// "heatmap", "lines" or "both".
-const char* weights_as_name(WeightsAs value);
 
 // True for the steps the lines can draw: the step table's probability steps on the
 // attention map (a query axis against a key axis): the weights, their head mean, dropout.

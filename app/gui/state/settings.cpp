@@ -13,7 +13,7 @@
 #include <variant>
 #include <unistd.h>
 
-#include "app/gui/display/weight_lines.h"
+#include "app/gui/display/weights_as.h"
 #include "core/config_fields.h"
 
 namespace attn::gui {

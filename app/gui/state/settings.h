@@ -24,7 +24,7 @@ struct UiSettings {
     bool show_values = true;    // numbers in cells that are big enough
     bool stretch_probabilities = false;  // colour scale: probabilities on 0..data max (see ColourScale)
     bool one_colour_scale = false;       // colour scale: one range across steps
-    std::string weights_as = "heatmap";  // View > Weights as: a name of display/weight_lines.h's kWeightsAsRows
+    std::string weights_as = "heatmap";  // View > Weights as: a name of display/weights_as.h's kWeightsAsRows
     bool difference_from_float32 = false;  // View menu: |x - x_fp32| per step (bf16/f16); not saved
     int window_width = 1440, window_height = 900;
     // Side panels, dragged by their splitter bars: widths in font heights (so they follow
