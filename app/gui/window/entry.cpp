@@ -123,6 +123,22 @@ void take_news(AppState& state, WindowParts& parts) {
     parts.rebuild_fonts = false;
 }
 
+// Test-only (test_hook.h): the window's state for the GUI tests. Nothing is built, not
+// even the messages' text, unless ATTNVIZ_TEST_LAYOUT is set.
+void report_for_tests(const AppState& state, const WindowParts& parts) {
+    report_drawn_text_for_tests();
+    if (!layout_report_enabled()) return;
+    if (const Step* shown = state.results.step_at(state.ui.playback.step()))
+        note_for_tests(std::string("shown ") + shown->name() + " head " + std::to_string(state.ui.canvas.enlarged_head) +
+                       " layer " + std::to_string(state.session.model_layer));
+    report_layout_for_tests(parts.keys.queue.size(),
+                            {text::render(state.session.sentence_message), text::render(state.session.config_message),
+                             text::render(state.session.unknown_note), text::render(state.session.model_note),
+                             text::render(state.ui.status)},
+                            state.session.sentence, state.results.trace ? state.results.trace->config.seq_len : 0,
+                            state.results.query_tokens);
+}
+
 // One frame: the views, the shortcuts, ImGui's draw lists on screen. Returns what was asked.
 Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     ImGui_ImplOpenGL3_NewFrame();
@@ -150,17 +166,7 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     ctx.now = glfwGetTime();
     actions |= draw_frame(state, ctx);
     ImGui::Render();
-    if (const Step* shown = state.results.step_at(state.ui.playback.step()))  // test-only, see test_hook.h
-        note_for_tests(std::string("shown ") + shown->name() + " head " + std::to_string(state.ui.canvas.enlarged_head) +
-                       " layer " + std::to_string(state.session.model_layer));
-    report_layout_for_tests(parts.keys.queue.size(),
-                            {text::render(state.session.sentence_message), text::render(state.session.config_message),
-                             text::render(state.session.unknown_note), text::render(state.session.model_note),
-                             text::render(state.ui.status)},
-                            state.session.sentence,
-                            state.results.trace ? state.results.trace->config.seq_len : 0,
-                            state.results.query_tokens);  // test-only, see test_hook.h
-    report_drawn_text_for_tests();
+    report_for_tests(state, parts);
     gl::Framebuffer::bind_default(fb_w, fb_h);
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     gl::clear_color(bg.x, bg.y, bg.z, 1.0f);

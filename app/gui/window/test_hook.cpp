@@ -26,6 +26,8 @@ std::string& noted_this_frame() {
 
 }  // namespace
 
+bool layout_report_enabled() { return report_path() != nullptr; }
+
 void note_item_for_tests(const std::string& name) {
     if (!report_path()) return;
     const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();

@@ -30,6 +30,8 @@ void note_item_for_tests(const std::string& name);
 // Adds "<line>" to this frame's report (the window's state a test checks, such as the step,
 // head and layer on screen). Both do nothing when ATTNVIZ_TEST_LAYOUT is unset.
 void note_for_tests(const std::string& line);
+// True when ATTNVIZ_TEST_LAYOUT is set (the reports above write something).
+bool layout_report_enabled();
 
 // One run of text as it was drawn, read back from the draw lists: glyph quads on one
 // baseline, each starting where the one before ended, with a space where they stand a
