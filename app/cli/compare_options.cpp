@@ -70,20 +70,9 @@ Result<std::vector<std::string>> split_options(const std::string& text) {
     return args;
 }
 
-std::vector<std::string> merge_options(const std::vector<std::string>& base, const std::vector<std::string>& changes,
-                                       const AttentionConfig& base_config) {
+std::vector<std::string> merge_options(const std::vector<std::string>& base, const std::vector<std::string>& changes) {
     std::vector<std::string> merged = base;
     for (const std::string& change : changes) {
-        if (change == "--model=none" || change == "--model=") {
-            // The model's sizes and sentence with the seeded random weights instead of its own.
-            std::vector<std::string> random;
-            for (const std::string& arg : command_line_of(base_config))
-                if (option_name(arg) != "--seq-len" && option_name(arg) != "--batch") random.push_back(arg);
-            for (const std::string& arg : merged)
-                if (option_name(arg) == "--tokens") random.push_back(arg);
-            merged = std::move(random);
-            continue;
-        }
         if (option_name(change) == "--model") {
             // A model fixes everything but its sentence and layer: A's configuration goes.
             std::vector<std::string> model{change};
@@ -114,9 +103,18 @@ Result<io::Problem> problem_from_arguments(std::vector<std::string> args) {
 }
 
 Result<io::Problem> compared_problem(const SetupText& a, const std::string& b_options) {
-    Result<std::vector<std::string>> changes = split_options(b_options);
-    if (!changes) return Result<io::Problem>::failure(changes.error());
-    return problem_from_arguments(merge_options(setup_arguments_of(a), changes.value(), a.config));
+    Result<std::vector<std::string>> split = split_options(b_options);
+    if (!split) return Result<io::Problem>::failure(split.error());
+    std::vector<std::string> changes = split.value();
+    SetupText base = a;
+    const auto none = std::find_if(changes.begin(), changes.end(), [](const std::string& c) { return c == "--model=none" || c == "--model="; });
+    if (none != changes.end()) {
+        // The model's sizes and tokens with the seeded random weights instead of its own.
+        base.model.clear();
+        if (!a.model_words.empty()) base.sentence = a.model_words;
+        changes.erase(none);
+    }
+    return problem_from_arguments(merge_options(setup_arguments_of(base), changes));
 }
 
 }  // namespace attn::cli

@@ -21,6 +21,9 @@ struct SetupText {
     std::string model;      // a model's name or card path; "" for the seeded random weights
     int layer = 0;
     std::string sentence;
+    // A model's setup: every token it reads, the <bos> it adds included, so that the
+    // seeded random weights in its place ("--model=none") read the same L tokens.
+    std::string model_words;
 };
 
 // The arguments that rebuild `setup` ("--model=tiny-lm", "--layer=1", "--tokens=..." or
@@ -33,15 +36,14 @@ std::vector<std::string> setup_arguments_of(const SetupText& setup);
 Result<std::vector<std::string>> split_options(const std::string& text);
 
 // `base` with `changes` applied: an option of the same name is replaced where it stands,
-// a new one is appended. "--model=none" takes the model away: B then runs the seeded
-// random weights with A's sizes (`base_config`) on A's sentence.
-std::vector<std::string> merge_options(const std::vector<std::string>& base, const std::vector<std::string>& changes,
-                                       const AttentionConfig& base_config);
+// a new one is appended; "--model=NAME" replaces the whole configuration (a model fixes it).
+std::vector<std::string> merge_options(const std::vector<std::string>& base, const std::vector<std::string>& changes);
 
 // Parses arguments as `attnviz trace` would and builds the problem (errors are one line).
 Result<io::Problem> problem_from_arguments(std::vector<std::string> args);
 
-// B's problem: A's setup with `b_options` on top.
+// B's problem: A's setup with `b_options` on top. "--model=none" takes A's model away: B
+// then runs the seeded random weights with the model's sizes on the tokens it read.
 Result<io::Problem> compared_problem(const SetupText& a, const std::string& b_options);
 
 }  // namespace attn::cli

@@ -158,12 +158,11 @@ TEST_CASE("B's options are split like a shell's words and replace A's of the sam
     CHECK(split.value() == std::vector<std::string>{"--num-heads=1", "--scale=none", "--tokens=a b c", "--rope"});
     CHECK_FALSE(cli::split_options("--tokens 'a b"));
     CHECK_FALSE(cli::split_options("heads 4"));
-    AttentionConfig config = sized(4, 8, 2);
     const std::vector<std::string> merged =
-        cli::merge_options({"--num-heads=2", "--hidden-dim=8", "--tokens=a b c d"}, {"--num-heads=4", "--mask=causal"}, config);
+        cli::merge_options({"--num-heads=2", "--hidden-dim=8", "--tokens=a b c d"}, {"--num-heads=4", "--mask=causal"});
     CHECK(merged == std::vector<std::string>{"--num-heads=4", "--hidden-dim=8", "--tokens=a b c d", "--mask=causal"});
     // A model fixes its sizes: choosing one drops the configuration, keeps the sentence.
-    CHECK(cli::merge_options({"--hidden-dim=8", "--tokens=a b"}, {"--model=tiny-lm"}, config) ==
+    CHECK(cli::merge_options({"--hidden-dim=8", "--tokens=a b"}, {"--model=tiny-lm"}) ==
           std::vector<std::string>{"--model=tiny-lm", "--tokens=a b"});
 }
 
@@ -197,7 +196,11 @@ TEST_CASE("every ready contrast sets up A and B as its row says") {
         if (id == "heads") CHECK((a.num_heads == 1 && b.num_heads == 2 && a.hidden_dim == b.hidden_dim));
         if (id == "stacked") CHECK((a.variant == Variant::Split && b.variant == Variant::Stacked));
         if (id == "fused") CHECK((a.variant == Variant::Split && b.variant == Variant::Fused));
-        if (id == "trained") CHECK((setup->a.model != nullptr && setup->b.model == nullptr && a.hidden_dim == b.hidden_dim));
+        if (id == "trained") {
+            // Random weights with the model's sizes on the very tokens it read (<bos> too): one shape.
+            CHECK((setup->a.model != nullptr && setup->b.model == nullptr && a.hidden_dim == b.hidden_dim));
+            CHECK(setup->b.query_tokens == setup->a.model_tokens.tokens);
+        }
         if (id == "bfloat16") CHECK((a.dtype == DType::Float32 && b.dtype == DType::BFloat16));
         if (id == "causal") CHECK((a.mask == MaskKind::None && b.mask == MaskKind::Causal));
         if (id == "rope_offset") CHECK((a.rope && b.rope && a.position_offset == 0 && b.position_offset == 5));

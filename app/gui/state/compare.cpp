@@ -9,6 +9,7 @@ void start_compare(AppState& state) {
     c.on = true;
     c.editing_b = true;
     c.b = state.session;
+    c.base = state.session;
     c.b_results = state.results;
     c.b_results.model_changed = true;  // B's textures are baked from its own cache
     c.made_from_a.reset();

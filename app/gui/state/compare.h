@@ -30,6 +30,9 @@ struct CompareState {
     bool editing_b = true;   // the A/B switch: the controls edit B, else A
     Session b;
     Results b_results;
+    // A as it was when compare mode started: the ready contrasts build on it, so choosing
+    // one after another never piles one contrast's changes onto the next.
+    Session base;
     // A − B for the traces it was made from (redone when either changes).
     TraceDifference difference;
     std::shared_ptr<const DisplayModel> difference_model;

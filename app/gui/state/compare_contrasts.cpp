@@ -4,6 +4,7 @@
 
 #include "app/cli/compare_options.h"
 #include "app/io/model_problem.h"
+#include "core/model/tokenizer.h"
 
 namespace attn::gui {
 
@@ -35,6 +36,7 @@ cli::SetupText setup_text_of(const Session& session) {
     if (session.model) {
         text.model = session.model->spec.name;
         text.layer = session.model_layer;
+        text.model_words = (session.model->spec.prepend_bos ? std::string(kBosToken) + " " : "") + session.sentence_in_use;
     }
     if (session.tokens_from_sentence) text.sentence = session.sentence_in_use;
     return text;
@@ -60,6 +62,8 @@ cli::SetupText setup_text_of(const io::Problem& problem, const cli::SetupText& f
     text.config = problem.config;
     text.model = problem.model ? problem.model->spec.name : "";
     text.layer = problem.model_layer;
+    text.model_words.clear();
+    for (const std::string& token : problem.model_tokens.tokens) text.model_words += (text.model_words.empty() ? "" : " ") + token;
     return text;
 }
 

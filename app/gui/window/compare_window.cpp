@@ -28,7 +28,7 @@ void choose_contrast(AppState& state, WindowParts& parts, const std::string& id,
     const Contrast* contrast = find_contrast(id);
     if (!contrast) return;
     if (!state.compare.on) start_compare(state);
-    Result<ContrastSetup> setup = contrast_setup(state.session, *contrast);
+    Result<ContrastSetup> setup = contrast_setup(state.compare.base, *contrast);
     CompareState& c = state.compare;
     c.contrast = id;
     c.saturation.clear();

@@ -135,6 +135,16 @@ void report_for_tests(const AppState& state, const WindowParts& parts) {
     if (const Step* shown = state.results.step_at(state.ui.playback.step()))
         note_for_tests(std::string("shown ") + shown->name() + " head " + std::to_string(state.ui.canvas.enlarged_head) +
                        " layer " + std::to_string(state.session.model_layer));
+    if (state.compare.on) {
+        // Compare mode: the switch, the contrast, B's step count and the inspector's three values.
+        const CompareState& c = state.compare;
+        const ComparedCell cell = compare_cell(state, state.ui.canvas.hovered.valid() ? state.ui.canvas.hovered : state.ui.canvas.pinned);
+        note_for_tests("compare edit " + std::string(c.editing_b ? "b" : "a") + " contrast " + (c.contrast.empty() ? "-" : c.contrast) +
+                       " b_steps " + std::to_string(c.b_results.trace ? c.b_results.trace->steps.size() : 0) + " cell " +
+                       (cell.has_a ? "1" : "0") + (cell.has_b ? "1" : "0") + (cell.has_difference ? "1" : "0") +
+                       " b_heads " + std::to_string(c.b_results.trace ? c.b_results.trace->config.H() : 0) +
+                       " busy " + (parts.compare_worker.busy() || parts.worker.busy() ? "1" : "0"));
+    }
     report_layout_for_tests(parts.keys.queue.size(),
                             {text::render(state.session.sentence_message), text::render(state.session.config_message),
                              text::render(state.session.unknown_note), text::render(state.session.model_note),

@@ -306,7 +306,8 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
     // with its sources in a column beside it.
     ResultDrawn drawn;
-    if (step.kind != StepKind::Projection || !draw_product(p, ui, body, drawn)) {
+    // (Compare mode's bare columns draw the result alone: three products side by side are unreadable.)
+    if (step.kind != StepKind::Projection || frame.bare || !draw_product(p, ui, body, drawn)) {
         const CanvasSplit split = split_result(p, ui, body, bands.sources);
         Rect result_area = split.result;
         const float column_w = focus_h > 0.0f ? focus_column_width(p, sd) : 0.0f;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/gui/state/compare_contrasts.h"
+#include "app/gui/window/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -27,13 +28,16 @@ Actions draw_compare_menu(const CompareState& compare) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.compare.tip"));
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu(label("menu.compare"))) {
+    const bool open = ImGui::BeginMenu(label("menu.compare"));
+    note_item_for_tests("menu.compare");  // the GUI tests click the menu by its rectangle
+    if (open) {
         if (ImGui::MenuItem(label("menu.view.compare"), "V", compare.on)) out.toggle_compare = true;
         ImGui::Separator();
         ImGui::TextDisabled("%s", tr("menu.compare.contrasts"));
         for (const Contrast& c : contrasts()) {
             const std::string name = tr(contrast_key(c, "name").c_str()) + std::string("###contrast.") + c.id;
             if (ImGui::MenuItem(name.c_str(), nullptr, compare.on && compare.contrast == c.id)) out.compare_contrast = c.id;
+            note_item_for_tests(std::string("compare.contrast.") + c.id);
             if (ImGui::IsItemHovered()) {
                 ImGui::BeginTooltip();
                 ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
@@ -53,8 +57,10 @@ Actions draw_compare_switch(const CompareState& compare) {
     ImGui::TextUnformatted(tr("compare.switch.title"));
     ImGui::SameLine();
     if (ImGui::RadioButton(label("compare.switch.a"), !compare.editing_b)) out.compare_edit_b = false;
+    note_item_for_tests("compare.switch.a");
     ImGui::SameLine();
     if (ImGui::RadioButton(label("compare.switch.b"), compare.editing_b)) out.compare_edit_b = true;
+    note_item_for_tests("compare.switch.b");
     if (ImGui::SmallButton(label("compare.switch.stop"))) out.toggle_compare = true;
     ImGui::Separator();
     return out;
