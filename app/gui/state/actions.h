@@ -26,6 +26,8 @@ struct Actions {
     bool quit = false;
     bool cancel_export = false;        // Cancel beside an animated export's progress bar
     int go_to_slide = -1;              // a lesson's slide to show (index), -1: stay
+    bool toggle_pointer = false;       // View > Laser pointer (presenting, window/present_keys.h)
+    bool toggle_pen = false;           // View > Pen
     std::optional<ExportRequest> export_request;  // the first one asked for wins
 
     // Edits of the state, each set only when the view changed something. The views of
@@ -50,6 +52,8 @@ struct Actions {
         quit |= other.quit;
         cancel_export |= other.cancel_export;
         if (go_to_slide < 0) go_to_slide = other.go_to_slide;
+        toggle_pointer |= other.toggle_pointer;
+        toggle_pen |= other.toggle_pen;
         if (!export_request) export_request = std::move(other.export_request);
         if (!session_edit) session_edit = std::move(other.session_edit);
         if (!sources_edit) sources_edit = std::move(other.sources_edit);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/gui/views/canvas/view_annotations.h"
 #include "app/gui/views/canvas/view_canvas_panel.h"
 #include "app/gui/views/panels/view_code.h"
 #include "app/gui/views/controls/view_controls.h"
@@ -13,6 +14,7 @@
 #include "app/gui/views/controls/view_input_editor.h"
 #include "app/gui/views/inspector/view_inspector.h"
 #include "app/gui/views/panels/view_menu.h"
+#include "app/gui/views/panels/view_presenter.h"
 #include "app/gui/views/panels/view_status.h"
 #include "app/gui/views/panels/view_timeline.h"
 #include "app/text/languages.h"
@@ -37,7 +39,13 @@ const std::vector<ViewSpec>& registered_views() {
          true, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              // Slides and canvas-only pictures show the canvas without its selector and messages.
              const bool decorations = !c.canvas_only && !c.presentation_header && !ui.presentation;
-             return draw_canvas_panel(s.results, s.session, ui, s.settings, c, decorations);
+             Actions out = draw_canvas_panel(s.results, s.session, ui, s.settings, c, decorations);
+             draw_canvas_drawings(ui, !c.offscreen);  // the pen's drawings, in pictures too (view_annotations.h)
+             return out;
+         }},
+        // Presenting: the pen's palette, the note, the pointer, the blank screen (view_presenter.h).
+        {nullptr, false, DockSlot::Center, 0, false, true, [](const AppState&, UiState& ui, const FrameContext& c, const Rect& area) {
+             return draw_presenter(ui, area, c.now);
          }},
         {"window.code", true, DockSlot::BesideCanvas, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              draw_code_panel(s.results.trace.get(), ui.playback, ui.code, s.settings.light_theme, c.fonts);
