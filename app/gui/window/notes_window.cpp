@@ -50,9 +50,13 @@ bool notes_area(GLFWwindow* main, int& x, int& y, int& w, int& h) {
         return w > 0 && h > 0;
     }
     if (!forced_by_test()) return false;
-    glfwGetMonitorWorkarea(monitors[0], &x, &y, &w, &h);
-    w = std::max(320, w / 3);
-    h = std::max(240, h / 3);
+    // Forced on one monitor: its bottom-right third.
+    int mx = 0, my = 0, mw = 0, mh = 0;
+    glfwGetMonitorWorkarea(monitors[0], &mx, &my, &mw, &mh);
+    w = std::max(320, mw / 3);
+    h = std::max(240, mh / 3);
+    x = mx + std::max(0, mw - w);
+    y = my + std::max(0, mh - h);
     return true;
 }
 

@@ -14,6 +14,7 @@ usage: present_test.py <attnviz> [--lesson FILE] [--quiet] [--screenshot PNG]
 
 import argparse
 import os
+import subprocess
 import sys
 import time
 
@@ -79,6 +80,40 @@ def key_and_wait(s, key, predicate, what, timeout=10.0):
     if state is None:
         raise AssertionError("%s: the window reports %r" % (what, present_state(s)[0]))
     return state
+
+
+def notes_window(attnviz, lesson, log, screenshot):
+    """With a second screen the note goes to a window of its own (app/gui/window/notes_window.h);
+    ATTNVIZ_NOTES_WINDOW=1 opens it on Xvfb's single screen. It must appear, show text and
+    survive slide changes."""
+    s = xdriver.Session(attnviz, args=["--lesson", lesson], log=log)
+    try:
+        s.env["ATTNVIZ_NOTES_WINDOW"] = "1"
+        s.start_app()
+        s.window_id = None
+        for _ in range(50):
+            found = subprocess.run(["xdotool", "search", "--name", "speaker notes"], env=s.env,
+                                   capture_output=True, text=True).stdout.split()
+            mains = subprocess.run(["xdotool", "search", "--name", "^AttnViz - "], env=s.env,
+                                   capture_output=True, text=True).stdout.split()
+            if found and mains:
+                break
+            time.sleep(0.2)
+        if not found or not mains:
+            return "no speaker notes window beside the main window (found %r, %r)" % (found, mains)
+        s.window_id = mains[0]
+        s.xdo("mousemove", "--window", s.window_id, 200, 200)
+        key_and_wait(s, "Next", lambda st: True, "Page Down with the notes window")
+        key_and_wait(s, "Next", lambda st: st["slide"] == 1, "the next slide with the notes window", 20.0)
+        s.settle(1.0)
+        if screenshot:
+            s.save_png(screenshot)
+        log("  the speaker notes window opened and the slides still move")
+        return None
+    except AssertionError as e:
+        return str(e)
+    finally:
+        s.close()
 
 
 def run(attnviz, lesson, log, screenshot):
@@ -153,10 +188,14 @@ def main():
     parser.add_argument("attnviz")
     parser.add_argument("--lesson", default=LESSON)
     parser.add_argument("--screenshot", help="save the screen with the note and the pen's drawings here")
+    parser.add_argument("--notes-window", action="store_true", help="check the speaker's own window instead")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     log = xdriver.logger(args.quiet)
     started = time.time()
+    if args.notes_window:
+        problem = notes_window(args.attnviz, os.path.abspath(args.lesson), log, args.screenshot)
+        return xdriver.report(problem, started, "the speaker notes window opened beside a presented lesson")
     problem = run(args.attnviz, os.path.abspath(args.lesson), log, args.screenshot)
     return xdriver.report(problem, started, "a lesson presented with Page Down, B, N, the pen, Ctrl+Z and C")
 

@@ -90,11 +90,13 @@ void pointer(const PresentUi& present, double now) {
 float pointer_radius(float w, float h) { return std::max(6.0f, std::min(w, h) * 0.014f); }
 
 void draw_note_text(const PresentUi& present, double now) {
-    ImGui::TextDisabled("%s", text::trf("present.note.clock", {{"number", present.slide + 1}, {"count", present.slides},
-                                                              {"time", wall_clock()}, {"elapsed", elapsed(now - present.started)}})
-                                  .c_str());
-    ImGui::Separator();
     ImGui::PushTextWrapPos(0.0f);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    text_wrapped(text::trf("present.note.clock", {{"number", present.slide + 1}, {"count", present.slides},
+                                                  {"time", wall_clock()}, {"elapsed", elapsed(now - present.started)}})
+                     .c_str());
+    ImGui::PopStyleColor();
+    ImGui::Separator();
     text_wrapped(present.note.empty() ? text::tr("present.note.none") : present.note.c_str());
     ImGui::Separator();
     text_wrapped(present.next_title.empty() && present.slide + 1 >= present.slides
