@@ -9,6 +9,7 @@
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/gl/headless.h"
 #include "app/gui/state/lesson_apply.h"
+#include "app/gui/views/canvas/canvas_painter.h"
 #include "app/gui/window/cjk_font.h"
 #include "app/text/languages.h"
 
@@ -20,13 +21,13 @@ using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
 // A teacher's busy slide: `count` freehand loops of `points` points each, in the four
-// colours, anchored to the first cell of the step on screen (they wander over its cells).
-std::vector<lesson::Annotation> busy_strokes(StepId step, int count, int points) {
+// colours, anchored to the first cell of the step's first panel on screen (they wander over its cells).
+std::vector<lesson::Annotation> busy_strokes(StepId step, int panel, int count, int points) {
     std::vector<lesson::Annotation> strokes;
     for (int s = 0; s < count; ++s) {
         lesson::Annotation a;
         a.colour = s % static_cast<int>(lesson::kPenColours.size());
-        a.cell = lesson::CellAnchor{step, 0, 0, 0, lesson::CellPart::Result};
+        a.cell = lesson::CellAnchor{step, panel, 0, 0, lesson::CellPart::Result};
         for (int i = 0; i < points; ++i) {
             const float t = static_cast<float>(i) / static_cast<float>(points) * 6.2832f;
             a.points.push_back({2.0f + 1.5f * std::cos(t) + 0.3f * static_cast<float>(s), 2.0f + 1.5f * std::sin(t)});
@@ -78,8 +79,9 @@ int run_present_bench(const std::string& lesson_path, int width, int height, int
         gl::finish();
         if (i > 0) report.next_slide_ms.push_back(ms_since(start));
         const int step = std::clamp(state.ui.playback.step(), 0, static_cast<int>(state.results.trace->steps.size()) - 1);
+        const std::vector<int> shown = visible_panels(state.results.model->steps[static_cast<size_t>(step)], state.ui.canvas);
         state.ui.lesson.marks.annotations = busy_strokes(state.results.trace->steps[static_cast<size_t>(step)].id,
-                                                         report.strokes, report.stroke_points);
+                                                         shown.empty() ? 0 : shown.front(), report.strokes, report.stroke_points);
         std::vector<double> times;
         for (int f = 0; f < frames; ++f) {
             const auto frame_start = Clock::now();
