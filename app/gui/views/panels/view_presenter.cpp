@@ -30,10 +30,11 @@ std::string elapsed(double seconds) {
     return text;
 }
 
-// Four swatches at the top of the canvas; the chosen one is framed.
-void pen_palette(PresentUi& present, const Rect& area) {
+// Four swatches in the screen's bottom-left corner (the picture's top and its labels stay
+// clear); the chosen one is framed.
+void pen_palette(PresentUi& present) {
     const float fs = ImGui::GetFontSize(), swatch = fs * 1.4f;
-    ImGui::SetNextWindowPos(ImVec2(area.x + area.w * 0.5f, area.y + fs * 0.3f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowPos(ImVec2(fs * 0.3f, ImGui::GetIO().DisplaySize.y - fs * 0.3f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
     ImGui::SetNextWindowBgAlpha(0.9f);
     ImGui::Begin("##pen_palette", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::AlignTextToFramePadding();
@@ -57,13 +58,15 @@ void pen_palette(PresentUi& present, const Rect& area) {
     ImGui::End();
 }
 
-// The note in a box at the bottom right of the canvas, a third of its width.
-void note_overlay(const PresentUi& present, const Rect& area, double now) {
+// The note in a box in the screen's bottom-right corner, under a third of its width: over
+// the explanation (beside or under the picture) more than over the picture.
+void note_overlay(const PresentUi& present, double now) {
     const float fs = ImGui::GetFontSize();
-    const float w = std::clamp(area.w * 0.38f, std::min(area.w, fs * 16.0f), area.w);
-    ImGui::SetNextWindowPos(ImVec2(area.right() - fs * 0.5f, area.bottom() - fs * 0.5f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
+    const ImVec2 screen = ImGui::GetIO().DisplaySize;
+    const float w = std::clamp(screen.x * 0.3f, std::min(screen.x, fs * 14.0f), std::max(fs * 14.0f, fs * 26.0f));
+    ImGui::SetNextWindowPos(ImVec2(screen.x - fs * 0.3f, screen.y - fs * 0.3f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
     ImGui::SetNextWindowSize(ImVec2(w, 0.0f));
-    ImGui::SetNextWindowBgAlpha(0.93f);
+    ImGui::SetNextWindowBgAlpha(1.0f);  // the explanation under it must not show through
     ImGui::Begin("##present_note", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize);
     draw_note_text(present, now);
     ImGui::End();
@@ -105,10 +108,10 @@ void draw_note_text(const PresentUi& present, double now) {
     ImGui::PopTextWrapPos();
 }
 
-Actions draw_presenter(UiState& ui, const Rect& area, double now) {
+Actions draw_presenter(UiState& ui, double now) {
     PresentUi& present = ui.present;
-    if (present.pen) pen_palette(present, area);
-    if (present.note_shown && present.slides > 0) note_overlay(present, area, now);
+    if (present.pen) pen_palette(present);
+    if (present.note_shown && present.slides > 0) note_overlay(present, now);
     if (present.pointer_shown()) pointer(present, now);
     if (present.blank) {
         const ImVec2 size = ImGui::GetIO().DisplaySize;

@@ -3,15 +3,14 @@
 // laser pointer with its fading trail, and the blank screen (B), which covers everything.
 #pragma once
 
-#include "app/gui/display/layout.h"
 #include "app/gui/state/actions.h"
 #include "app/gui/state/ui_state.h"
 
 namespace attn::gui {
 
-// Over the canvas's slot `area`; `now` is the window's clock (seconds). Picking a colour
-// in the palette writes ui.present.pen_colour.
-Actions draw_presenter(UiState& ui, const Rect& area, double now);
+// Over the whole screen; `now` is the window's clock (seconds). Picking a colour in the
+// palette writes ui.present.pen_colour.
+Actions draw_presenter(UiState& ui, double now);
 
 // The speaker note's words: the clock, the note, the next slide (the note overlay and
 // the second screen's window draw the same).
