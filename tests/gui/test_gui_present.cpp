@@ -11,8 +11,10 @@
 #include <sstream>
 
 #include "app/gui/display/annotations.h"
+#include "app/gui/display/colormap.h"
 #include "app/gui/window/present_keys.h"
 #include "app/gui/window/shortcuts.h"
+#include "tests/gui/headless_imgui.h"
 
 using namespace attn;
 using namespace attn::gui;
@@ -234,4 +236,57 @@ TEST_CASE("the keyboard help lists every presenter key") {
         ++keys;
     }
     CHECK(keys >= 10);
+}
+
+// ------------------------------------------------------------ drawn headlessly
+namespace {
+
+// True when some vertex of `list` has colour `colour`.
+bool has_colour(const ImDrawList& list, ImU32 colour) {
+    for (const ImDrawVert& v : list.VtxBuffer)
+        if (v.col == colour) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("presenting draws the slide's place in the title strip, the note, the palette, the drawings and the blank screen") {
+    testing::HeadlessImGui imgui(1280, 720, kPresentationTypeScale);
+    AppState state = testing::state_for_model("tiny-lm", 0);
+    state.ui.presentation = true;
+    const int weights = state.results.trace->index_of(StepId::AttnWeights);
+    REQUIRE(weights >= 0);
+    state.ui.playback.set_position(weights, 1.0f);
+    state.ui.canvas.enlarged_head = 1;
+    PresentUi& present = state.ui.present;
+    present.slides = 3;
+    present.slide = 1;
+    present.slide_title = "pronoun head";
+    present.note = "point at it";
+    present.next_title = "the end";
+    present.note_shown = true;
+    present.pen = true;
+    lesson::Annotation loop;
+    loop.colour = 0;
+    loop.cell = lesson::CellAnchor{StepId::AttnWeights, 1, 2, 2, lesson::CellPart::Result};
+    loop.points = {{0.5f, 0.5f}, {2.5f, 0.5f}, {2.5f, 2.5f}};
+    state.ui.lesson.marks.annotations = {loop};
+    imgui.frame(state);  // the first frame places the canvas's matrices
+    imgui.frame(state);
+    CHECK(testing::without_spaces(testing::drawn_text("##title_strip")).find("Slide2/3:pronounhead") != std::string::npos);
+    const std::string note = testing::without_spaces(testing::drawn_text("##present_note"));
+    CHECK(note.find("pointatit") != std::string::npos);
+    CHECK(note.find("Next:theend") != std::string::npos);
+    CHECK(testing::drawn_window("##pen_palette") != nullptr);
+    REQUIRE_FALSE(state.ui.canvas.placed.empty());
+    const ImGuiWindow* canvas = testing::drawn_window("Canvas");
+    REQUIRE(canvas != nullptr);
+    const auto& red = kPenRgb[0];
+    CHECK(has_colour(*canvas->DrawList, pack_rgba(Rgb{red[0], red[1], red[2]})));
+    // The blank screen covers everything in black; a drawing on a step not on screen is not drawn.
+    present.blank = true;
+    state.ui.lesson.marks.annotations.front().cell.step = StepId::AttnScores;
+    imgui.frame(state);
+    CHECK_FALSE(has_colour(*testing::drawn_window("Canvas")->DrawList, pack_rgba(Rgb{red[0], red[1], red[2]})));
+    CHECK(has_colour(*ImGui::GetForegroundDrawList(), IM_COL32(0, 0, 0, 255)));
 }
