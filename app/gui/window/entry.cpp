@@ -306,6 +306,10 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
     if (lesson) first = apply_slide(state, lesson->slides.front());
     if (lesson) enter_slide(state.ui.present, *lesson, 0);
     state.ui.present.started = glfwGetTime();
+    // The slides' titles and notes, which the presenter shows, in the atlas from the start
+    // (the speaker notes window builds its atlas once).
+    for (const lesson::OpenedSlide& slide : lesson ? lesson->slides : std::vector<lesson::OpenedSlide>{})
+        note_glyphs(slide.slide.title + slide.slide.note);
     if (lesson) notes = joined(std::move(notes), lesson->problems.empty() ? slide_status(*lesson, 0) : lesson->problems.front());
     state.ui.playback.set_speed(state.settings.speed);
     note_shown_glyphs(state);
