@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "app/gui/export/export.h"
@@ -29,6 +30,11 @@ struct Actions {
     bool toggle_pointer = false;       // View > Laser pointer (presenting, window/present_keys.h)
     bool toggle_pen = false;           // View > Pen
     std::optional<ExportRequest> export_request;  // the first one asked for wins
+    // Compare mode (state/compare.h): View > Compare, the A/B switch, a ready contrast.
+    bool toggle_compare = false;
+    std::optional<bool> compare_edit_b;     // the switch: true edits B, false A
+    std::string compare_contrast;           // a Compare menu row's id (compare_contrasts.h)
+    bool compare_b_changed = false;         // post B's compute request
 
     // Edits of the state, each set only when the view changed something. The views of
     // one dock slot start from the same state, so two edits of one part cannot be
@@ -38,6 +44,7 @@ struct Actions {
     std::optional<io::ProblemSources> sources_edit;   // the input files (an open dialog picked one)
     std::optional<UiSettings> settings_edit;          // the settings as a view edited them
     std::optional<DialogState> dialog_edit;           // the dialog opened, typed into or closed
+    std::optional<Session> compare_b_edit;            // compare mode: B's session as the controls edited it
     bool hint_dismissed = false;                      // the first-run hint is done with
 
     // Taken by value: a view's temporary result is moved in, not copied.
@@ -52,6 +59,11 @@ struct Actions {
         quit |= other.quit;
         cancel_export |= other.cancel_export;
         if (go_to_slide < 0) go_to_slide = other.go_to_slide;
+        toggle_compare |= other.toggle_compare;
+        if (!compare_edit_b) compare_edit_b = other.compare_edit_b;
+        if (compare_contrast.empty()) compare_contrast = std::move(other.compare_contrast);
+        compare_b_changed |= other.compare_b_changed;
+        if (!compare_b_edit) compare_b_edit = std::move(other.compare_b_edit);
         toggle_pointer |= other.toggle_pointer;
         toggle_pen |= other.toggle_pen;
         if (!export_request) export_request = std::move(other.export_request);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "app/gui/state/lesson_apply.h"
+#include "app/gui/window/compare_window.h"
 #include "app/gui/window/cjk_font.h"
 #include "app/gui/window/present_keys.h"
 #include "app/gui/window/window_parts.h"
@@ -20,6 +21,14 @@ void apply_edits(AppState& state, Actions& actions) {
     if (actions.language_changed && !text::set_language(state.settings.language)) state.settings.language = text::active().code();
     if (actions.hint_dismissed) state.settings.hint_seen = true;
     if (actions.dialog_edit) state.jobs.dialog = std::move(*actions.dialog_edit);
+    if (actions.compare_edit_b) state.compare.editing_b = *actions.compare_edit_b;
+    if (actions.compare_b_edit) {
+        state.compare.b = std::move(*actions.compare_b_edit);
+        // The batch item and layer move both sides.
+        if (share_view_choices(state.compare.b, state.session)) actions.config_changed = true;
+    }
+    actions.compare_b_edit.reset();
+    actions.compare_edit_b.reset();
     actions.session_edit.reset();
     actions.sources_edit.reset();
     actions.settings_edit.reset();
@@ -30,6 +39,7 @@ void apply_edits(AppState& state, Actions& actions) {
 void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double now) {
     apply_edits(state, actions);
     if (actions.config_changed) post_request(state, parts, now);
+    apply_compare_actions(state, actions, parts, now);
     // Presenting (present_keys.h): the pen's drawings go into the slide they were drawn on.
     keep_slide_drawings(state.ui, parts.lesson, parts.slide_index);
     if (actions.toggle_pointer) state.ui.present.pointer_on = !state.ui.present.pointer_on;
@@ -49,6 +59,8 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
     if (actions.theme_changed) {
         apply_theme(state.settings.light_theme, effective_scale(state, parts));
         parts.cache->reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
+        parts.compare_b_cache->reset(nullptr, canvas_palette(state.settings.light_theme).masked);  // re-baked when drawn
+        parts.difference_cache->reset(nullptr, canvas_palette(state.settings.light_theme).masked);
     }
     if (actions.toggle_fullscreen) set_full_screen(parts.window, parts.full_screen, !parts.full_screen.on);
     if (actions.toggle_presentation) {

@@ -34,7 +34,8 @@ std::optional<Session> painted_session(const Session& session, const Trace& trac
     return edited;
 }
 
-// What the canvas draws this frame, from the state (no drawing).
+}  // namespace
+
 CanvasFrame canvas_frame_for(const Results& results, const Session& session, const UiState& ui, const UiSettings& settings,
                              const FrameContext& ctx) {
     CanvasFrame frame;
@@ -62,8 +63,6 @@ CanvasFrame canvas_frame_for(const Results& results, const Session& session, con
     }
     return frame;
 }
-
-}  // namespace
 
 float presentation_cell(const AppState& state, const UiState& ui, const FrameContext& ctx, const Rect& area, bool key_beside) {
     if (!state.results.trace || !state.results.model || state.results.model->steps.empty()) return 0.0f;
