@@ -17,6 +17,7 @@
 #include "core/storage.h"
 #ifdef ATTNVIZ_HAVE_GUI
 #include "app/gui/display/format.h"
+#include "app/gui/export/present_bench.h"
 #include "app/gui/export/render_bench.h"
 #endif
 
@@ -31,6 +32,7 @@ CLI::App* add_bench_command(CLI::App& parent, BenchCommand& command) {
     sub->add_flag("--render", command.render, "time rendered frames per step instead (needs a display)");
     sub->add_option("--width", command.width, "--render: frame width")->check(CLI::Range(64, 16384))->capture_default_str();
     sub->add_option("--height", command.height, "--render: frame height")->check(CLI::Range(64, 16384))->capture_default_str();
+    sub->add_option("--lesson", command.lesson, "--render: time presenting this lesson file (frames with pen strokes, next slide)");
     return sub;
 }
 
@@ -110,6 +112,12 @@ int run_bench(const BenchCommand& command) {
     if (!problem) return fail(problem.message());
     if (command.render) {
 #ifdef ATTNVIZ_HAVE_GUI
+        if (!command.lesson.empty()) {  // presenting a lesson (gui/export/present_bench.h)
+            gui::PresentBenchReport report;
+            const int code = gui::run_present_bench(command.lesson, command.width, command.height, std::max(command.repeat, 30), report);
+            if (code == 0) gui::print_present_bench(report);
+            return code;
+        }
         gui::RenderBenchOptions options;
         options.width = command.width;
         options.height = command.height;

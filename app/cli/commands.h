@@ -35,6 +35,7 @@ struct BenchCommand {
     bool json = false;
     bool render = false;
     int width = 1280, height = 720;
+    std::string lesson;  // --render --lesson: time presenting this lesson (present_bench.h)
 };
 CLI::App* add_bench_command(CLI::App& parent, BenchCommand& command);
 int run_bench(const BenchCommand& command);

@@ -27,6 +27,8 @@ struct Actions {
     bool quit = false;
     bool cancel_export = false;        // Cancel beside an animated export's progress bar
     int go_to_slide = -1;              // a lesson's slide to show (index), -1: stay
+    bool toggle_pointer = false;       // View > Laser pointer (presenting, window/present_keys.h)
+    bool toggle_pen = false;           // View > Pen
     std::optional<ExportRequest> export_request;  // the first one asked for wins
     // Compare mode (state/compare.h): View > Compare, the A/B switch, a ready contrast.
     bool toggle_compare = false;
@@ -62,6 +64,8 @@ struct Actions {
         if (compare_contrast.empty()) compare_contrast = std::move(other.compare_contrast);
         compare_b_changed |= other.compare_b_changed;
         if (!compare_b_edit) compare_b_edit = std::move(other.compare_b_edit);
+        toggle_pointer |= other.toggle_pointer;
+        toggle_pen |= other.toggle_pen;
         if (!export_request) export_request = std::move(other.export_request);
         if (!session_edit) session_edit = std::move(other.session_edit);
         if (!sources_edit) sources_edit = std::move(other.sources_edit);

@@ -6,8 +6,10 @@
 #include <string>
 
 #include "app/gui/display/animation.h"
+#include "app/gui/display/annotations.h"
 #include "app/gui/display/display_model.h"
 #include "app/gui/display/weight_lines.h"
+#include "app/gui/state/present_ui.h"
 #include "app/lesson/lesson.h"
 #include "core/message.h"
 
@@ -47,6 +49,7 @@ struct CanvasUi {
     bool numbers_hidden = false;  // this frame's cells were too small for the step's numbers
     TokenRef lines_hovered, lines_pinned;  // the lines view's token under the mouse and the one clicked
     std::vector<int> lines_selected;       // queries Ctrl+clicked in the lines view: their weights summed
+    std::vector<PlacedMatrix> placed;      // where this frame's matrices of cells are (the pen's drawings follow them)
 };
 
 // The code panel's own state (views/panels/view_code.h).
@@ -91,6 +94,7 @@ struct UiState {
     // The step to show when the next trace arrives (restored from the settings); "" for none.
     std::string resume_step;
     LessonUi lesson;               // the lesson slide on screen, if any
+    PresentUi present;             // blank screen, note, pointer, pen (present_ui.h)
 };
 
 // The head whose operands are drawn beside step `sd`: the head of `active` (the animation's

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/gui/views/canvas/view_annotations.h"
 #include "app/gui/views/canvas/view_canvas_panel.h"
 #include "app/gui/views/canvas/view_compare.h"
 #include "app/gui/views/inspector/view_compare_inspector.h"
@@ -16,6 +17,7 @@
 #include "app/gui/views/controls/view_input_editor.h"
 #include "app/gui/views/inspector/view_inspector.h"
 #include "app/gui/views/panels/view_menu.h"
+#include "app/gui/views/panels/view_presenter.h"
 #include "app/gui/views/panels/view_status.h"
 #include "app/gui/views/panels/view_timeline.h"
 #include "app/text/languages.h"
@@ -44,7 +46,13 @@ const std::vector<ViewSpec>& registered_views() {
              // Slides and canvas-only pictures show the canvas without its selector and messages.
              const bool decorations = !c.canvas_only && !c.presentation_header && !ui.presentation;
              if (s.compare.on) return draw_compare_canvas(s, ui, c, area);
-             return draw_canvas_panel(s.results, s.session, ui, s.settings, c, decorations);
+             Actions out = draw_canvas_panel(s.results, s.session, ui, s.settings, c, decorations);
+             draw_canvas_drawings(ui, !c.offscreen);  // the pen's drawings, in pictures too (view_annotations.h)
+             return out;
+         }},
+        // Presenting: the pen's palette, the note, the pointer, the blank screen (view_presenter.h).
+        {nullptr, false, DockSlot::Center, 0, false, true, [](const AppState&, UiState& ui, const FrameContext& c, const Rect&) {
+             return draw_presenter(ui, c.now);
          }},
         {"window.code", true, DockSlot::BesideCanvas, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              draw_code_panel(s.results.trace.get(), ui.playback, ui.code, s.settings.light_theme, c.fonts);

@@ -7,6 +7,7 @@
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/window/compare_window.h"
 #include "app/gui/window/cjk_font.h"
+#include "app/gui/window/present_keys.h"
 #include "app/gui/window/window_parts.h"
 #include "app/text/languages.h"
 
@@ -39,11 +40,16 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
     apply_edits(state, actions);
     if (actions.config_changed) post_request(state, parts, now);
     apply_compare_actions(state, actions, parts, now);
+    // Presenting (present_keys.h): the pen's drawings go into the slide they were drawn on.
+    keep_slide_drawings(state.ui, parts.lesson, parts.slide_index);
+    if (actions.toggle_pointer) state.ui.present.pointer_on = !state.ui.present.pointer_on;
+    if (actions.toggle_pen) state.ui.present.pen = !state.ui.present.pen;
     if (parts.lesson && actions.go_to_slide >= 0 && actions.go_to_slide < static_cast<int>(parts.lesson->slides.size())) {
         parts.slide_index = actions.go_to_slide;
         state.results.posted_generation = parts.worker.post(apply_slide(state, parts.lesson->slides[static_cast<size_t>(parts.slide_index)]));
         state.results.posted_time = now;
         set_status(state.ui, slide_status(*parts.lesson, parts.slide_index), now);
+        enter_slide(state.ui.present, *parts.lesson, parts.slide_index);
     }
     if (actions.scale_changed || actions.language_changed) parts.rebuild_fonts = true;
     if (actions.language_changed) {

@@ -26,6 +26,7 @@
 #include "app/gui/window/imgui_ini.h"
 #include "app/gui/window/key_actions.h"
 #include "app/gui/window/lesson_keys.h"
+#include "app/gui/window/present_keys.h"
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/window/test_hook.h"
 #include "app/gui/window/window_parts.h"
@@ -91,6 +92,7 @@ void start_imgui(WindowParts& parts, Message& notes) {
 }
 
 void stop_imgui(WindowParts& parts) {
+    close_notes_window(parts.notes, parts.window);
     save_imgui_ini(parts.layout_file, true);
     parts.exporter.reset();
     parts.cache.reset();
@@ -145,6 +147,15 @@ void report_for_tests(const AppState& state, const WindowParts& parts) {
                        " b_heads " + std::to_string(c.b_results.trace ? c.b_results.trace->config.H() : 0) +
                        " busy " + (parts.compare_worker.busy() || parts.worker.busy() ? "1" : "0"));
     }
+    const PresentUi& present = state.ui.present;  // presenting: what tests/gui/monkey/present_test.py checks
+    note_for_tests("present slide " + std::to_string(present.slide) + " blank " + std::to_string(present.blank) + " note " +
+                   std::to_string(present.note_shown) + " pen " + std::to_string(present.pen) + " pointer " +
+                   std::to_string(present.pointer_shown()) + " drawings " + std::to_string(state.ui.lesson.marks.annotations.size()) +
+                   " progress " + std::to_string(state.ui.playback.progress()) + " placed " + std::to_string(state.ui.canvas.placed.size()));
+    if (!state.ui.canvas.placed.empty()) {
+        const Rect& r = state.ui.canvas.placed.front().rect;
+        note_for_tests("placed_first " + std::to_string(r.x) + " " + std::to_string(r.y) + " " + std::to_string(r.w) + " " + std::to_string(r.h));
+    }
     report_layout_for_tests(parts.keys.queue.size(),
                             {text::render(state.session.sentence_message), text::render(state.session.config_message),
                              text::render(state.session.unknown_note), text::render(state.session.model_note),
@@ -164,7 +175,11 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     state.ui.playback.update(io.DeltaTime);
     // Shortcuts wait while a text field or a dialog has the keyboard.
     Actions actions;
+    // Presenting (present_keys.h): the pointer follows the mouse while L is held.
+    follow_pointer(state.ui.present, !io.WantTextInput && io.KeysDown[GLFW_KEY_L], io.MousePos.x, io.MousePos.y, glfwGetTime());
     if (!io.WantTextInput && state.jobs.dialog.kind == DialogState::Kind::None) {
+        // The presenter's keys first: the keys they use (B, N, L, D, C, pen keys) go no further.
+        presenter_keys(parts.keys.presses, state.ui, parts.lesson != nullptr);
         // A lesson's slide keys first: the keys they use do not move the playback too.
         const int slide = parts.lesson ? slide_key_target(parts.keys.presses, parts.slide_index,
                                                            static_cast<int>(parts.lesson->slides.size()))
@@ -199,6 +214,7 @@ struct IdleWatch {
 };
 void wait_for_work(const AppState& state, WindowParts& parts, IdleWatch& idle) {
     const bool busy = state.ui.playback.animating() || parts.worker.busy() || parts.compare_worker.busy() || state.jobs.export_progress.active ||
+                      !state.ui.present.trail.empty() ||  // the pointer's trail fades
                       !parts.keys.queue.empty() || parts.keys.settle_frames > 0;
     if (busy) poll_window_events();
     else wait_window_events(0.5);
@@ -243,6 +259,9 @@ void run_frames(AppState& state, WindowParts& parts) {
         }
         take_news(state, parts);
         Actions actions = draw_and_swap(state, parts, fb_w, fb_h);
+        // Presenting a lesson with a second monitor: the speaker's notes there (notes_window.h).
+        open_notes_window_if_wanted(parts.notes, parts.window, state.ui.present, parts.content_scale * state.settings.ui_scale);
+        draw_notes_window(parts.notes, parts.window, state.ui.present, glfwGetTime());
         // The new trace's step is on screen: now the other steps.
         if (state.results.model && !state.results.model->complete()) parts.worker.finish_model();
         finish_compare_models(state, parts);
@@ -280,7 +299,7 @@ std::string starting_language(const std::string& option_language) {
 namespace {
 
 // The window; with a `lesson`, on its first slide, the slide keys moving between slides.
-int run_window_on(const io::Problem& initial, bool resume, const std::string& language, const lesson::OpenedLesson* lesson) {
+int run_window_on(const io::Problem& initial, bool resume, const std::string& language, lesson::OpenedLesson* lesson) {
     glfwSetErrorCallback(nullptr);
     if (!glfwInit()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
@@ -302,6 +321,12 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
     ComputeRequest first = first_request(state, initial, resume, notes);
     parts->lesson = lesson;
     if (lesson) first = apply_slide(state, lesson->slides.front());
+    if (lesson) enter_slide(state.ui.present, *lesson, 0);
+    state.ui.present.started = glfwGetTime();
+    // The slides' titles and notes, which the presenter shows, in the atlas from the start
+    // (the speaker notes window builds its atlas once).
+    for (const lesson::OpenedSlide& slide : lesson ? lesson->slides : std::vector<lesson::OpenedSlide>{})
+        note_glyphs(slide.slide.title + slide.slide.note);
     if (lesson) notes = joined(std::move(notes), lesson->problems.empty() ? slide_status(*lesson, 0) : lesson->problems.front());
     state.ui.playback.set_speed(state.settings.speed);
     note_shown_glyphs(state);

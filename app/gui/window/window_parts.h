@@ -10,6 +10,7 @@
 #include "app/gui/gl/heatmap_cache.h"
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/window/key_input.h"
+#include "app/gui/window/notes_window.h"
 #include "app/gui/window/window_setup.h"
 #include "app/lesson/lesson.h"
 
@@ -27,8 +28,9 @@ struct WindowParts {
     bool rebuild_fonts = false;     // the atlas is rebuilt before the next frame
     float content_scale = 1.0f;     // the monitor's (not saved: it belongs to the monitor)
     std::string layout_file;        // imgui.ini ("" : none)
-    const lesson::OpenedLesson* lesson = nullptr;  // `attnviz --lesson`: its slides
+    lesson::OpenedLesson* lesson = nullptr;  // `attnviz --lesson`: its slides (the pen's drawings are kept in them)
     int slide_index = 0;            // with a lesson: the slide on screen
+    NotesWindow notes;              // presenting with a second monitor: the speaker's window
     // GL objects must die before the context: reset before it is destroyed.
     std::unique_ptr<HeatmapCache> cache = std::make_unique<HeatmapCache>();
     std::unique_ptr<HeatmapCache> compare_b_cache = std::make_unique<HeatmapCache>();

@@ -17,6 +17,7 @@
 #include "app/gui/display/colormap.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/head_groups.h"
+#include "app/gui/views/canvas/view_annotations.h"
 #include "app/gui/views/canvas/view_canvas_anim.h"
 #include "app/gui/views/canvas/view_canvas_product.h"
 #include "app/gui/views/canvas/view_storage.h"
@@ -262,6 +263,7 @@ float draw_canvas_key(const CanvasFrame& frame, const CanvasUi& ui, const Rect& 
 
 CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     CanvasRequests requests;
+    ui.placed.clear();
     if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
     if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return requests;
     if (shows_weight_lines(frame)) return draw_weights_as(frame, ui, area);  // View > Weights as (view_weight_lines.h)
@@ -335,6 +337,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     }
 
     draw_painted_cells(p, drawn);
+    ui.placed = placed_matrices(frame, drawn);  // the pen's drawings follow them (view_annotations.h)
     // Numbers that do not fit are hidden for the whole step, and the canvas says so: on the
     // caption line when it has room, else under the picture.
     ui.result_cell = drawn.layout.panels.empty() ? 0.0f : std::min(drawn.layout.panels.front().cell_w, drawn.layout.panels.front().cell_h);

@@ -48,7 +48,7 @@ CanvasFrame canvas_frame_for(const Results& results, const Session& session, con
     frame.type = ctx.canvas_type;
     frame.light = settings.light_theme;
     frame.show_values = settings.show_values;
-    frame.interactive = !ctx.offscreen;
+    frame.interactive = !ctx.offscreen && !ui.present.pen;  // the pen's drags draw, they pin nothing
     frame.fonts = ctx.fonts;
     frame.show_storage = ui.show_storage;
     frame.presentation = ui.presentation;

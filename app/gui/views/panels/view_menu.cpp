@@ -138,6 +138,9 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
     if (ImGui::BeginMenu(label("menu.view"))) {
         if (ImGui::MenuItem(label("menu.view.presentation"), "P")) out.toggle_presentation = true;
         if (ImGui::MenuItem(label("menu.view.full_screen"), "F")) out.toggle_fullscreen = true;
+        // Presenting (window/present_keys.h): the laser pointer and the pen.
+        if (ImGui::MenuItem(label("pointer.menu"), "Shift+L")) out.toggle_pointer = true;
+        if (ImGui::MenuItem(label("pen.menu"), "D")) out.toggle_pen = true;
         if (ImGui::MenuItem(label("menu.view.light_theme"), nullptr, settings.light_theme)) {
             settings.light_theme = !settings.light_theme;
             settings_edited = true;
