@@ -26,6 +26,7 @@ struct Actions {
     bool quit = false;
     bool cancel_export = false;        // Cancel beside an animated export's progress bar
     int go_to_slide = -1;              // a lesson's slide to show (index), -1: stay
+    bool toggle_overview = false;      // View > Overview (O): every layer's heads instead of the picture
     std::optional<ExportRequest> export_request;  // the first one asked for wins
 
     // Edits of the state, each set only when the view changed something. The views of
@@ -50,6 +51,7 @@ struct Actions {
         quit |= other.quit;
         cancel_export |= other.cancel_export;
         if (go_to_slide < 0) go_to_slide = other.go_to_slide;
+        toggle_overview ^= other.toggle_overview;  // the menu and the key in one frame cancel out
         if (!export_request) export_request = std::move(other.export_request);
         if (!session_edit) session_edit = std::move(other.session_edit);
         if (!sources_edit) sources_edit = std::move(other.sources_edit);

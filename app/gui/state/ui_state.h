@@ -7,6 +7,7 @@
 
 #include "app/gui/display/animation.h"
 #include "app/gui/display/display_model.h"
+#include "app/gui/display/overview.h"
 #include "app/gui/display/weight_lines.h"
 #include "app/lesson/lesson.h"
 #include "core/message.h"
@@ -47,6 +48,10 @@ struct CanvasUi {
     bool numbers_hidden = false;  // this frame's cells were too small for the step's numbers
     TokenRef lines_hovered, lines_pinned;  // the lines view's token under the mouse and the one clicked
     std::vector<int> lines_selected;       // queries Ctrl+clicked in the lines view: their weights summed
+    // View > Overview (display/overview.h): every layer's heads as thumbnails instead of the picture.
+    bool overview = false;
+    std::vector<HeadRef> overview_selected;  // thumbnails Ctrl+clicked: their mean is shown too
+    int overview_hovered = -1;               // the overview's cell under the mouse this frame, -1: none
 };
 
 // The code panel's own state (views/panels/view_code.h).

@@ -35,6 +35,8 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
         state.results.posted_time = now;
         set_status(state.ui, slide_status(*parts.lesson, parts.slide_index), now);
     }
+    // View > Overview: open without thumbnails, the canvas panel asks for a trace with them.
+    if (actions.toggle_overview) state.ui.canvas.overview = !state.ui.canvas.overview;
     if (actions.scale_changed || actions.language_changed) parts.rebuild_fonts = true;
     if (actions.language_changed) {
         glfwSetWindowTitle(parts.window, text::tr("window.title"));

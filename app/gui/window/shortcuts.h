@@ -13,7 +13,7 @@ struct Shortcut {
     const char* keys;  // the key names in English, e.g. "Right, PageDown" (the test reads these)
 };
 
-inline constexpr std::array<Shortcut, 14> kShortcuts{{
+inline constexpr std::array<Shortcut, 15> kShortcuts{{
     {"play", "Space"},
     {"next", "Right, PageDown"},
     {"previous", "Left, PageUp"},
@@ -28,6 +28,7 @@ inline constexpr std::array<Shortcut, 14> kShortcuts{{
     {"paint", "paint mask: click / Shift+click / Ctrl+click"},
     {"type_input", "input step: click a cell, type, Enter"},
     {"code_line", "click a line of the PyTorch code"},
+    {"overview", "O"},  // View > Overview: every layer and head
 }};
 
 }  // namespace attn::gui
