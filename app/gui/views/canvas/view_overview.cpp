@@ -187,8 +187,11 @@ float draw_header(const Painter& p, const OverviewGrid& grid, const Rect& body, 
     return y - body.y + 6.0f * s;
 }
 
-OverviewStyle overview_style(const Painter& p) {
+OverviewStyle overview_style(const Painter& p, const OverviewGrid& grid) {
     OverviewStyle style;
+    // Room under each picture for its numbers, and two lines more where the card claims something.
+    const bool claims = std::any_of(grid.thumbs.begin(), grid.thumbs.end(), [](const OverviewThumb& t) { return !t.claim.empty(); });
+    style.wanted_lines = claims ? 3 : 1;
     const float s = p.f->scale;
     style.font_px = p.small_size();
     style.min_font_px = min_label_font(p);
@@ -208,7 +211,7 @@ int draw_grid(const Painter& p, CanvasUi& ui, const OverviewGrid& grid, const Re
     const float header_h = draw_header(p, grid, body, static_cast<int>(selected.size()));
     const Rect area{body.x, body.y + header_h, body.w, body.h - header_h};
     if (area.h < 16.0f || area.w < 16.0f) return -1;
-    const OverviewLayout lay = overview_layout(grid.layers, grid.heads, mean.has_value(), area, overview_style(p));
+    const OverviewLayout lay = overview_layout(grid.layers, grid.heads, mean.has_value(), area, overview_style(p, grid));
     const int opened = point_at_thumbs(frame, ui, grid, lay);
     if (opened >= 0 || !ui.overview) return opened;  // the canvas shows that head from the next frame
     const float s = frame.scale;
