@@ -232,10 +232,11 @@ int draw_grid(const Painter& p, CanvasUi& ui, const OverviewGrid& grid, const Re
         const std::string title = thumb_title(*t, static_cast<int>(selected.size()), layers_shown);
         draw_cell_text(p, lay, cell, title, *t, hovered || chosen);
         if (hovered) draw_tooltip(p, grid, *t, title);
-        if (cell.thumb >= 0 && layout_report_enabled()) {
+        if (layout_report_enabled()) {  // where the window test clicks: "overview.<layer>.<head>", "overview.mean"
             char rect[64];
             std::snprintf(rect, sizeof rect, " %.0f %.0f %.0f %.0f", r.x, r.y, r.right(), r.bottom());
-            note_for_tests("item overview." + std::to_string(t->ref.layer) + "." + std::to_string(t->ref.head) + rect);
+            const std::string name = cell.thumb < 0 ? "mean" : std::to_string(t->ref.layer) + "." + std::to_string(t->ref.head);
+            note_for_tests("item overview." + name + rect);
         }
     }
     return -1;
