@@ -232,7 +232,7 @@ int draw_grid(const Painter& p, CanvasUi& ui, const OverviewGrid& grid, const Re
         const std::string title = thumb_title(*t, static_cast<int>(selected.size()), layers_shown);
         draw_cell_text(p, lay, cell, title, *t, hovered || chosen);
         if (hovered) draw_tooltip(p, grid, *t, title);
-        if (layout_report_enabled()) {  // where the window test clicks: "overview.<layer>.<head>", "overview.mean"
+        if (layout_report_enabled()) {  // where the window test clicks: overview.<layer>.<head>, overview.mean
             char rect[64];
             std::snprintf(rect, sizeof rect, " %.0f %.0f %.0f %.0f", r.x, r.y, r.right(), r.bottom());
             const std::string name = cell.thumb < 0 ? "mean" : std::to_string(t->ref.layer) + "." + std::to_string(t->ref.head);
