@@ -154,7 +154,7 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
     const StepDisplay& sd = results.model->steps[static_cast<size_t>(frame.step)];
     // It must not cover the caption (and notice) drawn on the same line.
     const std::string caption = canvas_caption(frame, ui.canvas) + (frame.notice.empty() ? "" : "    " + frame.notice);
-    const bool head_selector = decorations && ImGui::CalcTextSize(caption.c_str()).x + s * 9.5f < size.x &&
+    const bool head_selector = decorations && !ui.canvas.overview && ImGui::CalcTextSize(caption.c_str()).x + s * 9.5f < size.x &&
                                sd.arrangement == Arrangement::Grid && sd.panels.size() > 1;
     if (head_selector) frame.top_right_reserved = s * 8.5f;
     const CanvasRequests requests = draw_canvas(frame, ui.canvas, area);

@@ -21,14 +21,23 @@ const OverviewThumb* thumb_of(const OverviewGrid& grid, const OverviewCell& cell
     return &grid.thumbs[static_cast<size_t>(cell.thumb)];
 }
 
-// The longest start of `s` (whole UTF-8 characters) that fits `width` at `size`, "..." added when cut.
+// The most characters of `s` (whole UTF-8 characters, at least 0) whose start, with `tail`
+// after it, fits `width` at `size`: a binary search, as widths grow with the characters.
+size_t fitting_chars(const Painter& p, float size, const std::string& s, const std::string& tail, float width) {
+    size_t lo = 0, hi = utf8_length(s);
+    while (lo < hi) {
+        const size_t mid = (lo + hi + 1) / 2;
+        if (measure_at(p, size, utf8_prefix(s, mid) + tail).x <= width) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+// `s` when it fits `width` at `size`, else its longest start that fits with "..." after it.
 std::string fitted(const Painter& p, float size, const std::string& s, float width) {
     if (measure_at(p, size, s).x <= width) return s;
-    for (size_t n = utf8_length(s); n > 0; --n) {
-        const std::string cut = utf8_prefix(s, n - 1) + "...";
-        if (measure_at(p, size, cut).x <= width) return cut;
-    }
-    return "";
+    const size_t n = fitting_chars(p, size, s, "...", width);
+    return n == 0 ? "" : utf8_prefix(s, n) + "...";
 }
 
 // `s` cut into at most `max_lines` lines of `width` (at spaces where there are any, else
@@ -41,9 +50,7 @@ std::vector<std::string> fitted_lines(const Painter& p, float size, const std::s
             lines.push_back(fitted(p, size, rest, width));
             break;
         }
-        size_t n = utf8_length(rest);
-        while (n > 1 && measure_at(p, size, utf8_prefix(rest, n)).x > width) --n;
-        std::string line = utf8_prefix(rest, n);
+        std::string line = utf8_prefix(rest, std::max<size_t>(1, fitting_chars(p, size, rest, "", width)));
         const size_t space = line.rfind(' ');
         if (space != std::string::npos && space > 0) line = line.substr(0, space);
         lines.push_back(line);
