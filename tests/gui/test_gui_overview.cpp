@@ -183,6 +183,13 @@ TEST_CASE("overview of a random configuration: the single layer's heads, for eve
     REQUIRE(dropped);
     CHECK(dropped->step == StepId::AttnDropped);
     CHECK(dropped->value_max > 1.0f);  // survivors rescaled by 1 / (1 - p)
+    CHECK(dropped->value_max == dropped->largest);
+    CHECK(weights->value_max == 1.0f);  // probabilities on their honest 0..1 ...
+    CHECK(weights->top(false) == 1.0f);
+    float largest = 0;
+    for (const OverviewThumb& t : weights->thumbs) largest = std::max(largest, *std::max_element(t.weights.weights.begin(), t.weights.weights.end()));
+    CHECK(weights->largest == largest);
+    CHECK(weights->top(true) == weights->largest);  // ... or stretched to the data when asked
     for (const OverviewThumb& t : weights->thumbs) {
         const auto [max_weight, entropy] = direct_peakedness(trace.value(), 0, t.ref.head);
         CHECK(t.peak.mean_max == doctest::Approx(max_weight).epsilon(1e-5));

@@ -104,12 +104,13 @@ OverviewGrid build_grid(const std::vector<const Trace*>& layers, StepId id, int 
         grid.heads = static_cast<int>(heads.size());
         for (HeadWeights& hw : heads) {
             for (float v : hw.weights)
-                if (std::isfinite(v)) grid.value_max = std::max(grid.value_max, v);
+                if (std::isfinite(v)) grid.largest = std::max(grid.largest, v);
             const HeadRef ref{static_cast<int>(layer), hw.head};
             grid.thumbs.push_back(make_thumb(ref, std::move(hw), spec));
         }
     }
     grid.layers = static_cast<int>(layers.size());
+    grid.value_max = std::max(1.0f, grid.largest);
     return grid;
 }
 

@@ -61,7 +61,10 @@ struct OverviewGrid {
     StepId step = StepId::AttnWeights;
     int layers = 0, heads = 0;         // heads per layer: H, or 1 for a head mean
     std::vector<OverviewThumb> thumbs; // (layers * heads), layer-major
-    float value_max = 1;               // top of the colour scale: 1, or the largest weight (dropout rescales)
+    float largest = 0;                 // the largest weight of any thumbnail
+    float value_max = 1;               // top of the colour scale: 1, or `largest` when dropout's rescale passes 1
+    // The colour scale's top as View > "Stretch probabilities to the data" asks.
+    float top(bool stretch) const { return stretch && largest > 0 ? largest : value_max; }
     const OverviewThumb* find(HeadRef ref) const;
 };
 

@@ -74,8 +74,14 @@ std::string peak_line(const Peakedness& peak, bool short_form) {
                       {"entropy", text::fixed(static_cast<double>(peak.mean_entropy), 2)}});
 }
 
+// The colour scale's top: 0..1 (or dropout's larger top), or stretched to the data as the
+// View menu's "Stretch probabilities" asks of the heatmaps.
+float colour_top(const CanvasFrame& frame, const OverviewGrid& grid) {
+    return grid.top(frame.model && frame.model->colour_scale.stretch_probabilities);
+}
+
 // The thumbnail's weights over `r`, one rectangle per block of the pooled map.
-void draw_picture(const Painter& p, const ThumbPicture& pic, float value_max, const Rect& r) {
+void draw_picture(const Painter& p, const ThumbPicture& pic, float top, const Rect& r) {
     p.dl->AddRectFilled(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), p.pal.empty_cell);
     if (pic.rows <= 0 || pic.cols <= 0) return;
     const float cw = r.w / static_cast<float>(pic.cols), ch = r.h / static_cast<float>(pic.rows);
@@ -85,7 +91,7 @@ void draw_picture(const Painter& p, const ThumbPicture& pic, float value_max, co
             const size_t at = static_cast<size_t>(i) * static_cast<size_t>(pic.cols) + static_cast<size_t>(j);
             const bool hidden = !pic.masked.empty() && pic.masked[at] != 0;
             const uint32_t colour =
-                hidden ? masked : pack_rgba(sample_colormap(ColormapKind::Sequential, colormap_position(pic.values[at], 0.0f, value_max)));
+                hidden ? masked : pack_rgba(sample_colormap(ColormapKind::Sequential, colormap_position(pic.values[at], 0.0f, top)));
             // Rounded to whole pixels so neighbouring blocks meet without seams.
             const ImVec2 a(std::floor(r.x + cw * static_cast<float>(j)), std::floor(r.y + ch * static_cast<float>(i)));
             const ImVec2 b(std::floor(r.x + cw * static_cast<float>(j + 1)), std::floor(r.y + ch * static_cast<float>(i + 1)));
@@ -111,7 +117,7 @@ void draw_cell_text(const Painter& p, const OverviewLayout& lay, const OverviewC
 }
 
 // The hovered thumbnail, larger, with its numbers in words and the card's whole claim.
-void draw_tooltip(const Painter& p, const OverviewGrid& grid, const OverviewThumb& t, const std::string& title) {
+void draw_tooltip(const Painter& p, float top, const OverviewThumb& t, const std::string& title) {
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(title.c_str());
     const float side = 220.0f * p.f->scale;
@@ -119,7 +125,7 @@ void draw_tooltip(const Painter& p, const OverviewGrid& grid, const OverviewThum
     ImGui::Dummy(ImVec2(side, side));
     Painter tip = p;
     tip.dl = ImGui::GetWindowDrawList();
-    draw_picture(tip, t.picture, grid.value_max, Rect{at.x, at.y, side, side});
+    draw_picture(tip, t.picture, top, Rect{at.x, at.y, side, side});
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side * 1.6f);
     if (t.peak.counted_rows == 0) ImGui::TextWrapped("%s", text::tr("overview.peak_none"));
     else
@@ -156,9 +162,9 @@ int point_at_thumbs(const CanvasFrame& frame, CanvasUi& ui, const OverviewGrid& 
 }
 
 // A colour bar from 0 to the grid's largest weight, right-aligned on the line at `y`.
-void draw_legend_bar(const Painter& p, const OverviewGrid& grid, float right, float y) {
+void draw_legend_bar(const Painter& p, float top, float right, float y) {
     const float s = p.f->scale, size = p.small_size(), bar_w = 120.0f * s, bar_h = size * 0.7f;
-    const std::string lo = "0", hi = text::fixed(static_cast<double>(grid.value_max), 2);
+    const std::string lo = "0", hi = text::fixed(static_cast<double>(top), 2);
     const float hi_w = measure_at(p, size, hi).x;
     const float x1 = right - hi_w - 4.0f * s, x0 = x1 - bar_w;
     constexpr int kSteps = 24;
@@ -184,7 +190,7 @@ float draw_header(const Painter& p, const OverviewGrid& grid, const Rect& body, 
         p.text(frame.fonts.regular, ImVec2(body.x, y), p.pal.text, fitted(p, p.font_size(), caption, body.w));
         y += p.font_size() + 6.0f * s;
     }
-    draw_legend_bar(p, grid, body.right(), y);
+    draw_legend_bar(p, colour_top(frame, grid), body.right(), y);
     const float hint_w = body.w - 170.0f * s;
     const std::string hint = selected >= 2 ? text::trf("overview.hint_mean", {{"count", selected}}) : text::tr("overview.hint");
     for (const std::string& line : wrap_notes(p, {hint}, std::max(40.0f * s, hint_w))) {
@@ -227,7 +233,7 @@ int draw_grid(const Painter& p, CanvasUi& ui, const OverviewGrid& grid, const Re
         const OverviewCell& cell = lay.cells[i];
         const OverviewThumb* t = thumb_of(grid, cell, mean);
         if (!t) continue;
-        draw_picture(p, t->picture, grid.value_max, cell.picture);
+        draw_picture(p, t->picture, colour_top(frame, grid), cell.picture);
         const bool hovered = ui.overview_hovered == static_cast<int>(i);
         const bool chosen = std::find(selected.begin(), selected.end(), t->ref) != selected.end();
         const Rect& r = cell.picture;
@@ -238,7 +244,7 @@ int draw_grid(const Painter& p, CanvasUi& ui, const OverviewGrid& grid, const Re
             p.dl->AddRect(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), p.pal.frame);
         const std::string title = thumb_title(*t, static_cast<int>(selected.size()), layers_shown);
         draw_cell_text(p, lay, cell, title, *t, hovered || chosen);
-        if (hovered) draw_tooltip(p, grid, *t, title);
+        if (hovered) draw_tooltip(p, colour_top(frame, grid), *t, title);
         if (layout_report_enabled()) {  // where the window test clicks: overview.<layer>.<head>, overview.mean
             char rect[64];
             std::snprintf(rect, sizeof rect, " %.0f %.0f %.0f %.0f", r.x, r.y, r.right(), r.bottom());
