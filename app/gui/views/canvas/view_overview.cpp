@@ -62,7 +62,7 @@ std::vector<std::string> fitted_lines(const Painter& p, float size, const std::s
 
 std::string thumb_title(const OverviewThumb& t, int selected_count, bool layers_shown) {
     if (t.ref.layer < 0) return text::trf("overview.mean.title", {{"count", selected_count}});
-    if (t.ref.head < 0) return text::trf("overview.thumb.title_mean", {{"layer", t.ref.layer}});
+    if (t.ref.head < 0) return layers_shown ? text::trf("overview.thumb.title_mean", {{"layer", t.ref.layer}}) : text::tr("lines.head_mean");
     if (!layers_shown) return text::trf("canvas.head", {{"head", t.ref.head}});
     return text::trf("overview.thumb.title", {{"layer", t.ref.layer}, {"head", t.ref.head}});
 }
