@@ -30,6 +30,7 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
         ->check(CLI::IsMember({"slide", "canvas", "window"}))->capture_default_str();
     add_animation_options(*sub, o.animation);
     sub->add_flag("--overview", o.overview, "View > Overview: every layer and head of one weight step (attn_weights unless --step names another) as DIR/overview.png");
+    sub->add_option("--compare", o.compare, "compare mode: B's options on top of these (e.g. \"--scale none\"); each picture shows A | B | A - B");
     sub->add_option("--lesson", o.lesson, "a lesson file: one picture per slide, DIR/NN_<slide title>.png (the slides say what to compute)");
     return sub;
 }
@@ -52,6 +53,7 @@ int run_snapshot_command(SnapshotCommand command) {
         for (const CLI::Option* option : command.config.all_options)
             if (option->count() > 0) return fail(option->get_name() + " cannot be combined with --lesson: each slide gives its configuration");
         if (command.options.step != "all") return fail("--step cannot be combined with --lesson: each slide gives its step");
+        if (!command.options.compare.empty()) return fail("--compare cannot be combined with --lesson: each slide gives its configuration");
         // Not yet: a lesson's slides as one animation (each slide's step animated, its end held).
         if (!command.options.animation.format.empty())
             return fail("--animate cannot be combined with --lesson yet; animate a slide's step with its options and --step");
@@ -59,7 +61,10 @@ int run_snapshot_command(SnapshotCommand command) {
     }
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.message());
-    if (!command.options.animation.format.empty()) return gui::run_animation_snapshot(problem.value(), command.options);
+    if (!command.options.animation.format.empty()) {
+        if (!command.options.compare.empty()) return fail("--compare cannot be combined with --animate; draw PNGs of A | B | A - B instead");
+        return gui::run_animation_snapshot(problem.value(), command.options);
+    }
     return gui::run_snapshot(problem.value(), command.options);
 }
 

@@ -10,6 +10,7 @@
 #include "app/gui/export/export.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/weight_lines.h"
+#include "app/gui/state/compare_contrasts.h"
 #include "app/gui/window/frame.h"
 #include "app/gui/gl/headless.h"
 #include "app/text/languages.h"
@@ -20,9 +21,12 @@ void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& ca
     // A copy keeps the caller's hover/pin state untouched by an off-screen frame.
     AppState view = state;
     view.ui.canvas.hovered = CellRef{};
+    HeatmapCache compare_b, difference;  // compare mode's B and A − B, baked for this picture
     renderer.render([&](const Fonts& fonts) {
         FrameContext ctx;
         ctx.cache = &cache;
+        ctx.compare_b_cache = &compare_b;
+        ctx.difference_cache = &difference;
         ctx.fonts = fonts;
         ctx.scale = renderer.scale() * state.settings.ui_scale;
         ctx.offscreen = true;
@@ -116,6 +120,19 @@ bool overview_step(const Trace& trace, const ModelOverview& overview, const std:
     return true;
 }
 
+// --compare: B built from A's setup and the options, computed, and compare mode on.
+static Status prepare_compare(AppState& state, const std::string& b_options) {
+    Result<io::Problem> b = problem_for_b(state.session, b_options);
+    if (!b) return Status::failure(b.message());
+    ComputeResult computed = ComputeWorker::compute(b.value(), state.session.batch_item, 512);
+    if (!computed.error.empty()) return Status::failure(computed.error);
+    start_compare(state);
+    init_from_problem(state.compare.b, b.value());
+    accept_b_result(state.compare, std::move(computed), 0.0);
+    note_shown_glyphs(state);
+    return ok_status();
+}
+
 Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions& options, AppState& state,
                               std::vector<int>& steps) {
     ComputeResult computed = ComputeWorker::compute(problem, 0, 512, std::nullopt, {}, options.overview);
@@ -127,6 +144,7 @@ Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions&
     state = snapshot_state(options);
     init_from_problem(state.session, problem);  // the controls of --layout window show these options
     accept_result(state, std::move(computed), 0.0);
+    if (!options.compare.empty()) return prepare_compare(state, options.compare);
     note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
     return ok_status();
 }

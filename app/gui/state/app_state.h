@@ -6,6 +6,7 @@
 //   results   the newest trace and its display model (results.h)
 //   ui        playback, selection, panels, status line (ui_state.h)
 //   jobs      the open dialog and "export all steps" (jobs.h)
+//   compare   View > Compare: a second session B, its trace and A − B (compare.h)
 // It owns no GL objects and never writes into a trace; a new trace arrives from the
 // ComputeWorker through accept_result.
 #pragma once
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "app/gui/compute/compute_worker.h"
+#include "app/gui/state/compare.h"
 #include "app/gui/state/jobs.h"
 #include "app/gui/state/results.h"
 #include "app/gui/state/session.h"
@@ -27,6 +29,7 @@ struct AppState {
     Results results;
     UiState ui;
     Jobs jobs;
+    CompareState compare;
 };
 
 // The colour scale the View menu chose (saved in the settings).

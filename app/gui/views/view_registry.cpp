@@ -5,6 +5,9 @@
 #include <algorithm>
 
 #include "app/gui/views/canvas/view_canvas_panel.h"
+#include "app/gui/views/canvas/view_compare.h"
+#include "app/gui/views/inspector/view_compare_inspector.h"
+#include "app/gui/views/panels/view_compare_menu.h"
 #include "app/gui/views/panels/view_code.h"
 #include "app/gui/views/controls/view_controls.h"
 #include "app/gui/views/dialogs/view_dialogs.h"
@@ -30,13 +33,17 @@ const std::vector<ViewSpec>& registered_views() {
         {nullptr, false, DockSlot::MenuBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
              return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage, ui.code.show, ui.canvas.overview);
          }},
+        {nullptr, false, DockSlot::MenuBar, 0, false, true, [](const AppState& s, UiState&, const FrameContext&, const Rect&) {
+             return draw_compare_menu(s.compare);
+         }},
         {nullptr, false, DockSlot::Dialogs, 0, false, true, [](const AppState& s, UiState&, const FrameContext&, const Rect&) {
              return draw_dialogs(s.jobs.dialog, s.session.sources, s.settings.light_theme);
          }},
         {"Canvas", false, DockSlot::Center, kBare | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus,
-         true, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+         true, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {
              // Slides and canvas-only pictures show the canvas without its selector and messages.
              const bool decorations = !c.canvas_only && !c.presentation_header && !ui.presentation;
+             if (s.compare.on) return draw_compare_canvas(s, ui, c, area);
              return draw_canvas_panel(s.results, s.session, ui, s.settings, c, decorations);
          }},
         {"window.code", true, DockSlot::BesideCanvas, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
@@ -44,7 +51,11 @@ const std::vector<ViewSpec>& registered_views() {
              return Actions{};
          }},
         {"window.controls", true, DockSlot::Left, ImGuiWindowFlags_NoScrollbar, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
-             return draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);
+             if (!s.compare.on) return draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);
+             // Compare mode: the A/B switch, then the controls of the side it chose.
+             Actions out = draw_compare_switch(s.compare);
+             if (!controls_edit_b(s)) return out |= draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);
+             return out |= as_b_edit(draw_controls_panel(s.compare.b, s.compare.b_results, ui, s.settings, c.computing));
          }},
         {"Timeline", false, DockSlot::Bottom, kBare, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
              draw_timeline(s.results.trace.get(), ui.playback, s.settings.light_theme);
@@ -62,6 +73,7 @@ const std::vector<ViewSpec>& registered_views() {
              return Actions{};
          }},
         {"window.inspector", true, DockSlot::RightBottom, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
+             if (s.compare.on) draw_compare_inspector(s, ui.canvas);
              draw_inspector(s.results, ui.canvas, ui.playback.step());
              return draw_input_editor(s.session, s.results, ui, s.settings.light_theme);
          }},

@@ -21,6 +21,7 @@
 #include "app/gui/state/app_state.h"
 #include "app/gui/window/apply_actions.h"
 #include "app/gui/window/cjk_font.h"
+#include "app/gui/window/compare_window.h"
 #include "app/gui/window/frame.h"
 #include "app/gui/window/imgui_ini.h"
 #include "app/gui/window/key_actions.h"
@@ -93,6 +94,8 @@ void stop_imgui(WindowParts& parts) {
     save_imgui_ini(parts.layout_file, true);
     parts.exporter.reset();
     parts.cache.reset();
+    parts.compare_b_cache.reset();
+    parts.difference_cache.reset();
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
@@ -105,6 +108,7 @@ void take_news(AppState& state, WindowParts& parts) {
         state.results.model = std::move(done->model);
         parts.cache->adopt_completed(state.results.model);  // textures already baked stay
     }
+    take_compare_news(state, parts, glfwGetTime());
     if (const float scale = monitor_content_scale(parts.window); scale != parts.content_scale) {  // another monitor
         parts.content_scale = scale;
         parts.rebuild_fonts = true;
@@ -160,6 +164,8 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     }
     FrameContext ctx;
     ctx.cache = parts.cache.get();
+    ctx.compare_b_cache = parts.compare_b_cache.get();
+    ctx.difference_cache = parts.difference_cache.get();
     ctx.fonts = parts.fonts;
     ctx.scale = effective_scale(state, parts);
     ctx.computing = parts.worker.busy();
@@ -182,7 +188,7 @@ struct IdleWatch {
     bool released = false;
 };
 void wait_for_work(const AppState& state, WindowParts& parts, IdleWatch& idle) {
-    const bool busy = state.ui.playback.animating() || parts.worker.busy() || state.jobs.export_progress.active ||
+    const bool busy = state.ui.playback.animating() || parts.worker.busy() || parts.compare_worker.busy() || state.jobs.export_progress.active ||
                       !parts.keys.queue.empty() || parts.keys.settle_frames > 0;
     if (busy) poll_window_events();
     else wait_window_events(0.5);
@@ -229,6 +235,7 @@ void run_frames(AppState& state, WindowParts& parts) {
         Actions actions = draw_and_swap(state, parts, fb_w, fb_h);
         // The new trace's step is on screen: now the other steps.
         if (state.results.model && !state.results.model->complete()) parts.worker.finish_model();
+        finish_compare_models(state, parts);
         apply_actions(state, actions, parts, glfwGetTime());
         parts.exporter->continue_all(state, glfwGetTime());
         gl::Framebuffer::bind_default(fb_w, fb_h);

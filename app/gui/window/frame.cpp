@@ -222,6 +222,7 @@ Actions draw_frame(AppState& state, const FrameContext& ctx) {
     Actions out;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     if (display.x <= 0.0f || display.y <= 0.0f) return out;
+    refresh_difference(state, state.ui.playback.step());  // compare mode's A − B (state/compare.h)
     if (ctx.canvas_only) canvas_alone(state, state.ui, out, ctx, display.x, display.y);
     else if (state.ui.presentation || ctx.presentation_header) presentation(state, state.ui, out, ctx, display.x, display.y);
     else docked(state, state.ui, out, ctx, display.x, display.y);

@@ -13,7 +13,7 @@ struct Shortcut {
     const char* keys;  // the key names in English, e.g. "Right, PageDown" (the test reads these)
 };
 
-inline constexpr std::array<Shortcut, 15> kShortcuts{{
+inline constexpr std::array<Shortcut, 16> kShortcuts{{
     {"play", "Space"},
     {"next", "Right, PageDown"},
     {"previous", "Left, PageUp"},
@@ -21,6 +21,7 @@ inline constexpr std::array<Shortcut, 15> kShortcuts{{
     {"tab", "click a step tab"},
     {"full_screen", "F"},
     {"presentation", "P"},
+    {"compare", "V"},
     {"escape", "Escape"},
     {"quit", "Ctrl+Q"},
     {"cell", "hover / click a cell"},

@@ -22,6 +22,7 @@ struct WindowParts {
     KeyInput keys;
     FullScreen full_screen;
     ComputeWorker worker;
+    ComputeWorker compare_worker;   // compare mode's B (state/compare.h)
     Fonts fonts;
     bool rebuild_fonts = false;     // the atlas is rebuilt before the next frame
     float content_scale = 1.0f;     // the monitor's (not saved: it belongs to the monitor)
@@ -30,6 +31,8 @@ struct WindowParts {
     int slide_index = 0;            // with a lesson: the slide on screen
     // GL objects must die before the context: reset before it is destroyed.
     std::unique_ptr<HeatmapCache> cache = std::make_unique<HeatmapCache>();
+    std::unique_ptr<HeatmapCache> compare_b_cache = std::make_unique<HeatmapCache>();
+    std::unique_ptr<HeatmapCache> difference_cache = std::make_unique<HeatmapCache>();
     std::unique_ptr<ExportRunner> exporter = std::make_unique<ExportRunner>();
 };
 

@@ -44,6 +44,10 @@ struct CanvasFrame {
     bool key_beside = false;   // presentation: caption and legend are drawn in the side column
                                // (draw_canvas_key), the canvas holds only the picture and its bands
     std::string notice;        // shown after the caption, e.g. why the settings were not applied
+    // Compare mode's columns (view_compare.h): the picture with its caption (after this
+    // prefix, "A", "B", "A − B") and legend only; every band around it is folded.
+    bool bare = false;
+    std::string caption_prefix;
     float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
     Fonts fonts;
     // The session's painted mask (painted_mask.h), or null where painting is not offered

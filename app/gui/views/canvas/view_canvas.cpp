@@ -64,7 +64,7 @@ Arrangement shown_arrangement(const StepDisplay& sd, const std::vector<int>& vis
 std::string canvas_caption(const CanvasFrame& frame, const CanvasUi& ui) {
     const Step& step = frame.trace->steps[static_cast<size_t>(frame.step)];
     const StepDisplay& sd = frame.model->steps[static_cast<size_t>(frame.step)];
-    std::string caption = std::string(step.name()) + "   " + step.tensor.shape_string();
+    std::string caption = frame.caption_prefix + step.name() + "   " + step.tensor.shape_string();
     if (frame.trace->config.batch > 1) caption += "   " + text::trf("canvas.caption.item", {{"item", frame.model->batch_item}});
     if (sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0)
         caption += "   " + text::trf("canvas.caption.enlarged", {{"head", ui.enlarged_head}});
@@ -133,6 +133,7 @@ float result_cell(const Painter& p, const CanvasUi& ui, const CanvasBands& bands
 }  // namespace
 
 CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h) {
+    if (p.f->bare) return bands_with(p, body, legend_h, static_cast<int>(Band::Count));
     if (!p.f->presentation) return bands_with(p, body, legend_h, 0);
     // Presentation: the picture comes first. Bands fold, least needed first, until its
     // cells are within 5% of the largest folding can give them (and hold a number, "-0.00"

@@ -34,7 +34,8 @@ std::optional<Session> painted_session(const Session& session, const Trace& trac
     return edited;
 }
 
-// What the canvas draws this frame, from the state (no drawing).
+}  // namespace
+
 CanvasFrame canvas_frame_for(const Results& results, const Session& session, const UiState& ui, const UiSettings& settings,
                              const FrameContext& ctx) {
     CanvasFrame frame;
@@ -64,6 +65,8 @@ CanvasFrame canvas_frame_for(const Results& results, const Session& session, con
     }
     return frame;
 }
+
+namespace {
 
 // View > Overview: its click opens a trained model's layer (a session edit), and while it
 // is open without thumbnails (a trace computed before it opened, a lesson's slide) the
