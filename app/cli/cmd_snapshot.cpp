@@ -46,8 +46,9 @@ int run_snapshot_command(SnapshotCommand command) {
     }
     // Checked here so step and lesson pictures both refuse it.
     if (!gui::parse_weights_as(command.options.view)) return fail("--view '" + command.options.view + "' must be heatmap, lines or both");
-    if (command.options.overview && (!command.options.lesson.empty() || !command.options.animation.format.empty()))
-        return fail("--overview draws one picture of a configuration; it cannot be combined with --lesson or --animate");
+    if (command.options.overview && (!command.options.lesson.empty() || !command.options.animation.format.empty() ||
+                                     !command.options.compare.empty()))
+        return fail("--overview draws one picture of a configuration; it cannot be combined with --lesson, --animate or --compare");
     if (!command.options.lesson.empty()) {
         // The slides say what to compute and which step to show.
         for (const CLI::Option* option : command.config.all_options)
