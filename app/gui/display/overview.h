@@ -5,9 +5,7 @@
 // No GL, no ImGui. Built on the compute worker (build_overview) when the overview is open.
 #pragma once
 
-#include <memory>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "app/gui/display/layout.h"
