@@ -93,6 +93,11 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
         std::printf("model switch redraw (the embedded trained models in turn): %s ms (median of %zu)\n",
                     gui::format_ms(median(r.model_switch_ms)).c_str(), r.model_switch_ms.size());
     }
+    out["overview_tiny_lm_frame_ms"] = median(r.overview_frame_ms);  // View > Overview (issue 22)
+    if (!json && !r.overview_frame_ms.empty()) {
+        std::printf("overview of tiny-lm (every layer and head): %s ms a frame (median of %zu)\n",
+                    gui::format_ms(median(r.overview_frame_ms)).c_str(), r.overview_frame_ms.size());
+    }
     if (json) {
         std::printf("%s\n", out.dump().c_str());
     } else {

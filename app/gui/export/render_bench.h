@@ -34,6 +34,7 @@ struct RenderBenchReport {
     double startup_to_first_frame_ms = 0;  // process start (before main) to the first frame drawn
     int font_atlas_width = 0, font_atlas_height = 0;  // the font atlas's texture at the first frame
     double export_all_steps_ms = 0;        // every step as PNG at 1920x1080 (-1: failed)
+    std::vector<double> overview_frame_ms; // View > Overview of tiny-lm on its example sentence, frame times
 };
 
 // Runs the benchmark on `problem`. Returns 0, or 2 with one line already on stderr.

@@ -29,6 +29,7 @@ struct Actions {
     int go_to_slide = -1;              // a lesson's slide to show (index), -1: stay
     bool toggle_pointer = false;       // View > Laser pointer (presenting, window/present_keys.h)
     bool toggle_pen = false;           // View > Pen
+    bool toggle_overview = false;      // View > Overview (O): every layer's heads instead of the picture
     std::optional<ExportRequest> export_request;  // the first one asked for wins
     // Compare mode (state/compare.h): View > Compare, the A/B switch, a ready contrast.
     bool toggle_compare = false;
@@ -59,6 +60,7 @@ struct Actions {
         quit |= other.quit;
         cancel_export |= other.cancel_export;
         if (go_to_slide < 0) go_to_slide = other.go_to_slide;
+        toggle_overview ^= other.toggle_overview;  // the menu and the key in one frame cancel out
         toggle_compare |= other.toggle_compare;
         if (!compare_edit_b) compare_edit_b = other.compare_edit_b;
         if (compare_contrast.empty()) compare_contrast = std::move(other.compare_contrast);

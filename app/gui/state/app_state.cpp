@@ -48,6 +48,7 @@ void accept_result(AppState& state, ComputeResult result, double now) {
     state.results.model = std::move(result.model);
     state.results.query_tokens = std::move(result.query_tokens);
     state.results.key_tokens = std::move(result.key_tokens);
+    state.results.overview = std::move(result.overview);
     state.results.compute_ms = result.compute_ms;
     // Files decide some sizes (a weights file fixes E, a query file fixes B and L):
     // let the controls show what was really computed.

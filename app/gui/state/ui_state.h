@@ -8,6 +8,7 @@
 #include "app/gui/display/animation.h"
 #include "app/gui/display/annotations.h"
 #include "app/gui/display/display_model.h"
+#include "app/gui/display/overview.h"
 #include "app/gui/display/weight_lines.h"
 #include "app/gui/state/present_ui.h"
 #include "app/lesson/lesson.h"
@@ -50,6 +51,10 @@ struct CanvasUi {
     TokenRef lines_hovered, lines_pinned;  // the lines view's token under the mouse and the one clicked
     std::vector<int> lines_selected;       // queries Ctrl+clicked in the lines view: their weights summed
     std::vector<PlacedMatrix> placed;      // where this frame's matrices of cells are (the pen's drawings follow them)
+    // View > Overview (display/overview.h): every layer's heads as thumbnails instead of the picture.
+    bool overview = false;
+    std::vector<HeadRef> overview_selected;  // thumbnails Ctrl+clicked: their mean is shown too
+    int overview_hovered = -1;               // the overview's cell under the mouse this frame, -1: none
 };
 
 // The code panel's own state (views/panels/view_code.h).

@@ -33,7 +33,7 @@ const std::vector<ViewSpec>& registered_views() {
     // window, titled, slot, extra flags, edge to edge, interactive only, draw
     static const std::vector<ViewSpec> views = {
         {nullptr, false, DockSlot::MenuBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
-             return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage, ui.code.show);
+             return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage, ui.code.show, ui.canvas.overview);
          }},
         {nullptr, false, DockSlot::MenuBar, 0, false, true, [](const AppState& s, UiState&, const FrameContext&, const Rect&) {
              return draw_compare_menu(s.compare);

@@ -51,6 +51,8 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
         set_status(state.ui, slide_status(*parts.lesson, parts.slide_index), now);
         enter_slide(state.ui.present, *parts.lesson, parts.slide_index);
     }
+    // View > Overview: open without thumbnails, the canvas panel asks for a trace with them.
+    if (actions.toggle_overview) state.ui.canvas.overview = !state.ui.canvas.overview;
     if (actions.scale_changed || actions.language_changed) parts.rebuild_fonts = true;
     if (actions.language_changed) {
         glfwSetWindowTitle(parts.window, text::tr("window.title"));

@@ -282,6 +282,7 @@ void post_request(AppState& state, WindowParts& parts, double now) {
     std::optional<ComputeRequest> request = make_request(state.session);
     if (!request) return;
     request->colour_scale = colour_scale_of(state.settings);
+    request->overview = state.ui.canvas.overview;  // View > Overview: every layer's thumbnails too
     // The step on screen is built first; the others follow once it is drawn (finish_model).
     if (state.results.trace && state.ui.playback.step() < static_cast<int>(state.results.trace->steps.size()))
         request->focus_step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())].id;

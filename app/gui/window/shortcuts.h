@@ -13,7 +13,7 @@ struct Shortcut {
     const char* keys;  // the key names in English, e.g. "Right, PageDown" (the test reads these)
 };
 
-inline constexpr std::array<Shortcut, 22> kShortcuts{{
+inline constexpr std::array<Shortcut, 23> kShortcuts{{
     {"play", "Space"},
     {"next", "Right, PageDown"},
     {"previous", "Left, PageUp"},
@@ -37,6 +37,7 @@ inline constexpr std::array<Shortcut, 22> kShortcuts{{
     {"pen_colour", "1, 2, 3, 4 (pen on)"},
     {"pen_undo", "Ctrl+Z (pen on)"},
     {"clear", "C"},
+    {"overview", "O"},  // View > Overview: every layer and head
 }};
 
 }  // namespace attn::gui

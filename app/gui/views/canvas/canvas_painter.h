@@ -37,6 +37,8 @@ struct CanvasFrame {
     bool interactive = true;   // false for snapshots: no hover, no clicks
     bool presentation = false; // presentation mode: the picture first, bands fold away
     WeightsAs weights_as = WeightsAs::Heatmap;  // View > Weights as, on weight steps
+    const ModelOverview* overview = nullptr;    // View > Overview's thumbnails (null: not built yet)
+    bool show_overview = false;                 // View > Overview is open: the grid replaces the picture
     float type = 1.0f;         // the canvas's type size relative to its fonts' (presentation
                                // shrinks it when a larger UI scale would shrink the picture)
     bool key_beside = false;   // presentation: caption and legend are drawn in the side column

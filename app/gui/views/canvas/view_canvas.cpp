@@ -5,6 +5,7 @@
 #include "app/gui/views/canvas/view_canvas.h"
 #include "app/gui/views/canvas/view_canvas_focus.h"
 #include "app/gui/views/canvas/view_weight_lines.h"
+#include "app/gui/views/canvas/view_overview.h"
 #include "app/gui/views/canvas/view_canvas_notes.h"
 #include "app/gui/views/canvas/view_canvas_rotation.h"
 
@@ -266,6 +267,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     ui.placed.clear();
     if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
     if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return requests;
+    if (frame.show_overview) return draw_overview(frame, ui, area);  // View > Overview (view_overview.h)
     if (shows_weight_lines(frame)) return draw_weights_as(frame, ui, area);  // View > Weights as (view_weight_lines.h)
     Painter p = canvas_painter(frame);
     p.dl = ImGui::GetWindowDrawList();

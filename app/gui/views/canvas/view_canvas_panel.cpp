@@ -54,6 +54,8 @@ CanvasFrame canvas_frame_for(const Results& results, const Session& session, con
     frame.presentation = ui.presentation;
     frame.key_beside = ctx.key_beside;
     frame.weights_as = parse_weights_as(settings.weights_as).value_or(WeightsAs::Heatmap);
+    frame.overview = results.overview.get();
+    frame.show_overview = ui.canvas.overview;
     if (!session.config_message.empty()) frame.notice = tr("canvas.notice_last_valid");
     else if (results.model->colour_scale.difference_from_float32)
         frame.notice = trf("canvas.notice_difference", {{"dtype", to_string(results.trace->config.dtype)}});
@@ -63,6 +65,27 @@ CanvasFrame canvas_frame_for(const Results& results, const Session& session, con
     }
     return frame;
 }
+
+namespace {
+
+// View > Overview: its click opens a trained model's layer (a session edit), and while it
+// is open without thumbnails (a trace computed before it opened, a lesson's slide) the
+// trace is computed again with them.
+Actions overview_requests(const Results& results, const Session& session, const UiState& ui, const FrameContext& ctx,
+                          const CanvasRequests& requests) {
+    Actions out;
+    if (requests.open_layer && session.model && *requests.open_layer != session.model_layer) {
+        Session edited = session;
+        edited.model_layer = *requests.open_layer;
+        out.session_edit = std::move(edited);
+        out.config_changed = true;
+    }
+    if (ui.canvas.overview && !results.overview && !ctx.offscreen && !ctx.computing && results.compute_error.empty())
+        out.config_changed = true;
+    return out;
+}
+
+}  // namespace
 
 float presentation_cell(const AppState& state, const UiState& ui, const FrameContext& ctx, const Rect& area, bool key_beside) {
     if (!state.results.trace || !state.results.model || state.results.model->steps.empty()) return 0.0f;
@@ -134,7 +157,7 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
     const StepDisplay& sd = results.model->steps[static_cast<size_t>(frame.step)];
     // It must not cover the caption (and notice) drawn on the same line.
     const std::string caption = canvas_caption(frame, ui.canvas) + (frame.notice.empty() ? "" : "    " + frame.notice);
-    const bool head_selector = decorations && ImGui::CalcTextSize(caption.c_str()).x + s * 9.5f < size.x &&
+    const bool head_selector = decorations && !ui.canvas.overview && ImGui::CalcTextSize(caption.c_str()).x + s * 9.5f < size.x &&
                                sd.arrangement == Arrangement::Grid && sd.panels.size() > 1;
     if (head_selector) frame.top_right_reserved = s * 8.5f;
     const CanvasRequests requests = draw_canvas(frame, ui.canvas, area);
@@ -143,6 +166,7 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
         out.session_edit = std::move(edited);
         out.config_changed = true;
     }
+    out |= overview_requests(results, session, ui, ctx, requests);
 
     if (decorations) {
         if (head_selector) {

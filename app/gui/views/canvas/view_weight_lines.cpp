@@ -31,9 +31,19 @@ uint32_t head_colour(const Painter& p, int head, float alpha) {
     return pack_rgba(step_head_color(p.f->trace->config, p.step(p.f->step).id, head), alpha);
 }
 
-// The heads drawn: one when a head is chosen in the selector, else all of them.
+// The heads drawn: one when a head is chosen in the selector, else all of them; when the
+// overview selected several heads of this layer (Ctrl+click), those heads and their mean.
 std::vector<HeadWeights> shown_heads(const Painter& p, const CanvasUi& ui) {
-    return head_weights(*p.f->trace, p.f->step, p.f->model->batch_item, ui.enlarged_head);
+    std::vector<HeadWeights> heads = head_weights(*p.f->trace, p.f->step, p.f->model->batch_item, ui.enlarged_head);
+    const int layer = p.f->trace->model.present() ? p.f->trace->model.layer : 0;
+    std::optional<HeadWeights> mean = ui.enlarged_head < 0 ? mean_of_selected(heads, ui.overview_selected, layer) : std::nullopt;
+    if (!mean) return heads;
+    const auto unselected = [&](const HeadWeights& hw) {
+        return std::find(ui.overview_selected.begin(), ui.overview_selected.end(), HeadRef{layer, hw.head}) == ui.overview_selected.end();
+    };
+    heads.erase(std::remove_if(heads.begin(), heads.end(), unselected), heads.end());
+    heads.push_back(std::move(*mean));
+    return heads;
 }
 
 // The head swatches and the hint above the lines; returns the height used.
@@ -41,7 +51,8 @@ float draw_key(const Painter& p, const std::vector<HeadWeights>& heads, const Re
     const float s = p.f->scale, line_h = p.small_size() + 4.0f * s;
     float x = area.x;
     for (const HeadWeights& hw : heads) {
-        const std::string name = hw.head < 0 ? text::tr("lines.head_mean") : text::trf("canvas.head", {{"head", hw.head}});
+        const char* mean_key = heads.size() > 1 ? "overview.lines_mean" : "lines.head_mean";  // the overview's selection
+        const std::string name = hw.head < 0 ? text::tr(mean_key) : text::trf("canvas.head", {{"head", hw.head}});
         const float w = p.measure(p.f->fonts.small, name).x + 22.0f * s;
         if (x + w > area.right()) break;
         const float y = area.y + p.small_size() * 0.5f;

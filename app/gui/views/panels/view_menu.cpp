@@ -10,6 +10,7 @@
 #include "app/gui/views/controls/view_model.h"
 #include "app/gui/views/controls/view_recipe.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
+#include "app/gui/window/test_hook.h"
 #include "app/io/torch_export.h"
 #include "app/text/languages.h"
 
@@ -75,7 +76,7 @@ void language_menu(UiSettings& settings, bool& settings_edited, Actions& out) {
 }  // namespace
 
 Actions draw_menu(const Session& session, const Results& results, int step, const Jobs& jobs, const UiSettings& shown_settings,
-                  bool& show_storage, bool& show_code) {
+                  bool& show_storage, bool& show_code, bool overview_open) {
     Actions out;
     const io::ProblemSources& sources = session.sources;
     if (!ImGui::BeginMainMenuBar()) return out;
@@ -135,7 +136,9 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         out |= draw_recipe_menu_items(session);
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu(label("menu.view"))) {
+    const bool view_menu_open = ImGui::BeginMenu(label("menu.view"));
+    note_item_for_tests("menu.view");  // the overview's window test opens the menu here
+    if (view_menu_open) {
         if (ImGui::MenuItem(label("menu.view.presentation"), "P")) out.toggle_presentation = true;
         if (ImGui::MenuItem(label("menu.view.full_screen"), "F")) out.toggle_fullscreen = true;
         // Presenting (window/present_keys.h): the laser pointer and the pen.
@@ -167,6 +170,10 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         }
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr("menu.view.fp32_difference.tip"));
         weights_as_menu(settings, settings_edited);
+        // View > Overview: every layer and head of the weights at once (views/canvas/view_overview.h).
+        if (ImGui::MenuItem(label("menu.view.overview"), "O", overview_open)) out.toggle_overview = true;
+        note_item_for_tests("menu.view.overview");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.overview.tip"));
         ImGui::Separator();
         // The cells painted on the canvas's score and weight steps (view_canvas_paint.h).
         if (ImGui::MenuItem(label("menu.view.clear_paint"), nullptr, false, session.painted_mask.any())) {
