@@ -26,6 +26,10 @@ struct Actions {
     bool quit = false;
     bool cancel_export = false;        // Cancel beside an animated export's progress bar
     int go_to_slide = -1;              // a lesson's slide to show (index), -1: stay
+    // Help > Tour (state/tour.h): start it, show its slide `tour_slide` (-1: stay), close it.
+    bool start_tour = false;
+    int tour_slide = -1;
+    bool close_tour = false;
     std::optional<ExportRequest> export_request;  // the first one asked for wins
 
     // Edits of the state, each set only when the view changed something. The views of
@@ -50,6 +54,9 @@ struct Actions {
         quit |= other.quit;
         cancel_export |= other.cancel_export;
         if (go_to_slide < 0) go_to_slide = other.go_to_slide;
+        start_tour |= other.start_tour;  // Help > Tour
+        if (tour_slide < 0) tour_slide = other.tour_slide;
+        close_tour |= other.close_tour;
         if (!export_request) export_request = std::move(other.export_request);
         if (!session_edit) session_edit = std::move(other.session_edit);
         if (!sources_edit) sources_edit = std::move(other.sources_edit);

@@ -6,6 +6,7 @@
 //   results   the newest trace and its display model (results.h)
 //   ui        playback, selection, panels, status line (ui_state.h)
 //   jobs      the open dialog and "export all steps" (jobs.h)
+//   tour      Help > Tour while it runs (tour.h)
 // It owns no GL objects and never writes into a trace; a new trace arrives from the
 // ComputeWorker through accept_result.
 #pragma once
@@ -17,6 +18,7 @@
 #include "app/gui/state/results.h"
 #include "app/gui/state/session.h"
 #include "app/gui/state/settings.h"
+#include "app/gui/state/tour.h"
 #include "app/gui/state/ui_state.h"
 
 namespace attn::gui {
@@ -27,6 +29,7 @@ struct AppState {
     Results results;
     UiState ui;
     Jobs jobs;
+    TourState tour;  // Help > Tour, while it runs (tour.h)
 };
 
 // The colour scale the View menu chose (saved in the settings).

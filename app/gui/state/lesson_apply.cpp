@@ -16,6 +16,7 @@ ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& opened) {
     }
     state.ui.canvas.pinned = CellRef{};
     state.ui.canvas.hovered = CellRef{};
+    state.ui.canvas.follow.cell = CellRef{};  // the slide's own, if any, once its trace is in
     state.ui.resume_step = slide.view.step ? step_name(*slide.view.step) : "";
     state.ui.lesson.pending = slide.view;
     state.ui.lesson.number = slide.number;
@@ -81,6 +82,7 @@ void show_pending_slide(AppState& state) {
     canvas.enlarged_head = view.head < trace.config.H() ? view.head : -1;
     canvas.focus_head = std::max(0, canvas.enlarged_head);
     canvas.pinned = view.pinned ? cell_of(state.results, *view.pinned) : CellRef{};
+    canvas.follow.cell = view.followed ? cell_of(state.results, *view.followed) : CellRef{};
     state.ui.lesson.marks = view;
 }
 

@@ -6,6 +6,7 @@
 
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/window/cjk_font.h"
+#include "app/gui/window/tour_actions.h"
 #include "app/gui/window/window_parts.h"
 #include "app/text/languages.h"
 
@@ -35,6 +36,7 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
         state.results.posted_time = now;
         set_status(state.ui, slide_status(*parts.lesson, parts.slide_index), now);
     }
+    apply_tour_actions(state, actions, parts, now);  // Help > Tour (tour_actions.h)
     if (actions.scale_changed || actions.language_changed) parts.rebuild_fonts = true;
     if (actions.language_changed) {
         glfwSetWindowTitle(parts.window, text::tr("window.title"));

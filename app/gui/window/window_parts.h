@@ -28,6 +28,7 @@ struct WindowParts {
     std::string layout_file;        // imgui.ini ("" : none)
     const lesson::OpenedLesson* lesson = nullptr;  // `attnviz --lesson`: its slides
     int slide_index = 0;            // with a lesson: the slide on screen
+    std::unique_ptr<lesson::OpenedLesson> tour;  // Help > Tour's lesson, once opened (state/tour.h)
     // GL objects must die before the context: reset before it is destroyed.
     std::unique_ptr<HeatmapCache> cache = std::make_unique<HeatmapCache>();
     std::unique_ptr<ExportRunner> exporter = std::make_unique<ExportRunner>();

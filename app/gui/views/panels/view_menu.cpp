@@ -181,6 +181,9 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
     }
     if (ImGui::BeginMenu(label("menu.help"))) {
         if (ImGui::MenuItem(label("menu.help.keyboard"))) open_dialog(jobs, Kind::Keys, "", out);
+        // Help > Tour: a walk around the window (state/tour.h).
+        if (ImGui::MenuItem(label("tour.menu"))) out.start_tour = true;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("tour.menu.tip"));
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();

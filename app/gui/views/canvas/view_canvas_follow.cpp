@@ -1,0 +1,121 @@
+#include "app/gui/views/canvas/view_canvas_follow.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/gui/display/format.h"
+#include "app/gui/window/test_hook.h"
+#include "app/text/languages.h"
+
+namespace attn::gui {
+
+using text::label;
+using text::tr;
+using text::trf;
+
+namespace {
+
+// The followed number in its own colour, what made it and what it feeds in another
+// (readable on both themes' heatmaps: the outline is drawn dark, then bright).
+constexpr uint32_t kSourceColour = IM_COL32(90, 200, 255, 235);
+constexpr uint32_t kFeedsColour = IM_COL32(255, 170, 60, 235);
+
+void outline_thin(const Painter& p, const Rect& r, uint32_t colour) {
+    const float t = 1.5f * p.f->scale;
+    p.dl->AddRect(ImVec2(r.x - t, r.y - t), ImVec2(r.right() + t, r.bottom() + t), IM_COL32(0, 0, 0, 200), 0.0f, 0, t);
+    p.dl->AddRect(ImVec2(r.x, r.y), ImVec2(r.right(), r.bottom()), colour, 0.0f, 0, t);
+}
+
+void outline_cell(const Painter& p, const Rect& r, LineageRole role) {
+    if (role == LineageRole::Same) outline_rect(p, r, 2.5f);
+    else outline_thin(p, r, role == LineageRole::Source ? kSourceColour : kFeedsColour);
+}
+
+// A projection's X (the source step's rows, every input feature) on the product view.
+void outline_input_operand(const Painter& p, const Lineage& lineage, const ResultDrawn& drawn) {
+    const Step& step = p.step(p.f->step);
+    if (!step.has_primary_source()) return;
+    const LineageStep* source = lineage.find(step.primary_source());
+    if (!source) return;
+    for (const ResultDrawn::Operand& o : drawn.operands) {
+        if (o.part != CellRef::Part::Input || o.rows <= 0 || o.cols <= 0) continue;
+        const float cw = o.rect.w / static_cast<float>(o.cols), ch = o.rect.h / static_cast<float>(o.rows);
+        for (const LineageCell& c : source->cells) {
+            if (c.index.size() != 3 || c.index[0] != p.f->model->batch_item) continue;  // (B, N, in)
+            if (c.index[1] >= o.rows || c.index[2] >= o.cols) continue;
+            outline_cell(p, cell_rect(o.rect, cw, ch, static_cast<int>(c.index[1]), static_cast<int>(c.index[2])), c.role);
+        }
+    }
+}
+
+}  // namespace
+
+void draw_follow_cells(const Painter& p, const CanvasUi& ui, const ResultDrawn& drawn) {
+    if (!ui.follow.lineage || p.f->progress < 1.0f) return;
+    const Lineage& lineage = *ui.follow.lineage;
+    outline_input_operand(p, lineage, drawn);
+    const LineageStep* here = lineage.find(p.step(p.f->step).id);
+    if (!here) return;
+    const StepDisplay& sd = p.display(p.f->step);
+    // Sources and what it feeds first, the followed number over them.
+    for (const LineageRole pass : {LineageRole::Source, LineageRole::Feeds, LineageRole::Same}) {
+        for (const LineageCell& c : here->cells) {
+            PanelCellPos at;
+            if (c.role != pass || !panel_cell(sd, c.index, at)) continue;
+            const auto shown = std::find(drawn.visible.begin(), drawn.visible.end(), at.panel);
+            const size_t k = static_cast<size_t>(shown - drawn.visible.begin());
+            if (shown == drawn.visible.end() || k >= drawn.layout.panels.size()) continue;
+            const PanelPlace& place = drawn.layout.panels[k];
+            outline_cell(p, cell_rect(place.rect, place.cell_w, place.cell_h, at.row, at.col), c.role);
+        }
+    }
+}
+
+void draw_follow_menu(CanvasUi& ui) {
+    if (!ImGui::BeginPopup("##cell_menu")) return;
+    FollowUi& follow = ui.follow;
+    if (follow.cell.valid() && follow.cell == follow.menu_cell) {
+        if (ImGui::MenuItem(label("follow.menu.unfollow"))) follow.cell = CellRef{};
+    } else if (ImGui::MenuItem(label("follow.menu.follow"))) {
+        follow.cell = follow.menu_cell;
+        ui.pinned = follow.menu_cell;  // the inspector explains the cell being followed
+    }
+    ImGui::EndPopup();
+}
+
+float follow_strip_height(const CanvasUi& ui) {
+    return ui.follow.lineage ? ImGui::GetFrameHeightWithSpacing() * 2.0f + ImGui::GetStyle().WindowPadding.y : 0.0f;
+}
+
+void draw_follow_strip(const Results& results, CanvasUi& ui, const Rect& area, bool interactive) {
+    if (!ui.follow.lineage || !results.trace || area.h <= 0.0f) return;
+    std::string line = tr("follow.strip.heading");
+    bool first = true;
+    for (const FollowStop& stop : follow_strip(*results.trace, *ui.follow.lineage)) {
+        line += first ? " " : std::string(" ") + tr("follow.strip.arrow") + " ";
+        first = false;
+        line += stop.same ? trf("follow.strip.value", {{"step", step_name(stop.step)}, {"value", format_value(stop.value)}})
+                          : trf("follow.strip.cells", {{"step", step_name(stop.step)}, {"cells", static_cast<long long>(stop.cells)}});
+    }
+    if (ui.follow.lineage->cut_short) line += std::string(" ") + tr("follow.strip.cut_short");
+    note_for_tests("follow " + line);
+    const float pad = ImGui::GetStyle().WindowPadding.x;
+    ImGui::PushClipRect(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), true);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), ImGui::GetColorU32(ImGuiCol_WindowBg));
+    dl->AddLine(ImVec2(area.x, area.y), ImVec2(area.right(), area.y), ImGui::GetColorU32(ImGuiCol_Separator));
+    const float button_w = interactive ? ImGui::CalcTextSize(tr("follow.unfollow")).x + pad * 3.0f : 0.0f;
+    ImGui::SetCursorScreenPos(ImVec2(area.x + pad, area.y + pad * 0.5f));
+    ImGui::PushTextWrapPos(area.right() - button_w - ImGui::GetWindowPos().x);
+    ImGui::TextWrapped("%s", line.c_str());
+    ImGui::PopTextWrapPos();
+    if (interactive) {
+        ImGui::SetCursorScreenPos(ImVec2(area.right() - button_w + pad * 0.5f, area.y + pad * 0.5f));
+        if (ImGui::SmallButton(label("follow.unfollow"))) ui.follow.cell = CellRef{};
+    }
+    ImGui::PopClipRect();
+}
+
+}  // namespace attn::gui
