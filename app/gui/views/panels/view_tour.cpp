@@ -51,7 +51,7 @@ float bubble_height(const TourState& tour, float width) {
     const float wrap = width - style.WindowPadding.x * 2.0f;
     const float title_h = ImGui::CalcTextSize(tour.title.c_str(), nullptr, false, wrap).y;
     const float text_h = ImGui::CalcTextSize(tour.text.c_str(), nullptr, false, wrap).y;
-    return style.WindowPadding.y * 2.0f + title_h + text_h + style.ItemSpacing.y * 4.0f + ImGui::GetFrameHeight() * 1.5f;
+    return style.WindowPadding.y * 2.0f + title_h + text_h + style.ItemSpacing.y * 3.0f + ImGui::GetFrameHeight();
 }
 
 // Back, the slide's number, Next and Close; what was pressed comes back in `out`.
@@ -83,8 +83,15 @@ Actions draw_tour_overlay(const TourState& tour, const lesson::SlideView& marks,
                                  [&](float w) { return bubble_height(tour, w); });
     note_for_tests("tour_bubble " + rect_text(at));
     place_window(at.x, at.y, at.w, at.h);
-    ImGui::SetNextWindowBgAlpha(0.97f);
+    // Opaque, framed in the outline's colour: the words must not mix with the panel under them.
+    ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_PopupBg];
+    bg.w = 1.0f;
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, bg);
+    ImGui::PushStyleColor(ImGuiCol_Border, kOutline);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 2.0f);
     ImGui::Begin("##tour_bubble", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    ImGui::PopStyleVar();
+    ImGui::PopStyleColor(2);
     ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());  // over the panels, whichever was clicked last
     ImGui::PushTextWrapPos(0.0f);
     ImGui::PushStyleColor(ImGuiCol_Text, kOutline);
