@@ -53,6 +53,11 @@ void outline_input_operand(const Painter& p, const Lineage& lineage, const Resul
 }  // namespace
 
 void draw_follow_cells(const Painter& p, const CanvasUi& ui, const ResultDrawn& drawn) {
+    if (layout_report_enabled() && !drawn.layout.panels.empty()) {  // where a window test finds the first panel's cells
+        const Rect& r = drawn.layout.panels.front().rect;
+        note_for_tests("item canvas.panel0 " + std::to_string(r.x) + " " + std::to_string(r.y) + " " + std::to_string(r.right()) + " " +
+                       std::to_string(r.bottom()));
+    }
     if (!ui.follow.lineage || p.f->progress < 1.0f) return;
     const Lineage& lineage = *ui.follow.lineage;
     outline_input_operand(p, lineage, drawn);
@@ -114,6 +119,7 @@ void draw_follow_strip(const Results& results, CanvasUi& ui, const Rect& area, b
     if (interactive) {
         ImGui::SetCursorScreenPos(ImVec2(area.right() - button_w + pad * 0.5f, area.y + pad * 0.5f));
         if (ImGui::SmallButton(label("follow.unfollow"))) ui.follow.cell = CellRef{};
+        note_item_for_tests("follow.unfollow");
     }
     ImGui::PopClipRect();
 }

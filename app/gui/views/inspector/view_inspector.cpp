@@ -8,6 +8,7 @@
 
 #include "app/gui/display/format.h"
 #include "app/gui/state/follow_state.h"
+#include "app/gui/window/test_hook.h"
 #include "app/gui/views/inspector/view_inspector_rules.h"
 #include "core/explain_cell.h"
 #include "app/text/step_text.h"
@@ -50,6 +51,7 @@ void follow_button(CanvasUi& canvas) {
     } else if (ImGui::SmallButton(label("follow.follow"))) {
         follow.cell = canvas.pinned;
     }
+    note_item_for_tests("follow.button");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("follow.follow.tip"));
 }
 

@@ -64,9 +64,11 @@ void bubble_buttons(const TourState& tour, Actions& out) {
     ImGui::SameLine();
     ImGui::BeginDisabled(tour.index + 1 >= tour.count);
     if (ImGui::Button(label("tour.next"))) out.tour_slide = tour.index + 1;
+    note_item_for_tests("tour.next");
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button(label("tour.close"))) out.close_tour = true;
+    note_item_for_tests("tour.close");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("tour.keys"));
 }
 
