@@ -46,6 +46,7 @@ int run_lesson_snapshot(const SnapshotOptions& options) {
     std::vector<ComputedSlide> computed;
     for (const lesson::OpenedSlide& slide : opened->slides) {
         ComputeRequest request = apply_slide(state, slide);
+        set_tour_words(state.tour, slide.slide, 0, 1);  // its words' characters join the font atlas
         request.focus_step.reset();  // every step: cells on other steps are checked against their panels
         computed.push_back({&slide, ComputeWorker::compute(request, 0)});
         if (!computed.back().result.error.empty()) return print_error(computed.back().result.error);

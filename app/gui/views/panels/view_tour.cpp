@@ -49,8 +49,11 @@ std::vector<Rect> outline_elements(const lesson::SlideView& marks, const Element
 float bubble_height(const TourState& tour, float width) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float wrap = width - style.WindowPadding.x * 2.0f;
-    const float title_h = ImGui::CalcTextSize(tour.title.c_str(), nullptr, false, wrap).y;
-    const float text_h = ImGui::CalcTextSize(tour.text.c_str(), nullptr, false, wrap).y;
+    // Wrapped as text_wrapped wraps them (between Chinese characters too).
+    const auto wrapped_h = [&](const std::string& words) {
+        return ImGui::CalcTextSize(wrap_cjk(*ImGui::GetFont(), ImGui::GetFontSize(), words, wrap).c_str()).y;
+    };
+    const float title_h = wrapped_h(tour.title), text_h = wrapped_h(tour.text);
     return style.WindowPadding.y * 2.0f + title_h + text_h + style.ItemSpacing.y * 3.0f + ImGui::GetFrameHeight();
 }
 
