@@ -181,7 +181,7 @@ def run_follow(s, attnviz, log):
     x0, y0, x1, y1 = lay.items["canvas.panel0"]
     cell = (x0 + (x1 - x0) * 1.5 / 6, y0 + (y1 - y0) * 3.5 / 6)  # row 3, column 1 of head 0's 6 x 6
     s.click(*cell)
-    if not click_item(s, "follow.button"):
+    if not click_item(s, "follow.follow"):
         return "the inspector has no Follow button for the pinned cell"
     problem = check_strip(s, attnviz, log)
     if problem:

@@ -51,7 +51,7 @@ void follow_button(CanvasUi& canvas) {
     } else if (ImGui::SmallButton(label("follow.follow"))) {
         follow.cell = canvas.pinned;
     }
-    note_item_for_tests("follow.button");
+    note_item_for_tests("follow.follow");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("follow.follow.tip"));
 }
 
