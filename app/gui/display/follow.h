@@ -45,8 +45,9 @@ struct Lineage {
     const LineageStep* find(StepId step) const;
 };
 
-// Largest step the forward walk explains cell by cell.
-inline constexpr int64_t kMaxLineageScan = 1 << 16;
+// Largest step the forward walk explains cell by cell (each cell costs one explain_cell:
+// a 128-token, 4-head score map is 65,536 of them, too many for a click to wait for).
+inline constexpr int64_t kMaxLineageScan = 1 << 14;
 
 // The lineage of `followed` (a step cell, or a weight or bias element); empty steps when
 // the address names no cell of `trace`.
