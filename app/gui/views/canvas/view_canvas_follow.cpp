@@ -52,6 +52,26 @@ void outline_input_operand(const Painter& p, const Lineage& lineage, const Resul
 
 }  // namespace
 
+void outline_lineage(const Painter& p, const CanvasUi& ui, int step, const std::vector<int>& visible,
+                     const std::vector<PanelPlace>& places) {
+    if (!ui.follow.lineage || p.f->progress < 1.0f) return;
+    const LineageStep* here = ui.follow.lineage->find(p.step(step).id);
+    if (!here) return;
+    const StepDisplay& sd = p.display(step);
+    // Sources and what it feeds first, the followed number over them.
+    for (const LineageRole pass : {LineageRole::Source, LineageRole::Feeds, LineageRole::Same}) {
+        for (const LineageCell& c : here->cells) {
+            PanelCellPos at;
+            if (c.role != pass || !panel_cell(sd, c.index, at)) continue;
+            const auto shown = std::find(visible.begin(), visible.end(), at.panel);
+            const size_t k = static_cast<size_t>(shown - visible.begin());
+            if (shown == visible.end() || k >= places.size()) continue;
+            const PanelPlace& place = places[k];
+            outline_cell(p, cell_rect(place.rect, place.cell_w, place.cell_h, at.row, at.col), c.role);
+        }
+    }
+}
+
 void draw_follow_cells(const Painter& p, const CanvasUi& ui, const ResultDrawn& drawn) {
     if (layout_report_enabled() && !drawn.layout.panels.empty()) {  // where a window test finds the first panel's cells
         const Rect& r = drawn.layout.panels.front().rect;
@@ -59,23 +79,8 @@ void draw_follow_cells(const Painter& p, const CanvasUi& ui, const ResultDrawn& 
                        std::to_string(r.bottom()));
     }
     if (!ui.follow.lineage || p.f->progress < 1.0f) return;
-    const Lineage& lineage = *ui.follow.lineage;
-    outline_input_operand(p, lineage, drawn);
-    const LineageStep* here = lineage.find(p.step(p.f->step).id);
-    if (!here) return;
-    const StepDisplay& sd = p.display(p.f->step);
-    // Sources and what it feeds first, the followed number over them.
-    for (const LineageRole pass : {LineageRole::Source, LineageRole::Feeds, LineageRole::Same}) {
-        for (const LineageCell& c : here->cells) {
-            PanelCellPos at;
-            if (c.role != pass || !panel_cell(sd, c.index, at)) continue;
-            const auto shown = std::find(drawn.visible.begin(), drawn.visible.end(), at.panel);
-            const size_t k = static_cast<size_t>(shown - drawn.visible.begin());
-            if (shown == drawn.visible.end() || k >= drawn.layout.panels.size()) continue;
-            const PanelPlace& place = drawn.layout.panels[k];
-            outline_cell(p, cell_rect(place.rect, place.cell_w, place.cell_h, at.row, at.col), c.role);
-        }
-    }
+    outline_input_operand(p, *ui.follow.lineage, drawn);
+    outline_lineage(p, ui, p.f->step, drawn.visible, drawn.layout.panels);
 }
 
 void draw_follow_menu(CanvasUi& ui) {

@@ -8,6 +8,10 @@
 
 namespace attn::gui {
 
+// Outlines the followed cell's lineage cells of step `step` in its `visible` panels, drawn at
+// `places` (the result, or a source in the column beside it).
+void outline_lineage(const Painter& p, const CanvasUi& ui, int step, const std::vector<int>& visible,
+                     const std::vector<PanelPlace>& places);
 // Outlines the lineage cells of the step on screen in the result panels and, on a
 // projection, in its X: the followed number strongly, its sources and what it feeds thinly.
 void draw_follow_cells(const Painter& p, const CanvasUi& ui, const ResultDrawn& drawn);
