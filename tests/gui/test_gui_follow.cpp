@@ -5,6 +5,9 @@
 #include <algorithm>
 
 #include "app/gui/display/follow.h"
+#include "app/gui/state/follow_state.h"
+#include "app/text/languages.h"
+#include "tests/gui/headless_imgui.h"
 #include "core/attention.h"
 #include "tests/test_configs.h"
 
@@ -128,4 +131,43 @@ TEST_CASE("a lineage cell is found in the panel that draws it") {
     CHECK(cell_index(model.steps[static_cast<size_t>(q)].panels[static_cast<size_t>(at.panel)], at.row, at.col) ==
           std::vector<int64_t>{0, 2, 6});
     CHECK_FALSE(panel_cell(sd, {0, 1, 7, 2}, at));  // no row 7
+}
+
+namespace {
+
+void recompute(AppState& state, const AttentionConfig& c) {
+    ComputeRequest request;
+    request.config = c;
+    request.max_extent = 256;
+    const ComputeResult computed = ComputeWorker::compute(request, 1);
+    REQUIRE_MESSAGE(computed.error.empty(), text::render(computed.error));
+    accept_result(state, computed, 0.0);
+}
+
+}  // namespace
+
+TEST_CASE("a followed cell is followed in the new trace after a new seed, and dropped when its step changes shape") {
+    AttentionConfig c = causal(sized(5, 8, 2));
+    AppState state = testing::state_for(c);
+    FollowUi& follow = state.ui.canvas.follow;
+    follow.cell = CellRef{state.results.trace->index_of(StepId::AttnScores), 1, 3, 1};
+    refresh_follow(follow, state.results);
+    REQUIRE(follow.lineage);
+    CHECK(follow.lineage->followed == CellAddress::of_step(StepId::AttnScores, {0, 1, 3, 1}));
+    const std::shared_ptr<const Lineage> before = follow.lineage;
+    c.seed = 3;
+    recompute(state, c);
+    REQUIRE(follow.cell.valid());
+    refresh_follow(follow, state.results);
+    REQUIRE(follow.lineage);
+    CHECK(follow.lineage != before);  // the new trace's lineage
+    CHECK(follow.trace.lock() == state.results.trace);
+    const std::vector<FollowStop> stops = follow_strip(*state.results.trace, *follow.lineage);
+    REQUIRE_FALSE(stops.empty());
+    CHECK(stops.front().value == state.results.trace->find(StepId::AttnScores)->tensor.at({0, 1, 3, 1}));
+    c.num_heads = 1;
+    recompute(state, c);
+    CHECK_FALSE(follow.cell.valid());
+    refresh_follow(follow, state.results);
+    CHECK_FALSE(follow.lineage);
 }

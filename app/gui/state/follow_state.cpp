@@ -30,6 +30,17 @@ bool address_of(const Results& results, const CellRef& ref, CellAddress& out) {
     return false;
 }
 
+CellKeep cell_keep(const Results& results, const CellRef& cell) {
+    const Step* step = cell.valid() ? results.step_at(cell.step) : nullptr;
+    if (!step) return CellKeep{};
+    return CellKeep{cell.step, step->id, step->tensor.shape()};
+}
+
+bool CellKeep::kept_in(const Results& results) const {
+    const Step* now = id ? results.step_at(step) : nullptr;
+    return now && now->id == *id && now->tensor.shape() == shape;
+}
+
 void refresh_follow(FollowUi& follow, const Results& results) {
     CellAddress address;
     // Differences from float32 are no values their rules explain (fp32_difference.h).
