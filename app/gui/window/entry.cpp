@@ -27,6 +27,7 @@
 #include "app/gui/window/lesson_keys.h"
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/window/test_hook.h"
+#include "app/gui/window/tour_actions.h"
 #include "app/gui/window/window_parts.h"
 #include "app/gui/window/x11_events.h"
 #include "app/text/language_tag.h"
@@ -151,15 +152,15 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     // Shortcuts wait while a text field or a dialog has the keyboard.
     Actions actions;
     if (!io.WantTextInput && state.jobs.dialog.kind == DialogState::Kind::None) {
-        // The tour's Right / Left first (state/tour.h), then a lesson's slide keys: the keys
-        // they use do not move the playback too.
-        const int tour_slide = state.tour.running() ? slide_key_target(parts.keys.presses, state.tour.index, state.tour.count) : -1;
+        // The tour's keys first (tour_actions.h), then a lesson's slide keys: the keys they
+        // use do not move the playback too.
+        Actions tour = tour_key_actions(parts.keys.presses, state.tour);
         const int slide = parts.lesson ? slide_key_target(parts.keys.presses, parts.slide_index,
                                                            static_cast<int>(parts.lesson->slides.size()))
                                        : -1;
         actions = key_actions(parts.keys.presses, state.ui.playback, state.ui.presentation);
         actions.go_to_slide = slide;
-        actions.tour_slide = tour_slide;
+        actions |= std::move(tour);
     }
     FrameContext ctx;
     ctx.cache = parts.cache.get();

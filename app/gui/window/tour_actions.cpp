@@ -1,5 +1,8 @@
 #include "app/gui/window/tour_actions.h"
 
+#include <GLFW/glfw3.h>
+
+#include "app/gui/window/lesson_keys.h"
 #include "app/gui/window/window_parts.h"
 #include "app/text/languages.h"
 
@@ -29,6 +32,14 @@ void show(AppState& state, WindowParts& parts, int index, double now) {
 }
 
 }  // namespace
+
+Actions tour_key_actions(KeyPresses& presses, const TourState& tour) {
+    Actions out;
+    if (!tour.running()) return out;
+    out.tour_slide = slide_key_target(presses, tour.index, tour.count);
+    for (const auto& press : presses) out.close_tour |= press.first == GLFW_KEY_ESCAPE;
+    return out;
+}
 
 void apply_tour_actions(AppState& state, const Actions& actions, WindowParts& parts, double now) {
     if (actions.close_tour) {
