@@ -21,6 +21,11 @@ ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& opened) {
     state.ui.lesson.pending = slide.view;
     state.ui.lesson.number = slide.number;
     state.ui.lesson.title = slide.title;
+    if (!state.tour.running()) {  // a slide pointing at the window: its words in the bubble (tour.h)
+        const bool points = !slide.view.elements.empty();
+        state.tour.title = points ? slide.title : "";
+        state.tour.text = points ? slide.note : "";
+    }
     ComputeRequest request;
     request.prebuilt = std::make_shared<const io::Problem>(opened.problem);
     request.batch_item = slide.view.batch_item;

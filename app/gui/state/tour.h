@@ -18,7 +18,9 @@ struct ComputeRequest;
 struct TourState {
     int index = -1;           // the slide shown, from 0; -1: no tour
     int count = 0;            // the tour's slides
-    std::string title, text;  // the slide's title and note: the bubble's words
+    // The bubble's words: the slide's title and note. Also set, with no tour running, for a
+    // lesson's slide that points at the window (lesson_apply.h); empty: no bubble.
+    std::string title, text;
     std::optional<Session> before;  // the learner's session, put back when the tour closes
     bool running() const { return index >= 0; }
 };

@@ -81,7 +81,7 @@ Actions draw_tour_overlay(const TourState& tour, const lesson::SlideView& marks,
                           const Rect& screen, bool interactive) {
     Actions out;
     const std::vector<Rect> shown = outline_elements(marks, elements);
-    if (!tour.running()) return out;
+    if (tour.title.empty() && tour.text.empty()) return out;
     const float fs = ImGui::GetFontSize();
     const Rect target = shown.empty() ? Rect{screen.x + screen.w * 0.5f, screen.y + screen.h * 0.5f, 0, 0} : bounding_rect(shown);
     const Rect at = place_bubble(screen, target, fs * 0.6f, {fs * 24.0f, fs * 18.0f, fs * 14.0f, fs * 11.0f},
@@ -105,8 +105,8 @@ Actions draw_tour_overlay(const TourState& tour, const lesson::SlideView& marks,
     text_wrapped(tour.text.c_str());
     ImGui::PopTextWrapPos();
     ImGui::Spacing();
-    if (interactive) bubble_buttons(tour, out);
-    else ImGui::TextDisabled("%s", trf("tour.counter", {{"number", tour.index + 1}, {"count", tour.count}}).c_str());
+    if (interactive && tour.running()) bubble_buttons(tour, out);
+    else if (tour.count > 0) ImGui::TextDisabled("%s", trf("tour.counter", {{"number", tour.index + 1}, {"count", tour.count}}).c_str());
     ImGui::End();
     return out;
 }
