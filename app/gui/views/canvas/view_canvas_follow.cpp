@@ -103,6 +103,16 @@ void draw_follow_strip(const Results& results, CanvasUi& ui, const Rect& area, b
     if (!ui.follow.lineage || !results.trace || area.h <= 0.0f) return;
     std::string line = tr("follow.strip.heading");
     bool first = true;
+    // A weight or bias element is no step's cell: it opens the strip with its own value.
+    const CellAddress& followed = ui.follow.lineage->followed;
+    if (followed.kind != CellAddress::Kind::Step) {
+        const bool weight = followed.kind == CellAddress::Kind::Weight;
+        const std::string name = weight ? std::string(weight_symbol(followed.weight)) + "[" + std::to_string(followed.row) + ", " +
+                                              std::to_string(followed.col) + "]"
+                                        : std::string(bias_symbol(followed.weight)) + "[" + std::to_string(followed.row) + "]";
+        line += " " + trf("follow.strip.value", {{"step", name}, {"value", format_value(value_at_cell(*results.trace, followed))}});
+        first = false;
+    }
     for (const FollowStop& stop : follow_strip(*results.trace, *ui.follow.lineage)) {
         line += first ? " " : std::string(" ") + tr("follow.strip.arrow") + " ";
         first = false;
