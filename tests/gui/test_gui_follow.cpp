@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/gui/display/follow.h"
+#include "app/gui/display/tour_bubble.h"
 #include "app/gui/state/follow_state.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
@@ -170,4 +171,39 @@ TEST_CASE("a followed cell is followed in the new trace after a new seed, and dr
     CHECK_FALSE(follow.cell.valid());
     refresh_follow(follow, state.results);
     CHECK_FALSE(follow.lineage);
+}
+
+TEST_CASE("the whole window follows a cell through every step, and the tour's overlay outlines the slots it records") {
+    testing::HeadlessImGui ui(1024, 768);
+    AppState state = testing::state_for(causal(sized(5, 8, 2)));
+    state.settings.hint_seen = true;
+    const int scores = state.results.trace->index_of(StepId::AttnScores);
+    state.ui.canvas.follow.cell = CellRef{scores, 0, 4, 2};
+    for (int step = 0; step < state.ui.playback.step_count(); ++step) {
+        CAPTURE(step);
+        state.ui.playback.set_position(step, 1.0f);
+        ui.frame(state);
+        ui.frame(state);
+        REQUIRE(state.ui.canvas.follow.lineage);  // made by the canvas, kept while nothing changes
+        CHECK(state.ui.canvas.follow.cell.step == scores);
+        for (const char* id : {"menu", "controls", "timeline", "canvas", "explanation", "inspector"}) CHECK_MESSAGE(state.ui.elements.find(id), id);
+    }
+    const std::shared_ptr<const Lineage> made = state.ui.canvas.follow.lineage;
+    ui.frame(state);
+    CHECK(state.ui.canvas.follow.lineage == made);  // not made again each frame
+    // The tour's bubble is drawn beside the outlined inspector, on screen.
+    state.ui.lesson.marks.elements = {"inspector"};
+    state.tour.index = 0;
+    state.tour.count = 3;
+    state.tour.title = "The inspector";
+    state.tour.text = "It explains the pinned cell.";
+    ui.frame(state);
+    ui.frame(state);
+    ImGuiWindow* bubble = ImGui::FindWindowByName("##tour_bubble");
+    REQUIRE(bubble);
+    const Rect inspector = *state.ui.elements.find("inspector");
+    const Rect at{bubble->Pos.x, bubble->Pos.y, bubble->Size.x, bubble->Size.y};
+    CHECK_FALSE(rects_overlap(at, inspector));
+    CHECK(at.right() <= 1024.0f);
+    CHECK(at.bottom() <= 768.0f);
 }
