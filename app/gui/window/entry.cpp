@@ -306,6 +306,7 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 
+    close_tour(state);  // quitting during the tour saves the learner's own session, not the tour's
     store_config_in_settings(state);
     save_settings(state.settings);
     stop_imgui(*parts);
