@@ -97,7 +97,9 @@ Actions draw_tour_overlay(const TourState& tour, const lesson::SlideView& marks,
     ImGui::Begin("##tour_bubble", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     ImGui::PopStyleVar();
     ImGui::PopStyleColor(2);
-    ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());  // over the panels, whichever was clicked last
+    // Over the panels, whichever was clicked last; under an open menu or dialog.
+    if (!ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel))
+        ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
     ImGui::PushTextWrapPos(0.0f);
     ImGui::PushStyleColor(ImGuiCol_Text, kOutline);
     text_wrapped(tour.title.c_str());
