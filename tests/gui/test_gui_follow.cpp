@@ -10,6 +10,7 @@
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
 #include "core/attention.h"
+#include "core/recipe.h"
 #include "tests/test_configs.h"
 
 using namespace attn;
@@ -206,4 +207,37 @@ TEST_CASE("the whole window follows a cell through every step, and the tour's ov
     CHECK_FALSE(rects_overlap(at, inspector));
     CHECK(at.right() <= 1024.0f);
     CHECK(at.bottom() <= 768.0f);
+}
+
+TEST_CASE("in every recipe and variant a score's number is carried to its weight, each link named by the link's explanation") {
+    std::vector<std::pair<std::string, AttentionConfig>> configs;
+    for (const Recipe& recipe : recipes()) configs.emplace_back(recipe.name, recipe.config);
+    for (Variant variant : {Variant::Split, Variant::Fused, Variant::Stacked})
+        configs.emplace_back("variant " + std::to_string(static_cast<int>(variant)), with_variant(causal(sized(4, 6, 2)), variant));
+    for (const auto& [name, config] : configs) {
+        CAPTURE(name);
+        Result<Trace> run = run_attention(config);
+        REQUIRE_MESSAGE(run.ok(), run.error());
+        const Trace& trace = run.value();
+        const Step* scores = trace.find(StepId::AttnScores);
+        REQUIRE(scores);
+        std::vector<int64_t> cell(scores->tensor.shape().size(), 0);
+        cell[2] = scores->tensor.dim(2) - 1;  // the last query, which sees every key
+        const Lineage lineage = cell_lineage(trace, CellAddress::of_step(StepId::AttnScores, cell));
+        CHECK(role_of(lineage, StepId::AttnWeights, cell) == LineageRole::Same);
+        // Every Same cell after the score is computed from a Same cell: its explanation's operand.
+        bool after = false;
+        for (const LineageStep& s : lineage.steps) {
+            after |= s.step == StepId::AttnScores;
+            if (!after || s.step == StepId::AttnScores) continue;
+            for (const LineageCell& c : s.cells) {
+                if (c.role != LineageRole::Same) continue;
+                CAPTURE(step_name(s.step));
+                const CellExplanation e = explain_cell(trace, CellAddress::of_step(s.step, c.index));
+                CHECK(role_of(lineage, e.operand.step, e.operand.index) == LineageRole::Same);
+            }
+        }
+        if (const Step* out = trace.find(StepId::Out))  // the whole out row of that query
+            CHECK(cells_in(lineage, StepId::Out, LineageRole::Feeds) == static_cast<size_t>(out->tensor.dim(2)));
+    }
 }
