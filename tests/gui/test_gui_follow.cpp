@@ -241,3 +241,21 @@ TEST_CASE("in every recipe and variant a score's number is carried to its weight
             CHECK(cells_in(lineage, StepId::Out, LineageRole::Feeds) == static_cast<size_t>(out->tensor.dim(2)));
     }
 }
+
+TEST_CASE("a trained model's weight is followed into the residual and the next-word probabilities") {
+    const AppState state = testing::state_for_model("tiny-lm", 0);
+    const Trace& trace = *state.results.trace;
+    const Step* weights = trace.find(StepId::AttnWeights);
+    REQUIRE(weights);
+    const std::vector<int64_t> cell{0, 1, 3, 2};
+    const Lineage lineage = cell_lineage(trace, CellAddress::of_step(StepId::AttnWeights, cell));
+    CHECK(role_of(lineage, StepId::AttnScores, cell) == LineageRole::Same);
+    CHECK(cells_in(lineage, StepId::Out, LineageRole::Feeds) == static_cast<size_t>(trace.find(StepId::Out)->tensor.dim(2)));
+    for (StepId later : {StepId::Residual, StepId::NextTokenProbs}) {
+        CAPTURE(step_name(later));
+        if (trace.find(later)) CHECK(cells_in(lineage, later, LineageRole::Feeds) > 0);
+    }
+    // Back through the head split to q's row, not further: q's cells were made by a sum.
+    CHECK(cells_in(lineage, StepId::Q, LineageRole::Source) == static_cast<size_t>(trace.config.head_dim()));
+    CHECK(cells_in(lineage, StepId::Norm, LineageRole::Source) == 0);
+}
