@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/gui/display/format.h"
+#include "app/gui/window/cjk_wrap.h"
 #include "app/gui/window/test_hook.h"
 #include "app/text/languages.h"
 
@@ -95,44 +96,66 @@ void draw_follow_menu(CanvasUi& ui) {
     ImGui::EndPopup();
 }
 
-float follow_strip_height(const CanvasUi& ui) {
-    return ui.follow.lineage ? ImGui::GetFrameHeightWithSpacing() * 2.0f + ImGui::GetStyle().WindowPadding.y : 0.0f;
-}
+namespace {
 
-void draw_follow_strip(const Results& results, CanvasUi& ui, const Rect& area, bool interactive) {
-    if (!ui.follow.lineage || !results.trace || area.h <= 0.0f) return;
+// "Followed: attn_scores 0.02817 → attn_scaled 0.01408 → ... → out (8 cells)".
+std::string strip_text(const Trace& trace, const Lineage& lineage) {
     std::string line = tr("follow.strip.heading");
     bool first = true;
     // A weight or bias element is no step's cell: it opens the strip with its own value.
-    const CellAddress& followed = ui.follow.lineage->followed;
+    const CellAddress& followed = lineage.followed;
     if (followed.kind != CellAddress::Kind::Step) {
         const bool weight = followed.kind == CellAddress::Kind::Weight;
         const std::string name = weight ? std::string(weight_symbol(followed.weight)) + "[" + std::to_string(followed.row) + ", " +
                                               std::to_string(followed.col) + "]"
                                         : std::string(bias_symbol(followed.weight)) + "[" + std::to_string(followed.row) + "]";
-        line += " " + trf("follow.strip.value", {{"step", name}, {"value", format_value(value_at_cell(*results.trace, followed))}});
+        line += " " + trf("follow.strip.value", {{"step", name}, {"value", format_value(value_at_cell(trace, followed))}});
         first = false;
     }
-    for (const FollowStop& stop : follow_strip(*results.trace, *ui.follow.lineage)) {
+    for (const FollowStop& stop : follow_strip(trace, lineage)) {
         line += first ? " " : std::string(" ") + tr("follow.strip.arrow") + " ";
         first = false;
         line += stop.same ? trf("follow.strip.value", {{"step", step_name(stop.step)}, {"value", format_value(stop.value)}})
                           : trf("follow.strip.cells", {{"step", step_name(stop.step)}, {"cells", static_cast<long long>(stop.cells)}});
     }
-    if (ui.follow.lineage->cut_short) line += std::string(" ") + tr("follow.strip.cut_short");
+    if (lineage.cut_short) line += std::string(" ") + tr("follow.strip.cut_short");
+    return line;
+}
+
+// The strip's text column: the width less the padding and the Unfollow button.
+float strip_wrap_width(float width, bool interactive) {
+    const float pad = ImGui::GetStyle().WindowPadding.x;
+    const float button_w = interactive ? ImGui::CalcTextSize(tr("follow.unfollow")).x + pad * 3.0f : 0.0f;
+    return std::max(1.0f, width - 2.0f * pad - button_w);
+}
+
+}  // namespace
+
+float follow_strip_height(const Results& results, const CanvasUi& ui, float width, bool interactive) {
+    if (!ui.follow.lineage || !results.trace) return 0.0f;
+    const std::string line = strip_text(*results.trace, *ui.follow.lineage);
+    const float text_h =
+        ImGui::CalcTextSize(wrap_cjk(*ImGui::GetFont(), ImGui::GetFontSize(), line, strip_wrap_width(width, interactive)).c_str()).y;
+    // At most five lines: the canvas keeps the rest (a longer strip is cut, its start kept).
+    return std::min(text_h, ImGui::GetTextLineHeightWithSpacing() * 5.0f) + ImGui::GetStyle().WindowPadding.y * 1.5f;
+}
+
+void draw_follow_strip(const Results& results, CanvasUi& ui, const Rect& area, bool interactive) {
+    if (!ui.follow.lineage || !results.trace || area.h <= 0.0f) return;
+    const std::string line = strip_text(*results.trace, *ui.follow.lineage);
     note_for_tests("follow " + line);
     const float pad = ImGui::GetStyle().WindowPadding.x;
     ImGui::PushClipRect(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), true);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRectFilled(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), ImGui::GetColorU32(ImGuiCol_WindowBg));
     dl->AddLine(ImVec2(area.x, area.y), ImVec2(area.right(), area.y), ImGui::GetColorU32(ImGuiCol_Separator));
-    const float button_w = interactive ? ImGui::CalcTextSize(tr("follow.unfollow")).x + pad * 3.0f : 0.0f;
+    const float wrap = strip_wrap_width(area.w, interactive);
     ImGui::SetCursorScreenPos(ImVec2(area.x + pad, area.y + pad * 0.5f));
-    ImGui::PushTextWrapPos(area.right() - button_w - ImGui::GetWindowPos().x);
-    ImGui::TextWrapped("%s", line.c_str());
+    ImGui::PushTextWrapPos(area.x + pad + wrap - ImGui::GetWindowPos().x);
+    text_wrapped(line.c_str());  // breaks between Chinese characters too
     ImGui::PopTextWrapPos();
     if (interactive) {
-        ImGui::SetCursorScreenPos(ImVec2(area.right() - button_w + pad * 0.5f, area.y + pad * 0.5f));
+        ImGui::SetCursorScreenPos(ImVec2(area.x + pad * 2.0f + wrap, area.y + pad * 0.5f));
         if (ImGui::SmallButton(label("follow.unfollow"))) ui.follow.cell = CellRef{};
         note_item_for_tests("follow.unfollow");
     }

@@ -20,8 +20,9 @@ void draw_follow_cells(const Painter& p, const CanvasUi& ui, const ResultDrawn& 
 // following. Call in the canvas's window after draw_canvas.
 void draw_follow_menu(CanvasUi& ui);
 
-// The height of the strip under the canvas: 0 when nothing is followed.
-float follow_strip_height(const CanvasUi& ui);
+// The height of the strip under a canvas `width` wide: its text's, up to five lines; 0 when
+// nothing is followed.
+float follow_strip_height(const Results& results, const CanvasUi& ui, float width, bool interactive);
 // "Followed: attn_scores 3.76 -> attn_scaled 0.94 -> ..." over `area`, with Unfollow
 // (`interactive`: not in pictures).
 void draw_follow_strip(const Results& results, CanvasUi& ui, const Rect& area, bool interactive);

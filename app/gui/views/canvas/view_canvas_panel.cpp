@@ -133,7 +133,7 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
     CanvasFrame frame = canvas_frame_for(results, session, ui, settings, ctx);
     // A followed cell's strip takes the bottom of the canvas (Follow, view_canvas_follow.h).
     refresh_follow(ui.canvas.follow, results);
-    const float follow_h = follow_strip_height(ui.canvas);
+    const float follow_h = follow_strip_height(results, ui.canvas, size.x, frame.interactive);
     const Rect area{pos.x, pos.y, size.x, size.y - follow_h};
     const float s = ImGui::GetFontSize();
     // Head selector for small multiples, top right (the canvas keeps that corner free).
