@@ -46,6 +46,7 @@ int run_lesson_snapshot(const SnapshotOptions& options) {
     std::vector<ComputedSlide> computed;
     for (const lesson::OpenedSlide& slide : opened->slides) {
         ComputeRequest request = apply_slide(state, slide);
+        set_tour_words(state.tour, slide.slide, 0, 1);  // its words' characters join the font atlas
         request.focus_step.reset();  // every step: cells on other steps are checked against their panels
         computed.push_back({&slide, ComputeWorker::compute(request, 0)});
         if (!computed.back().result.error.empty()) return print_error(computed.back().result.error);
@@ -59,9 +60,14 @@ int run_lesson_snapshot(const SnapshotOptions& options) {
     PngEncoderPool pool;
     for (ComputedSlide& c : computed) {
         apply_slide(state, *c.slide);
+        // A tour slide's bubble, with its words (state/tour.h); other slides have none.
+        const int position = static_cast<int>(&c - computed.data());
+        if (c.slide->slide.view.elements.empty()) state.tour = TourState{};
+        else set_tour_words(state.tour, c.slide->slide, position, static_cast<int>(computed.size()));
         accept_result(state, std::move(c.result), 0.0);
         cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
-        render_state(renderer, state, cache, SnapshotLayout::Slide);
+        // A slide that points at parts of the window (a tour's) is drawn as the whole window.
+        render_state(renderer, state, cache, c.slide->slide.view.elements.empty() ? SnapshotLayout::Slide : SnapshotLayout::FullWindow);
         pool.wait_for_room();
         pool.submit(options.out_dir + "/" + lesson::slide_file_name(c.slide->slide), renderer.pixel_width(),
                     renderer.pixel_height(), renderer.pixels());

@@ -30,6 +30,10 @@ struct Actions {
     bool toggle_pointer = false;       // View > Laser pointer (presenting, window/present_keys.h)
     bool toggle_pen = false;           // View > Pen
     bool toggle_overview = false;      // View > Overview (O): every layer's heads instead of the picture
+    // Help > Tour (state/tour.h): start it, show its slide `tour_slide` (-1: stay), close it.
+    bool start_tour = false;
+    int tour_slide = -1;
+    bool close_tour = false;
     std::optional<ExportRequest> export_request;  // the first one asked for wins
     // Compare mode (state/compare.h): View > Compare, the A/B switch, a ready contrast.
     bool toggle_compare = false;
@@ -68,6 +72,9 @@ struct Actions {
         if (!compare_b_edit) compare_b_edit = std::move(other.compare_b_edit);
         toggle_pointer |= other.toggle_pointer;
         toggle_pen |= other.toggle_pen;
+        start_tour |= other.start_tour;  // Help > Tour
+        if (tour_slide < 0) tour_slide = other.tour_slide;
+        close_tour |= other.close_tour;
         if (!export_request) export_request = std::move(other.export_request);
         if (!session_edit) session_edit = std::move(other.session_edit);
         if (!sources_edit) sources_edit = std::move(other.sources_edit);

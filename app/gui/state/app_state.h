@@ -7,6 +7,7 @@
 //   ui        playback, selection, panels, status line (ui_state.h)
 //   jobs      the open dialog and "export all steps" (jobs.h)
 //   compare   View > Compare: a second session B, its trace and A − B (compare.h)
+//   tour      Help > Tour while it runs (tour.h)
 // It owns no GL objects and never writes into a trace; a new trace arrives from the
 // ComputeWorker through accept_result.
 #pragma once
@@ -19,6 +20,7 @@
 #include "app/gui/state/results.h"
 #include "app/gui/state/session.h"
 #include "app/gui/state/settings.h"
+#include "app/gui/state/tour.h"
 #include "app/gui/state/ui_state.h"
 
 namespace attn::gui {
@@ -30,6 +32,7 @@ struct AppState {
     UiState ui;
     Jobs jobs;
     CompareState compare;
+    TourState tour;  // Help > Tour, while it runs (tour.h)
 };
 
 // The colour scale the View menu chose (saved in the settings).

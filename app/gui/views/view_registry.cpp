@@ -20,6 +20,7 @@
 #include "app/gui/views/panels/view_presenter.h"
 #include "app/gui/views/panels/view_status.h"
 #include "app/gui/views/panels/view_timeline.h"
+#include "app/gui/views/panels/view_tour.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -87,6 +88,11 @@ const std::vector<ViewSpec>& registered_views() {
          }},
         {nullptr, false, DockSlot::StatusBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {
              return draw_status_line(ui, s.jobs.export_progress, c.now, area);
+         }},
+        // Help > Tour's outlines and bubble, over everything drawn before it (view_tour.h).
+        {nullptr, false, DockSlot::StatusBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+             const ImVec2 screen = ImGui::GetIO().DisplaySize;
+             return draw_tour_overlay(s.tour, ui.lesson.marks, ui.elements, Rect{0, 0, screen.x, screen.y}, !c.offscreen);
          }},
     };
     return views;

@@ -8,6 +8,7 @@
 #include "app/gui/window/compare_window.h"
 #include "app/gui/window/cjk_font.h"
 #include "app/gui/window/present_keys.h"
+#include "app/gui/window/tour_actions.h"
 #include "app/gui/window/window_parts.h"
 #include "app/text/languages.h"
 
@@ -53,6 +54,7 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
     }
     // View > Overview: open without thumbnails, the canvas panel asks for a trace with them.
     if (actions.toggle_overview) state.ui.canvas.overview = !state.ui.canvas.overview;
+    apply_tour_actions(state, actions, parts, now);  // Help > Tour (tour_actions.h)
     if (actions.scale_changed || actions.language_changed) parts.rebuild_fonts = true;
     if (actions.language_changed) {
         glfwSetWindowTitle(parts.window, text::tr("window.title"));

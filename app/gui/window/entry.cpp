@@ -29,6 +29,7 @@
 #include "app/gui/window/present_keys.h"
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/window/test_hook.h"
+#include "app/gui/window/tour_actions.h"
 #include "app/gui/window/window_parts.h"
 #include "app/gui/window/x11_events.h"
 #include "app/text/language_tag.h"
@@ -178,14 +179,16 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     // Presenting (present_keys.h): the pointer follows the mouse while L is held.
     follow_pointer(state.ui.present, !io.WantTextInput && io.KeysDown[GLFW_KEY_L], io.MousePos.x, io.MousePos.y, glfwGetTime());
     if (!io.WantTextInput && state.jobs.dialog.kind == DialogState::Kind::None) {
-        // The presenter's keys first: the keys they use (B, N, L, D, C, pen keys) go no further.
+        // The tour's keys first (tour_actions.h), then the presenter's (B, N, L, D, C, the pen's
+        // keys), then a lesson's slide keys: the keys each one uses go no further.
+        Actions tour = tour_key_actions(parts.keys.presses, state.tour);
         presenter_keys(parts.keys.presses, state.ui, parts.lesson != nullptr);
-        // A lesson's slide keys first: the keys they use do not move the playback too.
         const int slide = parts.lesson ? slide_key_target(parts.keys.presses, parts.slide_index,
                                                            static_cast<int>(parts.lesson->slides.size()))
                                        : -1;
         actions = key_actions(parts.keys.presses, state.ui.playback, state.ui.presentation);
         actions.go_to_slide = slide;
+        actions |= std::move(tour);
     }
     FrameContext ctx;
     ctx.cache = parts.cache.get();
@@ -345,6 +348,7 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 
+    close_tour(state);  // quitting during the tour saves the learner's own session, not the tour's
     store_config_in_settings(state);
     save_settings(state.settings);
     stop_imgui(*parts);

@@ -31,6 +31,7 @@ struct WindowParts {
     lesson::OpenedLesson* lesson = nullptr;  // `attnviz --lesson`: its slides (the pen's drawings are kept in them)
     int slide_index = 0;            // with a lesson: the slide on screen
     NotesWindow notes;              // presenting with a second monitor: the speaker's window
+    std::unique_ptr<lesson::OpenedLesson> tour;  // Help > Tour's lesson, once opened (state/tour.h)
     // GL objects must die before the context: reset before it is destroyed.
     std::unique_ptr<HeatmapCache> cache = std::make_unique<HeatmapCache>();
     std::unique_ptr<HeatmapCache> compare_b_cache = std::make_unique<HeatmapCache>();

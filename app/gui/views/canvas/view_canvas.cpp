@@ -4,6 +4,7 @@
 //   draw_canvas          header line, split, result, sources, legend, strip, mouse
 #include "app/gui/views/canvas/view_canvas.h"
 #include "app/gui/views/canvas/view_canvas_focus.h"
+#include "app/gui/views/canvas/view_canvas_follow.h"
 #include "app/gui/views/canvas/view_weight_lines.h"
 #include "app/gui/views/canvas/view_overview.h"
 #include "app/gui/views/canvas/view_canvas_notes.h"
@@ -148,6 +149,13 @@ CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, f
 
 namespace {
 
+// A right click on the hovered cell opens its menu (Follow; view_canvas_follow.h).
+void open_cell_menu(CanvasUi& ui) {
+    if (!ImGui::IsMouseClicked(ImGuiMouseButton_Right)) return;
+    ui.follow.menu_cell = ui.hovered;
+    ImGui::OpenPopup("##cell_menu");
+}
+
 // The painter of `frame`: palette and sizes from its type and scale.
 Painter canvas_painter(const CanvasFrame& frame) {
     Painter p;  // p.dl stays null: only the callers that draw take the window's list
@@ -265,6 +273,7 @@ float draw_canvas_key(const CanvasFrame& frame, const CanvasUi& ui, const Rect& 
 CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     CanvasRequests requests;
     ui.placed.clear();
+    ui.storage_rect = Rect{};
     if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
     if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return requests;
     if (frame.show_overview) return draw_overview(frame, ui, area);  // View > Overview (view_overview.h)
@@ -378,11 +387,13 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
             outline_rect(p, outline, 2.0f);
         }
     }
+    draw_follow_cells(p, ui, drawn);  // the followed cell's lineage (Follow)
 
     if (!frame.key_beside)
         draw_legend(p, sd, legend_on_top ? legend_rect
                                          : Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, legend_bar_h});
     if (strip) draw_storage_strip(p, strip_area);
+    ui.storage_rect = strip ? strip_area : Rect{};
     if (focus_h > 0.0f) draw_focus_summary(p, sd, focus_area);
     if (notes_h > 0.0f) draw_notes(p, sd, notes_area);
     if (more_notes_h > 0.0f) draw_config_notes(p, more_notes, more_notes_area);
@@ -413,6 +424,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
             ui.pinned = ui.hovered;
             if (head >= 0) ui.focus_head = head;  // a click chooses; hovering only previews
         }
+        open_cell_menu(ui);
         if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && sd.arrangement == Arrangement::Grid) {
             ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
         }
@@ -425,6 +437,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
         const int col = std::clamp(static_cast<int>((m.x - o.rect.x) / o.rect.w * static_cast<float>(o.cols)), 0, o.cols - 1);
         ui.hovered = CellRef{frame.step, o.panel, row, col, o.part};
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.pinned = ui.hovered;
+        open_cell_menu(ui);
         return requests;
     }
     // Click on a panel's header area (just above it) toggles enlargement.

@@ -10,6 +10,8 @@
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/display/head_groups.h"
 #include "app/gui/views/canvas/view_canvas.h"
+#include "app/gui/views/canvas/view_canvas_follow.h"
+#include "app/gui/state/follow_state.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -151,7 +153,10 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
         return {};
     }
     CanvasFrame frame = canvas_frame_for(results, session, ui, settings, ctx);
-    const Rect area{pos.x, pos.y, size.x, size.y};
+    // A followed cell's strip takes the bottom of the canvas (Follow, view_canvas_follow.h).
+    refresh_follow(ui.canvas.follow, results);
+    const float follow_h = follow_strip_height(results, ui.canvas, size.x, frame.interactive);
+    const Rect area{pos.x, pos.y, size.x, size.y - follow_h};
     const float s = ImGui::GetFontSize();
     // Head selector for small multiples, top right (the canvas keeps that corner free).
     const StepDisplay& sd = results.model->steps[static_cast<size_t>(frame.step)];
@@ -161,6 +166,9 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
                                sd.arrangement == Arrangement::Grid && sd.panels.size() > 1;
     if (head_selector) frame.top_right_reserved = s * 8.5f;
     const CanvasRequests requests = draw_canvas(frame, ui.canvas, area);
+    ui.elements.record("storage", ui.canvas.storage_rect);  // a tour slide can point at it
+    if (frame.interactive) draw_follow_menu(ui.canvas);
+    draw_follow_strip(results, ui.canvas, Rect{area.x, area.bottom(), area.w, follow_h}, frame.interactive);
     Actions out;
     if (std::optional<Session> edited = painted_session(session, *results.trace, requests)) {
         out.session_edit = std::move(edited);

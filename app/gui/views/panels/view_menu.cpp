@@ -12,6 +12,7 @@
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/gui/window/test_hook.h"
 #include "app/io/torch_export.h"
+#include "app/gui/window/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -189,8 +190,14 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         language_menu(settings, settings_edited, out);
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu(label("menu.help"))) {
+    const bool help_open = ImGui::BeginMenu(label("menu.help"));
+    note_item_for_tests("menu.help");  // Help > Tour's window test clicks it
+    if (help_open) {
         if (ImGui::MenuItem(label("menu.help.keyboard"))) open_dialog(jobs, Kind::Keys, "", out);
+        // Help > Tour: a walk around the window (state/tour.h).
+        if (ImGui::MenuItem(label("tour.menu"))) out.start_tour = true;
+        note_item_for_tests("tour.menu");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("tour.menu.tip"));
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();
