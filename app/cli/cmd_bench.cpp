@@ -98,6 +98,19 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
         std::printf("overview of tiny-lm (every layer and head): %s ms a frame (median of %zu)\n",
                     gui::format_ms(median(r.overview_frame_ms)).c_str(), r.overview_frame_ms.size());
     }
+    // Issue 22: compare mode's redraw after a change of B, the lines view's frames.
+    out["compare_change_redraw_ms_256_512_8"] = median(r.compare_change_ms);
+    out["lines_64x8_frame_ms"] = median(r.lines_frame_ms);
+    out["lines_64x8_heatmap_frame_ms"] = median(r.lines_heatmap_frame_ms);
+    if (!json && !r.compare_change_ms.empty()) {
+        std::printf("compare mode, a change of B redrawn (256/512/8: B, A - B, three columns): %s ms (median of %zu)\n",
+                    gui::format_ms(median(r.compare_change_ms)).c_str(), r.compare_change_ms.size());
+    }
+    if (!json && !r.lines_frame_ms.empty()) {
+        std::printf("lines view of 64 tokens x 8 heads: %s ms a frame (the same step as heatmaps: %s ms; medians of %zu)\n",
+                    gui::format_ms(median(r.lines_frame_ms)).c_str(), gui::format_ms(median(r.lines_heatmap_frame_ms)).c_str(),
+                    r.lines_frame_ms.size());
+    }
     if (json) {
         std::printf("%s\n", out.dump().c_str());
     } else {

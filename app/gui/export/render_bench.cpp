@@ -229,6 +229,9 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     report.model_switch_ms = model_switches(options.width, options.height);
     report.export_all_steps_ms = export_all_ms(state);
     report.overview_frame_ms = overview_frames(options.width, options.height, options.frames_per_step);
+    report.compare_change_ms = compare_changes(options.width, options.height, 256, 512, 8);
+    report.lines_frame_ms = lines_frames(options.width, options.height, 64, 8, options.frames_per_step, "lines");
+    report.lines_heatmap_frame_ms = lines_frames(options.width, options.height, 64, 8, options.frames_per_step, "heatmap");
     return 0;
 }
 

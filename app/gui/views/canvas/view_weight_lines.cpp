@@ -165,15 +165,40 @@ std::vector<int> draw_sums(const Painter& p, const TokenColumns& c, const std::v
 void draw_lines(const Painter& p, const TokenColumns& c, const std::vector<WeightLine>& lines, bool focused) {
     const float max_alpha = focused ? 1.0f : 0.85f;
     const int queries = static_cast<int>(c.query_y.size());
+    struct Shown {
+        ImVec2 from, to;
+        uint32_t colour;
+        float width;
+    };
+    std::vector<Shown> shown;
+    uint64_t key = digest(kDigestStart, p.pal.background);
     for (const WeightLine& l : lines) {
         const float alpha = l.alpha * max_alpha;
         const float reach = fan_reach(p.f->progress, l.query, queries);
         if (alpha * 255.0f < 4.0f || reach <= 0.0f) continue;
         const ImVec2 from(c.query_x, c.query_y[static_cast<size_t>(l.query)]);
         const ImVec2 to(c.key_x, c.key_y[static_cast<size_t>(l.key)]);
-        p.dl->AddLine(from, ImVec2(from.x + (to.x - from.x) * reach, from.y + (to.y - from.y) * reach), head_colour(p, l.head, alpha),
-                      l.width);
+        shown.push_back(Shown{from, ImVec2(from.x + (to.x - from.x) * reach, from.y + (to.y - from.y) * reach),
+                              head_colour(p, l.head, alpha), l.width});
+        key = digest(digest(digest(key, shown.back().to), shown.back().colour), l.width);
+        key = digest(key, from);
     }
+    // Drawn once into a picture and shown as one image while they stay the same (line_picture.h).
+    // Exactly the band the lines cross (plus their thickness): the labels and column
+    // titles around it stay drawn as text, never under the picture.
+    float widest = 1.0f, top = c.area.bottom(), bottom = c.area.y;
+    for (const std::vector<float>* ys : {&c.query_y, &c.key_y})
+        for (float y : *ys) top = std::min(top, y), bottom = std::max(bottom, y);
+    for (const Shown& l : shown) widest = std::max(widest, l.width);
+    const float margin = std::ceil(widest * 0.5f + 2.0f);
+    // On whole pixels, so the picture's texels fall exactly on the screen's.
+    const float x0 = std::floor(c.query_x - margin), y0 = std::floor(top - margin);
+    const Rect area{x0, y0, std::ceil(c.key_x + margin) - x0, std::ceil(bottom + margin) - y0};
+    const auto draw = [&](ImDrawList& dl) {
+        for (const Shown& l : shown) dl.AddLine(l.from, l.to, l.colour, l.width);
+    };
+    if (p.f->cache) p.f->cache->lines_picture().draw(*p.dl, area, p.pal.background, digest(key, area), draw);
+    else draw(*p.dl);
 }
 
 WeightLinesStyle lines_style(const Painter& p, const Rect& area, int heads) {
