@@ -170,6 +170,8 @@ NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float 
     // Ids are whole numbers: "38", not "38.00". Differences from float32 are tiny: "2.9e-3"
     // says more than "0.00" (format_difference).
     out.difference = p.f->model->colour_scale.difference_from_float32;
+    // Compare mode's A − B reads as plain numbers ("-0.12") unless it is all rounding.
+    if (p.f->model->signed_difference) out.difference = sd.vmax < 0.01f;
     const bool whole = out.difference || sd.colormap == ColormapKind::Neutral;
     // Fewer decimals first, then smaller type (down to 60% of the labels' size), and only
     // then colours alone.
