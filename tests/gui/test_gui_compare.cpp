@@ -227,3 +227,18 @@ TEST_CASE("softmax saturates without the scaling as d_h grows") {
     CHECK(rows.back().unscaled > rows.back().scaled + 0.2f);
     CHECK(rows.back().unscaled > rows.front().unscaled);
 }
+
+TEST_CASE("the batch item and the layer move both sides; the rest stays each side's own") {
+    Session a, b;
+    a.config = sized(4, 8, 2, /*batch=*/2);
+    b.config = sized(4, 8, 1, /*batch=*/2);
+    a.batch_item = 1;
+    CHECK(share_view_choices(a, b));
+    CHECK(b.batch_item == 1);
+    CHECK(b.config.num_heads == 1);  // B keeps its own configuration
+    CHECK_FALSE(share_view_choices(a, b));  // nothing new to share
+    // A layer is shared only between two sides that show a trained model.
+    a.model_layer = 1;
+    CHECK_FALSE(share_view_choices(a, b));
+    CHECK(b.model_layer == 0);
+}
