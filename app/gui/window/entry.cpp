@@ -148,6 +148,12 @@ void report_for_tests(const AppState& state, const WindowParts& parts) {
                        " b_heads " + std::to_string(c.b_results.trace ? c.b_results.trace->config.H() : 0) +
                        " busy " + (parts.compare_worker.busy() || parts.worker.busy() ? "1" : "0"));
     }
+    // View > Weights as lines: the token pointed at and the one pinned ("q3", "k0", "-").
+    const auto token = [](const TokenRef& t) {
+        return !t.valid() ? std::string("-") : (t.side == TokenRef::Side::Query ? "q" : "k") + std::to_string(t.index);
+    };
+    note_for_tests("lines hovered " + token(state.ui.canvas.lines_hovered) + " pinned " + token(state.ui.canvas.lines_pinned) +
+                   " selected " + std::to_string(state.ui.canvas.lines_selected.size()));
     const PresentUi& present = state.ui.present;  // presenting: what tests/gui/monkey/present_test.py checks
     note_for_tests("present slide " + std::to_string(present.slide) + " blank " + std::to_string(present.blank) + " note " +
                    std::to_string(present.note_shown) + " pen " + std::to_string(present.pen) + " pointer " +
