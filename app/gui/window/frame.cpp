@@ -145,7 +145,8 @@ void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext
     // gives the picture clearly bigger cells (a 2x2 grid of heads on a 4:3 projector).
     const float header_h = strip.height, side_w = std::floor(w * 0.3f);
     const Rect under{0, header_h, w, h - header_h - footer.height}, left{0, header_h, w - side_w, h - header_h};
-    const PresentationFit fit = !strip.title.empty() && ui.presentation
+    // Compare mode's three columns each need their caption and legend: the explanation stays under them.
+    const PresentationFit fit = !strip.title.empty() && ui.presentation && !state.compare.on
                                     ? fit_presentation(state, ui, ctx, w, h, header_h, footer.height, side_w)
                                     : PresentationFit{};
     FrameContext canvas_ctx = ctx;

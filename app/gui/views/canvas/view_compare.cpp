@@ -85,6 +85,7 @@ CanvasFrame column_frame(const Results& results, const Session& session, const U
                          const FrameContext& ctx, const char* prefix_key) {
     CanvasFrame frame = canvas_frame_for(results, session, ui, state.settings, ctx);
     frame.bare = true;
+    frame.key_beside = false;  // each column keeps its caption ("A", "B", "A − B") and its own legend
     frame.caption_prefix = std::string(tr(prefix_key)) + "   ";
     frame.weights_as = WeightsAs::Heatmap;  // three pictures of lines would not be read side by side
     frame.painted = nullptr;
