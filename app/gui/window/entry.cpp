@@ -146,7 +146,8 @@ void report_for_tests(const AppState& state, const WindowParts& parts) {
                        " b_steps " + std::to_string(c.b_results.trace ? c.b_results.trace->steps.size() : 0) + " cell " +
                        (cell.has_a ? "1" : "0") + (cell.has_b ? "1" : "0") + (cell.has_difference ? "1" : "0") +
                        " b_heads " + std::to_string(c.b_results.trace ? c.b_results.trace->config.H() : 0) +
-                       " busy " + (parts.compare_worker.busy() || parts.worker.busy() ? "1" : "0"));
+                       " busy " + (parts.compare_worker.busy() || parts.worker.busy() ? "1" : "0") +
+                       " a_heads " + std::to_string(state.results.trace ? state.results.trace->config.H() : 0));
     }
     // View > Weights as lines: the token pointed at and the one pinned ("q3", "k0", "-").
     const auto token = [](const TokenRef& t) {

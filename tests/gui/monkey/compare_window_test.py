@@ -54,6 +54,20 @@ def choose_contrast(s, log, contrast, step, b_heads):
     return ""
 
 
+def set_heads(s, value):
+    """Ctrl+click on the controls' num_heads slider (a text field then), type `value`, Enter."""
+    lay = s.wait_for(lambda l: "controls.num_heads" in l.items, 10.0)
+    if lay is None:
+        return "no num_heads slider in the report"
+    s.click(*centre(lay.items["controls.num_heads"]), modifiers=("ctrl",))
+    if s.wait_for(lambda l: l.text_input, 5.0) is None:
+        return "Ctrl+click did not turn the num_heads slider into a text field"
+    s.keys("ctrl+a")
+    s.type_text(value, 20)
+    s.keys("Return")
+    return ""
+
+
 def hover_difference_cell(s):
     """Moves the mouse over the middle of the A - B column's picture; returns the cell flags."""
     canvas = s.layout().window("Canvas")
@@ -81,6 +95,14 @@ def run(attnviz, log, shots):
         problem = click_item(s, "compare.switch.b")
         if problem or s.wait_for(lambda l: l.compare and l.compare["edit"] == "b", 5.0) is None:
             return problem or "the B switch did not make the controls edit B"
+        # The controls edit B: typing 1 into B's num_heads slider gives B one head, A keeps two.
+        problem = set_heads(s, "1")
+        if problem:
+            return problem
+        lay = s.wait_for(lambda l: l.compare and l.compare["b_heads"] == "1" and l.compare["busy"] == "0", 15.0)
+        if lay is None or lay.compare["a_heads"] != "2":
+            return "typing 1 into B's heads gave %r" % (s.layout().compare,)
+        log("  B edited: %r" % lay.compare)
         for contrast, step, b_heads in CONTRASTS:
             problem = choose_contrast(s, log, contrast, step, b_heads)
             if problem:

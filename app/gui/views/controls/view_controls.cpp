@@ -1,4 +1,5 @@
 #include "app/gui/views/controls/view_controls.h"
+#include "app/gui/window/test_hook.h"
 
 #include "app/gui/state/model_choice.h"
 #include "app/gui/views/controls/view_model.h"
@@ -243,6 +244,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     out.config_changed |= slider_size(label("controls.seq_len"), &c.seq_len, 1, 1024);
     out.config_changed |= slider_size(label("controls.hidden_dim"), &c.hidden_dim, 1, 1024);
     out.config_changed |= ImGui::SliderInt(label("controls.num_heads"), &c.num_heads, 1, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
+    note_item_for_tests("controls.num_heads");  // the compare window test edits B's heads here
     if (c.num_heads > 0 && c.hidden_dim % c.num_heads == 0) {
         ImGui::TextDisabled("%s", trf("controls.head_dim", {{"head_dim", c.hidden_dim / c.num_heads}}).c_str());
     }
