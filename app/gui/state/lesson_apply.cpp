@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "app/gui/state/capture_slide.h"
+
 namespace attn::gui {
 
 ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& opened) {
@@ -20,6 +22,7 @@ ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& opened) {
     state.ui.lesson.pending = slide.view;
     state.ui.lesson.number = slide.number;
     state.ui.lesson.title = slide.title;
+    state.ui.lesson.applied = LessonUi::Applied{slide.setup, setup_of(state.session)};
     ComputeRequest request;
     request.prebuilt = std::make_shared<const io::Problem>(opened.problem);
     request.batch_item = slide.view.batch_item;

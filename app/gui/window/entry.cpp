@@ -24,6 +24,7 @@
 #include "app/gui/window/frame.h"
 #include "app/gui/window/imgui_ini.h"
 #include "app/gui/window/key_actions.h"
+#include "app/gui/window/lesson_edit.h"
 #include "app/gui/window/lesson_keys.h"
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/window/test_hook.h"
@@ -92,6 +93,7 @@ void start_imgui(WindowParts& parts, Message& notes) {
 void stop_imgui(WindowParts& parts) {
     save_imgui_ini(parts.layout_file, true);
     parts.exporter.reset();
+    parts.thumbnails.reset();
     parts.cache.reset();
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
@@ -155,8 +157,11 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
         const int slide = parts.lesson ? slide_key_target(parts.keys.presses, parts.slide_index,
                                                            static_cast<int>(parts.lesson->slides.size()))
                                        : -1;
+        // Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y: the lesson's slide edits (lesson_edit.h).
+        std::optional<LessonEdit> lesson_key = lesson_edit_keys(parts.keys.presses, state.jobs.lesson);
         actions = key_actions(parts.keys.presses, state.ui.playback, state.ui.presentation);
         actions.go_to_slide = slide;
+        actions.lesson_edit = std::move(lesson_key);
     }
     FrameContext ctx;
     ctx.cache = parts.cache.get();
@@ -164,6 +169,7 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     ctx.scale = effective_scale(state, parts);
     ctx.computing = parts.worker.busy();
     ctx.now = glfwGetTime();
+    ctx.thumbnails = parts.thumbnails.get();
     actions |= draw_frame(state, ctx);
     ImGui::Render();
     report_for_tests(state, parts);
@@ -231,6 +237,7 @@ void run_frames(AppState& state, WindowParts& parts) {
         if (state.results.model && !state.results.model->complete()) parts.worker.finish_model();
         apply_actions(state, actions, parts, glfwGetTime());
         parts.exporter->continue_all(state, glfwGetTime());
+        after_lesson_frame(state, parts, glfwGetTime());  // unsaved slides before quitting, thumbnails
         gl::Framebuffer::bind_default(fb_w, fb_h);
         keep_settings(state, parts, settings);
     }

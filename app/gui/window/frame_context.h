@@ -7,6 +7,8 @@
 
 namespace attn::gui {
 
+class SlideThumbnails;
+
 struct FrameContext {
     HeatmapCache* cache = nullptr;
     Fonts fonts;
@@ -18,6 +20,7 @@ struct FrameContext {
     bool key_beside = false;  // presentation: the canvas's caption and legend are in the side column
     float canvas_type = 1.0f; // presentation: the canvas's type and sizes relative to `scale` (fit_presentation)
     double now = 0;
+    const SlideThumbnails* thumbnails = nullptr;  // the slide list's pictures (window only)
 };
 
 // Height of a canvas-only export's title strip, in large-font heights.
