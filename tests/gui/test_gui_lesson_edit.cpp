@@ -1,0 +1,170 @@
+// Making a lesson in the window, without a display: capture_slide is the inverse of
+// apply_slide on every shipped slide, and the slide edits of LessonDoc (add, update,
+// delete, move, title, note) undo and redo, and save under a temporary name.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/gui/state/capture_slide.h"
+#include "app/gui/state/lesson_apply.h"
+#include "app/gui/state/lesson_doc.h"
+#include "app/io/file_util.h"
+#include "core/config_fields.h"
+
+#include <unistd.h>
+
+using namespace attn;
+using namespace attn::gui;
+namespace fs = std::filesystem;
+
+namespace {
+
+void show(AppState& state, const lesson::OpenedSlide& slide) {
+    const ComputeRequest request = apply_slide(state, slide);
+    accept_result(state, ComputeWorker::compute(request, 1), 0.0);
+}
+
+lesson::OpenedSlide opened(lesson::Slide slide) {
+    const Result<io::Problem> problem = lesson::slide_problem(slide);
+    REQUIRE_MESSAGE(problem.ok(), problem.error());
+    return {std::move(slide), problem.value()};
+}
+
+lesson::OpenedSlide titled(const std::string& title, StepId step) {
+    lesson::Slide slide;
+    slide.title = title;
+    slide.setup.options = {{"num-heads", {lesson::OptionValue::Kind::Number, "2"}}};
+    slide.view.step = step;
+    return opened(slide);
+}
+
+// Every field of the configuration as the command line writes it.
+std::vector<std::string> fields_of(const AttentionConfig& config) {
+    std::vector<std::string> out;
+    for (const ConfigField& field : config_fields()) out.push_back(std::string(field.name) + "=" + format_field(field, config));
+    return out;
+}
+
+std::vector<std::string> titles(const LessonDoc& doc) {
+    std::vector<std::string> out;
+    for (const lesson::OpenedSlide& s : doc.opened.slides) out.push_back(s.slide.title);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("capture_slide after apply_slide gives every shipped slide back, field for field") {
+    int slides = 0;
+    for (const auto& entry : fs::directory_iterator(std::string(ATTNVIZ_SOURCE_DIR) + "/assets/lessons")) {
+        if (entry.path().extension() != ".json") continue;
+        const Result<lesson::OpenedLesson> lesson = lesson::open_lesson(entry.path().string());
+        REQUIRE_MESSAGE(lesson.ok(), lesson.error());
+        AppState state;
+        for (const lesson::OpenedSlide& slide : lesson->slides) {
+            CAPTURE(entry.path().filename().string());
+            CAPTURE(slide.slide.number);
+            // The panels a slide leaves out stay as they were: the capture names both.
+            lesson::Slide want = slide.slide;
+            want.view.panels.emplace("storage", state.ui.show_storage);
+            want.view.panels.emplace("code", state.ui.code.show);
+            show(state, slide);
+            lesson::Slide got = capture_slide(state, slide.slide.title, slide.slide.note);
+            got.number = want.number;
+            CHECK(write_lesson(lesson::Lesson{1, "", "en", {got}}) == write_lesson(lesson::Lesson{1, "", "en", {want}}));
+            ++slides;
+        }
+    }
+    CHECK(slides > 30);
+}
+
+TEST_CASE("a setup read back from the session computes what the shipped slide computes") {
+    // setup_of alone (not the slide's own wording): the same configuration and words.
+    int slides = 0;
+    for (const auto& entry : fs::directory_iterator(std::string(ATTNVIZ_SOURCE_DIR) + "/assets/lessons")) {
+        if (entry.path().extension() != ".json" || entry.path().string().find(".en.") == std::string::npos) continue;
+        const Result<lesson::OpenedLesson> lesson = lesson::open_lesson(entry.path().string());
+        REQUIRE(lesson.ok());
+        for (const lesson::OpenedSlide& slide : lesson->slides) {
+            CAPTURE(entry.path().filename().string());
+            CAPTURE(slide.slide.number);
+            AppState state;
+            show(state, slide);
+            lesson::Slide again = slide.slide;
+            again.setup = setup_of(state.session);
+            const Result<io::Problem> problem = lesson::slide_problem(again);
+            REQUIRE_MESSAGE(problem.ok(), problem.error());
+            CHECK(fields_of(problem->config) == fields_of(slide.problem.config));
+            CHECK(problem->query_tokens == slide.problem.query_tokens);
+            ++slides;
+        }
+    }
+    CHECK(slides > 30);
+}
+
+TEST_CASE("slide edits go in order, and undo and redo walk them back and forth") {
+    LessonDoc doc;
+    new_lesson(doc, "en");
+    add_slide(doc, titled("a", StepId::Input));
+    add_slide(doc, titled("b", StepId::Q));
+    CHECK(titles(doc) == std::vector<std::string>{"a", "b"});
+    CHECK(doc.current == 1);
+    doc.current = 0;
+    add_slide(doc, titled("c", StepId::AttnScores));  // after the current one
+    CHECK(titles(doc) == std::vector<std::string>{"a", "c", "b"});
+    move_slide(doc, 2, 0);
+    CHECK(titles(doc) == std::vector<std::string>{"b", "a", "c"});
+    CHECK(doc.current == 0);
+    // Typing a title letter by letter is one edit.
+    set_slide_title(doc, 1, "A");
+    set_slide_title(doc, 1, "Ab");
+    set_slide_note(doc, 1, "say this");
+    doc.current = 2;
+    delete_slide(doc);
+    CHECK(titles(doc) == std::vector<std::string>{"b", "Ab"});
+    CHECK(doc.current == 1);
+    CHECK(doc.dirty);
+    REQUIRE(undo_lesson_edit(doc));  // the delete
+    CHECK(titles(doc) == std::vector<std::string>{"b", "Ab", "c"});
+    REQUIRE(undo_lesson_edit(doc));  // the note
+    CHECK(doc.opened.slides[1].slide.note.empty());
+    REQUIRE(undo_lesson_edit(doc));  // the whole title
+    CHECK(titles(doc) == std::vector<std::string>{"b", "a", "c"});
+    REQUIRE(redo_lesson_edit(doc));
+    CHECK(titles(doc) == std::vector<std::string>{"b", "Ab", "c"});
+    REQUIRE(undo_lesson_edit(doc));
+    REQUIRE(undo_lesson_edit(doc));  // the move
+    CHECK(titles(doc) == std::vector<std::string>{"a", "c", "b"});
+    update_slide(doc, titled("u", StepId::Out));  // a new edit ends the redo list
+    CHECK_FALSE(redo_lesson_edit(doc));
+    while (undo_lesson_edit(doc)) {
+    }
+    CHECK(doc.opened.slides.empty());
+}
+
+TEST_CASE("a saved lesson opens with the same slides, and a failed save leaves the old file") {
+    const fs::path dir = fs::temp_directory_path() / ("attnviz_lesson_edit_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    LessonDoc doc;
+    new_lesson(doc, "en");
+    doc.opened.lesson.title = "made in the window";
+    add_slide(doc, titled("first", StepId::Input));
+    add_slide(doc, titled("second", StepId::AttnWeights));
+    set_slide_note(doc, 1, "the weights");
+    const std::string path = (dir / "made.json").string();
+    REQUIRE(save_lesson(doc, path).ok());
+    CHECK_FALSE(doc.dirty);
+    CHECK(doc.path == path);
+    const Result<lesson::OpenedLesson> back = lesson::open_lesson(path);
+    REQUIRE_MESSAGE(back.ok(), back.error());
+    CHECK(back->problems.empty());
+    CHECK(back->lesson == lesson_of(doc));
+    // A folder where the file should go: refused, the folder untouched, no temporary left.
+    LessonDoc other = doc;
+    const fs::path folder = dir / "a_folder.json";
+    fs::create_directories(folder);
+    CHECK_FALSE(save_lesson(other, folder.string()).ok());
+    CHECK(fs::is_directory(folder));
+    CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}) == 2);
+    fs::remove_all(dir);
+}
