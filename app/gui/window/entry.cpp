@@ -133,6 +133,11 @@ void report_for_tests(const AppState& state, const WindowParts& parts) {
     if (const Step* shown = state.results.step_at(state.ui.playback.step()))
         note_for_tests(std::string("shown ") + shown->name() + " head " + std::to_string(state.ui.canvas.enlarged_head) +
                        " layer " + std::to_string(state.session.model_layer));
+    // The lesson being made (lesson_edit.h): its slides, the current one, unsaved, presenting.
+    const LessonDoc& doc = state.jobs.lesson;
+    note_for_tests("lesson " + std::to_string(doc.open) + " slides " + std::to_string(doc.opened.slides.size()) + " current " +
+                   std::to_string(doc.current) + " dirty " + std::to_string(doc.dirty) + " presenting " +
+                   std::to_string(parts.lesson != nullptr) + " slide " + std::to_string(parts.slide_index));
     report_layout_for_tests(parts.keys.queue.size(),
                             {text::render(state.session.sentence_message), text::render(state.session.config_message),
                              text::render(state.session.unknown_note), text::render(state.session.model_note),

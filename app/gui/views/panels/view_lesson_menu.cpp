@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include "app/gui/window/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -12,6 +13,7 @@ Actions draw_lesson_menu_items(const LessonDoc& doc, bool have_trace) {
     Actions out;
     auto item = [&](const char* key, Op op, const char* keys, bool enabled) {
         if (ImGui::MenuItem(label(key), keys, false, enabled)) out.lesson_edit = LessonEdit{op, doc.current, -1, ""};
+        note_item_for_tests(key);  // the window test clicks it (test_hook.h)
     };
     const int count = static_cast<int>(doc.opened.slides.size());
     const bool on_slide = doc.open && doc.current >= 0 && doc.current < count;

@@ -10,6 +10,7 @@
 #include "app/gui/views/controls/view_model.h"
 #include "app/gui/views/controls/view_recipe.h"
 #include "app/gui/views/panels/view_lesson_menu.h"
+#include "app/gui/window/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/io/torch_export.h"
 #include "app/text/languages.h"
@@ -181,7 +182,9 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         ImGui::EndMenu();
     }
     // Lesson: making a lesson in the window (lesson_doc.h; carried out in window/lesson_edit.cpp).
-    if (ImGui::BeginMenu(label("lesson.menu"))) {
+    const bool lesson_menu = ImGui::BeginMenu(label("lesson.menu"));
+    note_item_for_tests("lesson.menu");
+    if (lesson_menu) {
         out |= draw_lesson_menu_items(jobs.lesson, results.trace != nullptr);
         ImGui::EndMenu();
     }

@@ -7,6 +7,7 @@
 
 #include "app/gui/export/slide_thumbnails.h"
 #include "app/gui/window/fonts_theme.h"
+#include "app/gui/window/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -40,6 +41,7 @@ void draw_row(const LessonDoc& doc, int index, const SlideThumbnails* thumbnails
     const float line = ImGui::GetTextLineHeightWithSpacing();
     if (ImGui::Selectable("##slide", index == doc.current, 0, ImVec2(width, picture_h + line * 1.2f)))
         out.lesson_edit = LessonEdit{Op::Go, index, -1, ""};
+    note_item_for_tests("lesson.slide." + std::to_string(index));
     if (ImGui::BeginDragDropSource()) {
         ImGui::SetDragDropPayload(kSlidePayload, &index, sizeof index);
         ImGui::Text("%d  %s", index + 1, slide.title.c_str());
@@ -73,10 +75,12 @@ void draw_current_fields(const LessonDoc& doc, Actions& out) {
     std::string title = slide.title;
     ImGui::SetNextItemWidth(-1);
     if (ImGui::InputText("##title", &title)) out.lesson_edit = LessonEdit{Op::Title, index, -1, title};
+    note_item_for_tests("lesson.list.title");
     ImGui::TextUnformatted(text::tr("lesson.list.note"));
     std::string note = slide.note;
     if (ImGui::InputTextMultiline("##note", &note, ImVec2(-1, ImGui::GetTextLineHeight() * 6)))
         out.lesson_edit = LessonEdit{Op::Note, index, -1, note};
+    note_item_for_tests("lesson.list.note");
     ImGui::PopID();
 }
 
