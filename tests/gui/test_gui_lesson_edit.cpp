@@ -3,6 +3,7 @@
 // delete, move, title, note) undo and redo, and save under a temporary name.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -168,3 +169,70 @@ TEST_CASE("a saved lesson opens with the same slides, and a failed save leaves t
     CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}) == 2);
     fs::remove_all(dir);
 }
+
+#ifdef ATTNVIZ_HAS_WINDOW
+#include "app/gui/export/snapshot.h"
+#include "app/gui/gl/headless.h"
+#include "app/gui/window/fonts_theme.h"
+#include "tests/gui/checker/image_diff.h"
+
+namespace {
+
+// The state drawn as a 640x400 slide picture (title, canvas, explanation).
+attn::testing::RgbaImage picture_of(OffscreenRenderer& renderer, AppState& state) {
+    HeatmapCache cache;
+    cache.reset(state.results.model, canvas_palette(false).masked);
+    render_state(renderer, state, cache, SnapshotLayout::Slide);
+    return {renderer.pixel_width(), renderer.pixel_height(), renderer.pixels()};
+}
+
+}  // namespace
+
+// Needs an X display: ctest runs it under xvfb-run ("gui lesson round trip", tests/gui/CMakeLists.txt).
+TEST_CASE("a lesson made from screens, saved and opened, draws every slide as the screen was") {
+    if (std::getenv("DISPLAY") == nullptr) {
+        MESSAGE("no X display (ctest runs this under xvfb-run): skipped");
+        return;
+    }
+    HeadlessGl gl;
+    REQUIRE(gl.ok());
+    OffscreenRenderer renderer(640, 400, 1.0f, false);
+    REQUIRE(renderer.valid());
+    // Screens with a model, a recipe, pinned cells, a head, a moment and the code panel.
+    std::vector<lesson::OpenedSlide> screens;
+    for (const char* name : {"trained-heads.en.json", "llama-attention.en.json", "scores-to-weights.en.json"}) {
+        const Result<lesson::OpenedLesson> shipped = lesson::open_lesson(std::string(ATTNVIZ_SOURCE_DIR) + "/assets/lessons/" + name);
+        REQUIRE(shipped.ok());
+        for (size_t i = 0; i < shipped->slides.size(); i += 3) screens.push_back(shipped->slides[i]);
+    }
+    AppState window;
+    LessonDoc doc;
+    new_lesson(doc, "en");
+    std::vector<attn::testing::RgbaImage> before;
+    for (const lesson::OpenedSlide& screen : screens) {
+        show(window, screen);
+        window.ui.code.show = before.size() % 2 == 1;  // a panel changed by hand after the slide
+        before.push_back(picture_of(renderer, window));
+        lesson::Slide slide = capture_slide(window, new_slide_title(doc), "note " + std::to_string(before.size()));
+        const Result<io::Problem> problem = lesson::slide_problem(slide);
+        REQUIRE_MESSAGE(problem.ok(), problem.error());
+        add_slide(doc, {slide, problem.value()});
+    }
+    const fs::path dir = fs::temp_directory_path() / ("attnviz_lesson_round_trip_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    REQUIRE(save_lesson(doc, (dir / "round_trip.json").string()).ok());
+    const Result<lesson::OpenedLesson> back = lesson::open_lesson((dir / "round_trip.json").string());
+    REQUIRE_MESSAGE(back.ok(), back.error());
+    REQUIRE(back->slides.size() == before.size());
+    for (size_t i = 0; i < before.size(); ++i) {
+        CAPTURE(i);
+        AppState fresh;
+        show(fresh, back->slides[i]);
+        const attn::testing::DiffReport diff = attn::testing::compare_images(picture_of(renderer, fresh), before[i]);
+        CAPTURE(diff.differing);
+        CAPTURE(diff.largest);
+        CHECK(diff.matches);
+    }
+    fs::remove_all(dir);
+}
+#endif
