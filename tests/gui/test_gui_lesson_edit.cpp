@@ -3,6 +3,9 @@
 // delete, move, title, note) undo and redo, and save under a temporary name.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -234,5 +237,41 @@ TEST_CASE("a lesson made from screens, saved and opened, draws every slide as th
         CHECK(diff.matches);
     }
     fs::remove_all(dir);
+}
+
+// Not a timed test: a benchmark that prints figures (README, "Benchmarks"). Run with
+//   xvfb-run -a ./build/attnviz_tests -tc="*next slide benchmark*" --no-skip
+// Each step into the next slide of every shipped English lesson as the window takes it:
+// apply_slide, the forward and display model of the slide's step (the worker's work), and
+// the first 1280x720 frame drawn with the slide's textures baked.
+TEST_CASE("next slide benchmark: from pressing Page Down to the slide drawn" * doctest::skip()) {
+    if (std::getenv("DISPLAY") == nullptr) return;
+    HeadlessGl gl;
+    REQUIRE(gl.ok());
+    OffscreenRenderer renderer(1280, 720, 1.0f, false);
+    std::vector<double> all_ms;
+    for (const auto& entry : fs::directory_iterator(std::string(ATTNVIZ_SOURCE_DIR) + "/assets/lessons")) {
+        if (entry.path().string().find(".en.json") == std::string::npos) continue;
+        const Result<lesson::OpenedLesson> lesson = lesson::open_lesson(entry.path().string());
+        REQUIRE(lesson.ok());
+        AppState state;
+        HeatmapCache cache;
+        std::string line = entry.path().filename().string() + ":";
+        for (const lesson::OpenedSlide& slide : lesson->slides) {
+            const auto start = std::chrono::steady_clock::now();
+            const ComputeRequest request = apply_slide(state, slide);
+            accept_result(state, ComputeWorker::compute(request, 1), 0.0);
+            cache.reset(state.results.model, canvas_palette(false).masked);
+            render_state(renderer, state, cache, SnapshotLayout::FullWindow);
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            all_ms.push_back(ms);
+            line += " " + std::to_string(static_cast<int>(std::lround(ms)));
+        }
+        MESSAGE(line << " ms");
+    }
+    std::sort(all_ms.begin(), all_ms.end());
+    REQUIRE_FALSE(all_ms.empty());
+    MESSAGE("next slide, " << all_ms.size() << " slides: median " << all_ms[all_ms.size() / 2] << " ms, slowest " << all_ms.back()
+                           << " ms");
 }
 #endif
