@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Lesson edit test (issue 20 part 2): the real window makes a lesson with clicks and keys
 (Lesson > New, Add slide on two steps, a title and a note typed into the slide list, Move
-up, Save as through the path dialog), the file is checked, opened again with Lesson > Open,
-and presented with Page Down, each slide's step and picture checked.
+up and down, a drag in the slide list, Ctrl+Z and Ctrl+Shift+Z, Save as through the path
+dialog), the file is checked; New with an unsaved slide asks first; the file is opened again
+with Lesson > Open and presented with Page Down, each slide's step and picture checked; and
+Ctrl+Q with an unsaved slide asks before the window closes.
 
 The window names the Lesson menu's items and the slide list's rows in its layout report
 ("item" lines) and the lesson's state in a "lesson ..." line (app/gui/window/entry.cpp).
@@ -89,6 +91,29 @@ def run(attnviz, log):
         x, y, w, h = s.layout().window("Slides")
         s.click(x + w / 2, y + 4)
         s.settle(0.5)
+        # Drag the second slide onto the first: it takes the first place.
+        lay = s.wait_for(lambda l: "lesson.slide.0" in l.items and "lesson.slide.1" in l.items, 5.0)
+        if lay is None:
+            return "the slide list shows no two rows"
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = lay.items["lesson.slide.0"], lay.items["lesson.slide.1"]
+        s.xdo("mousemove", "--window", s.window_id, int((bx0 + bx1) / 2), int((by0 + by1) / 2))
+        s.xdo("mousedown", 1)
+        for t in range(1, 11):
+            y = (by0 + by1) / 2 + ((ay0 + ay1) / 2 - (by0 + by1) / 2) * t / 10
+            s.xdo("mousemove", "--window", s.window_id, int((bx0 + bx1) / 2), int(y))
+            s.settle(0.05)
+        s.xdo("mouseup", 1)
+        if wait_lesson(s, lambda st: st["current"] == 0) is None:
+            return "dragging the second slide onto the first did not move it"
+        s.keys("ctrl+z")
+        if wait_lesson(s, lambda st: st["current"] == 1) is None:
+            return "Ctrl+Z did not undo the move"
+        s.keys("ctrl+shift+z")
+        if wait_lesson(s, lambda st: st["current"] == 0) is None:
+            return "Ctrl+Shift+Z did not redo the move"
+        menu(s, "lesson.menu.move_down")
+        if wait_lesson(s, lambda st: st["current"] == 1) is None:
+            return "Move down did not move the current slide down"
         menu(s, "lesson.menu.move_up")
         if wait_lesson(s, lambda st: st["current"] == 0) is None:
             return "Move up did not move the current slide up"
@@ -113,8 +138,18 @@ def run(attnviz, log):
             return "the typed title and note are not the first slide's: %r" % saved["slides"]
         if steps != [second, first]:
             return "the slides' steps are %r, wanted %r" % (steps, [second, first])
+        # An unsaved slide: New asks first; Discard goes on.
+        menu(s, "lesson.menu.add")
+        if wait_lesson(s, lambda st: st["slides"] == 3 and st["dirty"]) is None:
+            return "Add slide after saving did not add an unsaved slide"
         menu(s, "lesson.menu.new")
-        wait_lesson(s, lambda st: st["slides"] == 0)
+        if s.wait_for(lambda l: "lesson.dialog.unsaved.discard" in l.items, 5.0) is None:
+            return "New with an unsaved slide did not ask first"
+        if (lesson_state(raw(s)) or {}).get("slides") != 3:
+            return "New went on before the question was answered"
+        click_item(s, "lesson.dialog.unsaved.discard")
+        if wait_lesson(s, lambda st: st["slides"] == 0 and not st["dirty"]) is None:
+            return "Discard did not go on to the new lesson"
         menu(s, "lesson.menu.open")
         if s.wait_for(lambda l: l.text_input, 5.0) is None:
             return "Open opened no path field"
@@ -135,6 +170,25 @@ def run(attnviz, log):
             if problem:
                 return problem
             log("  presenting slide %d: %s" % (index + 1, step))
+        # Quitting with an unsaved slide asks first; Discard closes the window.
+        s.keys("Escape")
+        if wait_lesson(s, lambda st: not st["presenting"]) is None:
+            return "Escape did not end presenting"
+        menu(s, "lesson.menu.add")
+        wait_lesson(s, lambda st: st["dirty"])
+        s.keys("ctrl+q")
+        if s.wait_for(lambda l: "lesson.dialog.unsaved.discard" in l.items, 5.0) is None:
+            return "Ctrl+Q with an unsaved slide did not ask first"
+        try:
+            click_item(s, "lesson.dialog.unsaved.discard")
+        except xdriver.AppDied:
+            pass  # the window closed at once, as asked
+        try:
+            code = s.app.wait(10)
+        except Exception:
+            return "Discard after Ctrl+Q did not close the window"
+        if code != 0:
+            return "the window ended with %s after Discard" % code
     except xdriver.AppDied as died:
         return str(died)
     except RuntimeError as e:

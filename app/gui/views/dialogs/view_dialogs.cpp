@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include "app/gui/window/shortcuts.h"
+#include "app/gui/window/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/text/languages.h"
 
@@ -44,11 +45,14 @@ void draw_unsaved_lesson_question(DialogState& d, Actions& out, bool open) {
     using Op = LessonEdit::Op;
     std::optional<Op> answer;
     if (ImGui::Button(label("lesson.dialog.unsaved.save"))) answer = Op::SaveThenContinue;
+    note_item_for_tests("lesson.dialog.unsaved.save");
     ImGui::SameLine();
     if (ImGui::Button(label("lesson.dialog.unsaved.discard"))) answer = Op::Discard;
+    note_item_for_tests("lesson.dialog.unsaved.discard");
     ImGui::SameLine();
     const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
     if (ImGui::Button(label("dialog.path.cancel")) || escape || !open) answer = Op::Cancel;
+    note_item_for_tests("lesson.dialog.unsaved.cancel");
     if (!answer) return;
     out.lesson_edit = LessonEdit{*answer, -1, -1, ""};
     d.kind = Kind::None;
