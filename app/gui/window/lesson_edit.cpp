@@ -59,7 +59,7 @@ void continue_pending(AppState& state, WindowParts& parts, double now) {
 void open_lesson_dialog(AppState& state, Kind kind) {
     const LessonDoc& doc = state.jobs.lesson;
     const std::string folder = doc.path.empty() ? export_base_folder() : fs::path(doc.path).parent_path().string();
-    const std::string name = kind == Kind::SaveLesson ? (doc.path.empty() ? "lesson.json" : fs::path(doc.path).filename().string()) : "";
+    const std::string name = kind == Kind::SaveLesson ? (doc.path.empty() ? "my_lesson.json" : fs::path(doc.path).filename().string()) : "";
     open_path_dialog(state.jobs.dialog, kind, (fs::path(folder) / name).string());
 }
 

@@ -51,7 +51,7 @@ void draw_unsaved_lesson_question(DialogState& d, Actions& out, bool open) {
     note_item_for_tests("lesson.dialog.unsaved.discard");
     ImGui::SameLine();
     const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
-    if (ImGui::Button(label("dialog.path.cancel")) || escape || !open) answer = Op::Cancel;
+    if (ImGui::Button(label("lesson.dialog.unsaved.cancel")) || escape || !open) answer = Op::Cancel;
     note_item_for_tests("lesson.dialog.unsaved.cancel");
     if (!answer) return;
     out.lesson_edit = LessonEdit{*answer, -1, -1, ""};
