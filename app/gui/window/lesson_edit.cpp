@@ -223,7 +223,8 @@ void after_lesson_frame(AppState& state, WindowParts& parts, double now) {
         doc.current = parts.slide_index;
         if (!state.ui.presentation) parts.lesson = nullptr;
     }
-    if (doc.open && !state.ui.presentation) parts.thumbnails->draw_one_missing(doc, state.settings);
+    // One picture per frame; an idle window is woken for the next one.
+    if (doc.open && !state.ui.presentation && parts.thumbnails->draw_one_missing(doc, state.settings)) glfwPostEmptyEvent();
 }
 
 }  // namespace attn::gui
