@@ -437,3 +437,32 @@ TEST_CASE("a hexadecimal input value, a negative seed and an empty --tokens are 
     CliRun words = run_cli("trace --tokens \"a b\" --out " + out.string());
     CHECK_MESSAGE(words.exit_code == 0, words.err);
 }
+
+// Compare mode on the command line (issue 22): A, B and A - B as three trace folders.
+TEST_CASE("trace --compare writes A, B and their difference, and refuses a bad B with exit code 2") {
+    const fs::path dir = scratch("compare");
+    const CliRun run = run_cli("trace -L 4 -E 8 -H 2 --mask causal --compare \"--scale none\" --out " + dir.string());
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    for (const char* step : {"attn_scores", "attn_weights", "out"}) {
+        CAPTURE(step);
+        const auto a = attn::io::read_npy((dir / "a" / (std::string(step) + ".npy")).string());
+        const auto b = attn::io::read_npy((dir / "b" / (std::string(step) + ".npy")).string());
+        const auto d = attn::io::read_npy((dir / "a_minus_b" / (std::string(step) + ".npy")).string());
+        REQUIRE(a);
+        REQUIRE(b);
+        REQUIRE(d);
+        const std::vector<float> va = a->to_vector(), vb = b->to_vector(), vd = d->to_vector();
+        REQUIRE(vd.size() == va.size());
+        for (size_t k = 0; k < vd.size(); ++k) {
+            if (std::isinf(va[k]) || std::isinf(vb[k])) CHECK(std::isinf(vd[k]));  // masked: stays masked
+            else CHECK(vd[k] == va[k] - vb[k]);
+        }
+    }
+    // The scaling comes after the scores: they agree exactly; the weights do not.
+    const auto scores = attn::io::read_npy((dir / "a_minus_b" / "attn_scores.npy").string());
+    for (float v : scores->to_vector()) CHECK((std::isinf(v) || v == 0.0f));
+    const CliRun bad = run_cli("trace -L 4 -E 8 -H 2 --compare \"--num-heads 3\" --out " + scratch("compare_bad").string());
+    CHECK(bad.exit_code == 2);
+    CHECK(count_lines(bad.err) == 1);
+    CHECK(run_cli("trace -L 4 -E 8 -H 2 --compare \"heads 3\" --out " + scratch("compare_bad2").string()).exit_code == 2);
+}

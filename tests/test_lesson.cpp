@@ -36,6 +36,7 @@ Slide full_slide() {
     Annotation stroke{Annotation::Kind::Stroke, 3, CellAnchor{StepId::AttnWeights, 0, 0, 0, CellPart::Result}, {{0, 0}, {0.1f, 0.7f}, {3, 3}}};
     s.view.annotations = {arrow, stroke};
     s.view.panels = {{"storage", false}, {"code", true}};
+    s.view.elements = {"controls", "inspector"};
     return s;
 }
 
@@ -113,6 +114,21 @@ TEST_CASE("every error in a slide names the slide and the field") {
               .find("exactly two points") != std::string::npos);
     CHECK(first_problem(R"([{"title": "a", "model": "tiny-lm", "recipe": "llama"}])").rfind("slide 1: \"recipe\":", 0) == 0);
     CHECK(first_problem(R"([3])") == "slide 1: must be an object {...}");
+}
+
+TEST_CASE("a slide points at window elements by their IDs, and a wrong ID names the slide and the field") {
+    const Result<LessonRead> read = read_lesson(R"({"version": 1, "slides": [
+        {"title": "one", "highlight": ["controls", "timeline"]}, {"title": "two", "highlight": ["contrls"]},
+        {"title": "three", "highlight": "canvas"}, {"title": "four", "highlight": [3]}, {"title": "five", "highlight": []}]})", "t.json");
+    REQUIRE(read.ok());
+    REQUIRE(read->lesson.slides.size() == 2);
+    CHECK(read->lesson.slides[0].view.elements == std::vector<std::string>{"controls", "timeline"});
+    CHECK(read->lesson.slides[1].number == 5);
+    CHECK(read->lesson.slides[1].view.elements.empty());
+    REQUIRE(read->problems.size() == 3);
+    CHECK(english(read->problems[0]).rfind("slide 2: \"highlight\": \"contrls\" is not one of 'menu', 'controls'", 0) == 0);
+    CHECK(english(read->problems[1]).rfind("slide 3: \"highlight\": ", 0) == 0);
+    CHECK(english(read->problems[2]).rfind("slide 4: \"highlight\": ", 0) == 0);
 }
 
 TEST_CASE("a partly wrong lesson keeps the slides that are right, with their numbers") {

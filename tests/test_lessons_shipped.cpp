@@ -55,7 +55,7 @@ TEST_CASE("every shipped lesson opens whole, with 6 to 12 noted slides, in each 
         }
         lessons[name][language] = l;
     }
-    CHECK(lessons.size() == 5);
+    CHECK(lessons.size() == 6);  // five lessons and Help > Tour
     for (const auto& [name, versions] : lessons) {
         CAPTURE(name);
         for (const char* language : kLanguages) CHECK_MESSAGE(versions.count(language) == 1, language);
@@ -69,5 +69,26 @@ TEST_CASE("every shipped lesson opens whole, with 6 to 12 noted slides, in each 
                 if (language != english_version.language) CHECK(version.slides[i].note != english_version.slides[i].note);
             }
         }
+    }
+}
+
+TEST_CASE("the tour points at a part of the window on each of its 6 to 10 slides, and at every part once at least") {
+    for (const char* language : kLanguages) {
+        CAPTURE(language);
+        const fs::path file = fs::path(ATTNVIZ_SOURCE_DIR) / "assets" / "lessons" / (std::string("tour.") + language + ".json");
+        const Result<lesson::OpenedLesson> opened = lesson::open_lesson(file.string());
+        REQUIRE_MESSAGE(opened.ok(), opened.error());
+        CHECK(opened->problems.empty());
+        CHECK(opened->lesson.language == language);
+        const std::vector<lesson::Slide>& slides = opened->lesson.slides;
+        CHECK(slides.size() >= 6);
+        CHECK(slides.size() <= 10);
+        std::map<std::string, int> pointed;
+        for (const lesson::Slide& slide : slides) {
+            CAPTURE(slide.number);
+            CHECK_FALSE(slide.view.elements.empty());
+            for (const std::string& id : slide.view.elements) ++pointed[id];
+        }
+        for (const char* id : {"controls", "timeline", "canvas", "storage", "inspector", "code"}) CHECK_MESSAGE(pointed[id] > 0, id);
     }
 }

@@ -17,6 +17,7 @@
 #include "core/storage.h"
 #ifdef ATTNVIZ_HAVE_GUI
 #include "app/gui/display/format.h"
+#include "app/gui/export/present_bench.h"
 #include "app/gui/export/render_bench.h"
 #endif
 
@@ -31,6 +32,7 @@ CLI::App* add_bench_command(CLI::App& parent, BenchCommand& command) {
     sub->add_flag("--render", command.render, "time rendered frames per step instead (needs a display)");
     sub->add_option("--width", command.width, "--render: frame width")->check(CLI::Range(64, 16384))->capture_default_str();
     sub->add_option("--height", command.height, "--render: frame height")->check(CLI::Range(64, 16384))->capture_default_str();
+    sub->add_option("--lesson", command.lesson, "--render: time presenting this lesson file (frames with pen strokes, next slide)");
     return sub;
 }
 
@@ -91,6 +93,24 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
         std::printf("model switch redraw (the embedded trained models in turn): %s ms (median of %zu)\n",
                     gui::format_ms(median(r.model_switch_ms)).c_str(), r.model_switch_ms.size());
     }
+    out["overview_tiny_lm_frame_ms"] = median(r.overview_frame_ms);  // View > Overview (issue 22)
+    if (!json && !r.overview_frame_ms.empty()) {
+        std::printf("overview of tiny-lm (every layer and head): %s ms a frame (median of %zu)\n",
+                    gui::format_ms(median(r.overview_frame_ms)).c_str(), r.overview_frame_ms.size());
+    }
+    // Issue 22: compare mode's redraw after a change of B, the lines view's frames.
+    out["compare_change_redraw_ms_256_512_8"] = median(r.compare_change_ms);
+    out["lines_64x8_frame_ms"] = median(r.lines_frame_ms);
+    out["lines_64x8_heatmap_frame_ms"] = median(r.lines_heatmap_frame_ms);
+    if (!json && !r.compare_change_ms.empty()) {
+        std::printf("compare mode, a change of B redrawn (256/512/8: B, A - B, three columns): %s ms (median of %zu)\n",
+                    gui::format_ms(median(r.compare_change_ms)).c_str(), r.compare_change_ms.size());
+    }
+    if (!json && !r.lines_frame_ms.empty()) {
+        std::printf("lines view of 64 tokens x 8 heads: %s ms a frame (the same step as heatmaps: %s ms; medians of %zu)\n",
+                    gui::format_ms(median(r.lines_frame_ms)).c_str(), gui::format_ms(median(r.lines_heatmap_frame_ms)).c_str(),
+                    r.lines_frame_ms.size());
+    }
     if (json) {
         std::printf("%s\n", out.dump().c_str());
     } else {
@@ -110,6 +130,12 @@ int run_bench(const BenchCommand& command) {
     if (!problem) return fail(problem.message());
     if (command.render) {
 #ifdef ATTNVIZ_HAVE_GUI
+        if (!command.lesson.empty()) {  // presenting a lesson (gui/export/present_bench.h)
+            gui::PresentBenchReport report;
+            const int code = gui::run_present_bench(command.lesson, command.width, command.height, std::max(command.repeat, 30), report);
+            if (code == 0) gui::print_present_bench(report);
+            return code;
+        }
         gui::RenderBenchOptions options;
         options.width = command.width;
         options.height = command.height;

@@ -29,6 +29,8 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     sub->add_option("--layout", o.layout, "slide (title, canvas, explanation), canvas (the canvas alone) or window (the whole window)")
         ->check(CLI::IsMember({"slide", "canvas", "window"}))->capture_default_str();
     add_animation_options(*sub, o.animation);
+    sub->add_flag("--overview", o.overview, "View > Overview: every layer and head of one weight step (attn_weights unless --step names another) as DIR/overview.png");
+    sub->add_option("--compare", o.compare, "compare mode: B's options on top of these (e.g. \"--scale none\"); each picture shows A | B | A - B");
     sub->add_option("--lesson", o.lesson, "a lesson file: one picture per slide, DIR/NN_<slide title>.png (the slides say what to compute)");
     return sub;
 }
@@ -44,18 +46,25 @@ int run_snapshot_command(SnapshotCommand command) {
     }
     // Checked here so step and lesson pictures both refuse it.
     if (!gui::parse_weights_as(command.options.view)) return fail("--view '" + command.options.view + "' must be heatmap, lines or both");
+    if (command.options.overview && (!command.options.lesson.empty() || !command.options.animation.format.empty() ||
+                                     !command.options.compare.empty()))
+        return fail("--overview draws one picture of a configuration; it cannot be combined with --lesson, --animate or --compare");
     if (!command.options.lesson.empty()) {
         // The slides say what to compute and which step to show.
         for (const CLI::Option* option : command.config.all_options)
             if (option->count() > 0) return fail(option->get_name() + " cannot be combined with --lesson: each slide gives its configuration");
         if (command.options.step != "all") return fail("--step cannot be combined with --lesson: each slide gives its step");
+        if (!command.options.compare.empty()) return fail("--compare cannot be combined with --lesson: each slide gives its configuration");
         // One animation of every slide's step, each slide's end held (issue 20).
         if (!command.options.animation.format.empty()) return gui::run_lesson_animation(command.options);
         return gui::run_lesson_snapshot(command.options);
     }
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.message());
-    if (!command.options.animation.format.empty()) return gui::run_animation_snapshot(problem.value(), command.options);
+    if (!command.options.animation.format.empty()) {
+        if (!command.options.compare.empty()) return fail("--compare cannot be combined with --animate; draw PNGs of A | B | A - B instead");
+        return gui::run_animation_snapshot(problem.value(), command.options);
+    }
     return gui::run_snapshot(problem.value(), command.options);
 }
 

@@ -36,6 +36,9 @@ CLI::App* add_trace_command(CLI::App& parent, TraceCommand& command) {
     sub->add_flag("--list-steps", command.list_steps, "print the names of the steps this configuration records, one per line, and exit")
         ->excludes(out);
     sub->add_option("--save-weights", command.save_weights, "also write the weights used as .safetensors (PyTorch names)");
+    sub->add_option("--compare", command.compare,
+                    "compare mode: B's options on top of these (e.g. \"--scale none\"); writes DIR/a, DIR/b and DIR/a_minus_b")
+        ->excludes("--list-steps");
     return sub;
 }
 
@@ -47,6 +50,10 @@ int run_trace(const TraceCommand& command) {
         if (Status s = validate(problem->config); !s) return fail(s.message());
         for (StepId id : planned_steps(problem->config)) std::printf("%s\n", step_name(id));
         return 0;
+    }
+    if (!command.compare.empty()) {
+        if (!command.save_weights.empty()) return fail("--save-weights cannot be combined with --compare");
+        return run_trace_compare(command, problem.value());
     }
     Result<Trace> trace = io::compute_trace(problem.value());
     if (!trace) return fail(trace.message());

@@ -21,9 +21,12 @@ struct TraceCommand {
     std::string out_dir;
     std::string save_weights;
     bool list_steps = false;  // print planned_steps() instead of writing a trace
+    std::string compare;      // --compare "OPTIONS": also B (these options on top) and A − B (cmd_trace_compare.cpp)
 };
 CLI::App* add_trace_command(CLI::App& parent, TraceCommand& command);
 int run_trace(const TraceCommand& command);
+// `attnviz trace --compare`: DIR/a, DIR/b and DIR/a_minus_b (the steps both record with one shape).
+int run_trace_compare(const TraceCommand& command, const io::Problem& a);
 
 struct BenchCommand {
     ConfigOptions config;
@@ -32,6 +35,7 @@ struct BenchCommand {
     bool json = false;
     bool render = false;
     int width = 1280, height = 720;
+    std::string lesson;  // --render --lesson: time presenting this lesson (present_bench.h)
 };
 CLI::App* add_bench_command(CLI::App& parent, BenchCommand& command);
 int run_bench(const BenchCommand& command);

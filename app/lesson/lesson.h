@@ -68,6 +68,10 @@ struct Annotation {
 inline constexpr std::array<const char*, 4> kPenColours = {"red", "yellow", "green", "blue"};
 // The panels a slide can open or close, as the file names them.
 inline constexpr std::array<const char*, 2> kPanelNames = {"storage", "code"};
+// The parts of the window a slide can point at ("highlight"), as the file names them; the
+// window's views record their rectangles under these IDs (app/gui/state/element_rects.h).
+inline constexpr std::array<const char*, 8> kElementIds = {"menu",        "controls",  "timeline", "canvas",
+                                                           "storage",     "inspector", "code",     "explanation"};
 
 // An option as the slide gives it: the command line's value text ("4", "causal", "0.1")
 // or a flag (true: given; false: left out).
@@ -102,9 +106,11 @@ struct SlideView {
     std::vector<CellAnchor> highlighted;
     std::vector<Annotation> annotations;
     std::map<std::string, bool> panels;  // kPanelNames given by the slide; the others stay as they are
+    std::vector<std::string> elements;   // kElementIds the slide points at ("highlight"): a tour slide
     bool operator==(const SlideView& o) const {
         return step == o.step && head == o.head && batch_item == o.batch_item && moment == o.moment && pinned == o.pinned &&
-               followed == o.followed && highlighted == o.highlighted && annotations == o.annotations && panels == o.panels;
+               followed == o.followed && highlighted == o.highlighted && annotations == o.annotations && panels == o.panels &&
+               elements == o.elements;
     }
 };
 

@@ -170,6 +170,14 @@ Why read_panels(const Json& value, std::map<std::string, bool>& panels) {
     return std::nullopt;
 }
 
+// A window element's ID (kElementIds).
+Why read_element(const Json& value, std::string& id) {
+    int index = 0;
+    if (Why why = read_choice(value, kElementIds, index)) return why;
+    id = kElementIds[static_cast<size_t>(index)];
+    return std::nullopt;
+}
+
 // The options object: each value a flag, a number or a text, by an option's long name.
 Why read_options(const Json& value, std::map<std::string, OptionValue>& options) {
     if (!value.is_object()) return type_error("lesson.type.object");
@@ -220,6 +228,7 @@ Why read_slide_field(const std::string& key, const Json& value, Slide& slide) {
     if (key == "highlighted") return read_list(value, kMaxCells, view.highlighted, cell);
     if (key == "annotations") return read_list(value, kMaxAnnotations, view.annotations, annotation);
     if (key == "panels") return read_panels(value, view.panels);
+    if (key == "highlight") return read_list(value, kElementIds.size(), view.elements, read_element);
     return read_setup_field(key, value, slide.setup);
 }
 

@@ -77,6 +77,7 @@ void put_view(const SlideView& v, Json& j) {
         j["panels"] = Json::object();
         for (const auto& [name, open] : v.panels) j["panels"][name] = open;
     }
+    if (!v.elements.empty()) j["highlight"] = v.elements;
 }
 
 }  // namespace

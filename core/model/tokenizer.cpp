@@ -56,10 +56,10 @@ Result<TokenizedText> tokenize(const ModelSpec& spec, const std::string& text) {
     const int unk = find_id(spec, "<unk>");
     TokenizedText out;
     if (spec.prepend_bos) {
-        const int bos_id = find_id(spec, "<bos>");
+        const int bos_id = find_id(spec, kBosToken);
         if (bos_id < 0) return R::failure(Message("error.model.no_bos", {{"model", spec.name}}));
         out.ids.push_back(bos_id);
-        out.tokens.push_back("<bos>");
+        out.tokens.push_back(kBosToken);
     }
     for (const std::string& word : words) {
         int id = find_word(spec, word);

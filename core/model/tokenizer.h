@@ -10,6 +10,9 @@
 
 namespace attn {
 
+// The token a model that wants it reads before the words (ModelSpec::prepend_bos).
+inline constexpr const char* kBosToken = "<bos>";
+
 struct TokenizedText {
     std::vector<int> ids;                    // (L) token ids
     std::vector<std::string> tokens;         // (L) the vocabulary's spelling ("<unk>" for unknown words)

@@ -53,7 +53,8 @@ struct InspectorHarness {
         ImGui::SetNextWindowSize(ImVec2(420, 760));
         ImGui::Begin("Inspector");
         ImGui::LogToBuffer();
-        draw_inspector(state.results, state.ui.canvas, state.ui.playback.step());
+        CanvasUi canvas = state.ui.canvas;  // Follow writes the copy
+        draw_inspector(state.results, canvas, state.ui.playback.step());
         const std::string text = ImGui::GetCurrentContext()->LogBuffer.c_str();
         ImGui::LogFinish();
         ImGui::End();

@@ -10,6 +10,22 @@
 
 namespace attn::gui {
 
+namespace {
+
+// The model overview of `problem`: a trained model's every layer from the run that
+// already computed them (build_model_problem ran all layers), else the trace on screen.
+std::shared_ptr<const ModelOverview> overview_of(const io::Problem& problem, const Trace& shown, int batch_item) {
+    std::vector<const Trace*> layers;
+    if (problem.model && problem.model_run)
+        for (const LayerRun& layer : problem.model_run->layers) layers.push_back(&layer.attention);
+    else
+        layers.push_back(&shown);
+    return std::make_shared<const ModelOverview>(
+        build_overview(layers, problem.model ? problem.model_layer : 0, batch_item, problem.model ? &problem.model->spec : nullptr));
+}
+
+}  // namespace
+
 ComputeWorker::ComputeWorker()
     : ComputeWorker([](const ComputeRequest& request, uint64_t generation) { return compute(request, generation); }) {}
 
@@ -116,7 +132,7 @@ void ComputeWorker::complete_model_locked(std::unique_lock<std::mutex>& lock) {
 }
 
 ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item, int max_extent,
-                                     std::optional<StepId> focus_step, ColourScale colour_scale) {
+                                     std::optional<StepId> focus_step, ColourScale colour_scale, bool overview) {
     const FreeCoreTeam team;
     ComputeResult result;
     const auto start = std::chrono::steady_clock::now();
@@ -150,6 +166,7 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
                                 batch_item, max_extent, focus, colour_scale));
         result.model_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - model_start).count();
+        if (overview) result.overview = overview_of(problem, *shared, batch_item);
         result.trace = std::move(shared);
         result.query_tokens = problem.query_tokens_of(batch_item);
         result.key_tokens = problem.key_tokens_of(batch_item);
@@ -170,7 +187,7 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
     try {
         if (request.prebuilt) {
             result = compute(*request.prebuilt, request.batch_item, request.max_extent, request.focus_step,
-                             request.colour_scale);
+                             request.colour_scale, request.overview);
             result.generation = generation;
             return result;
         }
@@ -181,7 +198,7 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
             result.error = problem.message();
         } else {
             result = compute(problem.value(), request.batch_item, request.max_extent, request.focus_step,
-                             request.colour_scale);
+                             request.colour_scale, request.overview);
         }
     } catch (const std::exception& e) {
         result.error = Message("canvas.prepare_failed", {{"reason", e.what()}});

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "app/gui/display/display_model.h"
+#include "app/gui/display/overview.h"
 #include "core/message.h"
 #include "app/io/problem.h"
 
@@ -37,6 +38,7 @@ struct ComputeRequest {
     std::shared_ptr<const Model> model{};
     int model_layer = 0;
     std::string model_sentence{};
+    bool overview = false;  // View > Overview is open: also build every layer's thumbnails (display/overview.h)
 };
 
 struct ComputeResult {
@@ -45,6 +47,7 @@ struct ComputeResult {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const DisplayModel> model;
     std::vector<std::string> query_tokens, key_tokens;
+    std::shared_ptr<const ModelOverview> overview;  // when the request asked for it (display/overview.h)
     double compute_ms = 0;                      // problem + attention + display model
     double model_ms = 0;                        // of which: building the display model
 };
@@ -86,7 +89,8 @@ public:
     static ComputeResult compute(const ComputeRequest& request, uint64_t generation);
     // Same, for a problem that is already built.
     static ComputeResult compute(const io::Problem& problem, int batch_item, int max_extent,
-                                 std::optional<StepId> focus_step = std::nullopt, ColourScale colour_scale = {});
+                                 std::optional<StepId> focus_step = std::nullopt, ColourScale colour_scale = {},
+                                 bool overview = false);
 
 private:
     void run();

@@ -118,6 +118,8 @@ struct DisplayModel {
     int heads = 1;
     int head_dim = 1;
     int max_extent = 512;            // panel texture side limit it was built with
+    // Compare mode's A − B (compare_difference.h): signed, each step on its own symmetric scale.
+    bool signed_difference = false;
     // True when every step is built (complete_display_model has nothing left to do).
     bool complete() const;
 };

@@ -49,6 +49,7 @@ int prepare_lesson(const SnapshotOptions& options, LessonRun& run) {
     run.state = snapshot_state(options);
     for (const lesson::OpenedSlide& slide : run.opened.slides) {
         ComputeRequest request = apply_slide(run.state, slide);
+        set_tour_words(run.state.tour, slide.slide, 0, 1);  // its words' characters join the font atlas
         request.focus_step.reset();  // every step: cells on other steps are checked against their panels
         run.computed.push_back({&slide, ComputeWorker::compute(request, 0)});
         if (!run.computed.back().result.error.empty()) return print_error(run.computed.back().result.error);
@@ -61,6 +62,10 @@ int prepare_lesson(const SnapshotOptions& options, LessonRun& run) {
 // Slide `c` on the run's state, its trace in and its textures baked.
 void show_computed(LessonRun& run, ComputedSlide& c, HeatmapCache& cache) {
     apply_slide(run.state, *c.slide);
+    // A tour slide's bubble, with its words (state/tour.h); other slides have none.
+    const int position = static_cast<int>(&c - run.computed.data());
+    if (c.slide->slide.view.elements.empty()) run.state.tour = TourState{};
+    else set_tour_words(run.state.tour, c.slide->slide, position, static_cast<int>(run.computed.size()));
     accept_result(run.state, std::move(c.result), 0.0);
     cache.reset(run.state.results.model, canvas_palette(run.state.settings.light_theme).masked);
 }
@@ -84,7 +89,8 @@ int run_lesson_snapshot(const SnapshotOptions& options) {
     PngEncoderPool pool;
     for (ComputedSlide& c : run.computed) {
         show_computed(run, c, cache);
-        render_state(renderer, run.state, cache, SnapshotLayout::Slide);
+        // A slide that points at parts of the window (a tour's) is drawn as the whole window.
+        render_state(renderer, run.state, cache, c.slide->slide.view.elements.empty() ? SnapshotLayout::Slide : SnapshotLayout::FullWindow);
         pool.wait_for_room();
         pool.submit(options.out_dir + "/" + lesson::slide_file_name(c.slide->slide), renderer.pixel_width(),
                     renderer.pixel_height(), renderer.pixels());

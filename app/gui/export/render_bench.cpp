@@ -143,6 +143,33 @@ double export_all_ms(AppState& state) {
     return ms;
 }
 
+// View > Overview of tiny-lm (every layer and head of its attention weights) on its card's
+// sentence, drawn `frames` times in the whole window; empty when the model is missing.
+std::vector<double> overview_frames(int width, int height, int frames) {
+    std::vector<double> times;
+    Result<std::shared_ptr<const Model>> model = io::load_model("tiny-lm");
+    if (!model) return times;
+    ComputeRequest request;
+    request.model = model.value();
+    request.model_sentence = model.value()->spec.example;
+    request.overview = true;
+    const ComputeResult r = ComputeWorker::compute(request, 1);
+    if (!r.error.empty()) return times;
+    OffscreenRenderer renderer(width, height, 1.0f, false);
+    HeatmapCache cache;
+    AppState state;
+    state.ui.canvas.overview = true;
+    state.results.overview = r.overview;
+    show_weights(renderer, state, cache, r);  // the first frame, untimed
+    for (int f = 0; f < frames; ++f) {
+        const auto start = Clock::now();
+        render_state(renderer, state, cache, SnapshotLayout::FullWindow);
+        gl::finish();
+        times.push_back(ms_since(start));
+    }
+    return times;
+}
+
 }  // namespace
 
 int run_render_bench(const io::Problem& problem, const RenderBenchOptions& options, RenderBenchReport& report) {
@@ -201,6 +228,10 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     report.slider_changes.push_back(slider_drag(options.width, options.height, 64, 256, 8));
     report.model_switch_ms = model_switches(options.width, options.height);
     report.export_all_steps_ms = export_all_ms(state);
+    report.overview_frame_ms = overview_frames(options.width, options.height, options.frames_per_step);
+    report.compare_change_ms = compare_changes(options.width, options.height, 256, 512, 8);
+    report.lines_frame_ms = lines_frames(options.width, options.height, 64, 8, options.frames_per_step, "lines");
+    report.lines_heatmap_frame_ms = lines_frames(options.width, options.height, 64, 8, options.frames_per_step, "heatmap");
     return 0;
 }
 

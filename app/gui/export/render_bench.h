@@ -34,7 +34,17 @@ struct RenderBenchReport {
     double startup_to_first_frame_ms = 0;  // process start (before main) to the first frame drawn
     int font_atlas_width = 0, font_atlas_height = 0;  // the font atlas's texture at the first frame
     double export_all_steps_ms = 0;        // every step as PNG at 1920x1080 (-1: failed)
+    std::vector<double> compare_change_ms;  // compare mode at 256/512/8: a change of B until redrawn
+    std::vector<double> lines_frame_ms;     // the lines view of 64 tokens x 8 heads, per frame
+    std::vector<double> lines_heatmap_frame_ms;  // the same step drawn as heatmaps (the reference)
+    std::vector<double> overview_frame_ms; // View > Overview of tiny-lm on its example sentence, frame times
 };
+
+// Issue 22's views (render_bench_views.cpp): compare mode's redraw after each of 7 changes
+// of B's seed at L, E, H (B computed, A − B redone, the frame drawn), and the lines view's
+// frame times with L tokens and H heads (`weights_as` "heatmap": the same step as heatmaps, the reference).
+std::vector<double> compare_changes(int width, int height, int seq_len, int hidden_dim, int num_heads);
+std::vector<double> lines_frames(int width, int height, int seq_len, int num_heads, int frames, const std::string& weights_as);
 
 // Runs the benchmark on `problem`. Returns 0, or 2 with one line already on stderr.
 int run_render_bench(const io::Problem& problem, const RenderBenchOptions& options, RenderBenchReport& report);

@@ -9,6 +9,8 @@
 #include "app/gui/window/cjk_font.h"
 #include "app/gui/export/export.h"
 #include "app/gui/display/format.h"
+#include "app/gui/display/weight_lines.h"
+#include "app/gui/state/compare_contrasts.h"
 #include "app/gui/window/frame.h"
 #include "app/gui/gl/headless.h"
 #include "app/text/languages.h"
@@ -19,9 +21,12 @@ void render_state(OffscreenRenderer& renderer, AppState& state, HeatmapCache& ca
     // A copy keeps the caller's hover/pin state untouched by an off-screen frame.
     AppState view = state;
     view.ui.canvas.hovered = CellRef{};
+    HeatmapCache compare_b, difference;  // compare mode's B and A − B, baked for this picture
     renderer.render([&](const Fonts& fonts) {
         FrameContext ctx;
         ctx.cache = &cache;
+        ctx.compare_b_cache = &compare_b;
+        ctx.difference_cache = &difference;
         ctx.fonts = fonts;
         ctx.scale = renderer.scale() * state.settings.ui_scale;
         ctx.offscreen = true;
@@ -37,6 +42,7 @@ AppState snapshot_state(const SnapshotOptions& options) {
     state.settings.light_theme = options.theme == "light";
     state.ui.presentation = options.presentation;
     state.settings.weights_as = options.view;
+    state.ui.canvas.overview = options.overview;
     return state;
 }
 
@@ -97,15 +103,48 @@ SnapshotLayout snapshot_layout(const std::string& name) {
     return SnapshotLayout::Slide;
 }
 
+// --overview: the one weight step whose grid is drawn (--step names it, else attn_weights),
+// left alone in `steps`; false with the reason when there is none.
+bool overview_step(const Trace& trace, const ModelOverview& overview, const std::string& spec, std::vector<int>& steps,
+                   std::string& error) {
+    if (spec == "all") steps.assign(1, trace.index_of(StepId::AttnWeights));
+    if (steps.size() != 1 || steps.front() < 0 || !draws_weight_lines(trace.steps[static_cast<size_t>(steps.front())].id)) {
+        error = spec == "all" ? "--overview needs attention weights, and this configuration records no attn_weights step"
+                              : "--overview draws one weight step (attn_weights, attn_weights_avg or attn_dropped); --step named '" + spec + "'";
+        return false;
+    }
+    if (!overview.grid_for(trace.steps[static_cast<size_t>(steps.front())].id)) {
+        error = "--overview found no attention weights to draw in this configuration";
+        return false;
+    }
+    return true;
+}
+
+// --compare: B built from A's setup and the options, computed, and compare mode on.
+static Status prepare_compare(AppState& state, const std::string& b_options) {
+    Result<io::Problem> b = problem_for_b(state.session, b_options);
+    if (!b) return Status::failure(b.message());
+    ComputeResult computed = ComputeWorker::compute(b.value(), state.session.batch_item, 512);
+    if (!computed.error.empty()) return Status::failure(computed.error);
+    start_compare(state);
+    init_from_problem(state.compare.b, b.value());
+    accept_b_result(state.compare, std::move(computed), 0.0);
+    note_shown_glyphs(state);
+    return ok_status();
+}
+
 Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions& options, AppState& state,
                               std::vector<int>& steps) {
-    ComputeResult computed = ComputeWorker::compute(problem, 0, 512);
+    ComputeResult computed = ComputeWorker::compute(problem, 0, 512, std::nullopt, {}, options.overview);
     if (!computed.error.empty()) return Status::failure(computed.error);
     std::string unknown;
     if (!steps_to_draw(*computed.trace, options.step, steps, unknown)) return Status::failure(unknown);
+    if (options.overview && !overview_step(*computed.trace, *computed.overview, options.step, steps, unknown))
+        return Status::failure(unknown);
     state = snapshot_state(options);
     init_from_problem(state.session, problem);  // the controls of --layout window show these options
     accept_result(state, std::move(computed), 0.0);
+    if (!options.compare.empty()) return prepare_compare(state, options.compare);
     note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
     return ok_status();
 }
@@ -138,7 +177,13 @@ int run_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     HeatmapCache cache;
     cache.reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
     PngEncoderPool pool;
-    render_steps_to_pngs(renderer, state, cache, snapshot_layout(options.layout), steps, options.progress, options.out_dir, pool);
+    if (options.overview) {
+        state.ui.playback.set_position(steps.front(), 1.0f);
+        render_state(renderer, state, cache, snapshot_layout(options.layout));
+        pool.submit(options.out_dir + "/overview.png", renderer.pixel_width(), renderer.pixel_height(), renderer.pixels());
+    } else {
+        render_steps_to_pngs(renderer, state, cache, snapshot_layout(options.layout), steps, options.progress, options.out_dir, pool);
+    }
     if (!cache.error().empty()) return fail(cache.error());
     const Status written = pool.finish();
     if (!written.ok()) return fail(text::render(written.message()));

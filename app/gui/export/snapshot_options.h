@@ -28,6 +28,8 @@ struct SnapshotOptions {
     std::string layout = "slide";  // slide (title, canvas, explanation) | canvas | window
     AnimationOptions animation;    // --animate: one GIF or MP4 file at out_dir's path instead of PNGs
     std::string lesson;         // --lesson FILE: one picture per slide instead of per step
+    bool overview = false;      // --overview: View > Overview's grid of every layer and head, as DIR/overview.png
+    std::string compare;        // --compare "OPTIONS": B's options on top of A's; pictures of A | B | A − B
 };
 // `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.
 // Returns 0, or 2 with one line on stderr.

@@ -81,6 +81,8 @@ public:
     static void bind_default(int width, int height);
     // Hands the colour texture over (the framebuffer becomes empty).
     Texture take_color();
+    // The colour texture, to draw what was drawn here (rows bottom-up, as GL draws them).
+    const Texture& color() const { return color_; }
     // RGBA8 pixels, top row first (glReadPixels rows are bottom-up; this flips them).
     std::vector<unsigned char> read_rgba() const;
 

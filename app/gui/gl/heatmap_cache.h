@@ -13,6 +13,7 @@
 
 #include "app/gui/display/display_model.h"
 #include "app/gui/gl/colorizer.h"
+#include "app/gui/gl/line_picture.h"
 
 namespace attn::gui {
 
@@ -44,6 +45,8 @@ public:
     HeatmapImage image(int step, int panel, HeatmapLayer layer = HeatmapLayer::Values);
     // Shader compile/link message, if any (shown in the window).
     std::string error() const;
+    // The lines view's picture of its lines (line_picture.h), kept with the canvas's textures.
+    LinePicture& lines_picture() { return lines_picture_; }
 
 private:
     std::unique_ptr<gl::Colorizer> colorizer_;  // created on first use (needs a GL context)
@@ -62,6 +65,7 @@ private:
 
     std::vector<std::array<Baked, 3>> baked_;  // [step][layer]
     Rgb masked_, hatch_;
+    LinePicture lines_picture_;
 };
 
 }  // namespace attn::gui

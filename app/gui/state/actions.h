@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "app/gui/export/export.h"
@@ -27,7 +28,19 @@ struct Actions {
     bool quit = false;
     bool cancel_export = false;        // Cancel beside an animated export's progress bar
     int go_to_slide = -1;              // a lesson's slide to show (index), -1: stay
+    bool toggle_pointer = false;       // View > Laser pointer (presenting, window/present_keys.h)
+    bool toggle_pen = false;           // View > Pen
+    bool toggle_overview = false;      // View > Overview (O): every layer's heads instead of the picture
+    // Help > Tour (state/tour.h): start it, show its slide `tour_slide` (-1: stay), close it.
+    bool start_tour = false;
+    int tour_slide = -1;
+    bool close_tour = false;
     std::optional<ExportRequest> export_request;  // the first one asked for wins
+    // Compare mode (state/compare.h): View > Compare, the A/B switch, a ready contrast.
+    bool toggle_compare = false;
+    std::optional<bool> compare_edit_b;     // the switch: true edits B, false A
+    std::string compare_contrast;           // a Compare menu row's id (compare_contrasts.h)
+    bool compare_b_changed = false;         // post B's compute request
 
     // Edits of the state, each set only when the view changed something. The views of
     // one dock slot start from the same state, so two edits of one part cannot be
@@ -37,6 +50,7 @@ struct Actions {
     std::optional<io::ProblemSources> sources_edit;   // the input files (an open dialog picked one)
     std::optional<UiSettings> settings_edit;          // the settings as a view edited them
     std::optional<DialogState> dialog_edit;           // the dialog opened, typed into or closed
+    std::optional<Session> compare_b_edit;            // compare mode: B's session as the controls edited it
     bool hint_dismissed = false;                      // the first-run hint is done with
     // Lesson menu, slide list, Ctrl+Z: what to do with the lesson being made (lesson_doc.h).
     std::optional<LessonEdit> lesson_edit;
@@ -53,6 +67,17 @@ struct Actions {
         quit |= other.quit;
         cancel_export |= other.cancel_export;
         if (go_to_slide < 0) go_to_slide = other.go_to_slide;
+        toggle_overview ^= other.toggle_overview;  // the menu and the key in one frame cancel out
+        toggle_compare |= other.toggle_compare;
+        if (!compare_edit_b) compare_edit_b = other.compare_edit_b;
+        if (compare_contrast.empty()) compare_contrast = std::move(other.compare_contrast);
+        compare_b_changed |= other.compare_b_changed;
+        if (!compare_b_edit) compare_b_edit = std::move(other.compare_b_edit);
+        toggle_pointer |= other.toggle_pointer;
+        toggle_pen |= other.toggle_pen;
+        start_tour |= other.start_tour;  // Help > Tour
+        if (tour_slide < 0) tour_slide = other.tour_slide;
+        close_tour |= other.close_tour;
         if (!export_request) export_request = std::move(other.export_request);
         if (!session_edit) session_edit = std::move(other.session_edit);
         if (!sources_edit) sources_edit = std::move(other.sources_edit);

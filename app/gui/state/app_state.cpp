@@ -1,5 +1,6 @@
 #include "app/gui/state/app_state.h"
 
+#include "app/gui/state/follow_state.h"
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/state/model_choice.h"
 
@@ -44,10 +45,12 @@ void accept_result(AppState& state, ComputeResult result, double now) {
     const Step* pinned_step = state.ui.canvas.pinned.valid() ? state.results.step_at(state.ui.canvas.pinned.step) : nullptr;
     const std::optional<StepId> pinned_id = pinned_step ? std::optional<StepId>(pinned_step->id) : std::nullopt;
     const std::vector<int64_t> pinned_shape = pinned_step ? pinned_step->tensor.shape() : std::vector<int64_t>{};
+    const CellKeep followed = cell_keep(state.results, state.ui.canvas.follow.cell);  // the same rule (follow_state.h)
     state.results.trace = std::move(result.trace);
     state.results.model = std::move(result.model);
     state.results.query_tokens = std::move(result.query_tokens);
     state.results.key_tokens = std::move(result.key_tokens);
+    state.results.overview = std::move(result.overview);
     state.results.compute_ms = result.compute_ms;
     // Files decide some sizes (a weights file fixes E, a query file fixes B and L):
     // let the controls show what was really computed.
@@ -69,6 +72,7 @@ void accept_result(AppState& state, ComputeResult result, double now) {
     const Step* repinned = pinned_id ? state.results.step_at(state.ui.canvas.pinned.step) : nullptr;
     const bool keep_pin = repinned && repinned->id == *pinned_id && repinned->tensor.shape() == pinned_shape;
     if (state.ui.canvas.pinned.valid() && !keep_pin) state.ui.canvas.pinned = CellRef{};
+    if (!followed.kept_in(state.results)) state.ui.canvas.follow.cell = CellRef{};
     if (state.ui.canvas.enlarged_head >= state.results.trace->config.H()) state.ui.canvas.enlarged_head = -1;
     state.ui.canvas.focus_head = std::min(state.ui.canvas.focus_head, std::max(0, state.results.trace->config.H() - 1));
     show_pending_slide(state);  // a lesson slide's step, moment, head and cells, once its trace is in

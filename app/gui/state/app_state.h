@@ -6,6 +6,8 @@
 //   results   the newest trace and its display model (results.h)
 //   ui        playback, selection, panels, status line (ui_state.h)
 //   jobs      the open dialog and "export all steps" (jobs.h)
+//   compare   View > Compare: a second session B, its trace and A − B (compare.h)
+//   tour      Help > Tour while it runs (tour.h)
 // It owns no GL objects and never writes into a trace; a new trace arrives from the
 // ComputeWorker through accept_result.
 #pragma once
@@ -13,10 +15,12 @@
 #include <string>
 
 #include "app/gui/compute/compute_worker.h"
+#include "app/gui/state/compare.h"
 #include "app/gui/state/jobs.h"
 #include "app/gui/state/results.h"
 #include "app/gui/state/session.h"
 #include "app/gui/state/settings.h"
+#include "app/gui/state/tour.h"
 #include "app/gui/state/ui_state.h"
 
 namespace attn::gui {
@@ -27,6 +31,8 @@ struct AppState {
     Results results;
     UiState ui;
     Jobs jobs;
+    CompareState compare;
+    TourState tour;  // Help > Tour, while it runs (tour.h)
 };
 
 // The colour scale the View menu chose (saved in the settings).

@@ -18,11 +18,17 @@ ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& opened) {
     }
     state.ui.canvas.pinned = CellRef{};
     state.ui.canvas.hovered = CellRef{};
+    state.ui.canvas.follow.cell = CellRef{};  // the slide's own, if any, once its trace is in
     state.ui.resume_step = slide.view.step ? step_name(*slide.view.step) : "";
     state.ui.lesson.pending = slide.view;
     state.ui.lesson.number = slide.number;
     state.ui.lesson.title = slide.title;
     state.ui.lesson.applied = LessonUi::Applied{slide.setup, setup_of(state.session)};
+    if (!state.tour.running()) {  // a slide pointing at the window: its words in the bubble (tour.h)
+        const bool points = !slide.view.elements.empty();
+        state.tour.title = points ? slide.title : "";
+        state.tour.text = points ? slide.note : "";
+    }
     ComputeRequest request;
     request.prebuilt = std::make_shared<const io::Problem>(opened.problem);
     request.batch_item = slide.view.batch_item;
@@ -84,6 +90,7 @@ void show_pending_slide(AppState& state) {
     canvas.enlarged_head = view.head < trace.config.H() ? view.head : -1;
     canvas.focus_head = std::max(0, canvas.enlarged_head);
     canvas.pinned = view.pinned ? cell_of(state.results, *view.pinned) : CellRef{};
+    canvas.follow.cell = view.followed ? cell_of(state.results, *view.followed) : CellRef{};
     state.ui.lesson.marks = view;
 }
 

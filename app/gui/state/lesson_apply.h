@@ -14,7 +14,8 @@ namespace attn::gui {
 // hand the result to accept_result, which shows the pending view.
 ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& slide);
 // Called by accept_result once a trace is in: places the pending slide's step and
-// moment, head and pinned cell. A cell the step's panels do not have is not pinned.
+// moment, head, pinned and followed cells. A cell the step's panels do not have is not
+// pinned (or followed).
 void show_pending_slide(AppState& state);
 // "slide 2 of 8: <title>" for the status line: the slide at `index` among those that open.
 Message slide_status(const lesson::OpenedLesson& lesson, int index);

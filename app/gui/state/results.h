@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/gui/display/display_model.h"
+#include "app/gui/display/overview.h"
 #include "core/message.h"
 #include "core/trace.h"
 
@@ -17,6 +18,7 @@ struct Results {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const DisplayModel> model;
     std::vector<std::string> query_tokens, key_tokens;
+    std::shared_ptr<const ModelOverview> overview;  // every layer's heads, while View > Overview is open
     Message compute_error;         // last failure, shown above the canvas (rendered when drawn)
     double compute_ms = 0;
     bool model_changed = false;    // the window re-bakes textures when set

@@ -2,12 +2,19 @@
 // the hovered and pinned cells, which panels are open, the status line.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "app/gui/display/animation.h"
+#include "app/gui/display/annotations.h"
 #include "app/gui/display/display_model.h"
+#include "app/gui/display/follow.h"
+#include "app/gui/display/layout.h"
+#include "app/gui/display/overview.h"
 #include "app/gui/display/weight_lines.h"
+#include "app/gui/state/element_rects.h"
+#include "app/gui/state/present_ui.h"
 #include "app/lesson/lesson.h"
 #include "core/message.h"
 
@@ -25,6 +32,15 @@ struct CellRef {
     bool operator==(const CellRef& o) const {
         return step == o.step && panel == o.panel && row == o.row && col == o.col && part == o.part;
     }
+};
+
+// The followed cell (Follow, display/follow.h) and its lineage in `trace`
+// (state/follow_state.h keeps it current).
+struct FollowUi {
+    CellRef cell;                            // invalid: nothing followed
+    CellRef menu_cell;                       // the cell a right click opened the canvas's menu on
+    std::shared_ptr<const Lineage> lineage;  // of `cell` in `trace`; null when not computed
+    std::weak_ptr<const Trace> trace;
 };
 
 // The canvas's own UI state (which head is enlarged, which cell is hovered).
@@ -47,6 +63,13 @@ struct CanvasUi {
     bool numbers_hidden = false;  // this frame's cells were too small for the step's numbers
     TokenRef lines_hovered, lines_pinned;  // the lines view's token under the mouse and the one clicked
     std::vector<int> lines_selected;       // queries Ctrl+clicked in the lines view: their weights summed
+    std::vector<PlacedMatrix> placed;      // where this frame's matrices of cells are (the pen's drawings follow them)
+    // View > Overview (display/overview.h): every layer's heads as thumbnails instead of the picture.
+    bool overview = false;
+    std::vector<HeadRef> overview_selected;  // thumbnails Ctrl+clicked: their mean is shown too
+    int overview_hovered = -1;               // the overview's cell under the mouse this frame, -1: none
+    FollowUi follow;                       // the followed cell (Follow), highlighted in every step
+    Rect storage_rect;                     // where the storage strip was drawn this frame (empty: not drawn)
 };
 
 // The code panel's own state (views/panels/view_code.h).
@@ -98,6 +121,8 @@ struct UiState {
     // The step to show when the next trace arrives (restored from the settings); "" for none.
     std::string resume_step;
     LessonUi lesson;               // the lesson slide on screen, if any
+    PresentUi present;             // blank screen, note, pointer, pen (present_ui.h)
+    ElementRects elements;         // where the window's parts were drawn this frame (a tour slide points at them)
 };
 
 // The head whose operands are drawn beside step `sd`: the head of `active` (the animation's

@@ -4,7 +4,11 @@
 
 #include <algorithm>
 
+#include "app/gui/views/canvas/view_annotations.h"
 #include "app/gui/views/canvas/view_canvas_panel.h"
+#include "app/gui/views/canvas/view_compare.h"
+#include "app/gui/views/inspector/view_compare_inspector.h"
+#include "app/gui/views/panels/view_compare_menu.h"
 #include "app/gui/views/panels/view_code.h"
 #include "app/gui/views/controls/view_controls.h"
 #include "app/gui/views/dialogs/view_dialogs.h"
@@ -13,9 +17,11 @@
 #include "app/gui/views/controls/view_input_editor.h"
 #include "app/gui/views/inspector/view_inspector.h"
 #include "app/gui/views/panels/view_menu.h"
+#include "app/gui/views/panels/view_presenter.h"
 #include "app/gui/views/panels/view_slide_list.h"
 #include "app/gui/views/panels/view_status.h"
 #include "app/gui/views/panels/view_timeline.h"
+#include "app/gui/views/panels/view_tour.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -29,16 +35,26 @@ const std::vector<ViewSpec>& registered_views() {
     // window, titled, slot, extra flags, edge to edge, interactive only, draw
     static const std::vector<ViewSpec> views = {
         {nullptr, false, DockSlot::MenuBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
-             return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage, ui.code.show);
+             return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage, ui.code.show, ui.canvas.overview);
+         }},
+        {nullptr, false, DockSlot::MenuBar, 0, false, true, [](const AppState& s, UiState&, const FrameContext&, const Rect&) {
+             return draw_compare_menu(s.compare);
          }},
         {nullptr, false, DockSlot::Dialogs, 0, false, true, [](const AppState& s, UiState&, const FrameContext&, const Rect&) {
              return draw_dialogs(s.jobs.dialog, s.session.sources, s.settings.light_theme);
          }},
         {"Canvas", false, DockSlot::Center, kBare | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus,
-         true, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+         true, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {
              // Slides and canvas-only pictures show the canvas without its selector and messages.
              const bool decorations = !c.canvas_only && !c.presentation_header && !ui.presentation;
-             return draw_canvas_panel(s.results, s.session, ui, s.settings, c, decorations);
+             if (s.compare.on) return draw_compare_canvas(s, ui, c, area);
+             Actions out = draw_canvas_panel(s.results, s.session, ui, s.settings, c, decorations);
+             draw_canvas_drawings(ui, !c.offscreen);  // the pen's drawings, in pictures too (view_annotations.h)
+             return out;
+         }},
+        // Presenting: the pen's palette, the note, the pointer, the blank screen (view_presenter.h).
+        {nullptr, false, DockSlot::Center, 0, false, true, [](const AppState&, UiState& ui, const FrameContext& c, const Rect&) {
+             return draw_presenter(ui, c.now);
          }},
         {"window.code", true, DockSlot::BesideCanvas, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              draw_code_panel(s.results.trace.get(), ui.playback, ui.code, s.settings.light_theme, c.fonts);
@@ -48,7 +64,11 @@ const std::vector<ViewSpec>& registered_views() {
              return draw_slide_list(s.jobs.lesson, c.thumbnails, s.settings.light_theme);
          }},
         {"window.controls", true, DockSlot::Left, ImGuiWindowFlags_NoScrollbar, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
-             return draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);
+             if (!s.compare.on) return draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);
+             // Compare mode: the A/B switch, then the controls of the side it chose.
+             Actions out = draw_compare_switch(s.compare);
+             if (!controls_edit_b(s)) return out |= draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);
+             return out |= as_b_edit(draw_controls_panel(s.compare.b, s.compare.b_results, ui, s.settings, c.computing));
          }},
         {"Timeline", false, DockSlot::Bottom, kBare, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
              draw_timeline(s.results.trace.get(), ui.playback, s.settings.light_theme);
@@ -66,11 +86,17 @@ const std::vector<ViewSpec>& registered_views() {
              return Actions{};
          }},
         {"window.inspector", true, DockSlot::RightBottom, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
+             if (s.compare.on) draw_compare_inspector(s, ui.canvas);
              draw_inspector(s.results, ui.canvas, ui.playback.step());
              return draw_input_editor(s.session, s.results, ui, s.settings.light_theme);
          }},
         {nullptr, false, DockSlot::StatusBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {
              return draw_status_line(ui, s.jobs.export_progress, c.now, area);
+         }},
+        // Help > Tour's outlines and bubble, over everything drawn before it (view_tour.h).
+        {nullptr, false, DockSlot::StatusBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+             const ImVec2 screen = ImGui::GetIO().DisplaySize;
+             return draw_tour_overlay(s.tour, ui.lesson.marks, ui.elements, Rect{0, 0, screen.x, screen.y}, !c.offscreen);
          }},
     };
     return views;

@@ -5,8 +5,11 @@
 #include <utility>
 
 #include "app/gui/state/lesson_apply.h"
+#include "app/gui/window/compare_window.h"
 #include "app/gui/window/cjk_font.h"
 #include "app/gui/window/lesson_edit.h"
+#include "app/gui/window/present_keys.h"
+#include "app/gui/window/tour_actions.h"
 #include "app/gui/window/window_parts.h"
 #include "app/text/languages.h"
 
@@ -20,6 +23,14 @@ void apply_edits(AppState& state, Actions& actions) {
     if (actions.language_changed && !text::set_language(state.settings.language)) state.settings.language = text::active().code();
     if (actions.hint_dismissed) state.settings.hint_seen = true;
     if (actions.dialog_edit) state.jobs.dialog = std::move(*actions.dialog_edit);
+    if (actions.compare_edit_b) state.compare.editing_b = *actions.compare_edit_b;
+    if (actions.compare_b_edit) {
+        state.compare.b = std::move(*actions.compare_b_edit);
+        // The batch item and layer move both sides.
+        if (share_view_choices(state.compare.b, state.session)) actions.config_changed = true;
+    }
+    actions.compare_b_edit.reset();
+    actions.compare_edit_b.reset();
     actions.session_edit.reset();
     actions.sources_edit.reset();
     actions.settings_edit.reset();
@@ -30,12 +41,21 @@ void apply_edits(AppState& state, Actions& actions) {
 void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double now) {
     apply_edits(state, actions);
     if (actions.config_changed) post_request(state, parts, now);
+    apply_compare_actions(state, actions, parts, now);
+    // Presenting (present_keys.h): the pen's drawings go into the slide they were drawn on.
+    keep_slide_drawings(state.ui, parts.lesson, parts.slide_index);
+    if (actions.toggle_pointer) state.ui.present.pointer_on = !state.ui.present.pointer_on;
+    if (actions.toggle_pen) state.ui.present.pen = !state.ui.present.pen;
     if (parts.lesson && actions.go_to_slide >= 0 && actions.go_to_slide < static_cast<int>(parts.lesson->slides.size())) {
         parts.slide_index = actions.go_to_slide;
         state.results.posted_generation = parts.worker.post(apply_slide(state, parts.lesson->slides[static_cast<size_t>(parts.slide_index)]));
         state.results.posted_time = now;
         set_status(state.ui, slide_status(*parts.lesson, parts.slide_index), now);
+        enter_slide(state.ui.present, *parts.lesson, parts.slide_index);
     }
+    // View > Overview: open without thumbnails, the canvas panel asks for a trace with them.
+    if (actions.toggle_overview) state.ui.canvas.overview = !state.ui.canvas.overview;
+    apply_tour_actions(state, actions, parts, now);  // Help > Tour (tour_actions.h)
     if (actions.scale_changed || actions.language_changed) parts.rebuild_fonts = true;
     if (actions.language_changed) {
         glfwSetWindowTitle(parts.window, text::tr("window.title"));
@@ -44,6 +64,8 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
     if (actions.theme_changed) {
         apply_theme(state.settings.light_theme, effective_scale(state, parts));
         parts.cache->reset(state.results.model, canvas_palette(state.settings.light_theme).masked);
+        parts.compare_b_cache->reset(nullptr, canvas_palette(state.settings.light_theme).masked);  // re-baked when drawn
+        parts.difference_cache->reset(nullptr, canvas_palette(state.settings.light_theme).masked);
     }
     if (actions.toggle_fullscreen) set_full_screen(parts.window, parts.full_screen, !parts.full_screen.on);
     if (actions.toggle_presentation) {

@@ -177,6 +177,8 @@ bool note_glyphs(std::string_view utf8) {
 
 bool note_shown_glyphs(const AppState& state) {
     bool added = note_glyphs(state.session.sentence);
+    added |= note_glyphs(state.tour.title);  // the tour's bubble (state/tour.h)
+    added |= note_glyphs(state.tour.text);
     static std::weak_ptr<const Trace> noted_trace;  // token lists are scanned once per trace
     const std::shared_ptr<const Trace>& trace = state.results.trace;
     if (trace && trace != noted_trace.lock()) {

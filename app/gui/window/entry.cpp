@@ -21,13 +21,16 @@
 #include "app/gui/state/app_state.h"
 #include "app/gui/window/apply_actions.h"
 #include "app/gui/window/cjk_font.h"
+#include "app/gui/window/compare_window.h"
 #include "app/gui/window/frame.h"
 #include "app/gui/window/imgui_ini.h"
 #include "app/gui/window/key_actions.h"
 #include "app/gui/window/lesson_edit.h"
 #include "app/gui/window/lesson_keys.h"
+#include "app/gui/window/present_keys.h"
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/window/test_hook.h"
+#include "app/gui/window/tour_actions.h"
 #include "app/gui/window/window_parts.h"
 #include "app/gui/window/x11_events.h"
 #include "app/text/language_tag.h"
@@ -91,10 +94,13 @@ void start_imgui(WindowParts& parts, Message& notes) {
 }
 
 void stop_imgui(WindowParts& parts) {
+    close_notes_window(parts.notes, parts.window);
     save_imgui_ini(parts.layout_file, true);
     parts.exporter.reset();
     parts.thumbnails.reset();
     parts.cache.reset();
+    parts.compare_b_cache.reset();
+    parts.difference_cache.reset();
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
@@ -107,6 +113,7 @@ void take_news(AppState& state, WindowParts& parts) {
         state.results.model = std::move(done->model);
         parts.cache->adopt_completed(state.results.model);  // textures already baked stay
     }
+    take_compare_news(state, parts, glfwGetTime());
     if (const float scale = monitor_content_scale(parts.window); scale != parts.content_scale) {  // another monitor
         parts.content_scale = scale;
         parts.rebuild_fonts = true;
@@ -138,6 +145,31 @@ void report_for_tests(const AppState& state, const WindowParts& parts) {
     note_for_tests("lesson " + std::to_string(doc.open) + " slides " + std::to_string(doc.opened.slides.size()) + " current " +
                    std::to_string(doc.current) + " dirty " + std::to_string(doc.dirty) + " presenting " +
                    std::to_string(parts.lesson != nullptr) + " slide " + std::to_string(parts.slide_index));
+    if (state.compare.on) {
+        // Compare mode: the switch, the contrast, B's step count and the inspector's three values.
+        const CompareState& c = state.compare;
+        const ComparedCell cell = compare_cell(state, state.ui.canvas.hovered.valid() ? state.ui.canvas.hovered : state.ui.canvas.pinned);
+        note_for_tests("compare edit " + std::string(c.editing_b ? "b" : "a") + " contrast " + (c.contrast.empty() ? "-" : c.contrast) +
+                       " b_steps " + std::to_string(c.b_results.trace ? c.b_results.trace->steps.size() : 0) + " cell " +
+                       (cell.has_a ? "1" : "0") + (cell.has_b ? "1" : "0") + (cell.has_difference ? "1" : "0") +
+                       " b_heads " + std::to_string(c.b_results.trace ? c.b_results.trace->config.H() : 0) +
+                       " busy " + (parts.compare_worker.busy() || parts.worker.busy() ? "1" : "0"));
+    }
+    // View > Weights as lines: the token pointed at and the one pinned ("q3", "k0", "-").
+    const auto token = [](const TokenRef& t) {
+        return !t.valid() ? std::string("-") : (t.side == TokenRef::Side::Query ? "q" : "k") + std::to_string(t.index);
+    };
+    note_for_tests("lines hovered " + token(state.ui.canvas.lines_hovered) + " pinned " + token(state.ui.canvas.lines_pinned) +
+                   " selected " + std::to_string(state.ui.canvas.lines_selected.size()));
+    const PresentUi& present = state.ui.present;  // presenting: what tests/gui/monkey/present_test.py checks
+    note_for_tests("present slide " + std::to_string(present.slide) + " blank " + std::to_string(present.blank) + " note " +
+                   std::to_string(present.note_shown) + " pen " + std::to_string(present.pen) + " pointer " +
+                   std::to_string(present.pointer_shown()) + " drawings " + std::to_string(state.ui.lesson.marks.annotations.size()) +
+                   " progress " + std::to_string(state.ui.playback.progress()) + " placed " + std::to_string(state.ui.canvas.placed.size()));
+    if (!state.ui.canvas.placed.empty()) {
+        const Rect& r = state.ui.canvas.placed.front().rect;
+        note_for_tests("placed_first " + std::to_string(r.x) + " " + std::to_string(r.y) + " " + std::to_string(r.w) + " " + std::to_string(r.h));
+    }
     report_layout_for_tests(parts.keys.queue.size(),
                             {text::render(state.session.sentence_message), text::render(state.session.config_message),
                              text::render(state.session.unknown_note), text::render(state.session.model_note),
@@ -157,8 +189,13 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     state.ui.playback.update(io.DeltaTime);
     // Shortcuts wait while a text field or a dialog has the keyboard.
     Actions actions;
+    // Presenting (present_keys.h): the pointer follows the mouse while L is held.
+    follow_pointer(state.ui.present, !io.WantTextInput && io.KeysDown[GLFW_KEY_L], io.MousePos.x, io.MousePos.y, glfwGetTime());
     if (!io.WantTextInput && state.jobs.dialog.kind == DialogState::Kind::None) {
-        // A lesson's slide keys first: the keys they use do not move the playback too.
+        // The tour's keys first (tour_actions.h), then the presenter's (B, N, L, D, C, the pen's
+        // keys), then a lesson's slide keys: the keys each one uses go no further.
+        Actions tour = tour_key_actions(parts.keys.presses, state.tour);
+        presenter_keys(parts.keys.presses, state.ui, parts.lesson != nullptr);
         const int slide = parts.lesson ? slide_key_target(parts.keys.presses, parts.slide_index,
                                                            static_cast<int>(parts.lesson->slides.size()))
                                        : -1;
@@ -167,9 +204,12 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
         actions = key_actions(parts.keys.presses, state.ui.playback, state.ui.presentation);
         actions.go_to_slide = slide;
         actions.lesson_edit = std::move(lesson_key);
+        actions |= std::move(tour);
     }
     FrameContext ctx;
     ctx.cache = parts.cache.get();
+    ctx.compare_b_cache = parts.compare_b_cache.get();
+    ctx.difference_cache = parts.difference_cache.get();
     ctx.fonts = parts.fonts;
     ctx.scale = effective_scale(state, parts);
     ctx.computing = parts.worker.busy();
@@ -193,7 +233,8 @@ struct IdleWatch {
     bool released = false;
 };
 void wait_for_work(const AppState& state, WindowParts& parts, IdleWatch& idle) {
-    const bool busy = state.ui.playback.animating() || parts.worker.busy() || state.jobs.export_progress.active ||
+    const bool busy = state.ui.playback.animating() || parts.worker.busy() || parts.compare_worker.busy() || state.jobs.export_progress.active ||
+                      !state.ui.present.trail.empty() ||  // the pointer's trail fades
                       !parts.keys.queue.empty() || parts.keys.settle_frames > 0;
     if (busy) poll_window_events();
     else wait_window_events(0.5);
@@ -238,8 +279,12 @@ void run_frames(AppState& state, WindowParts& parts) {
         }
         take_news(state, parts);
         Actions actions = draw_and_swap(state, parts, fb_w, fb_h);
+        // Presenting a lesson with a second monitor: the speaker's notes there (notes_window.h).
+        open_notes_window_if_wanted(parts.notes, parts.window, state.ui.present, parts.content_scale * state.settings.ui_scale);
+        draw_notes_window(parts.notes, parts.window, state.ui.present, glfwGetTime());
         // The new trace's step is on screen: now the other steps.
         if (state.results.model && !state.results.model->complete()) parts.worker.finish_model();
+        finish_compare_models(state, parts);
         apply_actions(state, actions, parts, glfwGetTime());
         parts.exporter->continue_all(state, glfwGetTime());
         after_lesson_frame(state, parts, glfwGetTime());  // unsaved slides before quitting, thumbnails
@@ -258,6 +303,7 @@ void post_request(AppState& state, WindowParts& parts, double now) {
     std::optional<ComputeRequest> request = make_request(state.session);
     if (!request) return;
     request->colour_scale = colour_scale_of(state.settings);
+    request->overview = state.ui.canvas.overview;  // View > Overview: every layer's thumbnails too
     // The step on screen is built first; the others follow once it is drawn (finish_model).
     if (state.results.trace && state.ui.playback.step() < static_cast<int>(state.results.trace->steps.size()))
         request->focus_step = state.results.trace->steps[static_cast<size_t>(state.ui.playback.step())].id;
@@ -275,7 +321,7 @@ std::string starting_language(const std::string& option_language) {
 namespace {
 
 // The window; with a `lesson`, on its first slide, the slide keys moving between slides.
-int run_window_on(const io::Problem& initial, bool resume, const std::string& language, const lesson::OpenedLesson* lesson) {
+int run_window_on(const io::Problem& initial, bool resume, const std::string& language, lesson::OpenedLesson* lesson) {
     glfwSetErrorCallback(nullptr);
     if (!glfwInit()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
@@ -297,6 +343,12 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
     ComputeRequest first = first_request(state, initial, resume, notes);
     parts->lesson = lesson;
     if (lesson) first = apply_slide(state, lesson->slides.front());
+    if (lesson) enter_slide(state.ui.present, *lesson, 0);
+    state.ui.present.started = glfwGetTime();
+    // The slides' titles and notes, which the presenter shows, in the atlas from the start
+    // (the speaker notes window builds its atlas once).
+    for (const lesson::OpenedSlide& slide : lesson ? lesson->slides : std::vector<lesson::OpenedSlide>{})
+        note_glyphs(slide.slide.title + slide.slide.note);
     if (lesson) notes = joined(std::move(notes), lesson->problems.empty() ? slide_status(*lesson, 0) : lesson->problems.front());
     state.ui.playback.set_speed(state.settings.speed);
     note_shown_glyphs(state);
@@ -314,6 +366,7 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 
+    close_tour(state);  // quitting during the tour saves the learner's own session, not the tour's
     store_config_in_settings(state);
     save_settings(state.settings);
     stop_imgui(*parts);

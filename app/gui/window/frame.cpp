@@ -17,6 +17,7 @@
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/views/canvas/view_canvas_panel.h"
 #include "app/gui/views/panels/view_title_strip.h"
+#include "app/gui/views/panels/view_tour.h"
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
 
@@ -99,6 +100,7 @@ void draw_slot(DockSlot slot, AppState& state, UiState& ui, const FrameContext& 
         out |= view.draw(std::as_const(state), ui, ctx, area);
         ImGui::End();
     }
+    record_slot_element(ui.elements, slot, area);  // where a tour slide can point (view_tour.h)
     apply_edits(state, out);
 }
 
@@ -225,6 +227,8 @@ Actions draw_frame(AppState& state, const FrameContext& ctx) {
     Actions out;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     if (display.x <= 0.0f || display.y <= 0.0f) return out;
+    refresh_difference(state, state.ui.playback.step());  // compare mode's A − B (state/compare.h)
+    state.ui.elements.clear();  // the slots record this frame's (view_tour.h)
     if (ctx.canvas_only) canvas_alone(state, state.ui, out, ctx, display.x, display.y);
     else if (state.ui.presentation || ctx.presentation_header) presentation(state, state.ui, out, ctx, display.x, display.y);
     else docked(state, state.ui, out, ctx, display.x, display.y);

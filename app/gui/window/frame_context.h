@@ -11,6 +11,9 @@ class SlideThumbnails;
 
 struct FrameContext {
     HeatmapCache* cache = nullptr;
+    // Compare mode (state/compare.h): B's textures and A − B's, each baked from its own model.
+    HeatmapCache* compare_b_cache = nullptr;
+    HeatmapCache* difference_cache = nullptr;
     Fonts fonts;
     float scale = 1.0f;       // sizes of canvas drawing (UI scale x export scale)
     bool computing = false;   // the worker is busy: show "computing..."

@@ -17,6 +17,8 @@ Actions key_actions(const KeyPresses& presses, Playback& pb, bool presentation) 
             case GLFW_KEY_END: pb.jump_to(pb.step_count() - 1); break;
             case GLFW_KEY_F: out.toggle_fullscreen = true; break;
             case GLFW_KEY_P: out.toggle_presentation = true; break;
+            case GLFW_KEY_O: out.toggle_overview = true; break;  // View > Overview
+            case GLFW_KEY_V: out.toggle_compare = true; break;  // View > Compare
             case GLFW_KEY_ESCAPE:
                 // Leaving presentation mode also leaves full screen.
                 if (presentation) out.toggle_presentation = true;

@@ -13,7 +13,7 @@ struct Shortcut {
     const char* keys;  // the key names in English, e.g. "Right, PageDown" (the test reads these)
 };
 
-inline constexpr std::array<Shortcut, 14> kShortcuts{{
+inline constexpr std::array<Shortcut, 23> kShortcuts{{
     {"play", "Space"},
     {"next", "Right, PageDown"},
     {"previous", "Left, PageUp"},
@@ -21,6 +21,7 @@ inline constexpr std::array<Shortcut, 14> kShortcuts{{
     {"tab", "click a step tab"},
     {"full_screen", "F"},
     {"presentation", "P"},
+    {"compare", "V"},
     {"escape", "Escape"},
     {"quit", "Ctrl+Q"},
     {"cell", "hover / click a cell"},
@@ -28,6 +29,15 @@ inline constexpr std::array<Shortcut, 14> kShortcuts{{
     {"paint", "paint mask: click / Shift+click / Ctrl+click"},
     {"type_input", "input step: click a cell, type, Enter"},
     {"code_line", "click a line of the PyTorch code"},
+    // Presenting (present_keys.cpp).
+    {"blank", "B"},
+    {"note", "N"},
+    {"pointer", "hold L, or Shift+L"},
+    {"pen", "D"},
+    {"pen_colour", "1, 2, 3, 4 (pen on)"},
+    {"pen_undo", "Ctrl+Z (pen on)"},
+    {"clear", "C"},
+    {"overview", "O"},  // View > Overview: every layer and head
 }};
 
 }  // namespace attn::gui

@@ -11,6 +11,7 @@
 #include "app/gui/gl/heatmap_cache.h"
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/window/key_input.h"
+#include "app/gui/window/notes_window.h"
 #include "app/gui/window/window_setup.h"
 #include "app/lesson/lesson.h"
 
@@ -23,14 +24,19 @@ struct WindowParts {
     KeyInput keys;
     FullScreen full_screen;
     ComputeWorker worker;
+    ComputeWorker compare_worker;   // compare mode's B (state/compare.h)
     Fonts fonts;
     bool rebuild_fonts = false;     // the atlas is rebuilt before the next frame
     float content_scale = 1.0f;     // the monitor's (not saved: it belongs to the monitor)
     std::string layout_file;        // imgui.ini ("" : none)
-    const lesson::OpenedLesson* lesson = nullptr;  // `attnviz --lesson`: its slides
+    lesson::OpenedLesson* lesson = nullptr;  // `attnviz --lesson`: its slides (the pen's drawings are kept in them)
     int slide_index = 0;            // with a lesson: the slide on screen
+    NotesWindow notes;              // presenting with a second monitor: the speaker's window
+    std::unique_ptr<lesson::OpenedLesson> tour;  // Help > Tour's lesson, once opened (state/tour.h)
     // GL objects must die before the context: reset before it is destroyed.
     std::unique_ptr<HeatmapCache> cache = std::make_unique<HeatmapCache>();
+    std::unique_ptr<HeatmapCache> compare_b_cache = std::make_unique<HeatmapCache>();
+    std::unique_ptr<HeatmapCache> difference_cache = std::make_unique<HeatmapCache>();
     std::unique_ptr<ExportRunner> exporter = std::make_unique<ExportRunner>();
     std::unique_ptr<SlideThumbnails> thumbnails = std::make_unique<SlideThumbnails>();  // the slide list's pictures
 };

@@ -88,6 +88,8 @@ class Layout:
         self.seq_len = None        # L of the configuration on the canvas
         self.items = {}            # name -> (x0, y0, x1, y1) of widgets the window names (note_item_for_tests)
         self.shown = None          # (step, enlarged head, model layer) on screen
+        self.lines = None          # the lines view: {"hovered": "q3"|"k0"|"-", "pinned": ..., "selected": n}
+        self.compare = None        # compare mode: {"edit": "a"|"b", "contrast", "b_steps", "cell", "b_heads", "busy"}
         for line in text.splitlines():
             if line.startswith("sentence "):
                 self.sentence = line[len("sentence "):]
@@ -98,6 +100,10 @@ class Layout:
             parts = line.split(" ")
             if parts[0] == "item" and len(parts) == 6:
                 self.items[parts[1]] = tuple(float(v) for v in parts[2:6])
+            elif parts[0] == "lines" and len(parts) == 7:
+                self.lines = dict(zip(parts[1::2], parts[2::2]))
+            elif parts[0] == "compare" and len(parts) % 2 == 1:
+                self.compare = dict(zip(parts[1::2], parts[2::2]))
             elif parts[0] == "shown" and len(parts) == 6:
                 self.shown = (parts[1], int(parts[3]), int(parts[5]))
             elif parts[0] == "window" and len(parts) >= 6:

@@ -37,11 +37,17 @@ struct CanvasFrame {
     bool interactive = true;   // false for snapshots: no hover, no clicks
     bool presentation = false; // presentation mode: the picture first, bands fold away
     WeightsAs weights_as = WeightsAs::Heatmap;  // View > Weights as, on weight steps
+    const ModelOverview* overview = nullptr;    // View > Overview's thumbnails (null: not built yet)
+    bool show_overview = false;                 // View > Overview is open: the grid replaces the picture
     float type = 1.0f;         // the canvas's type size relative to its fonts' (presentation
                                // shrinks it when a larger UI scale would shrink the picture)
     bool key_beside = false;   // presentation: caption and legend are drawn in the side column
                                // (draw_canvas_key), the canvas holds only the picture and its bands
     std::string notice;        // shown after the caption, e.g. why the settings were not applied
+    // Compare mode's columns (view_compare.h): the picture with its caption (after this
+    // prefix, "A", "B", "A − B") and legend only; every band around it is folded.
+    bool bare = false;
+    std::string caption_prefix;
     float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
     Fonts fonts;
     // The session's painted mask (painted_mask.h), or null where painting is not offered

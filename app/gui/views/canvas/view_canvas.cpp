@@ -4,7 +4,9 @@
 //   draw_canvas          header line, split, result, sources, legend, strip, mouse
 #include "app/gui/views/canvas/view_canvas.h"
 #include "app/gui/views/canvas/view_canvas_focus.h"
+#include "app/gui/views/canvas/view_canvas_follow.h"
 #include "app/gui/views/canvas/view_weight_lines.h"
+#include "app/gui/views/canvas/view_overview.h"
 #include "app/gui/views/canvas/view_canvas_notes.h"
 #include "app/gui/views/canvas/view_canvas_rotation.h"
 
@@ -17,6 +19,7 @@
 #include "app/gui/display/colormap.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/head_groups.h"
+#include "app/gui/views/canvas/view_annotations.h"
 #include "app/gui/views/canvas/view_canvas_anim.h"
 #include "app/gui/views/canvas/view_canvas_product.h"
 #include "app/gui/views/canvas/view_storage.h"
@@ -63,7 +66,7 @@ Arrangement shown_arrangement(const StepDisplay& sd, const std::vector<int>& vis
 std::string canvas_caption(const CanvasFrame& frame, const CanvasUi& ui) {
     const Step& step = frame.trace->steps[static_cast<size_t>(frame.step)];
     const StepDisplay& sd = frame.model->steps[static_cast<size_t>(frame.step)];
-    std::string caption = std::string(step.name()) + "   " + step.tensor.shape_string();
+    std::string caption = frame.caption_prefix + step.name() + "   " + step.tensor.shape_string();
     if (frame.trace->config.batch > 1) caption += "   " + text::trf("canvas.caption.item", {{"item", frame.model->batch_item}});
     if (sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0)
         caption += "   " + text::trf("canvas.caption.enlarged", {{"head", ui.enlarged_head}});
@@ -132,6 +135,7 @@ float result_cell(const Painter& p, const CanvasUi& ui, const CanvasBands& bands
 }  // namespace
 
 CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h) {
+    if (p.f->bare) return bands_with(p, body, legend_h, static_cast<int>(Band::Count));
     if (!p.f->presentation) return bands_with(p, body, legend_h, 0);
     // Presentation: the picture comes first. Bands fold, least needed first, until its
     // cells are within 5% of the largest folding can give them (and hold a number, "-0.00"
@@ -144,6 +148,13 @@ CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, f
 }
 
 namespace {
+
+// A right click on the hovered cell opens its menu (Follow; view_canvas_follow.h).
+void open_cell_menu(CanvasUi& ui) {
+    if (!ImGui::IsMouseClicked(ImGuiMouseButton_Right)) return;
+    ui.follow.menu_cell = ui.hovered;
+    ImGui::OpenPopup("##cell_menu");
+}
 
 // The painter of `frame`: palette and sizes from its type and scale.
 Painter canvas_painter(const CanvasFrame& frame) {
@@ -261,8 +272,11 @@ float draw_canvas_key(const CanvasFrame& frame, const CanvasUi& ui, const Rect& 
 
 CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     CanvasRequests requests;
+    ui.placed.clear();
+    ui.storage_rect = Rect{};
     if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
     if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return requests;
+    if (frame.show_overview) return draw_overview(frame, ui, area);  // View > Overview (view_overview.h)
     if (shows_weight_lines(frame)) return draw_weights_as(frame, ui, area);  // View > Weights as (view_weight_lines.h)
     Painter p = canvas_painter(frame);
     p.dl = ImGui::GetWindowDrawList();
@@ -305,7 +319,8 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
     // with its sources in a column beside it.
     ResultDrawn drawn;
-    if (step.kind != StepKind::Projection || !draw_product(p, ui, body, drawn)) {
+    // (Compare mode's bare columns draw the result alone: three products side by side are unreadable.)
+    if (step.kind != StepKind::Projection || frame.bare || !draw_product(p, ui, body, drawn)) {
         const CanvasSplit split = split_result(p, ui, body, bands.sources);
         Rect result_area = split.result;
         const float column_w = focus_h > 0.0f ? focus_column_width(p, sd) : 0.0f;
@@ -333,6 +348,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     }
 
     draw_painted_cells(p, drawn);
+    ui.placed = placed_matrices(frame, drawn);  // the pen's drawings follow them (view_annotations.h)
     // Numbers that do not fit are hidden for the whole step, and the canvas says so: on the
     // caption line when it has room, else under the picture.
     ui.result_cell = drawn.layout.panels.empty() ? 0.0f : std::min(drawn.layout.panels.front().cell_w, drawn.layout.panels.front().cell_h);
@@ -371,11 +387,13 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
             outline_rect(p, outline, 2.0f);
         }
     }
+    draw_follow_cells(p, ui, drawn);  // the followed cell's lineage (Follow)
 
     if (!frame.key_beside)
         draw_legend(p, sd, legend_on_top ? legend_rect
                                          : Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, legend_bar_h});
     if (strip) draw_storage_strip(p, strip_area);
+    ui.storage_rect = strip ? strip_area : Rect{};
     if (focus_h > 0.0f) draw_focus_summary(p, sd, focus_area);
     if (notes_h > 0.0f) draw_notes(p, sd, notes_area);
     if (more_notes_h > 0.0f) draw_config_notes(p, more_notes, more_notes_area);
@@ -406,6 +424,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
             ui.pinned = ui.hovered;
             if (head >= 0) ui.focus_head = head;  // a click chooses; hovering only previews
         }
+        open_cell_menu(ui);
         if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && sd.arrangement == Arrangement::Grid) {
             ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
         }
@@ -418,6 +437,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
         const int col = std::clamp(static_cast<int>((m.x - o.rect.x) / o.rect.w * static_cast<float>(o.cols)), 0, o.cols - 1);
         ui.hovered = CellRef{frame.step, o.panel, row, col, o.part};
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.pinned = ui.hovered;
+        open_cell_menu(ui);
         return requests;
     }
     // Click on a panel's header area (just above it) toggles enlargement.

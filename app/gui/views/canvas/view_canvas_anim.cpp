@@ -8,6 +8,7 @@
 #include "app/gui/display/format.h"
 #include "app/gui/display/head_groups.h"
 #include "app/gui/views/canvas/view_canvas_anim.h"
+#include "app/gui/views/canvas/view_canvas_follow.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -228,6 +229,7 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
             decorate(p, ssd, shown[k], place, static_cast<int>(k), 1, false, 1.0f);
             draw_cell_values(p, index, shown[k], place.rect, place.cell_w, place.cell_h, 1 << 30, 0, 1.0f);
         }
+        outline_lineage(p, ui, index, shown, lay.panels);  // a followed cell's sources (view_canvas_follow.h)
         if (!active.valid() || lay.panels.empty()) continue;
         // What feeds the active cell (i, j): rows for products, the cell itself for element-wise steps.
         const Rect& a = lay.panels.front().rect;

@@ -170,6 +170,8 @@ NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float 
     // Ids are whole numbers: "38", not "38.00". Differences from float32 are tiny: "2.9e-3"
     // says more than "0.00" (format_difference).
     out.difference = p.f->model->colour_scale.difference_from_float32;
+    // Compare mode's A − B reads as plain numbers ("-0.12") unless it is all rounding.
+    if (p.f->model->signed_difference) out.difference = sd.vmax < 0.01f;
     const bool whole = out.difference || sd.colormap == ColormapKind::Neutral;
     // Fewer decimals first, then smaller type (down to 60% of the labels' size), and only
     // then colours alone.
@@ -244,6 +246,7 @@ void outline_rect(const Painter& p, const Rect& r, float thickness) {
 
 std::string masked_legend_label(const CanvasFrame& frame, bool scores) {
     if (!scores) return text::tr("canvas.legend.masked_key");
+    if (frame.model->signed_difference) return text::tr("compare.legend.masked");
     // Differences from float32 hold no fill: the key was masked in both runs.
     if (frame.model->colour_scale.difference_from_float32) return text::tr("canvas.legend.masked_both");
     // The fill the mask wrote (-inf, -1e+20, -3.4e+38): a finite fill is drawn hatched too.
@@ -278,10 +281,13 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r, bool sw
         p.text(p.f->fonts.small, ImVec2(zx - p.measure(p.f->fonts.small, "0").x * 0.5f, ty), p.pal.dim_text, "0");
     }
     std::string title = text::tr(sd.colormap == ColormapKind::Sequential ? "canvas.legend.probability" : "canvas.legend.value");
-    if (p.f->model->colour_scale.difference_from_float32) title = text::trf("canvas.legend.difference", {{"max", hi}});
+    if (p.f->model->signed_difference) title = text::trf("compare.legend.difference", {{"max", hi}});
+    else if (p.f->model->colour_scale.difference_from_float32) title = text::trf("canvas.legend.difference", {{"max", hi}});
     else if (sd.stretched) title += text::trf("canvas.legend.stretched", {{"top", hi}});
     else if (p.f->model->colour_scale.one_scale_across_steps) title += text::tr("canvas.legend.one_scale");
-    p.text(p.f->fonts.small, ImVec2(r.x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
+    // A title longer than the bar ends at the bar's right end (the picture's edge), not past it.
+    const float title_x = std::min(r.x, r.right() - p.measure(p.f->fonts.small, title).x);
+    p.text(p.f->fonts.small, ImVec2(title_x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
     if (swatch && (sd.masked_cells > 0 || sd.masked_zero_cells > 0)) {
         const float sx = r.x - p.measure(p.f->fonts.small, masked_legend_label(*p.f, sd.masked_cells > 0)).x - r.h * 2.0f - 18.0f * p.f->scale;
         draw_masked_swatch(p, sd, ImVec2(sx, r.y), r.h);

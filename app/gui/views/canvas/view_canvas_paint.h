@@ -24,6 +24,7 @@ struct MaskPaint {
 struct CanvasRequests {
     std::optional<MaskPaint> paint;
     bool clear_paint = false;
+    std::optional<int> open_layer;  // the overview's click: show this layer of the trained model
 };
 
 // True when the frame offers painting on its step: interactive, a session mask to paint

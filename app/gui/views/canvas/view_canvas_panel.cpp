@@ -10,6 +10,8 @@
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/display/head_groups.h"
 #include "app/gui/views/canvas/view_canvas.h"
+#include "app/gui/views/canvas/view_canvas_follow.h"
+#include "app/gui/state/follow_state.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -34,7 +36,8 @@ std::optional<Session> painted_session(const Session& session, const Trace& trac
     return edited;
 }
 
-// What the canvas draws this frame, from the state (no drawing).
+}  // namespace
+
 CanvasFrame canvas_frame_for(const Results& results, const Session& session, const UiState& ui, const UiSettings& settings,
                              const FrameContext& ctx) {
     CanvasFrame frame;
@@ -47,12 +50,14 @@ CanvasFrame canvas_frame_for(const Results& results, const Session& session, con
     frame.type = ctx.canvas_type;
     frame.light = settings.light_theme;
     frame.show_values = settings.show_values;
-    frame.interactive = !ctx.offscreen;
+    frame.interactive = !ctx.offscreen && !ui.present.pen;  // the pen's drags draw, they pin nothing
     frame.fonts = ctx.fonts;
     frame.show_storage = ui.show_storage;
     frame.presentation = ui.presentation;
     frame.key_beside = ctx.key_beside;
     frame.weights_as = parse_weights_as(settings.weights_as).value_or(WeightsAs::Heatmap);
+    frame.overview = results.overview.get();
+    frame.show_overview = ui.canvas.overview;
     if (!session.config_message.empty()) frame.notice = tr("canvas.notice_last_valid");
     else if (results.model->colour_scale.difference_from_float32)
         frame.notice = trf("canvas.notice_difference", {{"dtype", to_string(results.trace->config.dtype)}});
@@ -61,6 +66,25 @@ CanvasFrame canvas_frame_for(const Results& results, const Session& session, con
         frame.paint_blocked = text::render(painting_blocked(session.config));
     }
     return frame;
+}
+
+namespace {
+
+// View > Overview: its click opens a trained model's layer (a session edit), and while it
+// is open without thumbnails (a trace computed before it opened, a lesson's slide) the
+// trace is computed again with them.
+Actions overview_requests(const Results& results, const Session& session, const UiState& ui, const FrameContext& ctx,
+                          const CanvasRequests& requests) {
+    Actions out;
+    if (requests.open_layer && session.model && *requests.open_layer != session.model_layer) {
+        Session edited = session;
+        edited.model_layer = *requests.open_layer;
+        out.session_edit = std::move(edited);
+        out.config_changed = true;
+    }
+    if (ui.canvas.overview && !results.overview && !ctx.offscreen && !ctx.computing && results.compute_error.empty())
+        out.config_changed = true;
+    return out;
 }
 
 }  // namespace
@@ -129,21 +153,28 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
         return {};
     }
     CanvasFrame frame = canvas_frame_for(results, session, ui, settings, ctx);
-    const Rect area{pos.x, pos.y, size.x, size.y};
+    // A followed cell's strip takes the bottom of the canvas (Follow, view_canvas_follow.h).
+    refresh_follow(ui.canvas.follow, results);
+    const float follow_h = follow_strip_height(results, ui.canvas, size.x, frame.interactive);
+    const Rect area{pos.x, pos.y, size.x, size.y - follow_h};
     const float s = ImGui::GetFontSize();
     // Head selector for small multiples, top right (the canvas keeps that corner free).
     const StepDisplay& sd = results.model->steps[static_cast<size_t>(frame.step)];
     // It must not cover the caption (and notice) drawn on the same line.
     const std::string caption = canvas_caption(frame, ui.canvas) + (frame.notice.empty() ? "" : "    " + frame.notice);
-    const bool head_selector = decorations && ImGui::CalcTextSize(caption.c_str()).x + s * 9.5f < size.x &&
+    const bool head_selector = decorations && !ui.canvas.overview && ImGui::CalcTextSize(caption.c_str()).x + s * 9.5f < size.x &&
                                sd.arrangement == Arrangement::Grid && sd.panels.size() > 1;
     if (head_selector) frame.top_right_reserved = s * 8.5f;
     const CanvasRequests requests = draw_canvas(frame, ui.canvas, area);
+    ui.elements.record("storage", ui.canvas.storage_rect);  // a tour slide can point at it
+    if (frame.interactive) draw_follow_menu(ui.canvas);
+    draw_follow_strip(results, ui.canvas, Rect{area.x, area.bottom(), area.w, follow_h}, frame.interactive);
     Actions out;
     if (std::optional<Session> edited = painted_session(session, *results.trace, requests)) {
         out.session_edit = std::move(edited);
         out.config_changed = true;
     }
+    out |= overview_requests(results, session, ui, ctx, requests);
 
     if (decorations) {
         if (head_selector) {

@@ -10,6 +10,7 @@
 #include "app/gui/state/session.h"
 #include "app/gui/state/settings.h"
 #include "app/gui/state/ui_state.h"
+#include "app/gui/views/canvas/canvas_painter.h"
 
 namespace attn::gui {
 
@@ -19,6 +20,10 @@ namespace attn::gui {
 // `decorations`: the head selector and messages (off in slides and canvas-only pictures).
 Actions draw_canvas_panel(const Results& results, const Session& session, UiState& ui, const UiSettings& settings,
                           const FrameContext& ctx, bool decorations);
+
+// What the canvas draws this frame for `results` (no drawing); compare mode makes one per column.
+CanvasFrame canvas_frame_for(const Results& results, const Session& session, const UiState& ui, const UiSettings& settings,
+                             const FrameContext& ctx);
 
 // Presentation's layout question: the side of the main picture's cells if the canvas got
 // `area`, with its caption and legend over the picture or, `key_beside`, in a side column.

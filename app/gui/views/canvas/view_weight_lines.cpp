@@ -31,9 +31,19 @@ uint32_t head_colour(const Painter& p, int head, float alpha) {
     return pack_rgba(step_head_color(p.f->trace->config, p.step(p.f->step).id, head), alpha);
 }
 
-// The heads drawn: one when a head is chosen in the selector, else all of them.
+// The heads drawn: one when a head is chosen in the selector, else all of them; when the
+// overview selected several heads of this layer (Ctrl+click), those heads and their mean.
 std::vector<HeadWeights> shown_heads(const Painter& p, const CanvasUi& ui) {
-    return head_weights(*p.f->trace, p.f->step, p.f->model->batch_item, ui.enlarged_head);
+    std::vector<HeadWeights> heads = head_weights(*p.f->trace, p.f->step, p.f->model->batch_item, ui.enlarged_head);
+    const int layer = p.f->trace->model.present() ? p.f->trace->model.layer : 0;
+    std::optional<HeadWeights> mean = ui.enlarged_head < 0 ? mean_of_selected(heads, ui.overview_selected, layer) : std::nullopt;
+    if (!mean) return heads;
+    const auto unselected = [&](const HeadWeights& hw) {
+        return std::find(ui.overview_selected.begin(), ui.overview_selected.end(), HeadRef{layer, hw.head}) == ui.overview_selected.end();
+    };
+    heads.erase(std::remove_if(heads.begin(), heads.end(), unselected), heads.end());
+    heads.push_back(std::move(*mean));
+    return heads;
 }
 
 // The head swatches and the hint above the lines; returns the height used.
@@ -41,7 +51,8 @@ float draw_key(const Painter& p, const std::vector<HeadWeights>& heads, const Re
     const float s = p.f->scale, line_h = p.small_size() + 4.0f * s;
     float x = area.x;
     for (const HeadWeights& hw : heads) {
-        const std::string name = hw.head < 0 ? text::tr("lines.head_mean") : text::trf("canvas.head", {{"head", hw.head}});
+        const char* mean_key = heads.size() > 1 ? "overview.lines_mean" : "lines.head_mean";  // the overview's selection
+        const std::string name = hw.head < 0 ? text::tr(mean_key) : text::trf("canvas.head", {{"head", hw.head}});
         const float w = p.measure(p.f->fonts.small, name).x + 22.0f * s;
         if (x + w > area.right()) break;
         const float y = area.y + p.small_size() * 0.5f;
@@ -154,15 +165,40 @@ std::vector<int> draw_sums(const Painter& p, const TokenColumns& c, const std::v
 void draw_lines(const Painter& p, const TokenColumns& c, const std::vector<WeightLine>& lines, bool focused) {
     const float max_alpha = focused ? 1.0f : 0.85f;
     const int queries = static_cast<int>(c.query_y.size());
+    struct Shown {
+        ImVec2 from, to;
+        uint32_t colour;
+        float width;
+    };
+    std::vector<Shown> shown;
+    uint64_t key = digest(kDigestStart, p.pal.background);
     for (const WeightLine& l : lines) {
         const float alpha = l.alpha * max_alpha;
         const float reach = fan_reach(p.f->progress, l.query, queries);
         if (alpha * 255.0f < 4.0f || reach <= 0.0f) continue;
         const ImVec2 from(c.query_x, c.query_y[static_cast<size_t>(l.query)]);
         const ImVec2 to(c.key_x, c.key_y[static_cast<size_t>(l.key)]);
-        p.dl->AddLine(from, ImVec2(from.x + (to.x - from.x) * reach, from.y + (to.y - from.y) * reach), head_colour(p, l.head, alpha),
-                      l.width);
+        shown.push_back(Shown{from, ImVec2(from.x + (to.x - from.x) * reach, from.y + (to.y - from.y) * reach),
+                              head_colour(p, l.head, alpha), l.width});
+        key = digest(digest(digest(key, shown.back().to), shown.back().colour), l.width);
+        key = digest(key, from);
     }
+    // Drawn once into a picture and shown as one image while they stay the same (line_picture.h).
+    // Exactly the band the lines cross (plus their thickness): the labels and column
+    // titles around it stay drawn as text, never under the picture.
+    float widest = 1.0f, top = c.area.bottom(), bottom = c.area.y;
+    for (const std::vector<float>* ys : {&c.query_y, &c.key_y})
+        for (float y : *ys) top = std::min(top, y), bottom = std::max(bottom, y);
+    for (const Shown& l : shown) widest = std::max(widest, l.width);
+    const float margin = std::ceil(widest * 0.5f + 2.0f);
+    // On whole pixels, so the picture's texels fall exactly on the screen's.
+    const float x0 = std::floor(c.query_x - margin), y0 = std::floor(top - margin);
+    const Rect area{x0, y0, std::ceil(c.key_x + margin) - x0, std::ceil(bottom + margin) - y0};
+    const auto draw = [&](ImDrawList& dl) {
+        for (const Shown& l : shown) dl.AddLine(l.from, l.to, l.colour, l.width);
+    };
+    if (p.f->cache) p.f->cache->lines_picture().draw(*p.dl, area, p.pal.background, digest(key, area), draw);
+    else draw(*p.dl);
 }
 
 WeightLinesStyle lines_style(const Painter& p, const Rect& area, int heads) {

@@ -7,7 +7,8 @@
 #include <string>
 
 #include "app/gui/display/format.h"
-#include "app/gui/display/projection.h"
+#include "app/gui/state/follow_state.h"
+#include "app/gui/window/test_hook.h"
 #include "app/gui/views/inspector/view_inspector_rules.h"
 #include "core/explain_cell.h"
 #include "app/text/step_text.h"
@@ -41,36 +42,25 @@ std::string describe_index(const Results& results, const Step& step, const std::
     return s + "]";
 }
 
-// The core's address of the cell `ref` points at: a result cell, or a cell of a
-// projection's X, W^T or b (the W^T column is the output feature, its row the input one).
-bool address_of(const Results& results, const CellRef& ref, CellAddress& out) {
-    const Step& step = results.trace->steps[static_cast<size_t>(ref.step)];
-    const StepDisplay& sd = results.model->steps[static_cast<size_t>(ref.step)];
-    if (ref.panel >= static_cast<int>(sd.panels.size()) || ref.row < 0 || ref.col < 0) return false;
-    const Panel& panel = sd.panels[static_cast<size_t>(ref.panel)];
-    const int64_t feature = panel_first_feature(sd, panel, std::max(1, results.trace->config.head_dim())) + ref.col;
-    switch (ref.part) {
-        case CellRef::Part::Result:
-            if (ref.row >= panel.rows || ref.col >= panel.cols) return false;
-            out = CellAddress::of_step(step.id, cell_index(panel, ref.row, ref.col));
-            return true;
-        case CellRef::Part::Input:
-            if (!step.has_primary_source()) return false;
-            out = CellAddress::of_step(step.primary_source(), {results.model->batch_item, ref.row, ref.col});
-            return true;
-        case CellRef::Part::Weight: out = CellAddress::of_weight(step.provenance.weight, feature, ref.row); return true;
-        case CellRef::Part::Bias: out = CellAddress::of_bias(step.provenance.weight, feature); return true;
+// Follow / Unfollow for the pinned cell: its lineage is then highlighted in every step.
+void follow_button(CanvasUi& canvas) {
+    if (!canvas.pinned.valid()) return;
+    FollowUi& follow = canvas.follow;
+    if (follow.cell == canvas.pinned) {
+        if (ImGui::SmallButton(label("follow.unfollow"))) follow.cell = CellRef{};
+    } else if (ImGui::SmallButton(label("follow.follow"))) {
+        follow.cell = canvas.pinned;
     }
-    return false;
+    note_item_for_tests("follow.follow");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("follow.follow.tip"));
 }
 
 }  // namespace
 
-void draw_inspector(const Results& results, const CanvasUi& canvas, int current_step) {
+void draw_inspector(const Results& results, CanvasUi& canvas, int current_step) {
     const CellRef ref = canvas.hovered.valid() ? canvas.hovered : canvas.pinned;
     CellAddress address;
-    if (!results.trace || !results.model || !ref.valid() || ref.step >= static_cast<int>(results.model->steps.size()) ||
-        !address_of(results, ref, address)) {
+    if (!address_of(results, ref, address)) {
         ImGui::TextDisabled("%s", tr("inspector.hover_hint"));
         return;
     }
@@ -117,6 +107,7 @@ void draw_inspector(const Results& results, const CanvasUi& canvas, int current_
         text_wrapped(std::string(bias_symbol(address.weight)) + "[o=" + std::to_string(address.row) + "]");
         text_wrapped("= " + format_value(e.value));
     }
+    follow_button(canvas);
     ImGui::Separator();
     draw_cell_explanation(results, step, e);
     // The cells the canvas highlights for this one, so the count is on record too.

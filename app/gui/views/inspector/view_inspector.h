@@ -8,7 +8,8 @@
 namespace attn::gui {
 
 // The cell hovered on `canvas` (else the pinned one) of `results`; `current_step` is the
-// step on screen (a pin from another step says so).
-void draw_inspector(const Results& results, const CanvasUi& canvas, int current_step);
+// step on screen (a pin from another step says so). Follow / Unfollow for the pinned cell
+// writes canvas.follow.
+void draw_inspector(const Results& results, CanvasUi& canvas, int current_step);
 
 }  // namespace attn::gui

@@ -28,6 +28,10 @@ Actions draw_first_run_hint(bool hint_seen, bool have_trace, int step, const Rec
     if (ImGui::Button(text::label("hint.got_it"))) out.hint_dismissed = true;
     ImGui::SameLine();
     ImGui::TextDisabled("%s", text::tr("hint.keyboard"));
+    if (ImGui::Button(text::label("tour.start"))) {  // Help > Tour, from the first screen
+        out.start_tour = true;
+        out.hint_dismissed = true;
+    }
     ImGui::End();
     return out;
 }

@@ -8,7 +8,8 @@
 namespace attn::gui {
 
 // Opens its own window centred on `area`'s width with its bottom edge at area.y.
-// Returns hint_dismissed when the hint is dismissed or `step` is no longer the first.
+// Returns hint_dismissed when the hint is dismissed or `step` is no longer the first, and
+// start_tour with it when its "Take the tour" button is pressed.
 Actions draw_first_run_hint(bool hint_seen, bool have_trace, int step, const Rect& area);
 
 }  // namespace attn::gui

@@ -12,7 +12,9 @@
 #include "app/gui/views/panels/view_lesson_menu.h"
 #include "app/gui/window/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
+#include "app/gui/window/test_hook.h"
 #include "app/io/torch_export.h"
+#include "app/gui/window/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -77,7 +79,7 @@ void language_menu(UiSettings& settings, bool& settings_edited, Actions& out) {
 }  // namespace
 
 Actions draw_menu(const Session& session, const Results& results, int step, const Jobs& jobs, const UiSettings& shown_settings,
-                  bool& show_storage, bool& show_code) {
+                  bool& show_storage, bool& show_code, bool overview_open) {
     Actions out;
     const io::ProblemSources& sources = session.sources;
     if (!ImGui::BeginMainMenuBar()) return out;
@@ -137,9 +139,14 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         out |= draw_recipe_menu_items(session);
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu(label("menu.view"))) {
+    const bool view_menu_open = ImGui::BeginMenu(label("menu.view"));
+    note_item_for_tests("menu.view");  // the overview's window test opens the menu here
+    if (view_menu_open) {
         if (ImGui::MenuItem(label("menu.view.presentation"), "P")) out.toggle_presentation = true;
         if (ImGui::MenuItem(label("menu.view.full_screen"), "F")) out.toggle_fullscreen = true;
+        // Presenting (window/present_keys.h): the laser pointer and the pen.
+        if (ImGui::MenuItem(label("pointer.menu"), "Shift+L")) out.toggle_pointer = true;
+        if (ImGui::MenuItem(label("pen.menu"), "D")) out.toggle_pen = true;
         if (ImGui::MenuItem(label("menu.view.light_theme"), nullptr, settings.light_theme)) {
             settings.light_theme = !settings.light_theme;
             settings_edited = true;
@@ -166,6 +173,10 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         }
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr("menu.view.fp32_difference.tip"));
         weights_as_menu(settings, settings_edited);
+        // View > Overview: every layer and head of the weights at once (views/canvas/view_overview.h).
+        if (ImGui::MenuItem(label("menu.view.overview"), "O", overview_open)) out.toggle_overview = true;
+        note_item_for_tests("menu.view.overview");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.overview.tip"));
         ImGui::Separator();
         // The cells painted on the canvas's score and weight steps (view_canvas_paint.h).
         if (ImGui::MenuItem(label("menu.view.clear_paint"), nullptr, false, session.painted_mask.any())) {
@@ -188,8 +199,14 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         out |= draw_lesson_menu_items(jobs.lesson, results.trace != nullptr);
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu(label("menu.help"))) {
+    const bool help_open = ImGui::BeginMenu(label("menu.help"));
+    note_item_for_tests("menu.help");  // Help > Tour's window test clicks it
+    if (help_open) {
         if (ImGui::MenuItem(label("menu.help.keyboard"))) open_dialog(jobs, Kind::Keys, "", out);
+        // Help > Tour: a walk around the window (state/tour.h).
+        if (ImGui::MenuItem(label("tour.menu"))) out.start_tour = true;
+        note_item_for_tests("tour.menu");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("tour.menu.tip"));
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();

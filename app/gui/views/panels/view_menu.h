@@ -17,6 +17,6 @@ namespace attn::gui {
 // View changes the settings (settings_edit), the storage strip (`show_storage`, UI) and the
 // code panel (`show_code`, UI).
 Actions draw_menu(const Session& session, const Results& results, int step, const Jobs& jobs, const UiSettings& settings,
-                  bool& show_storage, bool& show_code);
+                  bool& show_storage, bool& show_code, bool overview_open = false);  // overview_open: View > Overview's tick
 
 }  // namespace attn::gui

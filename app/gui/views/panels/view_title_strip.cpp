@@ -6,6 +6,7 @@
 
 #include "app/gui/views/view_registry.h"
 #include "app/gui/window/fonts_theme.h"
+#include "app/text/languages.h"
 
 namespace attn::gui {
 namespace {
@@ -24,6 +25,11 @@ TitleStrip measure_title_strip(const AppState& state, const FrameContext& ctx, f
         const int index = std::clamp(state.ui.playback.step(), 0, count - 1);
         strip.words = text::describe_step(trace->steps[static_cast<size_t>(index)], trace->config);
         strip.title = std::to_string(index + 1) + " / " + std::to_string(count) + "   " + strip.words.title;
+        // Presenting a lesson in the window: the slide's place and title first (present_ui.h).
+        const PresentUi& present = state.ui.present;
+        if (present.slides > 0 && !ctx.offscreen)
+            strip.title = text::trf("present.strip", {{"number", present.slide + 1}, {"count", present.slides},
+                                                      {"slide", present.slide_title}, {"step", strip.words.title}});
     }
     // In presentation a larger UI scale must not take height from the picture: the strip
     // keeps the type it has at UI scale 1 (presentation's own larger type stays).

@@ -1,0 +1,147 @@
+#include "app/gui/views/canvas/view_compare.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app/gui/display/format.h"
+#include "app/gui/state/compare_contrasts.h"
+#include "app/gui/views/canvas/view_canvas.h"
+#include "app/gui/views/canvas/view_canvas_panel.h"
+#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/window/fonts_theme.h"
+#include "app/text/languages.h"
+
+namespace attn::gui {
+
+using text::tr;
+using text::trf;
+
+namespace {
+
+// The textures of `model`, baked by `cache` (re-baked when the model is another one).
+void bake_from(HeatmapCache* cache, const std::shared_ptr<const DisplayModel>& model, bool light) {
+    if (cache && cache->model() != model) cache->reset(model, canvas_palette(light).masked);
+}
+
+// The band above the columns: the contrast's name and what to look for, the saturation
+// numbers of the "scale" contrast, or why the contrast could not be set up (with, in the
+// window, which side the controls change). Returns its height.
+float draw_contrast_band(const CompareState& c, const Rect& area, bool pictures_only) {
+    std::string words;
+    if (!c.contrast_error.empty()) words = text::render(c.contrast_error);
+    else if (const Contrast* contrast = find_contrast(c.contrast))
+        words = std::string(tr(("compare.contrast." + std::string(contrast->id) + ".name").c_str())) + ": " +
+                tr(("compare.contrast." + std::string(contrast->id) + ".look").c_str());
+    else words = tr("compare.band.columns");
+    // Which side the controls change, in the window (a picture has no controls).
+    if (c.contrast.empty() && !pictures_only) words += std::string("\n") + tr(c.editing_b ? "compare.band.editing_b" : "compare.band.editing_a");
+    for (const SaturationRow& row : c.saturation)
+        words += "\n" + trf("compare.saturation.row", {{"head_dim", row.head_dim},
+                                                      {"scaled", format_value(row.scaled, 3)},
+                                                      {"unscaled", format_value(row.unscaled, 3)}});
+    const float pad = ImGui::GetFontSize() * 0.5f;
+    ImGui::SetCursorScreenPos(ImVec2(area.x + pad, area.y + pad * 0.5f));
+    ImGui::PushTextWrapPos(area.x + area.w - pad - ImGui::GetWindowPos().x);
+    if (!c.contrast_error.empty()) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_PlotHistogram]);
+    text_wrapped(words.c_str());
+    if (!c.contrast_error.empty()) ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
+    return ImGui::GetCursorScreenPos().y - area.y + pad * 0.5f;
+}
+
+// A column that has nothing to draw says why, in its middle.
+void draw_column_message(const std::string& caption, const std::string& why, const Rect& r) {
+    const float s = ImGui::GetFontSize();
+    ImGui::SetCursorScreenPos(ImVec2(r.x + s, r.y + s));
+    ImGui::TextUnformatted(caption.c_str());
+    ImGui::SetCursorScreenPos(ImVec2(r.x + s, r.y + r.h * 0.4f));
+    ImGui::PushTextWrapPos(r.x + r.w - s - ImGui::GetWindowPos().x);
+    text_wrapped(why.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+// A cell of column `from_step` (B's index) named as the same cell of A's step `a_step`.
+CellRef as_cell_of_a(CellRef cell, int a_step) {
+    if (cell.valid()) cell.step = a_step;
+    return cell;
+}
+
+// Draws one column with its own copy of the canvas UI and takes back what the mouse did.
+void draw_column(const CanvasFrame& frame, const CanvasUi& shown, CanvasUi& merged, const Rect& r, int a_step) {
+    CanvasUi own = shown;
+    draw_canvas(frame, own, r);
+    if (own.hovered.valid()) merged.hovered = as_cell_of_a(own.hovered, a_step);
+    if (!(own.pinned == shown.pinned)) merged.pinned = as_cell_of_a(own.pinned, a_step);
+    if (own.enlarged_head != shown.enlarged_head) merged.enlarged_head = own.enlarged_head;
+    if (own.focus_head != shown.focus_head) merged.focus_head = own.focus_head;
+    merged.result_cell = own.result_cell;
+    merged.pictures_bottom = std::max(merged.pictures_bottom, own.pictures_bottom);
+}
+
+CanvasFrame column_frame(const Results& results, const Session& session, const UiState& ui, const AppState& state,
+                         const FrameContext& ctx, const char* prefix_key) {
+    CanvasFrame frame = canvas_frame_for(results, session, ui, state.settings, ctx);
+    frame.bare = true;
+    frame.caption_prefix = std::string(tr(prefix_key)) + "   ";
+    frame.weights_as = WeightsAs::Heatmap;  // three pictures of lines would not be read side by side
+    frame.painted = nullptr;
+    frame.notice.clear();
+    return frame;
+}
+
+}  // namespace
+
+Actions draw_compare_canvas(const AppState& state, UiState& ui, const FrameContext& ctx, const Rect& area) {
+    const CompareState& c = state.compare;
+    const Results& a = state.results;
+    if (!a.trace || !a.model) return {};
+    const float band_h = draw_contrast_band(c, area, ctx.offscreen);
+    const float gap = ImGui::GetFontSize() * 0.4f;
+    const float column_w = (area.w - 2.0f * gap) / 3.0f;
+    const float top = area.y + band_h, h = area.h - band_h;
+    const Rect columns[3] = {{area.x, top, column_w, h},
+                             {area.x + column_w + gap, top, column_w, h},
+                             {area.x + 2.0f * (column_w + gap), top, column_w, h}};
+    const int a_step = std::clamp(ui.playback.step(), 0, static_cast<int>(a.model->steps.size()) - 1);
+    const CanvasUi shown = ui.canvas;
+    ui.canvas.hovered = CellRef{};
+
+    const CanvasFrame frame_a = column_frame(a, state.session, ui, state, ctx, "compare.a");
+    draw_column(frame_a, shown, ui.canvas, columns[0], a_step);
+
+    const Step& step = a.trace->steps[static_cast<size_t>(a_step)];
+    const int b_step = b_step_of(state, a_step);
+    if (!c.b_results.trace || !c.b_results.model) {
+        const std::string why = c.b_results.compute_error.empty() ? tr("compare.b_computing") : text::render(c.b_results.compute_error);
+        draw_column_message(tr("compare.b"), why, columns[1]);
+        return {};
+    }
+    if (b_step < 0) {
+        draw_column_message(tr("compare.b"), trf("compare.missing_in_b", {{"step", step.name()}}), columns[1]);
+    } else {
+        bake_from(ctx.compare_b_cache, c.b_results.model, state.settings.light_theme);
+        CanvasFrame frame_b = column_frame(c.b_results, c.b, ui, state, ctx, "compare.b");
+        frame_b.cache = ctx.compare_b_cache;
+        frame_b.step = b_step;
+        draw_column(frame_b, shown, ui.canvas, columns[1], a_step);
+    }
+
+    const Message why = why_not_comparable(*a.trace, *c.b_results.trace, c.difference, a_step);
+    if (!why.empty() || !c.difference_model || !c.difference.trace) {
+        draw_column_message(tr("compare.difference"), why.empty() ? tr("compare.b_computing") : text::render(why), columns[2]);
+        return {};
+    }
+    bake_from(ctx.difference_cache, c.difference_model, state.settings.light_theme);
+    CanvasFrame frame_d = column_frame(a, state.session, ui, state, ctx, "compare.difference");
+    frame_d.trace = c.difference.trace.get();
+    frame_d.model = c.difference_model.get();
+    frame_d.cache = ctx.difference_cache;
+    frame_d.step = a_step;
+    draw_column(frame_d, shown, ui.canvas, columns[2], a_step);
+    return {};
+}
+
+}  // namespace attn::gui

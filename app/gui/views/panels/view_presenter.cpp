@@ -1,0 +1,124 @@
+#include "app/gui/views/panels/view_presenter.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+
+#include "app/gui/display/annotations.h"
+#include "app/gui/views/view_registry.h"
+#include "app/gui/window/cjk_wrap.h"
+#include "app/text/languages.h"
+
+namespace attn::gui {
+namespace {
+
+// "14:05" (the wall clock) and "12:31" (minutes and seconds since the lesson opened).
+std::string wall_clock() {
+    const std::time_t t = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&t, &local);
+    char text[16];
+    std::strftime(text, sizeof text, "%H:%M", &local);
+    return text;
+}
+std::string elapsed(double seconds) {
+    const int s = std::max(0, static_cast<int>(seconds));
+    char text[24];
+    std::snprintf(text, sizeof text, "%d:%02d", s / 60, s % 60);
+    return text;
+}
+
+// Four swatches in the screen's bottom-left corner (the picture's top and its labels stay
+// clear); the chosen one is framed.
+void pen_palette(PresentUi& present) {
+    const float fs = ImGui::GetFontSize(), swatch = fs * 1.4f;
+    ImGui::SetNextWindowPos(ImVec2(fs * 0.3f, ImGui::GetIO().DisplaySize.y - fs * 0.3f), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.9f);
+    ImGui::Begin("##pen_palette", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(text::tr("pen.palette"));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr("pen.help"));
+    for (size_t i = 0; i < kPenRgb.size(); ++i) {
+        ImGui::SameLine();
+        const ImVec4 colour(kPenRgb[i][0], kPenRgb[i][1], kPenRgb[i][2], 1.0f);
+        const std::string id = "##pen" + std::to_string(i);
+        if (ImGui::ColorButton(id.c_str(), colour, ImGuiColorEditFlags_NoTooltip, ImVec2(swatch, swatch)))
+            present.pen_colour = static_cast<int>(i);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", text::trf("pen.colour", {{"key", static_cast<int>(i) + 1},
+                                                              {"colour", text::tr(std::string("pen.colour.") + lesson::kPenColours[i])}})
+                                        .c_str());
+        if (present.pen_colour == static_cast<int>(i)) {
+            const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+            ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), IM_COL32(255, 255, 255, 255), 0.0f, 0, 2.0f);
+        }
+    }
+    ImGui::End();
+}
+
+// The note in a box in the screen's bottom-right corner, under a third of its width: over
+// the explanation (beside or under the picture) more than over the picture.
+void note_overlay(const PresentUi& present, double now) {
+    const float fs = ImGui::GetFontSize();
+    const ImVec2 screen = ImGui::GetIO().DisplaySize;
+    const float w = std::clamp(screen.x * 0.3f, std::min(screen.x, fs * 14.0f), std::max(fs * 14.0f, fs * 26.0f));
+    ImGui::SetNextWindowPos(ImVec2(screen.x - fs * 0.3f, screen.y - fs * 0.3f), ImGuiCond_Always, ImVec2(1.0f, 1.0f));
+    ImGui::SetNextWindowSize(ImVec2(w, 0.0f));
+    ImGui::SetNextWindowBgAlpha(1.0f);  // the explanation under it must not show through
+    ImGui::Begin("##present_note", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize);
+    draw_note_text(present, now);
+    ImGui::End();
+}
+
+// The dot, a soft glow round it, and the trail behind it, fading.
+void pointer(const PresentUi& present, double now) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const float r = pointer_radius(io.DisplaySize.x, io.DisplaySize.y);
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    for (const PointerTrace& t : present.trail) {
+        const float fresh = 1.0f - static_cast<float>(std::clamp((now - t.time) / kPointerTrailSeconds, 0.0, 1.0));
+        dl->AddCircleFilled(ImVec2(t.x, t.y), r * (0.3f + 0.5f * fresh), IM_COL32(255, 40, 30, static_cast<int>(160 * fresh)));
+    }
+    const ImVec2 at = io.MousePos;
+    dl->AddCircleFilled(at, r * 1.9f, IM_COL32(255, 40, 30, 70));
+    dl->AddCircleFilled(at, r, IM_COL32(255, 30, 20, 255));
+    dl->AddCircleFilled(at, r * 0.4f, IM_COL32(255, 230, 220, 255));
+    ImGui::SetMouseCursor(ImGuiMouseCursor_None);
+}
+
+}  // namespace
+
+float pointer_radius(float w, float h) { return std::max(6.0f, std::min(w, h) * 0.014f); }
+
+void draw_note_text(const PresentUi& present, double now) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    text_wrapped(text::trf("present.note.clock", {{"number", present.slide + 1}, {"count", present.slides},
+                                                  {"time", wall_clock()}, {"elapsed", elapsed(now - present.started)}})
+                     .c_str());
+    ImGui::PopStyleColor();
+    ImGui::Separator();
+    text_wrapped(present.note.empty() ? text::tr("present.note.none") : present.note.c_str());
+    ImGui::Separator();
+    text_wrapped(present.next_title.empty() && present.slide + 1 >= present.slides
+                     ? text::tr("present.note.last")
+                     : text::trf("present.note.next", {{"title", present.next_title}}).c_str());
+    ImGui::PopTextWrapPos();
+}
+
+Actions draw_presenter(UiState& ui, double now) {
+    PresentUi& present = ui.present;
+    if (present.pen) pen_palette(present);
+    if (present.note_shown && present.slides > 0) note_overlay(present, now);
+    if (present.pointer_shown()) pointer(present, now);
+    if (present.blank) {
+        const ImVec2 size = ImGui::GetIO().DisplaySize;
+        ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(0, 0), size, IM_COL32(0, 0, 0, 255));
+        ImGui::SetMouseCursor(ImGuiMouseCursor_None);
+    }
+    return {};
+}
+
+}  // namespace attn::gui

@@ -1,0 +1,22 @@
+// What a presenter lays over the window (never over pictures): the pen's palette while the
+// pen is on, the speaker note with the next slide's title and a clock (N, one screen), the
+// laser pointer with its fading trail, and the blank screen (B), which covers everything.
+#pragma once
+
+#include "app/gui/state/actions.h"
+#include "app/gui/state/ui_state.h"
+
+namespace attn::gui {
+
+// Over the whole screen; `now` is the window's clock (seconds). Picking a colour in the
+// palette writes ui.present.pen_colour.
+Actions draw_presenter(UiState& ui, double now);
+
+// The speaker note's words: the clock, the note, the next slide (the note overlay and
+// the second screen's window draw the same).
+void draw_note_text(const PresentUi& present, double now);
+
+// The pointer's dot radius on a screen w x h: large enough to find on a projector.
+float pointer_radius(float w, float h);
+
+}  // namespace attn::gui
