@@ -55,9 +55,8 @@ int run_snapshot_command(SnapshotCommand command) {
             if (option->count() > 0) return fail(option->get_name() + " cannot be combined with --lesson: each slide gives its configuration");
         if (command.options.step != "all") return fail("--step cannot be combined with --lesson: each slide gives its step");
         if (!command.options.compare.empty()) return fail("--compare cannot be combined with --lesson: each slide gives its configuration");
-        // Not yet: a lesson's slides as one animation (each slide's step animated, its end held).
-        if (!command.options.animation.format.empty())
-            return fail("--animate cannot be combined with --lesson yet; animate a slide's step with its options and --step");
+        // One animation of every slide's step, each slide's end held (issue 20).
+        if (!command.options.animation.format.empty()) return gui::run_lesson_animation(command.options);
         return gui::run_lesson_snapshot(command.options);
     }
     Result<io::Problem> problem = resolve_problem(command.config);

@@ -223,6 +223,15 @@ CenterSplit split_center(const Rect& center, bool code_shown, float font_size, f
     return out;
 }
 
+SlideListSplit split_slide_list(const Rect& center, bool shown, float font_size, float bar) {
+    SlideListSplit out{Rect{}, center};
+    if (!shown) return out;
+    const float w = std::floor(std::min(font_size * 13.0f, center.w * 0.25f));
+    out.list = Rect{center.x, center.y, w, center.h};
+    out.rest = Rect{center.x + w + bar, center.y, std::max(1.0f, center.w - w - bar), center.h};
+    return out;
+}
+
 DockRects dock_rects(float display_w, float display_h, float top, float font_size, float bottom_h, float status_h,
                      float bar, float left_em, float right_em, float explain_fraction) {
     DockRects d;

@@ -117,6 +117,12 @@ struct CenterSplit {
     Rect canvas, code;  // code.w == 0: the code panel is not shown
 };
 CenterSplit split_center(const Rect& center, bool code_shown, float font_size, float bar);
+// While a lesson is being made, its slide list takes a column left of the canvas: 13 font
+// heights, at most a quarter of the width. list.w == 0: not shown.
+struct SlideListSplit {
+    Rect list, rest;
+};
+SlideListSplit split_slide_list(const Rect& center, bool shown, float font_size, float bar);
 
 // The first window's place: the saved size, shrunk to the monitor's work area and centred
 // in it (a 1024x768 projector must not get a 1440x900 window with its edges off-screen).

@@ -31,6 +31,11 @@ struct AnimationRequest {
     float type_scale = 1.0f;  // presentation mode's larger type
 };
 
+// The request `attnviz snapshot --animate` options ask for (all but the steps), or why
+// they are refused (a message for stderr; "" when they are not).
+struct SnapshotOptions;
+std::string animation_request_of(const SnapshotOptions& options, AnimationRequest& request);
+
 // "gif" or "mp4" (any case) as a format; false for anything else.
 bool parse_animation_format(const std::string& name, media::AnimationFormat& format);
 

@@ -12,19 +12,32 @@
 
 namespace attn::gui {
 
+std::string animation_request_of(const SnapshotOptions& options, AnimationRequest& request) {
+    if (!parse_animation_format(options.animation.format, request.format))
+        return "--animate must be gif or mp4 (got '" + options.animation.format + "')";
+    if (options.scale != 1 && options.scale != 2) return "--scale must be 1 or 2 for an animation";
+    if (!(options.animation.speed >= 0.1f && options.animation.speed <= 8.0f)) return "--speed must be between 0.1 and 8";
+    // Refused before anything is computed: a missing ffmpeg, a bad rate or target.
+    if (request.format == media::AnimationFormat::Mp4 && media::find_ffmpeg().empty())
+        return text::render(Message("error.animation.no_ffmpeg"));
+    request.path = options.out_dir;
+    request.timing = media::AnimationTiming{options.animation.fps, options.animation.speed, Playback::kStepSeconds,
+                                            Playback::kDwellSeconds};
+    request.layout = snapshot_layout(options.layout);
+    request.width = options.width;
+    request.height = options.height;
+    request.scale = options.scale;
+    request.type_scale = options.presentation ? kPresentationTypeScale : 1.0f;
+    return "";
+}
+
 int run_animation_snapshot(const io::Problem& problem, const SnapshotOptions& options) {
     const auto fail = [](const std::string& message) {
         std::fprintf(stderr, "attnviz: error: %s\n", message.c_str());
         return 2;
     };
     AnimationRequest request;
-    if (!parse_animation_format(options.animation.format, request.format))
-        return fail("--animate must be gif or mp4 (got '" + options.animation.format + "')");
-    if (options.scale != 1 && options.scale != 2) return fail("--scale must be 1 or 2 for an animation");
-    if (!(options.animation.speed >= 0.1f && options.animation.speed <= 8.0f)) return fail("--speed must be between 0.1 and 8");
-    // Refused before anything is computed: a missing ffmpeg, a bad rate or target.
-    if (request.format == media::AnimationFormat::Mp4 && media::find_ffmpeg().empty())
-        return fail(text::render(Message("error.animation.no_ffmpeg")));
+    if (const std::string refused = animation_request_of(options, request); !refused.empty()) return fail(refused);
 
     AppState state;
     if (const Status ready = prepare_snapshot_state(problem, options, state, request.steps); !ready)
@@ -34,14 +47,6 @@ int run_animation_snapshot(const io::Problem& problem, const SnapshotOptions& op
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
         return 2;
     }
-    request.path = options.out_dir;
-    request.timing = media::AnimationTiming{options.animation.fps, options.animation.speed, Playback::kStepSeconds,
-                                            Playback::kDwellSeconds};
-    request.layout = snapshot_layout(options.layout);
-    request.width = options.width;
-    request.height = options.height;
-    request.scale = options.scale;
-    request.type_scale = options.presentation ? kPresentationTypeScale : 1.0f;
 
     const auto started = std::chrono::steady_clock::now();
     AnimationExport job;

@@ -42,5 +42,9 @@ int run_animation_snapshot(const io::Problem& problem, const SnapshotOptions& op
 // opens (NN its number in the file). A slide that does not open is one line on stderr
 // and exit code 2, after the others are written.
 int run_lesson_snapshot(const SnapshotOptions& options);
+// `attnviz snapshot --animate gif|mp4 --lesson FILE`: every slide's step animation in
+// order, as Play shows it from the slide's step's source, each slide's end held, into the
+// one file options.out_dir names. Returns 0, or 2 with one line per problem on stderr.
+int run_lesson_animation(const SnapshotOptions& options);
 
 }  // namespace attn::gui

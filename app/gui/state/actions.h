@@ -11,6 +11,7 @@
 
 #include "app/gui/export/export.h"
 #include "app/gui/state/jobs.h"
+#include "app/gui/state/lesson_doc.h"
 #include "app/gui/state/session.h"
 #include "app/gui/state/settings.h"
 
@@ -51,6 +52,8 @@ struct Actions {
     std::optional<DialogState> dialog_edit;           // the dialog opened, typed into or closed
     std::optional<Session> compare_b_edit;            // compare mode: B's session as the controls edited it
     bool hint_dismissed = false;                      // the first-run hint is done with
+    // Lesson menu, slide list, Ctrl+Z: what to do with the lesson being made (lesson_doc.h).
+    std::optional<LessonEdit> lesson_edit;
 
     // Taken by value: a view's temporary result is moved in, not copied.
     Actions& operator|=(Actions other) {
@@ -81,6 +84,7 @@ struct Actions {
         if (!settings_edit) settings_edit = std::move(other.settings_edit);
         if (!dialog_edit) dialog_edit = std::move(other.dialog_edit);
         hint_dismissed |= other.hint_dismissed;
+        if (!lesson_edit) lesson_edit = std::move(other.lesson_edit);  // the Lesson menu's request
         return *this;
     }
 };

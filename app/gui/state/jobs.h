@@ -5,13 +5,15 @@
 #include <string>
 
 #include "app/gui/state/file_chooser.h"
+#include "app/gui/state/lesson_doc.h"
 #include "core/message.h"
 
 namespace attn::gui {
 
 // The one dialog open at a time (file paths, export options, help).
 struct DialogState {
-    enum class Kind { None, OpenWeights, OpenQuery, OpenKey, OpenValue, OpenMask, ExportSnapshot, ExportAll, ExportTensors, ExportTorch, ExportCsv, ExportAnimation, Keys };
+    enum class Kind { None, OpenWeights, OpenQuery, OpenKey, OpenValue, OpenMask, ExportSnapshot, ExportAll, ExportTensors, ExportTorch, ExportCsv, ExportAnimation, Keys,
+                      OpenLesson, SaveLesson, LessonUnsaved };  // the Lesson menu's (lesson_doc.h)
     Kind kind = Kind::None;
     bool just_opened = false;
     std::string path;
@@ -43,6 +45,7 @@ struct ExportProgress {
 struct Jobs {
     DialogState dialog;
     ExportProgress export_progress;
+    LessonDoc lesson;  // the lesson being made (Lesson menu, slide list)
 };
 
 }  // namespace attn::gui

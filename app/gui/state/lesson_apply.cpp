@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "app/gui/state/capture_slide.h"
+
 namespace attn::gui {
 
 ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& opened) {
@@ -21,6 +23,7 @@ ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& opened) {
     state.ui.lesson.pending = slide.view;
     state.ui.lesson.number = slide.number;
     state.ui.lesson.title = slide.title;
+    state.ui.lesson.applied = LessonUi::Applied{slide.setup, setup_of(state.session)};
     if (!state.tour.running()) {  // a slide pointing at the window: its words in the bubble (tour.h)
         const bool points = !slide.view.elements.empty();
         state.tour.title = points ? slide.title : "";

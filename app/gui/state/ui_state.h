@@ -95,6 +95,13 @@ struct LessonUi {
     lesson::SlideView marks;
     int number = 0;            // the slide's number in its file, 0: no slide shown
     std::string title;
+    // Lesson > Add / Update slide (capture_slide.h): the setup of the slide last applied and
+    // what setup_of read back from the session it made; while the session still reads the
+    // same, a captured slide keeps the slide's own wording.
+    struct Applied {
+        lesson::SlideSetup setup, as_setup;
+    };
+    std::optional<Applied> applied;
 };
 
 // Presentation mode draws everything this many times larger (the window and snapshots).

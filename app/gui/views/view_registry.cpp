@@ -18,6 +18,7 @@
 #include "app/gui/views/inspector/view_inspector.h"
 #include "app/gui/views/panels/view_menu.h"
 #include "app/gui/views/panels/view_presenter.h"
+#include "app/gui/views/panels/view_slide_list.h"
 #include "app/gui/views/panels/view_status.h"
 #include "app/gui/views/panels/view_timeline.h"
 #include "app/gui/views/panels/view_tour.h"
@@ -58,6 +59,9 @@ const std::vector<ViewSpec>& registered_views() {
         {"window.code", true, DockSlot::BesideCanvas, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              draw_code_panel(s.results.trace.get(), ui.playback, ui.code, s.settings.light_theme, c.fonts);
              return Actions{};
+         }},
+        {"lesson.list.window", true, DockSlot::SlideList, 0, false, true, [](const AppState& s, UiState&, const FrameContext& c, const Rect&) {
+             return draw_slide_list(s.jobs.lesson, c.thumbnails, s.settings.light_theme);
          }},
         {"window.controls", true, DockSlot::Left, ImGuiWindowFlags_NoScrollbar, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              if (!s.compare.on) return draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);

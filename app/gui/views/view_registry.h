@@ -39,6 +39,7 @@ enum class DockSlot {
     Dialogs,      // modal popups over everything (the view opens them itself)
     Center,       // the canvas
     BesideCanvas, // right of or under the canvas, when shown (the code panel; split_center, layout.h)
+    SlideList,    // left of the canvas while a lesson is being made (split_slide_list, layout.h)
     Left,         // the controls column; folds into a tab when the window is narrow
     Bottom,       // the strip under the canvas
     AboveBottom,  // floats on the canvas just above the Bottom slot (the view opens its window)

@@ -7,6 +7,7 @@
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/window/compare_window.h"
 #include "app/gui/window/cjk_font.h"
+#include "app/gui/window/lesson_edit.h"
 #include "app/gui/window/present_keys.h"
 #include "app/gui/window/tour_actions.h"
 #include "app/gui/window/window_parts.h"
@@ -75,6 +76,7 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
     if (actions.leave_fullscreen) set_full_screen(parts.window, parts.full_screen, false);
     if (actions.quit) glfwSetWindowShouldClose(parts.window, GLFW_TRUE);
     if (actions.cancel_export) parts.exporter->cancel(state, now);
+    if (actions.lesson_edit) apply_lesson_edit(state, parts, *actions.lesson_edit, now);  // Lesson menu, slide list
     if (actions.export_request) {
         int w = 0, h = 0;
         glfwGetWindowSize(parts.window, &w, &h);

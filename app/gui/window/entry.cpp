@@ -25,6 +25,7 @@
 #include "app/gui/window/frame.h"
 #include "app/gui/window/imgui_ini.h"
 #include "app/gui/window/key_actions.h"
+#include "app/gui/window/lesson_edit.h"
 #include "app/gui/window/lesson_keys.h"
 #include "app/gui/window/present_keys.h"
 #include "app/gui/state/lesson_apply.h"
@@ -96,6 +97,7 @@ void stop_imgui(WindowParts& parts) {
     close_notes_window(parts.notes, parts.window);
     save_imgui_ini(parts.layout_file, true);
     parts.exporter.reset();
+    parts.thumbnails.reset();
     parts.cache.reset();
     parts.compare_b_cache.reset();
     parts.difference_cache.reset();
@@ -138,6 +140,11 @@ void report_for_tests(const AppState& state, const WindowParts& parts) {
     if (const Step* shown = state.results.step_at(state.ui.playback.step()))
         note_for_tests(std::string("shown ") + shown->name() + " head " + std::to_string(state.ui.canvas.enlarged_head) +
                        " layer " + std::to_string(state.session.model_layer));
+    // The lesson being made (lesson_edit.h): its slides, the current one, unsaved, presenting.
+    const LessonDoc& doc = state.jobs.lesson;
+    note_for_tests("lesson " + std::to_string(doc.open) + " slides " + std::to_string(doc.opened.slides.size()) + " current " +
+                   std::to_string(doc.current) + " dirty " + std::to_string(doc.dirty) + " presenting " +
+                   std::to_string(parts.lesson != nullptr) + " slide " + std::to_string(parts.slide_index));
     if (state.compare.on) {
         // Compare mode: the switch, the contrast, B's step count and the inspector's three values.
         const CompareState& c = state.compare;
@@ -193,8 +200,11 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
         const int slide = parts.lesson ? slide_key_target(parts.keys.presses, parts.slide_index,
                                                            static_cast<int>(parts.lesson->slides.size()))
                                        : -1;
+        // Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y: the lesson's slide edits (lesson_edit.h).
+        std::optional<LessonEdit> lesson_key = lesson_edit_keys(parts.keys.presses, state.jobs.lesson);
         actions = key_actions(parts.keys.presses, state.ui.playback, state.ui.presentation);
         actions.go_to_slide = slide;
+        actions.lesson_edit = std::move(lesson_key);
         actions |= std::move(tour);
     }
     FrameContext ctx;
@@ -205,6 +215,7 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     ctx.scale = effective_scale(state, parts);
     ctx.computing = parts.worker.busy();
     ctx.now = glfwGetTime();
+    ctx.thumbnails = parts.thumbnails.get();
     actions |= draw_frame(state, ctx);
     ImGui::Render();
     report_for_tests(state, parts);
@@ -277,6 +288,7 @@ void run_frames(AppState& state, WindowParts& parts) {
         finish_compare_models(state, parts);
         apply_actions(state, actions, parts, glfwGetTime());
         parts.exporter->continue_all(state, glfwGetTime());
+        after_lesson_frame(state, parts, glfwGetTime());  // unsaved slides before quitting, thumbnails
         gl::Framebuffer::bind_default(fb_w, fb_h);
         keep_settings(state, parts, settings);
     }

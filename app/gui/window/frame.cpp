@@ -207,7 +207,10 @@ void docked(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx,
     const DockRects d = dock_rects(w, h, ImGui::GetFrameHeight(), fs, timeline_h, fs * 1.6f, bar,
                                    saved.left_panel_em, saved.right_panel_em, saved.explain_fraction);
     if (!ctx.offscreen) splitters(d, bar, fs, state.settings, out);
-    const CenterSplit center = split_center(d.center, ui.code.show && !ctx.offscreen, fs, bar);
+    // The slide list of a lesson being made, left of the canvas (and of the code panel).
+    const SlideListSplit lesson = split_slide_list(d.center, state.jobs.lesson.open && !ctx.offscreen, fs, bar);
+    if (lesson.list.w > 0.0f) draw_slot(DockSlot::SlideList, state, ui, ctx, lesson.list, out);
+    const CenterSplit center = split_center(lesson.rest, ui.code.show && !ctx.offscreen, fs, bar);
     if (center.code.w > 0.0f) draw_slot(DockSlot::BesideCanvas, state, ui, ctx, center.code, out);
     draw_slot(DockSlot::Center, state, ui, ctx, center.canvas, out);
     if (d.side.left_collapsed) controls_tab(d.tab, ui.controls_open, fs);

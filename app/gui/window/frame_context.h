@@ -7,6 +7,8 @@
 
 namespace attn::gui {
 
+class SlideThumbnails;
+
 struct FrameContext {
     HeatmapCache* cache = nullptr;
     // Compare mode (state/compare.h): B's textures and A − B's, each baked from its own model.
@@ -21,6 +23,7 @@ struct FrameContext {
     bool key_beside = false;  // presentation: the canvas's caption and legend are in the side column
     float canvas_type = 1.0f; // presentation: the canvas's type and sizes relative to `scale` (fit_presentation)
     double now = 0;
+    const SlideThumbnails* thumbnails = nullptr;  // the slide list's pictures (window only)
 };
 
 // Height of a canvas-only export's title strip, in large-font heights.

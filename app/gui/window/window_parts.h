@@ -7,6 +7,7 @@
 
 #include "app/gui/compute/compute_worker.h"
 #include "app/gui/export/export_runner.h"
+#include "app/gui/export/slide_thumbnails.h"
 #include "app/gui/gl/heatmap_cache.h"
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/window/key_input.h"
@@ -37,6 +38,7 @@ struct WindowParts {
     std::unique_ptr<HeatmapCache> compare_b_cache = std::make_unique<HeatmapCache>();
     std::unique_ptr<HeatmapCache> difference_cache = std::make_unique<HeatmapCache>();
     std::unique_ptr<ExportRunner> exporter = std::make_unique<ExportRunner>();
+    std::unique_ptr<SlideThumbnails> thumbnails = std::make_unique<SlideThumbnails>();  // the slide list's pictures
 };
 
 // The type and drawing scale: the monitor's, the user's and presentation's larger type.

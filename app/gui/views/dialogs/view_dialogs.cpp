@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include "app/gui/window/shortcuts.h"
+#include "app/gui/window/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/text/languages.h"
 
@@ -29,9 +30,33 @@ const char* dialog_title(Kind kind) {
         case Kind::ExportCsv: return label("dialog.export_csv");
         case Kind::ExportAnimation: return label("dialog.export_animation");
         case Kind::Keys: return label("dialog.keys");
+        case Kind::OpenLesson: return label("lesson.dialog.open");
+        case Kind::SaveLesson: return label("lesson.dialog.save");
+        case Kind::LessonUnsaved: return label("lesson.dialog.unsaved");
         case Kind::None: break;
     }
     return "";
+}
+
+// "The lesson has unsaved changes": Save, Discard or Cancel (Escape), handed back as the
+// lesson edit that answers the question waiting in the lesson (LessonDoc::pending).
+void draw_unsaved_lesson_question(DialogState& d, Actions& out, bool open) {
+    ImGui::TextUnformatted(tr("lesson.dialog.unsaved.question"));
+    using Op = LessonEdit::Op;
+    std::optional<Op> answer;
+    if (ImGui::Button(label("lesson.dialog.unsaved.save"))) answer = Op::SaveThenContinue;
+    note_item_for_tests("lesson.dialog.unsaved.save");
+    ImGui::SameLine();
+    if (ImGui::Button(label("lesson.dialog.unsaved.discard"))) answer = Op::Discard;
+    note_item_for_tests("lesson.dialog.unsaved.discard");
+    ImGui::SameLine();
+    const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
+    if (ImGui::Button(label("lesson.dialog.unsaved.cancel")) || escape || !open) answer = Op::Cancel;
+    note_item_for_tests("lesson.dialog.unsaved.cancel");
+    if (!answer) return;
+    out.lesson_edit = LessonEdit{*answer, -1, -1, ""};
+    d.kind = Kind::None;
+    ImGui::CloseCurrentPopup();
 }
 
 // The open dialog, drawn on `d` (the view's copy).
@@ -77,6 +102,11 @@ void draw_open_dialog(DialogState& d, const io::ProblemSources& sources, bool li
             d.kind = Kind::None;
             ImGui::CloseCurrentPopup();
         }
+        ImGui::EndPopup();
+        return;
+    }
+    if (d.kind == Kind::LessonUnsaved) {
+        draw_unsaved_lesson_question(d, out, open);
         ImGui::EndPopup();
         return;
     }

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 
 bool is_open_kind(Kind kind) {
     return kind == Kind::OpenWeights || kind == Kind::OpenQuery || kind == Kind::OpenKey || kind == Kind::OpenValue ||
-           kind == Kind::OpenMask;
+           kind == Kind::OpenMask || kind == Kind::OpenLesson;
 }
 
 ExportTarget target_of(Kind kind) {
@@ -43,6 +43,9 @@ const char* extension_of(const DialogState& d) {
         case Kind::ExportAll: return ".png";
         case Kind::ExportCsv: return ".csv";
         case Kind::ExportAnimation: return d.animation_mp4 ? ".mp4" : ".gif";
+        case Kind::OpenLesson:
+        case Kind::SaveLesson: return ".json";
+        case Kind::LessonUnsaved:
         case Kind::Keys:
         case Kind::None: break;
     }
@@ -83,6 +86,16 @@ ExportRequest make_request(const DialogState& d, const std::string& path, bool r
              : d.kind == Kind::ExportAnimation ? ExportKind::Animation
                                             : ExportKind::TensorsDir;
     return r;
+}
+
+// Export (or save the lesson) to `path`, once the path is checked and any question answered.
+void submit_write(const DialogState& d, const std::string& path, bool replace, const std::string& create_folder, Actions& out) {
+    if (d.kind == Kind::SaveLesson) {
+        // The window saves it (window/lesson_edit.cpp) and closes the dialog when that worked.
+        out.lesson_edit = LessonEdit{LessonEdit::Op::SaveAs, -1, -1, path};
+        return;
+    }
+    out.export_request = make_request(d, path, replace, create_folder);
 }
 
 void close_dialog(DialogState& d) {
@@ -259,7 +272,7 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
         ImGui::SameLine();
         ImGui::TextDisabled("%s", text::tr("dialog.path.enter_escape"));
         if (yes) {
-            out.export_request = make_request(d, d.question_path, d.create_folder.empty(), d.create_folder);
+            submit_write(d, d.question_path, d.create_folder.empty(), d.create_folder, out);
             d.question.clear();
         } else if (back) {
             d.question.clear();
@@ -271,7 +284,8 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
 
     // Enter exports from anywhere in the dialog (after ticking "canvas only", say), not
     // only from the path field.
-    submit |= ImGui::Button(text::label(opening ? "dialog.path.open_button" : "dialog.path.export_button"), ImVec2(fs * 6.0f, 0)) || enter;
+    const char* button = opening ? "dialog.path.open_button" : (d.kind == Kind::SaveLesson ? "lesson.dialog.save_button" : "dialog.path.export_button");
+    submit |= ImGui::Button(text::label(button), ImVec2(fs * 6.0f, 0)) || enter;
     ImGui::SameLine();
     const bool cancel = ImGui::Button(text::label("dialog.path.cancel")) || !open || (escape && !submit);
     if (submit) {
@@ -283,6 +297,11 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
             if (!fs::is_regular_file(path, ec)) {
                 d.error = Message("dialog.path.no_file", {{"path", path}});
 
+                return;
+            }
+            if (d.kind == Kind::OpenLesson) {
+                out.lesson_edit = LessonEdit{LessonEdit::Op::Open, -1, -1, path};
+                close_dialog(d);
                 return;
             }
             io::ProblemSources sources = shown_sources;
@@ -299,7 +318,7 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
         }
         switch (check.verdict) {
             case PathVerdict::Refused: d.error = check.message; break;
-            case PathVerdict::Ready: out.export_request = make_request(d, check.resolved, false, ""); break;
+            case PathVerdict::Ready: submit_write(d, check.resolved, false, "", out); break;
             case PathVerdict::AskOverwrite:
             case PathVerdict::AskCreateFolder:
                 // Asked inside the dialog; nothing is written until the answer is yes.

@@ -9,6 +9,8 @@
 #include "app/gui/display/weight_lines.h"
 #include "app/gui/views/controls/view_model.h"
 #include "app/gui/views/controls/view_recipe.h"
+#include "app/gui/views/panels/view_lesson_menu.h"
+#include "app/gui/window/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/gui/window/test_hook.h"
 #include "app/io/torch_export.h"
@@ -188,6 +190,13 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         ImGui::MenuItem(label("menu.view.code"), nullptr, &show_code);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.code.tip"));
         language_menu(settings, settings_edited, out);
+        ImGui::EndMenu();
+    }
+    // Lesson: making a lesson in the window (lesson_doc.h; carried out in window/lesson_edit.cpp).
+    const bool lesson_menu = ImGui::BeginMenu(label("lesson.menu"));
+    note_item_for_tests("lesson.menu");
+    if (lesson_menu) {
+        out |= draw_lesson_menu_items(jobs.lesson, results.trace != nullptr);
         ImGui::EndMenu();
     }
     const bool help_open = ImGui::BeginMenu(label("menu.help"));

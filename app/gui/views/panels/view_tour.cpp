@@ -123,6 +123,7 @@ void record_slot_element(ElementRects& elements, DockSlot slot, const Rect& area
         case DockSlot::RightTop: elements.record("explanation", area); return;
         case DockSlot::RightBottom: elements.record("inspector", area); return;
         case DockSlot::Dialogs:
+        case DockSlot::SlideList:  // the lesson being made's slide list: not a part a tour points at
         case DockSlot::AboveBottom:
         case DockSlot::StatusBar: return;  // floating, or not a part a tour points at
     }
