@@ -123,6 +123,7 @@ TEST_CASE("every registered view draws something over every step and head") {
         AppState state = state_for(masked(sized(4, 6, 3), mask));
         REQUIRE(state.results.trace);
         state.ui.code.show = true;  // the code panel is drawn only when View > PyTorch code shows it
+        state.jobs.lesson.open = true;  // the slide list is drawn only while a lesson is being made
         for (int step = 0; step < state.ui.playback.step_count(); ++step) {
             for (int head = -1; head < 3; ++head) {
                 state.ui.playback.set_position(step, 1.0f);

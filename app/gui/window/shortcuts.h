@@ -13,7 +13,7 @@ struct Shortcut {
     const char* keys;  // the key names in English, e.g. "Right, PageDown" (the test reads these)
 };
 
-inline constexpr std::array<Shortcut, 23> kShortcuts{{
+inline constexpr std::array<Shortcut, 24> kShortcuts{{
     {"play", "Space"},
     {"next", "Right, PageDown"},
     {"previous", "Left, PageUp"},
@@ -22,6 +22,7 @@ inline constexpr std::array<Shortcut, 23> kShortcuts{{
     {"full_screen", "F"},
     {"presentation", "P"},
     {"compare", "V"},
+    {"lesson_undo", "Ctrl+Z / Ctrl+Shift+Z, Ctrl+Y"},  // the Lesson menu's slide edits (window/lesson_edit.cpp)
     {"escape", "Escape"},
     {"quit", "Ctrl+Q"},
     {"cell", "hover / click a cell"},
