@@ -161,6 +161,13 @@ std::vector<double> overview_frames(int width, int height, int frames) {
     state.ui.canvas.overview = true;
     state.results.overview = r.overview;
     show_weights(renderer, state, cache, r);  // the first frame, untimed
+    return time_frames(renderer, state, cache, frames);
+}
+
+}  // namespace
+
+std::vector<double> time_frames(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache, int frames) {
+    std::vector<double> times;
     for (int f = 0; f < frames; ++f) {
         const auto start = Clock::now();
         render_state(renderer, state, cache, SnapshotLayout::FullWindow);
@@ -169,8 +176,6 @@ std::vector<double> overview_frames(int width, int height, int frames) {
     }
     return times;
 }
-
-}  // namespace
 
 int run_render_bench(const io::Problem& problem, const RenderBenchOptions& options, RenderBenchReport& report) {
     if (options.frames_per_step < 1 || options.width < 16 || options.height < 16) {

@@ -11,6 +11,10 @@
 
 namespace attn::gui {
 
+class OffscreenRenderer;
+class HeatmapCache;
+struct AppState;
+
 struct RenderBenchOptions {
     int frames_per_step = 60;
     int width = 1280, height = 720;
@@ -39,6 +43,9 @@ struct RenderBenchReport {
     std::vector<double> lines_heatmap_frame_ms;  // the same step drawn as heatmaps (the reference)
     std::vector<double> overview_frame_ms; // View > Overview of tiny-lm on its example sentence, frame times
 };
+
+// The whole window drawn `frames` times as it stands, each frame timed until the GPU is done.
+std::vector<double> time_frames(OffscreenRenderer& renderer, AppState& state, HeatmapCache& cache, int frames);
 
 // Issue 22's views (render_bench_views.cpp): compare mode's redraw after each of 7 changes
 // of B's seed at L, E, H (B computed, A − B redone, the frame drawn), and the lines view's

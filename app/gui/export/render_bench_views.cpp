@@ -78,13 +78,7 @@ std::vector<double> lines_frames(int width, int height, int seq_len, int num_hea
     cache.reset(state.results.model, canvas_palette(false).masked);
     render_state(renderer, state, cache, SnapshotLayout::FullWindow);  // untimed: textures and glyphs
     gl::finish();
-    for (int f = 0; f < frames; ++f) {
-        const auto start = Clock::now();
-        render_state(renderer, state, cache, SnapshotLayout::FullWindow);
-        gl::finish();
-        times.push_back(ms_since(start));
-    }
-    return times;
+    return time_frames(renderer, state, cache, frames);
 }
 
 }  // namespace attn::gui

@@ -10,7 +10,6 @@ layout report (ATTNVIZ_TEST_LAYOUT: "item" and "compare" lines, see app/gui/wind
 usage: compare_window_test.py <attnviz> [--quiet] [--screenshots DIR]
 """
 
-import argparse
 import os
 import sys
 import time
@@ -128,14 +127,8 @@ def run(attnviz, log, shots):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("attnviz")
-    parser.add_argument("--quiet", action="store_true")
-    parser.add_argument("--screenshots", default="")
-    args = parser.parse_args()
-    started = time.time()
-    problem = run(args.attnviz, xdriver.logger(args.quiet), args.screenshots)
-    return xdriver.report(problem, started, "compare mode, its switch, every contrast and the inspector's three values")
+    return xdriver.script_main(__doc__, lambda attnviz, log, args: run(attnviz, log, args.screenshots), "compare mode, its switch, every contrast and the inspector's three values",
+                               lambda parser: parser.add_argument("--screenshots", default=""))
 
 
 if __name__ == "__main__":

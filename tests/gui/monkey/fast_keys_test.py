@@ -11,7 +11,6 @@ exactly four characters each time.
 usage: fast_keys_test.py <attnviz> [--quiet]
 """
 
-import argparse
 import sys
 import time
 
@@ -67,14 +66,7 @@ def run(attnviz, log):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("attnviz")
-    parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args()
-    log = xdriver.logger(args.quiet)
-    started = time.time()
-    problem = run(args.attnviz, log)
-    return xdriver.report(problem, started, "%d bursts of four keys pressed within a millisecond all arrived" % (2 * TRIES))
+    return xdriver.script_main(__doc__, lambda attnviz, log, args: run(attnviz, log), "%d bursts of four keys pressed within a millisecond all arrived" % (2 * TRIES))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ The window names the Lesson menu's items and the slide list's rows in its layout
 usage: lesson_edit_test.py <attnviz> [--quiet]
 """
 
-import argparse
 import json
 import os
 import sys
@@ -199,14 +198,7 @@ def run(attnviz, log):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("attnviz")
-    parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args()
-    started = time.time()
-    log = xdriver.logger(args.quiet)
-    problem = run(args.attnviz, log)
-    return xdriver.report(problem, started, "a lesson made with clicks and keys saved, opened again and presented")
+    return xdriver.script_main(__doc__, lambda attnviz, log, args: run(attnviz, log), "a lesson made with clicks and keys saved, opened again and presented")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ The window reports the token pointed at and the one pinned in its layout report
 usage: lines_window_test.py <attnviz> [--quiet]
 """
 
-import argparse
 import os
 import sys
 import time
@@ -74,13 +73,7 @@ def run(attnviz, log):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("attnviz")
-    parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args()
-    started = time.time()
-    problem = run(args.attnviz, xdriver.logger(args.quiet))
-    return xdriver.report(problem, started, "the lines view: pointing, pinning, letting go and Ctrl+click selection")
+    return xdriver.script_main(__doc__, lambda attnviz, log, args: run(attnviz, log), "the lines view: pointing, pinning, letting go and Ctrl+click selection")
 
 
 if __name__ == "__main__":

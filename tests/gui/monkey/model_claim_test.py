@@ -11,7 +11,6 @@ language the window runs in.
 usage: model_claim_test.py <attnviz> [--quiet]
 """
 
-import argparse
 import json
 import os
 import sys
@@ -76,14 +75,7 @@ def run(attnviz, log):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("attnviz")
-    parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args()
-    started = time.time()
-    log = xdriver.logger(args.quiet)
-    problem = run(args.attnviz, log)
-    return xdriver.report(problem, started, "each claim's button showed its sentence on the claim's layer, head and weights")
+    return xdriver.script_main(__doc__, lambda attnviz, log, args: run(attnviz, log), "each claim's button showed its sentence on the claim's layer, head and weights")
 
 
 if __name__ == "__main__":

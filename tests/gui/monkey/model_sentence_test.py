@@ -11,7 +11,6 @@ app/gui/window/test_hook.h); each step checks the right message appears and the 
 usage: model_sentence_test.py <attnviz> [--quiet]
 """
 
-import argparse
 import sys
 import time
 
@@ -110,14 +109,7 @@ def run(attnviz, log):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("attnviz")
-    parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args()
-    started = time.time()
-    log = xdriver.logger(args.quiet)
-    problem = run(args.attnviz, log)
-    return xdriver.report(problem, started, "unknown words, an empty and a too-long sentence were answered on screen")
+    return xdriver.script_main(__doc__, lambda attnviz, log, args: run(attnviz, log), "unknown words, an empty and a too-long sentence were answered on screen")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ step, enlarged head and layer on screen ("shown"), see app/gui/window/test_hook.
 usage: overview_test.py <attnviz> [--quiet]
 """
 
-import argparse
 import sys
 import time
 
@@ -91,14 +90,7 @@ def run(attnviz, log):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("attnviz")
-    parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args()
-    started = time.time()
-    log = xdriver.logger(args.quiet)
-    problem = run(args.attnviz, log)
-    return xdriver.report(problem, started, "View > Overview showed every head; a click opened its layer and head")
+    return xdriver.script_main(__doc__, lambda attnviz, log, args: run(attnviz, log), "View > Overview showed every head; a click opened its layer and head")
 
 
 if __name__ == "__main__":

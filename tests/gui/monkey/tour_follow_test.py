@@ -18,7 +18,6 @@ lines, see app/gui/window/test_hook.h).
 usage: tour_follow_test.py <attnviz> [--quiet]
 """
 
-import argparse
 import json
 import os
 import re
@@ -226,15 +225,9 @@ def run(attnviz, log):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("attnviz")
-    parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args()
-    started = time.time()
-    log = xdriver.logger(args.quiet)
-    problem = run(os.path.abspath(args.attnviz), log)
-    return xdriver.report(problem, started, "the tour outlined each part it names with its bubble beside it, "
-                                            "and a followed cell's strip held the trace's values")
+    return xdriver.script_main(__doc__, lambda attnviz, log, args: run(os.path.abspath(attnviz), log),
+                               "the tour outlined each part it names with its bubble beside it, "
+                               "and a followed cell's strip held the trace's values")
 
 
 if __name__ == "__main__":

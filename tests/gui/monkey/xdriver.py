@@ -10,6 +10,7 @@ and sliders are reached with Tab (ImGui's tab stops are exactly the widgets that
 typed text), menu rows by hovering them, so no pixel position is hard-coded.
 """
 
+import argparse
 import os
 import shutil
 import signal
@@ -414,6 +415,20 @@ class Session:
                 return
             self.keys("Escape")
             self.settle(0.1)
+
+
+def script_main(doc, run, passed, add_options=None):
+    """The main() of a window test script: `<attnviz> [--quiet]` plus what add_options(parser)
+    adds; run(attnviz, log, args) returns a problem ("" when all is well); the verdict line
+    and the exit code come from report()."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("attnviz")
+    parser.add_argument("--quiet", action="store_true")
+    if add_options:
+        add_options(parser)
+    args = parser.parse_args()
+    started = time.time()
+    return report(run(args.attnviz, logger(args.quiet), args), started, passed)
 
 
 def logger(quiet):
