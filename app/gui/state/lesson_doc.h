@@ -23,6 +23,7 @@ struct LessonEdit {
         Title, Note,                               // slide `index`'s title or note becomes `text`
         Undo, Redo,
         SaveThenContinue, Discard, Cancel,         // the answers to "save changes first?"
+        ExportPictures,                            // the saved lesson as one PNG per slide (window/lesson_pictures.h)
     };
     Op op = Op::Go;
     int index = -1, to = -1;

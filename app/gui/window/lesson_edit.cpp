@@ -208,6 +208,11 @@ void apply_lesson_edit(AppState& state, WindowParts& parts, const LessonEdit& ed
             return continue_pending(state, parts, now);
         case Op::Cancel: doc.pending.reset(); return;
         case Op::Present: return present(state, parts, now);
+        case Op::ExportPictures: {
+            int w = 1280, h = 720;  // the window's own size, as File > Export's pictures
+            glfwGetWindowSize(parts.window, &w, &h);
+            return set_status(state.ui, parts.lesson_pictures.start(doc.path, w, h, text::active().code()), now);
+        }
         default: return slide_edit(state, parts, edit, now);
     }
 }
@@ -223,6 +228,7 @@ void after_lesson_frame(AppState& state, WindowParts& parts, double now) {
         doc.current = parts.slide_index;
         if (!state.ui.presentation) parts.lesson = nullptr;
     }
+    if (std::optional<Message> done = parts.lesson_pictures.take_result()) set_status(state.ui, *done, now);
     // One picture per frame; an idle window is woken for the next one.
     if (doc.open && !state.ui.presentation && parts.thumbnails->draw_one_missing(doc, state.settings)) glfwPostEmptyEvent();
 }

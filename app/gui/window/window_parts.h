@@ -11,6 +11,7 @@
 #include "app/gui/gl/heatmap_cache.h"
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/window/key_input.h"
+#include "app/gui/window/lesson_pictures.h"
 #include "app/gui/window/notes_window.h"
 #include "app/gui/window/window_setup.h"
 #include "app/lesson/lesson.h"
@@ -25,6 +26,7 @@ struct WindowParts {
     FullScreen full_screen;
     ComputeWorker worker;
     ComputeWorker compare_worker;   // compare mode's B (state/compare.h)
+    LessonPictures lesson_pictures; // Lesson > Export slides as pictures (a child process)
     Fonts fonts;
     bool rebuild_fonts = false;     // the atlas is rebuilt before the next frame
     float content_scale = 1.0f;     // the monitor's (not saved: it belongs to the monitor)

@@ -137,6 +137,17 @@ def run(attnviz, log):
             return "the typed title and note are not the first slide's: %r" % saved["slides"]
         if steps != [second, first]:
             return "the slides' steps are %r, wanted %r" % (steps, [second, first])
+        # Lesson > Export slides as pictures: one PNG per slide in a new folder beside the file.
+        pictures = os.path.join(s.tmp, "made", "lesson_slides")
+        menu(s, "lesson.menu.export_pictures")
+        deadline = time.time() + 60
+        while time.time() < deadline and not (os.path.isdir(pictures) and
+                                              len([f for f in os.listdir(pictures) if f.endswith(".png")]) == 2):
+            time.sleep(0.5)
+        written = sorted(os.listdir(pictures)) if os.path.isdir(pictures) else []
+        log("  pictures: %r" % written)
+        if len([f for f in written if f.endswith(".png")]) != 2 or not written[0].startswith("01_"):
+            return "Export slides as pictures wrote %r into %s, not two slide pictures" % (written, pictures)
         # An unsaved slide: New asks first; Discard goes on.
         menu(s, "lesson.menu.add")
         if wait_lesson(s, lambda st: st["slides"] == 3 and st["dirty"]) is None:

@@ -22,6 +22,9 @@ Actions draw_lesson_menu_items(const LessonDoc& doc, bool have_trace) {
     item("lesson.menu.save", Op::Save, nullptr, doc.open);
     item("lesson.menu.save_as", Op::SaveAs, nullptr, doc.open);
     item("lesson.menu.present", Op::Present, nullptr, doc.open && count > 0);
+    // Drawn from the file: a lesson with unsaved edits is saved first.
+    item("lesson.menu.export_pictures", Op::ExportPictures, nullptr, doc.open && count > 0 && !doc.path.empty() && !doc.dirty);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", text::tr("lesson.menu.export_pictures.tip"));
     ImGui::Separator();
     item("lesson.menu.add", Op::Add, nullptr, doc.open && have_trace);
     item("lesson.menu.update", Op::Update, nullptr, on_slide && have_trace);

@@ -1,0 +1,37 @@
+// Lesson > Export slides as pictures: the saved lesson drawn one PNG per slide by the
+// program's own `attnviz snapshot --lesson` (the same pictures as on the command line),
+// run as a child process so the window keeps drawing. The pictures go into a new folder
+// beside the lesson file (`<name>_slides`, or `_slides_2` ... when that exists): no file of
+// the user's is ever overwritten.
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "core/message.h"
+
+namespace attn::gui {
+
+class LessonPictures {
+public:
+    ~LessonPictures();  // waits for a running export (the child finishes its pictures)
+    // Starts drawing `lesson_path`'s slides at width x height in `language`; a message saying
+    // where they go, or why they cannot be drawn (one export at a time).
+    Message start(const std::string& lesson_path, int width, int height, const std::string& language);
+    // The finished export's message, once ("written to ...", or the child's reason).
+    std::optional<Message> take_result();
+    bool running() const;
+
+private:
+    mutable std::mutex mutex_;
+    std::thread waiter_;
+    bool running_ = false;
+    std::optional<Message> result_;
+};
+
+// A folder beside `lesson_path` that does not exist yet ("" when none of 99 names is free).
+std::string new_pictures_folder(const std::string& lesson_path);
+
+}  // namespace attn::gui
