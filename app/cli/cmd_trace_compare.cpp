@@ -29,13 +29,7 @@ Trace comparable_steps(const TraceDifference& d) {
 
 int run_trace_compare(const TraceCommand& command, const io::Problem& a_problem) {
     // A's setup as the command line gave it: B's options go on top (compare_options.h).
-    SetupText a_setup;
-    a_setup.config = a_problem.config;
-    a_setup.model = command.config.model;
-    a_setup.layer = command.config.layer;
-    a_setup.sentence = command.config.sentence;
-    for (const std::string& token : a_problem.model_tokens.tokens) a_setup.model_words += (a_setup.model_words.empty() ? "" : " ") + token;
-    Result<io::Problem> b_problem = compared_problem(a_setup, command.compare);
+    Result<io::Problem> b_problem = compared_problem(setup_of(a_problem, command.config.model, command.config.sentence), command.compare);
     if (!b_problem) return fail(b_problem.message());
     Result<Trace> a = io::compute_trace(a_problem);
     if (!a) return fail(a.message());

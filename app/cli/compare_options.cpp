@@ -40,6 +40,16 @@ bool split_words(const std::string& text, std::vector<std::string>& words) {
 
 }  // namespace
 
+SetupText setup_of(const io::Problem& problem, const std::string& model, const std::string& sentence) {
+    SetupText text;
+    text.config = problem.config;
+    text.model = model;
+    text.layer = problem.model_layer;
+    text.sentence = sentence;
+    for (const std::string& token : problem.model_tokens.tokens) text.model_words += (text.model_words.empty() ? "" : " ") + token;
+    return text;
+}
+
 std::vector<std::string> setup_arguments_of(const SetupText& setup) {
     std::vector<std::string> args;
     if (!setup.model.empty()) {

@@ -26,6 +26,10 @@ struct SetupText {
     std::string model_words;
 };
 
+// The setup a built problem stands for: its configuration, `model` as the command line named
+// it ("" for none), its layer, `sentence` and the tokens a model read.
+SetupText setup_of(const io::Problem& problem, const std::string& model, const std::string& sentence);
+
 // The arguments that rebuild `setup` ("--model=tiny-lm", "--layer=1", "--tokens=..." or
 // "--hidden-dim=8", "--rope", ...). With a sentence, --seq-len and --batch are left to it.
 std::vector<std::string> setup_arguments_of(const SetupText& setup);

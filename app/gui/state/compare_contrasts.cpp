@@ -58,13 +58,7 @@ std::string with_heads(std::string options, int heads) {
 }
 
 cli::SetupText setup_text_of(const io::Problem& problem, const cli::SetupText& from) {
-    cli::SetupText text = from;
-    text.config = problem.config;
-    text.model = problem.model ? problem.model->spec.name : "";
-    text.layer = problem.model_layer;
-    text.model_words.clear();
-    for (const std::string& token : problem.model_tokens.tokens) text.model_words += (text.model_words.empty() ? "" : " ") + token;
-    return text;
+    return cli::setup_of(problem, problem.model ? problem.model->spec.name : "", from.sentence);
 }
 
 }  // namespace

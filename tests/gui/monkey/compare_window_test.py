@@ -23,17 +23,8 @@ CONTRASTS = [("scale", "attn_weights", 2), ("heads", "attn_weights", 2), ("stack
              ("rope_offset", "attn_scores", 2)]
 
 
-def centre(rect):
-    x0, y0, x1, y1 = rect
-    return (x0 + x1) / 2, (y0 + y1) / 2
-
-
 def click_item(s, name, timeout=10.0):
-    lay = s.wait_for(lambda l: name in l.items, timeout)
-    if lay is None:
-        return "no item %s in the report" % name
-    s.click(*centre(lay.items[name]))
-    return ""
+    return "" if s.click_item(name, timeout) else "no item %s in the report" % name
 
 
 def choose_contrast(s, log, contrast, step, b_heads):
@@ -43,8 +34,9 @@ def choose_contrast(s, log, contrast, step, b_heads):
     problem = click_item(s, "compare.contrast." + contrast, 5.0)
     if problem:
         return problem
+    # A worker that has finished may not have handed its result over yet: wait for B's heads too.
     lay = s.wait_for(lambda l: l.compare and l.compare["contrast"] == contrast and l.compare["busy"] == "0" and
-                     l.shown and l.shown[0] == step, 30.0)
+                     l.shown and l.shown[0] == step and l.compare["b_heads"] == str(b_heads), 30.0)
     if lay is None:
         return "choosing %s did not show %s: %r, shown %r" % (contrast, step, s.layout().compare, s.layout().shown)
     log("  %s: %r, shown %r" % (contrast, lay.compare, lay.shown))
@@ -58,7 +50,7 @@ def set_heads(s, value):
     lay = s.wait_for(lambda l: "controls.num_heads" in l.items, 10.0)
     if lay is None:
         return "no num_heads slider in the report"
-    s.click(*centre(lay.items["controls.num_heads"]), modifiers=("ctrl",))
+    s.click(*xdriver.centre(lay.items["controls.num_heads"]), modifiers=("ctrl",))
     if s.wait_for(lambda l: l.text_input, 5.0) is None:
         return "Ctrl+click did not turn the num_heads slider into a text field"
     s.keys("ctrl+a")

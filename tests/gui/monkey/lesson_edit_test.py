@@ -42,11 +42,8 @@ def wait_lesson(s, pred, timeout=20.0):
 
 
 def click_item(s, name, timeout=5.0):
-    lay = s.wait_for(lambda l: name in l.items, timeout)
-    if lay is None:
+    if not s.click_item(name, timeout):
         raise RuntimeError("no %s on screen (items: %r)" % (name, sorted(s.layout().items)))
-    x0, y0, x1, y1 = lay.items[name]
-    s.click((x0 + x1) / 2, (y0 + y1) / 2)
 
 
 def menu(s, name):

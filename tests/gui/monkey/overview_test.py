@@ -18,11 +18,6 @@ import xdriver
 LAYERS, HEADS = 2, 4  # tiny-lm (assets/models/tiny-lm.json)
 
 
-def centre(rect):
-    x0, y0, x1, y1 = rect
-    return (x0 + x1) / 2, (y0 + y1) / 2
-
-
 def thumbs(lay):
     return sorted(name for name in lay.items if name.startswith("overview.") and name != "overview.mean")
 
@@ -31,11 +26,11 @@ def open_from_menu(s):
     lay = s.wait_for(lambda l: "menu.view" in l.items, 15.0)
     if lay is None:
         return "the View menu is not in the layout report"
-    s.click(*centre(lay.items["menu.view"]))
+    s.click(*xdriver.centre(lay.items["menu.view"]))
     lay = s.wait_for(lambda l: "menu.view.overview" in l.items, 5.0)
     if lay is None:
         return "View > Overview is not in the open View menu"
-    s.click(*centre(lay.items["menu.view.overview"]))
+    s.click(*xdriver.centre(lay.items["menu.view.overview"]))
     lay = s.wait_for(lambda l: len(thumbs(l)) == LAYERS * HEADS, 20.0)
     if lay is None:
         return "View > Overview did not show %d thumbnails: %r" % (LAYERS * HEADS, thumbs(s.layout()))
@@ -49,7 +44,7 @@ def click_thumb(s, log, layer, head):
     name = "overview.%d.%d" % (layer, head)
     if name not in lay.items:
         return "no thumbnail %s (have %r)" % (name, thumbs(lay))
-    s.click(*centre(lay.items[name]))
+    s.click(*xdriver.centre(lay.items[name]))
     lay = s.wait_for(lambda l: l.shown == (step, head, layer) and not thumbs(l), 20.0)
     if lay is None:
         now = s.layout()
@@ -77,7 +72,7 @@ def run(attnviz, log):
             return "the O key did not open the overview"
         lay = s.layout()
         for name in ("overview.0.1", "overview.1.3"):
-            s.click(*centre(lay.items[name]), modifiers=("ctrl",))
+            s.click(*xdriver.centre(lay.items[name]), modifiers=("ctrl",))
             time.sleep(0.2)
         if s.wait_for(lambda l: "overview.mean" in l.items, 10.0) is None:
             return "Ctrl+click on two thumbnails did not add their mean"

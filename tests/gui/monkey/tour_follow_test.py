@@ -69,15 +69,6 @@ def overlap(a, b):
     return min(a[0] + a[2], b[0] + b[2]) > max(a[0], b[0]) and min(a[1] + a[3], b[1] + b[3]) > max(a[1], b[1])
 
 
-def click_item(s, name, timeout=10.0):
-    lay = s.wait_for(lambda l: name in l.items, timeout)
-    if lay is None:
-        return False
-    x0, y0, x1, y1 = lay.items[name]
-    s.click((x0 + x1) / 2, (y0 + y1) / 2)
-    return True
-
-
 def check_slide(s, ids, number, log):
     """Waits for the slide pointing at `ids`; returns a problem or ""."""
     def shown(lay):
@@ -110,7 +101,7 @@ def check_slide(s, ids, number, log):
 def run_tour(s, log):
     with open(os.path.join(ROOT, "assets", "lessons", "tour.en.json")) as f:
         slides = [slide["highlight"] for slide in json.load(f)["slides"]]
-    if not click_item(s, "menu.help") or not click_item(s, "tour.menu"):
+    if not s.click_item("menu.help") or not s.click_item("tour.menu"):
         return "Help > Tour is not in the menu bar"
     problem = check_slide(s, slides[0], 1, log)
     # Right, the bubble's Next, Left (back one), then Right to the last slide.
@@ -119,19 +110,19 @@ def run_tour(s, log):
         if problem:
             break
         if move == "next":
-            if not click_item(s, "tour.next"):
+            if not s.click_item("tour.next"):
                 return "the bubble has no Next button"
         else:
             s.keys(move)
         problem = check_slide(s, slides[index], index + 1, log)
     if problem:
         return problem
-    if not click_item(s, "tour.close"):
+    if not s.click_item("tour.close"):
         return "the bubble has no Close button"
     if s.wait_for(lambda l: not lines_of(report(s), "tour_"), 10.0) is None:
         return "Close left the tour on screen"
     # Once more, then Escape: the tour closes (the monkey test's Escape never leaves it open).
-    if not click_item(s, "menu.help") or not click_item(s, "tour.menu"):
+    if not s.click_item("menu.help") or not s.click_item("tour.menu"):
         return "Help > Tour is not in the menu bar the second time"
     problem = check_slide(s, slides[0], 1, log)
     if problem:
@@ -194,12 +185,12 @@ def run_follow(s, attnviz, log):
     x0, y0, x1, y1 = lay.items["canvas.panel0"]
     cell = (x0 + (x1 - x0) * 1.5 / 6, y0 + (y1 - y0) * 3.5 / 6)  # row 3, column 1 of head 0's 6 x 6
     s.click(*cell)
-    if not click_item(s, "follow.follow"):
+    if not s.click_item("follow.follow"):
         return "the inspector has no Follow button for the pinned cell"
     problem = check_strip(s, attnviz, log)
     if problem:
         return problem
-    if not click_item(s, "follow.unfollow") or s.wait_for(lambda l: not lines_of(report(s), "follow "), 10.0) is None:
+    if not s.click_item("follow.unfollow") or s.wait_for(lambda l: not lines_of(report(s), "follow "), 10.0) is None:
         return "Unfollow left the strip"
     s.click(*cell, button=3)
     if s.wait_for(lambda l: l.window("##Popup_") is not None, 5.0) is None:

@@ -288,6 +288,15 @@ class Session:
         for m in modifiers:
             self.xdo("keyup", m)
 
+    def click_item(self, name, timeout=10.0):
+        """Clicks the middle of the widget the window names `name` in its report
+        (note_item_for_tests); False when it does not appear within `timeout` seconds."""
+        lay = self.wait_for(lambda l: name in l.items, timeout)
+        if lay is None:
+            return False
+        self.click(*centre(lay.items[name]))
+        return True
+
     def type_text(self, text, delay_ms):
         self.xdo("type", "--delay", delay_ms, "--", text)
 
@@ -415,6 +424,12 @@ class Session:
                 return
             self.keys("Escape")
             self.settle(0.1)
+
+
+def centre(rect):
+    """The middle of an (x0, y0, x1, y1) rectangle."""
+    x0, y0, x1, y1 = rect
+    return (x0 + x1) / 2, (y0 + y1) / 2
 
 
 def script_main(doc, run, passed, add_options=None):
