@@ -5,6 +5,7 @@
 #   make test-sanitize-core  the same without the window (core, files, command line), in build-sanitize-core/
 #   make fuzz           libFuzzer harnesses (clang-14) for every reader, FUZZ_SECONDS each
 #   make test-portable  a build without -march=native and OpenMP (build-portable/), core tests
+#   make soak           the monkey: MONKEY_ACTIONS (2,000) seeded random actions in the real window
 #   make golden         re-draws the golden pictures (tests/gui/golden/) after an intended change
 #   make install        installs the build into PREFIX (default /usr/local), under DESTDIR if set
 #   make package        a .deb for other machines (x86-64-v3, build-package/attnviz_<version>_amd64.deb)
@@ -18,7 +19,7 @@ CMAKE_FLAGS ?=
 BUILD_PKGS := cmake make g++ pkg-config libeigen3-dev libimgui-dev libglfw3-dev libgl-dev libx11-dev \
               libepoxy-dev libstb-dev libgif-dev doctest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core fonts-droid-fallback \
               fonts-noto-cjk
-TEST_PKGS  := xvfb xauth libgl1-mesa-dri xdotool python3 imagemagick xclip desktop-file-utils appstream ffmpeg
+TEST_PKGS  := xvfb xauth x11-xserver-utils libgl1-mesa-dri xdotool python3 imagemagick xclip desktop-file-utils appstream ffmpeg
 # dpkg-shlibdeps (dpkg-dev) and file find the .deb's library dependencies.
 PACKAGE_PKGS := dpkg-dev file desktop-file-utils appstream
 # g++'s ASan/UBSan runtimes (libasan8, libubsan1) come with g++ itself.
@@ -32,19 +33,28 @@ SANITIZE_CORE_DIR ?= build-sanitize-core
 FUZZ_DIR      ?= build-fuzz
 PORTABLE_DIR  ?= build-portable
 FUZZ_SECONDS  ?= 60
+MONKEY_ACTIONS ?= 2000
+MONKEY_SEED   ?= 1
 PREFIX        ?= /usr/local
 DESTDIR       ?=
 PACKAGE_DIR   ?= build-package
 # A package runs on other machines: any x86-64 CPU since about 2015, not -march=native.
 PACKAGE_ARCH  ?= x86-64-v3
 
-.PHONY: run test build deps test-deps bench clean test-sanitize test-sanitize-core fuzz test-portable golden install package
+.PHONY: run test soak build deps test-deps bench clean test-sanitize test-sanitize-core fuzz test-portable golden install package
 
 run: build
 	./$(BUILD_DIR)/attnviz
 
+# Two tests at a time (JOBS): the window tests each start their own Xvfb and wait for
+# states, not times, so they may share the machine with each other and the unit tests.
 test: test-deps build
-	cd $(BUILD_DIR) && ctest --output-on-failure --timeout 600
+	cd $(BUILD_DIR) && ctest --output-on-failure --timeout 900 -j $(JOBS)
+
+# The soak run: the monkey's seeded random actions in the real window (MONKEY_ACTIONS,
+# 2,000 by default; CI runs a shorter one). Replay a failure with monkey.py --seed S.
+soak: test-deps build
+	python3 tests/gui/monkey/monkey.py $(CURDIR)/$(BUILD_DIR)/attnviz --actions $(MONKEY_ACTIONS) --seed $(MONKEY_SEED)
 
 build: deps
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)

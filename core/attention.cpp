@@ -160,18 +160,17 @@ Qkv project_per_head(StepRecorder& rec, const AttentionWeights& w, const Qkv& in
     return heads;
 }
 
-// Fused: one (3E, d_in) projection, q, k and v its column slices (views).   -> (B, L, E) each
+// Fused: one (3E, d_in) projection, q, k and v its column slices (views); computed as the
+// three products side by side (linear_parts), so its numbers are split's.   -> (B, L, E) each
 Qkv project_fused(StepRecorder& rec, const AttentionWeights& w, const Tensor& x) {
     const AttentionConfig& c = rec.trace.config;
     const int64_t E = c.E();
-    Mat w_qkv(3 * E, w.w_q.cols());  // (3E, d_in): W_q, W_k, W_v stacked
-    w_qkv << w.w_q, w.w_k, w.w_v;
     Vec b_qkv;
     if (w.has_bias()) {
         b_qkv.resize(3 * E);
         b_qkv << w.b_q, w.b_k, w.b_v;
     }
-    const Tensor& qkv = rec.put(StepId::Qkv, rounded(linear(x, w_qkv, b_qkv, {DimRole::Batch, DimRole::QueryPos, DimRole::FusedQkv}), c.dtype),
+    const Tensor& qkv = rec.put(StepId::Qkv, rounded(linear_parts(x, {w.w_q, w.w_k, w.w_v}, b_qkv, {DimRole::Batch, DimRole::QueryPos, DimRole::FusedQkv}), c.dtype),
                                 made_by(WeightId::Wqkv));
     Qkv projected;
     for (const QkvRole& r : kQkvRoles) {

@@ -15,12 +15,32 @@
 
 namespace attn {
 
+// Every projection of q, k and v (and the output's) is this one product into a fresh, aligned
+// matrix of the same shape, whichever variant asks for it. Eigen picks a product's kernel,
+// blocking and summation order from its shape, the destination's alignment and the
+// processor's cache sizes, so "the same numbers in every variant" holds on every machine
+// only when the variants run the very same product: one (rows, out) product per weight.
+static Mat project_rows(const ConstMatMap& x_rows, const Eigen::Ref<const Mat>& w) {
+    Mat y = x_rows * w.transpose();  // (rows, out)
+    return y;
+}
+
 Tensor linear(const Tensor& x, const Eigen::Ref<const Mat>& w, const Vec& b, std::vector<DimRole> roles) {
+    return linear_parts(x, {w}, b, std::move(roles));
+}
+
+Tensor linear_parts(const Tensor& x, const std::vector<Eigen::Ref<const Mat>>& parts, const Vec& b, std::vector<DimRole> roles) {
     const int64_t rows = x.dim(0) * x.dim(1);
-    Tensor y = Tensor::uninitialized({x.dim(0), x.dim(1), w.rows()}, std::move(roles));
+    int64_t width = 0;
+    for (const auto& w : parts) width += w.rows();
+    Tensor y = Tensor::uninitialized({x.dim(0), x.dim(1), width}, std::move(roles));
     ConstMatMap x_rows(x.data(), rows, x.dim(2));
-    MatMap y_rows(y.mutable_data(), rows, w.rows());
-    y_rows.noalias() = x_rows * w.transpose();
+    MatMap y_rows(y.mutable_data(), rows, width);
+    int64_t column = 0;
+    for (const auto& w : parts) {
+        y_rows.middleCols(column, w.rows()) = project_rows(x_rows, w);  // (B*N, out_part)
+        column += w.rows();
+    }
     if (b.size() > 0) y_rows.rowwise() += b;
     return y;
 }
@@ -29,12 +49,10 @@ Tensor per_head_linear(const Tensor& x, const Mat& w, const Vec& b, int num_head
     const int64_t B = x.dim(0), N = x.dim(1), dh = w.rows() / num_heads;
     Tensor y = Tensor::uninitialized({B, num_heads, N, dh}, {DimRole::Batch, DimRole::Head, position, DimRole::HeadDim});
     ConstMatMap x_rows(x.data(), B * N, x.dim(2));
-    // Every head's small module at once, then cut per head: a head's numbers are its own
-    // module's, summed in the very order the split and fused forwards sum them (Eigen's
-    // kernels pick their order from a product's shape and alignment, and one head's
-    // product alone differed from the split forward's in the last bit), so the three
-    // variants agree exactly and View > Compare shows A − B = 0 at every step.
-    const Mat all_heads = x_rows * w.transpose();  // (B*N, H*d_h)
+    // Every head's small module at once, then cut per head: one head's product alone sums
+    // in another order than the split forward's (see project_rows), so the three variants
+    // agree exactly and View > Compare shows A − B = 0 at every step.
+    const Mat all_heads = project_rows(x_rows, w);  // (B*N, H*d_h)
     for (int h = 0; h < num_heads; ++h) {
         for (int64_t bi = 0; bi < B; ++bi) {
             MatMap block(y.mutable_data() + (bi * num_heads + h) * N * dh, N, dh);

@@ -21,6 +21,11 @@ namespace attn {
 
 // x W^T + b.   x: (B, N, in) contiguous; w: (out, in); b: (out) or empty  ->  (B, N, out)
 Tensor linear(const Tensor& x, const Eigen::Ref<const Mat>& w, const Vec& b, std::vector<DimRole> roles);
+// x [W_0; W_1; ...]^T + b, one product per part (the fused qkv: W_q, W_k, W_v), so each
+// part's columns equal linear(x, W_i) to the bit on any processor.
+//   x: (B, N, in); parts: (out_i, in) each; b: (sum out_i) or empty  ->  (B, N, sum out_i)
+Tensor linear_parts(const Tensor& x, const std::vector<Eigen::Ref<const Mat>>& parts, const Vec& b,
+                    std::vector<DimRole> roles);
 // One small projection per head (the stacked variant): head h uses rows [h*d_h, (h+1)*d_h)
 // of w and b.   x: (B, N, in)  ->  (B, H, N, d_h), contiguous.
 Tensor per_head_linear(const Tensor& x, const Mat& w, const Vec& b, int num_heads, DimRole position);

@@ -218,6 +218,7 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
     ctx.thumbnails = parts.thumbnails.get();
     actions |= draw_frame(state, ctx);
     ImGui::Render();
+    if (window_still_settling()) parts.keys.touched();
     report_for_tests(state, parts);
     gl::Framebuffer::bind_default(fb_w, fb_h);
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];

@@ -28,8 +28,23 @@ std::string& noted_this_frame() {
 
 bool layout_report_enabled() { return report_path() != nullptr; }
 
+bool current_window_is_placed() {
+    const ImGuiWindow* window = ImGui::GetCurrentWindowRead();
+    return window && !window->Hidden && !window->SkipItems;
+}
+
+bool window_still_settling() {
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if (w->Active && (w->Appearing || w->HiddenFramesCanSkipItems > 0 || w->HiddenFramesCannotSkipItems > 0)) return true;
+    return false;
+}
+
 void note_item_for_tests(const std::string& name) {
     if (!report_path()) return;
+    // A window that appears is laid out once unseen (ImGui measures an auto-sized popup
+    // before it centres it), at a place it then leaves: a test clicking the item there
+    // would miss it (Discard landed on Cancel). Only items drawn where they are are named.
+    if (!current_window_is_placed()) return;
     const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
     char line[96];
     std::snprintf(line, sizeof line, " %.0f %.0f %.0f %.0f", min.x, min.y, max.x, max.y);

@@ -32,6 +32,13 @@ void note_item_for_tests(const std::string& name);
 void note_for_tests(const std::string& line);
 // True when ATTNVIZ_TEST_LAYOUT is set (the reports above write something).
 bool layout_report_enabled();
+// False while the window being drawn is laid out unseen (its first frame: ImGui measures an
+// auto-sized popup, then centres it) or skipped: its items are not where they will be shown.
+bool current_window_is_placed();
+// True when an ImGui window appeared in this frame or was laid out unseen (an auto-sized
+// popup is measured in one frame and shown, centred, in the next): the loop draws another
+// frame instead of waiting for input, so a dialog never waits for the next mouse move.
+bool window_still_settling();
 
 // One run of text as it was drawn, read back from the draw lists: glyph quads on one
 // baseline, each starting where the one before ended, with a space where they stand a

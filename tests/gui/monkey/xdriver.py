@@ -297,6 +297,31 @@ class Session:
         self.click(*centre(lay.items[name]))
         return True
 
+    def bind_characters(self, text):
+        """Gives every character of `text` that the keyboard map lacks a key of its own, for
+        good. xdotool would otherwise bind a spare key for each character and unbind it right
+        after sending it: a window that reads the event late (a loaded machine) looks the key
+        up after the unbinding and gets nothing, which a real input method never causes. Then
+        `key U770B` finds the bound key and only presses it."""
+        table = subprocess.run(["xmodmap", "-pke"], env=self.env, capture_output=True, text=True, timeout=30).stdout
+        bound, spare = set(), []
+        for line in table.splitlines():
+            left, _, syms = line.partition("=")
+            code = int(left.split()[1])
+            if syms.split():
+                bound.update(syms.split())
+            elif code > 8:
+                spare.append(code)
+        wanted = [c for c in dict.fromkeys(text) if ord(c) > 127 and "U%04X" % ord(c) not in bound]
+        if len(wanted) > len(spare):
+            raise RuntimeError("the keyboard map has %d spare keys for %d characters" % (len(spare), len(wanted)))
+        lines = ["keycode %d = U%04X U%04X" % (code, ord(c), ord(c)) for code, c in zip(spare, wanted)]
+        if lines:
+            subprocess.run(["xmodmap", "-"], input="\n".join(lines) + "\n", env=self.env, text=True, timeout=30, check=True)
+            if self.xdo_stream:  # its keyboard map is read once, at its start
+                self.xdo_stream.close()
+                self.xdo_stream = None
+
     def type_text(self, text, delay_ms):
         self.xdo("type", "--delay", delay_ms, "--", text)
 
