@@ -187,7 +187,7 @@ void open_path_dialog(DialogState& d, Kind kind, std::string path) {
     }
 }
 
-void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, bool light_theme, Actions& out, bool open) {
+void draw_path_dialog(DialogState& d, const Session& session, bool light_theme, Actions& out, bool open) {
     const ThemeColors colors = theme_colors(light_theme);
     const float fs = ImGui::GetFontSize();
     const float width = std::min(fs * 40.0f, ImGui::GetMainViewport()->Size.x * 0.85f);
@@ -304,11 +304,21 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
                 close_dialog(d);
                 return;
             }
-            io::ProblemSources sources = shown_sources;
+            if (d.kind == Kind::OpenMask) {
+                // Read and checked now (session.h), so a file that does not fit is refused
+                // here even while painted cells would otherwise hide it.
+                Session opened = session;
+                d.error = open_mask_file(opened, path);
+                if (!d.error.empty()) return;
+                out.session_edit = std::move(opened);
+                out.config_changed = true;
+                close_dialog(d);
+                return;
+            }
+            io::ProblemSources sources = session.sources;
             std::string* slot = d.kind == Kind::OpenWeights ? &sources.weights_path
                                 : d.kind == Kind::OpenQuery ? &sources.query_path
                                 : d.kind == Kind::OpenKey   ? &sources.key_path
-                                : d.kind == Kind::OpenMask  ? &sources.mask_path
                                                             : &sources.value_path;
             *slot = path;
             out.sources_edit = std::move(sources);
