@@ -328,9 +328,12 @@ TEST_CASE("the inspector's Unfollow button explains unfollowing, not following")
         for (float x = window->Pos.x + 10.0f; x < window->Pos.x + 90.0f && !shown; x += 16.0f) {
             ImGui::GetIO().MousePos = ImVec2(x, y);
             h.draw(state);
-            const std::string text = h.draw(state);  // hovering is known from the frame before
-            CHECK(text.find(follow_tip) == std::string::npos);
-            shown = text.find(unfollow_tip) != std::string::npos;
+            h.draw(state);  // hovering is known from the frame before
+            std::string tip;  // the tooltip window's text, spaces left out
+            for (const ImGuiWindow* w : GImGui->Windows)
+                if (w->Active && (w->Flags & ImGuiWindowFlags_Tooltip)) tip += attn::gui::testing::text_of(*w->DrawList);
+            CHECK_FALSE(attn::gui::testing::shows(tip, follow_tip));
+            shown = attn::gui::testing::shows(tip, unfollow_tip);
         }
     CHECK(shown);
     ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);

@@ -159,12 +159,13 @@ TEST_CASE("Help > Keyboard has a row for every row of the README's two key table
     presenting.erase(std::remove_if(presenting.begin(), presenting.end(),
                                     [&](const std::string& row) { return std::find(window.begin(), window.end(), row) != window.end(); }),
                      presenting.end());
-    CHECK(window.size() + presenting.size() == kShortcuts.size());
+    std::vector<std::string> rows = window;
+    rows.insert(rows.end(), presenting.begin(), presenting.end());
+    CHECK(rows.size() == kShortcuts.size());
     std::set<std::string> listed;
     for (const std::string& word : listed_words()) listed.insert(first_word(word));
-    for (const std::vector<std::string>* table : {&window, &presenting})
-        for (const std::string& row : *table) {
-            CAPTURE(row);
-            CHECK(listed.count(first_word(row)) == 1);
-        }
+    for (const std::string& row : rows) {
+        CAPTURE(row);
+        CHECK(listed.count(first_word(row)) == 1);
+    }
 }
