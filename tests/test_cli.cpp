@@ -132,6 +132,10 @@ TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output f
     nan_query.mutable_data()[3] = std::nanf("");
     REQUIRE(attn::io::write_npy((work / "nan.npy").string(), nan_query).ok());
     write_bytes(work / "not_npy.npy", "this is text");
+    // A (2, 2) float32 whose header dict never closes (numpy: "EOF in multi-line statement").
+    std::string unterminated = attn::io::encode_npy(attn::io::read_npy(good_query).value());
+    unterminated[unterminated.find('}')] = ' ';
+    write_bytes(work / "unterminated.npy", unterminated);
     // A tensor whose name holds a newline (JSON "\n"), with a dtype we refuse.
     const std::string evil_header = R"({"evil\nname":{"dtype":"I8","shape":[1],"data_offsets":[0,1]}})";
     std::string evil(8, '\0');
@@ -163,6 +167,7 @@ TEST_CASE("every bad input gives one line on stderr, exit code 2 and no output f
         {"wrong dtype", "--weights " + (work / "wrong_dtype.safetensors").string(), "dtype I64"},
         {"not an npy", "--query " + (work / "not_npy.npy").string(), "not a .npy"},
         {"NaN in the query", "--query " + (work / "nan.npy").string(), "NaN"},
+        {"an npy header whose dict never closes", "--query " + (work / "unterminated.npy").string(), "closing '}'"},
         {"query width vs weights", "--weights " + good_weights + " --query " + (kFixtures / "causal" / "query.npy").string(), "weights file"},
         {"seq-len vs query file", "--query " + good_query + " --seq-len 3", "disagrees"},
         {"key without value", "--key " + good_query, "both a key file and a value file"},

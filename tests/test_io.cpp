@@ -66,6 +66,24 @@ TEST_CASE("malformed npy files are refused with a reason") {
         bad.replace(bad.find("(2, 2)"), 6, huge);
         CHECK(decode_npy(bad, "f").error().find("too large") != std::string::npos);
     }
+    SUBCASE("a header that is not one closed dict, as numpy.load refuses it") {
+        const size_t close = good.find('}');
+        REQUIRE(close != std::string::npos);
+        std::string unterminated = good;
+        unterminated[close] = ' ';  // numpy: "EOF in multi-line statement"
+        std::string trailing = good;
+        trailing[close + 1] = 'x';  // text after the dict
+        std::string no_open = good;
+        no_open[no_open.find('{')] = ' ';
+        for (const std::string& bad : {unterminated, trailing, no_open}) {
+            const Result<Tensor> read = decode_npy(bad, "f");
+            REQUIRE_FALSE(read.ok());
+            CHECK(read.message().id == "error.npy.header_not_dict");
+        }
+        std::string brace_in_string = good;  // a '}' inside quotes or a tuple does not close it
+        brace_in_string.replace(brace_in_string.find("<f4"), 3, "}f4");
+        CHECK(decode_npy(brace_in_string, "f").message().id == "error.npy.dtype");
+    }
     SUBCASE("fortran order") {
         std::string bad = good;
         bad.replace(bad.find("False"), 5, "True ");

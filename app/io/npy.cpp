@@ -50,6 +50,35 @@ std::string header_value(const std::string& header, const std::string& key) {
     return header.substr(i, end - i);
 }
 
+// True when the header is one Python dict, as numpy.load's literal_eval needs: '{' first
+// (after spaces), and the '}' that closes it (outside quotes and parentheses) followed by
+// nothing but the padding spaces and newline. A header without its '}' is refused, as
+// numpy refuses it ("EOF in multi-line statement").
+bool header_is_one_dict(const std::string& header) {
+    size_t i = 0;
+    while (i < header.size() && is_space(header[i])) ++i;
+    if (i == header.size() || header[i] != '{') return false;
+    int parens = 0;
+    char quote = 0;
+    for (++i; i < header.size(); ++i) {
+        const char c = header[i];
+        if (quote) {
+            if (c == quote) quote = 0;
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+        } else if (c == '(') {
+            ++parens;
+        } else if (c == ')') {
+            if (--parens < 0) return false;
+        } else if (c == '}' && parens == 0) {
+            for (++i; i < header.size(); ++i)
+                if (!is_space(header[i])) return false;
+            return true;
+        }
+    }
+    return false;  // the dict never closes
+}
+
 // "2, 3, 4" or "5," -> {2, 3, 4} / {5}; whole positive numbers only, product bounded.
 Result<std::vector<int64_t>> parse_shape(const std::string& text, const std::string& what) {
     using R = Result<std::vector<int64_t>>;
@@ -123,6 +152,7 @@ Result<NpyArray> decode_npy_array(const std::string& bytes, const std::string& w
     if (header_start + header_len > bytes.size()) return R::failure(Message("error.npy.header_past_end", {{"what", what}}));
     if (header_len > kMaxHeader) return R::failure(Message("error.npy.header_size", {{"what", what}, {"bytes", header_len}}));
     const std::string header = bytes.substr(header_start, header_len);
+    if (!header_is_one_dict(header)) return R::failure(Message("error.npy.header_not_dict", {{"what", what}}));
 
     const std::string descr = header_value(header, "descr");
     size_t item = 0;

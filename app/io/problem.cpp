@@ -122,6 +122,23 @@ void apply_recipe(const Recipe& recipe, AttentionConfig& config, ProblemSources&
     sources = ProblemSources{};
 }
 
+Status read_mask_file(AttentionConfig& config, const std::string& path) {
+    Result<NpyArray> mask = read_npy_array(path);
+    if (!mask) return Status::failure(mask.message());
+    config.mask_file = std::move(mask->tensor);
+    config.mask_file_is_boolean = mask->is_boolean;
+    config.mask_file_path = path;
+    return ok_status();
+}
+
+bool is_mask_file_error(const Message& why) {
+    return why.id == "error.mask.file_shape" || why.id == "error.mask.file_not_boolean" || why.id == "error.mask.file_not_finite";
+}
+
+Message naming_mask_file(const Message& why, const std::string& path) {
+    return is_mask_file_error(why) ? Message("error.problem.in_file", {{"path", path}, {"error", why}}) : why;
+}
+
 Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src) {
     using R = Result<Problem>;
     Problem p;
@@ -266,11 +283,7 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
     }
 
     if (!src.mask_path.empty()) {
-        Result<NpyArray> mask = read_npy_array(src.mask_path);
-        if (!mask) return R::failure(mask.message());
-        config.mask_file = std::move(mask->tensor);
-        config.mask_file_is_boolean = mask->is_boolean;
-        config.mask_file_path = src.mask_path;
+        if (Status read = read_mask_file(config, src.mask_path); !read) return R::failure(read.message());
     }
 
     // The recipe's valid lengths and key pattern at the final B and S.
@@ -279,10 +292,7 @@ Result<Problem> build_problem(AttentionConfig config, const ProblemSources& src)
 
     if (Status s = validate(config); !s) {
         // A complaint about the mask file's shape or values names the file it came from.
-        const std::string& id = s.message().id;
-        if (!src.mask_path.empty() && (id == "error.mask.file_shape" || id == "error.mask.file_not_boolean" || id == "error.mask.file_not_finite"))
-            return R::failure(Message("error.problem.in_file", {{"path", src.mask_path}, {"error", s.message()}}));
-        return R::failure(s.message());
+        return R::failure(src.mask_path.empty() ? s.message() : naming_mask_file(s.message(), src.mask_path));
     }
 
     // --init torch: torch.manual_seed(seed) and the module's construction, replayed.

@@ -97,6 +97,15 @@ void apply_recipe(const Recipe& recipe, AttentionConfig& config, ProblemSources&
 // torch's (core/torch_replay.h).
 Result<Problem> build_problem(AttentionConfig config, const ProblemSources& sources);
 
+// Reads the .npy mask at `path` into config's mask_file, mask_file_is_boolean and
+// mask_file_path, as --mask-file does (the window's File > Open mask too); fails with the
+// reader's message and leaves config unchanged.
+Status read_mask_file(AttentionConfig& config, const std::string& path);
+// True when `why` is validate()'s complaint about the mask file itself (its shape or values).
+bool is_mask_file_error(const Message& why);
+// Such a complaint, naming the file `path` it came from; any other message as it is.
+Message naming_mask_file(const Message& why, const std::string& path);
+
 // Splits a sentence into tokens on whitespace (ASCII punctuation stays attached); each
 // Chinese character and full-width punctuation mark is a token (core/text_split.h).
 std::vector<std::string> split_tokens(const std::string& sentence);

@@ -15,10 +15,10 @@ def put(harness, name, data):
         f.write(data if isinstance(data, bytes) else data.encode())
 
 
-def npy(shape, values, descr="<f4", version=1, fortran="False", shape_text=None):
+def npy(shape, values, descr="<f4", version=1, fortran="False", shape_text=None, close="}"):
     fmt = {"<f4": "<f", "<f8": "<d"}.get(descr, "<f")
     shape_text = shape_text or "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
-    header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape_text)
+    header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, " % (descr, fortran, shape_text) + close
     pre = 10 if version == 1 else 12
     header += " " * ((64 - (pre + len(header) + 1) % 64) % 64) + "\n"
     length = struct.pack("<H", len(header)) if version == 1 else struct.pack("<I", len(header))
@@ -35,6 +35,7 @@ put("npy", "zero_dim", npy((0, 3), [], shape_text="(0, 3)"))
 put("npy", "truncated_data", npy((3, 3), [1, 2, 3]))
 put("npy", "huge_shape", npy((1,), [1], shape_text="(4294967296, 4294967296)"))
 put("npy", "nan_inf", npy((3,), [float("nan"), float("inf"), -0.0]))
+put("npy", "unterminated_dict", npy((2, 2), [1, 2, 3, 4], close=""))  # numpy: "EOF in multi-line statement"
 
 
 def safetensors(tensors, metadata=True, pad=True):

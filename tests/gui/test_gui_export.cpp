@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -183,6 +184,23 @@ TEST_CASE("the file chooser lists folders first, filters files and walks up and 
     CHECK(chooser.has_file("notes.csv"));
     CHECK(format_file_size(5) == "5 B");
     CHECK(format_file_size(3 * 1024 * 1024 + 400000) == "3.4 MB");
+}
+
+TEST_CASE("an open dialog's listing shows a file saved into its folder from outside, without reopening") {
+    TempFolder tmp;
+    touch(tmp / "query.npy");
+    FileChooser chooser;
+    chooser.set_extensions({".npy"});
+    REQUIRE(chooser.open(tmp.path.string()));
+    CHECK_FALSE(chooser.refresh_if_changed());  // nothing changed: no listing per frame
+    CHECK_FALSE(chooser.has_file("mask.npy"));
+    // numpy.save in a terminal while the dialog is open; the folder's time moves on (set
+    // explicitly, as two writes within the file system's clock tick could share one).
+    touch(tmp / "mask.npy");
+    fs::last_write_time(tmp.path, fs::last_write_time(tmp.path) + std::chrono::seconds(1));
+    CHECK(chooser.refresh_if_changed());
+    CHECK(chooser.has_file("mask.npy"));
+    CHECK_FALSE(chooser.refresh_if_changed());
 }
 
 TEST_CASE("a step's CSV keeps Chinese tokens whole, with the full-width comma unquoted") {

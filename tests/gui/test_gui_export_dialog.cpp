@@ -54,7 +54,7 @@ struct DialogHarness {
     // asked the window loop to do.
     Actions frame() {
         ImGui::NewFrame();
-        Actions out = draw_dialogs(state.jobs.dialog, state.session.sources, false);
+        Actions out = draw_dialogs(state.jobs.dialog, state.session, false);
         apply_edits(state, out);
         ImGui::Render();
         return out;

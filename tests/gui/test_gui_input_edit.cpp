@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "app/gui/display/format.h"
 #include "app/gui/window/frame.h"
 #include "app/gui/edits/input_edit.h"
 #include "app/gui/state/recipe_choice.h"
@@ -199,4 +200,25 @@ TEST_CASE("typing into batch item 1 of interview-mha changes that item only") {
                 CAPTURE(i);
                 CHECK(after.at({b, i, d}) == before.at({b, i, d}));
             }
+}
+
+// Issue 28 item 23: "5" typed for one batch item stayed in the field beside another item's number.
+TEST_CASE("the number field shows the item on screen, not the text typed for another item") {
+    HeadlessImGui imgui(800, 600);
+    AppState state;
+    state.session.config.batch = 2;
+    compute_into(state);
+    pin_input_cell(state, 1, 2);
+    CHECK(type_value(state, "5"));
+    compute_into(state);
+    REQUIRE(input_at(state, 1, 2) == 5.0f);
+    CHECK(state.ui.input_edit.text == "5");
+    state.session.batch_item = 1;  // the item switch above the canvas
+    compute_into(state);
+    REQUIRE(state.results.model->batch_item == 1);
+    frame(state);
+    const float item1 = state.results.trace->find(StepId::Input)->tensor.at({1, 1, 2});
+    REQUIRE(item1 != 5.0f);
+    CHECK(state.ui.input_edit.text == format_value(item1));
+    CHECK(shows(drawn_text(kWindow), format_value(item1)));
 }

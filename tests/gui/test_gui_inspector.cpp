@@ -6,6 +6,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <string>
 
@@ -309,4 +310,31 @@ TEST_CASE("a cell of the next-word distribution names its row's token and its co
     const std::string text = imgui.draw(state);
     CHECK(has(text, "V=" + std::to_string(column) + " '" + words.back() + "'"));
     CHECK(has(text, "L=1 '" + state.results.query_tokens[1] + "'"));
+}
+
+// Issue 28 item 23: the Unfollow button showed Follow's tooltip.
+TEST_CASE("the inspector's Unfollow button explains unfollowing, not following") {
+    InspectorHarness h;
+    AppState state = state_for(sized(4, 8, 2));
+    state.ui.canvas.pinned = CellRef{state.results.trace->index_of(StepId::AttnWeights), 0, 1, 1};
+    state.ui.canvas.follow.cell = state.ui.canvas.pinned;
+    h.draw(state);
+    const ImGuiWindow* window = ImGui::FindWindowByName("Inspector");
+    REQUIRE(window);
+    const std::string follow_tip = english(Message("follow.follow.tip")), unfollow_tip = english(Message("follow.unfollow.tip"));
+    // The mouse over the inspector's top, line by line, until the button's tooltip shows.
+    bool shown = false;
+    for (float y = window->Pos.y; y < window->Pos.y + 240.0f && !shown; y += 4.0f)
+        for (float x = window->Pos.x + 10.0f; x < window->Pos.x + 90.0f && !shown; x += 16.0f) {
+            ImGui::GetIO().MousePos = ImVec2(x, y);
+            h.draw(state);
+            h.draw(state);  // hovering is known from the frame before
+            std::string tip;  // the tooltip window's text, spaces left out
+            for (const ImGuiWindow* w : GImGui->Windows)
+                if (w->Active && (w->Flags & ImGuiWindowFlags_Tooltip)) tip += attn::gui::testing::text_of(*w->DrawList);
+            CHECK_FALSE(attn::gui::testing::shows(tip, follow_tip));
+            shown = attn::gui::testing::shows(tip, unfollow_tip);
+        }
+    CHECK(shown);
+    ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
 }

@@ -363,3 +363,21 @@ TEST_CASE("bands around the picture fold only as far as the picture needs") {
     CHECK(bands_to_fold({10, 12, 19, 19.5f}, 30) == 2);
     CHECK(bands_to_fold({}, 30) == 0);
 }
+
+// Issue 28 item 23: an enlarged head beside its operands stayed ~180 px wide with 40% of
+// the canvas empty below it.
+TEST_CASE("an enlarged head that would be width-bound takes width from its operands, down to 15%") {
+    const Rect canvas{0, 0, 490, 420};
+    const CanvasSplit usual = split_canvas(canvas, 1, 24, 1);
+    CHECK(usual.sources.w == doctest::Approx(std::floor(490.0f * 0.3f)));
+    // The head at the full height wants 400 px: the operands keep only their minimum.
+    const CanvasSplit narrow = split_canvas(canvas, 1, 24, 1, 400.0f);
+    CHECK(narrow.sources.w == doctest::Approx(std::floor(490.0f * 0.15f)));
+    CHECK(narrow.result.w > usual.result.w);
+    CHECK(narrow.result.x >= narrow.sources.right());
+    // One that wants 350 px gets exactly that.
+    const CanvasSplit fitted = split_canvas(canvas, 1, 24, 1, 350.0f);
+    CHECK(fitted.result.w == doctest::Approx(350.0f).epsilon(0.01));
+    // A height-bound head (it wants less than 70%) leaves the operands their 30%.
+    CHECK(split_canvas(canvas, 1, 24, 1, 200.0f).sources.w == doctest::Approx(usual.sources.w));
+}

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "app/gui/state/model_choice.h"
+#include "app/io/npy.h"
 #include "app/gui/state/recipe_choice.h"
 #include "app/gui/display/step_notes.h"
 #include "app/text/languages.h"
@@ -88,6 +89,15 @@ TEST_CASE("a missing weights file and a damaged .npy are explained over the canv
         imgui.frame(state);
         imgui.frame(state);
         CHECK(shows(drawn_text("Canvas"), "['" + path + "' is no .npy]"));
+    }
+    SUBCASE("a query .npy whose header dict never closes (numpy.load refuses it)") {
+        const std::string path = (folder / "unterminated.npy").string();
+        std::string bytes = io::encode_npy(Tensor::from_values({1, 4, 8}, {"B", "L", "E"}, std::vector<float>(32, 0.5f)));
+        bytes[bytes.find('}')] = ' ';
+        std::ofstream(path, std::ios::binary) << bytes;
+        state.session.sources.query_path = path;
+        recompute(state);
+        REQUIRE(state.results.compute_error.id == "error.npy.header_not_dict");
     }
     // Back in English: the stored message, worded again; the last good trace still drawn.
     const auto trace = state.results.trace;

@@ -283,6 +283,33 @@ TEST_CASE("after switching models the controls show the configuration on the can
     CHECK(&shown_config(state.session, state.results) == &state.session.config);
 }
 
+// Issue 28 item 16: painted cells and an opened mask file belong to the random weights'
+// sizes; a trip through a trained model must not bring them back onto the new sizes.
+TEST_CASE("a painted mask and a mask file do not come back after a trip through a trained model") {
+    AppState state;
+    compute_into(state);
+    const int L = state.session.config.seq_len, S = state.session.config.S();
+    REQUIRE(paint(state.session.painted_mask, L, S, 0, 0, PaintReach::Row));
+    state.session.config.mask_file = Tensor::from_values({S}, {"S"}, std::vector<float>(static_cast<size_t>(S), 0.0f));
+    state.session.config.mask_file_is_boolean = true;
+    state.session.config.mask_file_path = "/tmp/pad.npy";
+    state.session.sources.mask_path = "/tmp/pad.npy";
+    compute_into(state);
+    REQUIRE(has_painted_part(state.results.trace->config));
+
+    REQUIRE(choose_model(state.session, "tiny-lm").empty());
+    CHECK_FALSE(state.session.painted_mask.any());  // View > Clear painted mask has nothing to clear
+    compute_into(state);
+    SUBCASE("use random weights instead") { choose_random_weights(state.session, true); }
+    SUBCASE("random (untrained)") { choose_random_weights(state.session, false); }
+    CHECK_FALSE(state.session.painted_mask.any());
+    CHECK(state.session.config.mask_file.empty());
+    CHECK(state.session.sources.mask_path.empty());
+    compute_into(state);
+    CHECK_FALSE(has_painted_part(state.results.trace->config));
+    CHECK(state.results.trace->count_fully_masked_rows() == 0);
+}
+
 // Issue 21 item 15: the card's button beside a claim puts the sentence that shows it into
 // the box, on the claim's layer, and the trace that follows opens on the claim's head and
 // its attention weights.

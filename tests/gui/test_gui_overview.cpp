@@ -122,14 +122,19 @@ TEST_CASE("overview: the card's claims sit under their heads and no other") {
     const ModelSpec& spec = c.problem.model->spec;
     REQUIRE(!spec.head_claims.empty());
     const OverviewGrid* grid = c.result.overview->grid_for(StepId::AttnWeights);
-    int claimed = 0;
+    size_t claimed = 0;
     for (const OverviewThumb& t : grid->thumbs) {
-        const auto claim = std::find_if(spec.head_claims.begin(), spec.head_claims.end(),
-                                        [&](const HeadClaim& h) { return h.layer == t.ref.layer && h.head == t.ref.head; });
-        CHECK(t.claim.empty() == (claim == spec.head_claims.end()));
-        claimed += t.claim.empty() ? 0 : 1;
+        std::vector<std::string> card;  // every claim the card makes for this head, in order
+        for (const HeadClaim& h : spec.head_claims)
+            if (h.layer == t.ref.layer && h.head == t.ref.head) card.push_back(english(h.claim));
+        std::vector<std::string> shown;
+        for (const Message& m : t.claims) shown.push_back(english(m));
+        CAPTURE(t.ref.layer);
+        CAPTURE(t.ref.head);
+        CHECK(shown == card);
+        claimed += t.claims.size();
     }
-    CHECK(claimed > 0);
+    CHECK(claimed == spec.head_claims.size());  // layer 0 head 0 has two: both are under its map
 }
 
 TEST_CASE("overview: the mean of selected heads is the cell-by-cell mean of the traces' weights") {

@@ -121,3 +121,46 @@ TEST_CASE("overview view: opened on a trace without thumbnails, it says so and a
     CHECK(actions.config_changed);
     CHECK(shows(drawn_text("Canvas"), text::tr("overview.computing")));
 }
+
+namespace {
+
+// The text drawn by the tooltip window open in the last frame ("" when none).
+std::string tooltip_text() {
+    ImGuiContext& g = *GImGui;
+    for (const ImGuiWindow* w : g.Windows)
+        if (w->Active && (w->Flags & ImGuiWindowFlags_Tooltip)) return text_of(*w->DrawList);
+    return "";
+}
+
+}  // namespace
+
+// Issue 28 item 23: the hover enlargement had no token labels, and only one of layer 0
+// head 0's two card claims appeared under its map.
+TEST_CASE("overview view: the enlargement names its tokens, and a head's every card claim is under its map and in it") {
+    HeadlessImGui imgui(1280, 800);
+    AppState state = tiny_lm_overview(0);
+    state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnWeights), 1.0f);
+    const ModelSpec& spec = state.session.model->spec;
+    std::vector<std::string> claims;  // layer 0 head 0's, in the card's order
+    for (const HeadClaim& c : spec.head_claims)
+        if (c.layer == 0 && c.head == 0) claims.push_back(text::render(c.claim));
+    REQUIRE(claims.size() >= 2);
+    imgui.frame(state);
+    const std::string canvas = drawn_text("Canvas");
+    for (const std::string& claim : claims) {
+        CAPTURE(claim);
+        CHECK(shows(canvas, claim.substr(0, 12)));  // each claim's start, however it was cut to the width
+    }
+    REQUIRE(hover_cell(imgui, state, 0));
+    imgui.frame(state);
+    const std::string tip = tooltip_text();
+    REQUIRE_FALSE(tip.empty());
+    for (const std::string& claim : claims) CHECK(shows(tip, claim));
+    // Every query token left of the map, every key token standing above it, in order.
+    std::string tokens;
+    for (const std::string& t : state.results.query_tokens) tokens += t;
+    CHECK(shows(tip, tokens));
+    tokens.clear();
+    for (const std::string& t : state.results.key_tokens) tokens += t;
+    CHECK(shows(tip, tokens));
+}

@@ -1,10 +1,12 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <GLFW/glfw3.h>
 
@@ -110,5 +112,60 @@ TEST_CASE("playback keys move the lesson; window keys come back as actions") {
         CHECK(key_actions({{GLFW_KEY_Q, GLFW_MOD_CONTROL}}, pb, false).quit);
         CHECK_FALSE(key_actions({{GLFW_KEY_Q, 0}}, pb, false).quit);  // a plain Q is not quit
         CHECK(pb.step() == 0);
+    }
+}
+
+namespace {
+
+// The rows of the README table whose header line starts with `header`: each row's first
+// cell, with the "..." rows that continue the row above left out.
+std::vector<std::string> readme_key_rows(const std::string& readme, const std::string& header) {
+    std::vector<std::string> rows;
+    size_t at = readme.find(header);
+    if (at == std::string::npos) return rows;
+    at = readme.find('\n', readme.find('\n', at) + 1) + 1;  // past the header and its |---| line
+    while (at < readme.size() && readme.compare(at, 2, "| ") == 0) {
+        const size_t end = readme.find('\n', at);
+        const std::string line = readme.substr(at, end - at);
+        const std::string first = line.substr(2, line.find(" | ") - 2);
+        if (first.rfind("...", 0) != 0) rows.push_back(first);
+        at = end + 1;
+    }
+    return rows;
+}
+
+std::string first_word(const std::string& cell) {
+    std::string word;
+    for (const char c : cell) {
+        if (std::isalnum(static_cast<unsigned char>(c))) word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        else if (!word.empty()) break;
+    }
+    return word;
+}
+
+}  // namespace
+
+// Issue 28 item 22: Help > Keyboard lacked the README's Follow and Tour rows.
+TEST_CASE("Help > Keyboard has a row for every row of the README's two key tables") {
+    std::ifstream in(std::string(ATTNVIZ_SOURCE_DIR) + "/README.md");
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::vector<std::string> window = readme_key_rows(text.str(), "| key | action |");
+    std::vector<std::string> presenting = readme_key_rows(text.str(), "| key | while presenting |");
+    REQUIRE(window.size() > 10);
+    REQUIRE(presenting.size() > 5);
+    // Presenting's Right and Left are the window's own rows, with another meaning.
+    presenting.erase(std::remove_if(presenting.begin(), presenting.end(),
+                                    [&](const std::string& row) { return std::find(window.begin(), window.end(), row) != window.end(); }),
+                     presenting.end());
+    std::vector<std::string> rows = window;
+    rows.insert(rows.end(), presenting.begin(), presenting.end());
+    CHECK(rows.size() == kShortcuts.size());
+    std::set<std::string> listed;
+    for (const std::string& word : listed_words()) listed.insert(first_word(word));
+    for (const std::string& row : rows) {
+        CAPTURE(row);
+        CHECK(listed.count(first_word(row)) == 1);
     }
 }

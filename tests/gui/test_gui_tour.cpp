@@ -96,3 +96,36 @@ TEST_CASE("the tour's slides replace the session while it runs, and closing it g
     CHECK(state.ui.lesson.marks.elements.empty());
     CHECK_FALSE(close_tour(state));
 }
+
+// Issue 28 item 21: starting on step 1 and pressing Escape on the last slide landed on
+// the last slide's step; the learner's own step, head and panels come back.
+TEST_CASE("closing the tour on its last slide goes back to the learner's step, head and panels") {
+    const std::string file = (std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "assets" / "lessons" / "tour.en.json").string();
+    const Result<lesson::OpenedLesson> tour = lesson::open_lesson(file);
+    REQUIRE_MESSAGE(tour.ok(), tour.error());
+    AppState state = testing::state_for(test_configs::sized(3, 12, 3));
+    state.ui.playback.set_position(0, 1.0f);  // step 1
+    const std::string first = state.results.trace->steps.front().name();
+    state.ui.canvas.enlarged_head = 2;
+    state.ui.show_storage = false;
+    state.ui.code.show = false;
+    const int last = static_cast<int>(tour->slides.size()) - 1;
+    for (int slide = 0; slide <= last; ++slide) {
+        ComputeRequest request = show_tour_slide(state, tour.value(), slide);
+        request.max_extent = 256;
+        accept_result(state, ComputeWorker::compute(request, static_cast<uint64_t>(slide + 2)), 1.0);
+    }
+    REQUIRE(state.results.step_at(state.ui.playback.step()));
+    REQUIRE(state.results.step_at(state.ui.playback.step())->name() != first);  // the last slide moved on
+    KeyPresses escape = {{GLFW_KEY_ESCAPE, 0}};
+    REQUIRE(tour_key_actions(escape, state.tour).close_tour);
+    REQUIRE(close_tour(state));
+    const std::optional<ComputeRequest> request = make_request(state.session);
+    REQUIRE(request);
+    accept_result(state, ComputeWorker::compute(*request, 100), 2.0);
+    REQUIRE(state.results.step_at(state.ui.playback.step()));
+    CHECK(state.results.step_at(state.ui.playback.step())->name() == first);
+    CHECK(state.ui.canvas.enlarged_head == 2);
+    CHECK_FALSE(state.ui.show_storage);
+    CHECK_FALSE(state.ui.code.show);
+}

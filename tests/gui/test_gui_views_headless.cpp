@@ -525,3 +525,22 @@ TEST_CASE("an algorithmic model's output sequence is drawn as its tokens, the to
     CHECK(shows(canvas, words));
     CHECK_FALSE(shows(canvas, id_text));
 }
+
+// Issue 28 item 23: at 1024x768 an enlarged head beside its operands stayed about 190 px
+// (cells of 31 px for L = 6, 41% of the height above the legend) with the canvas's lower
+// part empty; its operands now give up width, and it is about 260 px.
+TEST_CASE("an enlarged head at 1024x768 takes half the canvas's picture height, not 40%") {
+    HeadlessImGui imgui(1024, 768);
+    AppState state = state_for(sized(6, 6, 2));
+    state.settings.hint_seen = true;
+    state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnWeights), 1.0f);
+    state.ui.canvas.enlarged_head = 0;
+    imgui.frame(state);
+    imgui.frame(state);
+    const ImGuiWindow* canvas = drawn_window("Canvas");
+    REQUIRE(canvas);
+    const float side = 6.0f * state.ui.canvas.result_cell;  // the enlarged (L, S) = (6, 6) map
+    MESSAGE("enlarged head ", side, " px in a canvas ", canvas->Size.x, " x ", canvas->Size.y, ", pictures end at ",
+            state.ui.canvas.pictures_bottom - canvas->Pos.y);
+    CHECK(side >= 0.5f * (state.ui.canvas.pictures_bottom - canvas->Pos.y));
+}

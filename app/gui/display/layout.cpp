@@ -156,7 +156,7 @@ int bands_to_fold(const std::vector<float>& cell_after, float wanted) {
     return static_cast<int>(cell_after.size()) - 1;
 }
 
-CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap, int result_panels) {
+CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap, int result_panels, float result_wants_w) {
     CanvasSplit split;
     if (source_count <= 0) {
         split.result = canvas;
@@ -164,7 +164,10 @@ CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap, int re
     }
     // 30% up to 4 panels, then shrinking with the grid's side (16 heads: 15%).
     const float fraction = std::clamp(0.60f / std::sqrt(static_cast<float>(std::max(1, result_panels))), 0.15f, 0.30f);
-    const float sw = std::floor(canvas.w * fraction);
+    float sw = std::floor(canvas.w * fraction);
+    // A width-bound result (an enlarged head beside its operands) takes width from them
+    // rather than leaving the canvas's lower part empty.
+    if (result_wants_w > 0.0f) sw = std::clamp(std::floor(canvas.w - gap - result_wants_w), std::floor(canvas.w * 0.15f), sw);
     split.sources = {canvas.x, canvas.y, sw, canvas.h};
     split.result = {canvas.x + sw + gap, canvas.y, std::max(0.0f, canvas.w - sw - gap), canvas.h};
     return split;

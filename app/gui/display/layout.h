@@ -79,7 +79,9 @@ struct CanvasSplit {
 };
 // The sources get 30% of the width, less when the result is a grid of many small
 // multiples (16 heads), so a source panel is not four times the size of a thumbnail.
-CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap, int result_panels = 1);
+// `result_wants_w` > 0 (one enlarged head): the width the result would fill at the
+// canvas's full height; the sources then give up width (down to 15%) until it has it.
+CanvasSplit split_canvas(const Rect& canvas, int source_count, float gap, int result_panels = 1, float result_wants_w = 0.0f);
 
 // Side panels of the normal layout in pixels, from the saved sizes (font heights and a
 // fraction): each at least ten font heights and at most 30% of the window, both shrunk

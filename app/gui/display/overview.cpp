@@ -90,7 +90,7 @@ OverviewThumb make_thumb(HeadRef ref, HeadWeights weights, const ModelSpec* spec
     t.weights = std::move(weights);
     if (spec)
         for (const HeadClaim& c : spec->head_claims)
-            if (c.layer == ref.layer && c.head == ref.head) t.claim = c.claim;
+            if (c.layer == ref.layer && c.head == ref.head) t.claims.push_back(c.claim);
     return t;
 }
 

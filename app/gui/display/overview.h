@@ -51,7 +51,7 @@ struct OverviewThumb {
     HeadWeights weights;  // (L, S) the full map, for the tooltip's numbers and the heads' mean
     ThumbPicture picture;
     Peakedness peak;
-    Message claim;        // the model card's claim for this head (Message::written); empty: none
+    std::vector<Message> claims;  // the model card's claims for this head, in the card's order (Message::written)
 };
 
 // Every thumbnail of one weight step.

@@ -1,8 +1,10 @@
 #include "app/gui/edits/painted_mask.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
+#include "core/bind_mask.h"
 #include "core/recipe.h"
 
 namespace attn::gui {
@@ -58,21 +60,50 @@ Message file_and_painted_label(const std::string& file_path) {
     return Message("mask.source.file_and_painted", {{"file", file_path.empty() ? Message("mask.source.file") : Message::plain(file_path)}});
 }
 
+namespace {
+
+// The file's part of a manifest label file_and_painted_label wrote ("pad.npy" of
+// "pad.npy + painted in the window"); nullopt for any other label.
+std::optional<std::string> file_under_paint(const std::string& path) {
+    const std::string painted_suffix = english(file_and_painted_label("|"));
+    const size_t bar = painted_suffix.find('|');
+    const std::string before = painted_suffix.substr(0, bar), after = painted_suffix.substr(bar + 1);
+    if (path.size() > before.size() + after.size() && path.compare(0, before.size(), before) == 0 &&
+        path.compare(path.size() - after.size(), after.size(), after) == 0)
+        return path.substr(before.size(), path.size() - before.size() - after.size());
+    return std::nullopt;
+}
+
+}  // namespace
+
 Message mask_file_label(const AttentionConfig& config) {
     const std::string& path = config.mask_file_path;
     if (const Recipe* recipe = find_recipe(config.recipe); recipe && path == english(recipe_mask_label(*recipe)))
         return recipe_mask_label(*recipe);
     if (path == english(painted_mask_label())) return painted_mask_label();
-    // A file merged with painted cells: the file's part is the path before the label.
-    const std::string painted_suffix = english(file_and_painted_label("|"));
-    const size_t bar = painted_suffix.find('|');
-    const std::string before = painted_suffix.substr(0, bar), after = painted_suffix.substr(bar + 1);
-    if (path.size() > before.size() + after.size() && path.compare(0, before.size(), before) == 0 &&
-        path.compare(path.size() - after.size(), after.size(), after) == 0) {
-        const std::string file = path.substr(before.size(), path.size() - before.size() - after.size());
-        return file == english(Message("mask.source.file")) ? file_and_painted_label("") : file_and_painted_label(file);
-    }
+    if (const std::optional<std::string> file = file_under_paint(path))
+        return *file == english(Message("mask.source.file")) ? file_and_painted_label("") : file_and_painted_label(*file);
     return Message::plain(path);
+}
+
+bool has_painted_part(const AttentionConfig& config) {
+    return !config.mask_file.empty() &&
+           (config.mask_file_path == english(painted_mask_label()) || file_under_paint(config.mask_file_path).has_value());
+}
+
+MaskedBy masked_by(const MaskOrigins& origins, const AttentionConfig& trace_config, int64_t b, int64_t h, int64_t i, int64_t j) {
+    MaskedBy by;
+    if (!origins.config || !origins.painted || !has_painted_part(trace_config)) return by;
+    by.painted = origins.painted->at(static_cast<int>(i), static_cast<int>(j));
+    const AttentionConfig& session = *origins.config;
+    if (session.mask_file.empty() || !session.mask_file_is_boolean) return by;
+    // The file alone, bound to the trace's sizes as the forward binds it.
+    AttentionConfig file_only = trace_config;
+    file_only.mask_file = session.mask_file;
+    file_only.mask_file_is_boolean = true;
+    const Result<BoundMask> bound = bind_mask(file_only, MaskSources::FileOnly);
+    by.file = bound.ok() && bound->is_masked(b, h, i, j);
+    return by;
 }
 
 Message painting_blocked(const AttentionConfig& config) {

@@ -60,4 +60,23 @@ Message painting_blocked(const AttentionConfig& config);
 // painting is blocked.
 void merge_painted_mask(AttentionConfig& config, const PaintedMask& painted);
 
+// True when `config`'s mask file holds painted cells (its mask_file_path is one of the
+// labels merge_painted_mask writes).
+bool has_painted_part(const AttentionConfig& config);
+
+// The two parts a painted boolean mask is merged from, as the session holds them: the
+// mask file of its configuration (before the merge; empty: none) and the painted cells.
+struct MaskOrigins {
+    const AttentionConfig* config = nullptr;
+    const PaintedMask* painted = nullptr;
+};
+// Which part hides cell (b, h, i, j) of the mask of a trace computed with `trace_config`:
+// the file (broadcast to the trace's (B, H, L, S) as the core reads it), the painted
+// cells, or both. Both false when that mask has no painted part or `origins` is empty.
+struct MaskedBy {
+    bool file = false;
+    bool painted = false;
+};
+MaskedBy masked_by(const MaskOrigins& origins, const AttentionConfig& trace_config, int64_t b, int64_t h, int64_t i, int64_t j);
+
 }  // namespace attn::gui

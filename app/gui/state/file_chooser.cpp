@@ -18,6 +18,8 @@ bool FileChooser::open(const std::string& folder) {
         return false;
     }
     std::vector<FileEntry> listed;
+    // Taken before listing, so a file added while listing still changes it next time.
+    const fs::file_time_type listed_time = fs::last_write_time(text, ec);
     fs::directory_iterator it(text, fs::directory_options::skip_permission_denied, ec);
     if (ec) {
         error_ = Message("chooser.cannot_list", {{"folder", text}, {"reason", ec.message()}});
@@ -49,8 +51,17 @@ bool FileChooser::open(const std::string& folder) {
     });
     folder_ = text;
     entries_ = std::move(listed);
+    listed_time_ = listed_time;
     error_.clear();
     return true;
+}
+
+bool FileChooser::refresh_if_changed() {
+    if (folder_.empty()) return false;
+    std::error_code ec;
+    const fs::file_time_type now = fs::last_write_time(folder_, ec);
+    if (ec || now == listed_time_) return false;
+    return open(folder_);
 }
 
 bool FileChooser::up() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ public:
     bool open(const std::string& folder);
     // Re-lists the current folder (after an export wrote into it).
     void refresh() { open(folder_); }
+    // Re-lists the current folder when it changed since it was listed (a file saved into it
+    // from outside while the dialog is open: its modification time moved). One stat, so it
+    // can run every frame. Returns whether it re-listed.
+    bool refresh_if_changed();
     // One level up; false at the root.
     bool up();
     // Into a sub-folder of the current one, by its name in entries().
@@ -47,6 +52,7 @@ private:
     std::string folder_;
     std::vector<FileEntry> entries_;
     std::vector<std::string> extensions_;
+    std::filesystem::file_time_type listed_time_{};  // the folder's modification time when listed
     Message error_;
 };
 

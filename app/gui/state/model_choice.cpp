@@ -18,7 +18,11 @@ Message choose_model(Session& session, const std::string& name) {
     session.sentence_in_use = session.sentence;
     session.sentence_message.clear();
     session.unknown_note.clear();
-    session.sources = io::ProblemSources{};  // files belong to the random weights' sizes
+    // Files and painted cells belong to the random weights' sizes: a trip through the
+    // model must not bring them back onto the new sizes.
+    drop_mask_file(session, true);
+    session.sources = io::ProblemSources{};
+    session.painted_mask = PaintedMask{};
     session.model_note = Message("model.note.chosen", {{"name", model->spec.name}});
     return Message();
 }

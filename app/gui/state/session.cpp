@@ -159,6 +159,28 @@ Message refusal_of(const Session& session, const std::function<void(AttentionCon
     return after.message();
 }
 
+Message open_mask_file(Session& session, const std::string& path) {
+    Session opened = session;
+    if (Status read = io::read_mask_file(opened.config, path); !read) return read.message();
+    opened.sources.mask_path = path;
+    // The file's own fault is refused now, not when the painted cells are cleared; another
+    // complaint (a size the user is still typing) is the controls' to show.
+    if (Status valid = validate(request_config(opened)); !valid && io::is_mask_file_error(valid.message()))
+        return io::naming_mask_file(valid.message(), path);
+    session = std::move(opened);
+    return Message();
+}
+
+void drop_mask_file(Session& session, bool only_opened) {
+    AttentionConfig& c = session.config;
+    const bool opened = !c.mask_file.empty() && !session.sources.mask_path.empty() && c.mask_file_path == session.sources.mask_path;
+    if (only_opened && !opened) return;
+    c.mask_file = Tensor();
+    c.mask_file_is_boolean = false;
+    c.mask_file_path.clear();
+    session.sources.mask_path.clear();
+}
+
 void set_mask_presets(AttentionConfig& config, const MaskPresets& presets) {
     config.mask = MaskKind::None;
     config.mask_presets = presets;
@@ -228,8 +250,9 @@ std::optional<ComputeRequest> make_request(Session& session) {
     ComputeRequest request;
     request.config = config;
     request.sources = session.sources;
-    // The merged mask already holds the loaded file; reading it again would drop the paint.
-    if (config.mask_file_path != session.config.mask_file_path) request.sources.mask_path.clear();
+    // The configuration holds the mask file as read when it was opened (open_mask_file,
+    // init_from_problem), with the painted cells OR-ed in: reading it again would drop them.
+    request.sources.mask_path.clear();
     request.batch_item = session.batch_item;
     if (session.tokens_from_sentence && session.sources.query_path.empty()) {
         auto sentences = io::split_sentences(session.sentence_in_use);

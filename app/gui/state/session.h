@@ -67,6 +67,15 @@ AttentionConfig request_config(const Session& session);
 // message, or an empty message when it runs or when the configuration is already refused
 // for the same reason (the edit is then not the cause). For greying out choices.
 Message refusal_of(const Session& session, const std::function<void(AttentionConfig&)>& edit);
+// File > Open mask: reads the .npy at `path` into the configuration's mask file (as
+// --mask-file does) and names it in sources.mask_path. Refused at once, the session then
+// unchanged, when the file cannot be read or does not fit the configuration (a shape that
+// does not broadcast to (B, H, L, S), bad values), painted cells or not; returns why
+// (empty when opened). Painted cells are OR-ed into the new file when the trace is made.
+Message open_mask_file(Session& session, const std::string& path);
+// Drops the configuration's mask file (and the path naming it in the files list). With
+// `only_opened`, only a file the user opened (not a recipe's key pattern).
+void drop_mask_file(Session& session, bool only_opened);
 // Stores the mask presets the checkboxes chose: one preset alone as `mask` (the form the
 // settings file and the step texts know), any other combination in mask_presets.
 void set_mask_presets(AttentionConfig& config, const MaskPresets& presets);

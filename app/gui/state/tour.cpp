@@ -27,7 +27,11 @@ void set_tour_words(TourState& tour, const lesson::Slide& slide, int index, int 
 }
 
 ComputeRequest show_tour_slide(AppState& state, const lesson::OpenedLesson& tour, int index) {
-    if (!state.tour.running()) state.tour.before = state.session;
+    if (!state.tour.running()) {
+        const Step* shown = state.results.step_at(state.ui.playback.step());
+        state.tour.before = TourReturn{state.session, shown ? shown->name() : state.ui.resume_step, state.ui.canvas.enlarged_head,
+                                       state.ui.show_storage, state.ui.code.show};
+    }
     const lesson::OpenedSlide& opened = tour.slides[static_cast<size_t>(index)];
     ComputeRequest request = apply_slide(state, opened);
     set_tour_words(state.tour, opened.slide, index, static_cast<int>(tour.slides.size()));
@@ -36,7 +40,7 @@ ComputeRequest show_tour_slide(AppState& state, const lesson::OpenedLesson& tour
 
 bool close_tour(AppState& state) {
     if (!state.tour.running()) return false;
-    std::optional<Session> before = std::move(state.tour.before);
+    std::optional<TourReturn> before = std::move(state.tour.before);
     state.tour = TourState{};
     state.ui.lesson.marks = lesson::SlideView{};
     state.ui.lesson.pending.reset();
@@ -44,7 +48,11 @@ bool close_tour(AppState& state) {
     state.ui.lesson.title.clear();
     state.ui.canvas.follow.cell = CellRef{};
     if (!before) return false;
-    state.session = std::move(*before);
+    state.session = std::move(before->session);
+    state.ui.resume_step = before->step;  // taken by accept_result when the session's trace is in
+    state.ui.canvas.enlarged_head = before->enlarged_head;
+    state.ui.show_storage = before->show_storage;
+    state.ui.code.show = before->show_code;
     return true;
 }
 

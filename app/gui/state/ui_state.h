@@ -83,6 +83,7 @@ struct CodeUi {
 // The number field under a pinned `input` cell (view_input_editor.h).
 struct InputEditUi {
     CellRef cell;          // the cell the text belongs to; another pin restarts the text
+    int item = -1;         // and its batch item: another item on screen restarts it too
     std::string text;      // what the user is typing
     Message message;       // why the last value was refused (empty when it was taken)
 };

@@ -41,7 +41,7 @@ const std::vector<ViewSpec>& registered_views() {
              return draw_compare_menu(s.compare);
          }},
         {nullptr, false, DockSlot::Dialogs, 0, false, true, [](const AppState& s, UiState&, const FrameContext&, const Rect&) {
-             return draw_dialogs(s.jobs.dialog, s.session.sources, s.settings.light_theme);
+             return draw_dialogs(s.jobs.dialog, s.session, s.settings.light_theme);
          }},
         {"Canvas", false, DockSlot::Center, kBare | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus,
          true, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {
@@ -87,7 +87,7 @@ const std::vector<ViewSpec>& registered_views() {
          }},
         {"window.inspector", true, DockSlot::RightBottom, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
              if (s.compare.on) draw_compare_inspector(s, ui.canvas);
-             draw_inspector(s.results, ui.canvas, ui.playback.step());
+             draw_inspector(s.results, ui.canvas, ui.playback.step(), MaskOrigins{&s.session.config, &s.session.painted_mask});
              return draw_input_editor(s.session, s.results, ui, s.settings.light_theme);
          }},
         {nullptr, false, DockSlot::StatusBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {

@@ -1,7 +1,7 @@
 // Every keyboard and mouse shortcut of the window, in one table: the Help > Keyboard
 // dialog lists it (its words from the message catalogue), and a test checks it names
-// every key the window's key handler (key_actions.cpp) knows. Add a row here when a key
-// is added there.
+// every key the window's key handler (key_actions.cpp) knows and every row of the README's
+// two key tables. Add a row here when a key is added there.
 #pragma once
 
 #include <array>
@@ -13,7 +13,7 @@ struct Shortcut {
     const char* keys;  // the key names in English, e.g. "Right, PageDown" (the test reads these)
 };
 
-inline constexpr std::array<Shortcut, 24> kShortcuts{{
+inline constexpr std::array<Shortcut, 26> kShortcuts{{
     {"play", "Space"},
     {"next", "Right, PageDown"},
     {"previous", "Left, PageUp"},
@@ -30,6 +30,8 @@ inline constexpr std::array<Shortcut, 24> kShortcuts{{
     {"paint", "paint mask: click / Shift+click / Ctrl+click"},
     {"type_input", "input step: click a cell, type, Enter"},
     {"code_line", "click a line of the PyTorch code"},
+    {"follow", "right-click a cell > Follow this cell; Follow in the inspector"},  // views/canvas/view_canvas_follow
+    {"tour", "Help > Tour; then Right, Left, Escape"},                              // window/tour_actions
     // Presenting (present_keys.cpp).
     {"blank", "B"},
     {"note", "N"},

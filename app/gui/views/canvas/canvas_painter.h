@@ -111,6 +111,8 @@ float min_label_font(const Painter& p);
 // Text in the small font drawn or measured at any pixel size (ImGui scales its glyphs).
 ImVec2 measure_at(const Painter& p, float size, const std::string& s);
 void text_at(const Painter& p, float size, ImVec2 pos, uint32_t color, const std::string& s);
+// The same text turned 90 degrees, reading upwards from `origin` (its baseline's start).
+void text_standing(const Painter& p, float size, ImVec2 origin, uint32_t color, const std::string& s);
 // How the numbers of a step's cells of this size are printed: one rule for every panel
 // of the step (fewer decimals first, then smaller type); decimals < 0 when they are
 // hidden (cells too small).

@@ -76,12 +76,22 @@ std::string canvas_caption(const CanvasFrame& frame, const CanvasUi& ui) {
 namespace {
 
 // The result and its sources side by side (the sources only when asked and there is room).
-CanvasSplit split_result(const Painter& p, const CanvasUi& ui, const Rect& body, bool sources) {
+// `beside_w`: what the result keeps at its right (the "how peaked" column).
+CanvasSplit split_result(const Painter& p, const CanvasUi& ui, const Rect& body, bool sources, float beside_w) {
     const Step& step = p.step(p.f->step);
     const StepDisplay& sd = p.display(p.f->step);
     const int source_count = sources && motion_for(step.kind).show_sources ? static_cast<int>(step.sources.size()) : 0;
-    const int result_panels = sd.arrangement == Arrangement::Grid && ui.enlarged_head < 0 ? static_cast<int>(sd.panels.size()) : 1;
-    return split_canvas(body, body.w > 380.0f * p.f->scale ? source_count : 0, 24.0f * p.f->scale, result_panels);
+    const bool enlarged = sd.arrangement == Arrangement::Grid && ui.enlarged_head >= 0;
+    const int result_panels = sd.arrangement == Arrangement::Grid && !enlarged ? static_cast<int>(sd.panels.size()) : 1;
+    // One enlarged head of (L, S) square cells at the full height (less its head bar and
+    // key labels), with its row labels and the column beside it.
+    float wants_w = 0.0f;
+    if (enlarged && !sd.panels.empty() && sd.panels.front().rows > 0) {
+        const Panel& pn = sd.panels.front();
+        const float cells_h = std::max(0.0f, body.h - p.style.header - p.style.col_header);
+        wants_w = cells_h * static_cast<float>(pn.cols) / static_cast<float>(pn.rows) + p.style.row_gutter + beside_w;
+    }
+    return split_canvas(body, body.w > 380.0f * p.f->scale ? source_count : 0, 24.0f * p.f->scale, result_panels, wants_w);
 }
 
 // The bands around the picture when the first `folded` of them (in kFoldOrder) fold away.
@@ -125,8 +135,9 @@ CanvasBands bands_with(const Painter& p, Rect body, float legend_h, int folded) 
 // The side of the result's cells with these bands (the focus column beside the grid too).
 float result_cell(const Painter& p, const CanvasUi& ui, const CanvasBands& bands) {
     const StepDisplay& sd = p.display(p.f->step);
-    Rect area = split_result(p, ui, bands.body, bands.sources).result;
-    if (bands.focus_h > 0.0f) area.w -= focus_column_width(p, sd);
+    const float column_w = bands.focus_h > 0.0f ? focus_column_width(p, sd) : 0.0f;
+    Rect area = split_result(p, ui, bands.body, bands.sources, column_w).result;
+    area.w -= column_w;
     const std::vector<int> visible = visible_panels(sd, ui);
     const StepLayout lay = layout_step(shown_arrangement(sd, visible), sd.joined, panel_sizes(sd, visible), area, p.style);
     return lay.panels.empty() ? 0.0f : std::min(lay.panels.front().cell_w, lay.panels.front().cell_h);
@@ -321,9 +332,9 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     ResultDrawn drawn;
     // (Compare mode's bare columns draw the result alone: three products side by side are unreadable.)
     if (step.kind != StepKind::Projection || frame.bare || !draw_product(p, ui, body, drawn)) {
-        const CanvasSplit split = split_result(p, ui, body, bands.sources);
-        Rect result_area = split.result;
         const float column_w = focus_h > 0.0f ? focus_column_width(p, sd) : 0.0f;
+        const CanvasSplit split = split_result(p, ui, body, bands.sources, column_w);
+        Rect result_area = split.result;
         result_area.w -= column_w;
         drawn = draw_result(p, ui, result_area);
         if (column_w > 0.0f && frame.progress >= 1.0f) {

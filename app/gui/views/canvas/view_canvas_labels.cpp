@@ -32,6 +32,17 @@ void text_at(const Painter& p, float size, ImVec2 pos, uint32_t color, const std
     p.dl->AddText(font, size, pos, color, s.c_str(), s.c_str() + s.size());
 }
 
+void text_standing(const Painter& p, float size, ImVec2 origin, uint32_t color, const std::string& s) {
+    // Drawn flat from `origin` (inside the clip rectangle, so ImGui keeps the glyphs),
+    // then each vertex turned about it: (dx, dy) -> (dy, -dx) stands the word up.
+    const int first_vertex = p.dl->VtxBuffer.Size;
+    text_at(p, size, origin, color, s);
+    for (int v = first_vertex; v < p.dl->VtxBuffer.Size; ++v) {
+        ImDrawVert& vert = p.dl->VtxBuffer[v];
+        vert.pos = ImVec2(origin.x + (vert.pos.y - origin.y), origin.y - (vert.pos.x - origin.x));
+    }
+}
+
 namespace {
 
 std::string axis_label(const Painter& p, AxisLabels kind, int i) {
@@ -93,15 +104,7 @@ static bool draw_standing_col_labels(const Painter& p, const StepDisplay& sd, co
         for (int chars = static_cast<int>(utf8_length(full)); chars > 1 && measure_at(p, font, label).x > room; --chars)
             label = clip_label(full, chars - 1);
         const ImVec2 size = measure_at(p, font, label);
-        // Drawn flat from `origin` (inside the clip rectangle, so ImGui keeps the glyphs),
-        // then each vertex turned about it: (dx, dy) -> (dy, -dx) stands the word up.
-        const ImVec2 origin(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.y * 0.5f, r.y - 2.0f);
-        const int first_vertex = p.dl->VtxBuffer.Size;
-        text_at(p, font, origin, p.pal.text, label);
-        for (int v = first_vertex; v < p.dl->VtxBuffer.Size; ++v) {
-            ImDrawVert& vert = p.dl->VtxBuffer[v];
-            vert.pos = ImVec2(origin.x + (vert.pos.y - origin.y), origin.y - (vert.pos.x - origin.x));
-        }
+        text_standing(p, font, ImVec2(r.x + (static_cast<float>(j) + 0.5f) * cell_w - size.y * 0.5f, r.y - 2.0f), p.pal.text, label);
         label_tooltip(p, Rect{r.x + static_cast<float>(j) * cell_w, r.y - size.x - 2.0f, cell_w, size.x}, full, label);
     }
     return true;

@@ -109,30 +109,82 @@ void draw_cell_text(const Painter& p, const OverviewLayout& lay, const OverviewC
     if (measure_at(p, size, peak).x > width) peak = peak_line(t.peak, true);
     float y = cell.labels.y;
     text_at(p, size, ImVec2(cell.labels.x, y), p.pal.text, fitted(p, size, peak, width));
-    if (t.claim.empty()) return;
-    for (const std::string& line : fitted_lines(p, size, text::render(t.claim), width, lay.label_lines - 1)) {
-        y += lay.line_h;
-        text_at(p, size, ImVec2(cell.labels.x, y), p.pal.dim_text, line);
+    // Every claim the card makes for the head gets its share of the lines left (at least
+    // one each, in the card's order, while lines remain).
+    int left = lay.label_lines - 1;
+    const int share = t.claims.empty() ? 0 : std::max(1, left / static_cast<int>(t.claims.size()));
+    for (const Message& claim : t.claims) {
+        if (left <= 0) break;
+        for (const std::string& line : fitted_lines(p, size, text::render(claim), width, std::min(share, left))) {
+            y += lay.line_h;
+            text_at(p, size, ImVec2(cell.labels.x, y), p.pal.dim_text, line);
+            --left;
+        }
     }
 }
 
-// The hovered thumbnail, larger, with its numbers in words and the card's whole claim.
+// The tokens along an enlarged map's rows (left of it) and columns (standing above it):
+// only when the picture has one block per token and a block is tall enough for a word.
+struct TipLabels {
+    std::vector<std::string> rows, cols;  // fitted to `room`
+    float font = 0, gutter = 0, header = 0;
+};
+
+TipLabels tip_labels(const Painter& p, const ThumbPicture& pic, float side) {
+    if (!p.f->model || pic.rows <= 0 || pic.cols <= 0) return {};
+    const std::vector<std::string>& queries = p.f->model->query_tokens;
+    const std::vector<std::string>& keys = p.f->model->key_tokens;
+    if (pic.rows != static_cast<int>(queries.size()) || pic.cols != static_cast<int>(keys.size())) return {};
+    TipLabels t;
+    t.font = std::min(p.small_size(), side / static_cast<float>(std::max(pic.rows, pic.cols)) / 1.1f);
+    if (t.font < 7.0f) return {};
+    const float room = 80.0f * p.f->scale, gap = 4.0f * p.f->scale;
+    for (const std::string& q : queries) {
+        t.rows.push_back(fitted(p, t.font, q, room));
+        t.gutter = std::max(t.gutter, measure_at(p, t.font, t.rows.back()).x + gap);
+    }
+    for (const std::string& k : keys) {
+        t.cols.push_back(fitted(p, t.font, k, room));
+        t.header = std::max(t.header, measure_at(p, t.font, t.cols.back()).x + gap);
+    }
+    return t;
+}
+
+void draw_tip_labels(const Painter& p, const TipLabels& t, const Rect& pic) {
+    const float ch = pic.h / static_cast<float>(std::max<size_t>(1, t.rows.size()));
+    const float cw = pic.w / static_cast<float>(std::max<size_t>(1, t.cols.size()));
+    const float gap = 4.0f * p.f->scale;
+    for (size_t i = 0; i < t.rows.size(); ++i) {
+        const ImVec2 size = measure_at(p, t.font, t.rows[i]);
+        text_at(p, t.font, ImVec2(pic.x - gap - size.x, pic.y + (static_cast<float>(i) + 0.5f) * ch - size.y * 0.5f), p.pal.text, t.rows[i]);
+    }
+    for (size_t j = 0; j < t.cols.size(); ++j) {
+        const float h = measure_at(p, t.font, t.cols[j]).y;
+        text_standing(p, t.font, ImVec2(pic.x + (static_cast<float>(j) + 0.5f) * cw - h * 0.5f, pic.y - gap * 0.5f), p.pal.text, t.cols[j]);
+    }
+}
+
+// The hovered thumbnail, larger, with its tokens, its numbers in words and the card's
+// claims in full.
 void draw_tooltip(const Painter& p, float top, const OverviewThumb& t, const std::string& title) {
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(title.c_str());
     const float side = 220.0f * p.f->scale;
+    const TipLabels labels = tip_labels(p, t.picture, side);
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    ImGui::Dummy(ImVec2(side, side));
+    ImGui::Dummy(ImVec2(labels.gutter + side, labels.header + side));
     Painter tip = p;
     tip.dl = ImGui::GetWindowDrawList();
-    draw_picture(tip, t.picture, top, Rect{at.x, at.y, side, side});
+    const Rect picture{at.x + labels.gutter, at.y + labels.header, side, side};
+    draw_picture(tip, t.picture, top, picture);
+    draw_tip_labels(tip, labels, picture);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side * 1.6f);
     if (t.peak.counted_rows == 0) ImGui::TextWrapped("%s", text::tr("overview.peak_none"));
     else
         ImGui::TextWrapped("%s", text::trf("overview.tip.peak", {{"max", text::fixed(static_cast<double>(t.peak.mean_max), 3)},
                                                                  {"entropy", text::fixed(static_cast<double>(t.peak.mean_entropy), 3)},
                                                                  {"word", focus_word(t.peak.mean_entropy)}}).c_str());
-    if (!t.claim.empty()) ImGui::TextWrapped("%s", text::trf("overview.tip.claim", {{"claim", text::render(t.claim)}}).c_str());
+    for (const Message& claim : t.claims) ImGui::TextWrapped("%s", text::trf("overview.tip.claim", {{"claim", text::render(claim)}}).c_str());
     ImGui::TextDisabled("%s", text::tr(t.ref.layer < 0 ? "overview.tip.mean" : "overview.tip.click"));
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
@@ -202,9 +254,11 @@ float draw_header(const Painter& p, const OverviewGrid& grid, const Rect& body, 
 
 OverviewStyle overview_style(const Painter& p, const OverviewGrid& grid) {
     OverviewStyle style;
-    // Room under each picture for its numbers, and two lines more where the card claims something.
-    const bool claims = std::any_of(grid.thumbs.begin(), grid.thumbs.end(), [](const OverviewThumb& t) { return !t.claim.empty(); });
-    style.wanted_lines = claims ? 3 : 1;
+    // Room under each picture for its numbers, and two lines more where the card claims
+    // something (one per claim for a head with more than two).
+    size_t claims = 0;
+    for (const OverviewThumb& t : grid.thumbs) claims = std::max(claims, t.claims.size());
+    style.wanted_lines = claims == 0 ? 1 : 1 + static_cast<int>(std::max<size_t>(2, claims));
     const float s = p.f->scale;
     style.font_px = p.small_size();
     style.min_font_px = min_label_font(p);

@@ -294,6 +294,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
             ImGui::TextWrapped("%s", trf("controls.files.typed", {{"rows", static_cast<long long>(session.sources.query_values.rows() / std::max(1, session.sources.query_value_items))},
                                                                  {"cols", static_cast<long long>(session.sources.query_values.cols())}}).c_str());
         if (ImGui::SmallButton(label("controls.files.forget"))) {
+            drop_mask_file(session, true);  // the mask file read when it was opened goes too
             session.sources = io::ProblemSources{};
             out.config_changed = true;
         }

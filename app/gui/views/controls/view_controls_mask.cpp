@@ -150,8 +150,7 @@ SectionEdit draw_mask_controls(Session& session, const Results& results, const C
     if (!c.mask_file.empty()) {
         quiet_note(trf("controls.mask_file", {{"path", text::render(mask_file_label(c))}}));
         if (ImGui::SmallButton(label("controls.mask_file.drop"))) {
-            c.mask_file = Tensor();
-            c.mask_file_path.clear();
+            drop_mask_file(session, false);
             out.config_changed = true;
         }
     }

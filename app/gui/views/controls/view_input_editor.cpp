@@ -46,7 +46,8 @@ Actions draw_input_editor(const Session& session, const Results& results, UiStat
     const Tensor& input = trace.steps[static_cast<size_t>(pinned.step)].tensor;  // (B, L, d_in)
     if (input.rank() != 3 || pinned.row >= input.dim(1) || pinned.col >= input.dim(2)) return out;
     InputEditUi& edit = ui.input_edit;
-    if (!(edit.cell == pinned)) edit = {pinned, format_value(input.at({item, pinned.row, pinned.col})), Message()};
+    // A text typed for one cell of one batch item never stands beside another's number.
+    if (!(edit.cell == pinned) || edit.item != item) edit = {pinned, item, format_value(input.at({item, pinned.row, pinned.col})), Message()};
 
     ImGui::Separator();
     ImGui::TextWrapped("%s", text::trf("inspector.edit_input", {{"row", pinned.row}, {"col", pinned.col}}).c_str());

@@ -60,7 +60,7 @@ void draw_unsaved_lesson_question(DialogState& d, Actions& out, bool open) {
 }
 
 // The open dialog, drawn on `d` (the view's copy).
-void draw_open_dialog(DialogState& d, const io::ProblemSources& sources, bool light_theme, Actions& out) {
+void draw_open_dialog(DialogState& d, const Session& session, bool light_theme, Actions& out) {
     const char* title = dialog_title(d.kind);
     if (d.just_opened) {
         ImGui::OpenPopup(title);
@@ -110,20 +110,20 @@ void draw_open_dialog(DialogState& d, const io::ProblemSources& sources, bool li
         ImGui::EndPopup();
         return;
     }
-    draw_path_dialog(d, sources, light_theme, out, open);
+    draw_path_dialog(d, session, light_theme, out, open);
     ImGui::EndPopup();
 }
 
 }  // namespace
 
-Actions draw_dialogs(const DialogState& dialog, const io::ProblemSources& sources, bool light_theme) {
+Actions draw_dialogs(const DialogState& dialog, const Session& session, bool light_theme) {
     Actions out;
     if (dialog.kind == Kind::None) return out;
     // An open dialog changes nearly every frame (its popup opens, its path field types,
     // its listing follows), so its copy is handed back whenever it is open. The path
     // field's text lives in ImGui's edit buffer while it is typed into, not in the copy.
     DialogState d = dialog;
-    draw_open_dialog(d, sources, light_theme, out);
+    draw_open_dialog(d, session, light_theme, out);
     out.dialog_edit = std::move(d);
     return out;
 }

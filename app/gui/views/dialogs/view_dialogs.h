@@ -5,13 +5,14 @@
 
 #include "app/gui/state/actions.h"
 #include "app/gui/state/jobs.h"
-#include "app/io/problem.h"
+#include "app/gui/state/session.h"
 
 namespace attn::gui {
 
 // The open dialog of `dialog`, once per frame after the menu; while one is open its edited
-// copy comes back as dialog_edit. An open-file dialog returns the sources with the chosen
-// path (sources_edit) and asks for a new trace.
-Actions draw_dialogs(const DialogState& dialog, const io::ProblemSources& sources, bool light_theme);
+// copy comes back as dialog_edit. An open-file dialog returns the session's sources with
+// the chosen path (sources_edit), or for a mask the session with the file read into it
+// (session_edit, open_mask_file), and asks for a new trace.
+Actions draw_dialogs(const DialogState& dialog, const Session& session, bool light_theme);
 
 }  // namespace attn::gui

@@ -8,6 +8,7 @@ namespace attn::gui {
 
 ChooserAction draw_file_chooser(FileChooser& chooser, float width, float height, std::string& picked) {
     ChooserAction action = ChooserAction::None;
+    chooser.refresh_if_changed();  // a file saved into the folder from outside shows up at once
     if (ImGui::Button(text::label("chooser.up"))) {
         if (chooser.up()) action = ChooserAction::FolderChanged;
     }

@@ -166,6 +166,37 @@ void draw_animation_options(DialogState& d, float width, Rgb dim) {
     ImGui::Checkbox(text::label("dialog.path.canvas_only"), &d.canvas_only);
 }
 
+// Open: the typed file goes into the session (a mask is read and checked now, session.h,
+// so a file that does not fit is refused here even while painted cells would hide it);
+// a refusal stays in the open dialog.
+void submit_open(DialogState& d, const Session& session, Actions& out) {
+    const std::string path = resolve_export_path(d.path, d.base);
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        d.error = Message("dialog.path.no_file", {{"path", path}});
+        return;
+    }
+    if (d.kind == Kind::OpenLesson) {
+        out.lesson_edit = LessonEdit{LessonEdit::Op::Open, -1, -1, path};
+    } else if (d.kind == Kind::OpenMask) {
+        Session opened = session;
+        d.error = open_mask_file(opened, path);
+        if (!d.error.empty()) return;
+        out.session_edit = std::move(opened);
+        out.config_changed = true;
+    } else {
+        io::ProblemSources sources = session.sources;
+        std::string* slot = d.kind == Kind::OpenWeights ? &sources.weights_path
+                            : d.kind == Kind::OpenQuery ? &sources.query_path
+                            : d.kind == Kind::OpenKey   ? &sources.key_path
+                                                        : &sources.value_path;
+        *slot = path;
+        out.sources_edit = std::move(sources);
+        out.config_changed = true;
+    }
+    close_dialog(d);
+}
+
 }  // namespace
 
 void open_path_dialog(DialogState& d, Kind kind, std::string path) {
@@ -187,7 +218,7 @@ void open_path_dialog(DialogState& d, Kind kind, std::string path) {
     }
 }
 
-void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, bool light_theme, Actions& out, bool open) {
+void draw_path_dialog(DialogState& d, const Session& session, bool light_theme, Actions& out, bool open) {
     const ThemeColors colors = theme_colors(light_theme);
     const float fs = ImGui::GetFontSize();
     const float width = std::min(fs * 40.0f, ImGui::GetMainViewport()->Size.x * 0.85f);
@@ -292,28 +323,7 @@ void draw_path_dialog(DialogState& d, const io::ProblemSources& shown_sources, b
         d.refocus = true;
         d.error.clear();
         if (opening) {
-            const std::string path = resolve_export_path(d.path, d.base);
-            std::error_code ec;
-            if (!fs::is_regular_file(path, ec)) {
-                d.error = Message("dialog.path.no_file", {{"path", path}});
-
-                return;
-            }
-            if (d.kind == Kind::OpenLesson) {
-                out.lesson_edit = LessonEdit{LessonEdit::Op::Open, -1, -1, path};
-                close_dialog(d);
-                return;
-            }
-            io::ProblemSources sources = shown_sources;
-            std::string* slot = d.kind == Kind::OpenWeights ? &sources.weights_path
-                                : d.kind == Kind::OpenQuery ? &sources.query_path
-                                : d.kind == Kind::OpenKey   ? &sources.key_path
-                                : d.kind == Kind::OpenMask  ? &sources.mask_path
-                                                            : &sources.value_path;
-            *slot = path;
-            out.sources_edit = std::move(sources);
-            out.config_changed = true;
-            close_dialog(d);
+            submit_open(d, session, out);
             return;
         }
         switch (check.verdict) {

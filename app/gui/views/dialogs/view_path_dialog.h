@@ -6,7 +6,7 @@
 
 #include "app/gui/state/actions.h"
 #include "app/gui/state/jobs.h"
-#include "app/io/problem.h"
+#include "app/gui/state/session.h"
 
 namespace attn::gui {
 
@@ -14,8 +14,9 @@ namespace attn::gui {
 void open_path_dialog(DialogState& dialog, DialogState::Kind kind, std::string path);
 // Inside an open or export dialog's popup: the path field, the folder listing, the
 // checks and questions ("replace?", "create folder?"), the buttons. `dialog` is the
-// dialogs view's working copy; a file opened comes back as out.sources_edit. `open` is
-// false once the popup's close button was pressed.
-void draw_path_dialog(DialogState& dialog, const io::ProblemSources& sources, bool light_theme, Actions& out, bool open);
+// dialogs view's working copy; a file opened comes back as out.sources_edit (a mask file,
+// read and checked at once, as out.session_edit; one refused keeps the dialog open with
+// the reason). `open` is false once the popup's close button was pressed.
+void draw_path_dialog(DialogState& dialog, const Session& session, bool light_theme, Actions& out, bool open);
 
 }  // namespace attn::gui

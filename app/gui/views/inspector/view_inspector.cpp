@@ -46,18 +46,15 @@ std::string describe_index(const Results& results, const Step& step, const std::
 void follow_button(CanvasUi& canvas) {
     if (!canvas.pinned.valid()) return;
     FollowUi& follow = canvas.follow;
-    if (follow.cell == canvas.pinned) {
-        if (ImGui::SmallButton(label("follow.unfollow"))) follow.cell = CellRef{};
-    } else if (ImGui::SmallButton(label("follow.follow"))) {
-        follow.cell = canvas.pinned;
-    }
+    const bool following = follow.cell == canvas.pinned;
+    if (ImGui::SmallButton(label(following ? "follow.unfollow" : "follow.follow"))) follow.cell = following ? CellRef{} : canvas.pinned;
     note_item_for_tests("follow.follow");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("follow.follow.tip"));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(following ? "follow.unfollow.tip" : "follow.follow.tip"));
 }
 
 }  // namespace
 
-void draw_inspector(const Results& results, CanvasUi& canvas, int current_step) {
+void draw_inspector(const Results& results, CanvasUi& canvas, int current_step, const MaskOrigins& origins) {
     const CellRef ref = canvas.hovered.valid() ? canvas.hovered : canvas.pinned;
     CellAddress address;
     if (!address_of(results, ref, address)) {
@@ -109,7 +106,7 @@ void draw_inspector(const Results& results, CanvasUi& canvas, int current_step) 
     }
     follow_button(canvas);
     ImGui::Separator();
-    draw_cell_explanation(results, step, e);
+    draw_cell_explanation(results, step, e, origins);
     // The cells the canvas highlights for this one, so the count is on record too.
     if (e.rule != CellRule::Given && e.rule != CellRule::Parameter) {
         std::string reads;

@@ -232,13 +232,16 @@ void draw_scale(const Trace& trace, const CellExplanation& e, int64_t i) {
     }
 }
 
-std::string mask_reason_text(const CellExplanation& e, MaskReason reason) {
+// `by` splits the boolean mask file's reason into its parts when cells were painted into it.
+std::string mask_reason_text(const CellExplanation& e, MaskReason reason, const MaskedBy& by = {}) {
     switch (reason) {
         case MaskReason::Causal: return tr("inspector.mask.reason.causal");
         case MaskReason::Padding: return trf("inspector.mask.reason.padding", {{"valid", e.valid_length}});
         case MaskReason::LeftPadding: return trf("inspector.mask.reason.left_padding", {{"valid", e.valid_length}});
         case MaskReason::Window: return trf("inspector.mask.reason.window", {{"window", e.window}});
-        case MaskReason::FileBoolean: return tr("inspector.mask.reason.file_boolean");
+        case MaskReason::FileBoolean:
+            if (by.painted) return tr(by.file ? "inspector.mask.reason.painted_and_file" : "inspector.mask.reason.painted");
+            return tr("inspector.mask.reason.file_boolean");
         case MaskReason::FileFloat: return tr("inspector.mask.reason.file_float");
         case MaskReason::Custom: return tr("inspector.mask.reason.custom");
         case MaskReason::None: break;
@@ -250,7 +253,8 @@ const char* extra_key_name(ExtraKeyKind kind) {
     return kind == ExtraKeyKind::BiasKv ? tr("inspector.extra.name.bias_kv") : tr("inspector.extra.name.zero_attn");
 }
 
-void draw_mask(const CellExplanation& e, int64_t i, int64_t j) {
+// `by`: which of a painted mask's parts hide the cell (both false: the mask has no painted part).
+void draw_mask(const CellExplanation& e, int64_t i, int64_t j, const MaskedBy& by) {
     switch (e.rule) {
         case CellRule::MaskKept:
             if (e.extra_key != ExtraKeyKind::None)
@@ -265,7 +269,7 @@ void draw_mask(const CellExplanation& e, int64_t i, int64_t j) {
             break;
         case CellRule::MaskFilled: {
             std::string why;
-            for (MaskReason r : e.mask_reasons) why += (why.empty() ? "" : "; ") + mask_reason_text(e, r);
+            for (MaskReason r : e.mask_reasons) why += (why.empty() ? "" : "; ") + mask_reason_text(e, r, by);
             const bool infinite = std::isinf(e.mask_fill);
             text_wrapped(trf(infinite ? "inspector.mask.filled_inf" : "inspector.mask.filled_finite",
                              {{"key", as_ll(j)}, {"query", as_ll(i)}, {"mask", why}, {"fill", format_value(e.mask_fill)}}));
@@ -442,7 +446,7 @@ void draw_previous_layer(const CellExplanation& e) {
 // [5] The dispatch
 // ---------------------------------------------------------------------------
 
-void draw_cell_explanation(const Results& results, const Step* step, const CellExplanation& e) {
+void draw_cell_explanation(const Results& results, const Step* step, const CellExplanation& e, const MaskOrigins& origins) {
     const Trace& trace = *results.trace;
     const int64_t i = e.cell.index.size() > 2 ? e.cell.index[2] : 0;  // query row of a (B, H, L, *) map
     const int64_t j = e.cell.index.size() > 3 ? e.cell.index[3] : 0;  // key or feature column
@@ -480,7 +484,11 @@ void draw_cell_explanation(const Results& results, const Step* step, const CellE
         case CellRule::Scale: draw_scale(trace, e, i); break;
         case CellRule::MaskKept:
         case CellRule::MaskAdded:
-        case CellRule::MaskFilled: draw_mask(e, i, j); break;
+        case CellRule::MaskFilled: {
+            const int64_t b = e.cell.index.size() > 3 ? e.cell.index[0] : 0, h = e.cell.index.size() > 3 ? e.cell.index[1] : 0;
+            draw_mask(e, i, j, masked_by(origins, trace.config, b, h, i, j));
+            break;
+        }
         case CellRule::FullyMaskedRow:
             text_wrapped(text::fully_masked_row_note(trace, static_cast<int>(e.cell.index[0]), static_cast<int>(e.cell.index[1]), static_cast<int>(i)));
             break;

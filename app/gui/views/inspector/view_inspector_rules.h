@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "app/gui/edits/painted_mask.h"
 #include "app/gui/state/results.h"
 #include "core/explain_cell.h"
 
@@ -13,7 +14,8 @@ namespace attn::gui {
 // Wrapped text that breaks lines only at spaces (ImGui's own wrapping splits "0.1756" after the point).
 void inspector_text(const std::string& words);
 
-// The explanation `e` of a cell of `step` (null for a weight or bias cell) of results.trace.
-void draw_cell_explanation(const Results& results, const Step* step, const CellExplanation& e);
+// The explanation `e` of a cell of `step` (null for a weight or bias cell) of results.trace;
+// `origins` tells a painted cell from the mask file's (view_inspector.h).
+void draw_cell_explanation(const Results& results, const Step* step, const CellExplanation& e, const MaskOrigins& origins = {});
 
 }  // namespace attn::gui

@@ -96,9 +96,11 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         if (ImGui::MenuItem(label("menu.file.forget"), nullptr, false,
                             !sources.weights_path.empty() || !sources.query_path.empty() || !sources.key_path.empty() ||
                                 !sources.value_path.empty() || !sources.mask_path.empty())) {
-            io::ProblemSources forgotten;
-            forgotten.tokens = sources.tokens;
-            out.sources_edit = std::move(forgotten);
+            Session forgotten = session;
+            drop_mask_file(forgotten, true);  // the mask file read when it was opened goes too
+            forgotten.sources = io::ProblemSources{};
+            forgotten.sources.tokens = sources.tokens;
+            out.session_edit = std::move(forgotten);
             out.config_changed = true;
         }
         ImGui::Separator();
@@ -179,7 +181,7 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.overview.tip"));
         ImGui::Separator();
         // The cells painted on the canvas's score and weight steps (view_canvas_paint.h).
-        if (ImGui::MenuItem(label("menu.view.clear_paint"), nullptr, false, session.painted_mask.any())) {
+        if (ImGui::MenuItem(label("menu.view.clear_paint"), nullptr, false, session.painted_mask.any() && !session.model)) {
             Session cleared = session;
             cleared.painted_mask = PaintedMask{};
             out.session_edit = std::move(cleared);

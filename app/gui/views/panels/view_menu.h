@@ -13,7 +13,7 @@ namespace attn::gui {
 
 // The main menu bar. `step` is the step on screen (export file names). What it changes
 // comes back as edits: the File menu opens a dialog (dialog_edit), "Forget loaded files"
-// empties the sources (sources_edit), Model picks the session's model (session_edit),
+// empties the sources and drops the mask file opened (session_edit), Model picks the session's model (session_edit),
 // View changes the settings (settings_edit), the storage strip (`show_storage`, UI) and the
 // code panel (`show_code`, UI).
 Actions draw_menu(const Session& session, const Results& results, int step, const Jobs& jobs, const UiSettings& settings,
