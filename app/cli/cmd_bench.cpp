@@ -12,6 +12,7 @@
 #endif
 
 #include "app/cli/commands.h"
+#include "app/text/languages.h"
 #include "app/io/model_problem.h"
 #include "app/io/trace_writer.h"
 #include "core/storage.h"
@@ -24,7 +25,7 @@
 namespace attn::cli {
 
 CLI::App* add_bench_command(CLI::App& parent, BenchCommand& command) {
-    CLI::App* sub = parent.add_subcommand("bench", "time one forward with the full trace (or frames, with --render)");
+    CLI::App* sub = parent.add_subcommand("bench", text::tr("cli.help.cmd.bench"));
     add_config_options(*sub, command.config);
     sub->add_option("--repeat,-n", command.repeat, "timed runs (the median is reported)")->check(CLI::Range(1, 100000))->capture_default_str();
     sub->add_option("--threads", command.threads, "threads for the forward (default: all cores)")->check(CLI::Range(1, 1024));

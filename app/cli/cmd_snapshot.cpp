@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "app/gui/display/weight_lines.h"
+#include "app/text/languages.h"
 
 namespace attn::cli {
 
@@ -15,7 +16,7 @@ static void add_animation_options(CLI::App& sub, gui::AnimationOptions& a) {
 }
 
 CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
-    CLI::App* sub = parent.add_subcommand("snapshot", "draw steps to DIR/NN_<step>.png (needs an X display, e.g. xvfb-run)");
+    CLI::App* sub = parent.add_subcommand("snapshot", text::tr("cli.help.cmd.snapshot"));
     add_config_options(*sub, command.config, /*score_scale=*/false);  // --scale is the resolution here
     gui::SnapshotOptions& o = command.options;
     sub->add_option("--out,-o", o.out_dir, "output folder (created if missing); with --animate, the file")->required();

@@ -30,7 +30,7 @@ int fail(const std::string& message) {
 int fail(const Message& message) { return fail(text::render(message)); }
 
 CLI::App* add_trace_command(CLI::App& parent, TraceCommand& command) {
-    CLI::App* sub = parent.add_subcommand("trace", "write every intermediate tensor as .npy files plus manifest.json");
+    CLI::App* sub = parent.add_subcommand("trace", text::tr("cli.help.cmd.trace"));
     add_config_options(*sub, command.config);
     CLI::Option* out = sub->add_option("--out,-o", command.out_dir, "output folder (replaced if it holds an earlier trace)");
     sub->add_flag("--list-steps", command.list_steps, "print the names of the steps this configuration records, one per line, and exit")
