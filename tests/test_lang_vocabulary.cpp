@@ -181,7 +181,7 @@ const Required kRequired[] = {
     {"96 hidden size", R"(\(hidden\))", ".", "隐藏维度", "隱藏維度"},
     {"98 data folder (資料夾 is any folder)", R"(data folder)", ".", "数据文件夹", "資料目錄"},
     {"99 algorithmic task", R"(^algorithmic$)", ".", "算法任务", "演算法任務"},
-    {"97 next token of a character model", R"(.)", R"(next_token_probs\.characters\.title|next_character)", "字", "字"},
+    {"97 next token of a character model", R"(.)", R"(next_token_probs\.characters\.title|next_character|character_row)", "字", "字"},
 };
 // overview.hint_mean's "frame" is the bright border round a map, not a video frame.
 const std::vector<std::pair<std::string, std::string>> kRequiredExceptions = {{"overview.hint_mean", "95 video frame (格 is a heatmap cell)"}};

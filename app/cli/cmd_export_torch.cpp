@@ -15,7 +15,7 @@ CLI::App* add_export_torch_command(CLI::App& parent, ExportTorchCommand& command
         "export-torch",
         text::tr("cli.help.cmd.export_torch"));
     add_config_options(*sub, command.config);
-    sub->add_option("--out,-o", command.out_dir, "output folder (replaced if it holds an earlier export)")->required();
+    sub->add_option("--out,-o", command.out_dir, text::tr("cli.help.export_torch.out"))->required();
     return sub;
 }
 

@@ -12,7 +12,7 @@ namespace attn::cli {
 
 CLI::App* add_recipes_command(CLI::App& parent, RecipesCommand& command) {
     CLI::App* sub = parent.add_subcommand("recipes", text::tr("cli.help.cmd.recipes"));
-    sub->add_flag("--json", command.json, "print a JSON array of objects (name, description, article, special, module, config)");
+    sub->add_flag("--json", command.json, text::tr("cli.help.recipes.json"));
     return sub;
 }
 

@@ -420,7 +420,9 @@ void logits_table(const Trace& trace, const CellExplanation& e, bool probabiliti
 
 void draw_prediction(const Trace& trace, const CellExplanation& e) {
     const int64_t t = e.cell.index[1];
-    text_wrapped(trf("inspector.prediction.row", {{"row", as_ll(t)}, {"later", e.later_layers}, {"max", format_value(e.row_max)},
+    // "next word after position 3" / "next character after position 3", as the model reads.
+    const char* row_key = text::token_unit_key(trace.model.token_unit, "inspector.prediction.row", "inspector.prediction.character_row");
+    text_wrapped(trf(row_key, {{"row", as_ll(t)}, {"later", e.later_layers}, {"max", format_value(e.row_max)},
                                                   {"sum", format_value(e.exp_sum)}}));
     logits_table(trace, e, true);
     text_wrapped(trf("inspector.prediction.cell", {{"word", word_of(trace, e.cell.index[2])}, {"logit", format_value(e.operand_value)},
