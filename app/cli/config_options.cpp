@@ -114,6 +114,8 @@ void use_catalogue_for_help(CLI::App& app) {
     formatter->label("SUBCOMMAND", text::tr("cli.help.subcommand_placeholder"));
     formatter->label("SUBCOMMANDS", text::tr("cli.help.subcommand_placeholder"));
     formatter->label("REQUIRED", text::tr("cli.help.required"));
+    formatter->label("Excludes", text::tr("cli.help.excludes"));
+    formatter->label("Needs", text::tr("cli.help.needs"));
     app.formatter(formatter);
     app.option_defaults()->group(text::tr("cli.help.options"));
     app.set_help_flag("-h,--help", text::tr("cli.help.help"));
