@@ -119,7 +119,7 @@ struct Rejected {
 };
 
 const std::vector<Rejected> kRejectedHans = {
-    {"91 trace is 计算记录, Follow 追踪 (both were 跟踪)", "跟踪", {}},
+    {"93/94 trace is 计算记录, Follow 追踪 (both were 跟踪)", "跟踪", {}},
     {"92 to mask is 屏蔽; the noun stays 掩码", "被掩码", {}},
     {"92 to mask is 屏蔽", "已掩码", {}},
     {"92 to mask is 屏蔽", "先掩码", {}},

@@ -7,6 +7,7 @@
 #include "app/gui/display/step_notes.h"
 #include "app/gui/views/controls/view_controls.h"
 #include "app/text/languages.h"
+#include "app/text/step_text.h"
 #include "headless_imgui.h"
 #include "tests/lang/pseudo_language.h"
 
