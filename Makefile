@@ -7,6 +7,7 @@
 #   make test-portable  a build without -march=native and OpenMP (build-portable/), core tests
 #   make soak           the monkey: MONKEY_ACTIONS (2,000) seeded random actions in the real window
 #   make golden         re-draws the golden pictures (tests/gui/golden/) after an intended change
+#   make screenshots    re-draws the README's pictures of the Chinese window (assets/screenshots.sh)
 #   make install        installs the build into PREFIX (default /usr/local), under DESTDIR if set
 #   make package        a .deb for other machines (x86-64-v3, build-package/attnviz_<version>_amd64.deb)
 # Other targets: make build, make bench, make deps, make clean.
@@ -41,7 +42,7 @@ PACKAGE_DIR   ?= build-package
 # A package runs on other machines: any x86-64 CPU since about 2015, not -march=native.
 PACKAGE_ARCH  ?= x86-64-v3
 
-.PHONY: run test soak build deps test-deps bench clean test-sanitize test-sanitize-core fuzz test-portable golden install package
+.PHONY: run test soak build deps test-deps bench clean test-sanitize test-sanitize-core fuzz test-portable golden screenshots install package
 
 run: build
 	./$(BUILD_DIR)/attnviz
@@ -65,6 +66,11 @@ build: deps
 # the pictures before committing them.
 golden: test-deps build
 	cd $(BUILD_DIR) && ATTNVIZ_UPDATE_GOLDEN=1 ctest -R '^gui golden ' --output-on-failure
+
+# The README's pictures that AttnViz draws itself (attnviz snapshot under Xvfb): look at
+# them before committing.
+screenshots: test-deps build
+	./assets/screenshots.sh ./$(BUILD_DIR)/attnviz
 
 # Installs only what dpkg says is missing, so repeated runs stay fast and offline.
 deps:

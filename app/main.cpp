@@ -32,14 +32,19 @@ constexpr const char* kDefaultChineseModel = "tiny-lm-zh";
 
 static int run(int argc, char** argv) {
     using namespace attn::cli;
-    CLI::App app{"AttnViz: step through multi-head attention, one tensor at a time"};
+    // --help speaks the language asked for: every text below is taken from the catalogue
+    // in use when it is added, so the language is set before the options exist.
+    if (const std::string help_language = attn::text::language_for_help(argc, argv); !help_language.empty())
+        attn::text::set_language(help_language);
+    CLI::App app{attn::text::tr("cli.help.description")};
+    use_catalogue_for_help(app);
     app.require_subcommand(0, 1);
     // "attnviz 0.1.0" and, for a teacher looking for the lessons, where the data is.
     app.set_version_flag("--version", std::function<std::string()>([] {
         const std::string data = attn::io::data_dir();
         return std::string("attnviz ") + ATTNVIZ_VERSION +
                (data.empty() ? "" : "\n" + attn::text::english().format("cli.version_data", {{"path", data}}));
-    }));
+    }), attn::text::tr("cli.help.version"));
     ConfigOptions window;
     add_config_options(app, window);
     TraceCommand trace;
@@ -59,12 +64,15 @@ static int run(int argc, char** argv) {
     // --lang is the one option every command and the window take: the language of the
     // window, of error lines and of the prose a command writes (manifest titles, images).
     std::string lang;
-    const char* lang_help = "language: en, zh-Hans or zh-Hant (also zh, zh-CN, zh-SG, zh-TW, zh-HK, zh-MO)";
+    const char* lang_help = attn::text::tr("cli.help.lang");
     app.add_option("--lang", lang, lang_help);
-    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) sub->add_option("--lang", lang, lang_help);
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        sub->add_option("--lang", lang, lang_help);
+        sub->group(attn::text::tr("cli.help.subcommands"));
+    }
 #ifdef ATTNVIZ_HAVE_GUI
     std::string lesson;
-    app.add_option("--lesson", lesson, "a lesson file: the window on its first slide (Right / Page Down: next slide, Left: back)");
+    app.add_option("--lesson", lesson, attn::text::tr("cli.help.lesson"));
 #endif
     try {
         app.parse(argc, argv);

@@ -13,6 +13,7 @@
 #include "core/config.h"
 #include "core/step_id.h"
 #include "core/tensor.h"
+#include "core/vocabulary.h"
 #include "core/weights.h"
 
 namespace attn {
@@ -85,6 +86,8 @@ struct TraceModelInfo {
     int layer = 0, layers = 0;         // the layer shown, of how many
     std::vector<std::string> tokens;   // (L) the token strings of the L (and S) axis
     std::vector<std::string> vocabulary;        // (V) labels of next_token_probs' last axis
+    TokenUnit token_unit = TokenUnit::Word;     // what one token is (the card says)
+    ScriptForms script_forms;                   // each token's form per script (the card's; may be empty)
     std::vector<std::string> predicted_tokens;  // (L) the model's argmax output at each position
     std::vector<std::string> unknown_words;  // the typed words that became <unk> (tokenizer.h's note names them)
     // Numbers of the model run that no step holds but explain_cell needs to break the

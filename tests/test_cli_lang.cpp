@@ -205,3 +205,28 @@ TEST_CASE("models --lang and recipes --lang print their lines in that language, 
         }
     }
 }
+
+TEST_CASE("--help speaks --lang's language, else the locale's: option texts, headings and subcommands") {
+    const auto help = [](const std::string& environment, const std::string& args) {
+        const ShellRun run = attn::testing::run_shell(environment + " " + std::string(ATTNVIZ_BINARY) + " " + args, "attnviz_cli_lang_test");
+        INFO("stderr: " << run.err);
+        CHECK(run.exit_code == 0);
+        return run.out;
+    };
+    const std::string hant = help("env -u LC_ALL -u LC_MESSAGES LANG=C", "--lang zh-Hant --help");
+    // The option texts of the zh-Hant catalogue (assets/lang/zh-Hant.json), not English.
+    CHECK(hant.find("批次大小 B") != std::string::npos);                // option.batch
+    CHECK(hant.find("用法") != std::string::npos);                      // cli.help.usage
+    CHECK(hant.find("顯示這份說明並結束") != std::string::npos);        // cli.help.help
+    CHECK(hant.find("把每個中間張量寫成 .npy 檔案") != std::string::npos);  // a subcommand's line
+    CHECK(hant.find("batch size B") == std::string::npos);
+    CHECK(hant.find("Print this help message") == std::string::npos);
+    CHECK(help("env -u LC_ALL -u LC_MESSAGES LANG=C", "--help --lang=zh-Hant") == hant);  // either order, either spelling
+    // A subcommand's help too.
+    CHECK(help("env -u LC_ALL -u LC_MESSAGES LANG=C", "trace --lang zh-Hans --help").find("批量大小 B") != std::string::npos);
+    // Without --lang the locale decides; with neither, English as before.
+    CHECK(help("env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8", "--help").find("批量大小 B") != std::string::npos);
+    const std::string english = help("env -u LC_ALL -u LC_MESSAGES LANG=C", "--help");
+    CHECK(english.find("batch size B") != std::string::npos);
+    CHECK_FALSE(has_cjk(english));
+}

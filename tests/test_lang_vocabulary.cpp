@@ -6,8 +6,12 @@
 // inline strings, so they can fail without the files.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <functional>
 #include <filesystem>
+#include <regex>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -68,6 +72,13 @@ std::string joined(const std::vector<std::string>& words) {
     return all;
 }
 
+std::string read_all(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 // The shipped catalogue for `code` parsed on its own (no fallback), or nullptr when the
 // file is not there yet.
 std::unique_ptr<text::Catalogue> shipped(const std::string& code) {
@@ -96,7 +107,161 @@ void check_catalogue_script(const std::string& code, Script script) {
     });
 }
 
+// ---- The decisions at the end of ../shared/GLOSSARY_zh.md: one rendering per concept and
+// script, in the catalogues, the lessons and the model cards.
+
+// Renderings of a concept the glossary decided against, per script. A word in `allowed_in`
+// is a longer word that holds the forbidden one and is right (隱藏維度 holds 隱藏 "hide").
+struct Rejected {
+    const char* concept;                  // the glossary row
+    std::string word;                     // the rendering not to use
+    std::vector<std::string> allowed_in;  // longer words that hold it and are fine
+};
+
+const std::vector<Rejected> kRejectedHans = {
+    {"93/94 trace is 计算记录, Follow 追踪 (both were 跟踪)", "跟踪", {}},
+    {"92 to mask is 屏蔽; the noun stays 掩码", "被掩码", {}},
+    {"92 to mask is 屏蔽", "已掩码", {}},
+    {"92 to mask is 屏蔽", "先掩码", {}},
+    {"92 to mask is 屏蔽", "再掩码", {}},
+    {"92 to mask is 屏蔽", "做掩码", {}},
+    {"92 to mask is 屏蔽", "遮住", {}},
+    {"92 to mask is 屏蔽", "遮蔽", {}},
+    {"92 to mask is 屏蔽", "掩蔽", {}},
+    {"96 hidden size is 隐藏维度 (隐藏 alone reads as Hide)", "隐藏", {"隐藏维度"}},
+    {"Chinese puts no ASCII space after 。", "。 ", {}},
+    {"Chinese lists join with 、 or ，", "， ", {}},
+};
+const std::vector<Rejected> kRejectedHant = {
+    {"91 token stays token (詞元 was mixed in)", "詞元", {}},
+    {"93/94 trace is 計算紀錄, Follow 跟隨 (both were 追蹤)", "追蹤", {}},
+    {"93/94 trace is 計算紀錄, Follow 跟隨", "跟蹤", {}},
+    {"92 to mask is 遮住; the noun stays 遮罩", "被遮罩", {}},
+    {"92 to mask is 遮住", "屏蔽", {}},
+    {"92 to mask is 遮住", "遮蔽", {}},
+    {"96 hidden size is 隱藏維度; to mask is 遮住 (隱藏 alone reads as Hide)", "隱藏", {"隱藏維度"}},
+    {"81 open is 開啟", "打開", {}},
+    {"Chinese puts no ASCII space after 。", "。 ", {}},
+    {"Chinese lists join with 、 or ，", "， ", {}},
+};
+
+// The deliberate exceptions: (catalogue key, word) pairs where a rejected word is right.
+// controls.tab.hide and canvas.numbers_hidden do mean "hide" / "hidden".
+const std::vector<std::pair<std::string, std::string>> kRejectedAllowed = {
+    {"controls.tab.hide", "隐藏"}, {"canvas.numbers_hidden", "隐藏"},
+    {"controls.tab.hide", "隱藏"}, {"canvas.numbers_hidden", "隱藏"}};
+
+// The rejected words `text` uses, each once, leaving out those inside an allowed longer word.
+std::vector<std::string> rejected_usage(const std::string& text, Script script, const std::string& key = "") {
+    std::vector<std::string> found;
+    for (const Rejected& r : script == Script::Traditional ? kRejectedHant : kRejectedHans) {
+        if (std::find(kRejectedAllowed.begin(), kRejectedAllowed.end(), std::make_pair(key, r.word)) != kRejectedAllowed.end()) continue;
+        std::string rest = text;
+        for (const std::string& longer : r.allowed_in)
+            for (size_t at = rest.find(longer); at != std::string::npos; at = rest.find(longer)) rest.erase(at, longer.size());
+        if (rest.find(r.word) != std::string::npos && std::find(found.begin(), found.end(), r.word) == found.end())
+            found.push_back(r.word);
+    }
+    return found;
+}
+
+// A concept whose English word or key decides the rendering: every key whose English
+// matches `english` (and whose key matches `key`) uses `hans` / `hant`.
+struct Required {
+    const char* concept;
+    const char* english;  // regex on the English text
+    const char* key;      // regex on the key
+    const char* hans;
+    const char* hant;
+};
+const Required kRequired[] = {
+    {"93 trace", R"(\btraces?\b)", ".", "计算记录", "計算紀錄"},
+    {"94 Follow", R"(\b[Ff]ollow)", R"(^follow\.)", "追踪", "跟隨"},
+    {"95 video frame (格 is a heatmap cell)", R"(\bframes?\b)", ".", "帧", "影格"},
+    {"96 hidden size", R"(\(hidden\))", ".", "隐藏维度", "隱藏維度"},
+    {"98 data folder (資料夾 is any folder)", R"(data folder)", ".", "数据文件夹", "資料目錄"},
+    {"99 algorithmic task", R"(^algorithmic$)", ".", "算法任务", "演算法任務"},
+    {"97 next token of a character model", R"(.)", R"(next_token_probs\.characters\.title|next_character|character_row)", "字", "字"},
+};
+// overview.hint_mean's "frame" is the bright border round a map, not a video frame.
+const std::vector<std::pair<std::string, std::string>> kRequiredExceptions = {{"overview.hint_mean", "95 video frame (格 is a heatmap cell)"}};
+
+// Every text of `language` the product ships outside the catalogue: the lessons' files and
+// each model card's per-language prose, as (where, text).
+std::vector<std::pair<std::string, std::string>> lesson_and_card_texts(const std::string& language) {
+    std::vector<std::pair<std::string, std::string>> texts;
+    const std::filesystem::path assets = std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "assets";
+    for (const auto& entry : std::filesystem::directory_iterator(assets / "lessons"))
+        if (entry.path().filename().string().find("." + language + ".") != std::string::npos)
+            texts.emplace_back(entry.path().filename().string(), read_all(entry.path()));
+    for (const auto& entry : std::filesystem::directory_iterator(assets / "models")) {
+        if (entry.path().extension() != ".json") continue;
+        std::function<void(const nlohmann::json&)> walk = [&](const nlohmann::json& node) {
+            if (node.is_object())
+                for (const auto& [name, value] : node.items()) {
+                    if (name == language && value.is_string()) texts.emplace_back(entry.path().filename().string(), value.get<std::string>());
+                    walk(value);
+                }
+            if (node.is_array())
+                for (const nlohmann::json& value : node) walk(value);
+        };
+        walk(nlohmann::json::parse(read_all(entry.path())));
+    }
+    return texts;
+}
+
+void check_glossary_decisions(const std::string& code, Script script) {
+    const auto catalogue = shipped(code);
+    REQUIRE(catalogue);
+    catalogue->for_each([&](const std::string& key, const std::string& pattern) {
+        CAPTURE(key);
+        CAPTURE(pattern);
+        const std::vector<std::string> found = rejected_usage(pattern, script, key);
+        CHECK_MESSAGE(found.empty(), "a rendering the glossary decided against: " << joined(found));
+    });
+    int rules_applied = 0;
+    for (const Required& rule : kRequired) {
+        const std::regex english(rule.english), key(rule.key);
+        text::english().for_each([&](const std::string& k, const std::string& source) {
+            if (!std::regex_search(source, english) || !std::regex_search(k, key)) return;
+            if (std::find(kRequiredExceptions.begin(), kRequiredExceptions.end(), std::make_pair(k, std::string(rule.concept))) !=
+                kRequiredExceptions.end())
+                return;
+            ++rules_applied;
+            CAPTURE(rule.concept);
+            CAPTURE(k);
+            const std::string* own = catalogue->find(k);
+            REQUIRE(own);
+            CHECK(own->find(script == Script::Traditional ? rule.hant : rule.hans) != std::string::npos);
+        });
+    }
+    CHECK(rules_applied >= 30);  // the trace, Follow and frame keys alone are more
+    for (const auto& [where, text] : lesson_and_card_texts(code)) {
+        CAPTURE(where);
+        const std::vector<std::string> found = rejected_usage(text, script);
+        CHECK_MESSAGE(found.empty(), "a rendering the glossary decided against: " << joined(found));
+    }
+}
+
 }  // namespace
+
+TEST_CASE("the glossary's decisions find a rejected rendering and let the allowed exceptions pass") {
+    CHECK(joined(rejected_usage("所有键都被掩码了，跟踪一个单元格", Script::Simplified)) == "跟踪 被掩码");
+    CHECK(rejected_usage("所有键都被屏蔽了，追踪此格", Script::Simplified).empty());
+    CHECK(joined(rejected_usage("停在第一個詞元 <bos> 上。 追蹤", Script::Traditional)) == "詞元 追蹤 。 ");
+    CHECK(joined(rejected_usage("1/sqrt(E)（隱藏）", Script::Traditional)) == "隱藏");
+    CHECK(rejected_usage("1/sqrt(E)（隱藏維度）", Script::Traditional).empty());
+    CHECK(rejected_usage("隱藏控制項", Script::Traditional, "controls.tab.hide").empty());
+    CHECK(joined(rejected_usage("隱藏控制項", Script::Traditional, "menu.file")) == "隱藏");
+}
+
+TEST_CASE("zh-Hans keeps one rendering per concept in the catalogue, the lessons and the model cards") {
+    check_glossary_decisions("zh-Hans", Script::Simplified);
+}
+
+TEST_CASE("zh-Hant keeps one rendering per concept in the catalogue, the lessons and the model cards") {
+    check_glossary_decisions("zh-Hant", Script::Traditional);
+}
 
 TEST_CASE("the zh vocabulary rules find the other region's words and the other script's characters") {
     // Taiwan text: clean as Traditional, caught as Simplified.

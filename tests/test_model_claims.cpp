@@ -306,3 +306,48 @@ TEST_CASE("a claim's shown_by sentence is read per language, and one without Eng
     REQUIRE_MESSAGE(none.ok(), none.error());
     CHECK(none->head_claims[0].shown_by.empty());
 }
+
+TEST_CASE("a card's token_unit and script_forms are read, and forms outside the vocabulary are refused") {
+    const std::string card = R"json({"name": "tiny", "kind": "language", "layers": 1, "heads": 1, "hidden_dim": 2,
+        "mlp_dim": 0, "vocab_size": 3, "max_len": 4, "vocabulary": ["<unk>", "猫", "貓"], "prepend_bos": false, "example": "猫",
+        "description": "d", "architecture": {"norm": "layernorm", "norm_placement": "pre",
+                         "position_embedding": "learned", "attention_scale": "1/sqrt(head_dim)"}FACTS})json";
+    const auto with = [&](const std::string& facts) {
+        std::string text = card;
+        return io::parse_model_card(text.replace(text.find("FACTS"), 5, facts), "card");
+    };
+    Result<ModelSpec> plain = with("");
+    REQUIRE_MESSAGE(plain.ok(), plain.error());
+    CHECK(plain->token_unit == TokenUnit::Word);  // a card that says nothing is word-level
+    CHECK(plain->script_forms.empty());
+    Result<ModelSpec> chinese = with(R"(, "token_unit": "character", "script_forms": {"zh-Hant": {"猫": "貓"}, "zh-Hans": {"貓": "猫"}})");
+    REQUIRE_MESSAGE(chinese.ok(), chinese.error());
+    CHECK(chinese->token_unit == TokenUnit::Character);
+    CHECK(chinese->script_forms.at("zh-Hant").at("猫") == "貓");
+    CHECK(chinese->script_forms.at("zh-Hans").at("貓") == "猫");
+    const Result<ModelSpec> unknown_unit = with(R"(, "token_unit": "syllable")");
+    REQUIRE_FALSE(unknown_unit.ok());
+    CHECK(unknown_unit.error().find("token_unit") != std::string::npos);
+    const Result<ModelSpec> outside = with(R"(, "script_forms": {"zh-Hant": {"狗": "貓"}})");
+    REQUIRE_FALSE(outside.ok());
+    CHECK(outside.error().find("vocabulary") != std::string::npos);
+    CHECK_FALSE(with(R"(, "script_forms": ["猫"])").ok());
+}
+
+TEST_CASE("the shipped cards declare their token unit, and tiny-lm-zh maps every two-script token both ways") {
+    for (const char* name : {"tiny-lm", "reverse", "sort"}) {
+        CAPTURE(name);
+        Result<std::shared_ptr<const Model>> model = io::load_model(name);
+        REQUIRE_MESSAGE(model.ok(), model.error());
+        CHECK(model.value()->spec.token_unit == TokenUnit::Word);
+        CHECK(model.value()->spec.script_forms.empty());
+    }
+    Result<std::shared_ptr<const Model>> zh = io::load_model("tiny-lm-zh");
+    REQUIRE_MESSAGE(zh.ok(), zh.error());
+    const ModelSpec& spec = zh.value()->spec;
+    CHECK(spec.token_unit == TokenUnit::Character);
+    const auto& hant = spec.script_forms.at("zh-Hant");
+    const auto& hans = spec.script_forms.at("zh-Hans");
+    CHECK(hant.size() == 14);
+    for (const auto& [simplified, traditional] : hant) CHECK(hans.at(traditional) == simplified);
+}

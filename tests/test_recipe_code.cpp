@@ -270,7 +270,7 @@ TEST_CASE("a recipe's texts for rejoining the heads follow its code, and say whe
         for (const auto& [id, line] : {std::make_pair(StepId::ContextSplit, split), std::make_pair(StepId::Concat, concat)}) {
             const Step* step = trace->find(id);
             REQUIRE(step);
-            const text::StepText words = text::describe_step(*step, trace->config);
+            const text::StepText words = text::describe_step(*step, trace.value());
             CAPTURE(words.formula);
             for (const char* call : {".contiguous()", ".view(", ".reshape(", "torch.cat("})
                 CHECK(has(words.formula, call) == has(line->code, call));
@@ -294,7 +294,7 @@ TEST_CASE("the generic module's concat step is titled by the call its code makes
     REQUIRE_MESSAGE(trace.ok(), trace.error());
     const Step* step = trace->find(StepId::Concat);
     REQUIRE(step);
-    const text::StepText words = text::describe_step(*step, trace->config);
+    const text::StepText words = text::describe_step(*step, trace.value());
     CAPTURE(words.title);
     CAPTURE(words.formula);
     for (const char* call : {".contiguous()", ".view(", ".reshape("}) {

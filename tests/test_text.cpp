@@ -12,6 +12,7 @@
 #include "app/text/embedded_languages.h"
 #include "app/text/languages.h"
 #include "app/text/step_text.h"
+#include "app/text/text_join.h"
 #include "core/attention.h"
 #include "tests/lang/pseudo_language.h"
 #include "tests/test_configs.h"
@@ -325,4 +326,24 @@ TEST_CASE("the input and query projection texts give d_in when it differs from h
     CHECK(describe_step(StepId::Q, c, english()).explanation.find("3") != std::string::npos);
     c.input_dim = 0;
     CHECK(describe_step(StepId::Input, c, english()).explanation.find("hidden_dim = 4 numbers") != std::string::npos);
+}
+
+TEST_CASE("sentences and lists are joined in the catalogue's punctuation: no ASCII space after 。") {
+    const Catalogue* hans = find_language("zh-Hans");
+    REQUIRE(hans);
+    CHECK(join_list({"a", "b", "c"}, english()) == "a, b, c");
+    CHECK(join_list({"甲", "", "乙"}, *hans) == "甲、乙");  // an empty item is left out
+    CHECK(join_clauses({"甲", "乙"}, *hans) == "甲；乙");
+    CHECK(join_sentences("One.", "Two.", english()) == "One. Two.");
+    CHECK(join_sentences("一。", "二。", *hans) == "一。二。");
+    // The mask step's explanation is two sentences joined in code (why the mask, what it does).
+    AttentionConfig c = sized(5, 8, 2);
+    c.mask = MaskKind::Causal;
+    for (const std::string code : {"zh-Hans", "zh-Hant"}) {
+        CAPTURE(code);
+        const std::string text = describe_step(StepId::AttnMasked, c, *find_language(code)).explanation;
+        CHECK(text.find("。 ") == std::string::npos);
+        CHECK(text.find("。exp(-inf)") != std::string::npos);
+    }
+    CHECK(describe_step(StepId::AttnMasked, c, english()).explanation.find(". exp(-inf)") != std::string::npos);
 }

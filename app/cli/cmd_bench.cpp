@@ -12,6 +12,7 @@
 #endif
 
 #include "app/cli/commands.h"
+#include "app/text/languages.h"
 #include "app/io/model_problem.h"
 #include "app/io/trace_writer.h"
 #include "core/storage.h"
@@ -24,15 +25,15 @@
 namespace attn::cli {
 
 CLI::App* add_bench_command(CLI::App& parent, BenchCommand& command) {
-    CLI::App* sub = parent.add_subcommand("bench", "time one forward with the full trace (or frames, with --render)");
+    CLI::App* sub = parent.add_subcommand("bench", text::tr("cli.help.cmd.bench"));
     add_config_options(*sub, command.config);
-    sub->add_option("--repeat,-n", command.repeat, "timed runs (the median is reported)")->check(CLI::Range(1, 100000))->capture_default_str();
-    sub->add_option("--threads", command.threads, "threads for the forward (default: all cores)")->check(CLI::Range(1, 1024));
-    sub->add_flag("--json", command.json, "print one JSON object");
-    sub->add_flag("--render", command.render, "time rendered frames per step instead (needs a display)");
-    sub->add_option("--width", command.width, "--render: frame width")->check(CLI::Range(64, 16384))->capture_default_str();
-    sub->add_option("--height", command.height, "--render: frame height")->check(CLI::Range(64, 16384))->capture_default_str();
-    sub->add_option("--lesson", command.lesson, "--render: time presenting this lesson file (frames with pen strokes, next slide)");
+    sub->add_option("--repeat,-n", command.repeat, text::tr("cli.help.bench.repeat"))->check(CLI::Range(1, 100000))->capture_default_str();
+    sub->add_option("--threads", command.threads, text::tr("cli.help.bench.threads"))->check(CLI::Range(1, 1024));
+    sub->add_flag("--json", command.json, text::tr("cli.help.bench.json"));
+    sub->add_flag("--render", command.render, text::tr("cli.help.bench.render"));
+    sub->add_option("--width", command.width, text::tr("cli.help.bench.width"))->check(CLI::Range(64, 16384))->capture_default_str();
+    sub->add_option("--height", command.height, text::tr("cli.help.bench.height"))->check(CLI::Range(64, 16384))->capture_default_str();
+    sub->add_option("--lesson", command.lesson, text::tr("cli.help.bench.lesson"));
     return sub;
 }
 

@@ -13,10 +13,9 @@ namespace attn::cli {
 CLI::App* add_export_torch_command(CLI::App& parent, ExportTorchCommand& command) {
     CLI::App* sub = parent.add_subcommand(
         "export-torch",
-        "write a runnable PyTorch script (torch + numpy only) with the weights, inputs and trace, "
-        "which rebuilds this attention and checks every step against AttnViz's trace");
+        text::tr("cli.help.cmd.export_torch"));
     add_config_options(*sub, command.config);
-    sub->add_option("--out,-o", command.out_dir, "output folder (replaced if it holds an earlier export)")->required();
+    sub->add_option("--out,-o", command.out_dir, text::tr("cli.help.export_torch.out"))->required();
     return sub;
 }
 

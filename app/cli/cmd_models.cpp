@@ -10,8 +10,8 @@
 namespace attn::cli {
 
 CLI::App* add_models_command(CLI::App& parent, ModelsCommand& command) {
-    CLI::App* sub = parent.add_subcommand("models", "list the trained example models (use one with --model NAME)");
-    sub->add_flag("--json", command.json, "print a JSON array of objects (name, kind, layers, heads, ...)");
+    CLI::App* sub = parent.add_subcommand("models", text::tr("cli.help.cmd.models"));
+    sub->add_flag("--json", command.json, text::tr("cli.help.models.json"));
     return sub;
 }
 

@@ -11,8 +11,8 @@
 namespace attn::cli {
 
 CLI::App* add_recipes_command(CLI::App& parent, RecipesCommand& command) {
-    CLI::App* sub = parent.add_subcommand("recipes", "list the articles' systems (use one with --recipe NAME)");
-    sub->add_flag("--json", command.json, "print a JSON array of objects (name, description, article, special, module, config)");
+    CLI::App* sub = parent.add_subcommand("recipes", text::tr("cli.help.cmd.recipes"));
+    sub->add_flag("--json", command.json, text::tr("cli.help.recipes.json"));
     return sub;
 }
 

@@ -3,35 +3,36 @@
 #include <cstdio>
 
 #include "app/gui/display/weight_lines.h"
+#include "app/text/languages.h"
 
 namespace attn::cli {
 
 // --animate and its timing: one GIF or MP4 of the steps' animations instead of PNGs.
 static void add_animation_options(CLI::App& sub, gui::AnimationOptions& a) {
-    sub.add_option("--animate", a.format, "gif or mp4: the steps' animations as one file, --out naming it (mp4 needs ffmpeg)")
+    sub.add_option("--animate", a.format, text::tr("cli.help.snapshot.animate"))
         ->check(CLI::IsMember({"gif", "mp4"}));
-    sub.add_option("--fps", a.fps, "frames per second of --animate (GIF 1..50, MP4 1..120)")->check(CLI::Range(1, 120))->capture_default_str();
-    sub.add_option("--speed", a.speed, "playback speed of --animate, as the window's (0.1..8)")->check(CLI::Range(0.1f, 8.0f))->capture_default_str();
+    sub.add_option("--fps", a.fps, text::tr("cli.help.snapshot.fps"))->check(CLI::Range(1, 120))->capture_default_str();
+    sub.add_option("--speed", a.speed, text::tr("cli.help.snapshot.speed"))->check(CLI::Range(0.1f, 8.0f))->capture_default_str();
 }
 
 CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
-    CLI::App* sub = parent.add_subcommand("snapshot", "draw steps to DIR/NN_<step>.png (needs an X display, e.g. xvfb-run)");
+    CLI::App* sub = parent.add_subcommand("snapshot", text::tr("cli.help.cmd.snapshot"));
     add_config_options(*sub, command.config, /*score_scale=*/false);  // --scale is the resolution here
     gui::SnapshotOptions& o = command.options;
-    sub->add_option("--out,-o", o.out_dir, "output folder (created if missing); with --animate, the file")->required();
-    sub->add_option("--step", o.step, "all, or step names separated by commas (e.g. attn_scores,attn_weights)")->capture_default_str();
-    sub->add_option("--progress", o.progress, "moment inside the step's animation, 0..1")->check(CLI::Range(0.0f, 1.0f))->capture_default_str();
-    sub->add_option("--size", command.size, "image size WxH before scaling (default 1280x720)");
-    sub->add_option("--scale", o.scale, "resolution multiplier: 1, 2 or 4")->check(CLI::IsMember({1, 2, 4}))->capture_default_str();
-    sub->add_option("--theme", o.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
-    sub->add_option("--view", o.view, "weight steps as heatmap, lines or both")->capture_default_str();
-    sub->add_flag("--presentation", o.presentation, "presentation mode (the P key): no controls, type 1.5 times larger");
-    sub->add_option("--layout", o.layout, "slide (title, canvas, explanation), canvas (the canvas alone) or window (the whole window)")
+    sub->add_option("--out,-o", o.out_dir, text::tr("cli.help.snapshot.out"))->required();
+    sub->add_option("--step", o.step, text::tr("cli.help.snapshot.step"))->capture_default_str();
+    sub->add_option("--progress", o.progress, text::tr("cli.help.snapshot.progress"))->check(CLI::Range(0.0f, 1.0f))->capture_default_str();
+    sub->add_option("--size", command.size, text::tr("cli.help.snapshot.size"));
+    sub->add_option("--scale", o.scale, text::tr("cli.help.snapshot.scale"))->check(CLI::IsMember({1, 2, 4}))->capture_default_str();
+    sub->add_option("--theme", o.theme, text::tr("cli.help.snapshot.theme"))->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
+    sub->add_option("--view", o.view, text::tr("cli.help.snapshot.view"))->capture_default_str();
+    sub->add_flag("--presentation", o.presentation, text::tr("cli.help.snapshot.presentation"));
+    sub->add_option("--layout", o.layout, text::tr("cli.help.snapshot.layout"))
         ->check(CLI::IsMember({"slide", "canvas", "window"}))->capture_default_str();
     add_animation_options(*sub, o.animation);
-    sub->add_flag("--overview", o.overview, "View > Overview: every layer and head of one weight step (attn_weights unless --step names another) as DIR/overview.png");
-    sub->add_option("--compare", o.compare, "compare mode: B's options on top of these (e.g. \"--scale none\"); each picture shows A | B | A - B");
-    sub->add_option("--lesson", o.lesson, "a lesson file: one picture per slide, DIR/NN_<slide title>.png (the slides say what to compute)");
+    sub->add_flag("--overview", o.overview, text::tr("cli.help.snapshot.overview"));
+    sub->add_option("--compare", o.compare, text::tr("cli.help.snapshot.compare"));
+    sub->add_option("--lesson", o.lesson, text::tr("cli.help.snapshot.lesson"));
     return sub;
 }
 

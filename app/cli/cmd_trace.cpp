@@ -30,15 +30,13 @@ int fail(const std::string& message) {
 int fail(const Message& message) { return fail(text::render(message)); }
 
 CLI::App* add_trace_command(CLI::App& parent, TraceCommand& command) {
-    CLI::App* sub = parent.add_subcommand("trace", "write every intermediate tensor as .npy files plus manifest.json");
+    CLI::App* sub = parent.add_subcommand("trace", text::tr("cli.help.cmd.trace"));
     add_config_options(*sub, command.config);
-    CLI::Option* out = sub->add_option("--out,-o", command.out_dir, "output folder (replaced if it holds an earlier trace)");
-    sub->add_flag("--list-steps", command.list_steps, "print the names of the steps this configuration records, one per line, and exit")
+    CLI::Option* out = sub->add_option("--out,-o", command.out_dir, text::tr("cli.help.trace.out"));
+    sub->add_flag("--list-steps", command.list_steps, text::tr("cli.help.trace.list_steps"))
         ->excludes(out);
-    sub->add_option("--save-weights", command.save_weights, "also write the weights used as .safetensors (PyTorch names)");
-    sub->add_option("--compare", command.compare,
-                    "compare mode: B's options on top of these (e.g. \"--scale none\"); writes DIR/a, DIR/b and DIR/a_minus_b")
-        ->excludes("--list-steps");
+    sub->add_option("--save-weights", command.save_weights, text::tr("cli.help.trace.save_weights"));
+    sub->add_option("--compare", command.compare, text::tr("cli.help.trace.compare"))->excludes("--list-steps");
     return sub;
 }
 

@@ -40,7 +40,7 @@ namespace {
 
 // The --help text of a field, from the English catalogue (the command line is English).
 std::string help_of(const ConfigField& field) {
-    return text::english().format(field.help_key, {{"recipes", recipe_names()}});
+    return text::active().format(field.help_key, {{"recipes", recipe_names()}});
 }
 
 std::vector<std::string> choices_of(const ConfigField& field) {
@@ -107,6 +107,20 @@ bool ConfigOptions::given(const std::string& name) const {
     return option != nullptr && option->count() > 0;
 }
 
+void use_catalogue_for_help(CLI::App& app) {
+    const std::shared_ptr<CLI::Formatter> formatter = std::make_shared<CLI::Formatter>();
+    formatter->label("Usage", text::tr("cli.help.usage"));
+    formatter->label("OPTIONS", text::tr("cli.help.options_placeholder"));
+    formatter->label("SUBCOMMAND", text::tr("cli.help.subcommand_placeholder"));
+    formatter->label("SUBCOMMANDS", text::tr("cli.help.subcommand_placeholder"));
+    formatter->label("REQUIRED", text::tr("cli.help.required"));
+    formatter->label("Excludes", text::tr("cli.help.excludes"));
+    formatter->label("Needs", text::tr("cli.help.needs"));
+    app.formatter(formatter);
+    app.option_defaults()->group(text::tr("cli.help.options"));
+    app.set_help_flag("-h,--help", text::tr("cli.help.help"));
+}
+
 void add_config_options(CLI::App& app, ConfigOptions& o, bool score_scale) {
     o.score_scale = score_scale;
     o.texts.assign(config_fields().size(), "");
@@ -114,28 +128,19 @@ void add_config_options(CLI::App& app, ConfigOptions& o, bool score_scale) {
     const size_t options_before = app.get_options().size();
     size_t next = 0;
     add_field_options(app, o, next, "mask_fill");
-    app.add_option("--mask-file", o.sources.mask_path,
-                   "mask .npy broadcasting to (B,H,L,S): numpy bool = True means MASKED OUT (nn.MultiheadAttention's "
-                   "convention), float = ADDED to the scores (Hugging Face / torch float masks); shapes (S), (L,S), "
-                   "(B,1,1,S), (B,1,L,S), (B,L,S), (B,H,L,S); e.g. --mask-file pad.npy");
+    app.add_option("--mask-file", o.sources.mask_path, text::tr("cli.help.mask_file"));
     add_field_options(app, o, next, "recipe");
-    o.sentence_option = app.add_option("--tokens,--sentence", o.sentence,
-                   "a sentence whose words become the sequence; several sentences separated by '|' "
-                   "give one batch item each (shorter ones padded with <pad> and, by default, masked)");
-    app.add_option("--weights", o.sources.weights_path, "weights .safetensors (PyTorch MHA or Hugging Face names)");
-    app.add_option("--query", o.sources.query_path, "query input .npy, (B,L,E) or (L,E)");
-    app.add_option("--key", o.sources.key_path, "key input .npy, (B,S,kdim) or (S,kdim)");
-    app.add_option("--value", o.sources.value_path, "value input .npy, (B,S,vdim) or (S,vdim)");
-    app.add_option("--model", o.model,
-                   "a trained example model (tiny-lm, tiny-lm-zh, reverse, sort; see attnviz models) or the path of a model card .json; "
-                   "default: random (untrained) weights");
-    o.layer_option = app.add_option("--layer", o.layer, "with --model: the layer whose attention is shown (from 0)")->capture_default_str();
+    o.sentence_option = app.add_option("--tokens,--sentence", o.sentence, text::tr("cli.help.sentence"));
+    app.add_option("--weights", o.sources.weights_path, text::tr("cli.help.weights"));
+    app.add_option("--query", o.sources.query_path, text::tr("cli.help.query"));
+    app.add_option("--key", o.sources.key_path, text::tr("cli.help.key"));
+    app.add_option("--value", o.sources.value_path, text::tr("cli.help.value"));
+    app.add_option("--model", o.model, text::tr("cli.help.model"));
+    o.layer_option = app.add_option("--layer", o.layer, text::tr("cli.help.layer"))->capture_default_str();
     add_field_options(app, o, next, "");
-    o.typed_value_options[0] = app.add_option("--query-values", o.query_values,
-                   "the query input typed as an (L, d_in) matrix every batch item gets: rows separated by ';', values by ',', "
-                   "e.g. --query-values \"0.43,0.15,0.89; 0.55,0.87,0.66\"");
-    o.typed_value_options[1] = app.add_option("--key-values", o.key_values, "cross-attention: the key input typed as an (S, kdim) matrix (with --value-values)");
-    o.typed_value_options[2] = app.add_option("--value-values", o.value_values, "cross-attention: the value input typed as an (S, vdim) matrix (with --key-values)");
+    o.typed_value_options[0] = app.add_option("--query-values", o.query_values, text::tr("cli.help.query_values"));
+    o.typed_value_options[1] = app.add_option("--key-values", o.key_values, text::tr("cli.help.key_values"));
+    o.typed_value_options[2] = app.add_option("--value-values", o.value_values, text::tr("cli.help.value_values"));
     const std::vector<CLI::Option*> options = app.get_options();
     o.all_options.assign(options.begin() + static_cast<std::ptrdiff_t>(options_before), options.end());
 }

@@ -39,6 +39,11 @@ struct ConfigOptions {
     bool given(const std::string& name) const;
 };
 
+// Makes `app`'s --help speak the language in use (set it first): CLI11's headings
+// ("Usage", "Options", ...) and the help flag's own line come from the catalogue.
+// Subcommands added afterwards share them.
+void use_catalogue_for_help(CLI::App& app);
+
 // Adds --seq-len, --hidden-dim, ..., --weights, --query, --key, --value, --model, --layer to `app`.
 // `score_scale` false leaves out --scale (snapshot uses that name for its resolution).
 void add_config_options(CLI::App& app, ConfigOptions& options, bool score_scale = true);

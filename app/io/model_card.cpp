@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <type_traits>
 
@@ -42,6 +43,37 @@ Result<T> field(const json& object, const char* key, const std::string& what) {
     }
 }
 
+// The card's "token_unit" ("word" when it says nothing) and "script_forms": for each
+// language, tokens and the same token in that language's script, both in the vocabulary
+// (so the window has their glyphs and a test can hold every form to the vocabulary).
+Result<bool> read_vocabulary_facts(const json& card, ModelSpec& spec, const std::string& what) {
+    using R = Result<bool>;
+    const auto unit = card.find("token_unit");
+    if (unit != card.end()) {
+        const std::string name = unit->is_string() ? unit->get<std::string>() : "";
+        if (name == to_string(TokenUnit::Word)) spec.token_unit = TokenUnit::Word;
+        else if (name == to_string(TokenUnit::Character)) spec.token_unit = TokenUnit::Character;
+        else return R::failure(what + ": token_unit is neither 'word' nor 'character'");
+    }
+    const auto forms = card.find("script_forms");
+    if (forms == card.end()) return true;
+    const auto known = [&](const std::string& token) {
+        return std::find(spec.vocabulary.begin(), spec.vocabulary.end(), token) != spec.vocabulary.end();
+    };
+    try {
+        for (const auto& [language, table] : forms->get<std::map<std::string, std::map<std::string, std::string>>>())
+            for (const auto& [token, form] : table) {
+                if (!known(token) || !known(form))
+                    return R::failure(what + ": script_forms." + language + " maps '" + token + "' to '" + form +
+                                      "', and both must be in the vocabulary");
+                spec.script_forms[language][token] = form;
+            }
+    } catch (const json::exception&) {
+        return R::failure(what + ": script_forms is not an object of {token: form} objects by language");
+    }
+    return true;
+}
+
 }  // namespace
 
 Result<ModelSpec> parse_model_card(const std::string& json_text, const std::string& what) {
@@ -68,6 +100,7 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
     ATTNVIZ_CARD_FIELD(spec.max_len, int, "max_len");
     ATTNVIZ_CARD_FIELD(spec.vocabulary, std::vector<std::string>, "vocabulary");
     ATTNVIZ_CARD_FIELD(spec.prepend_bos, bool, "prepend_bos");
+    if (Result<bool> facts = read_vocabulary_facts(card, spec, what); !facts) return R::failure(facts.message());
     ATTNVIZ_CARD_FIELD(spec.example, std::string, "example");
     for (const auto& [key, value] : card.items())  // "example_zh-Hant": the example in that language
         if (key.rfind("example_", 0) == 0 && value.is_string()) spec.example_by_language[key.substr(8)] = value.get<std::string>();

@@ -93,7 +93,7 @@ json trace_manifest(const Trace& trace, const text::Catalogue& words) {
     for (size_t i = 0; i < trace.steps.size(); ++i) {
         const Step& s = trace.steps[i];
         // Step names stay English identifiers in every language; only the prose follows `words`.
-        const text::StepText prose = text::describe_step(s.id, trace.config, words);
+        const text::StepText prose = text::describe_step(s, trace, words);
         std::vector<std::string> sources;
         for (StepId source : s.sources) sources.emplace_back(step_name(source));
         steps.push_back({{"index", i},

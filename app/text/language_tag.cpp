@@ -47,6 +47,17 @@ std::string language_for_locale(std::string_view locale) {
     return language == tag ? "" : language_for_option(language);
 }
 
+std::string language_for_help(int argc, const char* const* argv) {
+    bool help = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--lang" && i + 1 < argc) return language_for_option(argv[i + 1]);
+        if (arg.rfind("--lang=", 0) == 0) return language_for_option(arg.substr(7));
+        help = help || arg == "-h" || arg == "--help" || arg == "--help-all";
+    }
+    return help ? language_from_environment() : "";
+}
+
 std::string language_from_environment() {
     for (const char* variable : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
         const char* value = std::getenv(variable);

@@ -23,4 +23,11 @@ std::string language_for_locale(std::string_view locale);
 // "en" when that names no language the app has.
 std::string language_from_environment();
 
+// The language of the command line's --help, decided before the options are parsed
+// (CLI11 keeps an option's text from the moment it is added): --lang's, wherever it
+// stands ("--lang zh-TW" or "--lang=zh-TW"), else, when help is asked for (-h, --help,
+// --help-all), the environment's; "" when neither says (English), or --lang names no
+// language (the parse then reports it).
+std::string language_for_help(int argc, const char* const* argv);
+
 }  // namespace attn::text

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "app/text/text_join.h"
 #include "core/masked_score.h"
 #include "core/ops.h"
 #include "core/recipe.h"
@@ -16,7 +17,6 @@ namespace {
 // A key of the step in the catalogue: step.attn_scores.title for (AttnScores, "title").
 std::string key_of(StepId id, const char* part) { return std::string("step.") + step_name(id) + "." + part; }
 
-std::string join(std::string a, const std::string& b) { return b.empty() ? a : a + " " + b; }
 
 // Q, K or V: the letter of a projection-family step (q, q_split, q_heads, q_rot, ...).
 const char* letter_of(StepId id) { return side_letter(step_info(id).side); }
@@ -29,8 +29,8 @@ std::string projection_text(StepId id, const AttentionConfig& c, const Catalogue
                                                                   {"letter", letter_of(id)},
                                                                   {"embed", c.E()}});
     if (c.is_cross() && letter != 'Q')
-        text = join(text, cat.format(letter == 'K' ? "step.projection.cross_key" : "step.projection.cross_value", {{"keys", c.S()}}));
-    if (c.variant == Variant::Fused) text = join(text, cat.text("step.projection.fused"));
+        text = join_sentences(text, cat.format(letter == 'K' ? "step.projection.cross_key" : "step.projection.cross_value", {{"keys", c.S()}}), cat);
+    if (c.variant == Variant::Fused) text = join_sentences(text, cat.text("step.projection.fused"), cat);
     return text;
 }
 
@@ -58,7 +58,7 @@ StepText stacked_heads_text(StepId id, const AttentionConfig& c, const Catalogue
             cat.format("step.stacked_heads.explanation", {{"heads", c.H()}, {"head_dim", c.head_dim()}, {"embed", c.E()}})};
 }
 
-std::string plain_key(StepId id, const AttentionConfig& c, const char* part);
+std::string plain_key(StepId id, const AttentionConfig& c, const char* part, TokenUnit unit = TokenUnit::Word);
 
 // The fill a boolean mask writes, as the texts quote it: "-inf", "-1e20",
 // "finfo(float32).min = -3.403e+38" or the chosen number (in the compute dtype).
@@ -87,7 +87,7 @@ std::string masked_text(const AttentionConfig& c, const Catalogue& cat) {
                          : value <= -1e4f   ? "step.attn_masked.explanation_finite"
                                             : "step.attn_masked.explanation_value";
     const std::string fill = fill_text(c, cat);
-    return join(cat.format(why, {{"fill", fill}}), cat.format(effect, {{"fill", fill}, {"keys", c.S_total()}}));
+    return join_sentences(cat.format(why, {{"fill", fill}}), cat.format(effect, {{"fill", fill}, {"keys", c.S_total()}}), cat);
 }
 
 // A recipe whose code calls .contiguous() on the transpose back (core/recipe.h,
@@ -109,13 +109,14 @@ bool generic_reshape(StepId id, const AttentionConfig& c) {
     return id == StepId::Concat && c.variant != Variant::Stacked && find_recipe(c.recipe) == nullptr;
 }
 
-std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
     const std::string key = key_of(id, "explanation");
     switch (id) {
-        case StepId::Tokens: return cat.format(key, {{"tokens", c.L()}});
+        case StepId::Tokens: return cat.format(plain_key(id, c, "explanation", unit), {{"tokens", c.L()}});
         case StepId::TokenEmbedding: return cat.format(key, {{"embed", c.E()}});
         case StepId::PositionEmbedding: return cat.format(key, {{"last_position", c.L() - 1}});
-        case StepId::EmbeddingSum: case StepId::LayerInput: case StepId::Residual: case StepId::NextTokenProbs:
+        case StepId::NextTokenProbs: return cat.text(plain_key(id, c, "explanation", unit));
+        case StepId::EmbeddingSum: case StepId::LayerInput: case StepId::Residual:
         case StepId::PredictedTokens: return cat.text(key);
         case StepId::Norm: return cat.format(key, {{"embed", c.E()}});
         case StepId::Input:  // the input's own width: d_in, which differs from E in the from-scratch articles
@@ -138,7 +139,7 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
                                                             {"heads", c.H()},
                                                             {"group", c.H() / std::max(1, c.H_kv())}});
         case StepId::AttnWeightsAvg:  // with dropout, the mean of the dropped weights, as torch returns
-            return c.dropout > 0.0f ? join(cat.text(key), cat.text("step.attn_weights_avg.after_dropout")) : cat.text(key);
+            return c.dropout > 0.0f ? join_sentences(cat.text(key), cat.text("step.attn_weights_avg.after_dropout"), cat) : cat.text(key);
         case StepId::AttnScaled:
             switch (c.scale.kind) {
                 case ScaleKind::Hidden:
@@ -159,7 +160,7 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
             // Without an output projection (selfatt-v1) the joined heads are the module's output.
             const std::string joined = cat.format(plain_key(id, c, "explanation"),
                                                   {{"heads", c.H()}, {"head_dim", c.head_dim()}, {"embed", c.E()}});
-            return c.no_out_proj ? join(joined, cat.text("step.concat.no_out_proj")) : joined;
+            return c.no_out_proj ? join_sentences(joined, cat.text("step.concat.no_out_proj"), cat) : joined;
         }
         case StepId::Out: return cat.text(key);
     }
@@ -172,7 +173,10 @@ bool is_stacked_heads(StepId id, const AttentionConfig& c) {
 
 // The stacked concat is a torch.cat, not a contiguous copy plus view; a scale other than
 // 1/sqrt(d_h) has its own title and formula.
-std::string plain_key(StepId id, const AttentionConfig& c, const char* part) {
+std::string plain_key(StepId id, const AttentionConfig& c, const char* part, TokenUnit unit) {
+    // A character-level model (tiny-lm-zh) cuts the sentence into characters and predicts the next one.
+    if (unit == TokenUnit::Character && (id == StepId::Tokens || id == StepId::NextTokenProbs))
+        return key_of(id, "characters") + "." + part;
     if (id == StepId::Concat && c.variant == Variant::Stacked) return std::string("step.concat.stacked.") + part;
     if (const char* texts = head_join_texts(id, c)) return key_of(id, texts) + "." + part;
     if (generic_reshape(id, c)) return std::string("step.concat.reshape.") + part;
@@ -189,22 +193,26 @@ std::string plain_key(StepId id, const AttentionConfig& c, const char* part) {
 
 }  // namespace
 
-StepText describe_step(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+StepText describe_step(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
     if (is_stacked_heads(id, c)) return stacked_heads_text(id, c, cat);
     // The mask's formula quotes the fill in use (scores[mask] = -1e20).
     const std::string formula = id == StepId::AttnMasked ? cat.format(plain_key(id, c, "formula"), {{"fill", fill_text(c, cat)}})
-                                                         : cat.text(plain_key(id, c, "formula"));
-    return {cat.text(plain_key(id, c, "title")), formula, explanation(id, c, cat)};
+                                                         : cat.text(plain_key(id, c, "formula", unit));
+    return {cat.text(plain_key(id, c, "title", unit)), formula, explanation(id, c, cat, unit)};
 }
 
-std::string step_title(StepId id, const AttentionConfig& c, const Catalogue& cat) {
+std::string step_title(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
     if (is_stacked_heads(id, c)) return stacked_heads_text(id, c, cat).title;
-    return cat.text(plain_key(id, c, "title"));
+    return cat.text(plain_key(id, c, "title", unit));
 }
 
-StepText describe_step(const Step& step, const AttentionConfig& c, const Catalogue& cat) { return describe_step(step.id, c, cat); }
+StepText describe_step(const Step& step, const Trace& trace, const Catalogue& cat) {
+    return describe_step(step.id, trace.config, cat, trace.model.token_unit);
+}
 
-std::string step_title(const Step& step, const AttentionConfig& c, const Catalogue& cat) { return step_title(step.id, c, cat); }
+std::string step_title(const Step& step, const Trace& trace, const Catalogue& cat) {
+    return step_title(step.id, trace.config, cat, trace.model.token_unit);
+}
 
 std::string copy_badge(StepId id, const AttentionConfig& c, const Catalogue& cat) {
     if (id != StepId::Concat) return "";
@@ -230,7 +238,7 @@ std::string describe_scaling_effect(const ScalingEffect& e, int head_dim, const 
     const char* verdict = e.max_weight_unscaled < 0.5f   ? "inspector.scaling.changes_little"
                           : e.max_weight_unscaled > 0.9f ? "inspector.scaling.nearly_one_hot"
                                                          : "inspector.scaling.spreads";
-    return join(numbers, cat.text(verdict));
+    return join_sentences(numbers, cat.text(verdict), cat);
 }
 
 std::string fully_masked_row_note(const Trace& trace, int batch_item, int head, int row, const Catalogue& cat) {

@@ -10,6 +10,7 @@
 #include "core/step_id.h"
 #include "core/step_text.h"
 #include "core/trace.h"
+#include "core/vocabulary.h"
 
 namespace attn::text {
 
@@ -19,14 +20,24 @@ struct StepText {
     std::string explanation;  // a few plain sentences quoting the configuration's sizes
 };
 
-// Text for step `id` under `config` (the variant and mask change some of it).
-StepText describe_step(StepId id, const AttentionConfig& config, const Catalogue& catalogue = active());
-// Only the title (the timeline and the status line need no more).
-std::string step_title(StepId id, const AttentionConfig& config, const Catalogue& catalogue = active());
+// The key of a text that names what one token of a trained model is: `word_key` for a
+// word-level model (tiny-lm), `character_key` for a character-level one (tiny-lm-zh).
+inline const char* token_unit_key(TokenUnit unit, const char* word_key, const char* character_key) {
+    return unit == TokenUnit::Character ? character_key : word_key;
+}
 
-// The same for a step of a trace (the views' usual entry point).
-StepText describe_step(const Step& step, const AttentionConfig& config, const Catalogue& catalogue = active());
-std::string step_title(const Step& step, const AttentionConfig& config, const Catalogue& catalogue = active());
+// Text for step `id` under `config` (the variant and mask change some of it; `unit`, what
+// one token of the model is, changes the tokens and next-token steps).
+StepText describe_step(StepId id, const AttentionConfig& config, const Catalogue& catalogue = active(),
+                       TokenUnit unit = TokenUnit::Word);
+// Only the title (the timeline and the status line need no more).
+std::string step_title(StepId id, const AttentionConfig& config, const Catalogue& catalogue = active(),
+                       TokenUnit unit = TokenUnit::Word);
+
+// The same for a step of a trace (the views' usual entry point): its configuration and,
+// for a trained model, its token unit.
+StepText describe_step(const Step& step, const Trace& trace, const Catalogue& catalogue = active());
+std::string step_title(const Step& step, const Trace& trace, const Catalogue& catalogue = active());
 
 // What a step that is not a view does to storage ("a copy: torch.cat writes a new
 // buffer" for the stacked concat); "" for other steps.

@@ -4,7 +4,8 @@ the loader reads, without training (tests/test_model_training_data.cpp runs it):
 
   1. add_zh_text turns each card's English fields into exactly the committed card's
      per-language objects and example_<lang> fields (app/io/model_card.cpp reads those);
-  2. the sentence generators (tasks.py, tasks_zh.py) still draw the sentences the models were
+  2. each card's token_unit and script_forms are what train.py's vocabulary_facts writes;
+  3. the sentence generators (tasks.py, tasks_zh.py) still draw the sentences the models were
      trained and measured on: a hash of 3000 training and 3000 held-out sentences per model,
      drawn with a fixed seed, is the one taken before the generators were shared.
 
@@ -57,6 +58,18 @@ def check_zh_cards():
     return problems
 
 
+def check_vocabulary_facts():
+    """Each committed card's token_unit and script_forms are what train.py writes."""
+    problems = []
+    for name, cfg in train.MODELS.items():
+        with open(os.path.join(HERE, name + ".json"), encoding="utf-8") as f:
+            committed = json.load(f)
+        for key, value in train.vocabulary_facts(cfg).items():
+            if committed.get(key) != value:
+                problems.append("%s: the card's %s is not what train.py writes (%s)" % (name, key, json.dumps(value, ensure_ascii=False)))
+    return problems
+
+
 def sentence_digest(batch, max_len):
     h = hashlib.sha256()
     for want_held_out in (False, True):
@@ -74,7 +87,7 @@ def check_sentences():
 
 
 def main():
-    problems = check_zh_cards() + check_sentences()
+    problems = check_zh_cards() + check_vocabulary_facts() + check_sentences()
     for p in problems:
         print("FAILED: " + p)
     if not problems:

@@ -16,6 +16,16 @@ TO_TRADITIONAL = {"见": "見", "欢": "歡", "帮": "幫", "红": "紅", "丽":
                   "张": "張", "猫": "貓", "鸟": "鳥", "马": "馬", "后": "後", "垫": "墊",
                   "飞": "飛", "发": "發"}
 
+
+
+def script_forms(vocab):
+    """The card's "script_forms" (app/io/model_card.cpp): for each script, the tokens of `vocab`
+    written in the other one and their form in this one, so a window in zh-Hant shows 貓 where
+    the model predicts 猫 (and zh-Hans 猫 for 貓). Only pairs whose both forms are tokens."""
+    pairs = sorted((s, t) for s, t in TO_TRADITIONAL.items() if s in vocab and t in vocab)
+    return {"zh-Hans": {t: s for s, t in pairs}, "zh-Hant": {s: t for s, t in pairs}}
+
+
 MALE = ["小明", "大伟", "张三", "李四"]
 FEMALE = ["小红", "丽丽", "小美", "王芳"]
 ANIMALS = ["小狗", "小猫", "小鸟", "小马"]
@@ -148,7 +158,7 @@ ZH_METRIC_TEXT = {
     "previous_token": ("looks at the previous character (weight on t-1)",
                        "看前一个字（位置 t-1 上的权重）", "看前一個字（位置 t-1 上的權重）"),
     "first_token": ("rests on the first token <bos> (weight on position 0)",
-                    "停在第一个词元 <bos> 上（位置 0 上的权重）", "停在第一個詞元 <bos> 上（位置 0 上的權重）"),
+                    "停在第一个词元 <bos> 上（位置 0 上的权重）", "停在第一個 token <bos> 上（位置 0 上的權重）"),
     "self": ("looks at its own character (weight on t)",
              "看自己这个字（位置 t 上的权重）", "看自己這個字（位置 t 上的權重）"),
     "comma_to_subject": ("from the comma '，', looks at the subject",

@@ -62,7 +62,7 @@ MODELS = {
                        zh_text={"description": ("字级语言模型，用生成的简单中文句子训练，简体和繁体都认得",
                                                 "字級語言模型，用產生的簡單中文句子訓練，簡體和繁體都認得"),
                                 "reading_the_output": ("probs 的第 t 行是词元 t 之后下一个字的概率分布",
-                                                       "probs 的第 t 列是詞元 t 之後下一個字的機率分布")},
+                                                       "probs 的第 t 列是 token t 之後下一個字的機率分布")},
                        zh_claims={m: texts[1:] for m, texts in tasks_zh.ZH_METRIC_TEXT.items()},
                        zh_example=("小狗看见了小猫，它跑了。", "小狗看見了小貓，它跑了。")),
     "reverse": dict(kind="algorithmic", vocab=tasks.REVERSE_VOCAB, dim=64, heads=2, layers=1, max_len=8,
@@ -74,8 +74,8 @@ MODELS = {
                                              "把 8 個數字倒過來：位置 i 輸出位置 7-i 上的數字（編碼器，無遮罩）"),
                              "reading_the_output": ("logits 第 i 行的 argmax 是输出的第 i 个数字；输出就是倒过来的输入",
                                                     "logits 第 i 列的 argmax 是輸出的第 i 個數字；輸出就是倒過來的輸入")},
-                    zh_claims={"mirror_position": ("位置 i 注意镜像位置 L-1-i（平均权重；反对角线）",
-                                                   "位置 i 注意鏡像位置 L-1-i（平均權重；反對角線）")}),
+                    zh_claims={"mirror_position": ("位置 i 关注镜像位置 L-1-i（平均权重；反对角线）",
+                                                   "位置 i 關注鏡像位置 L-1-i（平均權重；反對角線）")}),
     "sort": dict(kind="algorithmic", vocab=tasks.SORT_VOCAB, dim=64, heads=2, layers=1, max_len=17,
                  mlp=True, causal=True, steps=1000, batch=64, lr=3e-3, seed=13, bos=False,
                  example="7 2 9 0 5 3 | 0 2 3 5 7 9",
@@ -85,8 +85,8 @@ MODELS = {
                                           "把「|」前面 4 到 8 個互不相同的數字排序：每個輸出的數字預測下一個更大的數字"),
                           "reading_the_output": ("因果：logits 第 t 行的 argmax 是 t 之后的词元；从 '|' 开始，它依次写出排好序的数字",
                                                  "因果：logits 第 t 列的 argmax 是 t 之後的 token；從「|」開始，它依序寫出排好序的數字")},
-                 zh_claims={"next_larger": ("从 '|' 和每个输出的数字出发，注意存着下一个输出数字（即下一个更大的数字）的输入位置（平均权重）",
-                                            "從「|」和每個輸出的數字出發，注意存著下一個輸出數字（即下一個更大的數字）的輸入位置（平均權重）")}),
+                 zh_claims={"next_larger": ("从 '|' 和每个输出的数字出发，关注存着下一个输出数字（即下一个更大的数字）的输入位置（平均权重）",
+                                            "從「|」和每個輸出的數字出發，關注存著下一個輸出數字（即下一個更大的數字）的輸入位置（平均權重）")}),
 }
 HELD_OUT_COUNT = {"tiny-lm": 400, "tiny-lm-zh": 400, "reverse": 400, "sort": 400}
 ZH_LANGS = ("zh-Hans", "zh-Hant")
@@ -514,6 +514,14 @@ def tokenizer_text(cfg):
     return split + ("; <bos> is put in front" if cfg["bos"] else "; no <bos>")
 
 
+def vocabulary_facts(cfg):
+    """The card's "token_unit" and, for a vocabulary in two scripts, "script_forms": what the
+    window reads to word the tokens step and to show each token in the script in use."""
+    if not cfg.get("split_chars"):
+        return {"token_unit": "word"}
+    return {"token_unit": "character", "script_forms": tasks_zh.script_forms(cfg["vocab"])}
+
+
 def add_zh_text(card, cfg):
     """The card's Chinese text in the form app/io/model_card.cpp reads (assets/models/README.md,
     "The card's words in other languages"): each prose field of `zh_text` and each head claim
@@ -554,6 +562,7 @@ def build(name):
         "head_dim": cfg["dim"] // cfg["heads"], "mlp_dim": 4 * cfg["dim"] if cfg["mlp"] else 0,
         "vocab_size": len(cfg["vocab"]), "max_len": cfg["max_len"], "vocabulary": cfg["vocab"],
         "tokenizer": tokenizer_text(cfg),
+        **vocabulary_facts(cfg),
         "prepend_bos": cfg["bos"],
         "architecture": {"norm": "layernorm", "norm_eps": 1e-5, "norm_placement": "pre",
                          "position_embedding": "learned", "mlp": cfg["mlp"],

@@ -16,6 +16,7 @@
 
 #include "core/dims.h"
 #include "core/message.h"
+#include "core/vocabulary.h"
 #include "core/weights.h"
 
 namespace attn {
@@ -48,6 +49,8 @@ struct ModelSpec {
     Message description;      // one line
     int layers = 0, heads = 0, hidden_dim = 0, mlp_dim = 0, vocab_size = 0, max_len = 0;
     std::vector<std::string> vocabulary;  // V words; index = token id
+    TokenUnit token_unit = TokenUnit::Word;  // the card's "token_unit": what one token is
+    ScriptForms script_forms;                // the card's "script_forms": tokens per script (may be empty)
     bool prepend_bos = false;             // put <bos> in front of the words
     bool causal = false;                  // a query sees only keys at or before it
     bool mlp = false;                     // each layer has LN2 + MLP after attention

@@ -68,6 +68,8 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     info.layers = spec.layers;
     info.tokens = tokens.tokens;
     info.vocabulary = spec.vocabulary;
+    info.token_unit = spec.token_unit;
+    info.script_forms = spec.script_forms;
     info.unknown_words = tokens.unknown_words;
     for (int id : run.predicted_ids) info.predicted_tokens.push_back(spec.vocabulary[static_cast<size_t>(id)]);
     // What the cell explanations read (core/explain_cell_model.cpp): small next to the steps.

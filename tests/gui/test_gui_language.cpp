@@ -110,7 +110,7 @@ TEST_CASE("switching language keeps the step, the configuration and the pinned c
         CHECK(state.results.trace == trace);  // the same trace object ...
         CHECK(state.results.posted_generation == generation);  // ... and no request posted
         // The explanation shows the step's title in the new language.
-        const std::string title = text::describe_step(trace->steps[static_cast<size_t>(scores)], trace->config).title;
+        const std::string title = text::describe_step(trace->steps[static_cast<size_t>(scores)], *trace).title;
         CHECK(shows(drawn_text(text::label("window.explanation")), title));
     }
 }

@@ -7,6 +7,7 @@
 #include "app/gui/display/step_notes.h"
 #include "app/gui/views/controls/view_controls.h"
 #include "app/text/languages.h"
+#include "app/text/step_text.h"
 #include "headless_imgui.h"
 #include "tests/lang/pseudo_language.h"
 
@@ -357,4 +358,108 @@ TEST_CASE("a claim's sentence follows the language: tiny-lm-zh gives traditional
     CHECK(state.session.sentence_in_use.find("然后") == std::string::npos);
     CHECK(state.session.model_layer == claim->layer);
     CHECK(state.session.unknown_note.empty());
+}
+
+namespace {
+
+// The Simplified characters of tiny-lm-zh's vocabulary whose Traditional form differs
+// (assets/models/tasks_zh.py, TO_TRADITIONAL), and those Traditional forms.
+const std::vector<std::string> kSimplifiedOnly = {"见", "欢", "帮", "红", "丽", "伟", "张", "猫", "鸟", "马", "后", "垫", "飞", "发"};
+const std::vector<std::string> kTraditionalOnly = {"見", "歡", "幫", "紅", "麗", "偉", "張", "貓", "鳥", "馬", "後", "墊", "飛", "發"};
+
+// The characters of `words` (one list) that `text` contains.
+std::vector<std::string> found_in(const std::string& text, const std::vector<std::string>& words) {
+    std::vector<std::string> found;
+    for (const std::string& w : words)
+        if (text.find(w) != std::string::npos) found.push_back(w);
+    return found;
+}
+
+// tiny-lm-zh computed on `sentence` (the card's example in the other script).
+AppState tiny_lm_zh_on(const std::string& sentence) {
+    AppState state;
+    REQUIRE(choose_model(state.session, "tiny-lm-zh").empty());
+    state.session.sentence = sentence;
+    REQUIRE(follow_model_sentence(state.session));
+    compute_into(state);
+    return state;
+}
+
+}  // namespace
+
+TEST_CASE("tiny-lm-zh's tokens and predictions are shown in the script of the language in use") {
+    SUBCASE("zh-Hant: a Simplified sentence and every vocabulary token are drawn in Traditional") {
+        test::LanguageScope scope("zh-Hant");
+        const AppState state = tiny_lm_zh_on("小狗看见了小猫，它跑了。");
+        const Trace& trace = *state.results.trace;
+        const DisplayModel& model = *state.results.model;
+        // The model's own tokens are untouched (its numbers come from them) ...
+        CHECK(trace.model.tokens[4] == "见");
+        CHECK(std::count(trace.model.vocabulary.begin(), trace.model.vocabulary.end(), "猫") == 1);
+        // ... and everything drawn from them is Traditional: row labels, vocabulary labels.
+        std::string drawn;
+        for (const std::string& token : model.query_tokens) drawn += model.shown_token(token);
+        for (const std::string& token : model.vocabulary) drawn += model.shown_token(token);
+        CHECK(drawn.find("見") != std::string::npos);
+        CHECK_MESSAGE(found_in(drawn, kSimplifiedOnly).empty(), drawn);
+        const std::vector<std::string> notes = step_notes(trace, trace.index_of(StepId::NextTokenProbs), 0);
+        REQUIRE(notes.size() >= 2);
+        for (const std::string& note : notes) CHECK_MESSAGE(found_in(note, kSimplifiedOnly).empty(), note);
+        CHECK(notes[1].rfind("「了」之後的下一個字：", 0) == 0);  // the row before the last, after 了
+    }
+    SUBCASE("zh-Hans: a Traditional sentence is drawn in Simplified") {
+        test::LanguageScope scope("zh-Hans");
+        const AppState state = tiny_lm_zh_on("小狗看見了小貓，它跑了。");
+        const DisplayModel& model = *state.results.model;
+        std::string drawn;
+        for (const std::string& token : model.query_tokens) drawn += model.shown_token(token);
+        for (const std::string& token : model.vocabulary) drawn += model.shown_token(token);
+        CHECK(drawn.find("猫") != std::string::npos);
+        CHECK_MESSAGE(found_in(drawn, kTraditionalOnly).empty(), drawn);
+    }
+    SUBCASE("English keeps the model's own spelling") {
+        const AppState state = tiny_lm_zh_on("小狗看見了小貓，它跑了。");
+        CHECK(state.results.model->shown_token("貓") == "貓");
+    }
+}
+
+TEST_CASE("the tokens and next-token steps say what one token of the model is") {
+    const AppState words = state_for_model("tiny-lm", 0);
+    const AppState characters = state_for_model("tiny-lm-zh", 0);
+    const auto words_of = [](const AppState& state, StepId id) {
+        const Trace& trace = *state.results.trace;
+        return text::describe_step(trace.steps[static_cast<size_t>(trace.index_of(id))], trace);
+    };
+    CHECK(words_of(words, StepId::NextTokenProbs).title == "Next-word probabilities");
+    CHECK(words_of(characters, StepId::NextTokenProbs).title == "Next-character probabilities");
+    CHECK(words_of(words, StepId::Tokens).explanation.find("cut at spaces") != std::string::npos);
+    const text::StepText chinese_tokens = words_of(characters, StepId::Tokens);
+    CHECK(chinese_tokens.explanation.find("cut at spaces") == std::string::npos);
+    CHECK(chinese_tokens.explanation.find("lower case") == std::string::npos);
+    CHECK(chinese_tokens.formula.find("character") != std::string::npos);
+    {
+        test::LanguageScope scope("zh-Hant");
+        CHECK(words_of(characters, StepId::NextTokenProbs).title == "下一個字的機率");
+        CHECK(words_of(characters, StepId::Tokens).formula.find("每個字") != std::string::npos);
+        CHECK(words_of(words, StepId::NextTokenProbs).title == "下一個詞的機率");
+    }
+    const Trace& trace = *characters.results.trace;
+    const std::vector<std::string> notes = step_notes(trace, trace.index_of(StepId::NextTokenProbs), 0);
+    REQUIRE_FALSE(notes.empty());
+    CHECK(notes[0].rfind("next character after '", 0) == 0);
+}
+
+TEST_CASE("the card's held-out figures are a list in the catalogue's own punctuation") {
+    AppState state;
+    REQUIRE(choose_model(state.session, "tiny-lm-zh").empty());
+    const auto heldout_line = [&] {
+        for (const std::string& line : model_card_lines(state.session.model->spec, 0))
+            if (line.find(text::tr("model.metric.copied_word_accuracy")) != std::string::npos) return line;
+        return std::string();
+    };
+    CHECK(heldout_line().find(", ") != std::string::npos);
+    test::LanguageScope scope("zh-Hans");
+    const std::string line = heldout_line();
+    CHECK_MESSAGE(line.find(", ") == std::string::npos, line);
+    CHECK_MESSAGE(line.find("、") != std::string::npos, line);
 }

@@ -35,7 +35,7 @@ TEST_CASE("every step draws its title, shape and timeline at every moment of its
         const int n = state.ui.playback.step_count();
         for (int step = 0; step < n; ++step) {
             const Step& shown = state.results.trace->steps[static_cast<size_t>(step)];
-            const std::string title = text::describe_step(shown, state.results.trace->config).title;
+            const std::string title = text::describe_step(shown, *state.results.trace).title;
             CAPTURE(shown.name());
             for (float progress : {0.0f, 0.37f, 1.0f}) {
                 state.ui.playback.set_position(step, progress);
@@ -284,14 +284,14 @@ TEST_CASE("switching language redraws the labels from the same trace, windows in
     const ImGuiWindow* controls = drawn_window(text::label("window.controls"));
     REQUIRE(controls);
     const ImVec2 pos = controls->Pos, size = controls->Size;
-    CHECK(text::describe_step(trace->steps.front(), trace->config).title == text::tr("step.input.title"));
+    CHECK(text::describe_step(trace->steps.front(), *trace).title == text::tr("step.input.title"));
 
     test::LanguageScope scope("pseudo");
     imgui.frame(state, false, false);
     imgui.frame(state, false, false);
     // The bracketed menu titles are wider: the words drawn really changed...
     CHECK(menu_bar_content_right() > english_menu + 10.0f);
-    CHECK(text::describe_step(trace->steps.front(), trace->config).title == "[Input tokens]");
+    CHECK(text::describe_step(trace->steps.front(), *trace).title == "[Input tokens]");
     // ...while the window is the same ImGui window, in the same place,
     const ImGuiWindow* pseudo_controls = drawn_window(text::label("window.controls"));
     CHECK(std::string(text::label("window.controls")) == "[Controls]###window.controls");

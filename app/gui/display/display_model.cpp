@@ -1,6 +1,8 @@
 // Trace -> DisplayModel. Runs on the compute worker; see display_model.h.
 #include "app/gui/display/display_model.h"
 
+#include "app/text/token_script.h"
+
 #include "app/gui/display/panel_pixels.h"
 #include "app/gui/display/step_notes.h"
 #include "app/gui/display/projection.h"
@@ -405,6 +407,7 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
     DisplayModel model;
     model.query_tokens = std::move(query_tokens);
     model.vocabulary = trace.model.vocabulary;
+    model.script_forms = trace.model.script_forms;
     model.key_tokens = std::move(key_tokens);
     model.heads = std::max(1, trace.config.H());
     model.head_dim = std::max(1, trace.config.head_dim());
@@ -475,6 +478,10 @@ bool complete_display_model(const Trace& trace, DisplayModel& model, const std::
         fill_step(trace, model, plan, sd);
     }
     return true;
+}
+
+const std::string& DisplayModel::shown_token(const std::string& token) const {
+    return text::shown_token(script_forms, token);
 }
 
 bool DisplayModel::complete() const {

@@ -113,6 +113,7 @@ struct DisplayModel {
     std::vector<StepDisplay> steps;  // same order as Trace::steps
     std::vector<std::string> query_tokens, key_tokens;
     std::vector<std::string> vocabulary;  // a trained model's words, by id ("" for random weights)
+    ScriptForms script_forms;             // the model card's tokens per script (text/token_script.h)
     int batch_item = 0;
     ColourScale colour_scale;        // the choice the ranges were made with
     int heads = 1;
@@ -122,6 +123,9 @@ struct DisplayModel {
     bool signed_difference = false;
     // True when every step is built (complete_display_model has nothing left to do).
     bool complete() const;
+    // `token` (a row, column or vocabulary label) as drawn in the language in use: a
+    // two-script model's token in that language's script.
+    const std::string& shown_token(const std::string& token) const;
 };
 
 // Builds every step when `focus_step` is kAllSteps.

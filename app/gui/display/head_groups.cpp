@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "app/text/languages.h"
+#include "app/text/text_join.h"
 
 namespace attn::gui {
 
@@ -39,13 +41,12 @@ std::string head_groups_note(const AttentionConfig& config, StepId id) {
     if (step_info(id).holds_kv_heads()) {
         return text::trf("canvas.note.kv_heads", {{"kv_heads", g.kv_heads}, {"share", g.share()}, {"share_minus_one", g.share() - 1}});
     }
-    std::string groups;
+    std::vector<std::string> groups;
     const int shown = std::min(g.kv_heads, 4);  // a long list would not fit on one line
-    for (int k = 0; k < shown; ++k) {
-        groups += (k ? ", " : "") + text::trf("canvas.note.kv_group", {{"first", k * g.share()}, {"last", (k + 1) * g.share() - 1}, {"group", k}});
-    }
-    if (shown < g.kv_heads) groups += ", ...";
-    return text::trf("canvas.note.kv_groups", {{"groups", groups}, {"kv_heads", g.kv_heads}, {"share", g.share()}});
+    for (int k = 0; k < shown; ++k)
+        groups.push_back(text::trf("canvas.note.kv_group", {{"first", k * g.share()}, {"last", (k + 1) * g.share() - 1}, {"group", k}}));
+    if (shown < g.kv_heads) groups.push_back("...");
+    return text::trf("canvas.note.kv_groups", {{"groups", text::join_list(groups)}, {"kv_heads", g.kv_heads}, {"share", g.share()}});
 }
 
 }  // namespace attn::gui

@@ -5,6 +5,9 @@
 #include <numeric>
 
 #include "app/text/languages.h"
+#include "app/text/step_text.h"
+#include "app/text/text_join.h"
+#include "app/text/token_script.h"
 #include "core/model/tokenizer.h"
 
 namespace attn::gui {
@@ -29,23 +32,28 @@ std::pair<std::string, std::vector<int>> repeated_word(const std::vector<std::st
 // "1, 4 and 7": the positions listed, the last joined by the catalogue's "and".
 std::string positions_text(const std::vector<int>& positions) {
     if (positions.empty()) return "";
-    std::string list;
-    for (size_t i = 0; i + 1 < positions.size(); ++i) list += (i == 0 ? "" : ", ") + std::to_string(positions[i]);
+    std::vector<std::string> all_but_last;
+    for (size_t i = 0; i + 1 < positions.size(); ++i) all_but_last.push_back(std::to_string(positions[i]));
+    const std::string list = text::join_list(all_but_last);
     const std::string last = std::to_string(positions.back());
     return list.empty() ? last : text::trf("notes.positions_and", {{"list", list}, {"last", last}});
 }
 
-// "next word after 'ran': . 0.93, and 0.02, ..." from row `row` of a (B, L, V) tensor.
+// A token of the model's vocabulary as drawn in the language in use (text/token_script.h).
+std::string shown(const Trace& trace, const std::string& token) { return text::shown_token(trace.model.script_forms, token); }
+
+// "next word after 'ran': . 0.93, and 0.02, ..." from row `row` of a (B, L, V) tensor
+// (a character-level model's line says "next character").
 std::string next_word_line(const Trace& trace, const Tensor& probs, int batch_item, int row) {
     const int vocab = static_cast<int>(probs.dim(2));
     std::vector<float> values(static_cast<size_t>(vocab));
     for (int v = 0; v < vocab; ++v) values[static_cast<size_t>(v)] = probs.at({batch_item, row, v});
     const std::vector<std::string>& words = trace.model.vocabulary;
     const std::vector<std::string>& tokens = trace.model.tokens;
-    std::string line = text::trf("notes.next_word",
-                                 {{"word", row < static_cast<int>(tokens.size()) ? tokens[static_cast<size_t>(row)] : "?"}});
+    std::string line = text::trf(text::token_unit_key(trace.model.token_unit, "notes.next_word", "notes.next_character"),
+                                 {{"word", row < static_cast<int>(tokens.size()) ? shown(trace, tokens[static_cast<size_t>(row)]) : "?"}});
     for (const auto& [index, p] : top_k(values.data(), vocab, 5)) {
-        const std::string word = index < static_cast<int>(words.size()) ? words[static_cast<size_t>(index)] : std::to_string(index);
+        const std::string word = index < static_cast<int>(words.size()) ? shown(trace, words[static_cast<size_t>(index)]) : std::to_string(index);
         line += "  " + word + " " + text::fixed(p, 2);
     }
     return line;
@@ -79,11 +87,11 @@ std::vector<std::string> step_notes(const Trace& trace, int step_index, int batc
         break;
     case ModelNote::SameRow:
         if (!word.empty())
-            notes.push_back(text::trf("notes.same_row", {{"word", word}, {"positions", positions_text(positions)}}));
+            notes.push_back(text::trf("notes.same_row", {{"word", shown(trace, word)}, {"positions", positions_text(positions)}}));
         break;
     case ModelNote::SumsDiffer:
         if (!word.empty()) {
-            notes.push_back(text::trf("notes.sums_differ", {{"word", word}, {"positions", positions_text(positions)}}));
+            notes.push_back(text::trf("notes.sums_differ", {{"word", shown(trace, word)}, {"positions", positions_text(positions)}}));
             notes.push_back(text::tr("notes.tell_apart"));
         } else {
             notes.push_back(text::tr("notes.own_row"));
@@ -99,7 +107,7 @@ std::vector<std::string> step_notes(const Trace& trace, int step_index, int batc
             }
         } else if (!trace.model.predicted_tokens.empty()) {
             std::string tokens;
-            for (const std::string& t : trace.model.predicted_tokens) tokens += (tokens.empty() ? "" : " ") + t;
+            for (const std::string& t : trace.model.predicted_tokens) tokens += (tokens.empty() ? "" : " ") + shown(trace, t);
             notes.push_back(text::trf("notes.model_output", {{"tokens", tokens}}));
         }
         // On the shown layer's steps (not the prediction itself): the prediction uses every layer.

@@ -4,6 +4,7 @@
 
 #include "app/io/model_loader.h"
 #include "app/text/languages.h"
+#include "app/text/text_join.h"
 #include "core/model/tokenizer.h"
 
 namespace attn::gui {
@@ -122,11 +123,10 @@ std::vector<CardLine> model_card(const ModelSpec& spec, int layer) {
                                                         {"threshold", text::fixed(claim.threshold, 2)}}),
                          static_cast<int>(i)});
     }
-    std::string training;
-    for (const auto& [name, value] : spec.heldout_figures) {
-        training += (training.empty() ? "" : ", ") +
-                    text::trf("model.card.figure", {{"name", metric_name(name)}, {"value", text::fixed(value, 2)}});
-    }
+    std::vector<std::string> figures;
+    for (const auto& [name, value] : spec.heldout_figures)
+        figures.push_back(text::trf("model.card.figure", {{"name", metric_name(name)}, {"value", text::fixed(value, 2)}}));
+    const std::string training = text::join_list(figures);
     if (!training.empty()) lines.push_back({text::trf("model.card.heldout", {{"figures", training}})});
     if (spec.final_train_loss >= 0) lines.push_back({text::trf("model.card.loss", {{"loss", text::fixed(spec.final_train_loss, 4)}})});
     const auto& penalty = spec.attention_entropy_penalty;

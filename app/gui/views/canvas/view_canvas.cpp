@@ -182,7 +182,8 @@ Painter canvas_painter(const CanvasFrame& frame) {
     p.style.col_header = p.small_size() + 3.0f * s;
     // Gutter wide enough for the longest token (clipped at ~9 characters).
     float gutter = p.measure(frame.fonts.small, "0000").x;
-    for (const auto& t : frame.model->query_tokens) gutter = std::max(gutter, p.measure(frame.fonts.small, clip_label(t, 9)).x);
+    for (const auto& t : frame.model->query_tokens)
+        gutter = std::max(gutter, p.measure(frame.fonts.small, clip_label(frame.model->shown_token(t), 9)).x);
     p.style.row_gutter = gutter + 10.0f * s;
     return p;
 }

@@ -49,7 +49,7 @@ std::string axis_label(const Painter& p, AxisLabels kind, int i) {
     const auto& tokens = kind == AxisLabels::QueryTokens ? p.f->model->query_tokens
                          : kind == AxisLabels::KeyTokens ? p.f->model->key_tokens
                                                          : p.f->model->vocabulary;
-    if (kind != AxisLabels::Indices && i < static_cast<int>(tokens.size())) return tokens[static_cast<size_t>(i)];
+    if (kind != AxisLabels::Indices && i < static_cast<int>(tokens.size())) return p.f->model->shown_token(tokens[static_cast<size_t>(i)]);
     return std::to_string(i);
 }
 

@@ -59,7 +59,7 @@ void draw_rotation_band(const Painter& p, const CanvasUi& ui, const Rect& area) 
     const AttentionConfig& config = p.f->trace->config;
     const bool keys = step_info(id).side == StepSide::Key;
     const auto& tokens = keys ? p.f->model->key_tokens : p.f->model->query_tokens;
-    const std::string token = row < static_cast<int>(tokens.size()) ? tokens[static_cast<size_t>(row)] : std::to_string(row);
+    const std::string token = row < static_cast<int>(tokens.size()) ? p.f->model->shown_token(tokens[static_cast<size_t>(row)]) : std::to_string(row);
     const text::Params words = {{"vector", std::string(keys ? "k" : "q")},
                                 {"head", step_head_label(config, id, head, false)},
                                 {"token", token},

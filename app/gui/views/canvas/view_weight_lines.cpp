@@ -22,8 +22,8 @@ constexpr int kLabelChars = 9;
 // The width of one printed weight ("0.00") and the space after it.
 float number_width(const Painter& p, float size) { return measure_at(p, size, "0.00").x + 6.0f * p.f->scale; }
 
-std::string token_label(const std::vector<std::string>& tokens, int i) {
-    return i < static_cast<int>(tokens.size()) ? clip_label(tokens[static_cast<size_t>(i)], kLabelChars) : std::to_string(i);
+std::string token_label(const DisplayModel& model, const std::vector<std::string>& tokens, int i) {
+    return i < static_cast<int>(tokens.size()) ? clip_label(model.shown_token(tokens[static_cast<size_t>(i)]), kLabelChars) : std::to_string(i);
 }
 
 uint32_t head_colour(const Painter& p, int head, float alpha) {
@@ -82,7 +82,7 @@ void draw_labels(const Painter& p, const TokenColumns& c, bool left, const std::
     const std::vector<float>& ys = left ? c.query_y : c.key_y;
     const float size = c.labels.font_px, gap = 6.0f * p.f->scale;
     for (int i : rows) {
-        const std::string label = token_label(tokens, i);
+        const std::string label = token_label(*p.f->model, tokens, i);
         const float w = measure_at(p, size, label).x;
         const float x = left ? c.query_x - gap - w : c.key_x + gap;
         const ImVec2 at(x, ys[static_cast<size_t>(i)] - size * 0.5f);
@@ -212,8 +212,9 @@ WeightLinesStyle lines_style(const Painter& p, const Rect& area, int heads) {
     float widest = measure_at(p, style.font_px, "000").x;
     for (const std::vector<std::string>* tokens : {&p.f->model->query_tokens, &p.f->model->key_tokens})
         for (const std::string& t : *tokens) {
-            widest = std::max(widest, measure_at(p, style.font_px, clip_label(t, kLabelChars)).x);
-            style.longest_label = std::max(style.longest_label, static_cast<int>(utf8_length(clip_label(t, kLabelChars))));
+            const std::string label = clip_label(p.f->model->shown_token(t), kLabelChars);
+            widest = std::max(widest, measure_at(p, style.font_px, label).x);
+            style.longest_label = std::max(style.longest_label, static_cast<int>(utf8_length(label)));
         }
     style.label_w = std::min(widest + 8.0f * s, area.w * 0.25f);
     // Room for every head's weight beside each column when it takes under a fifth of the

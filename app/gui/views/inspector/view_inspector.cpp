@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/gui/display/format.h"
 #include "app/gui/state/follow_state.h"
@@ -12,6 +13,8 @@
 #include "app/gui/views/inspector/view_inspector_rules.h"
 #include "core/explain_cell.h"
 #include "app/text/step_text.h"
+#include "app/text/text_join.h"
+#include "app/text/token_script.h"
 
 namespace attn::gui {
 namespace {
@@ -37,7 +40,8 @@ std::string describe_index(const Results& results, const Step& step, const std::
                              : role == DimRole::KeyPos     ? results.key_tokens
                              : role == DimRole::Vocabulary ? results.trace->model.vocabulary
                                                            : kNoWords;
-        if (i < static_cast<int64_t>(tokens.size())) s += " '" + tokens[static_cast<size_t>(i)] + "'";
+        if (i < static_cast<int64_t>(tokens.size()))
+            s += " '" + text::shown_token(results.trace->model.script_forms, tokens[static_cast<size_t>(i)]) + "'";
     }
     return s + "]";
 }
@@ -109,9 +113,10 @@ void draw_inspector(const Results& results, CanvasUi& canvas, int current_step, 
     draw_cell_explanation(results, step, e, origins);
     // The cells the canvas highlights for this one, so the count is on record too.
     if (e.rule != CellRule::Given && e.rule != CellRule::Parameter) {
-        std::string reads;
+        std::vector<std::string> parts;
         for (const StepCells& h : e.highlights)
-            reads += (reads.empty() ? "" : ", ") + trf("inspector.reads.part", {{"cells", h.cells.size()}, {"step", step_name(h.step)}});
+            parts.push_back(trf("inspector.reads.part", {{"cells", h.cells.size()}, {"step", step_name(h.step)}}));
+        const std::string reads = text::join_list(parts);
         if (!reads.empty()) {  // wrapped: "reads 2 of q_heads, 1 of rope_cos, 1 of rope_sin" outgrows a 1024-wide window
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
             text_wrapped(trf("inspector.reads", {{"cells", reads}}));

@@ -11,10 +11,13 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "app/gui/display/colormap.h"
 #include "app/gui/display/format.h"
 #include "app/text/step_text.h"
+#include "app/text/text_join.h"
+#include "app/text/token_script.h"
 #include "core/step_text.h"
 
 namespace attn::gui {
@@ -92,14 +95,18 @@ void omitted_line(const CellExplanation& e) {
 }
 
 std::string key_label(const Results& results, int64_t j) {
-    return j < static_cast<int64_t>(results.key_tokens.size()) ? std::to_string(j) + " " + results.key_tokens[static_cast<size_t>(j)]
-                                                             : std::to_string(j);
+    if (j >= static_cast<int64_t>(results.key_tokens.size())) return std::to_string(j);
+    const ScriptForms none;
+    const ScriptForms& forms = results.trace ? results.trace->model.script_forms : none;
+    return std::to_string(j) + " " + text::shown_token(forms, results.key_tokens[static_cast<size_t>(j)]);
 }
 
 // Vocabulary entry `id` of a model trace, quoted; the bare id when there is no such word.
 std::string word_of(const Trace& trace, int64_t id) {
     const auto& words = trace.model.vocabulary;
-    return id >= 0 && id < static_cast<int64_t>(words.size()) ? "'" + words[static_cast<size_t>(id)] + "'" : std::to_string(id);
+    return id >= 0 && id < static_cast<int64_t>(words.size())
+               ? "'" + text::shown_token(trace.model.script_forms, words[static_cast<size_t>(id)]) + "'"
+               : std::to_string(id);
 }
 
 // A table of a dot product's terms: index, the two factors, their product. `head_width`
@@ -268,8 +275,9 @@ void draw_mask(const CellExplanation& e, int64_t i, int64_t j, const MaskedBy& b
             if (!e.mask_reasons.empty()) text_wrapped(mask_reason_text(e, e.mask_reasons.front()));
             break;
         case CellRule::MaskFilled: {
-            std::string why;
-            for (MaskReason r : e.mask_reasons) why += (why.empty() ? "" : "; ") + mask_reason_text(e, r, by);
+            std::vector<std::string> reasons;
+            for (MaskReason r : e.mask_reasons) reasons.push_back(mask_reason_text(e, r, by));
+            const std::string why = text::join_clauses(reasons);
             const bool infinite = std::isinf(e.mask_fill);
             text_wrapped(trf(infinite ? "inspector.mask.filled_inf" : "inspector.mask.filled_finite",
                              {{"key", as_ll(j)}, {"query", as_ll(i)}, {"mask", why}, {"fill", format_value(e.mask_fill)}}));
@@ -416,7 +424,9 @@ void logits_table(const Trace& trace, const CellExplanation& e, bool probabiliti
 
 void draw_prediction(const Trace& trace, const CellExplanation& e) {
     const int64_t t = e.cell.index[1];
-    text_wrapped(trf("inspector.prediction.row", {{"row", as_ll(t)}, {"later", e.later_layers}, {"max", format_value(e.row_max)},
+    // "next word after position 3" / "next character after position 3", as the model reads.
+    const char* row_key = text::token_unit_key(trace.model.token_unit, "inspector.prediction.row", "inspector.prediction.character_row");
+    text_wrapped(trf(row_key, {{"row", as_ll(t)}, {"later", e.later_layers}, {"max", format_value(e.row_max)},
                                                   {"sum", format_value(e.exp_sum)}}));
     logits_table(trace, e, true);
     text_wrapped(trf("inspector.prediction.cell", {{"word", word_of(trace, e.cell.index[2])}, {"logit", format_value(e.operand_value)},

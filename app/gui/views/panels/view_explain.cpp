@@ -19,7 +19,7 @@ void draw_explanation(const Trace* trace, int index, int batch_item, bool light_
         return;
     }
     const Step& step = trace->steps[static_cast<size_t>(index)];
-    const text::StepText words = text::describe_step(step, trace->config);
+    const text::StepText words = text::describe_step(step, *trace);
     ImGui::PushFont(fonts.large);
     text_wrapped((std::to_string(index + 1) + ". " + words.title).c_str());
     ImGui::PopFont();

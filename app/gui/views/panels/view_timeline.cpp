@@ -101,7 +101,7 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
         }
         if (ImGui::IsItemHovered()) {
             // Name, title and formula: what the tab shortens (the kind alone repeated the title).
-            const text::StepText words = text::describe_step(step, trace->config);
+            const text::StepText words = text::describe_step(step, *trace);
             ImGui::SetTooltip("%d %s: %s%s\n%s", i + 1, step.name(), words.title.c_str(),
                               step.is_view ? tr("timeline.tab_tip_view_suffix") : "", words.formula.c_str());
         }

@@ -23,7 +23,7 @@ TitleStrip measure_title_strip(const AppState& state, const FrameContext& ctx, f
     if (trace && !trace->steps.empty()) {
         const int count = static_cast<int>(trace->steps.size());
         const int index = std::clamp(state.ui.playback.step(), 0, count - 1);
-        strip.words = text::describe_step(trace->steps[static_cast<size_t>(index)], trace->config);
+        strip.words = text::describe_step(trace->steps[static_cast<size_t>(index)], *trace);
         strip.title = std::to_string(index + 1) + " / " + std::to_string(count) + "   " + strip.words.title;
         // Presenting a lesson in the window: the slide's place and title first (present_ui.h).
         const PresentUi& present = state.ui.present;
