@@ -37,8 +37,10 @@ struct CompareState {
     TraceDifference difference;
     std::shared_ptr<const DisplayModel> difference_model;
     std::shared_ptr<const Trace> made_from_a, made_from_b;
+    std::vector<float> magnitudes;  // per step of A: the largest |value| in A or B (rounding's yardstick)
     std::string contrast;    // the ready contrast chosen last (compare_contrasts.h), "" for none
     Message contrast_error;  // why the last contrast could not be set up
+    Message contrast_note;   // how it was set up instead (a trained model's stand-in), else empty
     std::vector<SaturationRow> saturation;  // filled by the "scale" contrast
 };
 

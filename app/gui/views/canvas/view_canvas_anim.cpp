@@ -37,7 +37,8 @@ std::vector<int> morph_sources(const Painter& p, const StepDisplay& sd, const St
 void decorate(const Painter& p, const StepDisplay& sd, int panel, const PanelPlace& place, int k, int grid_cols,
               bool grid, float alpha) {
     draw_panel_frame(p, sd, panel, place.rect, grid, alpha);
-    const bool first_in_row = grid ? (k % std::max(1, grid_cols) == 0) : (k == 0);
+    // The first panel of each grid row or band of column groups carries the row labels.
+    const bool first_in_row = grid || grid_cols > 1 ? (k % std::max(1, grid_cols) == 0) : (k == 0);
     if (first_in_row) draw_row_labels(p, sd, place.rect, place.cell_h);
     const int first_col = sd.joined ? k * sd.panels[static_cast<size_t>(panel)].cols : 0;
     draw_col_labels(p, sd, place.rect, place.cell_w, first_col);

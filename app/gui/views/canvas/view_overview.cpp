@@ -9,6 +9,7 @@
 #include "app/gui/display/colormap.h"
 #include "app/gui/display/weight_focus.h"
 #include "app/gui/views/canvas/view_canvas_notes.h"
+#include "app/gui/window/cjk_wrap.h"
 #include "app/gui/window/test_hook.h"
 #include "app/text/languages.h"
 #include "core/text_split.h"
@@ -127,12 +128,12 @@ void draw_tooltip(const Painter& p, float top, const OverviewThumb& t, const std
     tip.dl = ImGui::GetWindowDrawList();
     draw_picture(tip, t.picture, top, Rect{at.x, at.y, side, side});
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side * 1.6f);
-    if (t.peak.counted_rows == 0) ImGui::TextWrapped("%s", text::tr("overview.peak_none"));
+    if (t.peak.counted_rows == 0) text_wrapped(text::tr("overview.peak_none"));
     else
-        ImGui::TextWrapped("%s", text::trf("overview.tip.peak", {{"max", text::fixed(static_cast<double>(t.peak.mean_max), 3)},
+        text_wrapped(text::trf("overview.tip.peak", {{"max", text::fixed(static_cast<double>(t.peak.mean_max), 3)},
                                                                  {"entropy", text::fixed(static_cast<double>(t.peak.mean_entropy), 3)},
                                                                  {"word", focus_word(t.peak.mean_entropy)}}).c_str());
-    if (!t.claim.empty()) ImGui::TextWrapped("%s", text::trf("overview.tip.claim", {{"claim", text::render(t.claim)}}).c_str());
+    if (!t.claim.empty()) text_wrapped(text::trf("overview.tip.claim", {{"claim", text::render(t.claim)}}).c_str());
     ImGui::TextDisabled("%s", text::tr(t.ref.layer < 0 ? "overview.tip.mean" : "overview.tip.click"));
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
