@@ -20,8 +20,13 @@ void start_compare(AppState& state) {
     c.saturation.clear();
 }
 
-void stop_compare(AppState& state) {
+bool stop_compare(AppState& state) {
+    // A random stand-in for a trained model (compare_contrasts.h) was only the contrast's
+    // vehicle: A goes back to the model and the text typed for it.
+    const bool restore = !state.compare.contrast_note.empty();
+    if (restore) state.session = state.compare.base;
     state.compare = CompareState{};
+    return restore;
 }
 
 bool controls_edit_b(const AppState& state) { return state.compare.on && state.compare.editing_b; }

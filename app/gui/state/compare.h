@@ -47,7 +47,9 @@ struct CompareState {
 // Turns compare mode on: B starts as a copy of A (same trace, so A − B is 0 everywhere
 // until B is edited) and the controls edit B.
 void start_compare(AppState& state);
-void stop_compare(AppState& state);
+// Turns compare mode off; A stays as the last contrast set it, except a random stand-in for
+// a trained model, which goes back to that model. Returns true when A changed (recompute it).
+bool stop_compare(AppState& state);
 // The session the controls edit now: B in compare mode with the switch on B, else A.
 bool controls_edit_b(const AppState& state);
 // Brings the difference up to date with both traces and builds its step `step` (an index

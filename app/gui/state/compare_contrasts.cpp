@@ -74,9 +74,11 @@ Result<ContrastSetup> setup_on(const cli::SetupText& current, const Contrast& co
     return ContrastSetup{std::move(a.value()), std::move(b.value()), {}};
 }
 
+std::string model_name(const io::Problem& problem) { return problem.model ? problem.model->spec.name : ""; }
+
 // A and B differ in what they compute: another model, or another configuration.
 bool sides_differ(const ContrastSetup& setup) {
-    return setup.a.model != setup.b.model || cli::command_line_of(setup.a.config) != cli::command_line_of(setup.b.config);
+    return model_name(setup.a) != model_name(setup.b) || cli::command_line_of(setup.a.config) != cli::command_line_of(setup.b.config);
 }
 
 }  // namespace
@@ -87,9 +89,12 @@ Result<ContrastSetup> contrast_setup(const Session& session, const Contrast& con
     if (!session.model || (setup && sides_differ(setup.value()))) return setup;
     // The trained model fixes what this contrast changes (its scaling, heads, mask, ...): the
     // contrast runs on the model's sizes and tokens with random weights, where it shows.
-    Result<io::Problem> stand_in = cli::compared_problem(current, "--model=none");
+    // The tokens the model read (<bos>, <unk> for unknown words), as the random weights read them.
+    Result<io::Problem> model = cli::compared_problem(current, "");
+    if (!model) return setup;
+    Result<io::Problem> stand_in = cli::compared_problem(setup_text_of(model.value(), current), "--model=none");
     if (!stand_in) return setup;
-    const cli::SetupText random = cli::setup_of(stand_in.value(), "", current.model_words);
+    const cli::SetupText random = cli::setup_of(stand_in.value(), "", setup_text_of(model.value(), current).model_words);
     Result<ContrastSetup> shown = setup_on(random, contrast, more_heads(stand_in.value().config));
     if (!shown) return setup;
     shown.value().note = Message("compare.contrast.random_stand_in", {{"name", session.model->spec.name}});

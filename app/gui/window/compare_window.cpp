@@ -54,8 +54,11 @@ void choose_contrast(AppState& state, WindowParts& parts, const std::string& id,
 
 void apply_compare_actions(AppState& state, Actions& actions, WindowParts& parts, double now) {
     if (actions.toggle_compare) {
-        if (state.compare.on) stop_compare(state);
-        else start_compare(state);
+        if (state.compare.on) {
+            if (stop_compare(state)) post_request(state, parts, now);
+        } else {
+            start_compare(state);
+        }
     }
     if (!actions.compare_contrast.empty()) {
         choose_contrast(state, parts, actions.compare_contrast, now);

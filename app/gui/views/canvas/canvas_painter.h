@@ -49,6 +49,14 @@ struct CanvasFrame {
     // prefix, "A", "B", "A − B") and legend only; every band around it is folded.
     bool bare = false;
     std::string caption_prefix;
+    // Another picture of the same step whose cells print with the same rule (compare mode:
+    // A's and B's columns), so one is never bare while the other prints numbers. Null: none.
+    struct NumberPeer {
+        const Trace* trace = nullptr;
+        const DisplayModel* model = nullptr;
+        int step = -1;
+    };
+    NumberPeer number_peer;
     float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
     Fonts fonts;
     // The session's painted mask (painted_mask.h), or null where painting is not offered

@@ -196,6 +196,13 @@ std::vector<std::string> caption_lines(const Painter& p, const std::string& capt
             lines.push_back(line);
             line.clear();
         }
+        if (line.empty() && p.measure(p.f->fonts.regular, piece).x > width) {
+            // A piece wider than the line ("(B=1, H=2, L=5, S=5)" in a compare column) wraps at its spaces.
+            std::vector<std::string> parts = wrap_cjk_lines(p.f->fonts.regular ? *p.f->fonts.regular : *ImGui::GetFont(), p.font_size(), piece, width);
+            for (size_t i = 0; i + 1 < parts.size(); ++i) lines.push_back(parts[i]);
+            line = parts.empty() ? "" : parts.back();
+            continue;
+        }
         line += (line.empty() ? "" : gap) + piece;
     }
     if (!line.empty()) lines.push_back(line);
@@ -216,6 +223,7 @@ struct TopLine {
     float legend_w = 0, legend_block_w = 0, legend_bar_h = 0, legend_h = 0;
     int title_lines = 1;  // the legend title's lines
     bool legend_on_top = false;
+    bool swatch_below = false;  // the masked cells' swatch under the legend, not beside it
     Rect legend_rect;
     // Where "numbers hidden" goes when the caption's line holds it (offset from the body's
     // top left); has_hidden_spot false: it needs a line of its own under the legend.
@@ -236,7 +244,7 @@ TopLine plan_top_line(const Painter& p, const CanvasUi& ui, const Rect& body) {
         const float beside_w = t.caption_w + 16.0f * s + p.measure(frame.fonts.regular, frame.notice).x;
         t.notice_beside = t.caption.size() == 1 && beside_w <= text_w;
         if (t.notice_beside) t.caption_w = beside_w;
-        else t.notice = wrap_cjk_lines(*frame.fonts.regular, p.font_size(), frame.notice, body.w);
+        else t.notice = wrap_cjk_lines(frame.fonts.regular ? *frame.fonts.regular : *ImGui::GetFont(), p.font_size(), frame.notice, body.w);
     }
     const int text_lines = static_cast<int>(t.caption.size() + t.notice.size());
     // The colour legend sits beside the caption when the line has room (the rows below
@@ -254,6 +262,10 @@ TopLine plan_top_line(const Painter& p, const CanvasUi& ui, const Rect& body) {
     const float title_h = static_cast<float>(t.title_lines) * legend_line_h(p);
     t.caption_h = static_cast<float>(text_lines) * line_h + 6.0f * s;
     t.legend_h = title_h - 2.0f + p.small_size() + t.legend_bar_h + 6.0f * s;
+    // Under the picture, the masked cells' swatch goes left of the bar when it fits there,
+    // else on a line of its own under the bar's numbers (a narrow compare column).
+    t.swatch_below = !t.legend_on_top && t.legend_block_w > t.legend_w && t.legend_block_w > body.w;
+    if (t.swatch_below) t.legend_h += t.legend_bar_h * 1.6f + 4.0f * s;
     t.top_h = t.legend_on_top ? std::max(t.caption_h, title_h - 2.0f + t.legend_bar_h + p.small_size() + 6.0f * s) : t.caption_h;
     if (t.legend_on_top) {
         t.legend_rect = Rect{body.right() - frame.top_right_reserved - t.legend_w, body.y + title_h, t.legend_w, t.legend_bar_h};
@@ -463,8 +475,9 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
 
     if (!frame.key_beside) {
         const float title_h = static_cast<float>(top.title_lines) * legend_line_h(p);
-        draw_legend(p, sd, legend_on_top ? legend_rect : Rect{body.right() - legend_w, body.bottom() + title_h + 6.0f * s - 2.0f, legend_w, legend_bar_h},
-                    true, legend_on_top ? legend_w : body.w);
+        const Rect bar = legend_on_top ? legend_rect : Rect{body.right() - legend_w, body.bottom() + title_h + 6.0f * s - 2.0f, legend_w, legend_bar_h};
+        draw_legend(p, sd, bar, !top.swatch_below, legend_on_top ? legend_w : body.w);
+        if (top.swatch_below) draw_masked_swatch(p, sd, ImVec2(body.x + 2.0f, bar.bottom() + p.small_size() + 4.0f * s + legend_bar_h * 0.3f), legend_bar_h);
     }
     if (strip) draw_storage_strip(p, strip_area);
     ui.storage_rect = strip ? strip_area : Rect{};

@@ -9,6 +9,7 @@
 #include "app/gui/display/head_groups.h"
 #include "app/gui/views/canvas/view_canvas_anim.h"
 #include "app/gui/views/canvas/view_canvas_follow.h"
+#include "app/gui/views/canvas/view_canvas_notes.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -205,10 +206,12 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
         std::vector<std::string> lines;
         for (const std::string& piece : pieces) {
             if (!lines.empty() && p.measure(p.f->fonts.small, lines.back() + " " + piece).x <= slot.w) lines.back() += " " + piece;
-            else lines.push_back(piece);
+            else
+                for (std::string& part : wrap_notes(p, {piece}, slot.w)) lines.push_back(std::move(part));  // a piece wider than the column wraps
         }
         const uint32_t title_color = per_head ? pack_rgba(with_contrast(step_head_color(p.f->trace->config, source_id, source_head), p.pal.background_rgb, 4.5f)) : p.pal.dim_text;
-        p.dl->PushClipRect(ImVec2(slot.x, slot.y), ImVec2(slot.right(), slot.bottom()), true);
+        // (The clip starts a little left of the text: a glyph's bearing may reach left of its pen.)
+        p.dl->PushClipRect(ImVec2(slot.x - 2.0f, slot.y), ImVec2(slot.right(), slot.bottom()), true);
         for (size_t l = 0; l < lines.size(); ++l) {
             p.text(p.f->fonts.small, ImVec2(slot.x, slot.y + static_cast<float>(l) * (p.small_size() + 2.0f)), title_color, lines[l]);
         }

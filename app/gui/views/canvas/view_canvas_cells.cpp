@@ -143,13 +143,20 @@ namespace {
 int step_decimals(const Painter& p, int step, int max_chars) {
     for (const auto& [key, decimals] : p.decimals_memo)
         if (key == std::make_pair(step, max_chars)) return decimals;
-    const Tensor& t = p.step(step).tensor;
     std::vector<float> values;
-    for (const Panel& pn : p.display(step).panels) {
-        if (static_cast<int64_t>(pn.rows) * pn.cols > kMaxCellsWithNumbers) continue;
-        for (int i = 0; i < pn.rows; ++i)
-            for (int j = 0; j < pn.cols; ++j) values.push_back(cell_value(t, pn, i, j));
-    }
+    const auto add_values = [&](const Tensor& t, const StepDisplay& sd) {
+        for (const Panel& pn : sd.panels) {
+            if (static_cast<int64_t>(pn.rows) * pn.cols > kMaxCellsWithNumbers) continue;
+            for (int i = 0; i < pn.rows; ++i)
+                for (int j = 0; j < pn.cols; ++j) values.push_back(cell_value(t, pn, i, j));
+        }
+    };
+    add_values(p.step(step).tensor, p.display(step));
+    // The peer's values too (compare mode's other column): one rule for both pictures.
+    const CanvasFrame::NumberPeer& peer = p.f->number_peer;
+    if (peer.trace && peer.model && step == p.f->step && peer.step >= 0 && peer.step < static_cast<int>(peer.model->steps.size()) &&
+        peer.model->steps[static_cast<size_t>(peer.step)].built)
+        add_values(peer.trace->steps[static_cast<size_t>(peer.step)].tensor, peer.model->steps[static_cast<size_t>(peer.step)]);
     const int decimals = values.empty() ? -1 : choose_cell_decimals(values.data(), values.size(), max_chars);
     p.decimals_memo.emplace_back(std::make_pair(step, max_chars), decimals);
     return decimals;

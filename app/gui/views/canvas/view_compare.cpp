@@ -119,12 +119,16 @@ Actions draw_compare_canvas(const AppState& state, UiState& ui, const FrameConte
     const CanvasUi shown = ui.canvas;
     ui.canvas.hovered = CellRef{};
 
-    const CanvasFrame frame_a = column_frame(a, state.session, ui, state, ctx, "compare.a");
-    draw_column(frame_a, shown, ui.canvas, columns[0], a_step);
-
+    CanvasFrame frame_a = column_frame(a, state.session, ui, state, ctx, "compare.a");
     const Step& step = a.trace->steps[static_cast<size_t>(a_step)];
     const int b_step = b_step_of(state, a_step);
-    if (!c.b_results.trace || !c.b_results.model) {
+    const bool b_ready = c.b_results.trace && c.b_results.model;
+    // A and B print their cells' numbers by one rule, chosen over both (the same cell size
+    // never hides A's numbers while B prints its own).
+    if (b_ready && b_step >= 0) frame_a.number_peer = {c.b_results.trace.get(), c.b_results.model.get(), b_step};
+    draw_column(frame_a, shown, ui.canvas, columns[0], a_step);
+
+    if (!b_ready) {
         const std::string why = c.b_results.compute_error.empty() ? tr("compare.b_computing") : text::render(c.b_results.compute_error);
         draw_column_message(tr("compare.b"), why, columns[1]);
         return {};
@@ -136,6 +140,7 @@ Actions draw_compare_canvas(const AppState& state, UiState& ui, const FrameConte
         CanvasFrame frame_b = column_frame(c.b_results, c.b, ui, state, ctx, "compare.b");
         frame_b.cache = ctx.compare_b_cache;
         frame_b.step = b_step;
+        frame_b.number_peer = {a.trace.get(), a.model.get(), a_step};
         draw_column(frame_b, shown, ui.canvas, columns[1], a_step);
     }
 

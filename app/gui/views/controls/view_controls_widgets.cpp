@@ -107,9 +107,10 @@ namespace {
 
 // The value of the slider just drawn (ImGui's centred text left empty) inside its frame, on
 // the side away from the grab at `ratio` (0..1 of its travel): never under the grab.
-void draw_value_aside(const std::string& value, float ratio, float grab_w) {
+void draw_value_aside(const std::string& value, float ratio, float frame_w, float grab_w) {
     if (ImGui::TempInputIsActive(ImGui::GetItemID())) return;  // Ctrl+click: a text field there
-    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+    // The frame only: the item's rectangle also holds the label right of it.
+    const ImVec2 lo = ImGui::GetItemRectMin(), hi(lo.x + frame_w, ImGui::GetItemRectMax().y);
     const float pad = ImGui::GetStyle().FramePadding.x, w = ImGui::CalcTextSize(value.c_str()).x;
     const float grab_x = lo.x + 2.0f + grab_w * 0.5f + std::clamp(ratio, 0.0f, 1.0f) * (hi.x - lo.x - 4.0f - grab_w);
     const float x = grab_x > (lo.x + hi.x) * 0.5f ? lo.x + pad : hi.x - pad - w;
@@ -130,22 +131,25 @@ float travel_ratio(float v, float lo, float hi, bool logarithmic) {
 }  // namespace
 
 bool slider_int_aside(const char* label, int* value, int lo, int hi, const char* format, ImGuiSliderFlags flags) {
+    const float frame_w = ImGui::CalcItemWidth();
     const bool changed = ImGui::SliderInt(label, value, lo, hi, "", flags);
     char text[64];
     std::snprintf(text, sizeof text, format, *value);
-    const float width = ImGui::GetItemRectSize().x - 4.0f;
+    const float width = frame_w - 4.0f;
     const float grab_w = std::min(width, std::max(width / static_cast<float>(hi - lo + 1), ImGui::GetStyle().GrabMinSize));
     draw_value_aside(text, travel_ratio(static_cast<float>(*value), static_cast<float>(lo), static_cast<float>(hi),
                                         (flags & ImGuiSliderFlags_Logarithmic) != 0),
-                     grab_w);
+                     frame_w, grab_w);
     return changed;
 }
 
 bool slider_float_aside(const char* label, float* value, float lo, float hi, const char* format, ImGuiSliderFlags flags) {
+    const float frame_w = ImGui::CalcItemWidth();
     const bool changed = ImGui::SliderFloat(label, value, lo, hi, "", flags);
     char text[64];
     std::snprintf(text, sizeof text, format, static_cast<double>(*value));
-    draw_value_aside(text, travel_ratio(*value, lo, hi, (flags & ImGuiSliderFlags_Logarithmic) != 0), ImGui::GetStyle().GrabMinSize);
+    draw_value_aside(text, travel_ratio(*value, lo, hi, (flags & ImGuiSliderFlags_Logarithmic) != 0), frame_w,
+                     ImGui::GetStyle().GrabMinSize);
     return changed;
 }
 
