@@ -28,9 +28,9 @@ FocusLayout focus_layout(const Painter& p, const StepDisplay& sd, float w) {
     out.title = wrap_notes(p, {text::tr("focus.summary_title")}, w);
     out.swatch_w = p.small_size() * 0.6f + 4.0f * p.f->scale;
     for (const HeadFocus& h : sd.focus) out.entry_w = std::max(out.entry_w, p.measure(p.f->fonts.small, head_focus_line(h)).x);
-    out.entry_w += out.swatch_w + 20.0f * p.f->scale;
+    out.entry_w += 24.0f * p.f->scale;  // the swatch and a gap
     out.per_line = std::max(1, static_cast<int>(w / std::max(1.0f, out.entry_w)));
-    const float text_w = std::max(1.0f, std::min(out.entry_w, w) - out.swatch_w);
+    const float text_w = std::max(1.0f, std::min(out.entry_w - 12.0f * p.f->scale, w - out.swatch_w));
     int row_lines = 0;
     for (size_t k = 0; k < sd.focus.size(); ++k) {
         out.entries.push_back(wrap_notes(p, {head_focus_line(sd.focus[k])}, text_w));
