@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "app/cli/compare_options.h"
+#include "app/cli/config_options.h"
 #include "app/gui/display/compare_difference.h"
 #include "app/gui/state/app_state.h"
 #include "app/gui/state/compare_contrasts.h"
@@ -222,4 +223,91 @@ TEST_CASE("the batch item and the layer move both sides; the rest stays each sid
     a.model_layer = 1;
     CHECK_FALSE(share_view_choices(a, b));
     CHECK(b.model_layer == 0);
+}
+
+namespace {
+
+// A session showing tiny-lm's layer 0 on `sentence`, as the window holds it.
+Session tiny_lm_session(const std::string& sentence) {
+    Result<io::Problem> problem = cli::problem_from_arguments({"--model=tiny-lm", "--tokens=" + sentence});
+    REQUIRE_MESSAGE(problem, problem.error());
+    Session session;
+    init_from_problem(session, problem.value());
+    session.sentence = session.sentence_in_use = sentence;  // as typed
+    return session;
+}
+
+}  // namespace
+
+TEST_CASE("a contrast a trained model cannot show runs on its sizes with random weights, and says so") {
+    const Session session = tiny_lm_session("the dog saw the cat");
+    for (const Contrast& contrast : contrasts()) {
+        CAPTURE(contrast.id);
+        const Result<ContrastSetup> setup = contrast_setup(session, contrast);
+        REQUIRE_MESSAGE(setup, setup.error());
+        // A and B always compute something different (before: tiny-lm ignored --scale=none,
+        // A and B were the same run and A − B was 0 everywhere).
+        const bool differ = (setup->a.model != nullptr) != (setup->b.model != nullptr) ||
+                            cli::command_line_of(setup->a.config) != cli::command_line_of(setup->b.config);
+        CHECK(differ);
+        const std::string id = contrast.id;
+        if (id == "trained" || id == "stacked" || id == "fused") CHECK(setup->note.empty());  // the model runs them itself
+        if (id == "scale" || id == "causal" || id == "heads") CHECK_FALSE(setup->note.empty());  // tiny-lm fixes these
+        if (setup->note.empty()) continue;
+        CHECK(setup->a.model == nullptr);
+        // The model's sizes and the very tokens it read (<bos> first).
+        CHECK(setup->a.config.hidden_dim == session.config.hidden_dim);
+        CHECK(setup->a.query_tokens.front() == "<bos>");
+    }
+}
+
+TEST_CASE("a ready contrast keeps the sentence as typed, and the model picker's note matches each side") {
+    Session typed;
+    typed.config = sized(5, 8, 2);
+    typed.sentence = typed.sentence_in_use = "The cat saw the Dog";
+    const Result<ContrastSetup> scale = contrast_setup(typed, *find_contrast("scale"));
+    REQUIRE_MESSAGE(scale, scale.error());
+    Session a = typed, b = typed;
+    apply_contrast_side(a, scale->a, typed);
+    apply_contrast_side(b, scale->b, typed);
+    CHECK(a.sentence == "The cat saw the Dog");
+    CHECK(b.sentence == "The cat saw the Dog");
+
+    // tiny-lm with words it does not know: the box keeps them (not "<unk> <unk>").
+    const Session model = tiny_lm_session("The zebra saw the Dog");
+    const Result<ContrastSetup> trained = contrast_setup(model, *find_contrast("trained"));
+    REQUIRE_MESSAGE(trained, trained.error());
+    Session ta = model, tb = model;
+    apply_contrast_side(ta, trained->a, model);
+    apply_contrast_side(tb, trained->b, model);
+    CHECK(ta.sentence == "The zebra saw the Dog");
+    CHECK(ta.model_note.id == "model.note.chosen");
+    // B runs random weights on the tokens tiny-lm read: its box shows them, and its note
+    // says random weights (before: "trained model 'tiny-lm': its sizes are fixed").
+    CHECK(tb.model == nullptr);
+    CHECK(tb.model_note.id == "model.note.random_sized");
+}
+
+TEST_CASE("A − B says exactly 0 for identical runs and rounding for RoPE's offset on the scores") {
+    SUBCASE("identical") {
+        AppState state = compared(sized(4, 8, 2), sized(4, 8, 2));
+        const int w = state.results.trace->index_of(StepId::AttnWeights);
+        refresh_difference(state, w);
+        const StepDisplay& sd = state.compare.difference_model->steps[static_cast<size_t>(w)];
+        CHECK(sd.data_min == 0.0f);
+        CHECK(sd.data_max == 0.0f);
+        CHECK_FALSE(sd.rounding_only);
+    }
+    SUBCASE("RoPE at offsets 0 and 5: the scores differ by rounding only, q_rot for real") {
+        AppState state = compared(rotated(sized(6, 16, 2)), rotated(sized(6, 16, 2), RopeStyle::Half, 5));
+        const int scores = state.results.trace->index_of(StepId::AttnScores);
+        const int q_rot = state.results.trace->index_of(StepId::QRot);
+        refresh_difference(state, scores);
+        refresh_difference(state, q_rot);
+        const DisplayModel& d = *state.compare.difference_model;
+        CHECK(d.steps[static_cast<size_t>(scores)].rounding_only);
+        // The colour range is the rounding's size, wider than the noise: it stays pale.
+        CHECK(d.steps[static_cast<size_t>(scores)].vmax > largest_difference(state.compare.difference, scores));
+        CHECK_FALSE(d.steps[static_cast<size_t>(q_rot)].rounding_only);
+    }
 }

@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 #include <iterator>
 #include <utility>
 
@@ -380,4 +383,86 @@ TEST_CASE("an enlarged head that would be width-bound takes width from its opera
     CHECK(fitted.result.w == doctest::Approx(350.0f).epsilon(0.01));
     // A height-bound head (it wants less than 70%) leaves the operands their 30%.
     CHECK(split_canvas(canvas, 1, 24, 1, 200.0f).sources.w == doctest::Approx(usual.sources.w));
+}
+
+TEST_CASE("a grid is chosen by its cells' short side, not by their area") {
+    // tiny-lm's four 11 x 11 heads at 1024x768: one column gave 16 x 4.6 px cells (the
+    // row height stretched to min_row made the area look largest), 2 x 2 gives squares.
+    LayoutStyle style;  // as the canvas sets it up at UI scale 1
+    style.gap = 16;
+    style.min_row = 16;
+    style.header = 21;
+    style.col_header = 16;
+    const auto cell_of = [&](int gc, float w, float h) {
+        const int gr = (4 + gc - 1) / gc;
+        return fit_cells(11, 11, (w - style.gap * static_cast<float>(gc - 1)) / static_cast<float>(gc),
+                         (h - style.gap * static_cast<float>(gr - 1)) / static_cast<float>(gr) - style.header - style.col_header, style);
+    };
+    for (const float w : {195.0f, 180.0f}) {  // without and with the focus column beside the grid
+        CAPTURE(w);
+        const int gc = best_grid_columns(4, 11, 11, w, 398.0f, style);
+        const CellSize chosen = cell_of(gc, w, 398.0f);
+        for (int other = 1; other <= 4; ++other) {
+            const CellSize c = cell_of(other, w, 398.0f);
+            CHECK(std::min(chosen.w, chosen.h) >= std::min(c.w, c.h) - 1e-3f);
+        }
+        CHECK(gc == 2);
+    }
+}
+
+TEST_CASE("column groups wrap into bands when that gives larger cells, each band with its row labels") {
+    LayoutStyle style;
+    const Rect area{0, 0, 1800, 800};
+    const std::vector<std::pair<int, int>> heads(32, {4, 2});  // -L 4 -E 64 -H 32: q_split
+    const int per_band = column_groups_per_band(Arrangement::ColumnGroups, false, heads, area.w - style.row_gutter, area.h, style);
+    CHECK(per_band < 32);
+    const StepLayout lay = layout_step(Arrangement::ColumnGroups, false, heads, area, style);
+    REQUIRE(lay.panels.size() == 32u);
+    CHECK(lay.grid_cols == per_band);
+    const StepLayout one_band = layout_step(Arrangement::ColumnGroups, true, heads, area, style);  // joined: one band
+    CHECK(one_band.grid_cols == 32);
+    CHECK(std::min(lay.panels[0].cell_w, lay.panels[0].cell_h) > 1.5f * std::min(one_band.panels[0].cell_w, one_band.panels[0].cell_h));
+    for (size_t i = 0; i < lay.panels.size(); ++i) {
+        const Rect& r = lay.panels[i].rect;
+        CAPTURE(i);
+        CHECK(r.right() <= area.right() + 0.01f);
+        CHECK(r.bottom() <= area.bottom() + 0.01f);
+        // A band starts at the row labels' gutter.
+        if (static_cast<int>(i) % lay.grid_cols == 0) CHECK(r.x == doctest::Approx(lay.panels[0].rect.x));
+        for (size_t j = i + 1; j < lay.panels.size(); ++j) {
+            const Rect& o = lay.panels[j].rect;
+            CHECK((r.right() <= o.x + 0.01f || o.right() <= r.x + 0.01f || r.bottom() <= o.y + 0.01f || o.bottom() <= r.y + 0.01f));
+        }
+    }
+}
+
+TEST_CASE("legend ticks never overprint: the 0 goes first, then digits, then the low end") {
+    const auto width_of = [](const std::string& s) { return 7.0f * static_cast<float>(s.size()); };
+    const auto texts = [](int digits) {
+        return digits >= 4 ? std::make_pair(std::string("-0.7045"), std::string("0.7045"))
+                           : digits == 3 ? std::make_pair(std::string("-0.704"), std::string("0.704"))
+                                         : std::make_pair(std::string("-0.70"), std::string("0.70"));
+    };
+    const auto apart = [&](const std::vector<LegendTick>& ticks, float gap) {
+        for (size_t i = 0; i < ticks.size(); ++i)
+            for (size_t j = i + 1; j < ticks.size(); ++j) {
+                const float a0 = ticks[i].x, a1 = a0 + width_of(ticks[i].text), b0 = ticks[j].x, b1 = b0 + width_of(ticks[j].text);
+                if (!(a1 + gap <= b0 + 1e-3f || b1 + gap <= a0 + 1e-3f)) return false;
+            }
+        return true;
+    };
+    SUBCASE("a wide bar keeps all three at four digits") {
+        const auto ticks = place_legend_ticks(texts, true, 0, 260, 6, width_of);
+        CHECK(ticks.size() == 3u);
+        CHECK(ticks[0].text == "-0.7045");
+        CHECK(apart(ticks, 6));
+    }
+    for (const float w : {110.0f, 80.0f, 60.0f, 30.0f}) {
+        CAPTURE(w);
+        const auto ticks = place_legend_ticks(texts, true, 0, w, 6, width_of);
+        CHECK(apart(ticks, 6));
+        for (const LegendTick& t : ticks) CHECK((t.x >= -1e-3f && t.x + width_of(t.text) <= w + 1e-3f));
+        CHECK_FALSE(ticks.empty());
+    }
+    CHECK(place_legend_ticks(texts, true, 0, 30, 6, width_of).size() == 1u);  // only the high end is left
 }

@@ -82,6 +82,9 @@ struct StepDisplay {
     float weight_vmin = -1, weight_vmax = 1;
     StorageStrip strip;
     bool stretched = false;          // probabilities drawn on 0..their own maximum (ColourScale)
+    // Compare mode's A − B (compare_difference.h) holds only float32 rounding here: the
+    // colour range is that rounding's size, so noise such as 6e-8 stays pale.
+    bool rounding_only = false;
     // Weight steps only (attention weights, after dropout): how peaked each row is, per
     // head, for the shown batch item (weight_focus.h); set when the step is built.
     std::vector<HeadFocus> focus;

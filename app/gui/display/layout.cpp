@@ -22,6 +22,19 @@ CellSize fit_cells(int rows, int cols, float w, float h, const LayoutStyle& styl
     return cell;
 }
 
+namespace {
+
+// How good a cell of this size is: its short side first (a 16 x 4.6 px cell reads as
+// badly as a 4.6 px square), its area only between cells with the same short side.
+bool better_cell(const CellSize& a, const CellSize& b) {
+    const float short_a = std::min(a.w, a.h), short_b = std::min(b.w, b.h);
+    if (short_a > short_b * 1.0001f) return true;
+    if (short_b > short_a * 1.0001f) return false;
+    return a.w * a.h > b.w * b.h * 1.0001f;
+}
+
+}  // namespace
+
 int best_grid_columns(int count, int rows, int cols, float w, float h, const LayoutStyle& style) {
     const auto cell_for = [&](int gc) {
         const int gr = (count + gc - 1) / gc;
@@ -31,17 +44,16 @@ int best_grid_columns(int count, int rows, int cols, float w, float h, const Lay
         return fit_cells(rows, cols, slot_w, slot_h, style);
     };
     int best = 1;
-    float best_area = -1.0f;
-    for (int gc = 1; gc <= std::max(1, count); ++gc) {
+    CellSize best_cell = cell_for(1);
+    for (int gc = 2; gc <= std::max(1, count); ++gc) {
         const CellSize c = cell_for(gc);
-        if (c.w * c.h > best_area * 1.0001f) {
-            best_area = c.w * c.h;
+        if (better_cell(c, best_cell)) {
+            best_cell = c;
             best = gc;
         }
     }
     if (cols >= rows) return best;  // square or wide maps (scores): biggest cells win
-    const CellSize top = cell_for(best);
-    const float enough = std::min(std::min(top.w, top.h), style.comfortable_cell);
+    const float enough = std::min(std::min(best_cell.w, best_cell.h), style.comfortable_cell);
     for (int gc = 1; gc < best; ++gc) {
         const CellSize c = cell_for(gc);
         if (std::min(c.w, c.h) >= enough) return gc;
@@ -62,7 +74,48 @@ StepLayout centred(StepLayout layout, const Rect& area) {
 StepLayout layout_left(Arrangement arrangement, bool joined, const std::vector<std::pair<int, int>>& sizes,
                        const Rect& area, const LayoutStyle& style);
 
+// The rows and columns of cells of one band of `per_band` panels side by side (the widest band).
+struct BandShape {
+    int rows = 0, cols = 0;
+};
+BandShape band_shape(const std::vector<std::pair<int, int>>& sizes, int per_band) {
+    BandShape shape;
+    for (size_t start = 0; start < sizes.size(); start += static_cast<size_t>(per_band)) {
+        int cols = 0;
+        for (size_t i = start; i < sizes.size() && i < start + static_cast<size_t>(per_band); ++i) {
+            cols += sizes[i].second;
+            shape.rows = std::max(shape.rows, sizes[i].first);
+        }
+        shape.cols = std::max(shape.cols, cols);
+    }
+    return shape;
+}
+
 }  // namespace
+
+int column_groups_per_band(Arrangement arrangement, bool joined, const std::vector<std::pair<int, int>>& sizes, float w,
+                           float h, const LayoutStyle& style) {
+    const int n = static_cast<int>(sizes.size());
+    // A single matrix, or groups that read as one matrix (joined), stay in one band.
+    if (arrangement != Arrangement::ColumnGroups || joined || n <= 1) return std::max(1, n);
+    const auto cell_for = [&](int per_band) {
+        const int bands = (n + per_band - 1) / per_band;
+        const BandShape shape = band_shape(sizes, per_band);
+        const float band_w = w - style.group_gap * static_cast<float>(per_band - 1);
+        const float band_h = (h - style.gap * static_cast<float>(bands - 1)) / static_cast<float>(bands) - style.header - style.col_header;
+        return fit_cells(shape.rows, shape.cols, band_w, band_h, style);
+    };
+    int best = n;
+    CellSize best_cell = cell_for(n);
+    for (int per_band = n - 1; per_band >= 1; --per_band) {
+        const CellSize c = cell_for(per_band);
+        if (better_cell(c, best_cell)) {
+            best_cell = c;
+            best = per_band;
+        }
+    }
+    return best;
+}
 
 StepLayout layout_step(Arrangement arrangement, bool joined, const std::vector<std::pair<int, int>>& sizes,
                        const Rect& area, const LayoutStyle& style) {
@@ -105,28 +158,34 @@ StepLayout layout_left(Arrangement arrangement, bool joined, const std::vector<s
         return out;
     }
 
-    // Single and ColumnGroups: panels in one row, sharing row labels.
-    int total_cols = 0;
-    int rows = 0;
-    for (const auto& s : sizes) {
-        total_cols += s.second;
-        rows = std::max(rows, s.first);
-    }
+    // Single and ColumnGroups: panels side by side sharing row labels, in as many bands
+    // (rows of groups, each with its own labels) as gives the largest cells.
+    const int per_band = column_groups_per_band(arrangement, joined, sizes, avail_w, area.h, style);
     const float gap = (arrangement == Arrangement::ColumnGroups && !joined) ? style.group_gap : 0.0f;
-    const float gaps = gap * static_cast<float>(n - 1);
-    const float top = area.y + style.header + style.col_header;
-    const CellSize c = fit_cells(rows, total_cols, std::max(1.0f, avail_w - gaps),
-                                 area.h - style.header - style.col_header, style);
-    float x = left;
-    for (const auto& s : sizes) {
+    const float band_gap = style.gap;
+    const int bands = (n + per_band - 1) / per_band;
+    const BandShape shape = band_shape(sizes, per_band);
+    const float band_h = (area.h - band_gap * static_cast<float>(bands - 1)) / static_cast<float>(bands);
+    const CellSize c = fit_cells(shape.rows, shape.cols, std::max(1.0f, avail_w - gap * static_cast<float>(per_band - 1)),
+                                 band_h - style.header - style.col_header, style);
+    out.grid_cols = per_band;
+    float right = left;
+    const float band_step = c.h * static_cast<float>(shape.rows) + style.header + style.col_header + band_gap;
+    for (int i = 0; i < n; ++i) {
+        const int band = i / per_band;
+        if (i % per_band == 0) right = left;
+        const auto& s = sizes[static_cast<size_t>(i)];
         PanelPlace p;
         p.cell_w = c.w;
         p.cell_h = c.h;
-        p.rect = {x, top, c.w * static_cast<float>(s.second), c.h * static_cast<float>(s.first)};
-        x += p.rect.w + gap;
+        p.rect = {right, area.y + static_cast<float>(band) * band_step + style.header + style.col_header,
+                  c.w * static_cast<float>(s.second), c.h * static_cast<float>(s.first)};
+        right += p.rect.w + gap;
         out.panels.push_back(p);
     }
-    out.bounds = {area.x, area.y, x - gap - area.x, top - area.y + c.h * static_cast<float>(rows)};
+    float widest = 0.0f;
+    for (const PanelPlace& p : out.panels) widest = std::max(widest, p.rect.right() - area.x);
+    out.bounds = {area.x, area.y, widest, static_cast<float>(bands) * band_step - band_gap};
     return out;
 }
 
@@ -315,6 +374,21 @@ LabelFit fit_side_labels(float cell, float font_px, float min_font_px, float cha
         fit.every = std::max(1, static_cast<int>(std::ceil(width(fit.font_px, fit.max_chars) / std::max(cell, 0.01f))));
     }
     return fit;
+}
+
+std::vector<LegendTick> place_legend_ticks(const std::function<std::pair<std::string, std::string>(int)>& texts, bool zero,
+                                           float x, float w, float gap, const std::function<float(const std::string&)>& width_of) {
+    for (const int digits : {4, 3, 2}) {
+        const auto [lo, hi] = texts(digits);
+        const float lo_w = width_of(lo), hi_w = width_of(hi);
+        if (x + lo_w + gap > x + w - hi_w) continue;  // the two ends would touch
+        std::vector<LegendTick> ticks{{lo, x}, {hi, x + w - hi_w}};
+        const float zero_w = width_of("0"), zero_x = x + (w - zero_w) * 0.5f;
+        if (zero && zero_x >= x + lo_w + gap && zero_x + zero_w + gap <= x + w - hi_w) ticks.push_back({"0", zero_x});
+        return ticks;
+    }
+    const std::string hi = texts(2).second;
+    return {{hi, x + w - width_of(hi)}};
 }
 
 int step_tab_detail(const std::vector<std::vector<float>>& widths_by_level, int current, float spacing, float avail) {

@@ -2,6 +2,9 @@
 // and the reverse question, which cell is under the mouse. Pure geometry, no ImGui.
 #pragma once
 
+#include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "app/gui/display/display_model.h"
@@ -47,7 +50,7 @@ struct PanelPlace {
 struct StepLayout {
     std::vector<PanelPlace> panels;  // one per Panel, same order
     Rect bounds;                     // everything, labels included
-    int grid_cols = 1;               // for Grid
+    int grid_cols = 1;               // panels per row: Grid columns, or column groups per band
 };
 
 // Places the panels of one step inside `area` (labels and headers included).
@@ -56,8 +59,16 @@ StepLayout layout_step(Arrangement arrangement, bool joined, const std::vector<s
                        const Rect& area, const LayoutStyle& style);
 
 // Columns of a small-multiple grid of `count` panels of (rows, cols) cells that gives the
-// largest cells inside w x h.
+// largest cells inside w x h: the longest short side first (a row taller than wide does not
+// make a sliver cell "large"), then the largest area.
 int best_grid_columns(int count, int rows, int cols, float w, float h, const LayoutStyle& style);
+
+// Column groups per band: non-joined column groups (q_split's heads) wrap into bands,
+// each with its own row labels, when that gives larger cells (32 heads of 2 columns on a
+// 1920 px screen: three bands, not one row of slivers). Joined groups and single panels
+// stay in one band (returns the panel count).
+int column_groups_per_band(Arrangement arrangement, bool joined, const std::vector<std::pair<int, int>>& sizes, float w,
+                           float h, const LayoutStyle& style);
 
 struct CellHit {
     int panel = -1;  // -1: nothing under the point
@@ -147,6 +158,18 @@ LabelFit fit_stacked_labels(float cell, float font_px, float min_font_px, int lo
 // one character per font pixel (~0.6); `min_chars` the shortest useful abbreviation
 // (indices must keep all their digits: pass longest_chars).
 LabelFit fit_side_labels(float cell, float font_px, float min_font_px, float char_w, int longest_chars, int min_chars);
+
+// The numbers under a colour bar from x to x + w: the low end's left-aligned at x, the high
+// end's right-aligned at x + w, and "0" centred for a diverging scale (`zero`). Nothing is
+// drawn over anything else (`gap` pixels apart at least): the 0 goes first, then the ends
+// lose significant digits (4, 3, 2), and when even that does not fit, only the high end is
+// left. `texts(d)` gives the (low, high) texts at d significant digits; `width_of` measures.
+struct LegendTick {
+    std::string text;
+    float x = 0;  // left edge
+};
+std::vector<LegendTick> place_legend_ticks(const std::function<std::pair<std::string, std::string>(int)>& texts, bool zero,
+                                           float x, float w, float gap, const std::function<float(const std::string&)>& width_of);
 
 // Step tabs in one row: the most detailed level of labels (0 = "5 q_split (view)",
 // 1 = "5 q_split", 2 = "5") at which every tab fits into `avail`; the current tab is

@@ -16,11 +16,17 @@ void start_compare(AppState& state) {
     c.made_from_b.reset();
     c.contrast.clear();
     c.contrast_error = {};
+    c.contrast_note = {};
     c.saturation.clear();
 }
 
-void stop_compare(AppState& state) {
+bool stop_compare(AppState& state) {
+    // A random stand-in for a trained model (compare_contrasts.h) was only the contrast's
+    // vehicle: A goes back to the model and the text typed for it.
+    const bool restore = !state.compare.contrast_note.empty();
+    if (restore) state.session = state.compare.base;
     state.compare = CompareState{};
+    return restore;
 }
 
 bool controls_edit_b(const AppState& state) { return state.compare.on && state.compare.editing_b; }
@@ -39,6 +45,7 @@ void refresh_difference(AppState& state, int step) {
     const bool new_pair = a != c.made_from_a || b != c.made_from_b;
     if (new_pair) {
         c.difference = subtract_traces(*a, *b);
+        c.magnitudes = step_magnitudes(*a, *b);
         c.made_from_a = a;
         c.made_from_b = b;
         c.difference_model.reset();
@@ -47,7 +54,8 @@ void refresh_difference(AppState& state, int step) {
     if (c.difference_model && c.difference_model->steps[static_cast<size_t>(step)].built) return;
     // Only the step on screen (and what it reads) is built: stepping builds the next one.
     DisplayModel model = build_difference_model(*c.difference.trace, state.results.query_tokens, state.results.key_tokens,
-                                                state.results.model->batch_item, state.results.model->max_extent, step);
+                                                state.results.model->batch_item, state.results.model->max_extent, step,
+                                                c.magnitudes);
     if (c.difference_model) {
         // Keep the steps built before: only the new one is added.
         for (size_t i = 0; i < model.steps.size(); ++i)

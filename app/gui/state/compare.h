@@ -37,15 +37,19 @@ struct CompareState {
     TraceDifference difference;
     std::shared_ptr<const DisplayModel> difference_model;
     std::shared_ptr<const Trace> made_from_a, made_from_b;
+    std::vector<float> magnitudes;  // per step of A: the largest |value| in A or B (rounding's yardstick)
     std::string contrast;    // the ready contrast chosen last (compare_contrasts.h), "" for none
     Message contrast_error;  // why the last contrast could not be set up
+    Message contrast_note;   // how it was set up instead (a trained model's stand-in), else empty
     std::vector<SaturationRow> saturation;  // filled by the "scale" contrast
 };
 
 // Turns compare mode on: B starts as a copy of A (same trace, so A − B is 0 everywhere
 // until B is edited) and the controls edit B.
 void start_compare(AppState& state);
-void stop_compare(AppState& state);
+// Turns compare mode off; A stays as the last contrast set it, except a random stand-in for
+// a trained model, which goes back to that model. Returns true when A changed (recompute it).
+bool stop_compare(AppState& state);
 // The session the controls edit now: B in compare mode with the switch on B, else A.
 bool controls_edit_b(const AppState& state);
 // Brings the difference up to date with both traces and builds its step `step` (an index

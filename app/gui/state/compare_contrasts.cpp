@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/cli/compare_options.h"
+#include "app/cli/config_options.h"
 #include "app/io/model_problem.h"
 #include "core/model/tokenizer.h"
 
@@ -63,14 +64,58 @@ cli::SetupText setup_text_of(const io::Problem& problem, const cli::SetupText& f
 
 }  // namespace
 
-Result<ContrastSetup> contrast_setup(const Session& session, const Contrast& contrast) {
-    const cli::SetupText current = setup_text_of(session);
+namespace {
+
+Result<ContrastSetup> setup_on(const cli::SetupText& current, const Contrast& contrast, int heads) {
     Result<io::Problem> a = cli::compared_problem(current, contrast.a_options);
     if (!a) return Result<ContrastSetup>::failure(a.message());
-    const std::string b_options = with_heads(contrast.b_options, more_heads(session.config));
-    Result<io::Problem> b = cli::compared_problem(setup_text_of(a.value(), current), b_options);
+    Result<io::Problem> b = cli::compared_problem(setup_text_of(a.value(), current), with_heads(contrast.b_options, heads));
     if (!b) return Result<ContrastSetup>::failure(b.message());
-    return ContrastSetup{std::move(a.value()), std::move(b.value())};
+    return ContrastSetup{std::move(a.value()), std::move(b.value()), {}};
+}
+
+std::string model_name(const io::Problem& problem) { return problem.model ? problem.model->spec.name : ""; }
+
+// A and B differ in what they compute: another model, or another configuration.
+bool sides_differ(const ContrastSetup& setup) {
+    return model_name(setup.a) != model_name(setup.b) || cli::command_line_of(setup.a.config) != cli::command_line_of(setup.b.config);
+}
+
+}  // namespace
+
+Result<ContrastSetup> contrast_setup(const Session& session, const Contrast& contrast) {
+    const cli::SetupText current = setup_text_of(session);
+    Result<ContrastSetup> setup = setup_on(current, contrast, more_heads(session.config));
+    if (!session.model || (setup && sides_differ(setup.value()))) return setup;
+    // The trained model fixes what this contrast changes (its scaling, heads, mask, ...): the
+    // contrast runs on the model's sizes and tokens with random weights, where it shows.
+    // The tokens the model read (<bos>, <unk> for unknown words), as the random weights read them.
+    Result<io::Problem> model = cli::compared_problem(current, "");
+    if (!model) return setup;
+    Result<io::Problem> stand_in = cli::compared_problem(setup_text_of(model.value(), current), "--model=none");
+    if (!stand_in) return setup;
+    const cli::SetupText random = cli::setup_of(stand_in.value(), "", setup_text_of(model.value(), current).model_words);
+    Result<ContrastSetup> shown = setup_on(random, contrast, more_heads(stand_in.value().config));
+    if (!shown) return setup;
+    shown.value().note = Message("compare.contrast.random_stand_in", {{"name", session.model->spec.name}});
+    return shown;
+}
+
+void apply_contrast_side(Session& side, const io::Problem& problem, const Session& base) {
+    init_from_problem(side, problem);
+    // The box keeps what was typed ("The cat saw the Dog.", words the model does not know)
+    // wherever this side reads the tokens that text gives: not where random weights stand
+    // in for a model (they read the model's tokens, <bos> and <unk> included).
+    const bool reads_typed_text =
+        base.tokens_from_sentence && (problem.model ? true : !base.model && effective_tokens(base) == problem.query_tokens);
+    if (reads_typed_text && side.tokens_from_sentence) {
+        side.sentence = base.sentence;
+        side.sentence_in_use = base.sentence_in_use;
+    }
+    // What the model picker says matches the side: its trained model, or random weights.
+    if (problem.model) side.model_note = Message("model.note.chosen", {{"name", problem.model->spec.name}});
+    else if (base.model) side.model_note = Message("model.note.random_sized", {{"name", base.model->spec.name}});
+    else side.model_note = base.model_note;
 }
 
 Result<io::Problem> problem_for_b(const Session& a, const std::string& b_options) {

@@ -24,10 +24,17 @@ const Contrast* find_contrast(const std::string& id);
 
 struct ContrastSetup {
     io::Problem a, b;
+    Message note;  // how the contrast was set up, when not on the session as it is (empty otherwise)
 };
 // A's and B's problems for `contrast` from the session on screen, or the command line's
 // one-line reason when they cannot be built (e.g. "--variant fused" with cross-attention).
+// When a trained model on screen fixes what the contrast changes (tiny-lm's scaling), A
+// and B use the model's sizes and tokens with random weights instead, and `note` says so.
 Result<ContrastSetup> contrast_setup(const Session& session, const Contrast& contrast);
+// Sets one side of a contrast up from its problem: the sentence box keeps the text typed in
+// `base` (the session the contrast was chosen from) wherever the side reads its tokens, and
+// the model picker's note says what the side runs (the trained model or random weights).
+void apply_contrast_side(Session& side, const io::Problem& problem, const Session& base);
 
 // B for `attnviz snapshot --compare` and `attnviz trace --compare`: the session's setup
 // with `b_options` (command-line options) on top, or the one-line reason it cannot be built.

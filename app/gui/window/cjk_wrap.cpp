@@ -76,20 +76,28 @@ std::string wrap_cjk(const ImFont& font, float size, std::string_view text, floa
     return out;
 }
 
+std::vector<std::string> wrap_cjk_lines(const ImFont& font, float size, std::string_view text, float width) {
+    const std::string wrapped = wrap_cjk(font, size, text, width);
+    std::vector<std::string> lines;
+    size_t at = 0;
+    while (at <= wrapped.size()) {
+        const size_t end = std::min(wrapped.find('\n', at), wrapped.size());
+        lines.push_back(wrapped.substr(at, end - at));
+        at = end + 1;
+    }
+    while (!lines.empty() && lines.back().empty()) lines.pop_back();
+    return lines;
+}
+
 void text_wrapped(const char* text) {
     const ImGuiWindow* window = ImGui::GetCurrentWindow();
     const bool own_wrap_pos = window->DC.TextWrapPos < 0.0f;  // as TextWrapped: else the window's right edge
     if (own_wrap_pos) ImGui::PushTextWrapPos(0.0f);
-    bool chinese = false;
-    for_each_codepoint(text, [&](unsigned int c) { chinese |= is_cjk(c); });
-    if (chinese) {
-        // A pixel to spare, so ImGui's own wrapping never splits a line measured to fit.
-        const float width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, window->DC.TextWrapPos) - 1.0f;
-        const std::string lines = wrap_cjk(*ImGui::GetFont(), ImGui::GetFontSize(), text, width);
-        ImGui::TextUnformatted(lines.c_str(), lines.c_str() + lines.size());
-    } else {
-        ImGui::TextUnformatted(text);
-    }
+    // Every text, not only Chinese: ImGui's own wrapping breaks after a full stop, inside
+    // "4.000" or "0.89". A pixel to spare, so ImGui never splits a line measured to fit.
+    const float width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, window->DC.TextWrapPos) - 1.0f;
+    const std::string lines = wrap_cjk(*ImGui::GetFont(), ImGui::GetFontSize(), text, width);
+    ImGui::TextUnformatted(lines.c_str(), lines.c_str() + lines.size());
     if (own_wrap_pos) ImGui::PopTextWrapPos();
 }
 

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct ImFont;
 
@@ -16,9 +17,12 @@ namespace attn::gui {
 // (（「). A space where a line ends is dropped; a word wider than a line stays whole.
 std::string wrap_cjk(const ImFont& font, float size, std::string_view text, float width);
 
-// ImGui::TextWrapped("%s", text) for a text that may hold Chinese: the current font, up
-// to the current wrap position (the window's right edge by default). Text without a
-// Chinese character is left to ImGui's wrapping, so English is drawn exactly as before.
+// The same wrapping as separate lines (a text's own '\n' starts a line too).
+std::vector<std::string> wrap_cjk_lines(const ImFont& font, float size, std::string_view text, float width);
+
+// ImGui::TextWrapped("%s", text) with wrap_cjk's breaks, for any text: the current font,
+// up to the current wrap position (the window's right edge by default). ImGui's own
+// wrapping breaks after a full stop, inside a number ("sqrt(16) = 4." / "000").
 void text_wrapped(const char* text);
 
 }  // namespace attn::gui

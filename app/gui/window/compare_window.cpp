@@ -32,13 +32,15 @@ void choose_contrast(AppState& state, WindowParts& parts, const std::string& id,
     CompareState& c = state.compare;
     c.contrast = id;
     c.saturation.clear();
+    c.contrast_note = {};
     if (!setup) {
         c.contrast_error = setup.message();
         return;
     }
     c.contrast_error = {};
-    init_from_problem(state.session, setup.value().a);
-    init_from_problem(c.b, setup.value().b);
+    c.contrast_note = setup.value().note;
+    apply_contrast_side(state.session, setup.value().a, c.base);
+    apply_contrast_side(c.b, setup.value().b, c.base);
     if (std::string(contrast->id) == "scale") c.saturation = saturation_by_head_dim(setup.value().a.config);
     state.ui.resume_step = step_name(contrast->step);
     state.ui.canvas.pinned = CellRef{};
@@ -52,8 +54,11 @@ void choose_contrast(AppState& state, WindowParts& parts, const std::string& id,
 
 void apply_compare_actions(AppState& state, Actions& actions, WindowParts& parts, double now) {
     if (actions.toggle_compare) {
-        if (state.compare.on) stop_compare(state);
-        else start_compare(state);
+        if (state.compare.on) {
+            if (stop_compare(state)) post_request(state, parts, now);
+        } else {
+            start_compare(state);
+        }
     }
     if (!actions.compare_contrast.empty()) {
         choose_contrast(state, parts, actions.compare_contrast, now);

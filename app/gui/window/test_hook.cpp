@@ -1,5 +1,6 @@
 #include "app/gui/window/test_hook.h"
 
+#include <algorithm>
 #include <imgui.h>
 #include <imgui_internal.h>
 
@@ -157,9 +158,14 @@ std::vector<DrawnRun> drawn_runs(const ImDrawData& draw_data) {
             if (!same_line) {
                 runs.push_back({"", v[i].pos.x, v[i].pos.y, list._OwnerName ? list._OwnerName : ""});
                 runs.back().cut_start = v[i].pos.x < box.x + 1;  // text starts inside its clip rectangle
+                runs.back().top = v[i].pos.y;
+                runs.back().bottom = v[i + 2].pos.y;
             } else if (start > pen + 0.5f) {
                 runs.back().text += ' ';
             }
+            runs.back().right = start + g.AdvanceX * scale;
+            runs.back().top = std::min(runs.back().top, v[i].pos.y);
+            runs.back().bottom = std::max(runs.back().bottom, v[i + 2].pos.y);
             // ImGui drops a glyph that starts past the right edge: a run reaching it may go on.
             runs.back().cut_end = start + g.AdvanceX * scale > box.z - 2;
             const bool missing = &g == it->second.font->FallbackGlyph;

@@ -52,6 +52,9 @@ struct DrawnRun {
     // edge: a word there may be cut (ImGui drops the glyphs outside), so "sof" can be the
     // visible part of softmax.
     bool cut_start = false, cut_end = false;
+    // The box its glyphs cover: right edge of the last glyph's advance, and the highest top
+    // and lowest bottom of any glyph (upright text; for overlap checks).
+    float right = 0, top = 0, bottom = 0;
 };
 // Every run of text in `draw_data` (the frame ImGui::Render() just made), in drawing order.
 std::vector<DrawnRun> drawn_runs(const ImDrawData& draw_data);

@@ -36,6 +36,7 @@ struct CanvasFrame {
     bool show_storage = true;  // the storage strip under the heatmaps
     bool interactive = true;   // false for snapshots: no hover, no clicks
     bool presentation = false; // presentation mode: the picture first, bands fold away
+    bool fold_bands = false;   // bands fold away as in presentation (the heatmap beside the lines)
     WeightsAs weights_as = WeightsAs::Heatmap;  // View > Weights as, on weight steps
     const ModelOverview* overview = nullptr;    // View > Overview's thumbnails (null: not built yet)
     bool show_overview = false;                 // View > Overview is open: the grid replaces the picture
@@ -48,6 +49,14 @@ struct CanvasFrame {
     // prefix, "A", "B", "A − B") and legend only; every band around it is folded.
     bool bare = false;
     std::string caption_prefix;
+    // Another picture of the same step whose cells print with the same rule (compare mode:
+    // A's and B's columns), so one is never bare while the other prints numbers. Null: none.
+    struct NumberPeer {
+        const Trace* trace = nullptr;
+        const DisplayModel* model = nullptr;
+        int step = -1;
+    };
+    NumberPeer number_peer;
     float top_right_reserved = 0;  // width kept free at the caption line's right end (head selector)
     Fonts fonts;
     // The session's painted mask (painted_mask.h), or null where painting is not offered
@@ -92,6 +101,10 @@ struct CanvasBands {
 // picture's cells are big enough for numbers.
 CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h);
 
+// The caption broken into lines no wider than `width`, between its pieces (they are three
+// spaces apart: "attn_weights", "(B=1, H=4, ...)", "item 2"), so no piece is cut.
+std::vector<std::string> caption_lines(const Painter& p, const std::string& caption, float width);
+
 // The panels of a step actually shown (one when a head is enlarged).
 std::vector<int> visible_panels(const StepDisplay& sd, const CanvasUi& ui);
 std::vector<std::pair<int, int>> panel_sizes(const StepDisplay& sd, const std::vector<int>& visible);
@@ -129,8 +142,15 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
 // Outline of one cell, row or column of a panel.
 void outline_rect(const Painter& p, const Rect& r, float thickness);
 Rect cell_rect(const Rect& panel, float cell_w, float cell_h, int row, int col);
-// Colour bar with the value range; `swatch`: the masked cells' swatch left of it too.
-void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r, bool swatch = true);
+// Colour bar `r` with the value range under it and its title above it, wrapped to
+// `title_w` (at least the bar's width; legend_title_lines gives the lines, each
+// legend_line_h tall, so callers keep room for them); `swatch`: the masked cells' swatch
+// left of it too.
+void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r, bool swatch = true, float title_w = 0.0f);
+// The legend's title ("probability", "A − B: rounding only (largest 6e-08)", ...).
+std::string legend_title(const Painter& p, const StepDisplay& sd);
+std::vector<std::string> legend_title_lines(const Painter& p, const StepDisplay& sd, float width);
+float legend_line_h(const Painter& p);
 // The masked cells' hatched swatch with its words, from `at` (top left), as tall as a
 // legend bar of height `bar_h`; nothing when the step has no masked cell.
 void draw_masked_swatch(const Painter& p, const StepDisplay& sd, ImVec2 at, float bar_h);

@@ -9,6 +9,7 @@
 #include "app/gui/views/canvas/view_overview.h"
 #include "app/gui/views/canvas/view_canvas_notes.h"
 #include "app/gui/views/canvas/view_canvas_rotation.h"
+#include "app/gui/window/cjk_wrap.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -132,22 +133,27 @@ CanvasBands bands_with(const Painter& p, Rect body, float legend_h, int folded) 
     return out;
 }
 
-// The side of the result's cells with these bands (the focus column beside the grid too).
-float result_cell(const Painter& p, const CanvasUi& ui, const CanvasBands& bands) {
+// The result's cells with these bands (the focus column beside the grid too).
+CellSize result_cell_size(const Painter& p, const CanvasUi& ui, const CanvasBands& bands) {
     const StepDisplay& sd = p.display(p.f->step);
     const float column_w = bands.focus_h > 0.0f ? focus_column_width(p, sd) : 0.0f;
     Rect area = split_result(p, ui, bands.body, bands.sources, column_w).result;
     area.w -= column_w;
     const std::vector<int> visible = visible_panels(sd, ui);
     const StepLayout lay = layout_step(shown_arrangement(sd, visible), sd.joined, panel_sizes(sd, visible), area, p.style);
-    return lay.panels.empty() ? 0.0f : std::min(lay.panels.front().cell_w, lay.panels.front().cell_h);
+    return lay.panels.empty() ? CellSize{} : CellSize{lay.panels.front().cell_w, lay.panels.front().cell_h};
+}
+
+float result_cell(const Painter& p, const CanvasUi& ui, const CanvasBands& bands) {
+    const CellSize c = result_cell_size(p, ui, bands);
+    return std::min(c.w, c.h);
 }
 
 }  // namespace
 
 CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h) {
     if (p.f->bare) return bands_with(p, body, legend_h, static_cast<int>(Band::Count));
-    if (!p.f->presentation) return bands_with(p, body, legend_h, 0);
+    if (!p.f->presentation && !p.f->fold_bands) return bands_with(p, body, legend_h, 0);
     // Presentation: the picture comes first. Bands fold, least needed first, until its
     // cells are within 5% of the largest folding can give them (and hold a number, "-0.00"
     // in the small font): operands and readouts make way for the picture, at any UI scale.
@@ -188,27 +194,71 @@ Painter canvas_painter(const CanvasFrame& frame) {
     return p;
 }
 
+}  // namespace
+
+std::vector<std::string> caption_lines(const Painter& p, const std::string& caption, float width) {
+    std::vector<std::string> lines;
+    std::string line;
+    const std::string gap = "   ";
+    for (size_t at = 0; at < caption.size();) {
+        const size_t end = std::min(caption.find(gap, at), caption.size());
+        const std::string piece = caption.substr(at, end - at);
+        at = end + gap.size();
+        if (!line.empty() && p.measure(p.f->fonts.regular, line + gap + piece).x > width) {
+            lines.push_back(line);
+            line.clear();
+        }
+        if (line.empty() && p.measure(p.f->fonts.regular, piece).x > width) {
+            // A piece wider than the line ("(B=1, H=2, L=5, S=5)" in a compare column) wraps at its spaces.
+            std::vector<std::string> parts = wrap_cjk_lines(p.f->fonts.regular ? *p.f->fonts.regular : *ImGui::GetFont(), p.font_size(), piece, width);
+            for (size_t i = 0; i + 1 < parts.size(); ++i) lines.push_back(parts[i]);
+            line = parts.empty() ? "" : parts.back();
+            continue;
+        }
+        line += (line.empty() ? "" : gap) + piece;
+    }
+    if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
+namespace {
+
 // The caption line over the picture: the shape caption (and notice), with the legend
 // beside it when the line has room, else in a band under the heatmaps (`legend_h`). With
-// the key beside the picture (presentation, frame.key_beside) there is no such line.
+// the key beside the picture (presentation, frame.key_beside) there is no such line. A
+// caption or notice wider than the canvas takes more lines; the legend's title wraps too.
 struct TopLine {
-    std::string caption;
+    std::vector<std::string> caption;  // its lines
+    std::vector<std::string> notice;   // the notice's lines, after the caption's last line or under it
+    bool notice_beside = false;        // the notice is on the caption's (only) line
     float caption_w = 0, caption_h = 0, top_h = 0;
     float legend_w = 0, legend_block_w = 0, legend_bar_h = 0, legend_h = 0;
+    int title_lines = 1;  // the legend title's lines
     bool legend_on_top = false;
+    bool swatch_below = false;  // the masked cells' swatch under the legend, not beside it
     Rect legend_rect;
+    // Where "numbers hidden" goes when the caption's line holds it (offset from the body's
+    // top left); has_hidden_spot false: it needs a line of its own under the legend.
+    bool has_hidden_spot = false;
+    ImVec2 hidden_spot;
 };
 TopLine plan_top_line(const Painter& p, const CanvasUi& ui, const Rect& body) {
     const CanvasFrame& frame = *p.f;
     const StepDisplay& sd = p.display(frame.step);
-    const float s = frame.scale;
+    const float s = frame.scale, line_h = p.font_size() + 2.0f * s;
     TopLine t;
     if (frame.key_beside) return t;
-    t.legend_h = 2.0f * p.small_size() + 16.0f * s;
     // Shape line: the tensor's name and named dimensions, and what is shown of it.
-    t.caption = canvas_caption(frame, ui);
-    t.caption_w = p.measure(frame.fonts.regular, t.caption).x;
-    if (!frame.notice.empty()) t.caption_w += 16.0f * s + p.measure(frame.fonts.regular, frame.notice).x;
+    const float text_w = std::max(40.0f * s, body.w - frame.top_right_reserved);
+    t.caption = caption_lines(p, canvas_caption(frame, ui), text_w);
+    for (const std::string& line : t.caption) t.caption_w = std::max(t.caption_w, p.measure(frame.fonts.regular, line).x);
+    if (!frame.notice.empty()) {
+        const float beside_w = t.caption_w + 16.0f * s + p.measure(frame.fonts.regular, frame.notice).x;
+        t.notice_beside = t.caption.size() == 1 && beside_w <= text_w;
+        if (t.notice_beside) t.caption_w = beside_w;
+        else t.notice = wrap_cjk_lines(frame.fonts.regular ? *frame.fonts.regular : *ImGui::GetFont(), p.font_size(), frame.notice, body.w);
+    }
+    const int text_lines = static_cast<int>(t.caption.size() + t.notice.size());
     // The colour legend sits beside the caption when the line has room (the rows below
     // then keep the height a band of their own would take), else under the heatmaps.
     t.legend_w = std::min(260.0f * s, body.w * 0.4f);
@@ -218,15 +268,61 @@ TopLine plan_top_line(const Painter& p, const CanvasUi& ui, const Rect& body) {
         t.legend_block_w += p.measure(frame.fonts.small, masked_legend_label(frame, sd.masked_cells > 0)).x + t.legend_bar_h * 3.6f + 18.0f * s;
     // On the caption line the bar may shrink to 150 px (scaled) to fit beside a long caption.
     const float top_room = body.w - t.caption_w - 24.0f * s - (t.legend_block_w - t.legend_w) - frame.top_right_reserved;
-    t.legend_on_top = top_room >= std::min(t.legend_w, 150.0f * s);
+    t.legend_on_top = text_lines == 1 && top_room >= std::min(t.legend_w, 150.0f * s);
     if (t.legend_on_top) t.legend_w = std::min(t.legend_w, top_room);
-    t.caption_h = p.font_size() + 8.0f * s;
-    t.top_h = t.legend_on_top ? std::max(t.caption_h, 2.0f * p.small_size() + t.legend_bar_h + 6.0f * s) : t.caption_h;
+    t.title_lines = static_cast<int>(std::max<size_t>(1, legend_title_lines(p, sd, t.legend_on_top ? t.legend_w : body.w).size()));
+    const float title_h = static_cast<float>(t.title_lines) * legend_line_h(p);
+    t.caption_h = static_cast<float>(text_lines) * line_h + 6.0f * s;
+    t.legend_h = title_h - 2.0f + p.small_size() + t.legend_bar_h + 6.0f * s;
+    // Under the picture, the masked cells' swatch goes left of the bar when it fits there,
+    // else on a line of its own under the bar's numbers (a narrow compare column).
+    t.swatch_below = !t.legend_on_top && t.legend_block_w > t.legend_w && t.legend_block_w > body.w;
+    if (t.swatch_below) t.legend_h += t.legend_bar_h * 1.6f + 4.0f * s;
+    t.top_h = t.legend_on_top ? std::max(t.caption_h, title_h - 2.0f + t.legend_bar_h + p.small_size() + 6.0f * s) : t.caption_h;
     if (t.legend_on_top) {
-        t.legend_rect = Rect{body.right() - frame.top_right_reserved - t.legend_w, body.y + p.small_size() + 2.0f, t.legend_w, t.legend_bar_h};
+        t.legend_rect = Rect{body.right() - frame.top_right_reserved - t.legend_w, body.y + title_h, t.legend_w, t.legend_bar_h};
         t.legend_h = 0.0f;
     }
+    // "numbers hidden" under the caption when the legend beside it makes that line two rows
+    // tall, else after the caption when it has room (measured, so it never runs into the
+    // legend or the head selector), else on a line of its own (planned by draw_canvas).
+    const float hidden_w = p.measure(frame.fonts.small, text::tr("canvas.numbers_hidden")).x;
+    const float limit = t.legend_on_top ? t.legend_rect.x - (t.legend_block_w - t.legend_w) - 12.0f * s - body.x : text_w;
+    if (text_lines == 1 && t.top_h >= t.caption_h + p.small_size() && hidden_w <= limit) {
+        t.has_hidden_spot = true;
+        t.hidden_spot = ImVec2(0.0f, p.font_size() + 4.0f * s);
+    } else if (text_lines == 1 && t.caption_w + 16.0f * s + hidden_w <= limit) {
+        t.has_hidden_spot = true;
+        t.hidden_spot = ImVec2(t.caption_w + 16.0f * s, (p.font_size() - p.small_size()) * 0.5f);
+    }
     return t;
+}
+
+// Draws the caption's and notice's lines from the top of `body`.
+void draw_top_line(const Painter& p, const TopLine& t, const Rect& body) {
+    const CanvasFrame& frame = *p.f;
+    const float line_h = p.font_size() + 2.0f * frame.scale;
+    float y = body.y;
+    for (const std::string& line : t.caption) {
+        p.text(frame.fonts.regular, ImVec2(body.x, y), p.pal.text, line);
+        y += line_h;
+    }
+    if (t.notice_beside)
+        p.text(frame.fonts.regular, ImVec2(body.x + t.caption_w - p.measure(frame.fonts.regular, frame.notice).x, body.y), p.pal.notice, frame.notice);
+    for (const std::string& line : t.notice) {
+        p.text(frame.fonts.regular, ImVec2(body.x, y), p.pal.notice, line);
+        y += line_h;
+    }
+}
+
+// The height of a line of its own for "numbers hidden" when the picture planned in `body`
+// (with the legend's band `legend_h` under it) would hide its numbers, else 0.
+float hidden_note_height(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h) {
+    if (!p.f->show_values) return 0.0f;
+    const CellSize cell = result_cell_size(p, ui, plan_bands(p, ui, body, legend_h));
+    if (cell.w <= 0.0f || cell_number_format(p, p.f->step, cell.w, cell.h).decimals >= 0) return 0.0f;
+    const size_t lines = wrap_notes(p, {text::tr("canvas.numbers_hidden")}, body.w).size();
+    return static_cast<float>(lines) * (p.small_size() + 2.0f) + 4.0f * p.f->scale;
 }
 
 // The canvas's margin: less in presentation, where the screen is the picture's.
@@ -254,27 +350,16 @@ float draw_canvas_key(const CanvasFrame& frame, const CanvasUi& ui, const Rect& 
     const float s = frame.scale;
     // The caption, one piece a line when the column is narrow ("attn_weights", "(B=1, H=4, ...)").
     float y = area.y;
-    std::string line;
-    const auto flush = [&] {
-        if (line.empty()) return;
+    for (const std::string& line : caption_lines(p, canvas_caption(frame, ui), area.w)) {
         p.text(frame.fonts.regular, ImVec2(area.x, y), p.pal.text, line);
         y += p.font_size() + 2.0f * s;
-        line.clear();
-    };
-    const std::string caption = canvas_caption(frame, ui), gap = "   ";  // its pieces are 3 spaces apart
-    for (size_t at = 0; at < caption.size();) {
-        const size_t end = std::min(caption.find(gap, at), caption.size());
-        const std::string piece = caption.substr(at, end - at);
-        at = end + gap.size();
-        if (!line.empty() && p.measure(frame.fonts.regular, line + gap + piece).x > area.w) flush();
-        line += (line.empty() ? "" : gap) + piece;
     }
-    flush();
     // The legend under it, the whole column wide, and the masked cells' swatch under that.
     const float bar_h = 10.0f * s;
     y += 6.0f * s;
-    draw_legend(p, sd, Rect{area.x + 1.0f, y + p.small_size() + 2.0f, area.w - 2.0f, bar_h}, false);
-    y += 2.0f * p.small_size() + bar_h + 8.0f * s;
+    const float title_h = static_cast<float>(std::max<size_t>(1, legend_title_lines(p, sd, area.w - 2.0f).size())) * legend_line_h(p);
+    draw_legend(p, sd, Rect{area.x + 1.0f, y + title_h, area.w - 2.0f, bar_h}, false);
+    y += title_h + p.small_size() + bar_h + 8.0f * s;
     if (sd.masked_cells > 0 || sd.masked_zero_cells > 0) {
         draw_masked_swatch(p, sd, ImVec2(area.x + 2.0f, y + bar_h * 0.3f), bar_h);
         y += bar_h * 1.6f + 8.0f * s;
@@ -301,18 +386,18 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     const float pad = canvas_pad(frame);
     Rect body{area.x + pad, area.y + pad, area.w - 2 * pad, area.h - 2 * pad};
     const TopLine top = plan_top_line(p, ui, body);
-    const std::string& caption = top.caption;
-    const float caption_w = top.caption_w, caption_h = top.caption_h, top_h = top.top_h, legend_h = top.legend_h;
-    const float legend_w = top.legend_w, legend_block_w = top.legend_block_w, legend_bar_h = top.legend_bar_h;
+    const float top_h = top.top_h, legend_w = top.legend_w, legend_bar_h = top.legend_bar_h;
     const bool legend_on_top = top.legend_on_top;
     const Rect& legend_rect = top.legend_rect;
-    if (!frame.key_beside) {
-        p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, caption);
-        if (!frame.notice.empty())
-            p.text(frame.fonts.regular, ImVec2(body.x + caption_w - p.measure(frame.fonts.regular, frame.notice).x, body.y), p.pal.notice, frame.notice);
-    }
+    const Rect top_left = body;
+    if (!frame.key_beside) draw_top_line(p, top, body);
     body.y += top_h;
     body.h -= top_h;
+    // "numbers hidden" with no room on the caption's line gets a line of its own under the
+    // legend, planned with the bands (never drawn over the legend's words).
+    float legend_h = top.legend_h;
+    const float hidden_h = top.has_hidden_spot || frame.key_beside ? 0.0f : hidden_note_height(p, ui, body, legend_h);
+    legend_h += hidden_h;
     const CanvasBands bands = plan_bands(p, ui, body, legend_h);
     const float paint_h = bands.paint_h, focus_h = bands.focus_h, notes_h = bands.notes_h, rotation_h = bands.rotation_h;
     const bool strip = bands.strip;
@@ -367,16 +452,15 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     ui.numbers_hidden = frame.show_values && !drawn.layout.panels.empty() && frame.progress >= 1.0f &&
                         cell_number_format(p, frame.step, drawn.layout.panels.front().cell_w, drawn.layout.panels.front().cell_h).decimals < 0;
     if (ui.numbers_hidden) {
-        // Under the caption when the legend beside it makes that line two rows tall, else
-        // after the caption when it has room, else under the picture.
-        const std::string hidden = text::tr("canvas.numbers_hidden");
-        const float caption_y = area.y + pad;
-        const float x = area.x + pad + caption_w + 16.0f * s;
-        const float limit = legend_on_top ? legend_rect.x - (legend_block_w - legend_w) - 12.0f * s : area.right() - pad - frame.top_right_reserved;
         ImVec2 at(drawn.layout.bounds.x, drawn.layout.bounds.bottom() + 2.0f * s);
-        if (top_h >= caption_h + p.small_size()) at = ImVec2(area.x + pad, caption_y + p.font_size() + 4.0f * s);
-        else if (!frame.key_beside && x + p.measure(frame.fonts.small, hidden).x <= limit) at = ImVec2(x, caption_y + (p.font_size() - p.small_size()) * 0.5f);
-        p.text(frame.fonts.small, at, p.pal.dim_text, hidden);
+        if (top.has_hidden_spot) at = ImVec2(top_left.x + top.hidden_spot.x, top_left.y + top.hidden_spot.y);
+        else if (hidden_h > 0.0f) at = ImVec2(body.x, body.bottom() + legend_h - hidden_h + 2.0f * s);
+        // On its own line(s) it wraps to the canvas's width (a compare column is narrow).
+        const float width = top.has_hidden_spot ? FLT_MAX : body.w;
+        for (const std::string& line : wrap_notes(p, {text::tr("canvas.numbers_hidden")}, width)) {
+            p.text(frame.fonts.small, at, p.pal.dim_text, line);
+            at.y += p.small_size() + 2.0f;
+        }
     }
     // Pinned and hovered cells are outlined.
     for (const CellRef& ref : {ui.pinned, ui.hovered}) {
@@ -401,9 +485,12 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     }
     draw_follow_cells(p, ui, drawn);  // the followed cell's lineage (Follow)
 
-    if (!frame.key_beside)
-        draw_legend(p, sd, legend_on_top ? legend_rect
-                                         : Rect{body.right() - legend_w, body.bottom() + p.small_size() + 6.0f * s, legend_w, legend_bar_h});
+    if (!frame.key_beside) {
+        const float title_h = static_cast<float>(top.title_lines) * legend_line_h(p);
+        const Rect bar = legend_on_top ? legend_rect : Rect{body.right() - legend_w, body.bottom() + title_h + 6.0f * s - 2.0f, legend_w, legend_bar_h};
+        draw_legend(p, sd, bar, !top.swatch_below, legend_on_top ? legend_w : body.w);
+        if (top.swatch_below) draw_masked_swatch(p, sd, ImVec2(body.x + 2.0f, bar.bottom() + p.small_size() + 4.0f * s + legend_bar_h * 0.3f), legend_bar_h);
+    }
     if (strip) draw_storage_strip(p, strip_area);
     ui.storage_rect = strip ? strip_area : Rect{};
     if (focus_h > 0.0f) draw_focus_summary(p, sd, focus_area);

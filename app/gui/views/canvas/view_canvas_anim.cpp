@@ -9,6 +9,7 @@
 #include "app/gui/display/head_groups.h"
 #include "app/gui/views/canvas/view_canvas_anim.h"
 #include "app/gui/views/canvas/view_canvas_follow.h"
+#include "app/gui/views/canvas/view_canvas_notes.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -37,7 +38,8 @@ std::vector<int> morph_sources(const Painter& p, const StepDisplay& sd, const St
 void decorate(const Painter& p, const StepDisplay& sd, int panel, const PanelPlace& place, int k, int grid_cols,
               bool grid, float alpha) {
     draw_panel_frame(p, sd, panel, place.rect, grid, alpha);
-    const bool first_in_row = grid ? (k % std::max(1, grid_cols) == 0) : (k == 0);
+    // The first panel of each grid row or band of column groups carries the row labels.
+    const bool first_in_row = grid || grid_cols > 1 ? (k % std::max(1, grid_cols) == 0) : (k == 0);
     if (first_in_row) draw_row_labels(p, sd, place.rect, place.cell_h);
     const int first_col = sd.joined ? k * sd.panels[static_cast<size_t>(panel)].cols : 0;
     draw_col_labels(p, sd, place.rect, place.cell_w, first_col);
@@ -204,10 +206,12 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
         std::vector<std::string> lines;
         for (const std::string& piece : pieces) {
             if (!lines.empty() && p.measure(p.f->fonts.small, lines.back() + " " + piece).x <= slot.w) lines.back() += " " + piece;
-            else lines.push_back(piece);
+            else
+                for (std::string& part : wrap_notes(p, {piece}, slot.w)) lines.push_back(std::move(part));  // a piece wider than the column wraps
         }
         const uint32_t title_color = per_head ? pack_rgba(with_contrast(step_head_color(p.f->trace->config, source_id, source_head), p.pal.background_rgb, 4.5f)) : p.pal.dim_text;
-        p.dl->PushClipRect(ImVec2(slot.x, slot.y), ImVec2(slot.right(), slot.bottom()), true);
+        // (The clip starts a little left of the text: a glyph's bearing may reach left of its pen.)
+        p.dl->PushClipRect(ImVec2(slot.x - 2.0f, slot.y), ImVec2(slot.right(), slot.bottom()), true);
         for (size_t l = 0; l < lines.size(); ++l) {
             p.text(p.f->fonts.small, ImVec2(slot.x, slot.y + static_cast<float>(l) * (p.small_size() + 2.0f)), title_color, lines[l]);
         }

@@ -12,6 +12,7 @@
 #include "app/gui/display/format.h"
 #include "app/gui/display/head_groups.h"
 #include "app/gui/views/canvas/view_canvas_anim.h"
+#include "app/gui/views/canvas/view_canvas_notes.h"
 #include "app/gui/views/canvas/view_canvas_product.h"
 #include "app/gui/views/canvas/view_storage.h"
 #include "app/text/languages.h"
@@ -142,13 +143,20 @@ namespace {
 int step_decimals(const Painter& p, int step, int max_chars) {
     for (const auto& [key, decimals] : p.decimals_memo)
         if (key == std::make_pair(step, max_chars)) return decimals;
-    const Tensor& t = p.step(step).tensor;
     std::vector<float> values;
-    for (const Panel& pn : p.display(step).panels) {
-        if (static_cast<int64_t>(pn.rows) * pn.cols > kMaxCellsWithNumbers) continue;
-        for (int i = 0; i < pn.rows; ++i)
-            for (int j = 0; j < pn.cols; ++j) values.push_back(cell_value(t, pn, i, j));
-    }
+    const auto add_values = [&](const Tensor& t, const StepDisplay& sd) {
+        for (const Panel& pn : sd.panels) {
+            if (static_cast<int64_t>(pn.rows) * pn.cols > kMaxCellsWithNumbers) continue;
+            for (int i = 0; i < pn.rows; ++i)
+                for (int j = 0; j < pn.cols; ++j) values.push_back(cell_value(t, pn, i, j));
+        }
+    };
+    add_values(p.step(step).tensor, p.display(step));
+    // The peer's values too (compare mode's other column): one rule for both pictures.
+    const CanvasFrame::NumberPeer& peer = p.f->number_peer;
+    if (peer.trace && peer.model && step == p.f->step && peer.step >= 0 && peer.step < static_cast<int>(peer.model->steps.size()) &&
+        peer.model->steps[static_cast<size_t>(peer.step)].built)
+        add_values(peer.trace->steps[static_cast<size_t>(peer.step)].tensor, peer.model->steps[static_cast<size_t>(peer.step)]);
     const int decimals = values.empty() ? -1 : choose_cell_decimals(values.data(), values.size(), max_chars);
     p.decimals_memo.emplace_back(std::make_pair(step, max_chars), decimals);
     return decimals;
@@ -254,13 +262,38 @@ std::string masked_legend_label(const CanvasFrame& frame, bool scores) {
     return text::trf("canvas.legend.masked", {{"fill", format_value(masked_score_fill(c.mask_spec().fill, c.dtype), 2)}});
 }
 
-void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r, bool swatch) {
-    if (sd.colormap == ColormapKind::Neutral) {  // ids: a scale would suggest amounts
-        const std::string caption = text::tr("canvas.legend.ids");
-        const float right = r.right() - p.measure(p.f->fonts.small, caption).x;
-        p.text(p.f->fonts.small, ImVec2(std::min(r.x, right), r.y - p.small_size() - 2.0f), p.pal.dim_text, caption);
-        return;
+std::string legend_title(const Painter& p, const StepDisplay& sd) {
+    if (sd.colormap == ColormapKind::Neutral) return text::tr("canvas.legend.ids");  // ids: a scale would suggest amounts
+    const std::string hi = format_value(sd.vmax);
+    if (p.f->model->signed_difference) {
+        const float largest = std::max(std::fabs(sd.data_min), std::fabs(sd.data_max));
+        if (largest == 0.0f) return text::tr("compare.legend.identical");
+        if (sd.rounding_only) return text::trf("compare.legend.rounding", {{"max", format_value(largest, 2)}});
+        return text::trf("compare.legend.difference", {{"max", hi}});
     }
+    if (p.f->model->colour_scale.difference_from_float32) return text::trf("canvas.legend.difference", {{"max", hi}});
+    std::string title = text::tr(sd.colormap == ColormapKind::Sequential ? "canvas.legend.probability" : "canvas.legend.value");
+    if (sd.stretched) title += text::trf("canvas.legend.stretched", {{"top", hi}});
+    else if (p.f->model->colour_scale.one_scale_across_steps) title += text::tr("canvas.legend.one_scale");
+    return title;
+}
+
+std::vector<std::string> legend_title_lines(const Painter& p, const StepDisplay& sd, float width) {
+    return wrap_notes(p, {legend_title(p, sd)}, width);
+}
+
+float legend_line_h(const Painter& p) { return p.small_size() + 2.0f; }
+
+void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r, bool swatch, float title_w) {
+    // The title above the bar, right-aligned with its end, wrapped to `title_w` (the bar's
+    // width at least), its last line just above the bar.
+    const std::vector<std::string> lines = legend_title_lines(p, sd, std::max(r.w, title_w));
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const float y = r.y - legend_line_h(p) * static_cast<float>(lines.size() - i);
+        const float x = std::min(r.x, r.right() - p.measure(p.f->fonts.small, lines[i]).x);
+        p.text(p.f->fonts.small, ImVec2(x, y), p.pal.dim_text, lines[i]);
+    }
+    if (sd.colormap == ColormapKind::Neutral) return;
     const int segments = 32;
     const float w = r.w / static_cast<float>(segments);
     for (int i = 0; i < segments; ++i) {
@@ -271,23 +304,16 @@ void draw_legend(const Painter& p, const StepDisplay& sd, const Rect& r, bool sw
                                       ImVec2(r.x + w * static_cast<float>(i + 1), r.y + r.h), ca, cb, cb, ca);
     }
     p.dl->AddRect(ImVec2(r.x - 1, r.y - 1), ImVec2(r.right() + 1, r.bottom() + 1), p.pal.frame);
-    const float ty = r.bottom() + 2.0f;
-    const std::string lo = format_value(sd.vmin), hi = format_value(sd.vmax);
-    p.text(p.f->fonts.small, ImVec2(r.x, ty), p.pal.dim_text, lo);
-    p.text(p.f->fonts.small, ImVec2(r.right() - p.measure(p.f->fonts.small, hi).x, ty), p.pal.dim_text, hi);
-    if (sd.colormap == ColormapKind::Diverging) {
-        const float zx = r.x + r.w * 0.5f;
-        p.dl->AddLine(ImVec2(zx, r.y), ImVec2(zx, r.bottom()), p.pal.frame);
-        p.text(p.f->fonts.small, ImVec2(zx - p.measure(p.f->fonts.small, "0").x * 0.5f, ty), p.pal.dim_text, "0");
-    }
-    std::string title = text::tr(sd.colormap == ColormapKind::Sequential ? "canvas.legend.probability" : "canvas.legend.value");
-    if (p.f->model->signed_difference) title = text::trf("compare.legend.difference", {{"max", hi}});
-    else if (p.f->model->colour_scale.difference_from_float32) title = text::trf("canvas.legend.difference", {{"max", hi}});
-    else if (sd.stretched) title += text::trf("canvas.legend.stretched", {{"top", hi}});
-    else if (p.f->model->colour_scale.one_scale_across_steps) title += text::tr("canvas.legend.one_scale");
-    // A title longer than the bar ends at the bar's right end (the picture's edge), not past it.
-    const float title_x = std::min(r.x, r.right() - p.measure(p.f->fonts.small, title).x);
-    p.text(p.f->fonts.small, ImVec2(title_x, r.y - p.small_size() - 2.0f), p.pal.dim_text, title);
+    const bool diverging = sd.colormap == ColormapKind::Diverging;
+    if (diverging) p.dl->AddLine(ImVec2(r.x + r.w * 0.5f, r.y), ImVec2(r.x + r.w * 0.5f, r.bottom()), p.pal.frame);
+    // The numbers under the bar, measured so none is drawn over another (A − B's narrow
+    // columns at 1024x768). Identical runs read "0" in the middle, not "-1e-30 .. 1e-30".
+    const bool identical = p.f->model->signed_difference && sd.data_min == 0.0f && sd.data_max == 0.0f;
+    const auto texts = [&](int digits) { return std::make_pair(format_value(sd.vmin, digits), format_value(sd.vmax, digits)); };
+    const auto width_of = [&](const std::string& t) { return p.measure(p.f->fonts.small, t).x; };
+    const std::vector<LegendTick> ticks = identical ? std::vector<LegendTick>{{"0", r.x + (r.w - width_of("0")) * 0.5f}}
+                                                    : place_legend_ticks(texts, diverging, r.x, r.w, 6.0f * p.f->scale, width_of);
+    for (const LegendTick& tick : ticks) p.text(p.f->fonts.small, ImVec2(tick.x, r.bottom() + 2.0f), p.pal.dim_text, tick.text);
     if (swatch && (sd.masked_cells > 0 || sd.masked_zero_cells > 0)) {
         const float sx = r.x - p.measure(p.f->fonts.small, masked_legend_label(*p.f, sd.masked_cells > 0)).x - r.h * 2.0f - 18.0f * p.f->scale;
         draw_masked_swatch(p, sd, ImVec2(sx, r.y), r.h);

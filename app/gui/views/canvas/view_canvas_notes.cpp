@@ -5,6 +5,7 @@
 #include "app/gui/display/format.h"
 #include "app/gui/display/head_groups.h"
 #include "app/text/languages.h"
+#include "app/gui/window/cjk_wrap.h"
 
 namespace attn::gui {
 namespace {
@@ -52,24 +53,11 @@ std::vector<std::string> config_notes(const CanvasFrame& frame) {
 }
 
 std::vector<std::string> wrap_notes(const Painter& p, const std::vector<std::string>& lines, float width) {
+    // Broken at spaces and between Chinese characters, never inside a number (cjk_wrap.h).
+    const ImFont& font = *(p.f->fonts.small ? p.f->fonts.small : ImGui::GetFont());
     std::vector<std::string> out;
-    for (const std::string& line : lines) {
-        std::string current;
-        size_t at = 0;
-        while (at < line.size()) {
-            const size_t space = line.find(' ', at);
-            const std::string word = line.substr(at, space == std::string::npos ? std::string::npos : space - at);
-            at = space == std::string::npos ? line.size() : space + 1;
-            const std::string longer = current.empty() ? word : current + " " + word;
-            if (!current.empty() && p.measure(p.f->fonts.small, longer).x > width) {
-                out.push_back(current);
-                current = word;
-            } else {
-                current = longer;
-            }
-        }
-        if (!current.empty()) out.push_back(current);
-    }
+    for (const std::string& line : lines)
+        for (std::string& piece : wrap_cjk_lines(font, p.small_size(), line, width)) out.push_back(std::move(piece));
     return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include "app/gui/window/cjk_wrap.h"
+
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -148,7 +150,7 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
     }
     if (!results.trace || !results.model) {
         ImGui::SetCursorPos(ImVec2(20, 20));
-        if (!results.compute_error.empty()) ImGui::TextWrapped("%s", text::render(results.compute_error).c_str());
+        if (!results.compute_error.empty()) text_wrapped(text::render(results.compute_error).c_str());
         else ImGui::TextDisabled("%s", tr("canvas.computing_first"));
         return {};
     }
@@ -217,7 +219,7 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
             ImGui::SetCursorScreenPos(top);
             ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).error));
             ImGui::PushTextWrapPos(size.x - s);
-            ImGui::TextWrapped("%s", failed.c_str());
+            text_wrapped(failed.c_str());
             ImGui::PopTextWrapPos();
             ImGui::PopStyleColor();
         }

@@ -26,16 +26,25 @@ void bake_from(HeatmapCache* cache, const std::shared_ptr<const DisplayModel>& m
     if (cache && cache->model() != model) cache->reset(model, canvas_palette(light).masked);
 }
 
+// What to look for in `contrast`: heads of random weights differ only by chance, so the
+// heads contrast then points at the shapes instead of at patterns.
+std::string look_key(const Contrast& contrast, bool random_weights) {
+    const std::string id = contrast.id;
+    if (id == "heads" && random_weights) return "compare.contrast.heads.look_random";
+    return "compare.contrast." + id + ".look";
+}
+
 // The band above the columns: the contrast's name and what to look for, the saturation
 // numbers of the "scale" contrast, or why the contrast could not be set up (with, in the
 // window, which side the controls change). Returns its height.
-float draw_contrast_band(const CompareState& c, const Rect& area, bool pictures_only) {
+float draw_contrast_band(const CompareState& c, const Rect& area, bool pictures_only, bool random_weights) {
     std::string words;
     if (!c.contrast_error.empty()) words = text::render(c.contrast_error);
     else if (const Contrast* contrast = find_contrast(c.contrast))
         words = std::string(tr(("compare.contrast." + std::string(contrast->id) + ".name").c_str())) + ": " +
-                tr(("compare.contrast." + std::string(contrast->id) + ".look").c_str());
+                tr(look_key(*contrast, random_weights).c_str());
     else words = tr("compare.band.columns");
+    if (!c.contrast_note.empty()) words += "\n" + text::render(c.contrast_note);
     // Which side the controls change, in the window (a picture has no controls).
     if (c.contrast.empty() && !pictures_only) words += std::string("\n") + tr(c.editing_b ? "compare.band.editing_b" : "compare.band.editing_a");
     for (const SaturationRow& row : c.saturation)
@@ -99,7 +108,7 @@ Actions draw_compare_canvas(const AppState& state, UiState& ui, const FrameConte
     const CompareState& c = state.compare;
     const Results& a = state.results;
     if (!a.trace || !a.model) return {};
-    const float band_h = draw_contrast_band(c, area, ctx.offscreen);
+    const float band_h = draw_contrast_band(c, area, ctx.offscreen, !a.trace->model.present());
     const float gap = ImGui::GetFontSize() * 0.4f;
     const float column_w = (area.w - 2.0f * gap) / 3.0f;
     const float top = area.y + band_h, h = area.h - band_h;
@@ -110,12 +119,16 @@ Actions draw_compare_canvas(const AppState& state, UiState& ui, const FrameConte
     const CanvasUi shown = ui.canvas;
     ui.canvas.hovered = CellRef{};
 
-    const CanvasFrame frame_a = column_frame(a, state.session, ui, state, ctx, "compare.a");
-    draw_column(frame_a, shown, ui.canvas, columns[0], a_step);
-
+    CanvasFrame frame_a = column_frame(a, state.session, ui, state, ctx, "compare.a");
     const Step& step = a.trace->steps[static_cast<size_t>(a_step)];
     const int b_step = b_step_of(state, a_step);
-    if (!c.b_results.trace || !c.b_results.model) {
+    const bool b_ready = c.b_results.trace && c.b_results.model;
+    // A and B print their cells' numbers by one rule, chosen over both (the same cell size
+    // never hides A's numbers while B prints its own).
+    if (b_ready && b_step >= 0) frame_a.number_peer = {c.b_results.trace.get(), c.b_results.model.get(), b_step};
+    draw_column(frame_a, shown, ui.canvas, columns[0], a_step);
+
+    if (!b_ready) {
         const std::string why = c.b_results.compute_error.empty() ? tr("compare.b_computing") : text::render(c.b_results.compute_error);
         draw_column_message(tr("compare.b"), why, columns[1]);
         return {};
@@ -127,6 +140,7 @@ Actions draw_compare_canvas(const AppState& state, UiState& ui, const FrameConte
         CanvasFrame frame_b = column_frame(c.b_results, c.b, ui, state, ctx, "compare.b");
         frame_b.cache = ctx.compare_b_cache;
         frame_b.step = b_step;
+        frame_b.number_peer = {a.trace.get(), a.model.get(), a_step};
         draw_column(frame_b, shown, ui.canvas, columns[1], a_step);
     }
 

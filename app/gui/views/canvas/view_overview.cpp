@@ -9,6 +9,7 @@
 #include "app/gui/display/colormap.h"
 #include "app/gui/display/weight_focus.h"
 #include "app/gui/views/canvas/view_canvas_notes.h"
+#include "app/gui/window/cjk_wrap.h"
 #include "app/gui/window/test_hook.h"
 #include "app/text/languages.h"
 #include "core/text_split.h"
@@ -179,12 +180,12 @@ void draw_tooltip(const Painter& p, float top, const OverviewThumb& t, const std
     draw_picture(tip, t.picture, top, picture);
     draw_tip_labels(tip, labels, picture);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side * 1.6f);
-    if (t.peak.counted_rows == 0) ImGui::TextWrapped("%s", text::tr("overview.peak_none"));
+    if (t.peak.counted_rows == 0) text_wrapped(text::tr("overview.peak_none"));
     else
-        ImGui::TextWrapped("%s", text::trf("overview.tip.peak", {{"max", text::fixed(static_cast<double>(t.peak.mean_max), 3)},
+        text_wrapped(text::trf("overview.tip.peak", {{"max", text::fixed(static_cast<double>(t.peak.mean_max), 3)},
                                                                  {"entropy", text::fixed(static_cast<double>(t.peak.mean_entropy), 3)},
                                                                  {"word", focus_word(t.peak.mean_entropy)}}).c_str());
-    for (const Message& claim : t.claims) ImGui::TextWrapped("%s", text::trf("overview.tip.claim", {{"claim", text::render(claim)}}).c_str());
+    for (const Message& claim : t.claims) text_wrapped(text::trf("overview.tip.claim", {{"claim", text::render(claim)}}).c_str());
     ImGui::TextDisabled("%s", text::tr(t.ref.layer < 0 ? "overview.tip.mean" : "overview.tip.click"));
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();

@@ -46,21 +46,25 @@ std::vector<HeadWeights> shown_heads(const Painter& p, const CanvasUi& ui) {
     return heads;
 }
 
-// The head swatches and the hint above the lines; returns the height used.
+// The head swatches and the hint above the lines; returns the height used. The swatches
+// take as many lines as they need (every head is named, at any width).
 float draw_key(const Painter& p, const std::vector<HeadWeights>& heads, const Rect& area, const std::string& hint) {
     const float s = p.f->scale, line_h = p.small_size() + 4.0f * s;
-    float x = area.x;
+    float x = area.x, y = area.y;
     for (const HeadWeights& hw : heads) {
         const char* mean_key = heads.size() > 1 ? "overview.lines_mean" : "lines.head_mean";  // the overview's selection
         const std::string name = hw.head < 0 ? text::tr(mean_key) : text::trf("canvas.head", {{"head", hw.head}});
         const float w = p.measure(p.f->fonts.small, name).x + 22.0f * s;
-        if (x + w > area.right()) break;
-        const float y = area.y + p.small_size() * 0.5f;
-        p.dl->AddLine(ImVec2(x, y), ImVec2(x + 12.0f * s, y), head_colour(p, hw.head, 1.0f), 3.0f * s);
-        p.text(p.f->fonts.small, ImVec2(x + 15.0f * s, area.y), p.pal.text, name);
+        if (x > area.x && x + w - 7.0f * s > area.right()) {
+            x = area.x;
+            y += line_h;
+        }
+        const float mid = y + p.small_size() * 0.5f;
+        p.dl->AddLine(ImVec2(x, mid), ImVec2(x + 12.0f * s, mid), head_colour(p, hw.head, 1.0f), 3.0f * s);
+        p.text(p.f->fonts.small, ImVec2(x + 15.0f * s, y), p.pal.text, name);
         x += w;
     }
-    float y = area.y + line_h;
+    y += line_h;
     for (const std::string& line : wrap_notes(p, {hint}, area.w)) {
         p.text(p.f->fonts.small, ImVec2(area.x, y), p.pal.dim_text, line);
         y += line_h;
@@ -252,8 +256,14 @@ void draw_lines_panel(const Painter& p, CanvasUi& ui, const Rect& area) {
     Rect body{area.x + pad, area.y + pad, area.w - 2.0f * pad, area.h - 2.0f * pad};
     // In presentation the caption may already stand in the side column (frame.key_beside).
     if (!frame.key_beside) {
-        p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, canvas_caption(frame, ui));
-        body.y += p.font_size() + 8.0f * s;
+        // Clear of the head selector in the canvas's top right corner: a caption that would
+        // run under it takes more lines.
+        const float text_w = std::max(40.0f * s, body.w - frame.top_right_reserved);
+        for (const std::string& line : caption_lines(p, canvas_caption(frame, ui), text_w)) {
+            p.text(frame.fonts.regular, ImVec2(body.x, body.y), p.pal.text, line);
+            body.y += p.font_size() + 2.0f * s;
+        }
+        body.y += 6.0f * s;
     }
     const std::vector<HeadWeights> heads = shown_heads(p, ui);
     if (heads.empty()) return;
@@ -317,6 +327,7 @@ CanvasRequests draw_weights_as(const CanvasFrame& frame, CanvasUi& ui, const Rec
         CanvasFrame heatmap = frame;
         heatmap.weights_as = WeightsAs::Heatmap;
         heatmap.top_right_reserved = 0.0f;
+        heatmap.fold_bands = true;  // half a canvas: the picture first, as in presentation
         const float half = std::floor(area.w * 0.5f);
         requests = draw_canvas(heatmap, ui, Rect{area.x, area.y, half, area.h});
         lines_area = Rect{area.x + half, area.y, area.w - half, area.h};

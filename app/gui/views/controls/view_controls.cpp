@@ -6,6 +6,8 @@
 #include "app/gui/views/controls/view_recipe.h"
 
 #include <imgui.h>
+
+#include "app/gui/window/cjk_wrap.h"
 #include <imgui_stdlib.h>
 
 #include <algorithm>
@@ -27,7 +29,7 @@ using text::tr;
 using text::trf;
 
 bool slider_size(const char* label, int* value, int lo, int hi) {
-    return ImGui::SliderInt(label, value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+    return slider_int_aside(label, value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
 }
 
 // Why hidden_dim and num_heads do not fit, and one-click fixes.
@@ -36,7 +38,7 @@ bool divisibility_fixes(Session& session, bool light_theme) {
     if (c.num_heads <= 0 || c.hidden_dim % c.num_heads == 0) return false;
     bool changed = false;
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).warning));
-    ImGui::TextWrapped("%s", trf("controls.not_divisible", {{"hidden_dim", c.hidden_dim}, {"heads", c.num_heads}}).c_str());
+    text_wrapped(trf("controls.not_divisible", {{"hidden_dim", c.hidden_dim}, {"heads", c.num_heads}}).c_str());
     ImGui::PopStyleColor();
     bool first = true;
     for (int h : nearest_valid_heads(c.hidden_dim, c.num_heads)) {
@@ -101,7 +103,7 @@ bool cross_attention_controls(Session& session, bool light_theme) {
     ImGui::Unindent();
     if (!session.cross_note.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).warning));
-        ImGui::TextWrapped("%s", text::render(session.cross_note).c_str());
+        text_wrapped(text::render(session.cross_note).c_str());
         ImGui::PopStyleColor();
     }
     return changed;
@@ -115,7 +117,11 @@ bool variant_combo(Session& session) {
     const int current = std::clamp(static_cast<int>(c.variant), 0, 2);
     bool changed = false;
     const char* preview_keys[] = {"controls.variant.split", "controls.variant.stacked", "controls.variant.fused"};
-    if (ImGui::BeginCombo(combo_label("controls.variant", tr(preview_keys[current])).c_str(), tr(preview_keys[current]))) {
+    const char* short_keys[] = {"controls.variant.split.short", "controls.variant.stacked.short", "controls.variant.fused.short"};
+    const std::string combo = combo_label("controls.variant", tr(preview_keys[current]));
+    // The whole name when the combo holds it, else its short name (the whole one on hover).
+    const char* preview = combo_preview(tr(preview_keys[current]), tr(short_keys[current]));
+    if (ImGui::BeginCombo(combo.c_str(), preview)) {
         for (int v = 0; v < 3; ++v) {
             // Refused by the core for this configuration (fused with cross-attention,
             // stacked or fused with shared key heads or extra key columns): greyed out, with why.
@@ -130,6 +136,8 @@ bool variant_combo(Session& session) {
             if (blocked) reason_tooltip(text::render(refusal).c_str());
         }
         ImGui::EndCombo();
+    } else if (preview != tr(preview_keys[current]) && ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s", tr(preview_keys[current]));
     }
     if (c.cross_attention) help_marker(tr("controls.fused_needs_self"));
     if (changed) session.cross_note.clear();
@@ -186,12 +194,12 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     }
     if (!session.sentence_message.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).warning));
-        ImGui::TextWrapped("%s", text::render(session.sentence_message).c_str());
+        text_wrapped(text::render(session.sentence_message).c_str());
         ImGui::PopStyleColor();
     }
     if (model && !session.unknown_note.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).warning));
-        ImGui::TextWrapped("%s", trf("model.unknown_words", {{"words", text::render(session.unknown_note)}}).c_str());
+        text_wrapped(trf("model.unknown_words", {{"words", text::render(session.unknown_note)}}).c_str());
         ImGui::PopStyleColor();
     }
     if (model) {
@@ -214,7 +222,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
         ImGui::EndGroup();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", fixed_sizes_reason());
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-        ImGui::TextWrapped("%s", trf("model.head_dim", {{"head_dim", spec.head_dim()}}).c_str());
+        text_wrapped(trf("model.head_dim", {{"head_dim", spec.head_dim()}}).c_str());
         ImGui::PopStyleColor();
         if (ImGui::Button(label("model.use_random"), ImVec2(-1.0f, 0.0f))) {
             choose_random_weights(session, true);
@@ -279,11 +287,11 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     if (!files.weights_path.empty() || sequence_files || !files.mask_path.empty() || files.query_values.size() > 0) {
         ImGui::Separator();
         ImGui::TextUnformatted(tr("controls.files"));
-        if (!files.weights_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.weights", {{"path", files.weights_path}}).c_str());
-        if (!files.query_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.query", {{"path", files.query_path}}).c_str());
-        if (!files.key_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.key", {{"path", files.key_path}}).c_str());
-        if (!files.value_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.value", {{"path", files.value_path}}).c_str());
-        if (!files.mask_path.empty()) ImGui::TextWrapped("%s", trf("controls.files.mask", {{"path", files.mask_path}}).c_str());
+        if (!files.weights_path.empty()) text_wrapped(trf("controls.files.weights", {{"path", files.weights_path}}).c_str());
+        if (!files.query_path.empty()) text_wrapped(trf("controls.files.query", {{"path", files.query_path}}).c_str());
+        if (!files.key_path.empty()) text_wrapped(trf("controls.files.key", {{"path", files.key_path}}).c_str());
+        if (!files.value_path.empty()) text_wrapped(trf("controls.files.value", {{"path", files.value_path}}).c_str());
+        if (!files.mask_path.empty()) text_wrapped(trf("controls.files.mask", {{"path", files.mask_path}}).c_str());
         // nn.MultiheadAttention's default batch_first=False stores sequences as (L, B, E).
         if (sequence_files && !model && ImGui::Checkbox(label("controls.files.seq_first"), &c.seq_first)) {
             session_edited = true;
@@ -291,7 +299,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
         }
         if (sequence_files && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("controls.files.seq_first.tip"));
         if (session.sources.query_values.size() > 0)
-            ImGui::TextWrapped("%s", trf("controls.files.typed", {{"rows", static_cast<long long>(session.sources.query_values.rows() / std::max(1, session.sources.query_value_items))},
+            text_wrapped(trf("controls.files.typed", {{"rows", static_cast<long long>(session.sources.query_values.rows() / std::max(1, session.sources.query_value_items))},
                                                                  {"cols", static_cast<long long>(session.sources.query_values.cols())}}).c_str());
         if (ImGui::SmallButton(label("controls.files.forget"))) {
             drop_mask_file(session, true);  // the mask file read when it was opened goes too
@@ -313,14 +321,14 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     // Applied when the slider is released: fonts are rebuilt, which is too slow per drag step.
     float& pending = ui.pending_ui_scale;
     if (pending == 0.0f) pending = settings.ui_scale;
-    ImGui::SliderFloat(label("controls.ui_scale"), &pending, 0.75f, 2.5f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    slider_float_aside(label("controls.ui_scale"), &pending, 0.75f, 2.5f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemDeactivatedAfterEdit() && pending != settings.ui_scale) {
         settings.ui_scale = pending;
         settings_edited = true;
         out.scale_changed = true;
     }
     float speed = ui.playback.speed();
-    if (ImGui::SliderFloat(label("controls.speed"), &speed, 0.1f, 8.0f, "%.2fx", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+    if (slider_float_aside(label("controls.speed"), &speed, 0.1f, 8.0f, "%.2fx", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
         ui.playback.set_speed(speed);
         settings.speed = speed;
         settings_edited = true;
@@ -328,14 +336,14 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     ImGui::Separator();
 
     if (results.trace) {
-        ImGui::TextDisabled("%s", trf("controls.trace_size", {{"steps", results.trace->steps.size()},
-                                                              {"bytes", format_bytes(results.trace->storage_bytes())}}).c_str());
+        quiet_note(trf("controls.trace_size", {{"steps", results.trace->steps.size()},
+                                                              {"bytes", format_bytes(results.trace->storage_bytes())}}));
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         if (results.posted_generation > 1) {
-            ImGui::TextWrapped("%s", trf("controls.computed_in_latency", {{"compute_ms", text::fixed(results.compute_ms, 1)},
+            text_wrapped(trf("controls.computed_in_latency", {{"compute_ms", text::fixed(results.compute_ms, 1)},
                                                                           {"latency_ms", text::fixed(results.last_latency_ms, 1)}}).c_str());
         } else {
-            ImGui::TextWrapped("%s", trf("controls.computed_in", {{"compute_ms", text::fixed(results.compute_ms, 1)}}).c_str());
+            text_wrapped(trf("controls.computed_in", {{"compute_ms", text::fixed(results.compute_ms, 1)}}).c_str());
         }
         ImGui::PopStyleColor();
     }

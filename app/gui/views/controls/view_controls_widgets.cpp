@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
+#include <cstdio>
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -101,10 +103,60 @@ bool guarded_checkbox(const char* label, bool* value, const Message& refusal) {
     return toggled;
 }
 
+namespace {
+
+// The value of the slider just drawn (ImGui's centred text left empty) inside its frame, on
+// the side away from the grab at `ratio` (0..1 of its travel): never under the grab.
+void draw_value_aside(const std::string& value, float ratio, float frame_w, float grab_w) {
+    if (ImGui::TempInputIsActive(ImGui::GetItemID())) return;  // Ctrl+click: a text field there
+    // The frame only: the item's rectangle also holds the label right of it.
+    const ImVec2 lo = ImGui::GetItemRectMin(), hi(lo.x + frame_w, ImGui::GetItemRectMax().y);
+    const float pad = ImGui::GetStyle().FramePadding.x, w = ImGui::CalcTextSize(value.c_str()).x;
+    const float grab_x = lo.x + 2.0f + grab_w * 0.5f + std::clamp(ratio, 0.0f, 1.0f) * (hi.x - lo.x - 4.0f - grab_w);
+    const float x = grab_x > (lo.x + hi.x) * 0.5f ? lo.x + pad : hi.x - pad - w;
+    const float y = lo.y + (hi.y - lo.y - ImGui::GetFontSize()) * 0.5f;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(lo, hi, true);
+    dl->AddText(ImVec2(x, y), ImGui::GetColorU32(ImGuiCol_Text, ImGui::GetStyle().Alpha), value.c_str());
+    dl->PopClipRect();
+}
+
+// Where a value sits along a slider's travel (logarithmic sliders here start above 0).
+float travel_ratio(float v, float lo, float hi, bool logarithmic) {
+    if (hi <= lo) return 0.0f;
+    if (logarithmic && lo > 0.0f) return std::log(std::max(v, lo) / lo) / std::log(hi / lo);
+    return (v - lo) / (hi - lo);
+}
+
+}  // namespace
+
+bool slider_int_aside(const char* label, int* value, int lo, int hi, const char* format, ImGuiSliderFlags flags) {
+    const float frame_w = ImGui::CalcItemWidth();
+    const bool changed = ImGui::SliderInt(label, value, lo, hi, "", flags);
+    char text[64];
+    std::snprintf(text, sizeof text, format, *value);
+    const float width = frame_w - 4.0f;
+    const float grab_w = std::min(width, std::max(width / static_cast<float>(hi - lo + 1), ImGui::GetStyle().GrabMinSize));
+    draw_value_aside(text, travel_ratio(static_cast<float>(*value), static_cast<float>(lo), static_cast<float>(hi),
+                                        (flags & ImGuiSliderFlags_Logarithmic) != 0),
+                     frame_w, grab_w);
+    return changed;
+}
+
+bool slider_float_aside(const char* label, float* value, float lo, float hi, const char* format, ImGuiSliderFlags flags) {
+    const float frame_w = ImGui::CalcItemWidth();
+    const bool changed = ImGui::SliderFloat(label, value, lo, hi, "", flags);
+    char text[64];
+    std::snprintf(text, sizeof text, format, static_cast<double>(*value));
+    draw_value_aside(text, travel_ratio(*value, lo, hi, (flags & ImGuiSliderFlags_Logarithmic) != 0), frame_w,
+                     ImGui::GetStyle().GrabMinSize);
+    return changed;
+}
+
 bool slider_width_or_e(const char* label, int* value, int hidden_dim) {
     int shown = *value > 0 ? *value : hidden_dim;
     const char* format = *value > 0 ? "%d" : text::tr("controls.follows_e_format");
-    if (!ImGui::SliderInt(label, &shown, 1, 1024, format, ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+    if (!slider_int_aside(label, &shown, 1, 1024, format, ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
         return false;
     *value = shown;
     return true;
@@ -131,6 +183,12 @@ std::string combo_label(const char* key, const char* preview) {
     // Room for a help marker beside it, unless the chosen text would then be cut.
     ImGui::SetNextItemWidth(preview_w <= avail - fs * 1.6f ? -fs * 1.6f : -FLT_MIN);
     return std::string("##") + key;
+}
+
+const char* combo_preview(const char* full, const char* brief) {
+    // CalcItemWidth() is the next item's width, SetNextItemWidth included.
+    const float room = ImGui::CalcItemWidth() - ImGui::GetStyle().FramePadding.x * 2.0f - ImGui::GetFrameHeight();
+    return ImGui::CalcTextSize(full).x <= room ? full : brief;
 }
 
 void flow_checkbox(const char* label) {

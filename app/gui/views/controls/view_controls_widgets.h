@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include <imgui.h>
+
 #include "core/message.h"
 
 namespace attn::gui {
@@ -47,6 +49,11 @@ void reason_tooltip(const char* reason);
 // A checkbox that cannot be ticked while `refusal` is non-empty (it is then greyed out,
 // and hovering says why); unticking always works. Returns true when it toggled `value`.
 bool guarded_checkbox(const char* label, bool* value, const Message& refusal);
+// ImGui::SliderInt / SliderFloat whose value (printf `format`) is drawn inside the frame on
+// the side away from the grab, so the grab never covers it ("= E (6)", "1.00x" in a narrow
+// 1024x768 panel). Ctrl+click still types a value.
+bool slider_int_aside(const char* label, int* value, int lo, int hi, const char* format, ImGuiSliderFlags flags);
+bool slider_float_aside(const char* label, float* value, float lo, float hi, const char* format, ImGuiSliderFlags flags);
 // A slider for a width where 0 means "same as E": it shows the width in use and says so.
 bool slider_width_or_e(const char* label, int* value, int hidden_dim);
 // A group of controls a trained model fixes: greyed out, hovering says why. Call
@@ -58,6 +65,9 @@ void end_fixed_group(const char* reason);
 // `preview`, the chosen text, moves the label above and widens the combo when it would
 // not fit beside the label. Returns the ImGui label to pass to the combo.
 std::string combo_label(const char* key, const char* preview = nullptr);
+// The preview for the next combo (after combo_label): `full` when its frame holds it,
+// else `brief` (a narrow panel cuts "stacked (one module per h").
+const char* combo_preview(const char* full, const char* brief);
 // flow() for a checkbox or radio button labelled `label` (its box comes first).
 void flow_checkbox(const char* label);
 // Puts the next item, `label` wide, on the same line when it fits, else on a new line.

@@ -1,6 +1,10 @@
 #include "app/gui/views/controls/view_input_editor.h"
 
 #include <imgui.h>
+
+#include "app/gui/window/cjk_wrap.h"
+
+#include "app/gui/views/controls/view_controls_widgets.h"
 #include <imgui_stdlib.h>
 
 #include <cerrno>
@@ -50,7 +54,7 @@ Actions draw_input_editor(const Session& session, const Results& results, UiStat
     if (!(edit.cell == pinned) || edit.item != item) edit = {pinned, item, format_value(input.at({item, pinned.row, pinned.col})), Message()};
 
     ImGui::Separator();
-    ImGui::TextWrapped("%s", text::trf("inspector.edit_input", {{"row", pinned.row}, {"col", pinned.col}}).c_str());
+    text_wrapped(text::trf("inspector.edit_input", {{"row", pinned.row}, {"col", pinned.col}}).c_str());
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
     const bool entered = ImGui::InputText("##input_edit", &edit.text, ImGuiInputTextFlags_EnterReturnsTrue);
     // The tip would cover the refusal drawn just under the field: while one shows, it says enough.
@@ -67,10 +71,10 @@ Actions draw_input_editor(const Session& session, const Results& results, UiStat
     }
     if (!edit.message.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).warning));
-        ImGui::TextWrapped("%s", text::render(edit.message).c_str());
+        text_wrapped(text::render(edit.message).c_str());
         ImGui::PopStyleColor();
     }
-    if (input.dim(0) > 1) ImGui::TextDisabled("%s", text::trf("inspector.edit_input.all_items", {{"item", item}}).c_str());
+    if (input.dim(0) > 1) quiet_note(text::trf("inspector.edit_input.all_items", {{"item", item}}));
     return out;
 }
 

@@ -2,6 +2,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
+#include "app/gui/window/cjk_wrap.h"
 #include "app/gui/window/shortcuts.h"
 #include "app/gui/window/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
@@ -81,18 +84,21 @@ void draw_open_dialog(DialogState& d, const Session& session, bool light_theme, 
         return;
     }
     if (d.kind == Kind::Keys) {
-        // Two real columns, so keys and actions line up in any font.
-        if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit)) {
-            ImGui::TableSetupColumn(label("dialog.keys.key"));
-            ImGui::TableSetupColumn(label("dialog.keys.does"));
+        // Two real columns, so keys and actions line up in any font; the table is as wide as
+        // the screen allows (a 1024 px projector) and a long action wraps in its column.
+        const float fs = ImGui::GetFontSize();
+        const float table_w = std::min(ImGui::GetMainViewport()->WorkSize.x - fs * 3.0f, fs * 46.0f);
+        if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV, ImVec2(table_w, 0.0f))) {
+            ImGui::TableSetupColumn(label("dialog.keys.key"), ImGuiTableColumnFlags_WidthStretch, 0.34f);
+            ImGui::TableSetupColumn(label("dialog.keys.does"), ImGuiTableColumnFlags_WidthStretch, 0.66f);
             ImGui::TableHeadersRow();
             for (const Shortcut& shortcut : kShortcuts) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
                 const std::string key = std::string("shortcut.") + shortcut.id;
-                ImGui::TextUnformatted(tr(key + ".keys"));
+                text_wrapped(tr(key + ".keys"));
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(tr(key + ".action"));
+                text_wrapped(tr(key + ".action"));
 
             }
             ImGui::EndTable();

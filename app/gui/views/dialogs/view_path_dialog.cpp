@@ -2,6 +2,10 @@
 // of the folder it points into, what pressing Export would do, and the two questions
 // ("replace X?", "create folder X?") asked before anything is overwritten or created.
 #include <imgui.h>
+
+#include "app/gui/window/cjk_wrap.h"
+
+#include "app/gui/views/controls/view_controls_widgets.h"
 #include <imgui_stdlib.h>
 
 #include <algorithm>
@@ -113,7 +117,7 @@ std::string name_part(const DialogState& d) {
 void colored_wrapped(Rgb color, const std::string& text, float width) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(color));
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::TextWrapped("%s", text.c_str());
+    text_wrapped(text.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
 }
@@ -238,7 +242,7 @@ void draw_path_dialog(DialogState& d, const Session& session, bool light_theme, 
         d.error.clear();
         d.chooser.follow(resolve_export_path(d.path, d.base), folder);
     }
-    ImGui::TextDisabled("%s", text::trf("dialog.path.relative", {{"folder", d.base}}).c_str());
+    quiet_note(text::trf("dialog.path.relative", {{"folder", d.base}}));
 
     // What Export would do, before it is pressed.
     PathCheck check;

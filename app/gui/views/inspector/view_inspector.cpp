@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include "app/gui/views/controls/view_controls_widgets.h"
+
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -62,7 +64,7 @@ void draw_inspector(const Results& results, CanvasUi& canvas, int current_step, 
     const CellRef ref = canvas.hovered.valid() ? canvas.hovered : canvas.pinned;
     CellAddress address;
     if (!address_of(results, ref, address)) {
-        ImGui::TextDisabled("%s", tr("inspector.hover_hint"));
+        quiet_note(tr("inspector.hover_hint"));
         return;
     }
     if (results.model->colour_scale.difference_from_float32) {
@@ -98,9 +100,9 @@ void draw_inspector(const Results& results, CanvasUi& canvas, int current_step, 
         const int shown = results.trace->index_of(address.step);
         text_wrapped(step->name() + describe_index(results, *step, address.index));
         text_wrapped("= " + format_value(e.value));
-        ImGui::TextDisabled("%s", trf("inspector.storage_position",
+        quiet_note(trf("inspector.storage_position",
                                       {{"position", static_cast<long long>(step->tensor.offset() + step->tensor.offset_of(address.index))},
-                                       {"buffer", results.model->steps[static_cast<size_t>(shown)].strip.buffer_id}}).c_str());
+                                       {"buffer", results.model->steps[static_cast<size_t>(shown)].strip.buffer_id}}));
     } else if (address.kind == CellAddress::Kind::Weight) {
         text_wrapped(std::string(weight_symbol(address.weight)) + "[o=" + std::to_string(address.row) + ", i=" + std::to_string(address.col) + "]");
         text_wrapped("= " + format_value(e.value));

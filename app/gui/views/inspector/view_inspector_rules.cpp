@@ -8,6 +8,8 @@
 
 #include <imgui.h>
 
+#include "app/gui/views/controls/view_controls_widgets.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -84,14 +86,14 @@ void push_head_color(int head) {
 // "8 terms; the 6 largest:" above a summarised table; nothing when every term is listed.
 void terms_caption(const CellExplanation& e) {
     if (e.omitted_terms > 0)
-        ImGui::TextDisabled("%s", trf("inspector.projection.largest", {{"terms", as_ll(e.term_count)}, {"shown", e.terms.size()}}).c_str());
+        quiet_note(trf("inspector.projection.largest", {{"terms", as_ll(e.term_count)}, {"shown", e.terms.size()}}));
 }
 
 // "+ 94 more terms: 0.1234" below a summarised table, so the sum visibly closes.
 void omitted_line(const CellExplanation& e) {
     if (e.omitted_terms > 0)
-        ImGui::TextDisabled("%s", trf("inspector.more_terms", {{"terms", as_ll(e.omitted_terms)},
-                                                               {"sum", format_value(static_cast<float>(e.omitted_sum))}}).c_str());
+        quiet_note(trf("inspector.more_terms", {{"terms", as_ll(e.omitted_terms)},
+                                                               {"sum", format_value(static_cast<float>(e.omitted_sum))}}));
 }
 
 std::string key_label(const Results& results, int64_t j) {
@@ -170,9 +172,9 @@ void dtype_line(const CellExplanation& e) {
 void sum_lines(const CellExplanation& e) {
     text_wrapped(trf("inspector.sum", {{"value", format_value(static_cast<float>(e.sum))}}));
     if (e.sum_rounds_visibly && e.dtype == DType::Float32)
-        ImGui::TextDisabled("%s", trf("inspector.stored_rounding", {{"value", format_value(e.value)}}).c_str());
+        quiet_note(trf("inspector.stored_rounding", {{"value", format_value(e.value)}}));
     if (e.sum_rounds_visibly && e.dtype != DType::Float32)
-        ImGui::TextDisabled("%s", trf("inspector.stored_dtype", {{"value", format_value(e.value)}, {"dtype", to_string(e.dtype)}}).c_str());
+        quiet_note(trf("inspector.stored_dtype", {{"value", format_value(e.value)}, {"dtype", to_string(e.dtype)}}));
 }
 
 // ---------------------------------------------------------------------------

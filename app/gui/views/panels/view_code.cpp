@@ -2,6 +2,10 @@
 
 #include <imgui.h>
 
+#include "app/gui/window/cjk_wrap.h"
+
+#include "app/gui/views/controls/view_controls_widgets.h"
+
 #include <algorithm>
 #include <string>
 
@@ -64,13 +68,13 @@ void draw_header(const std::vector<int>& highlighted, const std::string& recipe_
         ImGui::TextWrapped("%s",
                            text::trf("code.outside_recipe", {{"class", recipe_class}, {"name", shown.name()}}).c_str());
     else if (highlighted.empty())
-        ImGui::TextWrapped("%s", tr("code.outside"));
+        text_wrapped(tr("code.outside"));
     else if (!recipe_class.empty()) {
-        ImGui::TextWrapped("%s", text::trf("code.header_recipe", {{"class", recipe_class}}).c_str());
+        text_wrapped(text::trf("code.header_recipe", {{"class", recipe_class}}).c_str());
         // Why the class differs from recipe_modules.py, for those who open the file.
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("code.article_form"));
     } else
-        ImGui::TextWrapped("%s", tr("code.header"));
+        text_wrapped(tr("code.header"));
     ImGui::PopStyleColor();
 }
 
@@ -103,7 +107,7 @@ void draw_code_panel(const Trace* trace, Playback& playback, CodeUi& code, bool 
     const ThemeColors colors = theme_colors(light_theme);
     code.hovered_line = -1;
     if (!trace || trace->steps.empty()) {
-        ImGui::TextDisabled("%s", tr("code.no_trace"));
+        quiet_note(tr("code.no_trace"));
         return;
     }
     const int index = std::clamp(playback.step(), 0, static_cast<int>(trace->steps.size()) - 1);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/gui/state/compare_contrasts.h"
+#include "app/gui/views/controls/view_controls_widgets.h"
 #include "app/gui/window/test_hook.h"
 #include "app/text/languages.h"
 
@@ -55,10 +56,11 @@ Actions draw_compare_menu(const CompareState& compare) {
 Actions draw_compare_switch(const CompareState& compare) {
     Actions out;
     ImGui::TextUnformatted(tr("compare.switch.title"));
-    ImGui::SameLine();
+    // Each button on the same line while it fits, else on the next (a narrow 1024 px panel).
+    flow_checkbox(label("compare.switch.a"));
     if (ImGui::RadioButton(label("compare.switch.a"), !compare.editing_b)) out.compare_edit_b = false;
     note_item_for_tests("compare.switch.a");
-    ImGui::SameLine();
+    flow_checkbox(label("compare.switch.b"));
     if (ImGui::RadioButton(label("compare.switch.b"), compare.editing_b)) out.compare_edit_b = true;
     note_item_for_tests("compare.switch.b");
     if (ImGui::SmallButton(label("compare.switch.stop"))) out.toggle_compare = true;

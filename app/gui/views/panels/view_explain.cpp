@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include "app/gui/views/controls/view_controls_widgets.h"
+
 #include <cmath>
 #include <string>
 
@@ -15,7 +17,7 @@ using text::tr;
 
 void draw_explanation(const Trace* trace, int index, int batch_item, bool light_theme, const Fonts& fonts, bool large) {
     if (!trace || trace->steps.empty()) {
-        ImGui::TextDisabled("%s", tr("explain.waiting"));
+        quiet_note(tr("explain.waiting"));
         return;
     }
     const Step& step = trace->steps[static_cast<size_t>(index)];
@@ -26,7 +28,7 @@ void draw_explanation(const Trace* trace, int index, int batch_item, bool light_
     if (large) ImGui::PushFont(fonts.large);
     const ThemeColors colors = theme_colors(light_theme);
     ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.formula));
-    ImGui::TextWrapped("%s", words.formula.c_str());
+    text_wrapped(words.formula.c_str());
     ImGui::PopStyleColor();
 
     // Shapes before -> after, with named dimensions.

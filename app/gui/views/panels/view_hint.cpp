@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include "app/gui/views/controls/view_controls_widgets.h"
+
 #include <algorithm>
 
 #include "app/gui/window/cjk_wrap.h"
@@ -27,7 +29,7 @@ Actions draw_first_run_hint(bool hint_seen, bool have_trace, int step, const Rec
     text_wrapped(text::tr("hint.first_run"));
     if (ImGui::Button(text::label("hint.got_it"))) out.hint_dismissed = true;
     ImGui::SameLine();
-    ImGui::TextDisabled("%s", text::tr("hint.keyboard"));
+    quiet_note(text::tr("hint.keyboard"));
     if (ImGui::Button(text::label("tour.start"))) {  // Help > Tour, from the first screen
         out.start_tour = true;
         out.hint_dismissed = true;

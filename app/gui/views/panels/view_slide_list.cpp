@@ -1,6 +1,8 @@
 #include "app/gui/views/panels/view_slide_list.h"
 
 #include <imgui.h>
+
+#include "app/gui/window/cjk_wrap.h"
 #include <imgui_stdlib.h>
 
 #include <filesystem>
@@ -24,10 +26,10 @@ void draw_header(const LessonDoc& doc, const ThemeColors& colors) {
     if (doc.dirty && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr("lesson.list.dirty_tip"));
     if (!doc.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(colors.error));
-        ImGui::TextWrapped("%s", text::render(doc.error).c_str());
+        text_wrapped(text::render(doc.error).c_str());
         ImGui::PopStyleColor();
     }
-    if (doc.opened.slides.empty()) ImGui::TextWrapped("%s", text::tr("lesson.list.empty"));
+    if (doc.opened.slides.empty()) text_wrapped(text::tr("lesson.list.empty"));
 }
 
 // One slide's row: its number, thumbnail and title, a click target, a drag source and a
