@@ -4,6 +4,8 @@
 //   [3] Every head   in parallel over (b, h)
 #include "core/attend_heads.h"
 
+#include <algorithm>
+
 #include "core/ops.h"
 #include "core/rng.h"
 #include "core/torch_dropout.h"
@@ -18,6 +20,7 @@ Masks masks_of(const AttentionConfig& c, const BoundMask& bound, const std::vect
     Masks masks;
     masks.bound = bound.any() ? &bound : nullptr;
     masks.custom = &custom;
+    masks.custom_keys = c.S();
     masks.fill = mask_fill_value(c.mask_fill, c.dtype);
     return masks;
 }
@@ -27,18 +30,21 @@ namespace {
 // masked = scores with every mask applied; row_flags (L) gets 1 for rows with no key left.
 void apply_masks(const Masks& masks, const ConstMatMap& scores, int64_t b, int64_t h, MatMap masked, uint8_t* row_flags) {
     const int64_t L = scores.rows(), cols = scores.cols();
-    if (masks.bound) masks.bound->apply(scores, b, h, masked, row_flags);
+    if (masks.bound) masks.bound->apply(scores, b, h, masked, row_flags, masks.query_offset);
     else masked = scores;
     if (!masks.custom || masks.custom->empty()) return;
-    const int64_t S = static_cast<int64_t>(masks.custom->size()) / L;  // the caller's mask covers the real keys
-    for (int64_t i = 0; i < L; ++i) {
-        bool every_key_hidden = cols == S;
-        for (int64_t j = 0; j < S; ++j) {
+    // The caller's mask covers the whole pass's real keys; a block against the cache sees
+    // the first `cols` of them, its rows at query_offset onwards.
+    const int64_t S = masks.custom_keys, keys = std::min(S, cols);
+    for (int64_t row = 0; row < L; ++row) {
+        const int64_t i = row + masks.query_offset;
+        bool every_key_hidden = cols == keys;
+        for (int64_t j = 0; j < keys; ++j) {
             const bool custom = (*masks.custom)[static_cast<size_t>(i * S + j)] != 0;
-            if (custom) masked(i, j) = masks.fill;
+            if (custom) masked(row, j) = masks.fill;
             every_key_hidden = every_key_hidden && (custom || (masks.bound && masks.bound->hides_key(b, h, i, j)));
         }
-        row_flags[i] = every_key_hidden ? 1 : 0;
+        row_flags[row] = every_key_hidden ? 1 : 0;
     }
 }
 
@@ -153,7 +159,7 @@ void attend_one_head(const HeadPass& p, int64_t bh) {
 HeadMaps attend_per_head(const AttentionConfig& c, const ForwardPlan& plan, const Masks& masks, const Tensor& q,
                          const Tensor& k, const Tensor& v) {
     HeadMaps maps;
-    const int64_t B = c.batch, H = c.H(), L = c.L(), S = k.dim(2), dh = c.head_dim();
+    const int64_t B = c.batch, H = c.H(), L = q.dim(2), S = k.dim(2), dh = c.head_dim();  // L: the block's rows
     // torch's replayed mask when it covers every (b, h, i, j); the seeded streams otherwise.
     const bool replay_dropout = plan.dropout && static_cast<int64_t>(c.dropout_keep.size()) == B * H * L * S;
     const HeadPass pass{c, plan, masks, q, k, v, maps, H, L, S, dh, c.scale_factor(), replay_dropout};

@@ -18,8 +18,12 @@ namespace attn {
 // The masks a forward combines: the configuration's (presets, file) and a caller's (L, S) cells.
 struct Masks {
     const BoundMask* bound = nullptr;               // null when the configuration has no mask
-    const std::vector<uint8_t>* custom = nullptr;   // (L, S), 1 = masked; may be empty
+    const std::vector<uint8_t>* custom = nullptr;   // (L, S) of the whole pass, 1 = masked; may be empty
+    int64_t custom_keys = 0;                        // S of the whole pass: the custom mask's row length
     float fill = -std::numeric_limits<float>::infinity();
+    // A block of rows against the KV cache: the absolute position of the block's first
+    // query (its row in the whole (L, S) mask); 0 for the whole pass.
+    int64_t query_offset = 0;
 };
 // `bound` (when it has a source) and `custom` with the configuration's fill; both must
 // outlive the pass that reads them.
@@ -34,6 +38,8 @@ struct HeadMaps {
 };
 
 // q: (B, H, L, d_h); k, v: (B, H, S_total, d_h), after repeat_kv and with any extra key rows.
+// For a block of rows against the cache, L is the block's row count (q's) and S_total the
+// cached positions.
 HeadMaps attend_per_head(const AttentionConfig& config, const ForwardPlan& plan, const Masks& masks,
                          const Tensor& q, const Tensor& k, const Tensor& v);
 

@@ -4,10 +4,12 @@
 //                            its tensor; the trace lists them in the plan's order
 //   [2] Parameters, inputs   rounded to the compute dtype as .to(dtype) does, recorded
 //   [3] q, k, v into heads   the plan's QkvSource, over a table of the three roles
-//   [4] RoPE, repeat_kv      q and k rotated; key/value heads copied to their query heads
+//   [4] RoPE, cache, repeat  q and k rotated; a block's k and v appended to the KV cache;
+//                            key/value heads copied to their query heads
 //   [5] Per-head maps        computed by core/attend_heads.cpp, recorded here
 //   [6] Heads joined, out    (B, H, L, d_h) -> (B, L, E) -> the output projection
-//   [7] run_attention        the forward itself: the sections above, in order
+//   [7] run_attention        the forward itself: the sections above, in order; and
+//                            run_attention_block, a block of rows against the KV cache
 #include "core/attention.h"
 
 #include <algorithm>
@@ -85,6 +87,9 @@ Provenance permuted(std::vector<int> permutation) {
 // [2] Parameters and inputs
 // ---------------------------------------------------------------------------
 
+// The query rows this forward computes: L, or a block's rows against the cache.
+int64_t query_rows(const Trace& t) { return t.block.count > 0 ? t.block.count : t.config.L(); }
+
 // The emulated dtype's rounding of a whole tensor, in place (nothing for float32).
 Tensor rounded(Tensor t, DType dtype) {
     if (dtype != DType::Float32) round_to_dtype_in_place(dtype, t.mutable_data(), t.numel());
@@ -118,11 +123,15 @@ Tensor input_tensor(const Tensor& given, std::vector<int64_t> shape, std::vector
 
 // X (B, L, d_in), and for cross-attention X_k (B, S, kdim) and X_v (B, S, vdim):
 // what q, k and v are projected from.
+// A block against the cache reads its own rows of X only.
 Qkv record_inputs(StepRecorder& rec, const ForwardPlan& plan, const AttentionInputs& inputs) {
     const AttentionConfig& c = rec.trace.config;
     const int64_t B = c.batch, L = c.L(), S = c.S();
-    const Tensor& x = rec.put(StepId::Input, input_tensor(inputs.query, {B, L, c.d_in()},
-                                                          {DimRole::Batch, DimRole::QueryPos, DimRole::Embedding}, c.dtype));
+    const std::vector<DimRole> roles = {DimRole::Batch, DimRole::QueryPos, DimRole::Embedding};
+    const QueryBlock& block = rec.trace.block;
+    const Tensor query = block.count == 0 ? inputs.query
+                                          : inputs.query.contiguous().view({B, L, c.d_in()}, roles).narrow(1, block.first, block.count);
+    const Tensor& x = rec.put(StepId::Input, input_tensor(query, {B, query_rows(rec.trace), c.d_in()}, roles, c.dtype));
     if (!plan.cross) return {x, x, x};
     return {x,
             rec.put(StepId::KeyInput, input_tensor(inputs.key, {B, S, c.key_dim()},
@@ -242,15 +251,26 @@ Tensor tensor_of(const Mat& m, std::vector<DimRole> roles) {
     return t;
 }
 
-// The (L, d_h) cos and sin tables, then q and k turned by them.
+// The (L, d_h) cos and sin tables, then q and k turned by them. A block against the cache
+// turns its rows by their absolute positions (its first row's onwards).
 void rotate(StepRecorder& rec, Qkv& heads) {
     const AttentionConfig& c = rec.trace.config;
-    const RopeTables tables = rope_tables(c.L(), c.head_dim(), c.rope_base, c.position_offset, c.rope_style);
+    const RopeTables tables = rope_tables(query_rows(rec.trace), c.head_dim(), c.rope_base,
+                                          c.position_offset + rec.trace.block.first, c.rope_style);
     const std::vector<DimRole> table_roles = {DimRole::QueryPos, DimRole::HeadDim};
     rec.put(StepId::RopeCos, rounded(tensor_of(tables.cos, table_roles), c.dtype));
     rec.put(StepId::RopeSin, rounded(tensor_of(tables.sin, table_roles), c.dtype));
     heads.q = rec.put(StepId::QRot, apply_rope(heads.q, tables, c.rope_style, c.dtype));
     heads.k = rec.put(StepId::KRot, apply_rope(heads.k, tables, c.rope_style, c.dtype));
+}
+
+// The block's keys (after RoPE) and values appended to the cache of the earlier
+// positions; attention then reads every cached position.
+// (B, H_kv, n, d_h) each -> (B, H_kv, S_t, d_h), views of the cache
+void append_to_cache(StepRecorder& rec, Qkv& heads, KvCache& cache) {
+    cache.append(heads.k, heads.v);
+    heads.k = rec.put(StepId::KCache, cache.keys());
+    heads.v = rec.put(StepId::VCache, cache.values());
 }
 
 // Grouped-query attention: each key/value head copied to the query heads of its group.
@@ -325,6 +345,51 @@ Status check_forward(const AttentionConfig& c, const AttentionWeights* weights, 
     return ok_status();
 }
 
+// The forward, for the whole pass (cache null) or a block of rows against the cache.
+Result<Trace> forward(const AttentionConfig& c, std::shared_ptr<const AttentionWeights> weights, const AttentionInputs& inputs,
+                      const std::vector<uint8_t>& custom_mask, KvCache* cache, QueryBlock block) {
+    FlushDenormals flush;
+    const Result<BoundMask> mask = bind_mask(c);  // bound to the whole (L, S): a block reads its rows
+    if (!mask) return Result<Trace>::failure(mask.message());
+    const ForwardPlan plan = plan_for(c, !custom_mask.empty(), cache != nullptr);
+    StepRecorder rec(c, plan);
+    rec.trace.block = block;
+    rec.trace.parameters = rounded_parameters(std::move(weights), c.dtype);  // as .to(dtype) does
+    const AttentionWeights& w = rec.trace.weights();
+
+    const Qkv x = record_inputs(rec, plan, inputs);   // X (B, L, d_in); cross: X_k, X_v (B, S, kdim or vdim)
+    Qkv heads = project_into_heads(rec, plan, w, x);  // q (B, H, L, d_h); k, v (B, H_kv, S_total, d_h)
+    if (plan.rope) rotate(rec, heads);                // q, k turned by position
+    if (plan.cache) append_to_cache(rec, heads, *cache);  // k, v (B, H_kv, S_t, d_h): every cached position
+    if (plan.repeat_kv) repeat_kv_heads(rec, heads);  // k, v (B, H, S_total, d_h)
+    Masks masks = masks_of(c, mask.value(), custom_mask);
+    masks.query_offset = block.first;
+    HeadMaps maps = attend_per_head(c, plan, masks, heads.q, heads.k, heads.v);  // (B, H, L, S_total) each
+    const Tensor context = record_maps(rec, plan, std::move(maps), !custom_mask.empty());  // (B, H, L, d_h)
+    const Tensor concat = join_heads(rec, plan, context);                                  // (B, L, E)
+    const bool finite = plan.out_proj ? project_out(rec, w, concat).all_finite() : concat.all_finite();
+
+    // Finite inputs can still overflow float32 in a dot product; say so rather than
+    // hand the learner a trace full of NaN.
+    if (!finite)
+        return Result<Trace>::failure(Message(c.dtype == DType::Float16 ? "error.attention.overflow_float16"
+                                                                        : "error.attention.overflow_float32"));
+    return std::move(rec).finish();
+}
+
+// A block's rows inside the pass, and a cache of this configuration's sizes holding every
+// earlier position (made, or cut back to them, here).
+Status prepare_block(const AttentionConfig& c, KvCache& cache, QueryBlock block) {
+    if (Status s = check_decodable(c); !s) return s;
+    if (block.first < 0 || block.count < 1 || block.first + block.count > c.L())
+        return Status::failure(Message::internal("a block of query rows outside 0 .. L - 1"));
+    if (cache.empty() || cache.capacity() < c.L()) cache = KvCache(c.batch, c.H_kv(), c.L(), c.head_dim());
+    if (cache.length() < block.first)
+        return Status::failure(Message::internal("the KV cache lacks positions before the block"));
+    cache.truncate(block.first);
+    return ok_status();
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -338,30 +403,15 @@ Result<Trace> run_attention(const AttentionConfig& c, const AttentionWeights& gi
 Result<Trace> run_attention(const AttentionConfig& c, std::shared_ptr<const AttentionWeights> weights,
                             const AttentionInputs& inputs, const std::vector<uint8_t>& custom_mask) {
     if (Status s = check_forward(c, weights.get(), inputs, custom_mask); !s) return Result<Trace>::failure(s.message());
-    FlushDenormals flush;
-    const Result<BoundMask> mask = bind_mask(c);
-    if (!mask) return Result<Trace>::failure(mask.message());
-    const ForwardPlan plan = plan_for(c, !custom_mask.empty());
-    StepRecorder rec(c, plan);
-    rec.trace.parameters = rounded_parameters(std::move(weights), c.dtype);  // as .to(dtype) does
-    const AttentionWeights& w = rec.trace.weights();
+    return forward(c, std::move(weights), inputs, custom_mask, nullptr, {});
+}
 
-    const Qkv x = record_inputs(rec, plan, inputs);   // X (B, L, d_in); cross: X_k, X_v (B, S, kdim or vdim)
-    Qkv heads = project_into_heads(rec, plan, w, x);  // q (B, H, L, d_h); k, v (B, H_kv, S_total, d_h)
-    if (plan.rope) rotate(rec, heads);                // q, k turned by position
-    if (plan.repeat_kv) repeat_kv_heads(rec, heads);  // k, v (B, H, S_total, d_h)
-    const Masks masks = masks_of(c, mask.value(), custom_mask);
-    HeadMaps maps = attend_per_head(c, plan, masks, heads.q, heads.k, heads.v);  // (B, H, L, S_total) each
-    const Tensor context = record_maps(rec, plan, std::move(maps), !custom_mask.empty());  // (B, H, L, d_h)
-    const Tensor concat = join_heads(rec, plan, context);                                  // (B, L, E)
-    const bool finite = plan.out_proj ? project_out(rec, w, concat).all_finite() : concat.all_finite();
-
-    // Finite inputs can still overflow float32 in a dot product; say so rather than
-    // hand the learner a trace full of NaN.
-    if (!finite)
-        return Result<Trace>::failure(Message(c.dtype == DType::Float16 ? "error.attention.overflow_float16"
-                                                                        : "error.attention.overflow_float32"));
-    return std::move(rec).finish();
+Result<Trace> run_attention_block(const AttentionConfig& c, std::shared_ptr<const AttentionWeights> weights,
+                                  const AttentionInputs& inputs, KvCache& cache, QueryBlock block,
+                                  const std::vector<uint8_t>& custom_mask) {
+    if (Status s = check_forward(c, weights.get(), inputs, custom_mask); !s) return Result<Trace>::failure(s.message());
+    if (Status s = prepare_block(c, cache, block); !s) return Result<Trace>::failure(s.message());
+    return forward(c, std::move(weights), inputs, custom_mask, &cache, block);
 }
 
 Result<Trace> run_attention(const AttentionConfig& config) {

@@ -185,6 +185,8 @@ static double owned_floats(StepId id, const AttentionConfig& c) {
         case StepId::RopeSin: return L * dh;
         case StepId::QRot: return B * L * E;
         case StepId::KRot: return B * c.H_kv() * S_all * dh;
+        case StepId::KCache:
+        case StepId::VCache: return B * c.H_kv() * S * dh;  // the cache's buffer, every position
         case StepId::KRepeated:
         case StepId::VRepeated: return B * H * S_all * dh;
         case StepId::AttnScores:
@@ -242,6 +244,22 @@ static Status check_mask_fill_and_scale(const AttentionConfig& c) {
     return ok_status();
 }
 
+Status check_decodable(const AttentionConfig& c) {
+    if (c.is_cross()) return Status::failure(Message("error.decode.cross"));
+    if (c.dropout > 0.0f) return Status::failure(Message("error.decode.dropout"));
+    if (c.add_bias_kv || c.add_zero_attn) return Status::failure(Message("error.decode.extra_keys"));
+    const MaskPresets presets = c.mask_spec().presets;
+    if (!presets.causal && !presets.window) return Status::failure(Message("error.decode.not_causal"));
+    return ok_status();
+}
+
+// --decode-from P: rows 0..P-1 the prefill, at least one row decoded.
+static Status check_decode(const AttentionConfig& c) {
+    if (c.decode_from < 1 || c.decode_from > c.L() - 1)
+        return Status::failure(Message("error.decode.range", {{"from", c.decode_from}, {"last", c.L() - 1}}));
+    return check_decodable(c);
+}
+
 Status validate(const AttentionConfig& c) {
     struct Size { const char* name; int value; };
     const Size sizes[] = {{"batch", c.batch},          {"seq_len", c.seq_len},
@@ -251,7 +269,7 @@ Status validate(const AttentionConfig& c) {
     const Size optional_sizes[] = {{"kv_len", c.kv_len},           {"kdim", c.kdim},
                                    {"vdim", c.vdim},               {"input_dim", c.input_dim},
                                    {"num_kv_heads", c.num_kv_heads}, {"window", c.window},
-                                   {"position_offset", c.position_offset}};
+                                   {"position_offset", c.position_offset}, {"decode_from", c.decode_from}};
     for (const Size& s : optional_sizes)
         if (s.value < 0) return Status::failure(Message("error.config.at_least_one", {{"name", s.name}, {"value", s.value}}));
 
@@ -297,6 +315,8 @@ Status validate(const AttentionConfig& c) {
     }
     if (c.has_mask())
         if (Status s = check_mask_fill_and_scale(c); !s) return s;
+    if (c.decode_from != 0)
+        if (Status s = check_decode(c); !s) return s;
     if (c.has_mask()) {
         // The checks only the bound mask knows (window, file shape and values); lengths were checked above.
         if (Result<BoundMask> bound = bind_mask(c); !bound) return Status::failure(bound.message());

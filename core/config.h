@@ -84,6 +84,8 @@ struct AttentionConfig {
     RopeStyle rope_style = RopeStyle::Half;
     int position_offset = 0;      // positions position_offset .. position_offset + L - 1
     int num_kv_heads = 0;         // H_kv key/value heads (GQA / MQA); 0 means H
+    int decode_from = 0;          // P: rows 0..P-1 are the prefill, rows P..L-1 arrive one per
+                                  // decode step against the KV cache (core/kv_cache.h); 0: one pass
     bool no_out_proj = false;     // the trace ends at concat
     bool add_bias_kv = false;     // nn.MultiheadAttention's learned extra key/value column
     bool add_zero_attn = false;   // nn.MultiheadAttention's zero key/value column
@@ -127,6 +129,11 @@ struct AttentionConfig {
 // (estimate_peak_bytes against max_memory_bytes).
 // The message names the offending values and what would be valid.
 Status validate(const AttentionConfig& config);
+
+// Decode steps against a KV cache equal the rows of the whole pass only for a causal
+// (or sliding-window) self-attention in evaluation mode whose keys are its own rows:
+// refuses cross-attention, dropout, --add-bias-kv and --add-zero-attn, and no causal mask.
+Status check_decodable(const AttentionConfig& config);
 
 // Bytes of float storage the full trace will hold (views are free), computed from
 // the shapes alone so it can be checked before anything is allocated.

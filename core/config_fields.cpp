@@ -49,6 +49,8 @@ const std::vector<ConfigField> kFields = {
      {0, 1024}, kShowDefault | kZeroIsAuto | kFilesDecide, "", &resolved_size<&C::d_in>},
     {"num_kv_heads", &C::num_kv_heads, "--num-kv-heads", "option.num_kv_heads", "num_kv_heads", "num_kv_heads", "H_kv",
      {1, kMaxSize}, {0, 64}, kShowDefault | kZeroIsAuto | kFilesDecide, "", &resolved_size<&C::H_kv>},
+    {"decode_from", &C::decode_from, "--decode-from", "option.decode_from", "", "", "", {1, kMaxSize}, {},
+     kZeroIsAuto},
     {"mask", &C::mask, "--mask", "option.mask", "mask", "mask", "", {}, {0, 2}, kShowDefault | kSavedAsIndex},
     {"mask_presets", &C::mask_presets, "", "", "mask_presets", "", "", {}, {}},  // on the command line: part of --mask
     {"valid_lengths", &C::valid_lengths, "--valid-lengths", "option.valid_lengths", "", "valid_lengths", "", {}, {}},

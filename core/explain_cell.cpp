@@ -456,6 +456,7 @@ CellExplanation explain_cell(const Trace& trace, const CellAddress& cell, const 
         case StepKind::RopeTable: explain_rope_table(trace, step, e); break;
         case StepKind::Rotation: explain_rotation(trace, step, e); break;
         case StepKind::RepeatKv: explain_repeat(trace, step, e); break;
+        case StepKind::CacheAppend: explain_cache(trace, step, e); break;
         case StepKind::HeadMean: explain_head_mean(trace, step, options, e); break;
         case StepKind::Lookup: explain_lookup(trace, step, e); break;
         case StepKind::Add: explain_add(trace, step, e); break;

@@ -56,6 +56,8 @@ enum class CellRule : uint8_t {
     Rotation,        // q_rot / k_rot: value = terms[0].value + terms[1].value
                      //   = x[c] * cos[n, c]  +  rope.sign * x[partner] * sin[n, c]
     Repeat,          // k_repeated / v_repeated: value = operand, of key/value head kv_head
+    Cached,          // k_cache / v_cache at an earlier position: computed by the prefill or the
+                     //   decode step that first saw that position (cached_position), read from the cache
     Mean,            // attn_weights_avg: value = sum (the terms, one per head, in float) / divisor
     Lookup,          // token_embedding / position_embedding: value = row lookup.row, column lookup.column of a table
     Add,             // embedding_sum, residual: value = operand + operand2
@@ -161,6 +163,8 @@ struct CellExplanation {
 
     // Repeat: query head h reads key/value head kv_head = h / group_size.
     int kv_head = 0, group_size = 1;
+    // Cached: the position of the cached row, and the first position of this block.
+    int64_t cached_position = -1, block_first = 0;
     // Mean: the number of heads averaged.
     int divisor = 1;
 

@@ -71,7 +71,8 @@ void explain_mask(const Trace& trace, const Step& step, CellExplanation& e) {
     e.mask_fill = round_to_dtype(c.dtype, mask_fill_value(c.mask_fill, c.dtype));
     const int64_t b = index_of_role(step.tensor, e.cell.index, DimRole::Batch);
     const int64_t h = index_of_role(step.tensor, e.cell.index, DimRole::Head);
-    const int64_t i = index_of_role(step.tensor, e.cell.index, DimRole::QueryPos);
+    // The query's row in the whole (L, S) mask: a block against the cache starts at its first row.
+    const int64_t i = index_of_role(step.tensor, e.cell.index, DimRole::QueryPos) + trace.block.first;
     const int64_t j = index_of_role(step.tensor, e.cell.index, DimRole::KeyPos);
     e.extra_key = extra_key_of_column(c, j);
     e.rule = CellRule::MaskKept;
@@ -121,9 +122,11 @@ bool explain_extra_key_row(const Trace& trace, const Step& step, CellExplanation
 // ---------------------------------------------------------------------------
 
 namespace {
-// Position n's angle for column c, as rope_tables computes it (core/rope.cpp).
-void rope_angle(const AttentionConfig& c, int64_t n, int64_t column, int64_t head_dim, CellExplanation& e) {
-    e.rope.position = c.position_offset + n;
+// Row n's angle for column c, as rope_tables computes it (core/rope.cpp); a block against
+// the KV cache starts at its first row's absolute position.
+void rope_angle(const Trace& trace, int64_t n, int64_t column, int64_t head_dim, CellExplanation& e) {
+    const AttentionConfig& c = trace.config;
+    e.rope.position = c.position_offset + trace.block.first + n;
     e.rope.frequency = rope_frequency(column, head_dim, c.rope_style);
     e.rope.inv_freq = rope_inv_freq(e.rope.frequency, head_dim, c.rope_base);
     e.rope.angle = static_cast<float>(e.rope.position) * e.rope.inv_freq;
@@ -132,7 +135,7 @@ void rope_angle(const AttentionConfig& c, int64_t n, int64_t column, int64_t hea
 
 // rope_cos[n, c] = cos(angle), rope_sin[n, c] = sin(angle): nothing recorded before them.
 void explain_rope_table(const Trace& trace, const Step& step, CellExplanation& e) {
-    rope_angle(trace.config, e.cell.index[0], e.cell.index[1], step.tensor.dim(1), e);
+    rope_angle(trace, e.cell.index[0], e.cell.index[1], step.tensor.dim(1), e);
     e.rope.sine = step.id == StepId::RopeSin;
     e.rule = CellRule::RopeAngle;
 }
@@ -144,7 +147,7 @@ void explain_rotation(const Trace& trace, const Step& step, CellExplanation& e) 
     const StepId x_step = step.sources[0], cos_step = step.sources[1], sin_step = step.sources[2];
     const int64_t n = idx[2], c = idx[3], head_dim = step.tensor.dim(3);
     const DType dtype = trace.config.dtype;
-    rope_angle(trace.config, n, c, head_dim, e);
+    rope_angle(trace, n, c, head_dim, e);
     e.rope.partner = rope_partner(c, head_dim, trace.config.rope_style, &e.rope.sign);
     const Tensor& x = tensor_of(trace, x_step);
     Term along, across;
@@ -182,6 +185,20 @@ void explain_repeat(const Trace& trace, const Step& step, CellExplanation& e) {
     e.group_size = H / kv_heads;
     set_operand(trace, e, src, {idx[0], e.kv_head, idx[2], idx[3]});
     e.rule = CellRule::Repeat;
+}
+
+// k_cache / v_cache[b, g, s, c]: the block's own positions are its k (after RoPE) or v,
+// moved into the cache; earlier positions were computed by the step that first saw them.
+void explain_cache(const Trace& trace, const Step& step, CellExplanation& e) {
+    const std::vector<int64_t>& idx = e.cell.index;
+    e.block_first = trace.block.first;
+    if (idx[2] >= e.block_first) {
+        set_operand(trace, e, step.primary_source(), {idx[0], idx[1], idx[2] - e.block_first, idx[3]});
+        e.rule = CellRule::Move;
+        return;
+    }
+    e.cached_position = idx[2];
+    e.rule = CellRule::Cached;
 }
 
 // avg[b, l, s] = (sum over h of weights[b, h, l, s]) / H, summed in float in head order

@@ -37,6 +37,7 @@ void explain_mask(const Trace& trace, const Step& step, CellExplanation& e);
 void explain_rope_table(const Trace& trace, const Step& step, CellExplanation& e);
 void explain_rotation(const Trace& trace, const Step& step, CellExplanation& e);
 void explain_repeat(const Trace& trace, const Step& step, CellExplanation& e);
+void explain_cache(const Trace& trace, const Step& step, CellExplanation& e);
 void explain_head_mean(const Trace& trace, const Step& step, const ExplainOptions& options, CellExplanation& e);
 // K / V row S (bias_k / bias_v) or a heads step's zero row (add_zero_attn): true when
 // `e.cell` is one and it was explained as ExtraKey.

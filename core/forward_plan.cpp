@@ -2,7 +2,7 @@
 
 namespace attn {
 
-ForwardPlan plan_for(const AttentionConfig& c, bool custom_mask) {
+ForwardPlan plan_for(const AttentionConfig& c, bool custom_mask, bool cache) {
     ForwardPlan p;
     switch (c.variant) {
         case Variant::Split:
@@ -22,6 +22,7 @@ ForwardPlan plan_for(const AttentionConfig& c, bool custom_mask) {
     p.mask = c.has_mask() || custom_mask;
     p.mask_before_scale = c.mask_before_scale;
     p.rope = c.rope;
+    p.cache = cache;
     p.repeat_kv = c.H_kv() < c.H();
     p.average = c.average_weights;
     p.out_proj = !c.no_out_proj;
@@ -99,6 +100,11 @@ std::vector<PlannedStep> planned_step_rows(const ForwardPlan& p) {
                            {StepId::KRot, StepKind::Rotation, {StepId::KHeads, StepId::RopeCos, StepId::RopeSin}}});
         q = StepId::QRot;
         k = StepId::KRot;
+    }
+    if (p.cache) {  // the block's rows appended to the earlier positions' (keys after RoPE)
+        s.insert(s.end(), {{StepId::KCache, StepKind::CacheAppend, {k}}, {StepId::VCache, StepKind::CacheAppend, {v}}});
+        k = StepId::KCache;
+        v = StepId::VCache;
     }
     if (p.repeat_kv) {
         s.insert(s.end(), {{StepId::KRepeated, StepKind::RepeatKv, {k}}, {StepId::VRepeated, StepKind::RepeatKv, {v}}});

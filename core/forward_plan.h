@@ -36,13 +36,15 @@ struct ForwardPlan {
     bool dropout = false;  // a dropout step (p > 0)
     bool mask_before_scale = false;  // attn_masked before attn_scaled (the from-scratch order)
     bool rope = false;               // rope_cos, rope_sin, q_rot, k_rot after the heads
+    bool cache = false;              // k_cache, v_cache: a block of rows against the KV cache (decode)
     bool repeat_kv = false;          // k_repeated, v_repeated (H_kv < H)
     bool average = false;            // attn_weights_avg
     bool out_proj = true;            // `out`; without it the trace ends at concat
 };
 
-// The plan for `config`; `custom_mask` says a caller-supplied mask will be combined in.
-ForwardPlan plan_for(const AttentionConfig& config, bool custom_mask = false);
+// The plan for `config`; `custom_mask` says a caller-supplied mask will be combined in,
+// `cache` that the forward runs a block of rows against the KV cache (run_attention_block).
+ForwardPlan plan_for(const AttentionConfig& config, bool custom_mask = false, bool cache = false);
 
 // One step the forward records: what it is, the operation that makes it, and the steps
 // it is computed from in argument order (scores: q, k; context: weights, v).

@@ -165,31 +165,33 @@ bool BoundMask::hides_key(int64_t b, int64_t h, int64_t i, int64_t j) const {
 }
 
 int BoundMask::apply(const Eigen::Ref<const Mat>& scores, int64_t b, int64_t h, Eigen::Ref<Mat> masked,
-                     uint8_t* row_flags) const {
-    const int64_t L = scores.rows(), cols = scores.cols(), S = sizes_.S;
+                     uint8_t* row_flags, int64_t query_offset) const {
+    // A block against the first cols < S keys (a decode step) has no extra columns.
+    const int64_t L = scores.rows(), cols = scores.cols(), S = std::min(sizes_.S, cols);
     const bool float_file = has_file() && !spec_.file_is_boolean;
     const bool bool_file = has_file() && spec_.file_is_boolean;
     int fully_masked = 0;
-    for (int64_t i = 0; i < L; ++i) {
+    for (int64_t row = 0; row < L; ++row) {
+        const int64_t i = row + query_offset;  // the query's row in the whole (L, S) map
         const KeyRange r = preset_visible_keys(b, i);
-        const int64_t first = std::min(r.first, S), last = std::max(first, r.last);
+        const int64_t first = std::min(r.first, S), last = std::max(first, std::min(r.last, S));
         // torch: the float mask is added first, then masked_fill writes the fill; columns
         // past S (bias_k, zero_attn) are copied as they are.
-        masked.row(i) = scores.row(i);
+        masked.row(row) = scores.row(row);
         if (float_file) {
             const float* addend = file_values_.data() + file_index(b, h, i, 0);
-            for (int64_t j = 0; j < S; ++j) masked(i, j) += addend[j * file_strides_[3]];
+            for (int64_t j = 0; j < S; ++j) masked(row, j) += addend[j * file_strides_[3]];
         }
-        masked.row(i).head(first).setConstant(fill_);
-        masked.row(i).segment(last, S - last).setConstant(fill_);
+        masked.row(row).head(first).setConstant(fill_);
+        masked.row(row).segment(last, S - last).setConstant(fill_);
         bool every_key_hidden = cols == S;
         for (int64_t j = first; j < last && (bool_file || (float_file && every_key_hidden)); ++j) {
             const float v = file_values_[static_cast<size_t>(file_index(b, h, i, j))];
-            if (bool_file && v != 0.0f) masked(i, j) = fill_;
+            if (bool_file && v != 0.0f) masked(row, j) = fill_;
             every_key_hidden = every_key_hidden && (bool_file ? v != 0.0f : v <= kFloatMaskHidesKey);
         }
         if (!has_file()) every_key_hidden = every_key_hidden && first == last;
-        if (row_flags != nullptr) row_flags[i] = every_key_hidden ? 1 : 0;
+        if (row_flags != nullptr) row_flags[row] = every_key_hidden ? 1 : 0;
         fully_masked += every_key_hidden ? 1 : 0;
     }
     return fully_masked;

@@ -104,8 +104,13 @@ public:
     // fully masked row (every column hidden; never with extra columns), 0 otherwise.
     // Returns the number of fully masked rows. With a lower compute dtype, round
     // `masked` afterwards (rounding commutes with the fill, which is representable).
+    //
+    // A block of query rows (a decode step, a chunk of a prefill): scores (n, S_t) hold the
+    // queries at positions query_offset .. query_offset + n - 1 against the first S_t <= S
+    // keys, so row r is masked as query row query_offset + r of the whole (L, S) map
+    // (causal and window aligned to the lower right when query_offset = S_t - n).
     int apply(const Eigen::Ref<const Mat>& scores, int64_t b, int64_t h, Eigen::Ref<Mat> masked,
-              uint8_t* row_flags = nullptr) const;
+              uint8_t* row_flags = nullptr, int64_t query_offset = 0) const;
 
 private:
     bool has_file() const { return !spec_.file.empty(); }

@@ -28,7 +28,7 @@ enum class StepId : uint8_t {
     Tokens, TokenEmbedding, PositionEmbedding, EmbeddingSum, LayerInput, Norm,
     // The attention forward (core/attention.cpp):
     Input, KeyInput, ValueInput, Qkv, Q, K, V, QSplit, KSplit, VSplit, QHeads, KHeads, VHeads,
-    RopeCos, RopeSin, QRot, KRot, KRepeated, VRepeated,
+    RopeCos, RopeSin, QRot, KRot, KCache, VCache, KRepeated, VRepeated,
     AttnScores, AttnScaled, AttnMasked, AttnWeights, AttnWeightsAvg, AttnDropped,
     Context, ContextSplit, Concat, Out,
     // A trained model's steps after its attention:
@@ -53,6 +53,7 @@ enum class StepKind {
     Concat,      // heads rejoined (contiguous copy + reshape, or torch.cat)
     RopeTable,   // cos or sin of each position's rotation angles (L, d_h)
     Rotation,    // RoPE: coordinate pairs of each head vector turned by their angle
+    CacheAppend, // a decode step's key/value rows appended to the cache of earlier positions
     RepeatKv,    // key/value heads copied to the query heads of their group (GQA)
     HeadMean,    // attention weights averaged over heads
     // Steps of a trained model around its attention (core/model/):
@@ -183,6 +184,8 @@ inline constexpr StepInfo kRows[] = {
     {StepId::RopeSin,           "rope_sin",           Kind::RopeTable,   Side::Query, dims_of(L, Dh),       Note::None,         f::None},
     {StepId::QRot,              "q_rot",              Kind::Rotation,    Side::Query, dims_of(B, H, L, Dh), Note::None,         f::None},
     {StepId::KRot,              "k_rot",              Kind::Rotation,    Side::Key,   dims_of(B, H, S, Dh), Note::None,         f::KvHeads},
+    {StepId::KCache,            "k_cache",            Kind::CacheAppend, Side::Key,   dims_of(B, H, S, Dh), Note::None,         f::KvHeads},
+    {StepId::VCache,            "v_cache",            Kind::CacheAppend, Side::Value, dims_of(B, H, S, Dh), Note::None,         f::KvHeads},
     {StepId::KRepeated,         "k_repeated",         Kind::RepeatKv,    Side::Key,   dims_of(B, H, S, Dh), Note::None,         f::None},
     {StepId::VRepeated,         "v_repeated",         Kind::RepeatKv,    Side::Value, dims_of(B, H, S, Dh), Note::None,         f::None},
     {StepId::AttnScores,        "attn_scores",        Kind::Scores,      Side::Map,   dims_of(B, H, L, S),  Note::None,         f::Paintable},

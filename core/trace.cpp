@@ -23,6 +23,7 @@ const char* to_string(StepKind kind) {
         case StepKind::Concat: return "concat";
         case StepKind::RopeTable: return "rope_table";
         case StepKind::Rotation: return "rotation";
+        case StepKind::CacheAppend: return "cache_append";
         case StepKind::RepeatKv: return "repeat_kv";
         case StepKind::HeadMean: return "head_mean";
         case StepKind::Lookup: return "lookup";

@@ -102,8 +102,20 @@ struct TraceModelInfo {
     bool present() const { return !name.empty(); }
 };
 
+// The query rows of the whole (L, S) attention a trace computed against the KV cache
+// (run_attention_block): a prefill's rows 0 .. P-1, or a decode step's one row p. A trace of
+// the whole pass at once has count 0.
+struct QueryBlock {
+    int first = 0;  // absolute position of the block's first query row
+    int count = 0;  // rows in the block; 0: the whole pass (no cache)
+};
+
 struct Trace {
-    AttentionConfig config;
+    AttentionConfig config;  // the whole pass's: seq_len stays L in a decode step's trace
+    QueryBlock block;        // which rows against the cache (count 0: none)
+    // A decode step (one row appended to a cache of earlier rows): that row's absolute
+    // position; -1 for a whole pass or a prefill.
+    int decode_position() const { return block.count == 1 && block.first > 0 ? block.first : -1; }
     TraceModelInfo model;  // which trained model and tokens, when there is one
     std::vector<Step> steps;
     // The parameters the forward used (W_q, W_k, W_v, W_o and biases), so a view can

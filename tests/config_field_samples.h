@@ -55,6 +55,7 @@ inline std::vector<Sample> samples() {
     rope.hidden_dim = 8;
     rope.mask_presets = parse_mask_presets("causal,window").value();
     rope.window = 2;
+    rope.decode_from = 4;  // the prefill of rows 0..3, then rows 4 and 5 one at a time
     rope.rope = true;
     rope.rope_base = 500.0;
     rope.rope_style = RopeStyle::Interleaved;

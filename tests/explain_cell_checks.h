@@ -242,10 +242,10 @@ inline void check_cell(const Trace& t, const Step& step, const std::vector<int64
     // Rules whose sources are no step of this trace: a table (RoPE), a parameter (bias_k),
     // an earlier layer; everything else highlights what it read.
     const bool sourceless = e.rule == CellRule::Given || e.rule == CellRule::RopeAngle || e.rule == CellRule::ExtraKey ||
-                            e.rule == CellRule::PreviousLayer;
+                            e.rule == CellRule::PreviousLayer || e.rule == CellRule::Cached;
     if (!sourceless) CHECK(e.highlight_count() > 0);
     const DType dtype = t.config.dtype;
-    const int64_t i = step.tensor.find_dim(DimRole::QueryPos) >= 0 ? index[static_cast<size_t>(step.tensor.find_dim(DimRole::QueryPos))] : 0;
+    const int64_t i = step.tensor.find_dim(DimRole::QueryPos) >= 0 ? index[static_cast<size_t>(step.tensor.find_dim(DimRole::QueryPos))] + t.block.first : 0;
     const int64_t j = step.tensor.find_dim(DimRole::KeyPos) >= 0 ? index[static_cast<size_t>(step.tensor.find_dim(DimRole::KeyPos))] : 0;
     const int64_t b = index[0];
     const int64_t h = step.tensor.find_dim(DimRole::Head) >= 0 ? index[static_cast<size_t>(step.tensor.find_dim(DimRole::Head))] : 0;
@@ -254,6 +254,10 @@ inline void check_cell(const Trace& t, const Step& step, const std::vector<int64
         CHECK(e.operand_value == value_at_cell(t, e.operand));
     switch (e.rule) {
         case CellRule::Given: check_flows(t, e); break;
+        case CellRule::Cached:  // a position before the block: computed by an earlier step
+            CHECK(e.cached_position < t.block.first);
+            CHECK(e.cached_position == index[2]);
+            break;
         case CellRule::Parameter: FAIL("a step cell is never a parameter"); break;
         case CellRule::DotProduct: check_dot_product(t, e); break;
         case CellRule::Scale:

@@ -471,3 +471,50 @@ TEST_CASE("trace --compare writes A, B and their difference, and refuses a bad B
     CHECK(count_lines(bad.err) == 1);
     CHECK(run_cli("trace -L 4 -E 8 -H 2 --compare \"heads 3\" --out " + scratch("compare_bad2").string()).exit_code == 2);
 }
+
+TEST_CASE("trace --decode-from writes the prefill, one folder per decode step and generation.json") {
+    const fs::path dir = scratch("generation");
+    const std::string args = "trace -L 6 -E 8 -H 2 --num-kv-heads 1 --mask causal --rope --decode-from 3 --out ";
+    for (int run = 0; run < 2; ++run) {  // the second run replaces the first's folder
+        const CliRun r = run_cli(args + dir.string());
+        REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    }
+    const std::string manifest = slurp(dir / "generation.json");
+    CHECK(manifest.find("\"format\": \"attnviz-generation\"") != std::string::npos);
+    for (const char* folder : {"prefill", "decode_001", "decode_002", "decode_003"}) {
+        CAPTURE(folder);
+        CHECK(fs::exists(dir / folder / "manifest.json"));
+        CHECK(manifest.find(std::string("\"") + folder + "\"") != std::string::npos);
+    }
+    CHECK_FALSE(fs::exists(dir / "decode_004"));
+    // Decode step 2 is position 4: one query row against a cache of 5 positions of H_kv = 1 head.
+    const auto cache = attn::io::read_npy((dir / "decode_002" / "k_cache.npy").string());
+    const auto scores = attn::io::read_npy((dir / "decode_002" / "attn_scores.npy").string());
+    REQUIRE(cache);
+    REQUIRE(scores);
+    CHECK(cache->shape() == std::vector<int64_t>{1, 1, 5, 4});
+    CHECK(scores->shape() == std::vector<int64_t>{1, 2, 1, 5});
+    CHECK(slurp(dir / "decode_002" / "manifest.json").find("\"decode_position\": 4") != std::string::npos);
+    for (const auto& entry : fs::directory_iterator(dir.parent_path()))
+        CHECK_MESSAGE(entry.path().filename().string().find(".tmp-") == std::string::npos, entry.path().string());
+}
+
+TEST_CASE("trace --decode-from refuses what cannot be decoded, and a folder that is not a generation, with exit code 2") {
+    const fs::path work = scratch("generation_bad");
+    for (const char* options : {"-L 6 --mask causal --decode-from 6", "-L 6 --decode-from 3",
+                                "-L 6 --mask causal --dropout 0.1 --decode-from 3", "-L 6 --mask causal --add-bias-kv --decode-from 3",
+                                "-L 6 --mask causal --add-zero-attn --decode-from 3", "-L 6 -S 4 --mask causal --decode-from 3"}) {
+        CAPTURE(options);
+        const CliRun r = run_cli(std::string("trace ") + options + " --out " + (work / "out").string());
+        CHECK(r.exit_code == 2);
+        CHECK(count_lines(r.err) == 1);
+        CHECK_FALSE(fs::exists(work / "out"));
+    }
+    // A folder of the user's is never replaced.
+    fs::create_directories(work / "mine");
+    write_bytes(work / "mine" / "notes.txt", "keep me");
+    const CliRun r = run_cli("trace -L 6 --mask causal --decode-from 3 --out " + (work / "mine").string());
+    CHECK(r.exit_code == 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK(slurp(work / "mine" / "notes.txt") == "keep me");
+}

@@ -40,7 +40,7 @@ void check_option_cell(const Trace& t, const Step& step, const std::vector<int64
             }
             break;
         case CellRule::RopeAngle: {
-            const int64_t n = index[0], col = index[1], dh = c.head_dim();
+            const int64_t n = index[0] + t.block.first, col = index[1], dh = c.head_dim();  // a block's rows start there
             const int64_t frequency = c.rope_style == RopeStyle::Half ? col % (dh / 2) : col / 2;
             const double inv_freq = 1.0 / std::pow(c.rope_base, 2.0 * double(frequency) / double(dh));
             CHECK(e.rope.position == c.position_offset + n);

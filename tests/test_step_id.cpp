@@ -169,6 +169,15 @@ TEST_CASE("step table: kinds, roles and sides are what the forwards and the mode
     cross.rope = false;  // RoPE needs self-attention
     check_kinds(traced(cross), Variant::Split);
     for (const Trace& trace : model_traces()) check_kinds(trace, Variant::Split);
+    // A decode step against the KV cache (no dropout in generation).
+    AttentionConfig decoding = everything_config(Variant::Split);
+    decoding.dropout = 0.0f;
+    KvCache cache;
+    const auto weights = std::make_shared<const AttentionWeights>(default_weights(decoding));
+    REQUIRE(run_attention_block(decoding, weights, default_inputs(decoding), cache, {0, 3}).ok());
+    Result<Trace> decode_step = run_attention_block(decoding, weights, default_inputs(decoding), cache, {3, 1});
+    REQUIRE_MESSAGE(decode_step.ok(), decode_step.error());
+    check_kinds(decode_step.value(), Variant::Split);
     // Every row was checked against some trace.
     CHECK(seen.size() == kStepIdCount);
 }

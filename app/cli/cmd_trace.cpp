@@ -53,6 +53,10 @@ int run_trace(const TraceCommand& command) {
         if (!command.save_weights.empty()) return fail("--save-weights cannot be combined with --compare");
         return run_trace_compare(command, problem.value());
     }
+    if (problem->config.decode_from > 0) {
+        if (!command.save_weights.empty()) return fail(Message("error.decode.save_weights"));
+        return run_trace_generation(command, problem.value());
+    }
     Result<Trace> trace = io::compute_trace(problem.value());
     if (!trace) return fail(trace.message());
     if (command.list_steps) {  // a model's steps depend on the layer and the model's kind: list what it recorded

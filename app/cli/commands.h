@@ -27,6 +27,8 @@ CLI::App* add_trace_command(CLI::App& parent, TraceCommand& command);
 int run_trace(const TraceCommand& command);
 // `attnviz trace --compare`: DIR/a, DIR/b and DIR/a_minus_b (the steps both record with one shape).
 int run_trace_compare(const TraceCommand& command, const io::Problem& a);
+// --decode-from P: the prefill and each decode step against the KV cache, as folders.
+int run_trace_generation(const TraceCommand& command, const io::Problem& problem);
 
 struct BenchCommand {
     ConfigOptions config;

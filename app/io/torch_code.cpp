@@ -68,6 +68,7 @@ std::optional<bool> condition_value(std::string_view condition, const AttentionC
         {"self.rope is not None", plan.rope},
         {"self.rope[\"style\"] == \"half\"", c && c->rope_style == RopeStyle::Half},
         {"self.H_kv < self.H", plan.repeat_kv},
+        {"cache is not None", plan.cache},  // a decode step's trace (run_attention_block); never the whole pass
         {"has_mask and self.mask_before_scale", plan.mask && plan.mask_before_scale},
         {"has_mask", plan.mask},
         {"mask is not None", plan.mask},  // the runner always passes the boolean mask when there is one

@@ -1,5 +1,7 @@
 #include "app/io/trace_writer.h"
 
+#include "app/io/staged_folder.h"
+
 #include <cmath>
 
 #include <filesystem>
@@ -118,6 +120,10 @@ json trace_manifest(const Trace& trace, const text::Catalogue& words) {
                      {"fully_masked_rows", trace.count_fully_masked_rows()},
                      {"fully_masked_note", fully_masked_note(trace)},
                      {"steps", steps}};
+    if (trace.block.count > 0) {  // rows against the KV cache (--decode-from): which ones
+        manifest["query_rows"] = {{"first", trace.block.first}, {"count", trace.block.count}};
+        manifest["decode_position"] = trace.decode_position() >= 0 ? json(trace.decode_position()) : json(nullptr);
+    }
     if (trace.model.present()) {
         const TraceModelInfo& m = trace.model;
         // The L (and S) axis labels, and which model and layer the steps belong to.
@@ -136,7 +142,7 @@ json trace_manifest(const Trace& trace, const text::Catalogue& words) {
 
 // True when `dir` holds only what write_trace_dir writes: an AttnViz manifest and .npy
 // files. Anything else in it might be the user's, so it is never replaced.
-static bool is_trace_folder(const fs::path& dir) {
+bool is_trace_folder(const fs::path& dir) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
         const fs::path name = entry.path().filename();
@@ -150,57 +156,30 @@ static bool is_trace_folder(const fs::path& dir) {
     return parsed.is_object() && parsed.value("format", "") == "attnviz-trace";
 }
 
-Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceExtras* extras, const text::Catalogue& words) {
-    std::error_code ec;
-    fs::path target = fs::path(dir).lexically_normal();
-    if (!target.empty() && !target.has_filename()) target = target.parent_path();  // "out/" -> "out"
-    if (target.empty() || target == "." || target == "..") return Status::failure(Message("error.trace_dir.no_name"));
-    const bool exists = fs::exists(target, ec);
-    if (exists && !fs::is_directory(target, ec)) return Status::failure(Message("error.trace_dir.not_folder", {{"path", dir}}));
-    const bool replacing = exists && !fs::is_empty(target, ec);
-    if (replacing && !is_trace_folder(target))
-        return Status::failure(Message("error.trace_dir.not_ours", {{"path", dir}}));
-    fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    if (!fs::exists(parent, ec) && !fs::create_directories(parent, ec))
-        return Status::failure(Message("error.trace_dir.cannot_create", {{"path", parent.string()}, {"reason", ec.message()}}));
-
-    const fs::path temp = parent / ("." + target.filename().string() + ".tmp-" + std::to_string(std::random_device{}()));
-    if (!fs::create_directory(temp, ec)) return Status::failure(Message("error.trace_dir.cannot_write", {{"path", parent.string()}, {"reason", ec.message()}}));
-    const auto fail = [&](Message message) {
-        fs::remove_all(temp, ec);
-        return Status::failure(std::move(message));
-    };
+// The trace's files into `folder` (a fresh one).
+static Status write_trace_files(const Trace& trace, const fs::path& folder, const TraceExtras* extras, const text::Catalogue& words) {
     for (const Step& step : trace.steps)
-        if (Status s = write_npy((temp / (std::string(step.name()) + ".npy")).string(), step.tensor); !s) return fail(s.message());
+        if (Status s = write_npy((folder / (std::string(step.name()) + ".npy")).string(), step.tensor); !s) return s;
     if (trace.config.seq_first) {  // the result in the layout the inputs came in: (L, B, E)
         const Step* result = trace.find(StepId::Out) ? trace.find(StepId::Out) : trace.find(StepId::Concat);
         if (result)
-            if (Status s = write_npy((temp / "out_seq_first.npy").string(), result->tensor.transpose(0, 1)); !s) return fail(s.message());
+            if (Status s = write_npy((folder / "out_seq_first.npy").string(), result->tensor.transpose(0, 1)); !s) return s;
     }
-    if (Status s = write_file_bytes((temp / "manifest.json").string(), trace_manifest(trace, words).dump(2) + "\n"); !s)
-        return fail(s.message());
+    if (Status s = write_file_bytes((folder / "manifest.json").string(), trace_manifest(trace, words).dump(2) + "\n"); !s) return s;
     if (extras && extras->weights)
-        if (Status s = write_safetensors((temp / "weights.safetensors").string(), weights_to_tensors(trace.weights())); !s)
-            return fail(s.message());
+        if (Status s = write_safetensors((folder / "weights.safetensors").string(), weights_to_tensors(trace.weights())); !s)
+            return s;
     if (extras && (!extras->query_tokens.empty() || !extras->key_tokens.empty())) {
         const json tokens = {{"query_tokens", extras->query_tokens}, {"key_tokens", extras->key_tokens},
                              {"note", "query_tokens label the L axis of every step, key_tokens the S axis"}};
-        if (Status s = write_file_bytes((temp / "tokens.json").string(), tokens.dump(2) + "\n"); !s) return fail(s.message());
+        if (Status s = write_file_bytes((folder / "tokens.json").string(), tokens.dump(2) + "\n"); !s) return s;
     }
-
-    // Swap in: the old folder is only removed once the new one is complete.
-    const fs::path old = parent / ("." + target.filename().string() + ".old-" + std::to_string(std::random_device{}()));
-    if (exists) {
-        fs::rename(target, old, ec);
-        if (ec) return fail(Message("error.trace_dir.cannot_replace", {{"path", dir}, {"reason", ec.message()}}));
-    }
-    fs::rename(temp, target, ec);
-    if (ec) {
-        if (exists) fs::rename(old, target, ec);
-        return fail(Message("error.trace_dir.cannot_swap", {{"path", dir}}));
-    }
-    if (exists) fs::remove_all(old, ec);
     return ok_status();
+}
+
+Status write_trace_dir(const Trace& trace, const std::string& dir, const TraceExtras* extras, const text::Catalogue& words) {
+    return write_folder_staged(dir, is_trace_folder, "error.trace_dir.not_ours",
+                               [&](const fs::path& folder) { return write_trace_files(trace, folder, extras, words); });
 }
 
 }  // namespace attn::io

@@ -1,6 +1,7 @@
 // Writes a Trace as a folder: manifest.json plus one <step>.npy per step.
 #pragma once
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -32,6 +33,10 @@ struct TraceExtras {
     std::vector<std::string> query_tokens;  // tokens.json: labels of the L axis ...
     std::vector<std::string> key_tokens;    // ... and of the S axis
 };
+
+// True when `dir` holds only what write_trace_dir writes (a manifest of format
+// attnviz-trace, .npy files, tokens.json, weights.safetensors).
+bool is_trace_folder(const std::filesystem::path& dir);
 
 // Writes into a temporary sibling folder, then renames it to `dir`, so a failure
 // never leaves a half-written trace. An existing trace folder at `dir` is replaced;

@@ -134,6 +134,8 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
                                     {"base", fixed(c.rope_base, 0)},
                                     {"style", to_string(c.rope_style)}});
         case StepId::QRot: case StepId::KRot: return cat.format("step.rot.explanation", {{"letter", letter_of(id)}});
+        case StepId::KCache: case StepId::VCache:
+            return cat.format("step.cache.explanation", {{"kv_heads", c.H_kv()}, {"head_dim", c.head_dim()}});
         case StepId::KRepeated: case StepId::VRepeated:
             return cat.format("step.repeated.explanation", {{"kv_heads", c.H_kv()},
                                                             {"heads", c.H()},

@@ -35,10 +35,10 @@ class Attention(nn.Module):
         self.average_weights = average_weights
         self.steps = {}  # {code.comment.steps_dict}
 
-    def rope_tables(self, L):
+    def rope_tables(self, L, past=0):
         """{code.comment.rope_tables}"""
         d_h, base = self.d_h, self.rope["base"]
-        offset = self.rope["offset"]
+        offset = self.rope["offset"] + past
         exponents = torch.arange(0, d_h, 2).float() / d_h
         inv_freq = 1.0 / (base ** exponents)  # (d_h / 2)
         positions = torch.arange(offset, offset + L).float()
@@ -66,9 +66,10 @@ class Attention(nn.Module):
         return scores
 
     def forward(self, x, key=None, value=None, mask=None,
-                mask_add=None, dropout_keep=None):
+                mask_add=None, dropout_keep=None, cache=None):
         # {code.comment.forward_args}
         B, L = x.shape[0], x.shape[1]  # step: input (B, L, d_in)
+        past = 0 if cache is None else cache["k"].shape[2]  # {code.comment.past}
         key_input = x if key is None else key  # step: key_input (B, S, kdim)
         value_input = x if value is None else value  # step: value_input (B, S, vdim)
 
@@ -96,10 +97,15 @@ class Attention(nn.Module):
         queries, keys, values = q_heads, k_heads, v_heads
 
         if self.rope is not None:  # {code.comment.rope_rotate}
-            rope_cos, rope_sin = self.rope_tables(L)  # step: rope_cos, rope_sin (L, d_h)
+            rope_cos, rope_sin = self.rope_tables(L, past)  # step: rope_cos, rope_sin (L, d_h)
             q_rot = q_heads * rope_cos + self.rotate(q_heads) * rope_sin  # step: q_rot (B, H, L, d_h)
             k_rot = k_heads * rope_cos + self.rotate(k_heads) * rope_sin  # step: k_rot (B, H_kv, S, d_h)
             queries, keys = q_rot, k_rot
+        if cache is not None:  # {code.comment.kv_cache}
+            k_cache = torch.cat([cache["k"], keys], dim=2)  # step: k_cache (B, H_kv, S_t, d_h)
+            v_cache = torch.cat([cache["v"], values], dim=2)  # step: v_cache (B, H_kv, S_t, d_h)
+            cache["k"], cache["v"] = k_cache, v_cache
+            keys, values = k_cache, v_cache
         if self.H_kv < self.H:  # {code.comment.repeat_kv}
             group = self.H // self.H_kv
             k_repeated = keys.repeat_interleave(group, dim=1)  # step: k_repeated (B, H, S, d_h)

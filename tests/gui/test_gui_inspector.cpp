@@ -100,6 +100,9 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
             if (e.row_fully_masked) CHECK(has(text, opening("inspector.softmax.uniform")));
             break;
         case CellRule::FullyMaskedRow: CHECK(has(text, text::trf("inspector.fully_masked_row", {{"row", e.cell.index[2]}}))); break;
+        case CellRule::Cached:
+            CHECK(has(text, text::trf("inspector.cached", {{"position", e.cached_position}, {"first", e.block_first}})));
+            break;
         case CellRule::DropoutKept: CHECK(has(text, opening("inspector.dropout.kept"))); break;
         case CellRule::DropoutDropped: CHECK(has(text, opening("inspector.dropout.dropped"))); break;
         case CellRule::Move: CHECK(has(text, words_before(e.is_view ? "inspector.same_number.view" : "inspector.same_number.copy", "source") + step_name(e.operand.step))); break;

@@ -174,6 +174,7 @@ StepMotion motion_for(StepKind kind) {
         case StepKind::Dropout:
         case StepKind::Rotation:   // option steps: a plain fade until the window animates them
         case StepKind::RepeatKv:
+        case StepKind::CacheAppend:
         case StepKind::HeadMean:
         case StepKind::Lookup:  // a trained model's steps (core/model/)
         case StepKind::Add:

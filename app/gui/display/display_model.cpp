@@ -311,6 +311,7 @@ bool keeps_source_scale(StepKind kind) {
     case StepKind::Concat:
     case StepKind::Rotation:  // pairs turned: same lengths, same scale
     case StepKind::RepeatKv:  // copies
+    case StepKind::CacheAppend:
         return true;
     case StepKind::Input:
     case StepKind::RopeTable:

@@ -157,6 +157,7 @@ void dtype_line(const CellExplanation& e) {
         case CellRule::Move:
         case CellRule::ExtraKey:
         case CellRule::Repeat:
+        case CellRule::Cached:
         case CellRule::Lookup:
         case CellRule::Add:
         case CellRule::Norm:
@@ -357,6 +358,11 @@ void draw_repeat(const CellExplanation& e) {
                                           {"source", step_name(e.operand.step) + shape_text(e.operand.index)}}));
 }
 
+// A cached key or value row: computed when its position came, not by this step.
+void draw_cached(const CellExplanation& e) {
+    text_wrapped(trf("inspector.cached", {{"position", as_ll(e.cached_position)}, {"first", as_ll(e.block_first)}}));
+}
+
 void draw_mean(const CellExplanation& e) {
     text_wrapped(trf("inspector.mean", {{"heads", e.divisor}, {"row", as_ll(e.cell.index[1])}, {"key", as_ll(e.cell.index[2])}}));
     terms_caption(e);
@@ -525,6 +531,7 @@ void draw_cell_explanation(const Results& results, const Step* step, const CellE
         case CellRule::RopeAngle: draw_rope_angle(trace, e); break;
         case CellRule::Rotation: draw_rotation(trace, e); break;
         case CellRule::Repeat: draw_repeat(e); break;
+        case CellRule::Cached: draw_cached(e); break;
         case CellRule::Mean: draw_mean(e); break;
         case CellRule::Lookup: draw_lookup(trace, e); break;
         case CellRule::Add: draw_add(e); break;
