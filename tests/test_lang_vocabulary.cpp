@@ -228,7 +228,8 @@ void check_glossary_decisions(const std::string& code, Script script) {
                 kRequiredExceptions.end())
                 return;
             ++rules_applied;
-            CAPTURE(rule.concept);
+            const std::string concept_name = rule.concept;  // the text, not the pointer
+            CAPTURE(concept_name);
             CAPTURE(k);
             const std::string* own = catalogue->find(k);
             REQUIRE(own);
