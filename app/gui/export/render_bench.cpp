@@ -60,7 +60,7 @@ void show_weights(OffscreenRenderer& renderer, AppState& state, HeatmapCache& ca
 // weights on screen, as the window does it: each change is a new shape, the previous
 // trace stays alive while the next one is computed, the step on screen is built first
 // and drawn, then (untimed, as the window does after drawing) the other steps.
-SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim, int num_heads) {
+SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim, int num_heads, int frames) {
     SliderChangeTimes out;
     out.seq_len = seq_len;
     out.hidden_dim = hidden_dim;
@@ -91,6 +91,7 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
         state.results.model = std::move(full);
         cache.adopt_completed(state.results.model);
     }
+    out.settled_frame_ms = time_frames(renderer, state, cache, frames);
     return out;
 }
 
@@ -229,8 +230,8 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
         }
         report.frame_ms_by_step.emplace_back(state.results.trace->steps[static_cast<size_t>(step)].name(), std::move(times));
     }
-    report.slider_changes.push_back(slider_drag(options.width, options.height, 256, 512, 8));
-    report.slider_changes.push_back(slider_drag(options.width, options.height, 64, 256, 8));
+    report.slider_changes.push_back(slider_drag(options.width, options.height, 256, 512, 8, options.frames_per_step));
+    report.slider_changes.push_back(slider_drag(options.width, options.height, 64, 256, 8, options.frames_per_step));
     report.model_switch_ms = model_switches(options.width, options.height);
     report.export_all_steps_ms = export_all_ms(state);
     report.overview_frame_ms = overview_frames(options.width, options.height, options.frames_per_step);
