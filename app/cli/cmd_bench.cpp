@@ -57,7 +57,8 @@ double resident_mib() {
 
 #ifdef ATTNVIZ_HAVE_GUI
 // A slider change against its floor (issue 28): the floor is the change's own forward
-// (compute minus display model) plus one settled frame, the least a learner can wait for.
+// (compute minus display model) plus one settled frame of the same picture, the least a
+// learner can wait for.
 struct FloorFigures {
     double forward_ms = 0, frame_ms = 0, first_frame_ms = 0, over_floor = 0;
 };
@@ -66,11 +67,13 @@ FloorFigures floor_of(const gui::SliderChangeTimes& s) {
     FloorFigures f;
     f.frame_ms = median(s.settled_frame_ms);
     std::vector<double> forward, first_frame, ratio;
-    for (size_t i = 0; i < s.redraw_ms.size(); ++i) {
+    for (size_t i = 0; i < s.redraw_ms.size() && i < s.settled_frame_ms.size(); ++i) {
         forward.push_back(s.compute_ms[i] - s.model_ms[i]);
         first_frame.push_back(s.redraw_ms[i] - s.compute_ms[i]);
-        // Each change against its own forward: the forward's noise cancels.
-        if (forward.back() + f.frame_ms > 0) ratio.push_back(s.redraw_ms[i] / (forward.back() + f.frame_ms));
+        // Each change against its own forward and the frame drawn right after it: a load
+        // that comes and goes between changes cancels.
+        const double floor = forward.back() + s.settled_frame_ms[i];
+        if (floor > 0) ratio.push_back(s.redraw_ms[i] / floor);
     }
     f.forward_ms = median(forward);
     f.first_frame_ms = median(first_frame);
