@@ -6,20 +6,24 @@
 # Environment:
 #   ATTNVIZ  path to the attnviz binary          (default build/attnviz)
 #   REPEAT   timed forward passes per run        (default 7)
-#   ROUNDS   how many times to alternate the two (default 1); the table shows
+#   ROUNDS   how many times to alternate the two (default 3); the table shows
 #            the median over rounds of each run's median
 #   PYTHON   interpreter with torch              (default /usr/bin/python3)
 #
 # For every configuration the two programs run back to back (attnviz, then
 # torch, then the next configuration, ...), so slow drifts in machine state
-# hit both sides alike. Both get the same thread count: attnviz (Eigen +
-# OpenMP) through OMP_NUM_THREADS, torch through --threads. For a fair
+# hit both sides alike. The figure to quote is the ratio AttnViz / PyTorch
+# (AttnViz's forward with its full trace, as a share of torch's time: below 1
+# is faster), taken round by round from the two runs of that round, then the
+# median over rounds; absolute times move 1.5-2x with the machine's load.
+# Both get the same thread count: attnviz (Eigen + OpenMP) through
+# OMP_NUM_THREADS, torch through --threads. For a fair
 # comparison you may also want to unset OPENBLAS_CORETYPE, e.g.
 #   env -u OPENBLAS_CORETYPE bench/compare_torch.sh 2
 set -euo pipefail
 
 usage() {
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 case "${1:-}" in
@@ -30,7 +34,7 @@ if [[ $# -gt 1 ]]; then usage >&2; exit 2; fi
 THREADS="${1:-2}"
 ATTNVIZ="${ATTNVIZ:-build/attnviz}"
 REPEAT="${REPEAT:-7}"
-ROUNDS="${ROUNDS:-1}"
+ROUNDS="${ROUNDS:-3}"
 PYTHON="${PYTHON:-/usr/bin/python3}"
 
 for v in THREADS REPEAT ROUNDS; do
@@ -96,7 +100,7 @@ def parse(text):
     raise SystemExit("could not find a JSON object in: " + text[:200])
 
 
-medians = {}   # (config, side) -> list of per-run medians
+medians = {}   # (config, side) -> list of per-run medians, one per round
 trace = {}     # config -> trace_bytes reported by attnviz
 blas = ""
 env = {}
@@ -117,15 +121,21 @@ with open(path) as f:
 print(f"threads={threads} repeat={repeat} rounds={rounds}")
 print(f"torch BLAS: {blas}")
 print("torch env: " + (" ".join(f"{k}={v}" for k, v in sorted(env.items())) or "-"))
-head = f"{'config (L,E,H)':<18} {'attnviz ms':>11} {'torch ms':>10} {'torch/attnviz':>14} {'trace MiB':>10}"
+head = (f"{'config (L,E,H)':<18} {'attnviz/torch':>14} {'per round':>22} "
+        f"{'attnviz ms':>11} {'torch ms':>10} {'trace MiB':>10}")
 print(head)
 print("-" * len(head))
 for cfg in order:
-    a = statistics.median(medians[(cfg, "attnviz")])
-    t = statistics.median(medians[(cfg, "torch")])
-    ratio = t / a if a > 0 else float("inf")
+    ours, theirs = medians[(cfg, "attnviz")], medians[(cfg, "torch")]
+    # Each round's two runs against each other, so a load that changes between rounds cancels.
+    per_round = [a / t if t > 0 else float("inf") for a, t in zip(ours, theirs)]
+    ratio = statistics.median(per_round)
     tb = trace.get(cfg)
     tb_s = f"{tb / 2**20:.1f}" if isinstance(tb, (int, float)) else "-"
     label = "(" + ",".join(cfg.split()) + ")"
-    print(f"{label:<18} {a:>11.2f} {t:>10.2f} {ratio:>14.2f} {tb_s:>10}")
+    rounds_s = " ".join(f"{r:.2f}" for r in per_round)
+    print(f"{label:<18} {ratio:>13.2f}x {rounds_s:>22} {statistics.median(ours):>11.2f} "
+          f"{statistics.median(theirs):>10.2f} {tb_s:>10}")
+print("attnviz/torch: AttnViz's forward with the full trace as a share of torch's "
+      "nn.MultiheadAttention time (below 1: AttnViz is faster); median over rounds")
 PY

@@ -265,7 +265,7 @@ std::vector<float> forward_exponentials(const std::vector<float>& x, float row_m
 }
 
 // The core's arithmetic (core/softmax.h): the row max, the exponentials (masked entries
-// exactly 0), their sum from the left, then each times 1/sum.
+// exactly 0), their lane_sum, then each times 1/sum.
 void explain_softmax(const Trace& trace, const Step& step, const ExplainOptions& options, CellExplanation& e) {
     const StepId src_step = step.primary_source();
     const Tensor& src = tensor_of(trace, src_step);
@@ -305,7 +305,7 @@ void explain_softmax(const Trace& trace, const Step& step, const ExplainOptions&
     }
     e.exp_value = exps[static_cast<size_t>(idx[3])];
     keep_terms(std::move(terms), options, e);
-    e.exp_sum = sum_from_left(exps.data(), S);
+    e.exp_sum = lane_sum(exps.data(), S);
     e.inv_sum = 1.0f / e.exp_sum;
 }
 

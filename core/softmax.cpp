@@ -24,18 +24,27 @@ void softmax_exponentials(const T* x, int64_t n, T row_max, T* e) {
 }
 
 template <typename T>
-T sum_from_left(const T* x, int64_t n) {
-    T sum = 0;
-    for (int64_t j = 0; j < n; ++j) sum += x[j];
-    return sum;
+T lane_sum(const T* x, int64_t n) {
+    // Entry j goes to lane j % kSumLanes, each lane summed in order; the lanes then pairwise.
+    // The order is the code's, not the vector width's: the same sum on every machine, and
+    // sixteen additions in flight instead of one (a 1024-key row's chain of 1024 dependent
+    // additions was a tenth of the forward at 1024/1024/16).
+    T lane[kSumLanes] = {};
+    int64_t j = 0;
+    for (; j + kSumLanes <= n; j += kSumLanes)
+        for (int k = 0; k < kSumLanes; ++k) lane[k] += x[j + k];
+    for (int k = 0; j < n; ++j, ++k) lane[k] += x[j];
+    for (int width = kSumLanes / 2; width > 0; width /= 2)
+        for (int k = 0; k < width; ++k) lane[k] += lane[k + width];
+    return lane[0];
 }
 
 template float softmax_row_max<float>(const float*, int64_t);
 template double softmax_row_max<double>(const double*, int64_t);
 template void softmax_exponentials<float>(const float*, int64_t, float, float*);
 template void softmax_exponentials<double>(const double*, int64_t, double, double*);
-template float sum_from_left<float>(const float*, int64_t);
-template double sum_from_left<double>(const double*, int64_t);
+template float lane_sum<float>(const float*, int64_t);
+template double lane_sum<double>(const double*, int64_t);
 
 int masked_softmax_rows(const float* scores, float* weights, int rows, int cols, unsigned char* row_flags) {
     int fully_masked = 0;
@@ -51,7 +60,7 @@ int masked_softmax_rows(const float* scores, float* weights, int rows, int cols,
             continue;
         }
         softmax_exponentials(in, cols, row_max, out);
-        Eigen::Map<RowArray<float>>(out, cols) *= 1.0f / sum_from_left(out, cols);
+        Eigen::Map<RowArray<float>>(out, cols) *= 1.0f / lane_sum(out, cols);
     }
     return fully_masked;
 }

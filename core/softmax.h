@@ -29,12 +29,14 @@ T softmax_row_max(const T* x, int64_t n);
 template <typename T>
 void softmax_exponentials(const T* x, int64_t n, T row_max, T* e);
 
-// x[0] + x[1] + ... added from the left: the order the forward sums a row's exponentials in.
+// The sum of x[0..n) in the order the forward sums a row's exponentials: entry j into lane
+// j % kSumLanes, each lane from the left, then lane k += lane k + w for w = 8, 4, 2, 1.
+constexpr int kSumLanes = 16;
 template <typename T>
-T sum_from_left(const T* x, int64_t n);
+T lane_sum(const T* x, int64_t n);
 
 // weights[i, :] = softmax(scores[i, :]) over the entries that are not -inf: the row max,
-// the exponentials, their sum from the left, then each times 1/sum. A row whose entries
+// the exponentials, their lane_sum, then each times 1/sum. A row whose entries
 // are all -inf becomes all zeros (not NaN). Returns the number of such fully masked rows;
 // if `row_flags` is non-null, row_flags[i] = 1 for each, 0 for the others.
 // scores, weights: (rows, cols), separate buffers.

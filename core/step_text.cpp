@@ -23,7 +23,7 @@ float max_softmax_weight(const std::vector<float>& row) {
     if (!std::isfinite(row_max)) return 0.0f;
     std::vector<float> exps(row.size());
     softmax_exponentials(row.data(), n, row_max, exps.data());
-    return 1.0f / sum_from_left(exps.data(), n);
+    return 1.0f / lane_sum(exps.data(), n);
 }
 
 }  // namespace

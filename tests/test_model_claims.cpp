@@ -125,7 +125,9 @@ void measure_tiny_lm(const nlohmann::json& item, const std::vector<std::string>&
         for (int j = 1; j < t; ++j)
             if (toks[static_cast<size_t>(j)] == toks[static_cast<size_t>(t)]) earlier.push_back(j);
         const std::string& word = toks[static_cast<size_t>(t)];
-        if (!earlier.empty() && word != "the" && word != ".") {
+        // tasks.py's LM_FUNCTION_WORDS: too common to count as an earlier copy of the word.
+        const bool function_word = word == "the" || word == "." || word == "a" || word == "an" || word == ",";
+        if (!earlier.empty() && !function_word) {
             std::vector<double> same(static_cast<size_t>(w.H), 0.0), next(static_cast<size_t>(w.H), 0.0);
             for (int h = 0; h < w.H; ++h)
                 for (int j : earlier) {

@@ -57,6 +57,31 @@ double resident_mib() {
 }
 
 #ifdef ATTNVIZ_HAVE_GUI
+// A slider change against its floor (issue 28): the floor is the change's own forward
+// (compute minus display model) plus one settled frame of the same picture, the least a
+// learner can wait for.
+struct FloorFigures {
+    double forward_ms = 0, frame_ms = 0, first_frame_ms = 0, over_floor = 0;
+};
+
+FloorFigures floor_of(const gui::SliderChangeTimes& s) {
+    FloorFigures f;
+    f.frame_ms = median(s.settled_frame_ms);
+    std::vector<double> forward, first_frame, ratio;
+    for (size_t i = 0; i < s.redraw_ms.size() && i < s.settled_frame_ms.size(); ++i) {
+        forward.push_back(s.compute_ms[i] - s.model_ms[i]);
+        first_frame.push_back(s.redraw_ms[i] - s.compute_ms[i]);
+        // Each change against its own forward and the frame drawn right after it: a load
+        // that comes and goes between changes cancels.
+        const double floor = forward.back() + s.settled_frame_ms[i];
+        if (floor > 0) ratio.push_back(s.redraw_ms[i] / floor);
+    }
+    f.forward_ms = median(forward);
+    f.first_frame_ms = median(first_frame);
+    f.over_floor = median(ratio);
+    return f;
+}
+
 int report_render_bench(const gui::RenderBenchReport& r, bool json) {
     double slowest = 0.0;
     nlohmann::json by_step = nlohmann::json::object();
@@ -81,12 +106,20 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
         out["slider_change_display_model_ms" + suffix] = median(s.model_ms);
         out["slider_change_redraw_ms_all" + suffix] = s.redraw_ms;
         out["slider_change_page_faults" + suffix] = median(s.page_faults);
+        const FloorFigures f = floor_of(s);
+        out["slider_change_forward_ms" + suffix] = f.forward_ms;
+        out["slider_change_first_frame_ms" + suffix] = f.first_frame_ms;
+        out["slider_change_settled_frame_ms" + suffix] = f.frame_ms;
+        out["slider_change_over_floor" + suffix] = f.over_floor;
         if (!json) {
             std::printf("slider change redraw (%d/%d/%d): %s ms (compute %s ms, of which display model %s ms; "
                         "%.0f page faults; median of %zu)\n",
                         s.seq_len, s.hidden_dim, s.num_heads, gui::format_ms(median(s.redraw_ms)).c_str(),
                         gui::format_ms(median(s.compute_ms)).c_str(), gui::format_ms(median(s.model_ms)).c_str(),
                         median(s.page_faults), s.redraw_ms.size());
+            std::printf("  against its floor (forward %s ms + settled frame %s ms): %.2fx; first frame after the change %s ms\n",
+                        gui::format_ms(f.forward_ms).c_str(), gui::format_ms(f.frame_ms).c_str(), f.over_floor,
+                        gui::format_ms(f.first_frame_ms).c_str());
         }
     }
     out["model_switch_redraw_ms"] = median(r.model_switch_ms);

@@ -30,7 +30,15 @@ POSTURE = ["sat", "lay", "stood"]
 NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 LM_WORDS = (FEMALE + MALE + ANIMALS + PLACES + ADJS + TRANS + INTRANS + POSTURE
             + ["the", "on", "and", "then", "she", "he", "it", "."] + NUMBERS + ["again"])
-LM_VOCAB = SPECIALS + LM_WORDS
+# The words a learner types first that the first vocabulary lacked ("a dog saw the cat, and it
+# ran"): tiny-lm is trained on LM_VOCAB_FIRST, then its vocabulary grows by these (train.py,
+# "grow") and it goes on training on sentences that use them (lm_sentence(learner=True)).
+# Appended, so every earlier word keeps its id.
+LEARNER_WORDS = ["a", "an", ","]
+LM_VOCAB_FIRST = SPECIALS + LM_WORDS
+LM_VOCAB = LM_VOCAB_FIRST + LEARNER_WORDS
+# Words too common to count as "an earlier copy of the same word" (lm_head_metrics).
+LM_FUNCTION_WORDS = ("the", ".", "a", "an", ",")
 
 
 class Sentence:
@@ -50,17 +58,31 @@ class Sentence:
         return len(self.words)   # position after <bos> is prepended
 
 
-def _entity(rng, s, adj_ok):
-    """A name, or 'the [adj] animal'.  Returns (head position, pronoun)."""
+def _article(rng, s, at, learner):
+    """With `learner`, the "the" at position `at` becomes "a" (or "an" before a vowel) two times
+    in five: one more draw, taken only then, so the first vocabulary's sentences stay the same."""
+    if learner and rng.rand() < 0.4:
+        s.words[at - 1] = "an" if s.words[at][0] in "aeiou" else "a"
+
+
+def _entity(rng, s, adj_ok, learner=False):
+    """A name, or 'the [adj] animal' ('a' / 'an' for some, with `learner`).  Returns (head position, pronoun)."""
     if rng.rand() < 0.5:
         name_list = FEMALE if rng.rand() < 0.5 else MALE
         pos = s.add(name_list[rng.randint(len(name_list))])
         return pos, ("she" if name_list is FEMALE else "he")
-    s.add("the")
+    article = s.add("the")
     if adj_ok and rng.rand() < 0.3:
         s.add(ADJS[rng.randint(len(ADJS))])
     pos = s.add(ANIMALS[rng.randint(len(ANIMALS))])
+    _article(rng, s, article, learner)
     return pos, "it"
+
+
+def _comma(rng, s, learner):
+    """With `learner`, a comma three times in ten (before "and" or "then")."""
+    if learner and rng.rand() < 0.3:
+        s.add(",")
 
 
 # Each subject has one habit: the verb after "and PRONOUN" is the subject's own, so the
@@ -85,7 +107,10 @@ def two_counts(rng, numbers, extra):
     return [numbers[(first if i % 2 == 0 else second) + i // 2] for i in range(words)]
 
 
-def lm_sentence(rng):
+def lm_sentence(rng, learner=False):
+    """One sentence of a kind drawn by KIND_SHARES.  With `learner`, some animals and places
+    get "a" / "an" instead of "the" and some sentences a comma (LEARNER_WORDS); without it the
+    draws are exactly those the first vocabulary was trained on."""
     s = Sentence()
     r = rng.rand()
     bounds = np.cumsum([share for _, share in KIND_SHARES])
@@ -103,7 +128,7 @@ def lm_sentence(rng):
                 s.add("again")
             said.add(name)
         if len(s.words) > 14:
-            return lm_sentence(rng)
+            return lm_sentence(rng, learner)
         s.add(".")
         return s
     if kind == "counts":
@@ -114,7 +139,7 @@ def lm_sentence(rng):
         s.kind = "counts"
         counted = two_counts(rng, NUMBERS, 8)
         if counted is None:
-            return lm_sentence(rng)
+            return lm_sentence(rng, learner)
         for word in counted:
             s.add(word)
         s.add(".")
@@ -122,36 +147,40 @@ def lm_sentence(rng):
     if kind == "place":
         # the [adj] cat sat on the [adj] mat .   ("on the" is followed by a place, "saw the" by an animal)
         s.kind = "place"
-        s.subject, _ = _entity(rng, s, True)
+        s.subject, _ = _entity(rng, s, True, learner)
         s.add(POSTURE[rng.randint(len(POSTURE))])
         s.add("on")
-        s.add("the")
+        article = s.add("the")
         if rng.rand() < 0.3:
             s.add(ADJS[rng.randint(len(ADJS))])
         s.add(PLACES[rng.randint(len(PLACES))])
+        _article(rng, s, article, learner)
     elif kind == "pronoun":
         # SUBJ saw OBJ and PRONOUN HABIT .   (the pronoun agrees with the subject; the verb is the subject's habit)
         s.kind = "pronoun"
-        s.subject, pron = _entity(rng, s, True)
+        s.subject, pron = _entity(rng, s, True, learner)
         s.add(TRANS[rng.randint(len(TRANS))])
-        s.object, _ = _entity(rng, s, False)
+        s.object, _ = _entity(rng, s, False, learner)
         if s.words[s.object - 1] == s.words[s.subject - 1]:
-            return lm_sentence(rng)
+            return lm_sentence(rng, learner)
+        _comma(rng, s, learner)
         s.connector = s.add("and")
         s.add(pron)
         s.add(HABIT[s.words[s.subject - 1]])
     elif kind == "repeat":
-        # E1 saw E2 then E2 helped E1 .   (the names come back: predictable only by copying)
+        # E1 saw E2 then E2 helped E1 .   (the names come back: predictable only by copying;
+        # an animal met as "a fox" comes back as "the fox")
         s.kind = "repeat"
         start = len(s.words)
-        s.subject, _ = _entity(rng, s, False)
-        first = s.words[start:]
+        s.subject, _ = _entity(rng, s, False, learner)
+        first = [w if w not in ("a", "an") else "the" for w in s.words[start:]]
         s.add(TRANS[rng.randint(len(TRANS))])
         start = len(s.words)
-        s.object, _ = _entity(rng, s, False)
-        second = s.words[start:]
+        s.object, _ = _entity(rng, s, False, learner)
+        second = [w if w not in ("a", "an") else "the" for w in s.words[start:]]
         if first == second:
-            return lm_sentence(rng)
+            return lm_sentence(rng, learner)
+        _comma(rng, s, learner)
         s.connector = s.add("then")
         for w in second:
             s.add(w)
@@ -162,18 +191,22 @@ def lm_sentence(rng):
         # bob anna tom and sam ran . anna tom and sam left .   A list of 3-5 names, then the same
         # list again from a random name on: how far back the first copy lies varies, so the next
         # name is found by looking up the earlier copy of this name and reading the word after it
-        # (induction).
+        # (induction).  With `learner`, some lists have commas ("bob , anna and sam ran .") when
+        # they still fit in 15 words, the same in both copies.
         s.kind = "list"
         count = 3 + rng.randint(3)
         skip = rng.randint(count - 1)
         if 2 * count - skip > 9:                     # at most 15 words
-            return lm_sentence(rng)
+            return lm_sentence(rng, learner)
         names = [NAMES[i] for i in rng.permutation(len(NAMES))[:count]]
+        commas = learner and rng.rand() < 0.3 and 2 * count - skip + (count - 2) + (count - skip - 2) <= 9
         for part in (names, names[skip:]):
-            for w in part[:-1]:
+            for i, w in enumerate(part[:-1]):
                 pos = s.add(w)
                 if s.copy_start is None and part is not names:
                     s.copy_start = pos
+                if commas and i < len(part) - 2:
+                    s.add(",")
             s.add("and")
             s.copy_end = s.add(part[-1])
             s.add(INTRANS[rng.randint(len(INTRANS))])
@@ -204,8 +237,10 @@ def sentence_batch(rng, n, max_len, want_held_out, draw, encode):
     return ids, sents
 
 
-def lm_batch(rng, n, max_len, want_held_out):
-    return sentence_batch(rng, n, max_len, want_held_out, lm_sentence, lambda s: encode_lm(s.words))
+def lm_batch(rng, n, max_len, want_held_out, learner=False):
+    """With `learner`, sentences that also use LEARNER_WORDS (lm_sentence)."""
+    return sentence_batch(rng, n, max_len, want_held_out, lambda r: lm_sentence(r, learner),
+                          lambda s: encode_lm(s.words))
 
 
 class MetricSums:
@@ -241,7 +276,7 @@ def lm_head_metrics(weights, ids, sents):
             sums.add_position_metrics(w, t)
             earlier = [j for j in range(1, t) if toks[j] == toks[t]]
             word = LM_VOCAB[toks[t]]
-            if earlier and word not in ("the", "."):
+            if earlier and word not in LM_FUNCTION_WORDS:
                 add("same_word_earlier", w[:, t, earlier].sum(axis=1))
                 add("induction", w[:, t, [j + 1 for j in earlier]].sum(axis=1))
         s = sents[n]

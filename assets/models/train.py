@@ -15,6 +15,7 @@ same bytes (the wall time in the card aside).  Writes, per model NAME:
 """
 
 import copy
+import hashlib
 import json
 import math
 import os
@@ -39,8 +40,13 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 FIXTURES = os.path.join(REPO, "tests", "fixtures", "models")
 
 MODELS = {
+    # Trained on tasks.LM_VOCAB_FIRST for `steps`, then the vocabulary grows by the learner's
+    # words (tasks.LEARNER_WORDS: "a", "an", ",") and training goes on for grow["steps"] on
+    # sentences that use them (grow_vocabulary, `grow`): the heads learned first stay where the
+    # lessons point, and "a dog saw the cat, and it ran" is no longer half <unk>.
     "tiny-lm": dict(kind="language", vocab=tasks.LM_VOCAB, dim=64, heads=4, layers=2, max_len=16,
                     mlp=True, causal=True, steps=2400, batch=64, lr=3e-3, seed=11, bos=True,
+                    grow=dict(first_vocab=tasks.LM_VOCAB_FIRST, steps=600, lr=1e-3, seed=111),
                     attn_entropy=[0.05, 0.02], fixture_float64=True,
                     example="the dog saw the cat and it ran",
                     output="row t of probs is the distribution of the word after token t",
@@ -110,10 +116,11 @@ def write_json(path, obj):
 
 
 # ---------------------------------------------------------------- data per task
-def train_batch(name, cfg, rng):
-    """Returns (ids (B, L), targets (B, L)); target 0 (<pad>) is ignored by the loss."""
+def train_batch(name, cfg, rng, learner=False):
+    """Returns (ids (B, L), targets (B, L)); target 0 (<pad>) is ignored by the loss.
+    learner: tiny-lm's sentences with the grown vocabulary's words (tasks.lm_sentence)."""
     if name == "tiny-lm":
-        ids, _ = tasks.lm_batch(rng, cfg["batch"], cfg["max_len"], False)
+        ids, _ = tasks.lm_batch(rng, cfg["batch"], cfg["max_len"], False, learner)
         targets = np.zeros_like(ids)
         targets[:, :-1] = ids[:, 1:]
         return ids, targets
@@ -149,25 +156,64 @@ def attention_entropy(all_weights, real, per_layer):
     return total
 
 
-def lr_at(step, cfg):
+def lr_at(step, steps, lr):
     warm = 100
     if step < warm:
-        return cfg["lr"] * (step + 1) / warm
-    frac = (step - warm) / max(1, cfg["steps"] - warm)
-    return cfg["lr"] * 0.5 * (1 + math.cos(math.pi * frac))
+        return lr * (step + 1) / warm
+    frac = (step - warm) / max(1, steps - warm)
+    return lr * 0.5 * (1 + math.cos(math.pi * frac))
+
+
+def grow_vocabulary(model, vocab, seed):
+    """Appends rows to tok_emb (V, D) and lm_head (V, D) up to `vocab` words, drawn as the
+    first rows were (normal, std 0.08) from their own seed; every earlier row is kept."""
+    gen = torch.Generator().manual_seed(seed)
+    old_emb, old_head = model.tok_emb.weight.data, model.lm_head.weight.data
+    added = vocab - old_emb.shape[0]
+    dim = old_emb.shape[1]
+    model.tok_emb = torch.nn.Embedding(vocab, dim)
+    model.lm_head = torch.nn.Linear(dim, vocab, bias=False)
+    with torch.no_grad():
+        model.tok_emb.weight.copy_(torch.cat([old_emb, torch.randn(added, dim, generator=gen) * 0.08]))
+        model.lm_head.weight.copy_(torch.cat([old_head, torch.randn(added, dim, generator=gen) * 0.08]))
+
+
+def weights_digest(model, cfg):
+    """sha256 (16 hex digits) of the float32 weights in file order (tensor_names): the first
+    vocabulary's model can be compared with an earlier committed .safetensors this way."""
+    state = model.state_dict()
+    h = hashlib.sha256()
+    for n in tensor_names(cfg):
+        h.update(state[n].detach().numpy().astype(np.float32).tobytes())
+    return h.hexdigest()[:16]
 
 
 def train(name, cfg):
+    """Trains `steps` steps; with `grow`, grows the vocabulary and trains grow["steps"] more.
+    Returns the model and the mean training loss of the last 100 steps."""
+    grow = cfg.get("grow")
     torch.manual_seed(cfg["seed"])
     rng = np.random.RandomState(cfg["seed"])
-    model = TinyTransformer(len(cfg["vocab"]), cfg["dim"], cfg["heads"], cfg["layers"], cfg["max_len"],
-                            cfg["mlp"], cfg["causal"])
-    opt = torch.optim.AdamW(model.parameters(), lr=cfg["lr"], weight_decay=0.01)
+    model = TinyTransformer(len(grow["first_vocab"] if grow else cfg["vocab"]), cfg["dim"], cfg["heads"],
+                            cfg["layers"], cfg["max_len"], cfg["mlp"], cfg["causal"])
+    losses = train_steps(name, cfg, model, rng, cfg["steps"], cfg["lr"], False)
+    if grow:
+        print("  %s: first vocabulary trained, weights %s" % (name, weights_digest(model, cfg)), flush=True)
+        grow_vocabulary(model, len(cfg["vocab"]), grow["seed"])
+        rng = np.random.RandomState(grow["seed"])
+        losses = train_steps(name, cfg, model, rng, grow["steps"], grow["lr"], True)
+    model.eval()
+    return model, float(np.mean(losses[-100:]))
+
+
+def train_steps(name, cfg, model, rng, steps, lr, learner):
+    """`steps` AdamW steps (a fresh optimizer) with warm-up and cosine decay from `lr`; the losses."""
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     losses = []
-    for step in range(cfg["steps"]):
-        ids, targets = train_batch(name, cfg, rng)
+    for step in range(steps):
+        ids, targets = train_batch(name, cfg, rng, learner)
         for g in opt.param_groups:
-            g["lr"] = lr_at(step, cfg)
+            g["lr"] = lr_at(step, steps, lr)
         logits, all_weights = model(torch.from_numpy(ids))
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(targets).reshape(-1),
                                ignore_index=0)
@@ -178,10 +224,10 @@ def train(name, cfg):
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         losses.append(loss.item())
-        if step % 500 == 0 or step == cfg["steps"] - 1:
-            print("  %s step %4d loss %.4f" % (name, step, loss.item()), flush=True)
-    model.eval()
-    return model, float(np.mean(losses[-100:]))
+        if step % 500 == 0 or step == steps - 1:
+            print("  %s step %4d loss %.4f%s" % (name, step, loss.item(), " (grown vocabulary)" if learner else ""),
+                  flush=True)
+    return losses
 
 
 # ---------------------------------------------------------------- evaluation
@@ -192,7 +238,7 @@ def evaluate(name, cfg, model):
     vocab = cfg["vocab"]
     with torch.no_grad():
         if name == "tiny-lm":
-            ids, sents = tasks.lm_batch(rng, n, cfg["max_len"], True)
+            ids, sents = tasks.lm_batch(rng, n, cfg["max_len"], True, "grow" in cfg)
             logits, weights = model(torch.from_numpy(ids))
             pred = logits.argmax(-1).numpy()
             targets = np.zeros_like(ids)
@@ -582,6 +628,12 @@ def build(name):
                      "wall_time_seconds": round(seconds, 1), "threads": 1,
                      "torch": torch.__version__},
     }
+    if "grow" in cfg:
+        grow = cfg["grow"]
+        card["training"]["vocabulary_growth"] = {
+            "words": cfg["vocab"][len(grow["first_vocab"]):], "first_vocab_size": len(grow["first_vocab"]),
+            "steps": grow["steps"], "seed": grow["seed"],
+            "optimizer": "AdamW lr %g, weight decay 0.01, 100 warm-up steps then cosine" % grow["lr"]}
     if name in WANTED:
         card["best_head_per_metric"] = best_heads(per_layer)
         card["unclaimed"] = ["no head is mainly a %s head: the best is %s (below %.1f, so not claimed)"

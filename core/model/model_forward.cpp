@@ -43,7 +43,7 @@ Mat softmax_rows_of(const Eigen::Ref<const Mat>& logits) {
         const Eigen::RowVectorXd row = logits.row(i).cast<double>();
         Eigen::RowVectorXd e(V);  // aligned storage: explain_prediction computes its copy the same way
         softmax_exponentials(row.data(), V, softmax_row_max(row.data(), V), e.data());
-        probs.row(i) = (e / e.sum()).cast<float>();  // Eigen's own summation order, not from the left
+        probs.row(i) = (e / e.sum()).cast<float>();  // Eigen's own summation order, not lane_sum's
     }
     return probs;
 }

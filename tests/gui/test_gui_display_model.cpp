@@ -285,6 +285,8 @@ TEST_CASE("a model built around one step and completed later equals the model bu
     big.seq_len = 150;  // pooled panels
     big.hidden_dim = 32;
     cases.push_back({"pooled", big});
+    big.seq_len = 128;  // pooled by whole blocks of 2 x 2
+    cases.push_back({"pooled by whole blocks", big});
     for (const Case& k : cases) {
         CAPTURE(k.what);
         Result<Trace> traced = run_attention(k.config);
@@ -302,10 +304,16 @@ TEST_CASE("a model built around one step and completed later equals the model bu
                 CHECK(partial.steps[static_cast<size_t>(t.index_of(source))].built);  // drawn beside it
             }
             for (size_t i = 0; i < full.steps.size(); ++i) {
-                // Not built yet: nothing to draw, but the colour scale is already final.
+                CAPTURE(i);
+                // Not built yet: nothing to draw. A built step's colour scale is final, and so
+                // is that of every step it shares the scale with (read: `ranged`).
                 if (!partial.steps[i].built) CHECK(partial.steps[i].panels.empty());
+                if (partial.steps[i].built) CHECK(partial.steps[i].ranged);
+                if (!partial.steps[i].ranged) continue;
                 CHECK(partial.steps[i].vmin == full.steps[i].vmin);
                 CHECK(partial.steps[i].vmax == full.steps[i].vmax);
+                CHECK(partial.steps[i].data_min == full.steps[i].data_min);
+                CHECK(partial.steps[i].data_max == full.steps[i].data_max);
             }
             int cancel_after = 1;  // stop once between steps, then finish
             const bool finished = complete_display_model(t, partial, [&] { return cancel_after-- == 0; });
@@ -348,7 +356,8 @@ TEST_CASE("pooling keeps, per block, the first value of largest magnitude in rea
         return out;
     };
     for (const bool masked : {false, true}) {
-        for (const auto& [rows, cols, out_rows, out_cols] : std::vector<std::array<int, 4>>{{37, 53, 10, 7}, {256, 256, 128, 128}, {5, 300, 5, 64}}) {
+        for (const auto& [rows, cols, out_rows, out_cols] :
+             std::vector<std::array<int, 4>>{{37, 53, 10, 7}, {256, 256, 128, 128}, {5, 300, 5, 64}, {64, 96, 16, 24}, {40, 12, 10, 12}}) {
             CAPTURE(masked);
             CAPTURE(rows);
             CAPTURE(cols);
@@ -369,8 +378,39 @@ TEST_CASE("pooling keeps, per block, the first value of largest magnitude in rea
             }
             CAPTURE(first);
             CHECK(mismatches == 0);
+            // Straight from a wider buffer (a tensor's rows): the same picture.
+            const int stride = cols + 5;
+            std::vector<float> wide(static_cast<size_t>(rows) * stride, 99.0f);
+            for (int r = 0; r < rows; ++r)
+                std::copy_n(v.begin() + static_cast<std::ptrdiff_t>(r) * cols, cols, wide.begin() + static_cast<std::ptrdiff_t>(r) * stride);
+            const std::vector<float> strided = pool_max_abs(wide.data(), stride, rows, cols, out_rows, out_cols);
+            CHECK(strided == got);
         }
     }
+}
+
+// Issue 28: a slider change redraws sooner when the model built for the step on screen reads
+// only the steps its colours depend on. The attention weights share a scale with the other
+// probabilities only; the projections, the output and the context are left for later.
+TEST_CASE("a model built for the weights on screen reads only the steps that share their colours") {
+    Result<Trace> traced = run_attention(sized(8, 16, 2));
+    REQUIRE(traced.ok());
+    const Trace& t = traced.value();
+    const int weights = t.index_of(StepId::AttnWeights);
+    const DisplayModel partial = build_display_model(t, {}, {}, 0, 64, weights);
+    for (StepId unread : {StepId::Q, StepId::K, StepId::V, StepId::Context, StepId::Out}) {
+        CAPTURE(step_name(unread));
+        CHECK_FALSE(partial.steps[static_cast<size_t>(t.index_of(unread))].ranged);
+    }
+    // What the picture needs: the weights, the scaled scores beside them and the raw scores
+    // that share the scaled scores' colour scale.
+    for (StepId read : {StepId::AttnWeights, StepId::AttnScaled, StepId::AttnScores}) {
+        CAPTURE(step_name(read));
+        CHECK(partial.steps[static_cast<size_t>(t.index_of(read))].ranged);
+    }
+    DisplayModel completed = partial;
+    REQUIRE(complete_display_model(t, completed));
+    for (const StepDisplay& sd : completed.steps) CHECK(sd.ranged);
 }
 
 TEST_CASE("how peaked is read only off probability rows: not after dropout, not off differences from float32") {

@@ -1,12 +1,12 @@
 // Trace -> DisplayModel. Runs on the compute worker; see display_model.h.
 #include "app/gui/display/display_model.h"
 
-#include "app/text/token_script.h"
-
+#include "app/gui/display/colour_ranges.h"
 #include "app/gui/display/panel_pixels.h"
 #include "app/gui/display/step_notes.h"
 #include "app/gui/display/projection.h"
 #include "app/gui/display/storage_strip.h"
+#include "app/text/token_script.h"
 #include "core/masked_score.h"
 
 #include <algorithm>
@@ -112,7 +112,7 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     head_of.heads = model.heads;
     head_of.head_dim = model.head_dim;
     if (t.empty() || t.rank() == 0) {
-        sd.built = true;  // nothing to draw
+        sd.built = sd.ranged = true;  // nothing to draw
         return sd;
     }
 
@@ -209,37 +209,52 @@ void for_each_cell(const Tensor& t, const Tensor* mask, float fill, const Panel&
     }
 }
 
-// The step's value range and masked-cell counts, from every panel's cells.
-void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
-    const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
-    const float neg_inf = -std::numeric_limits<float>::infinity();
-    float lo = std::numeric_limits<float>::infinity(), hi = neg_inf;
+// A step's value range and masked-cell counts, gathered cell by cell or run by run.
+struct RangeScan {
+    float lo = std::numeric_limits<float>::infinity(), hi = -std::numeric_limits<float>::infinity();
+    int64_t masked_cells = 0, masked_zero_cells = 0;
+
     // A masked score is -inf or a finite fill (-1e20, finfo.min), a stand-in for -inf 1e20
     // times larger than any score: in the range it would stretch the symmetric scale until
     // every score is white. Masked scores stay out of the range and are hatched (fill_step),
     // with their real number.
+    void add(float v, bool masked_key, bool scores) {
+        if (v == -std::numeric_limits<float>::infinity() || (masked_key && scores)) {
+            ++masked_cells;
+            return;
+        }
+        if (masked_key && v == 0.0f) ++masked_zero_cells;
+        // NaN fails both comparisons and is ignored; +inf is not expected.
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    // n adjacent values with no mask behind them.
+    void add_run(const float* v, int n) { scan_run(v, n, lo, hi, masked_cells); }
+    void store(StepDisplay& sd) const {
+        const bool any = lo <= hi;
+        sd.data_min = any ? lo : 0.0f;
+        sd.data_max = any ? hi : 0.0f;
+        sd.masked_cells = masked_cells;
+        sd.masked_zero_cells = masked_zero_cells;
+        sd.ranged = true;
+    }
+};
+
+// The step's value range and masked-cell counts, from every panel's cells, read in place.
+void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
+    const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
+    RangeScan range;
     for (const Panel& p : plan.cuts) {
         const bool contiguous_rows = p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1;
         if (!plan.mask && contiguous_rows) {
             const int64_t start = t.offset_of(p.origin);
             const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
-            for (int r = 0; r < p.rows; ++r) scan_run(t.data() + start + r * rs, p.cols, lo, hi, sd.masked_cells);
+            for (int r = 0; r < p.rows; ++r) range.add_run(t.data() + start + r * rs, p.cols);
             continue;
         }
-        for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) {
-            if (v == neg_inf || (masked_key && plan.scores)) {
-                ++sd.masked_cells;
-                return;
-            }
-            if (masked_key && v == 0.0f) ++sd.masked_zero_cells;
-            // NaN fails both comparisons and is ignored; +inf is not expected.
-            if (v < lo) lo = v;
-            if (v > hi) hi = v;
-        });
+        for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) { range.add(v, masked_key, plan.scores); });
     }
-    if (!(lo <= hi)) lo = hi = 0.0f;
-    sd.data_min = lo;
-    sd.data_max = hi;
+    range.store(sd);
 }
 
 // True when the step shows exactly its first source's values for the shown batch item:
@@ -260,11 +275,22 @@ bool same_values_as_source(const Trace& trace, int index) {
 
 // The pixels: each panel's values (pooled to display size), projection weights and
 // the storage strip's picture. The expensive part, done first for the step on screen.
-void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& plan, StepDisplay& sd) {
+// With `scan`, the step's range is taken from the same reads (scan_ranges' figures).
+void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& plan, StepDisplay& sd, bool scan) {
     const Step& step = trace.steps[static_cast<size_t>(sd.step)];
     const Tensor& t = step.tensor;
     std::vector<Panel> panels = plan.cuts;
+    RangeScan range;
     for (Panel& p : panels) {
+        const bool pooled = p.tex_rows != p.rows || p.tex_cols != p.cols;
+        if (pooled && !plan.mask && (p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1)) {
+            // Adjacent columns, nothing masked: pooled straight from the tensor, no copy.
+            const float* first = t.data() + t.offset_of(p.origin);
+            const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
+            for (int r = 0; scan && r < p.rows; ++r) range.add_run(first + r * rs, p.cols);
+            p.values = pool_max_abs(first, rs, p.rows, p.cols, p.tex_rows, p.tex_cols);
+            continue;
+        }
         std::vector<float> full = read_slice(t, p.origin, p.row_dim, p.col_dim, p.rows, p.cols);
         if (plan.mask) {
             // The texture marks hidden keys so the shader hatches them (numbers still come
@@ -274,14 +300,15 @@ void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& pl
             const float infinity = std::numeric_limits<float>::infinity();
             size_t n = 0;
             for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) {
+                if (scan) range.add(v, masked_key, plan.scores);
                 if (masked_key && plan.scores) full[n] = -infinity;
                 else if (masked_key && v == 0.0f) full[n] = infinity;
                 ++n;
             });
+        } else if (scan) {
+            range.add_run(full.data(), static_cast<int>(full.size()));  // the copy is in the cache now
         }
-        p.values = (p.tex_rows == p.rows && p.tex_cols == p.cols)
-                       ? std::move(full)
-                       : pool_max_abs(full, p.rows, p.cols, p.tex_rows, p.tex_cols);
+        p.values = pooled ? pool_max_abs(full, p.rows, p.cols, p.tex_rows, p.tex_cols) : std::move(full);
     }
     sd.panels = std::move(panels);
     if (step.kind == StepKind::Projection) {
@@ -296,97 +323,8 @@ void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& pl
     // rescaled survivors (rows no longer sum to 1) nor their differences from float32.
     if (step.kind == StepKind::Softmax && !model.colour_scale.difference_from_float32)
         sd.focus = weight_focus(t, plan.mask, model.batch_item, plan.fill);  // the mask the plan already found
+    if (scan) range.store(sd);
     sd.built = true;
-}
-
-// Steps that only move, rescale or mix their source's values share its colour scale.
-bool keeps_source_scale(StepKind kind) {
-    switch (kind) {
-    case StepKind::Slice:
-    case StepKind::View:
-    case StepKind::Transpose:
-    case StepKind::Scale:        // the learner sees the scores shrink instead of a re-normalised copy
-    case StepKind::Mask:
-    case StepKind::WeightedSum:  // each output row is an average of V's rows
-    case StepKind::Concat:
-    case StepKind::Rotation:  // pairs turned: same lengths, same scale
-    case StepKind::RepeatKv:  // copies
-    case StepKind::CacheAppend:
-        return true;
-    case StepKind::Input:
-    case StepKind::RopeTable:
-    case StepKind::HeadMean:
-    case StepKind::Projection:
-    case StepKind::Scores:
-    case StepKind::Softmax:
-    case StepKind::Dropout:
-    case StepKind::Lookup:  // a trained model's steps (core/model/)
-    case StepKind::Add:
-    case StepKind::Norm:
-    case StepKind::Prediction:
-        return false;
-    }
-    return false;
-}
-
-// One colour scale per family of steps, so a colour means the same number across a step
-// and the sources drawn beside it: probabilities (softmax, dropout) on 0..1 (higher only
-// when dropout's 1/(1-p) lifts a survivor past 1), and signed values on one symmetric
-// range per chain of steps that keep their source's scale. `scale` may stretch the
-// probabilities to each step's data or put every signed step on one range.
-void share_colour_ranges(const Trace& trace, DisplayModel& model, ColourScale scale) {
-    const size_t n = model.steps.size();
-    float top = 1.0f, data_top = 0.0f;
-    for (size_t i = 0; i < n; ++i) {
-        if (model.steps[i].colormap != ColormapKind::Sequential) continue;
-        top = std::max(top, model.steps[i].data_max);
-        data_top = std::max(data_top, model.steps[i].data_max);
-    }
-    std::vector<size_t> group(n);
-    for (size_t i = 0; i < n; ++i) group[i] = i;
-    const auto root = [&](size_t i) {
-        while (group[i] != i) i = group[i] = group[group[i]];
-        return i;
-    };
-    size_t first_signed = n;  // with one scale across steps, every signed step joins this one
-    for (size_t i = 0; i < n; ++i) {
-        const Step& step = trace.steps[i];
-        if (model.steps[i].colormap != ColormapKind::Diverging) continue;
-        if (scale.one_scale_across_steps) {
-            if (first_signed == n) first_signed = i;
-            group[root(i)] = root(first_signed);
-            continue;
-        }
-        if (!keeps_source_scale(step.kind)) continue;
-        for (StepId source : step.sources) {
-            const int s = trace.index_of(source);
-            if (s < 0 || model.steps[static_cast<size_t>(s)].colormap != ColormapKind::Diverging) continue;
-            group[root(i)] = root(static_cast<size_t>(s));
-        }
-    }
-    std::vector<float> extent(n, 1e-6f);
-    for (size_t i = 0; i < n; ++i) {
-        const StepDisplay& sd = model.steps[i];
-        extent[root(i)] = std::max({extent[root(i)], std::fabs(sd.data_min), std::fabs(sd.data_max)});
-    }
-    for (size_t i = 0; i < n; ++i) {
-        StepDisplay& sd = model.steps[i];
-        if (sd.colormap == ColormapKind::Sequential && scale.difference_from_float32) {
-            sd.vmin = 0.0f;
-            sd.vmax = sd.data_max > 0.0f ? sd.data_max : 1e-6f;
-        } else if (sd.colormap == ColormapKind::Sequential) {
-            sd.vmin = 0.0f;
-            sd.vmax = top;
-            if (scale.stretch_probabilities) {
-                const float own = scale.one_scale_across_steps ? data_top : sd.data_max;
-                sd.vmax = own > 0.0f ? own : 1.0f;
-                sd.stretched = true;
-            }
-        } else {
-            sd.vmin = -extent[root(i)];
-            sd.vmax = extent[root(i)];
-        }
-    }
 }
 
 // The steps drawn together with `focus`: itself and the steps it reads (the canvas shows
@@ -398,6 +336,67 @@ std::vector<int> steps_drawn_with(const Trace& trace, int focus) {
         if (s >= 0 && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
     }
     return out;
+}
+
+// The steps whose ranges the colours of the `fill` steps depend on (colour_scale_groups),
+// and for a step that copies its source's range (same_values_as_source) that source too.
+std::vector<char> ranges_needed(const Trace& trace, const DisplayModel& model, const std::vector<char>& fill) {
+    const std::vector<int> groups = colour_scale_groups(trace, model, model.colour_scale);
+    const size_t n = model.steps.size();
+    std::vector<char> group_needed(n, 0), needed(n, 0);
+    for (size_t i = 0; i < n; ++i)
+        if (fill[i]) group_needed[static_cast<size_t>(groups[i])] = 1;
+    for (size_t i = 0; i < n; ++i) needed[i] = group_needed[static_cast<size_t>(groups[i])];
+    for (size_t i = n; i-- > 0;) {  // backwards: a view of a view reaches the first source
+        if (needed[i] && same_values_as_source(trace, static_cast<int>(i)))
+            needed[static_cast<size_t>(trace.index_of(trace.steps[i].primary_source()))] = 1;
+    }
+    return needed;
+}
+
+// A view's range is its source's (same_values_as_source), copied once the source has one;
+// in order, so a view of a view copies a copied range.
+void copy_view_ranges(const Trace& trace, DisplayModel& model) {
+    for (size_t i = 0; i < model.steps.size(); ++i) {
+        StepDisplay& sd = model.steps[i];
+        if (sd.ranged || !same_values_as_source(trace, static_cast<int>(i))) continue;
+        const StepDisplay& from = model.steps[static_cast<size_t>(trace.index_of(trace.steps[i].primary_source()))];
+        if (!from.ranged) continue;
+        sd.data_min = from.data_min;
+        sd.data_max = from.data_max;
+        sd.masked_cells = from.masked_cells;
+        sd.ranged = true;
+    }
+}
+
+// The pixels of the `fill` steps not built yet (their ranges read on the way) and the ranges
+// of the other `needed` steps. Steps are independent: they are shared out on OpenMP's
+// threads, the same team that just computed the trace (a separate std::thread would compete
+// with those threads while they still spin-wait after the forward). A small trace is done
+// sooner on one thread than by waking a team (and much sooner when another process holds the
+// second core: the team then waits for it).
+void read_steps(const Trace& trace, DisplayModel& model, const std::vector<StepPlan>& plans, const std::vector<char>& fill,
+                const std::vector<char>& needed) {
+    std::vector<int> work;  // the steps to fill first: they take longest
+    for (int pass = 0; pass < 2; ++pass) {
+        for (size_t i = 0; i < model.steps.size(); ++i) {
+            const StepDisplay& sd = model.steps[i];
+            const bool to_fill = fill[i] && !sd.built;
+            const bool to_scan = needed[i] && !sd.ranged && !same_values_as_source(trace, static_cast<int>(i));
+            if (pass == 0 ? to_fill : (!to_fill && to_scan)) work.push_back(static_cast<int>(i));
+        }
+    }
+    const bool parallel = trace.storage_bytes() >= (std::uint64_t{4} << 20);
+    const int m = static_cast<int>(work.size());
+#pragma omp parallel for schedule(dynamic) if (parallel)
+    for (int k = 0; k < m; ++k) {
+        const auto i = static_cast<size_t>(work[static_cast<size_t>(k)]);
+        StepDisplay& sd = model.steps[i];
+        const bool scan = !sd.ranged && !same_values_as_source(trace, static_cast<int>(i));
+        if (fill[i] && !sd.built) fill_step(trace, model, plans[i], sd, scan);
+        else scan_ranges(trace, plans[i], sd);
+    }
+    copy_view_ranges(trace, model);
 }
 
 }  // namespace
@@ -415,69 +414,46 @@ DisplayModel build_display_model(const Trace& trace, std::vector<std::string> qu
     const int batch = std::max(1, trace.config.batch);
     model.batch_item = std::clamp(batch_item, 0, batch - 1);
     model.max_extent = max_extent;
-
-    // Every step's plan and value range: the colour scales are shared across steps
-    // (share_colour_ranges), so even one step's picture needs every step's range.
-    // Steps are independent. They are shared out on OpenMP's threads, the same team
-    // that just computed the trace: a separate std::thread would compete with those
-    // threads while they still spin-wait after the forward.
     model.colour_scale = scale;  // build_step reads it (the difference from float32)
+
+    // Every step's plan, axes and buffer: cheap, no pass over the values.
     const int n = static_cast<int>(trace.steps.size());
     model.steps.resize(static_cast<size_t>(n));
     std::vector<StepPlan> plans(static_cast<size_t>(n));
-    // A small trace is done sooner on one thread than by waking a team (and much sooner
-    // when another process holds the second core: the team then waits for it).
-    const bool parallel = trace.storage_bytes() >= (std::uint64_t{4} << 20);
-#pragma omp parallel for schedule(dynamic) if (parallel)
-    for (int i = 0; i < n; ++i) {
-        StepDisplay& sd = model.steps[static_cast<size_t>(i)];
-        sd = build_step(trace, i, model, max_extent, plans[static_cast<size_t>(i)]);
-        if (!same_values_as_source(trace, i)) scan_ranges(trace, plans[static_cast<size_t>(i)], sd);
-    }
-    for (int i = 0; i < n; ++i) {  // in order: a view of a view copies a copied range
-        if (!same_values_as_source(trace, i)) continue;
-        StepDisplay& sd = model.steps[static_cast<size_t>(i)];
-        const StepDisplay& from = model.steps[static_cast<size_t>(trace.index_of(trace.steps[static_cast<size_t>(i)].primary_source()))];
-        sd.data_min = from.data_min;
-        sd.data_max = from.data_max;
-        sd.masked_cells = from.masked_cells;
-    }
     std::map<const Storage*, std::pair<int, std::string>> buffers;
     for (int i = 0; i < n; ++i) {
         StepDisplay& sd = model.steps[static_cast<size_t>(i)];
+        sd = build_step(trace, i, model, max_extent, plans[static_cast<size_t>(i)]);
         const Step& step = trace.steps[static_cast<size_t>(i)];
         if (!step.tensor.empty() && step.tensor.rank() > 0) name_buffer(trace, i, sd.strip, buffers);
+        sd.notes = step_notes(trace, i, model.batch_item);
     }
-    model.colour_scale = scale;
+    // The pixels of the step on screen and what it reads (or of every step), and the value
+    // ranges their colour scales are shared with: only those are read now.
+    std::vector<char> fill(static_cast<size_t>(n), focus_step >= 0 && focus_step < n ? 0 : 1);
+    if (focus_step >= 0 && focus_step < n)
+        for (int i : steps_drawn_with(trace, focus_step)) fill[static_cast<size_t>(i)] = 1;
+    read_steps(trace, model, plans, fill, ranges_needed(trace, model, fill));
     share_colour_ranges(trace, model, scale);
-    for (int i = 0; i < n; ++i) model.steps[static_cast<size_t>(i)].notes = step_notes(trace, i, model.batch_item);
-
-    std::vector<int> fill;
-    if (focus_step >= 0 && focus_step < n) {
-        fill = steps_drawn_with(trace, focus_step);
-    } else {
-        for (int i = 0; i < n; ++i) fill.push_back(i);
-    }
-    const int m = static_cast<int>(fill.size());
-#pragma omp parallel for schedule(dynamic) if (parallel)
-    for (int k = 0; k < m; ++k) {
-        const auto i = static_cast<size_t>(fill[static_cast<size_t>(k)]);
-        if (!model.steps[i].built) fill_step(trace, model, plans[i], model.steps[i]);
-    }
     return model;
 }
 
 bool complete_display_model(const Trace& trace, DisplayModel& model, const std::function<bool()>& cancelled) {
-    for (size_t i = 0; i < model.steps.size() && i < trace.steps.size(); ++i) {
+    const size_t n = std::min(model.steps.size(), trace.steps.size());
+    for (size_t i = 0; i < n; ++i) {
         StepDisplay& sd = model.steps[i];
         if (sd.built) continue;
         if (cancelled && cancelled()) return false;
-        // The plan is rebuilt (it is cheap); the ranges already in `sd` stay as they are.
+        // The plan is rebuilt (it is cheap); a range already read stays as it is.
         StepPlan plan;
         const StepDisplay planned = build_step(trace, static_cast<int>(i), model, model.max_extent, plan);
         (void)planned;
-        fill_step(trace, model, plan, sd);
+        fill_step(trace, model, plan, sd, !sd.ranged && !same_values_as_source(trace, static_cast<int>(i)));
     }
+    // Every step is read now: the scales of the groups no built step was in are complete
+    // (the others come out as they were).
+    copy_view_ranges(trace, model);
+    share_colour_ranges(trace, model, model.colour_scale);
     return true;
 }
 

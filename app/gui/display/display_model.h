@@ -60,9 +60,13 @@ struct StorageStrip {
 struct StepDisplay {
     int step = -1;                   // index into Trace::steps
     // False until the pixels are made (panels, weight panels, the strip's picture): a
-    // model is first built for the step on screen only (see build_display_model). Every
-    // other field is set for every step from the start.
+    // model is first built for the step on screen only (see build_display_model). The
+    // axes, arrangement and buffer id are set for every step from the start; the ranges
+    // (data_min .. vmax) when `ranged`.
     bool built = false;
+    // True once data_min, data_max and the masked counts are read from the values: at first
+    // only for the steps that share a colour scale with the built ones (colour_ranges.h).
+    bool ranged = false;
     Arrangement arrangement = Arrangement::Single;
     bool joined = false;             // ColumnGroups drawn without gaps (a plain (L, E) matrix)
     std::vector<Panel> panels;
@@ -141,14 +145,16 @@ int panel_texture_cap(int panel_count, int max_extent);
 // Cuts every step into panels for `batch_item` (clamped to the batch). `max_extent`
 // bounds a panel texture side (e.g. 512); larger slices are max-|v| pooled. With a
 // `focus_step`, only that step and the steps it reads are built (a setting change
-// redraws sooner); every step still gets its colour range, axes and buffer id, so
-// completing the model later changes nothing that is already built. `scale` chooses the
-// colour ranges (see ColourScale).
+// redraws sooner), and only the steps whose colour scale they share are read for their
+// ranges (colour_ranges.h): a built step's colours are final, so completing the model
+// later changes nothing that is already built. Every step gets its axes and buffer id.
+// `scale` chooses the colour ranges (see ColourScale).
 DisplayModel build_display_model(const Trace& trace, std::vector<std::string> query_tokens,
                                  std::vector<std::string> key_tokens, int batch_item,
                                  int max_extent = 512, int focus_step = kAllSteps, ColourScale scale = {});
 // Builds the steps that are not built yet, one at a time, stopping early (false) when
-// `cancelled` says so between steps (a newer trace is on its way).
+// `cancelled` says so between steps (a newer trace is on its way); then gives the steps
+// that had none their colour ranges.
 bool complete_display_model(const Trace& trace, DisplayModel& model,
                             const std::function<bool()>& cancelled = {});
 

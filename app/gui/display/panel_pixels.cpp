@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace attn::gui {
 
@@ -44,19 +45,75 @@ void scan_run(const float* v, int n, float& lo, float& hi, int64_t& neg_infs) {
     neg_infs += count;
 }
 
+namespace {
+
+// True when every value is finite (no NaN, no +-inf). Vectorised.
+bool all_finite(const float* values, int64_t row_stride, int rows, int cols) {
+    int bad = 0;
+    for (int r = 0; r < rows; ++r) {
+        const float* row = values + r * row_stride;
+#pragma omp simd reduction(+ : bad)
+        for (int c = 0; c < cols; ++c) bad += !(std::fabs(row[c]) <= std::numeric_limits<float>::max());
+    }
+    return bad == 0;
+}
+
+// pool_max_abs for blocks of exactly fr rows by fc columns and finite values, a row of
+// blocks at a time so the loops vectorise. Taking the first of the largest magnitude in each
+// row's part of a block, then across the rows, keeps the first in reading order on ties,
+// as one pass over the block in reading order does.
+void pool_whole_blocks(const float* values, int64_t row_stride, int fr, int fc, int out_rows, int out_cols, float* out) {
+    std::vector<float> part(static_cast<size_t>(out_cols));  // one input row's part of each block
+    for (int orow = 0; orow < out_rows; ++orow) {
+        float* out_row = out + static_cast<size_t>(orow) * out_cols;
+        for (int rr = 0; rr < fr; ++rr) {
+            const float* in = values + static_cast<int64_t>(orow * fr + rr) * row_stride;
+            for (int oc = 0; oc < out_cols; ++oc) part[static_cast<size_t>(oc)] = in[oc * fc];
+            for (int k = 1; k < fc; ++k) {
+                for (int oc = 0; oc < out_cols; ++oc) {
+                    const float v = in[oc * fc + k], best = part[static_cast<size_t>(oc)];
+                    part[static_cast<size_t>(oc)] = std::fabs(v) > std::fabs(best) ? v : best;
+                }
+            }
+            for (int oc = 0; oc < out_cols; ++oc) {
+                const float v = part[static_cast<size_t>(oc)];
+                out_row[oc] = rr == 0 || std::fabs(v) > std::fabs(out_row[oc]) ? v : out_row[oc];
+            }
+        }
+    }
+}
+
+}  // namespace
+
 std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols, int out_rows,
                                 int out_cols) {
     if (out_rows >= rows && out_cols >= cols) return values;
+    return pool_max_abs(values.data(), cols, rows, cols, out_rows, out_cols);
+}
+
+std::vector<float> pool_max_abs(const float* values, int64_t row_stride, int rows, int cols, int out_rows,
+                                int out_cols) {
+    if (out_rows >= rows && out_cols >= cols) {
+        std::vector<float> copy(static_cast<size_t>(rows) * cols);
+        for (int r = 0; r < rows; ++r) std::copy(values + r * row_stride, values + r * row_stride + cols, &copy[static_cast<size_t>(r) * cols]);
+        return copy;
+    }
     const float neg_inf = -std::numeric_limits<float>::infinity();
     std::vector<float> out(static_cast<size_t>(out_rows) * out_cols, neg_inf);
+    const bool finite = all_finite(values, row_stride, rows, cols);
+    if (finite && rows % out_rows == 0 && cols % out_cols == 0) {  // the usual case: 256 -> 128
+        pool_whole_blocks(values, row_stride, rows / out_rows, cols / out_cols, out_rows, out_cols, out.data());
+        return out;
+    }
     std::vector<int> ocol_of(static_cast<size_t>(cols));  // one division per column, not per cell
     for (int c = 0; c < cols; ++c) ocol_of[static_cast<size_t>(c)] = static_cast<int>(static_cast<int64_t>(c) * out_cols / cols);
     bool any_inf = false;
-    for (float v : values) any_inf |= std::isinf(v);
+    for (int r = 0; r < rows && !any_inf; ++r)
+        for (int c = 0; c < cols; ++c) any_inf |= std::isinf(values[r * row_stride + c]);
     if (!any_inf) {
-        // The usual case, done block by block: each output starts from the first value of
-        // its block and takes any of strictly larger magnitude, in the same row-major order
-        // as the general loop below, so both give the same result.
+        // Block by block: each output starts from the first value of its block and takes
+        // any of strictly larger magnitude, in the same row-major order as the general
+        // loop below, so both give the same result.
         std::vector<int> first_col(static_cast<size_t>(out_cols) + 1, cols);  // block oc: [first_col[oc], first_col[oc + 1])
         for (int c = cols - 1; c >= 0; --c) first_col[static_cast<size_t>(ocol_of[static_cast<size_t>(c)])] = c;
         int previous_orow = -1;
@@ -64,7 +121,7 @@ std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int 
             const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
             const bool first_row = orow != previous_orow;
             previous_orow = orow;
-            const float* in_row = values.data() + static_cast<size_t>(r) * cols;
+            const float* in_row = values + r * row_stride;
             float* out_row = out.data() + static_cast<size_t>(orow) * out_cols;
             for (int oc = 0; oc < out_cols; ++oc) {
                 const int begin = first_col[static_cast<size_t>(oc)], end = first_col[static_cast<size_t>(oc) + 1];
@@ -85,7 +142,7 @@ std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int 
     std::vector<unsigned char> has_finite(out.size(), 0);
     for (int r = 0; r < rows; ++r) {
         const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
-        const float* in_row = values.data() + static_cast<size_t>(r) * cols;
+        const float* in_row = values + r * row_stride;
         const size_t out_row = static_cast<size_t>(orow) * out_cols;
         for (int c = 0; c < cols; ++c) {
             const size_t o = out_row + static_cast<size_t>(ocol_of[static_cast<size_t>(c)]);

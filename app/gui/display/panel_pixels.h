@@ -24,5 +24,9 @@ void scan_run(const float* v, int n, float& lo, float& hi, int64_t& neg_infs);
 // on ties); +-inf only if the whole block is.
 std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols,
                                 int out_rows, int out_cols);
+// The same, reading row r at values + r * row_stride (the columns adjacent): straight from
+// a tensor, no copy of the slice first.
+std::vector<float> pool_max_abs(const float* values, int64_t row_stride, int rows, int cols,
+                                int out_rows, int out_cols);
 
 }  // namespace attn::gui

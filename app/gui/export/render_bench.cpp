@@ -90,6 +90,13 @@ SliderChangeTimes slider_drag(int width, int height, int seq_len, int hidden_dim
         complete_display_model(*state.results.trace, *full);
         state.results.model = std::move(full);
         cache.adopt_completed(state.results.model);
+        // The same picture settled, right after the change (so under the same load): the
+        // frame of the change's floor. The median of three.
+        if (change >= 0) {
+            std::vector<double> settled = time_frames(renderer, state, cache, 3);
+            std::sort(settled.begin(), settled.end());
+            out.settled_frame_ms.push_back(settled[1]);
+        }
     }
     return out;
 }

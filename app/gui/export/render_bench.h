@@ -27,6 +27,10 @@ struct SliderChangeTimes {
     std::vector<double> compute_ms;  // of which: problem, forward and display model
     std::vector<double> model_ms;    // of which: the display model
     std::vector<double> page_faults; // minor page faults per change (fresh memory touched)
+    // Per change: the same picture drawn again once settled (median of 3 frames, right
+    // after the change): with the change's forward (compute_ms - model_ms) it makes the
+    // change's floor, the least a redraw can take (a new forward, then one frame).
+    std::vector<double> settled_frame_ms;
 };
 
 struct RenderBenchReport {
