@@ -10,6 +10,7 @@
 #include "app/io/npy.h"
 #include "core/mask_spec.h"
 #include "core/softmax.h"
+#include "tests/npy_bytes.h"
 #include "tests/option_fixture_util.h"
 
 using namespace attn;
@@ -233,18 +234,7 @@ TEST_CASE("fill values: -1e20, and min is the compute dtype's own lowest value")
 }
 
 namespace {
-// A numpy bool .npy, written the way numpy does (header padded to 64 bytes).
-std::string bool_npy(const std::vector<uint8_t>& values, const std::string& shape) {
-    std::string dict = "{'descr': '|b1', 'fortran_order': False, 'shape': " + shape + ", }";
-    dict.append((64 - (10 + dict.size() + 1) % 64) % 64, ' ');
-    dict += '\n';
-    std::string out("\x93NUMPY\x01\x00", 8);
-    out += static_cast<char>(dict.size() & 0xff);
-    out += static_cast<char>(dict.size() >> 8);
-    out += dict;
-    out.append(reinterpret_cast<const char*>(values.data()), values.size());
-    return out;
-}
+using testing::bool_npy;
 }  // namespace
 
 TEST_CASE("npy bool arrays read as 0/1 with is_boolean, and only masks may be boolean") {

@@ -8,6 +8,7 @@
 #include <imgui_internal.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -49,15 +50,32 @@ struct HeadlessImGui {
     }
 };
 
-// A state holding the trace of `c`, as the window has it after the worker's first result.
-inline AppState state_for(const AttentionConfig& c) {
-    AppState state;
+// `c` computed by the real worker, as the window's first request for it.
+inline ComputeResult computed(const AttentionConfig& c) {
     ComputeRequest request;
     request.config = c;
     request.max_extent = 256;
-    const auto computed = ComputeWorker::compute(request, 1);
+    return ComputeWorker::compute(request, 1);
+}
+
+// The session's request (make_request) computed and accepted, as the window does after
+// config_changed.
+inline void recompute_session(AppState& state) {
+    const std::optional<ComputeRequest> request = make_request(state.session);
+    REQUIRE_MESSAGE(request, english(state.session.config_message));
+    ComputeRequest r = *request;
+    r.max_extent = 256;
+    const ComputeResult result = ComputeWorker::compute(r, 2);
+    REQUIRE_MESSAGE(result.error.empty(), english(result.error));
+    accept_result(state, result, 0.0);
+}
+
+// A state holding the trace of `c`, as the window has it after the worker's first result.
+inline AppState state_for(const AttentionConfig& c) {
+    AppState state;
+    const ComputeResult result = computed(c);
     state.session.config = c;
-    if (computed.error.empty()) accept_result(state, computed, 0.0);
+    if (result.error.empty()) accept_result(state, result, 0.0);
     return state;
 }
 

@@ -14,6 +14,7 @@
 #include "app/gui/state/app_state.h"
 #include "app/gui/state/compare_contrasts.h"
 #include "app/text/languages.h"
+#include "tests/gui/headless_imgui.h"
 #include "tests/test_configs.h"
 
 using namespace attn;
@@ -22,12 +23,7 @@ using namespace attn::test_configs;
 
 namespace {
 
-ComputeResult run(const AttentionConfig& c) {
-    ComputeRequest request;
-    request.config = c;
-    request.max_extent = 256;
-    return ComputeWorker::compute(request, 1);
-}
+ComputeResult run(const AttentionConfig& c) { return testing::computed(c); }
 
 // Largest |value| of every comparable step, by name.
 std::vector<std::pair<std::string, float>> largest_by_step(const TraceDifference& d) {

@@ -22,13 +22,6 @@ using namespace attn::test_configs;
 
 namespace {
 
-ComputeResult computed(const AttentionConfig& c) {
-    ComputeRequest request;
-    request.config = c;
-    request.max_extent = 256;
-    return ComputeWorker::compute(request, 1);
-}
-
 // tiny-lm's layer 0 on `sentence`, as the window computes it.
 AppState tiny_lm_on(const std::string& sentence) {
     Result<std::shared_ptr<const Model>> model = io::load_model("tiny-lm");

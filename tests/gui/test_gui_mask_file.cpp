@@ -18,6 +18,7 @@
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
+#include "tests/npy_bytes.h"
 #include "tests/test_configs.h"
 
 using namespace attn;
@@ -30,18 +31,6 @@ namespace {
 
 constexpr int kEnterKey = 257;  // any free slot of io.KeysDown
 
-// The bytes of a numpy bool array of `shape` (row-major 0/1 values), as numpy.save writes it.
-std::string bool_npy(const std::string& shape, const std::vector<int>& values) {
-    std::string header = "{'descr': '|b1', 'fortran_order': False, 'shape': " + shape + ", }";
-    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
-    header += '\n';
-    std::string out("\x93NUMPY\x01\x00", 8);
-    out += static_cast<char>(header.size() & 0xff);
-    out += static_cast<char>(header.size() >> 8);
-    out += header;
-    for (int v : values) out += static_cast<char>(v);
-    return out;
-}
 
 struct MaskFileFixture {
     HeadlessImGui imgui{1280, 800};
@@ -73,28 +62,20 @@ struct MaskFileFixture {
         imgui.frame(state);
     }
     // The session's request computed as the window does after config_changed.
-    void recompute() {
-        const std::optional<ComputeRequest> request = make_request(state.session);
-        REQUIRE_MESSAGE(request, english(state.session.config_message));
-        ComputeRequest r = *request;
-        r.max_extent = 256;
-        const ComputeResult computed = ComputeWorker::compute(r, 2);
-        REQUIRE_MESSAGE(computed.error.empty(), english(computed.error));
-        accept_result(state, computed, 0.0);
-    }
+    void recompute() { recompute_session(state); }
     bool masked(int i, int j) const {  // weight of (query i, key j) of item 0, head 0 is exactly 0
         return state.results.trace->find(StepId::AttnWeights)->tensor.at({0, 0, i, j}) == 0.0f;
     }
 };
 
 // Column 3 of a 4x4 map masked out, as in the issue's reproduction.
-const std::vector<int> kColumnThree{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+const std::vector<uint8_t> kColumnThree{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
 
 }  // namespace
 
 TEST_CASE("a mask file opened in the window and a painted cell are OR-ed, and the inspector names the source of each") {
     MaskFileFixture f;
-    const std::string path = f.write("column3.npy", bool_npy("(4, 4)", kColumnThree));
+    const std::string path = f.write("column3.npy", attn::testing::bool_npy(kColumnThree, "(4, 4)"));
     f.open_mask(path);
     CHECK(f.state.jobs.dialog.kind == DialogState::Kind::None);  // opened: the dialog closed
     REQUIRE(f.state.session.config.mask_file.shape() == std::vector<int64_t>{4, 4});
@@ -146,7 +127,7 @@ TEST_CASE("a mask file opened in the window and a painted cell are OR-ed, and th
 
 TEST_CASE("a mask file that cannot broadcast is refused in the dialog at once, painted cells or not") {
     MaskFileFixture f;
-    const std::string path = f.write("wrong.npy", bool_npy("(3, 7)", std::vector<int>(21, 0)));
+    const std::string path = f.write("wrong.npy", attn::testing::bool_npy(std::vector<uint8_t>(21, 0), "(3, 7)"));
     SUBCASE("with painted cells") { REQUIRE(paint(f.state.session.painted_mask, 4, 4, 1, 1, PaintReach::Cell)); }
     SUBCASE("without") {}
     const Session before = f.state.session;
@@ -164,7 +145,7 @@ TEST_CASE("a mask file that cannot broadcast is refused in the dialog at once, p
 
 TEST_CASE("forgetting the files or dropping the mask file takes the file's mask away, not only its name") {
     MaskFileFixture f;
-    const std::string path = f.write("column3.npy", bool_npy("(4, 4)", kColumnThree));
+    const std::string path = f.write("column3.npy", attn::testing::bool_npy(kColumnThree, "(4, 4)"));
     REQUIRE(open_mask_file(f.state.session, path).empty());
     SUBCASE("File > Forget input files") { drop_mask_file(f.state.session, true); }
     SUBCASE("the mask section's drop button") { drop_mask_file(f.state.session, false); }

@@ -82,13 +82,7 @@ Actions click(HeadlessImGui& imgui, AppState& state, bool shift = false, bool ct
 // for config_changed.
 void apply_and_recompute(AppState& state, const Actions& actions) {
     REQUIRE(actions.config_changed);
-    const std::optional<ComputeRequest> request = make_request(state.session);
-    REQUIRE(request);
-    ComputeRequest r = *request;
-    r.max_extent = 256;
-    ComputeResult computed = ComputeWorker::compute(r, 2);
-    REQUIRE(computed.error.empty());
-    accept_result(state, computed, 0.0);
+    recompute_session(state);
 }
 
 float weight(const AppState& state, int h, int i, int j) {

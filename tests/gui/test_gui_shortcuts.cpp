@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,6 +11,7 @@
 #include "app/gui/window/key_actions.h"
 #include "app/gui/window/shortcuts.h"
 #include "app/text/languages.h"
+#include "tests/shell_run.h"
 
 using namespace attn::gui;
 
@@ -55,11 +54,8 @@ std::set<std::string> listed_words() {
 }  // namespace
 
 TEST_CASE("the keyboard help lists every key the window handles") {
-    std::ifstream in(std::string(ATTNVIZ_SOURCE_DIR) + "/app/gui/window/key_actions.cpp");
-    REQUIRE(in);
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string source = text.str();
+    const std::string source = attn::testing::slurp(std::string(ATTNVIZ_SOURCE_DIR) + "/app/gui/window/key_actions.cpp");
+    REQUIRE(!source.empty());
     const std::set<std::string> listed = listed_words();
     int keys = 0;
     for (size_t at = source.find("case GLFW_KEY_"); at != std::string::npos; at = source.find("case GLFW_KEY_", at + 1)) {
@@ -147,12 +143,10 @@ std::string first_word(const std::string& cell) {
 
 // Issue 28 item 22: Help > Keyboard lacked the README's Follow and Tour rows.
 TEST_CASE("Help > Keyboard has a row for every row of the README's two key tables") {
-    std::ifstream in(std::string(ATTNVIZ_SOURCE_DIR) + "/README.md");
-    REQUIRE(in);
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::vector<std::string> window = readme_key_rows(text.str(), "| key | action |");
-    std::vector<std::string> presenting = readme_key_rows(text.str(), "| key | while presenting |");
+    const std::string readme = attn::testing::slurp(std::string(ATTNVIZ_SOURCE_DIR) + "/README.md");
+    REQUIRE(!readme.empty());
+    const std::vector<std::string> window = readme_key_rows(readme, "| key | action |");
+    std::vector<std::string> presenting = readme_key_rows(readme, "| key | while presenting |");
     REQUIRE(window.size() > 10);
     REQUIRE(presenting.size() > 5);
     // Presenting's Right and Left are the window's own rows, with another meaning.
