@@ -65,7 +65,7 @@ build: deps
 # them into tests/gui/golden/<name>/ instead of comparing. Look at `git diff --stat` and
 # the pictures before committing them.
 golden: test-deps build
-	cd $(BUILD_DIR) && ATTNVIZ_UPDATE_GOLDEN=1 ctest -R '^gui golden ' --output-on-failure -j $(JOBS)
+	cd $(BUILD_DIR) && ATTNVIZ_UPDATE_GOLDEN=1 ctest -R '^gui golden ' --output-on-failure
 
 # The README's pictures that AttnViz draws itself (attnviz snapshot under Xvfb): look at
 # them before committing.
