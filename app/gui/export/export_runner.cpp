@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "app/gui/export/export_path.h"
+#include "app/gui/state/export_path.h"
 #include "app/gui/window/frame.h"
 #include "app/gui/export/snapshot.h"
 #include "app/io/torch_export.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "app/gui/export/export.h"
+#include "app/gui/state/export_request.h"
 #include "app/gui/state/jobs.h"
 #include "app/gui/state/lesson_doc.h"
 #include "app/gui/state/session.h"

@@ -14,7 +14,7 @@
 
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/display/format.h"
-#include "app/gui/edits/input_edit.h"
+#include "app/gui/state/input_edit.h"
 #include "app/text/languages.h"
 #include "app/text/message_text.h"
 

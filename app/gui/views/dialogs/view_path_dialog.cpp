@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "app/gui/export/export_path.h"
+#include "app/gui/state/export_path.h"
 #include "app/media/animation_writer.h"
 #include "app/gui/window/fonts_theme.h"
 #include "app/gui/views/dialogs/view_file_chooser.h"

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "app/gui/export/export_path.h"
+#include "app/gui/state/export_path.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/weight_lines.h"
 #include "app/gui/views/controls/view_model.h"
