@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 #include "app/gui/export/export.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/weight_lines.h"

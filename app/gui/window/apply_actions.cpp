@@ -6,7 +6,7 @@
 
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/window/compare_window.h"
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 #include "app/gui/window/lesson_edit.h"
 #include "app/gui/window/present_keys.h"
 #include "app/gui/window/tour_actions.h"

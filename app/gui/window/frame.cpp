@@ -13,8 +13,8 @@
 #include <cmath>
 #include <utility>
 
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/views/canvas/view_canvas_panel.h"
 #include "app/gui/views/panels/view_title_strip.h"
 #include "app/gui/views/panels/view_tour.h"

@@ -2,7 +2,7 @@
 // texture cache and whether it is the window or an off-screen picture.
 #pragma once
 
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/gl/heatmap_cache.h"
 
 namespace attn::gui {

@@ -2,14 +2,14 @@
 
 #include <imgui.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include <imgui_stdlib.h>
 
 #include <filesystem>
 
 #include "app/gui/export/slide_thumbnails.h"
-#include "app/gui/window/fonts_theme.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/fonts_theme.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
