@@ -22,7 +22,7 @@
 #include "app/gui/window/apply_actions.h"
 #include "app/gui/kit/cjk_font.h"
 #include "app/gui/window/compare_window.h"
-#include "app/gui/window/frame.h"
+#include "app/gui/views/frame.h"
 #include "app/gui/window/imgui_ini.h"
 #include "app/gui/window/key_actions.h"
 #include "app/gui/window/lesson_edit.h"

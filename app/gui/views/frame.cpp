@@ -5,7 +5,7 @@
 //   presentation       title strip + canvas + explanation, large type, no controls
 //   canvas_alone       a canvas-only export: the title strip above the canvas
 //   draw_frame         the normal layout: the dock slots (layout.cpp dock_rects) and their views
-#include "app/gui/window/frame.h"
+#include "app/gui/views/frame.h"
 
 #include <imgui.h>
 
