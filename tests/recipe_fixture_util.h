@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli/config_options.h"
+#include "app/options/config_options.h"
 #include "app/io/model_problem.h"
 
 namespace recipe_fixtures {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/cli/config_options.h"
+#include "app/options/config_options.h"
 #include "app/lesson/lesson.h"
 #include "core/config_fields.h"
 #include "core/recipe.h"

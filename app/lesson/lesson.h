@@ -8,7 +8,7 @@
 //                 message per slide that is not ("slide 4: "step": unknown step ...")
 //   write_lesson  Lesson -> JSON text (read_lesson gives the same Lesson back)
 //   slide_problem a slide's configuration -> io::Problem, through the command line's
-//                 own parser (app/cli/config_options.h) and field table
+//                 own parser (app/options/config_options.h) and field table
 //   open_lesson   a file: read, then every slide resolved and checked
 #pragma once
 

@@ -1,7 +1,7 @@
 // The names of the lesson format, shared by its reader and writer: the fields of each
 // object in the order the writer puts them, and the closed lists of choices.
 // The configuration's options are not listed here: they are the command line's
-// (core/config_fields.h through app/cli/config_options.h).
+// (core/config_fields.h through app/options/config_options.h).
 #pragma once
 
 #include <array>

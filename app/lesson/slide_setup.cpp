@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <set>
 
-#include "app/cli/config_options.h"
+#include "app/options/config_options.h"
 #include "app/io/file_util.h"
 #include "app/io/model_loader.h"
 #include "app/io/model_problem.h"

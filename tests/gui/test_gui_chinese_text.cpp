@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/window/cjk_font.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/cjk_font.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/io/model_loader.h"
 #include "core/step_id.h"

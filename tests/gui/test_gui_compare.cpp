@@ -8,8 +8,8 @@
 
 #include <cmath>
 
-#include "app/cli/compare_options.h"
-#include "app/cli/config_options.h"
+#include "app/options/compare_options.h"
+#include "app/options/config_options.h"
 #include "app/gui/display/compare_difference.h"
 #include "app/gui/state/app_state.h"
 #include "app/gui/state/compare_contrasts.h"

@@ -176,7 +176,7 @@ TEST_CASE("a saved lesson opens with the same slides, and a failed save leaves t
 #ifdef ATTNVIZ_HAS_WINDOW
 #include "app/gui/export/snapshot.h"
 #include "app/gui/gl/headless.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "tests/gui/checker/image_diff.h"
 
 namespace {

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 #include "app/gui/export/animation_export.h"
 #include "app/gui/export/export.h"
 #include "app/gui/gl/headless.h"

@@ -9,7 +9,7 @@
 
 #include <sys/resource.h>
 
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 #include "app/gui/compute/compute_worker.h"
 #include "app/gui/export/export.h"
 #include "app/gui/gl/gl_objects.h"

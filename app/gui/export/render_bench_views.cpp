@@ -9,7 +9,7 @@
 #include "app/gui/export/snapshot.h"
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/gl/offscreen.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 
 namespace attn::gui {
 namespace {

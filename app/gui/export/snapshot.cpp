@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <utility>
 
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 #include "app/gui/export/export.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/weight_lines.h"
 #include "app/gui/state/compare_contrasts.h"
-#include "app/gui/window/frame.h"
+#include "app/gui/views/frame.h"
 #include "app/gui/gl/headless.h"
 #include "app/text/languages.h"
 

@@ -1,7 +1,7 @@
 // Actions: what the user asked for in one frame, returned by every view and merged in
 // one place (draw_frame). Views never write the session, the settings or the jobs: an
 // edit comes back here (the view's edited copy, or a precise request) and draw_frame
-// applies it once the view's dock slot is drawn (apply_edits, window/apply_actions.h); the flags are
+// applies it once the view's dock slot is drawn (apply_edits, state/apply_edits.h); the flags are
 // then carried out by the window loop (they need GL or GLFW).
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "app/gui/export/export.h"
+#include "app/gui/state/export_request.h"
 #include "app/gui/state/jobs.h"
 #include "app/gui/state/lesson_doc.h"
 #include "app/gui/state/session.h"

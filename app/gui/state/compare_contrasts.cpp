@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "app/cli/compare_options.h"
-#include "app/cli/config_options.h"
+#include "app/options/compare_options.h"
+#include "app/options/config_options.h"
 #include "app/io/model_problem.h"
 #include "core/model/tokenizer.h"
 

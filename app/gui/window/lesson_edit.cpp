@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "app/gui/export/export_path.h"
+#include "app/gui/state/export_path.h"
 #include "app/gui/export/slide_thumbnails.h"
 #include "app/gui/state/capture_slide.h"
 #include "app/gui/state/lesson_apply.h"

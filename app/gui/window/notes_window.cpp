@@ -13,7 +13,7 @@
 
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/views/panels/view_presenter.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

@@ -9,7 +9,7 @@
 #include "app/gui/export/export_runner.h"
 #include "app/gui/export/slide_thumbnails.h"
 #include "app/gui/gl/heatmap_cache.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/window/key_input.h"
 #include "app/gui/window/lesson_pictures.h"
 #include "app/gui/window/notes_window.h"

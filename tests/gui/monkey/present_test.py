@@ -7,7 +7,7 @@ goes to the next slide; B blanks the screen (a black screenshot) and any key bri
 N shows the speaker note over the canvas; D turns the pen on, a mouse drag draws a stroke and
 a Shift+drag an arrow, Ctrl+Z undoes one, the drawings stay with their slide when the
 presenter goes back and forth, and C clears them. The window's state is read from its test
-report (app/gui/window/test_hook.h, the "present ..." line written by entry.cpp).
+report (app/gui/kit/test_hook.h, the "present ..." line written by entry.cpp).
 
 usage: present_test.py <attnviz> [--lesson FILE] [--quiet] [--screenshot PNG]
 """

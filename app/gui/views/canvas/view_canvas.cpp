@@ -9,7 +9,7 @@
 #include "app/gui/views/canvas/view_overview.h"
 #include "app/gui/views/canvas/view_canvas_notes.h"
 #include "app/gui/views/canvas/view_canvas_rotation.h"
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 
 #include <algorithm>
 #include <cfloat>

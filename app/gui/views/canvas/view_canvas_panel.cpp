@@ -2,14 +2,14 @@
 
 #include <imgui.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/display/head_groups.h"
 #include "app/gui/views/canvas/view_canvas.h"
 #include "app/gui/views/canvas/view_canvas_follow.h"

@@ -10,8 +10,8 @@
 #include "app/gui/state/compare_contrasts.h"
 #include "app/gui/views/canvas/view_canvas.h"
 #include "app/gui/views/canvas/view_canvas_panel.h"
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

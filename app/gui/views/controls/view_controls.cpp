@@ -1,5 +1,5 @@
 #include "app/gui/views/controls/view_controls.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 
 #include "app/gui/state/model_choice.h"
 #include "app/gui/views/controls/view_model.h"
@@ -7,14 +7,14 @@
 
 #include <imgui.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <string>
 
 #include "app/gui/display/colormap.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/views/controls/view_controls_attention.h"
 #include "app/gui/views/controls/view_controls_mask.h"
 #include "app/gui/views/controls/view_controls_projections.h"

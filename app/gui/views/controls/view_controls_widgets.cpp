@@ -9,9 +9,9 @@
 #include <imgui_internal.h>
 #include <imgui_stdlib.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include "app/gui/display/colormap.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/display/format.h"
 #include "app/text/languages.h"
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/gui/state/recipe_choice.h"
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

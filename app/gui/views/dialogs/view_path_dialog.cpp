@@ -3,7 +3,7 @@
 // ("replace X?", "create folder X?") asked before anything is overwritten or created.
 #include <imgui.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 
 #include "app/gui/views/controls/view_controls_widgets.h"
 #include <imgui_stdlib.h>
@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "app/gui/export/export_path.h"
+#include "app/gui/state/export_path.h"
 #include "app/media/animation_writer.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/views/dialogs/view_file_chooser.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/text/languages.h"

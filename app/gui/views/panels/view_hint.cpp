@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
 

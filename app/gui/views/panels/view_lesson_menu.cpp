@@ -2,7 +2,7 @@
 
 #include <imgui.h>
 
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

@@ -4,17 +4,17 @@
 
 #include <filesystem>
 
-#include "app/gui/export/export_path.h"
+#include "app/gui/state/export_path.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/weight_lines.h"
 #include "app/gui/views/controls/view_model.h"
 #include "app/gui/views/controls/view_recipe.h"
 #include "app/gui/views/panels/view_lesson_menu.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/io/torch_export.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

@@ -8,7 +8,7 @@
 
 #include "app/gui/display/annotations.h"
 #include "app/gui/views/view_registry.h"
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

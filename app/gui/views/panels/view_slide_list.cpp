@@ -2,14 +2,15 @@
 
 #include <imgui.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include <imgui_stdlib.h>
 
 #include <filesystem>
 
-#include "app/gui/export/slide_thumbnails.h"
-#include "app/gui/window/fonts_theme.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/gl/gl_objects.h"
+#include "app/gui/views/frame_context.h"  // SlidePictures, kThumbnailWidth
+#include "app/gui/kit/fonts_theme.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -34,7 +35,7 @@ void draw_header(const LessonDoc& doc, const ThemeColors& colors) {
 
 // One slide's row: its number, thumbnail and title, a click target, a drag source and a
 // drop target (a slide dropped here takes this place).
-void draw_row(const LessonDoc& doc, int index, const SlideThumbnails* thumbnails, Actions& out) {
+void draw_row(const LessonDoc& doc, int index, const SlidePictures* thumbnails, Actions& out) {
     const lesson::Slide& slide = doc.opened.slides[static_cast<size_t>(index)].slide;
     const float width = ImGui::GetContentRegionAvail().x;
     const float picture_w = width * 0.9f, picture_h = picture_w * kThumbnailHeight / kThumbnailWidth;
@@ -88,7 +89,7 @@ void draw_current_fields(const LessonDoc& doc, Actions& out) {
 
 }  // namespace
 
-Actions draw_slide_list(const LessonDoc& doc, const SlideThumbnails* thumbnails, bool light_theme) {
+Actions draw_slide_list(const LessonDoc& doc, const SlidePictures* thumbnails, bool light_theme) {
     Actions out;
     draw_header(doc, theme_colors(light_theme));
     const int count = static_cast<int>(doc.opened.slides.size());

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/display/layout.h"
 #include "app/text/step_text.h"
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "app/gui/views/view_registry.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/gui/state/app_state.h"
-#include "app/gui/window/frame_context.h"
+#include "app/gui/views/frame_context.h"
 #include "app/text/step_text.h"
 
 namespace attn::gui {

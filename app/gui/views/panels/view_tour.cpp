@@ -8,8 +8,8 @@
 
 #include "app/gui/display/tour_bubble.h"
 #include "app/gui/views/view_registry.h"
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

@@ -1,4 +1,4 @@
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 
 #include <algorithm>
 #include <imgui.h>

@@ -5,13 +5,13 @@
 
 #include "app/gui/state/actions.h"
 #include "app/gui/state/app_state.h"
-#include "app/gui/window/apply_actions.h"  // apply_edits
-#include "app/gui/window/frame_context.h"
+#include "app/gui/state/apply_edits.h"
+#include "app/gui/views/frame_context.h"
 
 namespace attn::gui {
 
 // Draws every view for this frame (each reads the state, see views/view_registry.h),
-// applies their edits (apply_edits, apply_actions.h) after each dock slot, so later slots draw them in
+// applies their edits (apply_edits, state/apply_edits.h) after each dock slot, so later slots draw them in
 // the same frame, and returns the rest of what the user asked for, merged, for the
 // window loop.
 Actions draw_frame(AppState& state, const FrameContext& ctx);

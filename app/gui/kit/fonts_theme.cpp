@@ -1,4 +1,4 @@
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 
 #include <imgui.h>
 
@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <initializer_list>
 
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 #include "app/text/languages.h"
 #include "core/recipe.h"
 

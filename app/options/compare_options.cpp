@@ -1,9 +1,9 @@
-#include "app/cli/compare_options.h"
+#include "app/options/compare_options.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
-#include "app/cli/config_options.h"
+#include "app/options/config_options.h"
 
 namespace attn::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "app/gui/export/export_path.h"
+#include "app/gui/state/export_path.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "app/gui/edits/input_edit.h"
+#include "app/gui/state/input_edit.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 
 #include <imgui.h>
 

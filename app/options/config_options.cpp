@@ -1,4 +1,4 @@
-#include "app/cli/config_options.h"
+#include "app/options/config_options.h"
 
 #include "app/io/model_loader.h"
 #include "app/io/model_problem.h"

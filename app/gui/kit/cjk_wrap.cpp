@@ -1,4 +1,4 @@
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 
 namespace attn::gui {
 namespace {

@@ -2,12 +2,26 @@
 // texture cache and whether it is the window or an off-screen picture.
 #pragma once
 
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/gl/heatmap_cache.h"
+#include "app/lesson/lesson.h"  // lesson::Slide
 
 namespace attn::gui {
 
-class SlideThumbnails;
+namespace gl { class Texture; }
+
+// The slide list's pictures (window only). The window draws them between frames
+// (export/slide_thumbnails.h, a layer above the views) and hands them to the views
+// through the frame context; the slide list only looks a slide's picture up.
+class SlidePictures {
+public:
+    virtual ~SlidePictures() = default;
+    // The slide's picture, or nullptr while it is not drawn yet.
+    virtual const gl::Texture* find(const lesson::Slide& slide) const = 0;
+};
+
+// A slide picture's logical size (drawn at half size in the list, sharp on a 2x screen).
+inline constexpr int kThumbnailWidth = 320, kThumbnailHeight = 200;
 
 struct FrameContext {
     HeatmapCache* cache = nullptr;
@@ -23,7 +37,7 @@ struct FrameContext {
     bool key_beside = false;  // presentation: the canvas's caption and legend are in the side column
     float canvas_type = 1.0f; // presentation: the canvas's type and sizes relative to `scale` (fit_presentation)
     double now = 0;
-    const SlideThumbnails* thumbnails = nullptr;  // the slide list's pictures (window only)
+    const SlidePictures* thumbnails = nullptr;  // the slide list's pictures (window only)
 };
 
 // Height of a canvas-only export's title strip, in large-font heights.

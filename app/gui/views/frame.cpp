@@ -5,7 +5,7 @@
 //   presentation       title strip + canvas + explanation, large type, no controls
 //   canvas_alone       a canvas-only export: the title strip above the canvas
 //   draw_frame         the normal layout: the dock slots (layout.cpp dock_rects) and their views
-#include "app/gui/window/frame.h"
+#include "app/gui/views/frame.h"
 
 #include <imgui.h>
 
@@ -13,8 +13,8 @@
 #include <cmath>
 #include <utility>
 
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/views/canvas/view_canvas_panel.h"
 #include "app/gui/views/panels/view_title_strip.h"
 #include "app/gui/views/panels/view_tour.h"
