@@ -73,6 +73,9 @@ static int run(int argc, char** argv) {
 #ifdef ATTNVIZ_HAVE_GUI
     std::string lesson;
     app.add_option("--lesson", lesson, attn::text::tr("cli.help.lesson"));
+    attn::gui::WindowStart start;
+    app.add_option("--screen", start.screen, attn::text::tr("cli.help.screen"))->check(CLI::Range(1, 64));
+    app.add_flag("--presentation", start.presentation, attn::text::tr("cli.help.window_presentation"));
 #endif
     try {
         app.parse(argc, argv);
@@ -90,9 +93,13 @@ static int run(int argc, char** argv) {
     if (!lang.empty() && language.empty())
         return fail(attn::text::english().format("cli.lang_unknown", {{"value", lang}}));
     if (!language.empty()) attn::text::set_language(language);
-    // Options other than --lang say what the window shows.
+#ifdef ATTNVIZ_HAVE_GUI
+    start.language = language;
+#endif
+    // Options other than --lang, --screen and --presentation say what the window shows.
     const auto window_option = [](const CLI::Option* opt) {
-        return opt->count() > 0 && opt->get_name() != "--help" && opt->get_name() != "--lang";
+        const std::string name = opt->get_name();
+        return opt->count() > 0 && name != "--help" && name != "--lang" && name != "--screen" && name != "--presentation";
     };
 
     // Options written before a subcommand belong to the window and would be ignored.
@@ -111,7 +118,7 @@ static int run(int argc, char** argv) {
     if (!lesson.empty()) {
         for (const CLI::Option* opt : window.all_options)
             if (opt->count() > 0) return fail(attn::text::active().format("cli.option_with_lesson", {{"option", opt->get_name()}}));
-        return attn::gui::run_lesson_window(lesson, language);
+        return attn::gui::run_lesson_window(lesson, start);
     }
     // Without any option the window resumes the saved lesson (configuration, sentence, step);
     // with none saved it starts on the trained language model and its card's sentence.
@@ -127,7 +134,7 @@ static int run(int argc, char** argv) {
     }
     attn::Result<attn::io::Problem> problem = resolve_problem(window);
     if (!problem) return fail(problem.message());
-    return attn::gui::run_window(problem.value(), !configured, language);
+    return attn::gui::run_window(problem.value(), !configured, start);
 #else
     return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF); use a subcommand, see attnviz --help");
 #endif

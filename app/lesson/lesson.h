@@ -125,13 +125,19 @@ struct Slide {
     }
 };
 
+// The longest lesson "minutes" may give (a school day).
+inline constexpr int kMaxLessonMinutes = 600;
+// Drawn points are written rounded to 1/kPointsPerCell of a cell (finer than a pixel at any size).
+inline constexpr float kPointsPerCell = 100.0f;
+
 struct Lesson {
     int version = kLessonVersion;
     std::string title;
     std::string language = "en";  // a code of assets/lang ("en", "zh-Hans", "zh-Hant")
+    int minutes = 0;              // how long the lesson should take (the presenter's countdown); 0: not said
     std::vector<Slide> slides;
     bool operator==(const Lesson& o) const {
-        return version == o.version && title == o.title && language == o.language && slides == o.slides;
+        return version == o.version && title == o.title && language == o.language && minutes == o.minutes && slides == o.slides;
     }
 };
 
@@ -146,7 +152,8 @@ struct LessonRead {
 // whole file. Fails when nothing of it can be a lesson (not UTF-8, not JSON, too large,
 // no slides list, a newer version); a wrong slide is left out with its message.
 Result<LessonRead> read_lesson(const std::string& json_text, const std::string& name);
-// The lesson as JSON text (two-space indent, fields in the documented order).
+// The lesson as JSON text (two-space indent, fields in the documented order; each drawing on
+// one line, its points rounded to 1/kPointsPerCell of a cell).
 std::string write_lesson(const Lesson& lesson);
 
 // The command-line arguments the slide's setup stands for ("--model=tiny-lm", "--rope", ...).

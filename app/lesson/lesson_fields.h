@@ -13,7 +13,7 @@
 
 namespace attn::lesson {
 
-inline const std::vector<std::string> kLessonFields = {"version", "title", "language", "slides"};
+inline const std::vector<std::string> kLessonFields = {"version", "title", "language", "minutes", "slides"};
 inline const std::vector<std::string> kSlideFields = {
     "title", "note",    "model",    "recipe",   "sentence",    "layer",       "options",
     "step",  "head",    "batch_item", "moment", "pinned",      "followed",    "highlighted", "annotations", "panels",

@@ -13,7 +13,7 @@ struct Shortcut {
     const char* keys;  // the key names in English, e.g. "Right, PageDown" (the test reads these)
 };
 
-inline constexpr std::array<Shortcut, 26> kShortcuts{{
+inline constexpr std::array<Shortcut, 29> kShortcuts{{
     {"play", "Space"},
     {"next", "Right, PageDown"},
     {"previous", "Left, PageUp"},
@@ -40,6 +40,9 @@ inline constexpr std::array<Shortcut, 26> kShortcuts{{
     {"pen_colour", "1, 2, 3, 4 (pen on)"},
     {"pen_undo", "Ctrl+Z (pen on)"},
     {"clear", "C"},
+    {"slide_number", "a number, Enter (pen off)"},  // lesson_keys.cpp; 1-4 are the pen's colours while it is on
+    {"slide_grid", "G"},
+    {"timer", "T"},
     {"overview", "O"},  // View > Overview: every layer and head
 }};
 

@@ -31,6 +31,7 @@ struct Actions {
     bool toggle_pointer = false;       // View > Laser pointer (presenting, window/present_keys.h)
     bool toggle_pen = false;           // View > Pen
     bool toggle_overview = false;      // View > Overview (O): every layer's heads instead of the picture
+    std::optional<std::string> present_screen;  // View > Present on screen: a monitor's name
     // Help > Tour (state/tour.h): start it, show its slide `tour_slide` (-1: stay), close it.
     bool start_tour = false;
     int tour_slide = -1;
@@ -68,6 +69,7 @@ struct Actions {
         cancel_export |= other.cancel_export;
         if (go_to_slide < 0) go_to_slide = other.go_to_slide;
         toggle_overview ^= other.toggle_overview;  // the menu and the key in one frame cancel out
+        if (!present_screen) present_screen = std::move(other.present_screen);
         toggle_compare |= other.toggle_compare;
         if (!compare_edit_b) compare_edit_b = other.compare_edit_b;
         if (compare_contrast.empty()) compare_contrast = std::move(other.compare_contrast);

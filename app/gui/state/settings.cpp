@@ -115,6 +115,7 @@ const SettingField kFields[] = {
     {"explain_fraction", &UiSettings::explain_fraction, 0.15, 0.85},
     {"hint_seen", &UiSettings::hint_seen},
     {"language", &UiSettings::language, 0, 0, is_language_code},
+    {"present_screen", &UiSettings::present_screen},
     {"sentence", &UiSettings::sentence},
     {"valid_length", &UiSettings::valid_length, 0, 1024},
     {"step", &UiSettings::step},

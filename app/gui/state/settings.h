@@ -36,6 +36,9 @@ struct UiSettings {
     // The code of a file in assets/lang ("en" for en.json), picked in View > Language;
     // "" until then: the language of the system's locale (LC_ALL, LC_MESSAGES, LANG).
     std::string language;
+    // The screen presentation mode goes to (View > Present on screen, --screen): a monitor's
+    // name as GLFW reports it; "" : the primary one.
+    std::string present_screen;
 
     // Last configuration, so the lesson resumes where it stopped: the fields with a
     // settings key in core/config_fields.h (the others keep their defaults), written in

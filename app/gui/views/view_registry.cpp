@@ -18,6 +18,7 @@
 #include "app/gui/views/inspector/view_inspector.h"
 #include "app/gui/views/panels/view_menu.h"
 #include "app/gui/views/panels/view_presenter.h"
+#include "app/gui/views/panels/view_slide_grid.h"
 #include "app/gui/views/panels/view_slide_list.h"
 #include "app/gui/views/panels/view_status.h"
 #include "app/gui/views/panels/view_timeline.h"
@@ -35,7 +36,8 @@ const std::vector<ViewSpec>& registered_views() {
     // window, titled, slot, extra flags, edge to edge, interactive only, draw
     static const std::vector<ViewSpec> views = {
         {nullptr, false, DockSlot::MenuBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
-             return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage, ui.code.show, ui.canvas.overview);
+             return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage, ui.code.show, ui.canvas.overview,
+                              ui.screens);
          }},
         {nullptr, false, DockSlot::MenuBar, 0, false, true, [](const AppState& s, UiState&, const FrameContext&, const Rect&) {
              return draw_compare_menu(s.compare);
@@ -56,6 +58,10 @@ const std::vector<ViewSpec>& registered_views() {
         {nullptr, false, DockSlot::Center, 0, false, true, [](const AppState&, UiState& ui, const FrameContext& c, const Rect&) {
              return draw_presenter(ui, c.now);
          }},
+        // G while presenting: every slide's picture, to pick one (view_slide_grid.h).
+        {nullptr, false, DockSlot::Center, 0, false, true, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+             return draw_slide_grid(s.jobs.lesson, c.thumbnails, ui);
+         }},
         {"window.code", true, DockSlot::BesideCanvas, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              draw_code_panel(s.results.trace.get(), ui.playback, ui.code, s.settings.light_theme, c.fonts);
              return Actions{};
@@ -75,10 +81,9 @@ const std::vector<ViewSpec>& registered_views() {
              return Actions{};
          }},
         {nullptr, false, DockSlot::AboveBottom, 0, false, true, [](const AppState& s, UiState& ui, const FrameContext&, const Rect& area) {
-             // Above the storage strip when the canvas has one, so the hint covers no picture.
-             Rect anchor = area;
-             if (ui.canvas.pictures_bottom > 0) anchor.y = std::min(anchor.y, ui.canvas.pictures_bottom);
-             return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, ui.playback.step(), anchor);
+             // Over the storage strip, under the pictures: the tensor stays in sight.
+             return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, ui.playback.step(), area,
+                                        ui.canvas.pictures_bottom);
          }},
         {"window.explanation", true, DockSlot::RightTop, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              draw_explanation(s.results.trace.get(), ui.playback.step(), s.results.model ? s.results.model->batch_item : 0,

@@ -15,6 +15,14 @@
 
 namespace attn::gui {
 
+void present_full_screen(AppState& state, WindowParts& parts, double now) {
+    state.ui.screens = connected_screens();
+    const ScreenChoice choice = choose_screen(state.ui.screens, state.settings.present_screen);
+    if (!choice.problem.empty()) tell_presenter(state.ui, choice.problem, now);
+    set_full_screen(parts.window, parts.full_screen, true, choice.problem.empty() ? state.settings.present_screen : "");
+    move_notes_window(parts.notes, parts.window);  // the speaker's notes to the other screen
+}
+
 void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double now) {
     apply_edits(state, actions);
     if (actions.config_changed) post_request(state, parts, now);
@@ -44,10 +52,18 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
         parts.compare_b_cache->reset(nullptr, canvas_palette(state.settings.light_theme).masked);  // re-baked when drawn
         parts.difference_cache->reset(nullptr, canvas_palette(state.settings.light_theme).masked);
     }
-    if (actions.toggle_fullscreen) set_full_screen(parts.window, parts.full_screen, !parts.full_screen.on);
+    if (actions.present_screen) {  // View > Present on screen: kept, and moved to now when presenting
+        state.settings.present_screen = *actions.present_screen;
+        if (state.ui.presentation) present_full_screen(state, parts, now);
+    }
+    if (actions.toggle_fullscreen) {
+        if (parts.full_screen.on) set_full_screen(parts.window, parts.full_screen, false);
+        else present_full_screen(state, parts, now);
+    }
     if (actions.toggle_presentation) {
         state.ui.presentation = !state.ui.presentation;
-        set_full_screen(parts.window, parts.full_screen, state.ui.presentation);
+        if (state.ui.presentation) present_full_screen(state, parts, now);
+        else set_full_screen(parts.window, parts.full_screen, false);
         parts.rebuild_fonts = true;
     }
     if (actions.leave_fullscreen) set_full_screen(parts.window, parts.full_screen, false);

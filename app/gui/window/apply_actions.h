@@ -18,5 +18,8 @@ struct WindowParts;
 // Applies every field of `actions`: the edits (apply_edits), then the flags and the export
 // request. `now`: glfwGetTime.
 void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double now);
+// Full screen on the screen the settings name (View > Present on screen, --screen); when
+// it is not connected, on the primary one, and the status line (and the presenter) say so.
+void present_full_screen(AppState& state, WindowParts& parts, double now);
 
 }  // namespace attn::gui

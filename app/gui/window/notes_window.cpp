@@ -91,6 +91,13 @@ void open_notes_window_if_wanted(NotesWindow& notes, GLFWwindow* main, const Pre
     glfwMakeContextCurrent(main);
 }
 
+void move_notes_window(NotesWindow& notes, GLFWwindow* main) {
+    int x = 0, y = 0, w = 0, h = 0;
+    if (!notes.open() || !notes_area(main, x, y, w, h)) return;
+    glfwSetWindowPos(notes.window, x, y);
+    glfwSetWindowSize(notes.window, w, h);
+}
+
 void draw_notes_window(NotesWindow& notes, GLFWwindow* main, const PresentUi& present, double now) {
     if (!notes.open()) return;
     if (glfwWindowShouldClose(notes.window)) {

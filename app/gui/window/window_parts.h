@@ -33,6 +33,7 @@ struct WindowParts {
     std::string layout_file;        // imgui.ini ("" : none)
     lesson::OpenedLesson* lesson = nullptr;  // `attnviz --lesson`: its slides (the pen's drawings are kept in them)
     int slide_index = 0;            // with a lesson: the slide on screen
+    bool lesson_stays = false;      // `--lesson`: the slide keys stay with it outside presentation mode too
     NotesWindow notes;              // presenting with a second monitor: the speaker's window
     std::unique_ptr<lesson::OpenedLesson> tour;  // Help > Tour's lesson, once opened (state/tour.h)
     // GL objects must die before the context: reset before it is destroyed.

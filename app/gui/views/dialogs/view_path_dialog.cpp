@@ -131,6 +131,23 @@ void follow_animation_format(DialogState& d) {
     d.chooser.set_extensions({wanted});
 }
 
+}  // namespace
+
+void follow_animation_steps(DialogState& d, bool all) {
+    d.animation_all_steps = all;
+    fs::path p(d.path);
+    if (all) {
+        d.animation_step_file = p.filename().string();
+        p.replace_filename(std::string(kAllStepsAnimationName) + extension_of(d));
+    } else if (!d.animation_step_file.empty()) {
+        p.replace_filename(fs::path(d.animation_step_file).replace_extension(extension_of(d)));
+    }
+    d.path = p.string();
+    d.question.clear();
+}
+
+namespace {
+
 // Format, steps, resolution and area of File > Export animation. MP4 needs ffmpeg: without
 // it the choice is disabled and says what to install.
 void draw_animation_options(DialogState& d, float width, Rgb dim) {
@@ -157,10 +174,10 @@ void draw_animation_options(DialogState& d, float width, Rgb dim) {
     ImGui::TextUnformatted(text::tr("dialog.path.steps"));
     ImGui::SameLine();
     int all = d.animation_all_steps ? 1 : 0;
-    ImGui::RadioButton(text::label("dialog.path.this_step"), &all, 0);
+    bool steps_changed = ImGui::RadioButton(text::label("dialog.path.this_step"), &all, 0);
     ImGui::SameLine();
-    ImGui::RadioButton(text::label("dialog.path.all_steps"), &all, 1);
-    d.animation_all_steps = all == 1;
+    steps_changed |= ImGui::RadioButton(text::label("dialog.path.all_steps"), &all, 1);
+    if (steps_changed && d.animation_all_steps != (all == 1)) follow_animation_steps(d, all == 1);
     ImGui::TextUnformatted(text::tr("dialog.path.resolution"));
     ImGui::SameLine();
     if (d.scale_index > 1) d.scale_index = 1;  // 4x is for still pictures
@@ -214,8 +231,8 @@ void open_path_dialog(DialogState& d, Kind kind, std::string path) {
     if (kind == Kind::ExportAnimation) follow_animation_format(d);
     d.chooser.set_extensions({extension_of(d)});
     const std::string resolved = resolve_export_path(d.path, d.base);
-    const bool folder = !is_open_kind(kind) && target_of(kind) == ExportTarget::Folder;
-    if (resolved.empty() || !d.chooser.follow(resolved, folder)) {
+    // A folder typed ("/some/dir/") is the folder listed, whatever the dialog asks for.
+    if (resolved.empty() || !d.chooser.follow(resolved, true)) {
         // follow() keeps the listing when the folder is the same one: re-list it anyway.
         if (d.chooser.folder().empty() || resolved.empty()) d.chooser.open(d.base);
         else d.chooser.refresh();
@@ -240,7 +257,7 @@ void draw_path_dialog(DialogState& d, const Session& session, bool light_theme, 
     if (ImGui::IsItemEdited()) {
         d.question.clear();
         d.error.clear();
-        d.chooser.follow(resolve_export_path(d.path, d.base), folder);
+        d.chooser.follow(resolve_export_path(d.path, d.base), true);  // a typed folder is listed itself
     }
     quiet_note(text::trf("dialog.path.relative", {{"folder", d.base}}));
 

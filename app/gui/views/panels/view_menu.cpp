@@ -76,10 +76,29 @@ void language_menu(UiSettings& settings, bool& settings_edited, Actions& out) {
     ImGui::EndMenu();
 }
 
+// View > Present on screen: the monitors connected now (one plugged in during the lesson
+// appears here; nothing moves until it is picked), the one presentation uses ticked.
+void present_on_screen_menu(const std::vector<ScreenInfo>& screens, const std::string& chosen, Actions& out) {
+    const bool open = ImGui::BeginMenu(label("menu.view.present_on"));
+    note_item_for_tests("menu.view.present_on");
+    if (!open) {
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("menu.view.present_on.tip"));
+        return;
+    }
+    const int ticked = choose_screen(screens, chosen).index;
+    for (int i = 0; i < static_cast<int>(screens.size()); ++i) {
+        const std::string item = screen_label(screens, i) + "###screen." + std::to_string(i);
+        if (ImGui::MenuItem(item.c_str(), nullptr, i == ticked)) out.present_screen = screens[static_cast<size_t>(i)].name;
+        note_item_for_tests("menu.view.screen." + std::to_string(i));
+    }
+    if (screens.empty()) ImGui::TextDisabled("%s", tr("menu.view.present_on.none"));
+    ImGui::EndMenu();
+}
+
 }  // namespace
 
 Actions draw_menu(const Session& session, const Results& results, int step, const Jobs& jobs, const UiSettings& shown_settings,
-                  bool& show_storage, bool& show_code, bool overview_open) {
+                  bool& show_storage, bool& show_code, bool overview_open, const std::vector<ScreenInfo>& screens) {
     Actions out;
     const io::ProblemSources& sources = session.sources;
     if (!ImGui::BeginMainMenuBar()) return out;
@@ -146,6 +165,7 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
     if (view_menu_open) {
         if (ImGui::MenuItem(label("menu.view.presentation"), "P")) out.toggle_presentation = true;
         if (ImGui::MenuItem(label("menu.view.full_screen"), "F")) out.toggle_fullscreen = true;
+        present_on_screen_menu(screens, settings.present_screen, out);
         // Presenting (window/present_keys.h): the laser pointer and the pen.
         if (ImGui::MenuItem(label("pointer.menu"), "Shift+L")) out.toggle_pointer = true;
         if (ImGui::MenuItem(label("pen.menu"), "D")) out.toggle_pen = true;

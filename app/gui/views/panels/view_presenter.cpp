@@ -72,6 +72,23 @@ void note_overlay(const PresentUi& present, double now) {
     ImGui::End();
 }
 
+// How long a notice stays over the picture.
+constexpr double kNoticeSeconds = 6.0;
+
+// One line in a box at the top centre of the screen, under the title strip's first line.
+void top_banner(const char* id, const std::string& line) {
+    const float fs = ImGui::GetFontSize();
+    const ImVec2 screen = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(screen.x * 0.5f, fs * 3.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(screen.x * 0.9f, screen.y * 0.5f));
+    ImGui::SetNextWindowBgAlpha(0.95f);
+    ImGui::Begin(id, nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing);
+    ImGui::PushTextWrapPos(screen.x * 0.85f);
+    text_wrapped(line.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::End();
+}
+
 // The dot, a soft glow round it, and the trail behind it, fading.
 void pointer(const PresentUi& present, double now) {
     const ImGuiIO& io = ImGui::GetIO();
@@ -92,6 +109,13 @@ void pointer(const PresentUi& present, double now) {
 
 float pointer_radius(float w, float h) { return std::max(6.0f, std::min(w, h) * 0.014f); }
 
+std::string lesson_countdown(const PresentUi& present, double now) {
+    if (present.minutes <= 0) return "";
+    const double left = present.minutes * 60.0 - (now - present.started);
+    return left >= 0 ? text::trf("present.note.countdown", {{"left", elapsed(std::ceil(left))}, {"minutes", present.minutes}})
+                     : text::trf("present.note.overtime", {{"over", elapsed(-left)}, {"minutes", present.minutes}});
+}
+
 void draw_note_text(const PresentUi& present, double now) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -99,6 +123,13 @@ void draw_note_text(const PresentUi& present, double now) {
                                                   {"time", wall_clock()}, {"elapsed", elapsed(now - present.started)}})
                      .c_str());
     ImGui::PopStyleColor();
+    // The countdown to the lesson's "minutes", in the text colour (red once over time).
+    if (const std::string countdown = lesson_countdown(present, now); !countdown.empty()) {
+        const bool over = present.minutes * 60.0 < now - present.started;
+        if (over) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.35f, 0.3f, 1.0f));
+        text_wrapped(countdown.c_str());
+        if (over) ImGui::PopStyleColor();
+    }
     ImGui::Separator();
     text_wrapped(present.note.empty() ? text::tr("present.note.none") : present.note.c_str());
     ImGui::Separator();
@@ -111,6 +142,10 @@ void draw_note_text(const PresentUi& present, double now) {
 Actions draw_presenter(UiState& ui, double now) {
     PresentUi& present = ui.present;
     if (present.pen) pen_palette(present);
+    // What has no status line in presentation mode: the slide number being typed, a notice.
+    if (!present.typed_slide.empty()) top_banner("##typed_slide", text::trf("present.typed_slide", {{"number", present.typed_slide}}));
+    else if (ui.presentation && !present.notice.empty() && now - present.notice_time < kNoticeSeconds && now >= present.notice_time)
+        top_banner("##present_notice", text::render(present.notice));
     if (present.note_shown && present.slides > 0) note_overlay(present, now);
     if (present.pointer_shown()) pointer(present, now);
     if (present.blank) {

@@ -12,9 +12,11 @@ namespace attn::gui {
 // palette writes ui.present.pen_colour.
 Actions draw_presenter(UiState& ui, double now);
 
-// The speaker note's words: the clock, the note, the next slide (the note overlay and
-// the second screen's window draw the same).
+// The speaker note's words: the clock, the countdown to the lesson's minutes, the note, the
+// next slide (the note overlay and the second screen's window draw the same).
 void draw_note_text(const PresentUi& present, double now);
+// "12:31 left of 45 min", "0:45 over the 45 min" (T restarts it); "" when the lesson gives no minutes.
+std::string lesson_countdown(const PresentUi& present, double now);
 
 // The pointer's dot radius on a screen w x h: large enough to find on a projector.
 float pointer_radius(float w, float h);
