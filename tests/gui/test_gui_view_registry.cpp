@@ -3,7 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <cfloat>
+#include <filesystem>
+#include <fstream>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "app/gui/display/format.h"
@@ -114,6 +118,39 @@ TEST_CASE("the registry lists each view once, with a slot for every docked panel
     for (DockSlot slot : {DockSlot::MenuBar, DockSlot::Center, DockSlot::Left, DockSlot::Bottom, DockSlot::RightTop,
                           DockSlot::RightBottom, DockSlot::StatusBar}) {
         CHECK(slots.count(slot) == 1);
+    }
+}
+
+// The registry's list as written in view_registry.cpp: the lines between "views = {" and
+// "};" that are not comments.
+namespace {
+
+std::vector<std::string> registry_rows() {
+    std::ifstream in(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "app/gui/views/view_registry.cpp");
+    std::vector<std::string> rows;
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line.find("views = {") != std::string::npos) { inside = true; continue; }
+        if (!inside) continue;
+        if (line.find("};") != std::string::npos) break;
+        const size_t first = line.find_first_not_of(' ');
+        if (first != std::string::npos && line.compare(first, 2, "//") != 0) rows.push_back(line);
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("the registry's list is one line per view, with no branch in its rows") {
+    const std::vector<std::string> rows = registry_rows();
+    CHECK(rows.size() == registered_views().size());
+    // A row is {window, titled, slot, flags, edge, interactive only, draw} on one line; a
+    // lambda, a condition or a compare-mode branch belongs in a function (compare_slots.h).
+    const std::regex one_line(R"(^\s*\{[^{}\[\]?]*\},\s*$)");
+    for (const std::string& row : rows) {
+        CAPTURE(row);
+        CHECK(std::regex_match(row, one_line));
+        CHECK(row.find("compare.on") == std::string::npos);
     }
 }
 
