@@ -23,14 +23,8 @@ std::string tab_label(const Step& step, int index, int level) {
     return number + " " + step.name() + (step.is_view ? tr("timeline.tab_view_suffix") : "");
 }
 
-}  // namespace
-
-void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
-    if (!trace) {
-        ImGui::TextDisabled("%s", tr("timeline.no_trace"));
-        return;
-    }
-    const int n = static_cast<int>(trace->steps.size());
+// First, previous, play, next, last; where we are; the scrub bar.
+void draw_playback_controls(Playback& pb, int n) {
     if (ImGui::Button("|<")) pb.jump_to(0);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.first.tip"));
     ImGui::SameLine();
@@ -62,9 +56,12 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
         pb.set_position(step, position - static_cast<float>(step));
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.scrub.tip"));
+}
 
-    // Step tabs: as much of each name as lets all of them fit; else they scroll, and the
-    // current one is scrolled into view whenever it changes.
+// Step tabs: as much of each name as lets all of them fit; else they scroll, and the
+// current one is scrolled into view whenever it changes.
+void draw_step_tabs(const Trace* trace, Playback& pb, bool light_theme) {
+    const int n = static_cast<int>(trace->steps.size());
     const ImGuiStyle& style = ImGui::GetStyle();
     const float spacing = style.ItemSpacing.x * 0.5f;
     std::vector<std::vector<float>> widths(3, std::vector<float>(static_cast<size_t>(n)));
@@ -111,6 +108,18 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
         ImGui::SetScrollX(ImGui::GetScrollX() - ImGui::GetIO().MouseWheel * ImGui::GetFontSize() * 3.0f);
     }
     ImGui::EndChild();
+}
+
+}  // namespace
+
+void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
+    if (!trace) {
+        ImGui::TextDisabled("%s", tr("timeline.no_trace"));
+        return;
+    }
+    const int n = static_cast<int>(trace->steps.size());
+    draw_playback_controls(pb, n);
+    draw_step_tabs(trace, pb, light_theme);
 }
 
 }  // namespace attn::gui
