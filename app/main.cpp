@@ -30,6 +30,41 @@ constexpr const char* kDefaultChineseModel = "tiny-lm-zh";
 #endif
 }
 
+// Options other than --lang, --screen and --presentation say what the window shows.
+static bool is_window_option(const CLI::Option* opt) {
+    const std::string name = opt->get_name();
+    return opt->count() > 0 && name != "--help" && name != "--lang" && name != "--screen" && name != "--presentation";
+}
+
+#ifdef ATTNVIZ_HAVE_GUI
+// The window: on a lesson, on the options given, or (none given) on the saved lesson or
+// the default model.
+static int open_window(const CLI::App& app, attn::cli::ConfigOptions& window, const std::string& lesson,
+                       const attn::gui::WindowStart& start) {
+    using namespace attn::cli;
+    if (!lesson.empty()) {
+        for (const CLI::Option* opt : window.all_options)
+            if (opt->count() > 0) return fail(attn::text::active().format("cli.option_with_lesson", {{"option", opt->get_name()}}));
+        return attn::gui::run_lesson_window(lesson, start);
+    }
+    // Without any option the window resumes the saved lesson (configuration, sentence, step);
+    // with none saved it starts on the trained language model and its card's sentence.
+    // Any option starts from the documented defaults plus that option, exactly as `trace`
+    // with the same options would (nothing of the saved lesson comes back).
+    bool configured = false;
+    for (const CLI::Option* opt : app.get_options())
+        if (is_window_option(opt)) configured = true;
+    if (!configured) {
+        const std::string shown = attn::gui::starting_language(start.language);
+        window.model = shown.rfind("zh", 0) == 0 ? kDefaultChineseModel : kDefaultModel;
+        if (auto model = attn::io::load_model(window.model)) window.sentence = model.value()->spec.example_for(shown);
+    }
+    attn::Result<attn::io::Problem> problem = resolve_problem(window);
+    if (!problem) return fail(problem.message());
+    return attn::gui::run_window(problem.value(), !configured, start);
+}
+#endif
+
 static int run(int argc, char** argv) {
     using namespace attn::cli;
     // --help speaks the language asked for: every text below is taken from the catalogue
@@ -96,16 +131,10 @@ static int run(int argc, char** argv) {
 #ifdef ATTNVIZ_HAVE_GUI
     start.language = language;
 #endif
-    // Options other than --lang, --screen and --presentation say what the window shows.
-    const auto window_option = [](const CLI::Option* opt) {
-        const std::string name = opt->get_name();
-        return opt->count() > 0 && name != "--help" && name != "--lang" && name != "--screen" && name != "--presentation";
-    };
-
     // Options written before a subcommand belong to the window and would be ignored.
     if (!app.get_subcommands().empty())
         for (const CLI::Option* opt : app.get_options())
-            if (window_option(opt))
+            if (is_window_option(opt))
                 return fail(opt->get_name() + " comes before the subcommand; put it after '" +
                             app.get_subcommands().front()->get_name() + "'");
     if (trace_cmd->parsed()) return run_trace(trace);
@@ -115,26 +144,7 @@ static int run(int argc, char** argv) {
     if (recipes_cmd->parsed()) return run_recipes(recipes);
 #ifdef ATTNVIZ_HAVE_GUI
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
-    if (!lesson.empty()) {
-        for (const CLI::Option* opt : window.all_options)
-            if (opt->count() > 0) return fail(attn::text::active().format("cli.option_with_lesson", {{"option", opt->get_name()}}));
-        return attn::gui::run_lesson_window(lesson, start);
-    }
-    // Without any option the window resumes the saved lesson (configuration, sentence, step);
-    // with none saved it starts on the trained language model and its card's sentence.
-    // Any option starts from the documented defaults plus that option, exactly as `trace`
-    // with the same options would (nothing of the saved lesson comes back).
-    bool configured = false;
-    for (const CLI::Option* opt : app.get_options())
-        if (window_option(opt)) configured = true;
-    if (!configured) {
-        const std::string start = attn::gui::starting_language(language);
-        window.model = start.rfind("zh", 0) == 0 ? kDefaultChineseModel : kDefaultModel;
-        if (auto model = attn::io::load_model(window.model)) window.sentence = model.value()->spec.example_for(start);
-    }
-    attn::Result<attn::io::Problem> problem = resolve_problem(window);
-    if (!problem) return fail(problem.message());
-    return attn::gui::run_window(problem.value(), !configured, start);
+    return open_window(app, window, lesson, start);
 #else
     return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF); use a subcommand, see attnviz --help");
 #endif

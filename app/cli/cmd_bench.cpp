@@ -157,30 +157,34 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
 }
 #endif
 
+// --render: frame and slider times in the window's renderer, or a lesson presented.
+int run_render_bench_command(const BenchCommand& command, const io::Problem& problem) {
+#ifdef ATTNVIZ_HAVE_GUI
+    if (!command.lesson.empty()) {  // presenting a lesson (gui/export/present_bench.h)
+        gui::PresentBenchReport report;
+        const int code = gui::run_present_bench(command.lesson, command.width, command.height, std::max(command.repeat, 30), report);
+        if (code == 0) gui::print_present_bench(report);
+        return code;
+    }
+    gui::RenderBenchOptions options;
+    options.width = command.width;
+    options.height = command.height;
+    options.frames_per_step = std::max(command.repeat, 10);
+    gui::RenderBenchReport report;
+    const int code = gui::run_render_bench(problem, options, report);
+    return code != 0 ? code : report_render_bench(report, command.json);
+#else
+    (void)problem;
+    return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF), so --render is not available");
+#endif
+}
+
 }  // namespace
 
 int run_bench(const BenchCommand& command) {
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.message());
-    if (command.render) {
-#ifdef ATTNVIZ_HAVE_GUI
-        if (!command.lesson.empty()) {  // presenting a lesson (gui/export/present_bench.h)
-            gui::PresentBenchReport report;
-            const int code = gui::run_present_bench(command.lesson, command.width, command.height, std::max(command.repeat, 30), report);
-            if (code == 0) gui::print_present_bench(report);
-            return code;
-        }
-        gui::RenderBenchOptions options;
-        options.width = command.width;
-        options.height = command.height;
-        options.frames_per_step = std::max(command.repeat, 10);
-        gui::RenderBenchReport report;
-        const int code = gui::run_render_bench(problem.value(), options, report);
-        return code != 0 ? code : report_render_bench(report, command.json);
-#else
-        return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF), so --render is not available");
-#endif
-    }
+    if (command.render) return run_render_bench_command(command, problem.value());
 #ifdef _OPENMP
     if (command.threads > 0) omp_set_num_threads(command.threads);
     const int threads = omp_get_max_threads();

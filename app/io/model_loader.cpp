@@ -44,7 +44,7 @@ public:
         const std::vector<float> values = t->to_vector();
         return Eigen::Map<const Vec>(values.data(), size);
     }
-    const std::string& error() const { return error_; }
+    const Message& error() const { return error_; }
 
 private:
     const Tensor* find(const std::string& name, const std::vector<int64_t>& shape) {
@@ -52,17 +52,18 @@ private:
         for (const auto& [key, tensor] : tensors_) {
             if (key != name) continue;
             if (tensor.shape() != shape) {
-                error_ = what_ + ": " + name + " has shape " + shape_text(tensor.shape()) + ", the card implies " + shape_text(shape);
+                error_ = Message("error.card.tensor_shape",
+                                 {{"what", what_}, {"name", name}, {"shape", shape_text(tensor.shape())}, {"expected", shape_text(shape)}});
                 return nullptr;
             }
             return &tensor;
         }
-        error_ = what_ + ": the weights have no tensor '" + name + "'";
+        error_ = Message("error.card.tensor_missing", {{"what", what_}, {"name", name}});
         return nullptr;
     }
     const NamedTensors& tensors_;
     std::string what_;
-    std::string error_;
+    Message error_;
 };
 
 // The embedded cards, parsed: the language model first, then by name.
@@ -108,8 +109,7 @@ Result<Model> model_from_bytes(const std::string& card_json, const std::string& 
         Result<LoadedWeights> attention = weights_from_tensors_under(tensors.value(), layer + "attn.", what);
         if (!attention) return R::failure(attention.message());
         if (attention->hidden_dim != D || attention->kdim != D || attention->vdim != D || !attention->bias)
-            return R::failure(what + ": layer " + std::to_string(i) + "'s attention is not (" + std::to_string(D) + ", " +
-                              std::to_string(D) + ") with biases, as the card says");
+            return R::failure(Message("error.card.layer_attention", {{"what", what}, {"layer", i}, {"width", D}}));
         lw.attn = std::move(attention->weights);
         if (s.mlp) {
             lw.ln2 = {get.vector(layer + "ln2.weight", D), get.vector(layer + "ln2.bias", D)};

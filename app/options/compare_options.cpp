@@ -69,10 +69,10 @@ std::vector<std::string> setup_arguments_of(const SetupText& setup) {
 Result<std::vector<std::string>> split_options(const std::string& text) {
     using R = Result<std::vector<std::string>>;
     std::vector<std::string> words;
-    if (!split_words(text, words)) return R::failure("--compare: a quote is not closed in \"" + text + "\"");
+    if (!split_words(text, words)) return R::failure(Message("error.options.compare_quote", {{"text", text}}));
     std::vector<std::string> args;
     for (size_t i = 0; i < words.size(); ++i) {
-        if (!is_option(words[i])) return R::failure("--compare: \"" + words[i] + "\" is not an option (options start with --)");
+        if (!is_option(words[i])) return R::failure(Message("error.options.compare_not_option", {{"word", words[i]}}));
         const bool has_value = words[i].find('=') == std::string::npos && i + 1 < words.size() && !is_option(words[i + 1]);
         args.push_back(has_value ? words[i] + "=" + words[i + 1] : words[i]);
         if (has_value) ++i;
@@ -107,14 +107,14 @@ Result<io::Problem> problem_from_arguments(std::vector<std::string> args) {
     try {
         app.parse(args);
     } catch (const CLI::ParseError& e) {
-        return Result<io::Problem>::failure(std::string("--compare: ") + e.what());
+        return Result<io::Problem>::failure(Message("error.options.compare_unreadable", {{"detail", e.what()}}));
     }
     return resolve_problem(options);
 }
 
 Result<io::Problem> compared_problem(const SetupText& a, const std::string& b_options) {
     Result<std::vector<std::string>> split = split_options(b_options);
-    if (!split) return Result<io::Problem>::failure(split.error());
+    if (!split) return Result<io::Problem>::failure(split.message());
     std::vector<std::string> changes = split.value();
     SetupText base = a;
     const auto none = std::find_if(changes.begin(), changes.end(), [](const std::string& c) { return c == "--model=none" || c == "--model="; });

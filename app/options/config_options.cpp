@@ -20,19 +20,19 @@ Result<uint64_t> parse_byte_size(const std::string& text) {
     double number = 0;
     std::string unit;
     if (!(in >> number) || !(number > 0))
-        return Result<uint64_t>::failure("--max-memory '" + text + "' is not a positive size (examples: 2GiB, 512MiB, 1000000)");
+        return Result<uint64_t>::failure(Message("error.options.size_not_positive", {{"text", text}}));
     in >> unit;
     if (std::string rest; in >> rest)
-        return Result<uint64_t>::failure("--max-memory '" + text + "' has extra text after the unit");
+        return Result<uint64_t>::failure(Message("error.options.size_extra_text", {{"text", text}}));
     double scale = 1;
     if (unit.empty() || unit == "B") scale = 1;
     else if (unit == "K" || unit == "KiB" || unit == "KB") scale = 1024.0;
     else if (unit == "M" || unit == "MiB" || unit == "MB") scale = 1024.0 * 1024;
     else if (unit == "G" || unit == "GiB" || unit == "GB") scale = 1024.0 * 1024 * 1024;
-    else return Result<uint64_t>::failure("--max-memory '" + text + "' has an unknown unit (use B, KiB, MiB or GiB)");
+    else return Result<uint64_t>::failure(Message("error.options.size_unit", {{"text", text}}));
     const double bytes = number * scale;
-    if (bytes < 1024) return Result<uint64_t>::failure("--max-memory '" + text + "' is below 1 KiB; no trace fits");
-    if (bytes >= 1.8e19) return Result<uint64_t>::failure("--max-memory '" + text + "' is too large");
+    if (bytes < 1024) return Result<uint64_t>::failure(Message("error.options.size_too_small", {{"text", text}}));
+    if (bytes >= 1.8e19) return Result<uint64_t>::failure(Message("error.options.size_too_large", {{"text", text}}));
     return static_cast<uint64_t>(std::llround(bytes));
 }
 
@@ -148,7 +148,7 @@ void add_config_options(CLI::App& app, ConfigOptions& o, bool score_scale) {
 static Result<std::vector<int>> parse_lengths(const std::string& text) {
     std::vector<int> lengths;
     std::istringstream in(text);
-    if (!text.empty() && text.back() == ',') return Result<std::vector<int>>::failure("--valid-lengths '" + text + "' ends with a comma");
+    if (!text.empty() && text.back() == ',') return Result<std::vector<int>>::failure(Message("error.options.lengths_comma", {{"text", text}}));
     for (std::string item; std::getline(in, item, ',');) {
         try {
             size_t used = 0;
@@ -156,7 +156,7 @@ static Result<std::vector<int>> parse_lengths(const std::string& text) {
             if (used != item.size()) throw std::invalid_argument(item);
             lengths.push_back(value);
         } catch (const std::exception&) {
-            return Result<std::vector<int>>::failure("--valid-lengths '" + text + "' must be whole numbers separated by commas, e.g. 6,4,1");
+            return Result<std::vector<int>>::failure(Message("error.options.lengths_numbers", {{"text", text}}));
         }
     }
     return lengths;
@@ -175,7 +175,7 @@ static Status apply_option_text(const ConfigField& field, const std::string& tex
         if (!lengths) return Status::failure(lengths.message());
         return set_field_value(field, lengths.value(), c);
     }
-    if (Status s = parse_field(field, text, c); !s) return Status::failure(field.long_option() + ": " + s.error());
+    if (Status s = parse_field(field, text, c); !s) return Status::failure(Message("error.options.field", {{"option", field.long_option()}, {"why", s.message()}}));
     return ok_status();
 }
 
@@ -185,7 +185,7 @@ static Result<io::Problem> resolve_model_problem(const ConfigOptions& o) {
     using R = Result<io::Problem>;
     for (const ConfigField& field : config_fields())
         if (field.has(kFilesDecide) && o.given(field.name))
-            return R::failure(field.long_option() + " cannot be combined with --model: the model '" + o.model + "' fixes its sizes");
+            return R::failure(Message("error.options.model_fixes_size", {{"option", field.long_option()}, {"model", o.model}}));
     const std::pair<bool, const char*> refused[] = {
         {!o.sources.weights_path.empty(), "--weights"}, {!o.sources.query_path.empty(), "--query"},
         {!o.sources.key_path.empty(), "--key"},         {!o.sources.value_path.empty(), "--value"},
@@ -193,11 +193,11 @@ static Result<io::Problem> resolve_model_problem(const ConfigOptions& o) {
         {o.config.cross_attention, "--cross"},          {o.given("bias"), "--no-bias"},
         {o.config.dropout != 0.0f, "--dropout"}};
     for (const auto& [given, flag] : refused)
-        if (given) return R::failure(std::string(flag) + " cannot be combined with --model: the model '" + o.model + "' fixes it");
+        if (given) return R::failure(Message("error.options.model_fixes", {{"option", flag}, {"model", o.model}}));
     // With a model, '|' is not a batch separator: it is a word like any other (the sort
     // model's separator), looked up in the vocabulary.
     Result<std::shared_ptr<const Model>> model = io::load_model(o.model);
-    if (!model) return R::failure(model.error());
+    if (!model) return R::failure(model.message());
     const bool sentence_given = o.sentence_option && o.sentence_option->count() > 0;
     R problem = io::build_model_problem(model.value(), o.layer, sentence_given ? o.sentence : model.value()->spec.example_for(text::active().code()));
     if (!problem) return problem;
@@ -211,7 +211,7 @@ static Result<io::Problem> resolve_without_recipe(ConfigOptions o) {
     using R = Result<io::Problem>;
     if (!o.model.empty()) return resolve_model_problem(o);
     if (o.layer_option && o.layer_option->count() > 0)
-        return R::failure("--layer needs --model (the random weights have a single layer); see attnviz models");
+        return R::failure(Message("error.options.layer_needs_model"));
     AttentionConfig& c = o.config;
     for (const ConfigField& field : config_fields()) {
         if (Status s = apply_option_text(field, o.texts[field_index(field)], c); !s) return R::failure(s.message());
@@ -225,7 +225,7 @@ static Result<io::Problem> resolve_without_recipe(ConfigOptions o) {
     for (const auto& t : typed) {
         if (t.text.empty() && (t.option == nullptr || t.option->count() == 0)) continue;
         Result<Mat> values = io::parse_typed_matrix(t.text, t.flag);
-        if (!values) return R::failure(values.error());
+        if (!values) return R::failure(values.message());
         t.target = std::move(values.value());
     }
     // Given but empty is refused below like blank text ("" has no words either).
@@ -235,9 +235,8 @@ static Result<io::Problem> resolve_without_recipe(ConfigOptions o) {
         std::vector<std::vector<std::string>> sentences = io::split_sentences(o.sentence);
         for (size_t i = 0; i < sentences.size(); ++i) {
             if (!sentences[i].empty()) continue;
-            if (sentences.size() == 1) return R::failure("--tokens is empty; give at least one word");
-            return R::failure("--tokens: sentence " + std::to_string(i + 1) + " of " + std::to_string(sentences.size()) +
-                              " has no words (sentences are separated by '|')");
+            if (sentences.size() == 1) return R::failure(Message("error.options.tokens_empty"));
+            return R::failure(Message("error.options.sentence_empty", {{"number", i + 1}, {"count", sentences.size()}}));
         }
         if (sentences.size() == 1) {
             o.sources.tokens = sentences.front();
@@ -259,19 +258,20 @@ static Result<io::Problem> resolve_without_recipe(ConfigOptions o) {
         if (!field.has(kFilesDecide) || !o.given(field.name)) continue;
         const FieldValue given = field_value(field, o.config), actual = field_value(field, got);
         if (given != actual)
-            return R::failure(field.long_option() + " " + std::to_string(std::get<int64_t>(given)) +
-                              " disagrees with the inputs (files or --tokens), which give " + std::to_string(std::get<int64_t>(actual)));
+            return R::failure(Message("error.options.files_decide", {{"option", field.long_option()},
+                                                                     {"given", format_field(field, o.config)},
+                                                                     {"actual", format_field(field, got)}}));
     }
-    if (!o.config.bias && got.bias) return R::failure("--no-bias disagrees with the weights file, which has biases");
+    if (!o.config.bias && got.bias) return R::failure(Message("error.options.weights_have_bias"));
     if (!o.sources.weights_path.empty()) {
         if (o.given("no_qkv_bias") && got.qkv_bias())
-            return R::failure("--no-qkv-bias disagrees with the weights file, which has q/k/v biases");
+            return R::failure(Message("error.options.weights_have_qkv_bias"));
         if (o.given("no_out_bias") && got.out_bias())
-            return R::failure("--no-out-bias disagrees with the weights file, which has an output bias");
+            return R::failure(Message("error.options.weights_have_out_bias"));
         if (o.given("no_out_proj") && !got.no_out_proj)
-            return R::failure("--no-out-proj disagrees with the weights file, which has an output projection");
+            return R::failure(Message("error.options.weights_have_out_proj"));
         if (o.given("add_bias_kv") && !got.add_bias_kv)
-            return R::failure("--add-bias-kv disagrees with the weights file, which has no bias_k/bias_v");
+            return R::failure(Message("error.options.weights_lack_bias_kv"));
     }
     return problem;
 }
@@ -285,8 +285,9 @@ Result<io::Problem> resolve_problem(ConfigOptions o) {
     const bool recipe_given = !o.text("recipe").empty() || o.given("recipe");
     if (!recipe_given) return resolve_without_recipe(std::move(o));
     const Recipe* recipe = find_recipe(o.text("recipe"));
-    if (recipe == nullptr) return R::failure("unknown recipe '" + o.text("recipe") + "'; the recipes are " + recipe_names() + " (see attnviz recipes)");
-    if (!o.model.empty()) return R::failure("--recipe cannot be combined with --model: a recipe is an untrained module of its own");
+    if (recipe == nullptr)
+        return R::failure(Message("error.options.unknown_recipe", {{"name", o.text("recipe")}, {"recipes", recipe_names()}}));
+    if (!o.model.empty()) return R::failure(Message("error.options.recipe_with_model"));
     // The recipe first, then every option that was given, parsed again on top of it.
     CLI::App replay;
     ConfigOptions merged;
@@ -306,7 +307,7 @@ Result<io::Problem> resolve_problem(ConfigOptions o) {
         std::reverse(args.begin(), args.end());  // CLI11 takes a vector last argument first
         replay.parse(args);
     } catch (const CLI::ParseError& e) {
-        return R::failure(std::string("--recipe ") + recipe->name + ": " + e.what());
+        return R::failure(Message("error.options.recipe_unreadable", {{"name", recipe->name}, {"detail", e.what()}}));
     }
     merged.text("recipe").clear();
     return resolve_without_recipe(std::move(merged));

@@ -24,14 +24,8 @@ std::string tab_label(const Step& step, int index, int level) {
     return number + " " + step.name() + (step.is_view ? tr("timeline.tab_view_suffix") : "");
 }
 
-}  // namespace
-
-void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
-    if (!trace) {
-        ImGui::TextDisabled("%s", tr("timeline.no_trace"));
-        return;
-    }
-    const int n = static_cast<int>(trace->steps.size());
+// First, previous, play, next, last; where we are; the scrub bar.
+void draw_playback_controls(Playback& pb, int n) {
     if (ImGui::Button("|<")) pb.jump_to(0);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.first.tip"));
     ImGui::SameLine();
@@ -63,12 +57,15 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
         pb.set_position(step, position - static_cast<float>(step));
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.scrub.tip"));
+}
 
-    // Step tabs: as much of each name as lets all of them fit; else they scroll, and the
-    // current one is scrolled into view when it changes and is out of view. The current tab
-    // shows its whole name, but while the mouse is over the strip the tabs stay where they
-    // were (the one named in full changes once the mouse leaves): a tab that grew, or a strip
-    // that scrolled, moved the tab under the mouse, and a second click landed on another step.
+// Step tabs: as much of each name as lets all of them fit; else they scroll, and the
+// current one is scrolled into view when it changes and is out of view. The current tab
+// shows its whole name, but while the mouse is over the strip the tabs stay where they
+// were (the one named in full changes once the mouse leaves): a tab that grew, or a strip
+// that scrolled, moved the tab under the mouse, and a second click landed on another step.
+void draw_step_tabs(const Trace* trace, Playback& pb, bool light_theme) {
+    const int n = static_cast<int>(trace->steps.size());
     const ImGuiStyle& style = ImGui::GetStyle();
     const float spacing = style.ItemSpacing.x * 0.5f;
     std::vector<std::vector<float>> widths(3, std::vector<float>(static_cast<size_t>(n)));
@@ -120,6 +117,18 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
         ImGui::SetScrollX(ImGui::GetScrollX() - ImGui::GetIO().MouseWheel * ImGui::GetFontSize() * 3.0f);
     }
     ImGui::EndChild();
+}
+
+}  // namespace
+
+void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
+    if (!trace) {
+        ImGui::TextDisabled("%s", tr("timeline.no_trace"));
+        return;
+    }
+    const int n = static_cast<int>(trace->steps.size());
+    draw_playback_controls(pb, n);
+    draw_step_tabs(trace, pb, light_theme);
 }
 
 }  // namespace attn::gui
