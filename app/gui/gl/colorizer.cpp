@@ -18,16 +18,6 @@ Colorizer::Colorizer()
 
 Texture Colorizer::bake(const float* values, int rows, int cols, float vmin, float vmax, ColormapKind kind,
                         Rgb masked, Rgb hatch, int cell_px) {
-    return draw(values, rows, cols, {Region{0, rows, vmin, vmax, kind}}, masked, hatch, cell_px);
-}
-
-Texture Colorizer::bake_regions(const float* values, int rows, int cols, const std::vector<Region>& regions,
-                                Rgb masked, Rgb hatch) {
-    return draw(values, rows, cols, regions, masked, hatch, 1);
-}
-
-Texture Colorizer::draw(const float* values, int rows, int cols, const std::vector<Region>& regions, Rgb masked,
-                        Rgb hatch, int cell_px) {
     if (!valid() || rows <= 0 || cols <= 0 || cell_px < 1) return {};
     GLint previous_fbo = 0, viewport[4] = {};
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_fbo);
@@ -43,23 +33,18 @@ Texture Colorizer::draw(const float* values, int rows, int cols, const std::vect
         target.bind();
         program_.use();
         input.bind(0);
+        table(kind).bind(1);
         program_.set_int("u_values", 0);
         program_.set_int("u_colormap", 1);
+        program_.set_float("u_vmin", vmin);
+        program_.set_float("u_vmax", vmax);
         const float mask_rgba[4] = {masked.r, masked.g, masked.b, 1.0f};
         program_.set_vec4("u_masked_color", mask_rgba);
         const float hatch_rgba[4] = {hatch.r, hatch.g, hatch.b, 1.0f};
         program_.set_vec4("u_hatch_color", hatch_rgba);
         program_.set_int("u_cell_px", cell_px);
         vao_.bind();
-        for (const Region& region : regions) {
-            // The triangle covers the viewport: this region's rows only. gl_FragCoord stays
-            // the texture's, so each fragment reads its own cell of `input`.
-            glViewport(0, region.row * cell_px, cols * cell_px, region.rows * cell_px);
-            table(region.kind).bind(1);
-            program_.set_float("u_vmin", region.vmin);
-            program_.set_float("u_vmax", region.vmax);
-            draw_fullscreen_triangle();
-        }
+        draw_fullscreen_triangle();
         glBindVertexArray(0);
         glUseProgram(0);
         glActiveTexture(GL_TEXTURE0);

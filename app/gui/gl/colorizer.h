@@ -4,7 +4,6 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "app/gui/display/colormap.h"
 #include "app/gui/gl/gl_objects.h"
@@ -25,24 +24,7 @@ public:
     Texture bake(const float* values, int rows, int cols, float vmin, float vmax, ColormapKind kind,
                  Rgb masked, Rgb hatch, int cell_px = 1);
 
-    // Rows [row, row + rows) of a combined bake, coloured on their own range and colormap.
-    struct Region {
-        int row = 0, rows = 0;
-        float vmin = 0.0f, vmax = 1.0f;
-        ColormapKind kind = ColormapKind::Diverging;
-    };
-    // Several one-texel-per-cell pictures in one texture and one pass: values (rows, cols)
-    // row-major hold every region's rows. Under llvmpipe each pass into a texture is
-    // rasterised before the frame goes on (its threads woken and joined), so the pictures a
-    // frame needs at once are baked together. A region's fragments are exactly what bake()
-    // gives it alone when `row` is a multiple of 3 (the hatching's period).
-    Texture bake_regions(const float* values, int rows, int cols, const std::vector<Region>& regions, Rgb masked,
-                         Rgb hatch);
-
 private:
-    // bake() and bake_regions(): `regions` coloured into one new (rows, cols) x cell_px texture.
-    Texture draw(const float* values, int rows, int cols, const std::vector<Region>& regions, Rgb masked, Rgb hatch,
-                 int cell_px);
     ShaderProgram program_;
     VertexArray vao_;
     const Texture& table(ColormapKind kind) const {

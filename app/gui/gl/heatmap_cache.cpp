@@ -63,8 +63,8 @@ void HeatmapCache::bake(const StepDisplay& sd, HeatmapLayer layer, Baked& out) {
         const int cell_px = bake_cell_px(p);
         if (cell_px != 1) {
             out.slots[i].texture = static_cast<int>(out.textures.size());
-            out.textures.push_back(std::make_shared<gl::Texture>(
-                colorizer_->bake(p.values.data(), p.tex_rows, p.tex_cols, vmin, vmax, kind, masked_, hatch_, cell_px)));
+            out.textures.push_back(
+                colorizer_->bake(p.values.data(), p.tex_rows, p.tex_cols, vmin, vmax, kind, masked_, hatch_, cell_px));
             continue;
         }
         int start = stacks.empty() ? 0 : stack_start(stack_rows + 1);
@@ -76,94 +76,30 @@ void HeatmapCache::bake(const StepDisplay& sd, HeatmapLayer layer, Baked& out) {
         stack_rows = start + p.tex_rows;
     }
     for (const std::vector<size_t>& stack : stacks) {
-        PendingStack pending;
-        pending.out = &out;
-        pending.panels = stack;
-        pending.colours = gl::Colorizer::Region{0, 0, vmin, vmax, kind};
+        int rows = 0, cols = 1;
+        std::vector<int> starts;
         for (size_t i : stack) {
-            const int start = pending.starts.empty() ? 0 : stack_start(pending.rows + 1);
-            pending.starts.push_back(start);
-            pending.panel_rows.push_back(panels[i].tex_rows);
-            pending.panel_cols.push_back(panels[i].tex_cols);
-            pending.rows = start + panels[i].tex_rows;
-            pending.cols = std::max(pending.cols, panels[i].tex_cols);
+            const int start = starts.empty() ? 0 : stack_start(rows + 1);
+            starts.push_back(start);
+            rows = start + panels[i].tex_rows;
+            cols = std::max(cols, panels[i].tex_cols);
         }
         // Cells outside every panel stay 0: they are never drawn.
-        pending.values.assign(static_cast<size_t>(pending.rows) * static_cast<size_t>(pending.cols), 0.0f);
+        std::vector<float> stacked(static_cast<size_t>(rows) * static_cast<size_t>(cols), 0.0f);
         for (size_t k = 0; k < stack.size(); ++k) {
             const Panel& p = panels[stack[k]];
             for (int r = 0; r < p.tex_rows; ++r) {
                 std::copy_n(p.values.begin() + static_cast<std::ptrdiff_t>(r) * p.tex_cols, p.tex_cols,
-                            pending.values.begin() + static_cast<std::ptrdiff_t>(pending.starts[k] + r) * pending.cols);
+                            stacked.begin() + static_cast<std::ptrdiff_t>(starts[k] + r) * cols);
             }
+            Slot& slot = out.slots[stack[k]];
+            slot.texture = static_cast<int>(out.textures.size());
+            slot.u1 = static_cast<float>(p.tex_cols) / static_cast<float>(cols);
+            slot.v0 = static_cast<float>(starts[k]) / static_cast<float>(rows);
+            slot.v1 = static_cast<float>(starts[k] + p.tex_rows) / static_cast<float>(rows);
         }
-        pending_.push_back(std::move(pending));
+        out.textures.push_back(colorizer_->bake(stacked.data(), rows, cols, vmin, vmax, kind, masked_, hatch_, 1));
     }
-}
-
-void HeatmapCache::bake_pending() {
-    // One texture for every queued stack, each starting on a row that is a multiple of 3
-    // (stack_start), as its own texture would; one each when together they are too tall.
-    std::vector<int> first_rows;
-    int rows = 0, cols = 1;
-    for (const PendingStack& stack : pending_) {
-        first_rows.push_back(first_rows.empty() ? 0 : stack_start(rows + 1));
-        rows = first_rows.back() + stack.rows;
-        cols = std::max(cols, stack.cols);
-    }
-    const bool together = pending_.size() > 1 && rows <= gl::max_texture_size();
-    std::vector<float> combined;
-    std::vector<gl::Colorizer::Region> regions;
-    if (together) combined.assign(static_cast<size_t>(rows) * static_cast<size_t>(cols), 0.0f);
-    for (size_t s = 0; s < pending_.size() && together; ++s) {
-        const PendingStack& stack = pending_[s];
-        for (int r = 0; r < stack.rows; ++r) {
-            std::copy_n(stack.values.begin() + static_cast<std::ptrdiff_t>(r) * stack.cols, stack.cols,
-                        combined.begin() + static_cast<std::ptrdiff_t>(first_rows[s] + r) * cols);
-        }
-        regions.push_back(stack.colours);
-        regions.back().row = first_rows[s];
-        regions.back().rows = stack.rows;
-    }
-    const std::shared_ptr<gl::Texture> shared =
-        together ? std::make_shared<gl::Texture>(colorizer_->bake_regions(combined.data(), rows, cols, regions, masked_, hatch_))
-                 : nullptr;
-    for (size_t s = 0; s < pending_.size(); ++s) {
-        const PendingStack& stack = pending_[s];
-        Baked& out = *stack.out;
-        const int first = together ? first_rows[s] : 0;
-        const int tex_rows = together ? rows : stack.rows, tex_cols = together ? cols : stack.cols;
-        const int texture = static_cast<int>(out.textures.size());
-        out.textures.push_back(together ? shared
-                                        : std::make_shared<gl::Texture>(colorizer_->bake(
-                                              stack.values.data(), stack.rows, stack.cols, stack.colours.vmin,
-                                              stack.colours.vmax, stack.colours.kind, masked_, hatch_, 1)));
-        for (size_t k = 0; k < stack.panels.size(); ++k) {
-            Slot& slot = out.slots[stack.panels[k]];
-            slot.texture = texture;
-            slot.u1 = static_cast<float>(stack.panel_cols[k]) / static_cast<float>(tex_cols);
-            slot.v0 = static_cast<float>(first + stack.starts[k]) / static_cast<float>(tex_rows);
-            slot.v1 = static_cast<float>(first + stack.starts[k] + stack.panel_rows[k]) / static_cast<float>(tex_rows);
-        }
-    }
-    pending_.clear();
-}
-
-void HeatmapCache::bake_with_source(int step, HeatmapLayer layer) {
-    const StepDisplay& sd = model_->steps[static_cast<size_t>(step)];
-    Baked& baked = baked_[static_cast<size_t>(step)][static_cast<size_t>(layer)];
-    baked.done = true;
-    bake(sd, layer, baked);
-    const int from = sd.from_step;
-    if (layer == HeatmapLayer::Values && from >= 0 && from < static_cast<int>(model_->steps.size()) && from != step) {
-        Baked& source = baked_[static_cast<size_t>(from)][static_cast<size_t>(layer)];
-        const StepDisplay& source_sd = model_->steps[static_cast<size_t>(from)];
-        if (!source.done && !source_sd.panels.empty()) {
-            source.done = true;
-            bake(source_sd, layer, source);
-        }
-    }
-    bake_pending();
 }
 
 HeatmapImage HeatmapCache::image(int step, int panel, HeatmapLayer layer) {
@@ -172,17 +108,15 @@ HeatmapImage HeatmapCache::image(int step, int panel, HeatmapLayer layer) {
     Baked& baked = baked_[static_cast<size_t>(step)][static_cast<size_t>(layer)];
     if (!baked.done) {
         if (panels_of(sd, layer).empty()) return {};  // not built yet: bake once it has panels
+        baked.done = true;
         if (!colorizer_) colorizer_ = std::make_unique<gl::Colorizer>();
-        if (!colorizer_->valid()) {
-            baked.done = true;
-            return {};
-        }
-        bake_with_source(step, layer);
+        if (!colorizer_->valid()) return {};
+        bake(sd, layer, baked);
     }
     if (panel < 0 || panel >= static_cast<int>(baked.slots.size())) return {};
     const Slot& slot = baked.slots[static_cast<size_t>(panel)];
     if (slot.texture < 0) return {};
-    const gl::Texture& t = *baked.textures[static_cast<size_t>(slot.texture)];
+    const gl::Texture& t = baked.textures[static_cast<size_t>(slot.texture)];
     if (!t.valid()) return {};
     return HeatmapImage{&t, slot.u0, slot.v0, slot.u1, slot.v1};
 }

@@ -58,28 +58,10 @@ private:
     };
     struct Baked {
         bool done = false;
-        std::vector<std::shared_ptr<gl::Texture>> textures;  // a stack may share its texture with another step's
+        std::vector<gl::Texture> textures;
         std::vector<Slot> slots;  // [panel]
     };
-    // Panels stacked into one picture, waiting for bake_pending().
-    struct PendingStack {
-        Baked* out = nullptr;
-        std::vector<size_t> panels;        // their slots in out->slots
-        std::vector<int> starts;           // their first rows in `values`
-        std::vector<int> panel_rows, panel_cols;  // their sizes in texels
-        std::vector<float> values;         // (rows, cols) row-major
-        int rows = 0, cols = 1;
-        gl::Colorizer::Region colours;     // range and colormap (row and rows set when baked)
-    };
-    // Bakes the panels of several texels per cell at once and queues the stacks of the others.
     void bake(const StepDisplay& sd, HeatmapLayer layer, Baked& out);
-    // The queued stacks in one texture and one pass when they fit (else one each).
-    void bake_pending();
-    // (step, layer)'s pictures baked now, with the step it animates from when that is built
-    // and not baked yet: the canvas draws them in the same frame, and one pass costs less
-    // than two (Colorizer::bake_regions).
-    void bake_with_source(int step, HeatmapLayer layer);
-    std::vector<PendingStack> pending_;
 
     std::vector<std::array<Baked, 3>> baked_;  // [step][layer]
     Rgb masked_, hatch_;
