@@ -427,9 +427,9 @@ TEST_CASE("how peaked is read only off probability rows: not after dropout, not 
     CHECK(step_of(d, t.value(), "attn_weights").focus.empty());
 }
 
-TEST_CASE("ranges merged from panels read on several threads equal a plain scan of each step") {
+TEST_CASE("ranges read on several threads equal a plain scan of each step") {
     // L = 256 with 8 heads: each (B, H, L, S) step is 2 MiB, so the trace passes the 4 MiB at
-    // which read_steps shares the panels out on OpenMP's threads, one panel at a time.
+    // which read_steps shares the steps out on OpenMP's threads.
     const Trace t = make_trace(256, 64, 8, MaskKind::Causal);
     REQUIRE(t.storage_bytes() >= (std::uint64_t{4} << 20));
     const int weights = t.index_of(StepId::AttnWeights);

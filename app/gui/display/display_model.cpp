@@ -230,13 +230,6 @@ struct RangeScan {
     }
     // n adjacent values with no mask behind them.
     void add_run(const float* v, int n) { scan_run(v, n, lo, hi, masked_cells); }
-    // Another part of the same step (a panel scanned on its own).
-    void merge(const RangeScan& o) {
-        lo = std::min(lo, o.lo);
-        hi = std::max(hi, o.hi);
-        masked_cells += o.masked_cells;
-        masked_zero_cells += o.masked_zero_cells;
-    }
     void store(StepDisplay& sd) const {
         const bool any = lo <= hi;
         sd.data_min = any ? lo : 0.0f;
@@ -247,18 +240,21 @@ struct RangeScan {
     }
 };
 
-// One panel's part of its step's value range and masked-cell counts, read in place.
-RangeScan scan_panel(const Tensor& t, const StepPlan& plan, const Panel& p) {
+// The step's value range and masked-cell counts, from every panel's cells, read in place.
+void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
+    const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
     RangeScan range;
-    const bool contiguous_rows = p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1;
-    if (!plan.mask && contiguous_rows) {
-        const int64_t start = t.offset_of(p.origin);
-        const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
-        for (int r = 0; r < p.rows; ++r) range.add_run(t.data() + start + r * rs, p.cols);
-        return range;
+    for (const Panel& p : plan.cuts) {
+        const bool contiguous_rows = p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1;
+        if (!plan.mask && contiguous_rows) {
+            const int64_t start = t.offset_of(p.origin);
+            const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
+            for (int r = 0; r < p.rows; ++r) range.add_run(t.data() + start + r * rs, p.cols);
+            continue;
+        }
+        for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) { range.add(v, masked_key, plan.scores); });
     }
-    for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) { range.add(v, masked_key, plan.scores); });
-    return range;
+    range.store(sd);
 }
 
 // True when the step shows exactly its first source's values for the shown batch item:
@@ -277,47 +273,44 @@ bool same_values_as_source(const Trace& trace, int index) {
     return t.dim(0) == src.dim(0) && t.strides()[0] == src.strides()[0];
 }
 
-// One panel's pixels: its values pooled to display size, -inf / +inf where the shader
-// hatches hidden keys. With `scan`, the panel's part of the step's range is read on the
-// way (scan_panel's figures). Panels are independent: read_steps shares them out.
-RangeScan fill_panel(const Tensor& t, const StepPlan& plan, Panel& p, bool scan) {
-    RangeScan range;
-    const bool pooled = p.tex_rows != p.rows || p.tex_cols != p.cols;
-    if (pooled && !plan.mask && (p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1)) {
-        // Adjacent columns, nothing masked: pooled straight from the tensor, no copy.
-        const float* first = t.data() + t.offset_of(p.origin);
-        const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
-        for (int r = 0; scan && r < p.rows; ++r) range.add_run(first + r * rs, p.cols);
-        p.values = pool_max_abs(first, rs, p.rows, p.cols, p.tex_rows, p.tex_cols);
-        return range;
-    }
-    std::vector<float> full = read_slice(t, p.origin, p.row_dim, p.col_dim, p.rows, p.cols);
-    if (plan.mask) {
-        // The texture marks hidden keys so the shader hatches them (numbers still come
-        // from the tensor): masked scores as -inf whatever the fill, and weights that
-        // are exactly 0 because their key was masked as +inf, so the mask stays visible
-        // after the softmax.
-        const float infinity = std::numeric_limits<float>::infinity();
-        size_t n = 0;
-        for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) {
-            if (scan) range.add(v, masked_key, plan.scores);
-            if (masked_key && plan.scores) full[n] = -infinity;
-            else if (masked_key && v == 0.0f) full[n] = infinity;
-            ++n;
-        });
-    } else if (scan) {
-        range.add_run(full.data(), static_cast<int>(full.size()));  // the copy is in the cache now
-    }
-    p.values = pooled ? pool_max_abs(full, p.rows, p.cols, p.tex_rows, p.tex_cols) : std::move(full);
-    return range;
-}
-
-// What a step needs besides its panels' pixels: projection weights, the storage strip's
-// picture, "how peaked", and the range gathered from its panels (`ranges`, one per panel,
-// when it was scanned). `sd.panels` holds the filled panels.
-void finish_step(const Trace& trace, const DisplayModel& model, const StepPlan& plan, StepDisplay& sd,
-                 const std::vector<RangeScan>& ranges, bool scan) {
+// The pixels: each panel's values (pooled to display size), projection weights and
+// the storage strip's picture. The expensive part, done first for the step on screen.
+// With `scan`, the step's range is taken from the same reads (scan_ranges' figures).
+void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& plan, StepDisplay& sd, bool scan) {
     const Step& step = trace.steps[static_cast<size_t>(sd.step)];
+    const Tensor& t = step.tensor;
+    std::vector<Panel> panels = plan.cuts;
+    RangeScan range;
+    for (Panel& p : panels) {
+        const bool pooled = p.tex_rows != p.rows || p.tex_cols != p.cols;
+        if (pooled && !plan.mask && (p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1)) {
+            // Adjacent columns, nothing masked: pooled straight from the tensor, no copy.
+            const float* first = t.data() + t.offset_of(p.origin);
+            const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
+            for (int r = 0; scan && r < p.rows; ++r) range.add_run(first + r * rs, p.cols);
+            p.values = pool_max_abs(first, rs, p.rows, p.cols, p.tex_rows, p.tex_cols);
+            continue;
+        }
+        std::vector<float> full = read_slice(t, p.origin, p.row_dim, p.col_dim, p.rows, p.cols);
+        if (plan.mask) {
+            // The texture marks hidden keys so the shader hatches them (numbers still come
+            // from the tensor): masked scores as -inf whatever the fill, and weights that
+            // are exactly 0 because their key was masked as +inf, so the mask stays visible
+            // after the softmax.
+            const float infinity = std::numeric_limits<float>::infinity();
+            size_t n = 0;
+            for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) {
+                if (scan) range.add(v, masked_key, plan.scores);
+                if (masked_key && plan.scores) full[n] = -infinity;
+                else if (masked_key && v == 0.0f) full[n] = infinity;
+                ++n;
+            });
+        } else if (scan) {
+            range.add_run(full.data(), static_cast<int>(full.size()));  // the copy is in the cache now
+        }
+        p.values = pooled ? pool_max_abs(full, p.rows, p.cols, p.tex_rows, p.tex_cols) : std::move(full);
+    }
+    sd.panels = std::move(panels);
     if (step.kind == StepKind::Projection) {
         build_weight_panels(projection_weights(trace, sd.step), sd, model.head_dim, plan.cap, sd.weight_panels,
                             sd.bias_panels, sd.weight_vmin, sd.weight_vmax);
@@ -329,22 +322,9 @@ void finish_step(const Trace& trace, const DisplayModel& model, const StepPlan& 
     // "How peaked" only where rows are distributions: the softmax's weights, not dropout's
     // rescaled survivors (rows no longer sum to 1) nor their differences from float32.
     if (step.kind == StepKind::Softmax && !model.colour_scale.difference_from_float32)
-        sd.focus = weight_focus(step.tensor, plan.mask, model.batch_item, plan.fill);  // the mask the plan already found
-    if (scan) {
-        RangeScan range;  // min, max and counts: the same whatever the order of the panels
-        for (const RangeScan& r : ranges) range.merge(r);
-        range.store(sd);
-    }
+        sd.focus = weight_focus(t, plan.mask, model.batch_item, plan.fill);  // the mask the plan already found
+    if (scan) range.store(sd);
     sd.built = true;
-}
-
-// The pixels of one step, panel after panel, then the rest (finish_step).
-void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& plan, StepDisplay& sd, bool scan) {
-    const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
-    sd.panels = plan.cuts;
-    std::vector<RangeScan> ranges;
-    for (Panel& p : sd.panels) ranges.push_back(fill_panel(t, plan, p, scan));
-    finish_step(trace, model, plan, sd, ranges, scan);
 }
 
 // The steps drawn together with `focus`: itself and the steps it reads (the canvas shows
@@ -390,52 +370,31 @@ void copy_view_ranges(const Trace& trace, DisplayModel& model) {
 }
 
 // The pixels of the `fill` steps not built yet (their ranges read on the way) and the ranges
-// of the other `needed` steps. Panels are independent: they are shared out on OpenMP's
-// threads one at a time (a whole step each left one thread with a step of 8 large panels
-// while the other had finished), the same team that just computed the trace (a separate
-// std::thread would compete with those threads while they still spin-wait after the
-// forward). A small trace is done sooner on one thread than by waking a team (and much
-// sooner when another process holds the second core: the team then waits for it). What
-// a filled step needs besides its panels (finish_step) follows, on this thread.
+// of the other `needed` steps. Steps are independent: they are shared out on OpenMP's
+// threads, the same team that just computed the trace (a separate std::thread would compete
+// with those threads while they still spin-wait after the forward). A small trace is done
+// sooner on one thread than by waking a team (and much sooner when another process holds the
+// second core: the team then waits for it).
 void read_steps(const Trace& trace, DisplayModel& model, const std::vector<StepPlan>& plans, const std::vector<char>& fill,
                 const std::vector<char>& needed) {
-    struct Unit {
-        size_t step;
-        size_t panel;
-    };
-    std::vector<Unit> work;  // the panels of the steps to fill first: they take longest
-    std::vector<char> to_fill(model.steps.size(), 0), to_scan(model.steps.size(), 0);
-    std::vector<std::vector<RangeScan>> ranges(model.steps.size());  // [step][panel]
+    std::vector<int> work;  // the steps to fill first: they take longest
     for (int pass = 0; pass < 2; ++pass) {
         for (size_t i = 0; i < model.steps.size(); ++i) {
-            StepDisplay& sd = model.steps[i];
-            to_fill[i] = fill[i] && !sd.built;
-            to_scan[i] = !sd.ranged && !same_values_as_source(trace, static_cast<int>(i));
-            if (pass == 0 ? !to_fill[i] : (to_fill[i] || !needed[i] || !to_scan[i])) continue;
-            if (to_fill[i]) sd.panels = plans[i].cuts;
-            ranges[i].resize(plans[i].cuts.size());
-            for (size_t p = 0; p < plans[i].cuts.size(); ++p) work.push_back({i, p});
+            const StepDisplay& sd = model.steps[i];
+            const bool to_fill = fill[i] && !sd.built;
+            const bool to_scan = needed[i] && !sd.ranged && !same_values_as_source(trace, static_cast<int>(i));
+            if (pass == 0 ? to_fill : (!to_fill && to_scan)) work.push_back(static_cast<int>(i));
         }
     }
     const bool parallel = trace.storage_bytes() >= (std::uint64_t{4} << 20);
     const int m = static_cast<int>(work.size());
 #pragma omp parallel for schedule(dynamic) if (parallel)
     for (int k = 0; k < m; ++k) {
-        const Unit u = work[static_cast<size_t>(k)];
-        const Tensor& t = trace.steps[u.step].tensor;
-        const StepPlan& plan = plans[u.step];
-        RangeScan& range = ranges[u.step][u.panel];
-        if (to_fill[u.step]) range = fill_panel(t, plan, model.steps[u.step].panels[u.panel], to_scan[u.step] != 0);
-        else range = scan_panel(t, plan, plan.cuts[u.panel]);
-    }
-    for (size_t i = 0; i < model.steps.size(); ++i) {
-        if (to_fill[i]) {
-            finish_step(trace, model, plans[i], model.steps[i], ranges[i], to_scan[i] != 0);
-        } else if (!ranges[i].empty() || (needed[i] && to_scan[i])) {
-            RangeScan range;
-            for (const RangeScan& r : ranges[i]) range.merge(r);
-            range.store(model.steps[i]);
-        }
+        const auto i = static_cast<size_t>(work[static_cast<size_t>(k)]);
+        StepDisplay& sd = model.steps[i];
+        const bool scan = !sd.ranged && !same_values_as_source(trace, static_cast<int>(i));
+        if (fill[i] && !sd.built) fill_step(trace, model, plans[i], sd, scan);
+        else scan_ranges(trace, plans[i], sd);
     }
     copy_view_ranges(trace, model);
 }
