@@ -27,6 +27,7 @@
 #include "app/gui/kit/shortcuts.h"
 #include "app/text/languages.h"
 #include "tests/gui/headless_imgui.h"
+#include "tests/test_configs.h"
 
 #include <unistd.h>
 
@@ -307,4 +308,20 @@ TEST_CASE("Help > Keyboard uses each single key for one thing only") {
         CAPTURE(key);
         CHECK(owner.count(key) == 1);
     }
+}
+
+TEST_CASE("the first-run hint hangs under the matrices when there is room, clear of every cell") {
+    HeadlessImGui imgui(1024, 768);
+    AppState state = attn::gui::testing::state_for(attn::test_configs::sized(12, 16, 2));
+    REQUIRE_FALSE(state.settings.hint_seen);
+    imgui.frame(state);
+    imgui.frame(state);  // the hint's height is known from the frame before
+    const ImGuiWindow* hint = attn::gui::testing::drawn_window("##first_run_hint");
+    REQUIRE(hint);
+    REQUIRE_FALSE(state.ui.canvas.placed.empty());
+    float lowest = 0.0f;
+    for (const PlacedMatrix& m : state.ui.canvas.placed) lowest = std::max(lowest, m.rect.y + m.rect.h);
+    CAPTURE(lowest);
+    CAPTURE(hint->Pos.y);
+    CHECK(hint->Pos.y >= lowest - 0.5f);
 }

@@ -55,9 +55,10 @@ Actions timeline(const AppState& s, UiState& ui, const FrameContext&, const Rect
     return Actions{};
 }
 Actions first_run_hint(const AppState& s, UiState& ui, const FrameContext&, const Rect& area) {
-    // Over the storage strip, under the pictures: the tensor stays in sight.
-    return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, ui.playback.step(), area,
-                               ui.canvas.pictures_bottom);
+    // Under the lowest matrix drawn when it fits there: the tensor stays in sight.
+    float pictures_end = 0.0f;
+    for (const PlacedMatrix& m : ui.canvas.placed) pictures_end = std::max(pictures_end, m.rect.y + m.rect.h);
+    return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, ui.playback.step(), area, pictures_end);
 }
 Actions explanation(const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
     draw_explanation(s.results.trace.get(), ui.playback.step(), s.results.model ? s.results.model->batch_item : 0,

@@ -146,7 +146,7 @@ void report_for_tests(const AppState& state, const WindowParts& parts) {
     note_for_tests("lesson " + std::to_string(doc.open) + " slides " + std::to_string(doc.opened.slides.size()) + " current " +
                    std::to_string(doc.current) + " dirty " + std::to_string(doc.dirty) + " presenting " +
                    std::to_string(parts.lesson != nullptr) + " slide " + std::to_string(parts.slide_index));
-    note_for_tests("window language " + text::active().code() + " full_screen " + std::to_string(parts.full_screen.on) +
+    note_for_tests("screen_state language " + text::active().code() + " full_screen " + std::to_string(parts.full_screen.on) +
                    " screens " + std::to_string(state.ui.screens.size()));
     if (state.compare.on) {
         // Compare mode: the switch, the contrast, B's step count and the inspector's three values.
@@ -363,6 +363,23 @@ bool take_screen_option(UiSettings& settings, int number) {
     return true;
 }
 
+// `attnviz --lesson`: the lesson becomes the Lesson menu's, as if opened there (it can be
+// saved, edited and exported), its first slide on screen and its slide keys on. Returns
+// the request that computes the first slide.
+ComputeRequest start_lesson(AppState& state, WindowParts& parts, lesson::OpenedLesson opened, const std::string& path, Message& notes) {
+    take_opened_lesson(state.jobs.lesson, std::move(opened), path);
+    const lesson::OpenedLesson& lesson = state.jobs.lesson.opened;
+    parts.lesson = &state.jobs.lesson.opened;
+    parts.lesson_stays = true;
+    enter_slide(state.ui.present, lesson, 0);
+    state.ui.present.minutes = lesson.lesson.minutes;
+    // The slides' titles and notes, which the presenter shows, in the atlas from the start
+    // (the speaker notes window builds its atlas once).
+    for (const lesson::OpenedSlide& slide : lesson.slides) note_glyphs(slide.slide.title + slide.slide.note);
+    notes = joined(std::move(notes), lesson.problems.empty() ? slide_status(lesson, 0) : lesson.problems.front());
+    return apply_slide(state, lesson.slides.front());
+}
+
 // The window; with a `lesson`, on its first slide, the slide keys moving between slides.
 int run_window_on(const io::Problem& initial, bool resume, const WindowStart& start, lesson::OpenedLesson* lesson,
                   const std::string& lesson_path) {
@@ -394,22 +411,8 @@ int run_window_on(const io::Problem& initial, bool resume, const WindowStart& st
     parts->content_scale = monitor_content_scale(parts->window);
     start_imgui(*parts, notes);
     ComputeRequest first = first_request(state, initial, resume, notes);
-    if (lesson) {
-        // The lesson is the Lesson menu's, as if opened there: it can be saved, edited and exported.
-        take_opened_lesson(state.jobs.lesson, std::move(*lesson), lesson_path);
-        lesson = &state.jobs.lesson.opened;
-        parts->lesson = lesson;
-        parts->lesson_stays = true;
-        first = apply_slide(state, lesson->slides.front());
-        enter_slide(state.ui.present, *lesson, 0);
-        state.ui.present.minutes = lesson->lesson.minutes;
-    }
+    if (lesson) first = start_lesson(state, *parts, std::move(*lesson), lesson_path, notes);
     state.ui.present.started = glfwGetTime();
-    // The slides' titles and notes, which the presenter shows, in the atlas from the start
-    // (the speaker notes window builds its atlas once).
-    for (const lesson::OpenedSlide& slide : lesson ? lesson->slides : std::vector<lesson::OpenedSlide>{})
-        note_glyphs(slide.slide.title + slide.slide.note);
-    if (lesson) notes = joined(std::move(notes), lesson->problems.empty() ? slide_status(*lesson, 0) : lesson->problems.front());
     if (start.presentation) {  // --presentation: full screen on the chosen screen from the first frame
         state.ui.presentation = true;
         present_full_screen(state, *parts, glfwGetTime());

@@ -51,6 +51,8 @@ def line_of(s, head):
     """The report's line starting with `head` as a dict of its name/value pairs."""
     for line in raw(s).splitlines():
         parts = line.split(" ")
+        if parts[0] == "lesson":  # "lesson <open> slides 5 ...": the first value has no name
+            parts = ["lesson", "open"] + parts[1:]
         if parts[0] == head:
             return dict(zip(parts[1::2], parts[2::2]))
     return {}
@@ -94,7 +96,7 @@ def part_screen(attnviz, log, shots):
         s.args = ["--screen", "1", "--presentation", "--lesson", LESSON]
         s.start_app()
         s.xdo("mousemove", "--window", s.window_id, 300, 300)
-        wait_line(s, "window", lambda d: d["full_screen"] == "1" and d["screens"] == "1", "--presentation full screen")
+        wait_line(s, "screen_state", lambda d: d["full_screen"] == "1" and d["screens"] == "1", "--presentation full screen")
         present(s, lambda d: d["presentation"] == 1 and d["slide"] == 0 and d["placed"] > 0, "--presentation on slide 1", 30)
         shot(s, shots, "present_first_slide.png")
         s.close()
@@ -242,22 +244,22 @@ def part_language(attnviz, log, shots):
     s = xdriver.Session(attnviz, args=["--lesson", ZH_LESSON], screen=(1024, 768), log=log)
     try:
         s.start_app()
-        wait_line(s, "window", lambda d: d["language"] == "zh-Hans", "a zh-Hans lesson with a clean settings folder")
+        wait_line(s, "screen_state", lambda d: d["language"] == "zh-Hans", "a zh-Hans lesson with a clean settings folder")
         s.close()
         s = xdriver.Session(attnviz, args=["--lang", "zh-Hant", "--hidden-dim", "8"], screen=(1024, 768), log=log)
         s.start_app()
-        wait_line(s, "window", lambda d: d["language"] == "zh-Hant", "--lang zh-Hant")
+        wait_line(s, "screen_state", lambda d: d["language"] == "zh-Hant", "--lang zh-Hant")
         s.app.send_signal(15)
         s.app.wait(20)
         s.args = ["--lesson", ZH_LESSON]
         s.start_app()
-        wait_line(s, "window", lambda d: d["language"] == "zh-Hans", "a zh-Hans lesson after --lang zh-Hant was remembered")
+        wait_line(s, "screen_state", lambda d: d["language"] == "zh-Hans", "a zh-Hans lesson after --lang zh-Hant was remembered")
         shot(s, shots, "zh_hans_lesson.png")
         s.args = ["--lang", "en", "--lesson", ZH_LESSON]
         s.app.send_signal(15)
         s.app.wait(20)
         s.start_app()
-        wait_line(s, "window", lambda d: d["language"] == "en", "--lang en over the lesson's language")
+        wait_line(s, "screen_state", lambda d: d["language"] == "en", "--lang en over the lesson's language")
         log("  the window speaks the lesson's language (zh-Hans) unless --lang says otherwise")
     finally:
         s.close()
@@ -281,7 +283,7 @@ def main():
             continue
         log("%s:" % name)
         try:
-            part(args.attnviz, log, args.screenshot_dir)
+            part(os.path.abspath(args.attnviz), log, args.screenshot_dir)
         except (AssertionError, RuntimeError, xdriver.AppDied) as e:
             problem = "%s: %s" % (name, e)
             break

@@ -1,6 +1,7 @@
 #include "app/gui/views/panels/view_presenter.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -75,14 +76,16 @@ void note_overlay(const PresentUi& present, double now) {
 // How long a notice stays over the picture.
 constexpr double kNoticeSeconds = 6.0;
 
-// One line in a box at the top centre of the screen, under the title strip's first line.
-void top_banner(const char* id, const std::string& line) {
+// One line in a box at the bottom centre of the screen, over the explanation (for a few
+// seconds) rather than over the picture or its formula.
+void banner(const char* id, const std::string& line) {
     const float fs = ImGui::GetFontSize();
     const ImVec2 screen = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(screen.x * 0.5f, fs * 3.0f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowPos(ImVec2(screen.x * 0.5f, screen.y - fs * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(screen.x * 0.9f, screen.y * 0.5f));
     ImGui::SetNextWindowBgAlpha(0.95f);
     ImGui::Begin(id, nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing);
+    ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());  // over the footer, which came first
     ImGui::PushTextWrapPos(screen.x * 0.85f);
     text_wrapped(line.c_str());
     ImGui::PopTextWrapPos();
@@ -143,9 +146,9 @@ Actions draw_presenter(UiState& ui, double now) {
     PresentUi& present = ui.present;
     if (present.pen) pen_palette(present);
     // What has no status line in presentation mode: the slide number being typed, a notice.
-    if (!present.typed_slide.empty()) top_banner("##typed_slide", text::trf("present.typed_slide", {{"number", present.typed_slide}}));
+    if (!present.typed_slide.empty()) banner("##typed_slide", text::trf("present.typed_slide", {{"number", present.typed_slide}}));
     else if (ui.presentation && !present.notice.empty() && now - present.notice_time < kNoticeSeconds && now >= present.notice_time)
-        top_banner("##present_notice", text::render(present.notice));
+        banner("##present_notice", text::render(present.notice));
     if (present.note_shown && present.slides > 0) note_overlay(present, now);
     if (present.pointer_shown()) pointer(present, now);
     if (present.blank) {

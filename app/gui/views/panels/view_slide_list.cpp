@@ -31,8 +31,10 @@ void draw_lesson_fields(const LessonDoc& doc, Actions& out) {
     note_item_for_tests("lesson.list.lesson_title");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr("lesson.list.lesson_title"));
     int minutes = doc.opened.lesson.minutes;
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-    if (ImGui::InputInt(text::label("lesson.list.minutes"), &minutes, 5, 15))
+    ImGui::TextUnformatted(text::tr("lesson.list.minutes"));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr("lesson.list.minutes.tip"));
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::InputInt("##minutes", &minutes, 5, 15))
         out.lesson_edit = LessonEdit{Op::LessonMinutes, std::clamp(minutes, 0, lesson::kMaxLessonMinutes), -1, ""};
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr("lesson.list.minutes.tip"));
     ImGui::PopID();
