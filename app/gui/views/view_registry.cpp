@@ -53,8 +53,8 @@ const std::vector<ViewSpec>& registered_views() {
              return out;
          }},
         // Presenting: the pen's palette, the note, the pointer, the blank screen (view_presenter.h).
-        {nullptr, false, DockSlot::Center, 0, false, true, [](const AppState&, UiState& ui, const FrameContext& c, const Rect&) {
-             return draw_presenter(ui, c.now);
+        {nullptr, false, DockSlot::Center, 0, false, true, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+             return draw_presenter(ui, s.settings.laser_colour, c.now);
          }},
         {"window.code", true, DockSlot::BesideCanvas, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              draw_code_panel(s.results.trace.get(), ui.playback, ui.code, s.settings.light_theme, c.fonts);

@@ -10,6 +10,7 @@
 #include "app/gui/views/controls/view_model.h"
 #include "app/gui/views/controls/view_recipe.h"
 #include "app/gui/views/panels/view_lesson_menu.h"
+#include "app/lesson/lesson.h"
 #include "app/gui/window/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/gui/window/test_hook.h"
@@ -148,6 +149,16 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
         if (ImGui::MenuItem(label("menu.view.full_screen"), "F")) out.toggle_fullscreen = true;
         // Presenting (window/present_keys.h): the laser pointer and the pen.
         if (ImGui::MenuItem(label("pointer.menu"), "Shift+L")) out.toggle_pointer = true;
+        if (ImGui::BeginMenu(label("pointer.colour.menu"))) {  // red on a red cell hides: another colour
+            for (int i = 0; i < static_cast<int>(lesson::kPenColours.size()); ++i) {
+                const std::string name = std::string("pen.colour.") + lesson::kPenColours[static_cast<size_t>(i)];
+                if (ImGui::MenuItem(label(name.c_str()), nullptr, settings.laser_colour == i)) {
+                    settings.laser_colour = i;
+                    settings_edited = true;
+                }
+            }
+            ImGui::EndMenu();
+        }
         if (ImGui::MenuItem(label("pen.menu"), "D")) out.toggle_pen = true;
         if (ImGui::MenuItem(label("menu.view.light_theme"), nullptr, settings.light_theme)) {
             settings.light_theme = !settings.light_theme;
