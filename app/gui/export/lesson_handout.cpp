@@ -1,12 +1,18 @@
 // `attnviz snapshot --lesson FILE --handout out.pdf` (and Lesson > Export handout, which
 // runs it): every slide drawn at twice its size, as presentation draws its canvas, then
 // put on an A4 page with its title, note, formula and explanation (app/media/handout_pdf.h).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "app/gui/export/lesson_run.h"
 #include "app/gui/export/snapshot.h"
 #include "app/gui/export/snapshot_options.h"
 #include "app/gui/gl/headless.h"
+#include "app/io/file_util.h"
 #include "app/media/handout_pdf.h"
 #include "app/text/languages.h"
 #include "app/text/step_text.h"
@@ -44,9 +50,22 @@ media::HandoutPage page_of(LessonRun& run, const ComputedSlide& c, OffscreenRend
     return page;
 }
 
+// The target is tried before the slides are drawn (a new file created and removed beside
+// it), so a missing or read-only folder is said at once.
+Status writable_now(const std::string& path) {
+    if (Status s = io::check_writable_target(path); !s) return s;
+    const std::string probe = io::temporary_name_for(path);
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return Status::failure(Message("error.file.write", {{"path", path}, {"reason", std::strerror(errno)}}));
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return ok_status();
+}
+
 }  // namespace
 
 int run_lesson_handout(const SnapshotOptions& options) {
+    if (Status target = writable_now(options.handout); !target) return print_error(target.message());
     LessonRun run;
     if (const int code = prepare_lesson(options, run)) return code;
     SnapshotOptions presenting = lesson_picture_options(options, run);  // the slide's type as the class saw it
