@@ -25,6 +25,7 @@ struct LessonEdit {
         Undo, Redo,
         SaveThenContinue, Discard, Cancel,         // the answers to "save changes first?"
         ExportPictures,                            // the saved lesson as one PNG per slide (window/lesson_pictures.h)
+        ExportHandout,                             // the saved lesson as a PDF handout (the same)
     };
     Op op = Op::Go;
     int index = -1, to = -1;

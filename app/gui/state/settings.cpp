@@ -114,6 +114,7 @@ const SettingField kFields[] = {
     {"right_panel_em", &UiSettings::right_panel_em, 10.0, 60.0},
     {"explain_fraction", &UiSettings::explain_fraction, 0.15, 0.85},
     {"hint_seen", &UiSettings::hint_seen},
+    {"laser_colour", &UiSettings::laser_colour, 0, 3},
     {"language", &UiSettings::language, 0, 0, is_language_code},
     {"present_screen", &UiSettings::present_screen},
     {"sentence", &UiSettings::sentence},

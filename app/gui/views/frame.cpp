@@ -16,6 +16,7 @@
 #include "app/gui/kit/cjk_wrap.h"
 #include "app/gui/kit/fonts_theme.h"
 #include "app/gui/views/canvas/view_canvas_panel.h"
+#include "app/gui/views/panels/view_presenter.h"
 #include "app/gui/views/panels/view_title_strip.h"
 #include "app/gui/views/panels/view_tour.h"
 #include "app/gui/views/view_registry.h"
@@ -136,7 +137,9 @@ FooterText fit_footer(const std::string& text, float w, float most_h, float base
 }
 
 void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
-    const TitleStrip strip = measure_title_strip(state, ctx, w, h, true);
+    // While the pen is on its palette sits at the strip's right end (view_presenter.h).
+    const bool palette = ui.present.pen && ui.presentation && !ctx.offscreen;
+    const TitleStrip strip = measure_title_strip(state, ctx, w, h, true, palette ? pen_palette_size() : ImVec2(0, 0));
     const std::string& explanation = strip.words.explanation;
     // The explanation, like the title strip, keeps its UI-scale-1 type (strip.text_scale).
     const FooterText footer = fit_footer(explanation, w, h / 3.0f, strip.text_scale);

@@ -38,7 +38,9 @@ Actions dialogs(const AppState& s, UiState&, const FrameContext&, const Rect&) {
     return draw_dialogs(s.jobs.dialog, s.session, s.settings.light_theme);
 }
 // Presenting: the pen's palette, the note, the pointer, the blank screen (view_presenter.h).
-Actions presenter(const AppState&, UiState& ui, const FrameContext& c, const Rect&) { return draw_presenter(ui, c.now); }
+Actions presenter(const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+    return draw_presenter(ui, s.settings.laser_colour, c.now);
+}
 // G while presenting: every slide's picture, to pick one (view_slide_grid.h).
 Actions slide_grid(const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
     return draw_slide_grid(s.jobs.lesson, c.thumbnails, ui);

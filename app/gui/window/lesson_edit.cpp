@@ -231,6 +231,7 @@ void apply_lesson_edit(AppState& state, WindowParts& parts, const LessonEdit& ed
             glfwGetWindowSize(parts.window, &w, &h);
             return set_status(state.ui, parts.lesson_pictures.start(doc.path, w, h, text::active().code()), now);
         }
+        case Op::ExportHandout: return set_status(state.ui, parts.lesson_pictures.start_handout(doc.path, text::active().code()), now);
         default: return slide_edit(state, parts, edit, now);
     }
 }

@@ -92,7 +92,28 @@ CanvasSplit split_result(const Painter& p, const CanvasUi& ui, const Rect& body,
         const float cells_h = std::max(0.0f, body.h - p.style.header - p.style.col_header);
         wants_w = cells_h * static_cast<float>(pn.cols) / static_cast<float>(pn.rows) + p.style.row_gutter + beside_w;
     }
-    return split_canvas(body, body.w > 380.0f * p.f->scale ? source_count : 0, 24.0f * p.f->scale, result_panels, wants_w);
+    const int shown_sources = body.w > 380.0f * p.f->scale ? source_count : 0;
+    const float gap = 24.0f * p.f->scale;
+    if (enlarged || result_panels <= 1 || shown_sources == 0)
+        return split_canvas(body, shown_sources, gap, result_panels, wants_w);
+    // A grid of heads: the sources give up width (down to 15%) while that makes the heads'
+    // cells larger, rather than leave the canvas's lower part empty (4 heads on 4:3).
+    const std::vector<int> visible = visible_panels(sd, ui);
+    const auto grid_cell = [&](const CanvasSplit& split) {
+        Rect area = split.result;
+        area.w -= beside_w;
+        const StepLayout lay = layout_step(Arrangement::Grid, sd.joined, panel_sizes(sd, visible), area, p.style);
+        return lay.panels.empty() ? 0.0f : std::min(lay.panels.front().cell_w, lay.panels.front().cell_h);
+    };
+    CanvasSplit best = split_canvas(body, shown_sources, gap, result_panels);
+    float best_cell = grid_cell(best);
+    for (int k = 1; k <= 8; ++k) {
+        const float sources_w = best.sources.w - (best.sources.w - body.w * 0.15f) * static_cast<float>(k) / 8.0f;
+        const CanvasSplit narrower = split_canvas(body, shown_sources, gap, result_panels, body.w - gap - sources_w);
+        const float cell = grid_cell(narrower);
+        if (cell > best_cell * 1.02f) best = narrower, best_cell = cell;
+    }
+    return best;
 }
 
 // The bands around the picture when the first `folded` of them (in kFoldOrder) fold away.

@@ -4,17 +4,16 @@
 
 #include <filesystem>
 
-#include "app/gui/export/export_path.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/weight_lines.h"
+#include "app/gui/kit/test_hook.h"
+#include "app/gui/state/export_path.h"
 #include "app/gui/views/controls/view_model.h"
 #include "app/gui/views/controls/view_recipe.h"
-#include "app/gui/views/panels/view_lesson_menu.h"
-#include "app/gui/window/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/views/panels/view_lesson_menu.h"
 #include "app/io/torch_export.h"
-#include "app/gui/window/test_hook.h"
+#include "app/lesson/lesson.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -152,6 +151,16 @@ void view_menu_items(const Session& session, const Results& results, bool overvi
     present_on_screen_menu(screens, settings.present_screen, out);
     // Presenting (window/present_keys.h): the laser pointer and the pen.
     if (ImGui::MenuItem(label("pointer.menu"), "Shift+L")) out.toggle_pointer = true;
+    if (ImGui::BeginMenu(label("pointer.colour.menu"))) {  // red on a red cell hides: another colour
+        for (int i = 0; i < static_cast<int>(lesson::kPenColours.size()); ++i) {
+            const std::string name = std::string("pen.colour.") + lesson::kPenColours[static_cast<size_t>(i)];
+            if (ImGui::MenuItem(label(name.c_str()), nullptr, settings.laser_colour == i)) {
+                settings.laser_colour = i;
+                settings_edited = true;
+            }
+        }
+        ImGui::EndMenu();
+    }
     if (ImGui::MenuItem(label("pen.menu"), "D")) out.toggle_pen = true;
     if (ImGui::MenuItem(label("menu.view.light_theme"), nullptr, settings.light_theme)) {
         settings.light_theme = !settings.light_theme;
