@@ -114,7 +114,7 @@ void check_function_lengths(const char* folder, int at_least) {
         CHECK(f.lines <= 80);
         longest = std::max(longest, f.lines);
     }
-    MESSAGE(folder, "/: ", functions.size(), " functions, the longest ", longest, " lines");
+    MESSAGE(std::string(folder), "/: ", functions.size(), " functions, the longest ", longest, " lines");
     CHECK(static_cast<int>(functions.size()) > at_least);  // the scan found the folder's functions, not a handful
 }
 
