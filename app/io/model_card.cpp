@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/recipe.h"
+
 #include <algorithm>
 #include <map>
 #include <type_traits>
@@ -74,6 +76,39 @@ Result<bool> read_vocabulary_facts(const json& card, ModelSpec& spec, const std:
     return true;
 }
 
+// The card's "architecture": the two AttnViz runs (assets/models/README.md), the GPT-style
+// one (LayerNorm, learned positions, biases) and the Llama-style one (RMSNorm, RoPE with the
+// half-split pairing, grouped-query heads, no biases); anything else is refused by name.
+Result<bool> read_architecture(const json& arch, ModelSpec& spec, const std::string& what) {
+    using R = Result<bool>;
+    const auto text = [&](const char* key) { return arch.contains(key) && arch[key].is_string() ? arch[key].get<std::string>() : std::string(); };
+    const auto flag = [&](const char* key, bool fallback) { return arch.contains(key) && arch[key].is_boolean() ? arch[key].get<bool>() : fallback; };
+    spec.causal = flag("causal", false);
+    spec.mlp = flag("mlp", false);
+    if (arch.contains("norm_eps") && arch["norm_eps"].is_number()) spec.norm_eps = arch["norm_eps"].get<float>();
+    const bool llama = text("norm") == "rmsnorm";
+    const std::pair<const char*, std::string> expected[] = {{"norm", llama ? "rmsnorm" : "layernorm"},
+                                                            {"norm_placement", "pre"},
+                                                            {"position_embedding", llama ? "rope" : "learned"},
+                                                            {"attention_scale", "1/sqrt(head_dim)"}};
+    for (const auto& [key, value] : expected)
+        if (text(key) != value)
+            return R::failure(what + ": architecture." + key + " is '" + text(key) + "'; AttnViz runs only '" + value + "' here");
+    if (spec.mlp && text("gelu") != "erf")
+        return R::failure(what + ": architecture.gelu is '" + text("gelu") + "'; AttnViz runs only the exact 'erf' GELU");
+    if (flag("qkv_bias", true) != !llama || flag("out_bias", true) != !llama || !flag("final_norm", true) ||
+        flag("tied_unembedding", false) || flag("unembedding_bias", false))
+        return R::failure(what + ": the card's bias / final norm / unembedding flags differ from the architecture AttnViz runs");
+    if (!llama) return true;
+    spec.norm = NormKind::RmsNorm;
+    spec.rope = true;
+    spec.bias = false;
+    if (text("rope_pairing") != "half") return R::failure(what + ": architecture.rope_pairing must be 'half'");
+    if (arch.contains("rope_base") && arch["rope_base"].is_number()) spec.rope_base = arch["rope_base"].get<double>();
+    if (arch.contains("kv_heads") && arch["kv_heads"].is_number_integer()) spec.kv_heads = arch["kv_heads"].get<int>();
+    return true;
+}
+
 }  // namespace
 
 Result<ModelSpec> parse_model_card(const std::string& json_text, const std::string& what) {
@@ -105,30 +140,19 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
     for (const auto& [key, value] : card.items())  // "example_zh-Hant": the example in that language
         if (key.rfind("example_", 0) == 0 && value.is_string()) spec.example_by_language[key.substr(8)] = value.get<std::string>();
     if (card.contains("reading_the_output")) ATTNVIZ_CARD_FIELD(spec.reading_the_output, Message, "reading_the_output");
+    if (card.contains("note_key")) ATTNVIZ_CARD_FIELD(spec.note_key, std::string, "note_key");
+    if (card.contains("code_recipe")) {
+        ATTNVIZ_CARD_FIELD(spec.code_recipe, std::string, "code_recipe");
+        if (!find_recipe(spec.code_recipe)) return R::failure(what + ": code_recipe '" + spec.code_recipe + "' is not a recipe (" + recipe_names() + ")");
+    }
     if (!card.contains("architecture") || !card["architecture"].is_object())
         return R::failure(what + ": the card has no 'architecture' object");
-    const json& arch = card["architecture"];
-    const auto arch_text = [&](const char* key) { return arch.contains(key) && arch[key].is_string() ? arch[key].get<std::string>() : std::string(); };
-    const auto arch_flag = [&](const char* key, bool fallback) { return arch.contains(key) && arch[key].is_boolean() ? arch[key].get<bool>() : fallback; };
-    spec.causal = arch_flag("causal", false);
-    spec.mlp = arch_flag("mlp", false);
-    if (arch.contains("norm_eps") && arch["norm_eps"].is_number()) spec.norm_eps = arch["norm_eps"].get<float>();
 #undef ATTNVIZ_CARD_FIELD
 
     if (kind == "language") spec.kind = ModelKind::Language;
     else if (kind == "algorithmic") spec.kind = ModelKind::Algorithmic;
     else return R::failure(what + ": kind '" + kind + "' is neither 'language' nor 'algorithmic'");
-    // AttnViz implements exactly the architecture of assets/models/README.md.
-    const std::pair<const char*, std::string> expected[] = {
-        {"norm", "layernorm"}, {"norm_placement", "pre"}, {"position_embedding", "learned"}, {"attention_scale", "1/sqrt(head_dim)"}};
-    for (const auto& [key, value] : expected)
-        if (arch_text(key) != value)
-            return R::failure(what + ": architecture." + key + " is '" + arch_text(key) + "'; AttnViz runs only '" + value + "'");
-    if (spec.mlp && arch_text("gelu") != "erf")
-        return R::failure(what + ": architecture.gelu is '" + arch_text("gelu") + "'; AttnViz runs only the exact 'erf' GELU");
-    if (!arch_flag("qkv_bias", true) || !arch_flag("out_bias", true) || !arch_flag("final_norm", true) ||
-        arch_flag("tied_unembedding", false) || arch_flag("unembedding_bias", false))
-        return R::failure(what + ": the card's bias / final norm / unembedding flags differ from the architecture AttnViz runs");
+    if (Result<bool> read = read_architecture(card["architecture"], spec, what); !read) return R::failure(read.message());
 
     const auto positive = [](int v) { return v > 0 && v <= (1 << 16); };
     if (!positive(spec.layers) || !positive(spec.heads) || !positive(spec.hidden_dim) || !positive(spec.vocab_size) ||
@@ -136,6 +160,8 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
         return R::failure(what + ": layers, heads, hidden_dim, vocab_size and max_len must be positive");
     if (spec.hidden_dim % spec.heads != 0)
         return R::failure(what + ": hidden_dim " + std::to_string(spec.hidden_dim) + " is not a multiple of heads " + std::to_string(spec.heads));
+    if (spec.kv_heads < 0 || (spec.kv_heads > 0 && spec.heads % spec.kv_heads != 0))
+        return R::failure(what + ": kv_heads " + std::to_string(spec.kv_heads) + " does not divide heads " + std::to_string(spec.heads));
     if (spec.mlp && spec.mlp_dim == 0) return R::failure(what + ": the card says mlp but mlp_dim is 0");
     if (static_cast<int>(spec.vocabulary.size()) != spec.vocab_size)
         return R::failure(what + ": the vocabulary lists " + std::to_string(spec.vocabulary.size()) + " words but vocab_size is " +
