@@ -116,7 +116,6 @@ MODELS = {
     "induction": dict(kind="language", vocab=tasks.INDUCTION_VOCAB, dim=64, heads=2, layers=2, max_len=32,
                       mlp=False, causal=True, steps=1200, batch=64, lr=3e-3, seed=41, bos=True,
                       attn_entropy=[0.05, 0.05],
-                      note_key="model.induction.composition",
                       fixture_float64=True,
                       example="q c h a m e q c h a m",
                       output="row t of probs is the distribution of the letter after token t; in the repeated half "
