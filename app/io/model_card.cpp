@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/recipe.h"
+
 #include <algorithm>
 #include <map>
 #include <type_traits>
@@ -88,17 +90,30 @@ Status read_architecture(const json& card, const std::string& kind, ModelSpec& s
     if (kind == "language") spec.kind = ModelKind::Language;
     else if (kind == "algorithmic") spec.kind = ModelKind::Algorithmic;
     else return Status::failure(Message("error.card.kind", {{"what", what}, {"kind", kind}}));
-    // AttnViz implements exactly the architecture of assets/models/README.md.
-    const std::pair<const char*, std::string> expected[] = {
-        {"norm", "layernorm"}, {"norm_placement", "pre"}, {"position_embedding", "learned"}, {"attention_scale", "1/sqrt(head_dim)"}};
+    // The two architectures of assets/models/README.md: the GPT-style one (LayerNorm, learned
+    // positions, biases) and the Llama-style one (RMSNorm, RoPE with the half-split pairing,
+    // grouped-query heads, no biases); anything else is refused by name.
+    const bool llama = arch_text("norm") == "rmsnorm";
+    const std::pair<const char*, std::string> expected[] = {{"norm", llama ? "rmsnorm" : "layernorm"},
+                                                            {"norm_placement", "pre"},
+                                                            {"position_embedding", llama ? "rope" : "learned"},
+                                                            {"attention_scale", "1/sqrt(head_dim)"}};
     for (const auto& [key, value] : expected)
         if (arch_text(key) != value)
             return Status::failure(Message("error.card.architecture", {{"what", what}, {"key", key}, {"value", arch_text(key)}, {"expected", value}}));
     if (spec.mlp && arch_text("gelu") != "erf")
         return Status::failure(Message("error.card.gelu", {{"what", what}, {"value", arch_text("gelu")}}));
-    if (!arch_flag("qkv_bias", true) || !arch_flag("out_bias", true) || !arch_flag("final_norm", true) ||
+    if (arch_flag("qkv_bias", true) != !llama || arch_flag("out_bias", true) != !llama || !arch_flag("final_norm", true) ||
         arch_flag("tied_unembedding", false) || arch_flag("unembedding_bias", false))
         return Status::failure(Message("error.card.flags", {{"what", what}}));
+    if (!llama) return ok_status();
+    spec.norm = NormKind::RmsNorm;
+    spec.rope = true;
+    spec.bias = false;
+    if (arch_text("rope_pairing") != "half")
+        return Status::failure(Message("error.card.architecture", {{"what", what}, {"key", "rope_pairing"}, {"value", arch_text("rope_pairing")}, {"expected", "half"}}));
+    if (arch.contains("rope_base") && arch["rope_base"].is_number()) spec.rope_base = arch["rope_base"].get<double>();
+    if (arch.contains("kv_heads") && arch["kv_heads"].is_number_integer()) spec.kv_heads = arch["kv_heads"].get<int>();
     return ok_status();
 }
 
@@ -110,6 +125,8 @@ Status check_card_sizes(const ModelSpec& spec, const std::string& what) {
         return Status::failure(Message("error.card.sizes", {{"what", what}}));
     if (spec.hidden_dim % spec.heads != 0)
         return Status::failure(Message("error.card.heads_divide", {{"what", what}, {"hidden_dim", spec.hidden_dim}, {"heads", spec.heads}}));
+    if (spec.kv_heads < 0 || (spec.kv_heads > 0 && spec.heads % spec.kv_heads != 0))
+        return Status::failure(Message("error.card.kv_heads", {{"what", what}, {"kv_heads", spec.kv_heads}, {"heads", spec.heads}}));
     if (spec.mlp && spec.mlp_dim == 0) return Status::failure(Message("error.card.mlp_dim", {{"what", what}}));
     if (static_cast<int>(spec.vocabulary.size()) != spec.vocab_size)
         return Status::failure(Message("error.card.vocabulary", {{"what", what}, {"words", spec.vocabulary.size()}, {"size", spec.vocab_size}}));
@@ -188,6 +205,12 @@ Result<ModelSpec> parse_model_card(const std::string& json_text, const std::stri
     for (const auto& [key, value] : card.items())  // "example_zh-Hant": the example in that language
         if (key.rfind("example_", 0) == 0 && value.is_string()) spec.example_by_language[key.substr(8)] = value.get<std::string>();
     if (card.contains("reading_the_output")) ATTNVIZ_CARD_FIELD(spec.reading_the_output, Message, "reading_the_output");
+    if (card.contains("note_key")) ATTNVIZ_CARD_FIELD(spec.note_key, std::string, "note_key");
+    if (card.contains("code_recipe")) {
+        ATTNVIZ_CARD_FIELD(spec.code_recipe, std::string, "code_recipe");
+        if (!find_recipe(spec.code_recipe))
+            return R::failure(Message("error.card.code_recipe", {{"what", what}, {"recipe", spec.code_recipe}, {"recipes", recipe_names()}}));
+    }
 #undef ATTNVIZ_CARD_FIELD
 
     if (Status s = read_architecture(card, kind, spec, what); !s) return R::failure(s.message());

@@ -4,6 +4,7 @@
 #include "app/io/model_problem.h"
 #include "app/io/typed_values.h"
 #include "app/text/languages.h"
+#include "core/model/generate.h"
 #include "core/recipe.h"
 #include "core/text_split.h"
 
@@ -102,6 +103,29 @@ void add_field_options(CLI::App& app, ConfigOptions& o, size_t& next, const std:
 
 }  // namespace
 
+// --generate N and how each token is drawn (registered with the sizes, shown with --model).
+static void add_generation_options(CLI::App& app, ConfigOptions& o) {
+    app.add_option("--generate", o.generate, text::tr("cli.help.generate"));
+    o.sampling_options = {
+        app.add_option("--temperature", o.sampling.temperature, text::tr("cli.help.temperature"))->capture_default_str(),
+        app.add_option("--top-k", o.sampling.top_k, text::tr("cli.help.top_k"))->capture_default_str(),
+        app.add_option("--top-p", o.sampling.top_p, text::tr("cli.help.top_p"))->capture_default_str(),
+        app.add_option("--sample-seed", o.sampling.seed, text::tr("cli.help.sample_seed"))->capture_default_str()};
+}
+
+Status check_generation_options(const ConfigOptions& o, const io::Problem& problem) {
+    bool sampling_given = false;
+    for (const CLI::Option* option : o.sampling_options) sampling_given = sampling_given || option->count() > 0;
+    if (o.generate == 0 && !sampling_given) return ok_status();
+    if (o.generate == 0) return Status::failure(Message("error.generate.sampling_without"));
+    if (!problem.model) return Status::failure(Message("error.generate.needs_model"));
+    const ModelSpec& spec = problem.model->spec;
+    if (!spec.causal) return Status::failure(Message("error.generate.not_next_token", {{"model", spec.name}}));
+    if (o.given("decode_from")) return Status::failure(Message("error.generate.with_decode_from"));
+    if (Status s = check_sampling(o.sampling); !s) return s;
+    return check_generation_length(spec, static_cast<int>(problem.model_tokens.ids.size()), o.generate);
+}
+
 bool ConfigOptions::given(const std::string& name) const {
     const CLI::Option* option = field_options[field_index(config_field(name))];
     return option != nullptr && option->count() > 0;
@@ -137,6 +161,7 @@ void add_config_options(CLI::App& app, ConfigOptions& o, bool score_scale) {
     app.add_option("--value", o.sources.value_path, text::tr("cli.help.value"));
     app.add_option("--model", o.model, text::tr("cli.help.model"));
     o.layer_option = app.add_option("--layer", o.layer, text::tr("cli.help.layer"))->capture_default_str();
+    add_generation_options(app, o);
     add_field_options(app, o, next, "");
     o.typed_value_options[0] = app.add_option("--query-values", o.query_values, text::tr("cli.help.query_values"));
     o.typed_value_options[1] = app.add_option("--key-values", o.key_values, text::tr("cli.help.key_values"));
@@ -201,9 +226,11 @@ static Result<io::Problem> resolve_model_problem(const ConfigOptions& o) {
     const bool sentence_given = o.sentence_option && o.sentence_option->count() > 0;
     R problem = io::build_model_problem(model.value(), o.layer, sentence_given ? o.sentence : model.value()->spec.example_for(text::active().code()));
     if (!problem) return problem;
-    // What the model leaves to the options: the variant and the memory budget.
+    // What the model leaves to the options: the variant, the memory budget and where decoding starts.
     for (const char* name : {"variant", "max_memory_bytes"})
         if (Status s = apply_option_text(config_field(name), o.text(name), problem->config); !s) return R::failure(s.message());
+    problem->config.decode_from = o.config.decode_from;  // every layer decodes from there (cmd_trace_generation.cpp)
+    if (Status s = check_generation_options(o, problem.value()); !s) return R::failure(s.message());
     return problem;
 }
 
@@ -282,6 +309,8 @@ namespace attn::cli {
 
 Result<io::Problem> resolve_problem(ConfigOptions o) {
     using R = Result<io::Problem>;
+    if (o.model.empty())  // --generate and its settings need a model before anything else is read
+        if (Status s = check_generation_options(o, io::Problem{}); !s) return R::failure(s.message());
     const bool recipe_given = !o.text("recipe").empty() || o.given("recipe");
     if (!recipe_given) return resolve_without_recipe(std::move(o));
     const Recipe* recipe = find_recipe(o.text("recipe"));

@@ -9,6 +9,7 @@
 
 #include "app/io/problem.h"
 #include "core/config_fields.h"
+#include "core/model/sampling.h"
 
 namespace attn::cli {
 
@@ -25,6 +26,12 @@ struct ConfigOptions {
     int layer = 0;              // --layer: which of the model's layers the trace shows
     CLI::Option* sentence_option = nullptr;  // to tell --tokens "" from no --tokens
     CLI::Option* layer_option = nullptr;
+    // --generate N: with a next-token --model, N tokens generated after the sentence, each a
+    // decode step of every layer (core/model/generate.h); 0: none. --temperature, --top-k,
+    // --top-p and --sample-seed say how each is drawn (core/model/sampling.h).
+    int generate = 0;
+    SamplingSettings sampling;
+    std::vector<CLI::Option*> sampling_options;  // the four above, to tell given from default
     std::string query_values;  // --query-values "0.43,0.15,0.89; 0.55,0.87,0.66"
     std::string key_values;    // --key-values (with --value-values: cross-attention)
     std::string value_values;
@@ -54,6 +61,11 @@ Result<io::Problem> resolve_problem(ConfigOptions options);
 // The options that rebuild `config` ("--seq-len=5", "--rope", ...): every field with an
 // option, flags only when on, sizes that are 0 ("derived") and empty texts left out.
 std::vector<std::string> command_line_of(const AttentionConfig& config);
+
+// --generate and the sampling options against the problem they go with: refused without a
+// next-token --model, with --decode-from, with bad settings, or when the sentence plus N
+// tokens do not fit the model's max_len (one message each, error.generate.* / error.sample.*).
+Status check_generation_options(const ConfigOptions& options, const io::Problem& problem);
 
 // "2GiB", "512MiB", "1.5G", "1000000" -> bytes.
 Result<uint64_t> parse_byte_size(const std::string& text);
