@@ -9,6 +9,7 @@
 #include "app/gui/views/canvas/view_compare.h"
 #include "app/gui/views/inspector/view_compare_inspector.h"
 #include "app/gui/views/panels/view_compare_menu.h"
+#include "app/gui/views/panels/view_decode_notes.h"
 #include "app/gui/views/panels/view_code.h"
 #include "app/gui/views/controls/view_controls.h"
 #include "app/gui/views/dialogs/view_dialogs.h"
@@ -21,6 +22,7 @@
 #include "app/gui/views/panels/view_slide_list.h"
 #include "app/gui/views/panels/view_status.h"
 #include "app/gui/views/panels/view_timeline.h"
+#include "app/gui/views/panels/view_token_strip.h"
 #include "app/gui/views/panels/view_tour.h"
 #include "app/text/languages.h"
 
@@ -70,6 +72,9 @@ const std::vector<ViewSpec>& registered_views() {
              if (!controls_edit_b(s)) return out |= draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);
              return out |= as_b_edit(draw_controls_panel(s.compare.b, s.compare.b_results, ui, s.settings, c.computing));
          }},
+        {"Generation", false, DockSlot::TokenStrip, kBare, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
+             return draw_token_strip(s.results, ui.playback.step(), ui.canvas.chosen_head(), s.settings.light_theme);
+         }},
         {"Timeline", false, DockSlot::Bottom, kBare, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
              draw_timeline(s.results.trace.get(), ui.playback, s.settings.light_theme);
              return Actions{};
@@ -83,6 +88,7 @@ const std::vector<ViewSpec>& registered_views() {
         {"window.explanation", true, DockSlot::RightTop, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
              draw_explanation(s.results.trace.get(), ui.playback.step(), s.results.model ? s.results.model->batch_item : 0,
                               s.settings.light_theme, c.fonts, false);
+             draw_decode_notes(s.results, ui.playback.step(), ui.canvas.chosen_head());  // a decode step's row and cache
              return Actions{};
          }},
         {"window.inspector", true, DockSlot::RightBottom, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
