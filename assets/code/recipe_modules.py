@@ -191,7 +191,7 @@ class ScratchKvCache(Traced):
         attn_scores = self.keep("attn_masked", attn_scores.masked_fill(mask_bool, -torch.inf))  # article: attn_scores.masked_fill_(mask_bool, -torch.inf)  # step: attn_masked (B, H, L, S)
         scaled = self.keep("attn_scaled", attn_scores / keys.shape[-1] ** 0.5)  # trace-only
         attn_weights = self.keep("attn_weights", torch.softmax(scaled, dim=-1))  # article: attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)  # step: attn_scaled, attn_weights (B, H, L, S)
-        attn_weights = self.keep("attn_dropped", self.dropout(attn_weights))  # step: attn_dropped (B, H, L, S)
+        attn_weights = self.dropout(attn_weights)  # generation runs in eval mode: dropout does nothing here
         context_vec = self.keep("context", attn_weights @ values)  # trace-only
         context_vec = self.keep("context_split", context_vec.transpose(1, 2))  # article: context_vec = (attn_weights @ values).transpose(1, 2)  # step: context, context_split (B, L, H, d_h)
         context_vec = self.keep("concat", context_vec.contiguous().view(b, num_tokens, self.d_out))  # step: concat (B, L, E)

@@ -26,7 +26,7 @@ Result<OpenedLesson> open_slides(const std::string& slides) {
     return opened;
 }
 
-const char* kGeneration = R"("options": {"mask": "causal", "seq-len": "8", "decode-from": "3", "rope": true})";
+const char* kGeneration = R"("options": {"mask": "causal", "seq-len": "8", "hidden-dim": "8", "num-heads": "2", "decode-from": "3", "rope": true})";
 
 }  // namespace
 
@@ -69,6 +69,7 @@ TEST_CASE("a slide's decode step needs decode-from and must be one of its steps"
     REQUIRE_MESSAGE(opened.ok(), opened.error());
     CHECK(opened->slides.empty());
     REQUIRE(opened->problems.size() == 3);
+    CAPTURE(english(opened->problems[1]));
     CHECK(english(opened->problems[0]).rfind("slide 1: \"decode_step\": a decode step needs a generation", 0) == 0);
     CHECK(english(opened->problems[1]).rfind("slide 2: \"decode_step\": this generation has decode steps 1..5", 0) == 0);
     CHECK(english(opened->problems[2]).rfind("slide 3: \"decode_step\":", 0) == 0);

@@ -154,7 +154,7 @@ TEST_CASE("the window draws the token strip above the canvas, the row comparison
     for (const char* language : {"en", "zh-Hans", "zh-Hant"}) {
         CAPTURE(language);
         REQUIRE(text::set_language(language));
-        HeadlessImGui imgui(1280, 800);
+        HeadlessImGui imgui(1280, 2400);  // tall: the explanation panel shows its notes unscrolled
         AppState state = generation_state(generation(), 2);
         state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnWeights), 1.0f);
         imgui.frame(state);
@@ -169,9 +169,12 @@ TEST_CASE("the window draws the token strip above the canvas, the row comparison
         CHECK(shows(strip_text, text::tr("strip.decoded")));
         const std::string explanation = drawn_text(text::label("window.explanation"));
         CHECK(shows(explanation, text::tr("decode.row.whole")));
+        CHECK(shows(drawn_text("Generation"), text::tr("strip.row.whole")));  // the strip's short form
         state.ui.playback.set_position(state.results.trace->index_of(StepId::KCache), 1.0f);
         imgui.frame(state);
+        imgui.frame(state);
         CHECK(shows(drawn_text(text::label("window.explanation")), text::tr("decode.memory.gqa")));
+        CHECK(shows(drawn_text("Generation"), "512 KiB"));  // MHA's cache per position at a real model's sizes
     }
     REQUIRE(text::set_language("en"));
 }
