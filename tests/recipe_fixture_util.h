@@ -31,6 +31,22 @@ inline nlohmann::json case_json(const std::string& name) {
     return nlohmann::json::parse(file);
 }
 
+// The cases of tests/fixtures/recipes_decode (make_decode_fixtures.py): a recipe's
+// prefill and decode steps, each block in a folder of its own.
+inline std::filesystem::path decode_root() { return std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests" / "fixtures" / "recipes_decode"; }
+
+inline std::vector<std::string> decode_cases() {
+    std::ifstream file(decode_root() / "cases.json");
+    REQUIRE(file.good());
+    return nlohmann::json::parse(file).get<std::vector<std::string>>();
+}
+
+inline nlohmann::json decode_case_json(const std::string& name) {
+    std::ifstream file(decode_root() / name / "case.json");
+    REQUIRE_MESSAGE(file.good(), "missing fixture ", name);
+    return nlohmann::json::parse(file);
+}
+
 // The problem `attnviz trace <args>` builds (options parsed by the real option table).
 inline attn::Result<attn::io::Problem> problem_from_args(std::vector<std::string> args) {
     CLI::App app;

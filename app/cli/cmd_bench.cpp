@@ -146,6 +146,11 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
                     gui::format_ms(median(r.lines_frame_ms)).c_str(), gui::format_ms(median(r.lines_heatmap_frame_ms)).c_str(),
                     r.lines_frame_ms.size());
     }
+    out["decode_step_1024_cached_1024_16_ms"] = median(r.decode_step_ms);  // issue 30's token strip click
+    if (!json && !r.decode_step_ms.empty()) {
+        std::printf("decode step with 1024 cached tokens (E 1024, H 16), made and redrawn: %s ms (median of %zu)\n",
+                    gui::format_ms(median(r.decode_step_ms)).c_str(), r.decode_step_ms.size());
+    }
     if (json) {
         out["generate_tiny_llama_ms_median"] = median(generation->ms);
         out["generate_tiny_llama_tokens"] = generation->tokens;

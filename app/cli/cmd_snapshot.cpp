@@ -34,6 +34,7 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     sub->add_option("--compare", o.compare, text::tr("cli.help.snapshot.compare"));
     sub->add_option("--lesson", o.lesson, text::tr("cli.help.snapshot.lesson"));
     sub->add_option("--handout", o.handout, text::tr("cli.help.snapshot.handout"));
+    sub->add_option("--decode-step", o.decode_step, text::tr("cli.help.snapshot.decode_step"))->check(CLI::Range(1, 1 << 20));
     return sub;
 }
 
@@ -58,6 +59,7 @@ int run_snapshot_command(SnapshotCommand command) {
         for (const CLI::Option* option : command.config.all_options)
             if (option->count() > 0) return fail(option->get_name() + " cannot be combined with --lesson: each slide gives its configuration");
         if (command.options.step != "all") return fail("--step cannot be combined with --lesson: each slide gives its step");
+        if (command.options.decode_step > 0) return fail(Message("error.decode.step_with_lesson"));
         if (!command.options.compare.empty()) return fail("--compare cannot be combined with --lesson: each slide gives its configuration");
         // One animation of every slide's step, each slide's end held (issue 20).
         if (!command.options.handout.empty()) {
@@ -70,6 +72,12 @@ int run_snapshot_command(SnapshotCommand command) {
     }
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.message());
+    if (command.options.decode_step > 0) {  // a step of the generation --decode-from makes
+        const AttentionConfig& c = problem->config;
+        if (c.decode_from == 0) return fail(Message("error.decode.step_needs_from"));
+        if (command.options.decode_step > c.L() - c.decode_from)
+            return fail(Message("error.decode.step_range", {{"step", command.options.decode_step}, {"last", c.L() - c.decode_from}}));
+    }
     if (!command.options.animation.format.empty()) {
         if (!command.options.compare.empty()) return fail("--compare cannot be combined with --animate; draw PNGs of A | B | A - B instead");
         return gui::run_animation_snapshot(problem.value(), command.options);

@@ -101,6 +101,9 @@ struct SlideView {
     int head = -1;                       // the enlarged head; -1: every head side by side
     int batch_item = 0;
     float moment = 1.0f;                 // 0..1 inside the step's animation (1: finished)
+    // With the option decode-from P: the generation's step shown (0 the prefill, k the row
+    // P + k - 1), as the window's token strip chooses it.
+    int decode_step = 0;
     std::optional<CellAnchor> pinned;    // the inspector's cell
     std::optional<CellAnchor> followed;  // the cell followed through the steps
     std::vector<CellAnchor> highlighted;
@@ -108,7 +111,8 @@ struct SlideView {
     std::map<std::string, bool> panels;  // kPanelNames given by the slide; the others stay as they are
     std::vector<std::string> elements;   // kElementIds the slide points at ("highlight"): a tour slide
     bool operator==(const SlideView& o) const {
-        return step == o.step && head == o.head && batch_item == o.batch_item && moment == o.moment && pinned == o.pinned &&
+        return step == o.step && head == o.head && batch_item == o.batch_item && moment == o.moment &&
+               decode_step == o.decode_step && pinned == o.pinned &&
                followed == o.followed && highlighted == o.highlighted && annotations == o.annotations && panels == o.panels &&
                elements == o.elements;
     }

@@ -16,7 +16,7 @@ namespace attn::lesson {
 inline const std::vector<std::string> kLessonFields = {"version", "title", "language", "minutes", "slides"};
 inline const std::vector<std::string> kSlideFields = {
     "title", "note",    "model",    "recipe",   "sentence",    "layer",       "options",
-    "step",  "head",    "batch_item", "moment", "pinned",      "followed",    "highlighted", "annotations", "panels",
+    "step",  "head",    "batch_item", "moment", "decode_step", "pinned",      "followed",    "highlighted", "annotations", "panels",
     "highlight"};
 inline const std::vector<std::string> kCellFields = {"step", "panel", "row", "col", "part"};
 inline const std::vector<std::string> kAnnotationFields = {"kind", "colour", "cell", "points"};

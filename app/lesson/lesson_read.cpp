@@ -221,6 +221,7 @@ Why read_slide_field(const std::string& key, const Json& value, Slide& slide) {
     if (key == "head") return read_head(value, view.head);
     if (key == "batch_item") return read_int(value, 0, 1 << 16, view.batch_item);
     if (key == "moment") return read_float(value, 0.0, 1.0, view.moment);
+    if (key == "decode_step") return read_int(value, 0, 1 << 16, view.decode_step);
     if (key == "pinned") return read_cell(value, view.step, view.pinned.emplace());
     if (key == "followed") return read_cell(value, view.step, view.followed.emplace());
     const auto cell = [&](const Json& item, CellAnchor& out) { return read_cell(item, view.step, out); };

@@ -80,6 +80,7 @@ void put_view(const SlideView& v, Json& j, std::vector<std::string>& drawings) {
     if (v.head != absent.head) j["head"] = v.head;
     if (v.batch_item != absent.batch_item) j["batch_item"] = v.batch_item;
     if (v.moment != absent.moment) j["moment"] = number(v.moment);
+    if (v.decode_step != absent.decode_step) j["decode_step"] = v.decode_step;
     if (v.pinned) j["pinned"] = cell_json(*v.pinned);
     if (v.followed) j["followed"] = cell_json(*v.followed);
     if (!v.highlighted.empty()) {

@@ -156,9 +156,13 @@ TEST_CASE("the registry's list is one line per view, with no branch in its rows"
 
 TEST_CASE("every registered view draws something over every step and head") {
     HeadlessImGui imgui(1280, 800);
-    for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
-        AppState state = state_for(masked(sized(4, 6, 3), mask));
+    for (int config = 0; config < 3; ++config) {
+        // No mask, a causal one, and a generation (the token strip is drawn only with one).
+        AttentionConfig c = masked(sized(4, 6, 3), config == 0 ? MaskKind::None : MaskKind::Causal);
+        if (config == 2) c.decode_from = 3;
+        AppState state = state_for(c);
         REQUIRE(state.results.trace);
+        CHECK((state.results.decode != nullptr) == (config == 2));
         state.ui.code.show = true;  // the code panel is drawn only when View > PyTorch code shows it
         state.jobs.lesson.open = true;  // the slide list is drawn only while a lesson is being made
         for (int step = 0; step < state.ui.playback.step_count(); ++step) {
@@ -169,7 +173,7 @@ TEST_CASE("every registered view draws something over every step and head") {
                 CAPTURE(step);
                 CAPTURE(head);
                 for (const ViewSpec& view : registered_views()) {
-                    if (!view.window) continue;
+                    if (!view.window || (view.slot == DockSlot::TokenStrip && !state.results.decode)) continue;
                     CAPTURE(view.window);
                     CHECK_FALSE(drawn_text(window_name(view)).empty());
                 }

@@ -135,7 +135,7 @@ static Status prepare_compare(AppState& state, const std::string& b_options) {
 
 Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions& options, AppState& state,
                               std::vector<int>& steps) {
-    ComputeResult computed = ComputeWorker::compute(problem, 0, 512, std::nullopt, {}, options.overview);
+    ComputeResult computed = ComputeWorker::compute(problem, 0, 512, std::nullopt, {}, options.overview, options.decode_step);
     if (!computed.error.empty()) return Status::failure(computed.error);
     std::string unknown;
     if (!steps_to_draw(*computed.trace, options.step, steps, unknown)) return Status::failure(unknown);

@@ -31,6 +31,7 @@ struct SnapshotOptions {
     std::string handout;        // --handout FILE.pdf with --lesson: a printable PDF, one page per slide
     bool overview = false;      // --overview: View > Overview's grid of every layer and head, as DIR/overview.png
     std::string compare;        // --compare "OPTIONS": B's options on top of A's; pictures of A | B | A − B
+    int decode_step = 0;        // --decode-step K (with --decode-from P): decode step K instead of the prefill
 };
 // `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.
 // Returns 0, or 2 with one line on stderr.

@@ -42,6 +42,7 @@ struct Actions {
     std::optional<bool> compare_edit_b;     // the switch: true edits B, false A
     std::string compare_contrast;           // a Compare menu row's id (compare_contrasts.h)
     bool compare_b_changed = false;         // post B's compute request
+    int decode_step = -1;                   // the token strip's click: show this decode step (state/decode_choice.h)
 
     // Edits of the state, each set only when the view changed something. The views of
     // one dock slot start from the same state, so two edits of one part cannot be
@@ -74,6 +75,7 @@ struct Actions {
         if (!compare_edit_b) compare_edit_b = other.compare_edit_b;
         if (compare_contrast.empty()) compare_contrast = std::move(other.compare_contrast);
         compare_b_changed |= other.compare_b_changed;
+        if (decode_step < 0) decode_step = other.decode_step;
         if (!compare_b_edit) compare_b_edit = std::move(other.compare_b_edit);
         toggle_pointer |= other.toggle_pointer;
         toggle_pen |= other.toggle_pen;

@@ -71,6 +71,7 @@ lesson::Slide capture_slide(const AppState& state, std::string title, std::strin
     view.head = ui.canvas.enlarged_head;
     view.batch_item = state.session.batch_item;
     view.moment = ui.playback.progress();
+    view.decode_step = state.results.decode ? state.results.decode_step : 0;
     view.pinned = anchor_of(state.results, ui.canvas.pinned);
     view.panels = {{"storage", ui.show_storage}, {"code", ui.code.show}};
     return slide;

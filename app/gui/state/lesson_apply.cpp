@@ -11,6 +11,7 @@ ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& opened) {
     Session session;
     init_from_problem(session, opened.problem);
     session.batch_item = slide.view.batch_item;
+    session.decode_step = slide.view.decode_step;  // the generation's step (token strip)
     state.session = std::move(session);
     for (const auto& [name, open] : slide.view.panels) {
         if (name == "storage") state.ui.show_storage = open;
@@ -32,6 +33,7 @@ ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& opened) {
     ComputeRequest request;
     request.prebuilt = std::make_shared<const io::Problem>(opened.problem);
     request.batch_item = slide.view.batch_item;
+    request.decode_step = slide.view.decode_step;
     request.focus_step = slide.view.step;
     request.colour_scale = colour_scale_of(state.settings);
     return request;

@@ -18,6 +18,7 @@
 #include "app/gui/views/canvas/view_canvas_panel.h"
 #include "app/gui/views/panels/view_presenter.h"
 #include "app/gui/views/panels/view_title_strip.h"
+#include "app/gui/views/panels/view_token_strip.h"
 #include "app/gui/views/panels/view_tour.h"
 #include "app/gui/views/view_registry.h"
 #include "app/text/languages.h"
@@ -105,6 +106,17 @@ void draw_slot(DockSlot slot, AppState& state, UiState& ui, const FrameContext& 
     apply_edits(state, out);
 }
 
+// With a generation on screen, the token strip (view_token_strip.h) along the top of
+// `canvas`, which keeps the rest. Compare mode's columns have no strip.
+Rect token_strip_above(AppState& state, UiState& ui, const FrameContext& ctx, Rect canvas, Actions& out) {
+    const float strip_h = state.compare.on ? 0.0f : std::min(token_strip_height(state.results, ui.playback.step()), canvas.h * 0.5f);
+    if (strip_h <= 0.0f) return canvas;
+    draw_slot(DockSlot::TokenStrip, state, ui, ctx, Rect{canvas.x, canvas.y, canvas.w, strip_h}, out);
+    canvas.y += strip_h;
+    canvas.h -= strip_h;
+    return canvas;
+}
+
 // Presentation's footer: the step's explanation, as large as it fits in at most a third of
 // the screen; longer ones take smaller type (down to 80%), and when even that is too long
 // the footer scrolls and shows its scrollbar, so a cut-off text is never mistaken for all.
@@ -155,7 +167,7 @@ void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext
     FrameContext canvas_ctx = ctx;
     canvas_ctx.key_beside = fit.beside;
     canvas_ctx.canvas_type = fit.canvas_type;
-    draw_slot(DockSlot::Center, state, ui, canvas_ctx, fit.beside ? left : under, out);
+    draw_slot(DockSlot::Center, state, ui, canvas_ctx, token_strip_above(state, ui, ctx, fit.beside ? left : under, out), out);
     if (fit.beside) {
         const ImVec2 pad = ImGui::GetStyle().WindowPadding;
         place_window(left.w, header_h, side_w, h - header_h);
@@ -215,7 +227,7 @@ void docked(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx,
     if (lesson.list.w > 0.0f) draw_slot(DockSlot::SlideList, state, ui, ctx, lesson.list, out);
     const CenterSplit center = split_center(lesson.rest, ui.code.show && !ctx.offscreen, fs, bar);
     if (center.code.w > 0.0f) draw_slot(DockSlot::BesideCanvas, state, ui, ctx, center.code, out);
-    draw_slot(DockSlot::Center, state, ui, ctx, center.canvas, out);
+    draw_slot(DockSlot::Center, state, ui, ctx, token_strip_above(state, ui, ctx, center.canvas, out), out);
     if (d.side.left_collapsed) controls_tab(d.tab, ui.controls_open, fs);
     if (!d.side.left_collapsed || ui.controls_open) draw_slot(DockSlot::Left, state, ui, ctx, d.left, out);
     draw_slot(DockSlot::Bottom, state, ui, ctx, d.bottom, out);

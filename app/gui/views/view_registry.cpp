@@ -8,6 +8,7 @@
 #include "app/gui/views/compare_slots.h"
 #include "app/gui/views/dialogs/view_dialogs.h"
 #include "app/gui/views/panels/view_code.h"
+#include "app/gui/views/panels/view_decode_notes.h"
 #include "app/gui/views/panels/view_compare_menu.h"
 #include "app/gui/views/panels/view_explain.h"
 #include "app/gui/views/panels/view_hint.h"
@@ -17,6 +18,8 @@
 #include "app/gui/views/panels/view_slide_list.h"
 #include "app/gui/views/panels/view_status.h"
 #include "app/gui/views/panels/view_timeline.h"
+#include "app/gui/views/panels/view_token_strip.h"
+#include "app/gui/views/panels/view_token_strip.h"
 #include "app/gui/views/panels/view_tour.h"
 #include "app/text/languages.h"
 
@@ -52,6 +55,10 @@ Actions code_panel(const AppState& s, UiState& ui, const FrameContext& c, const 
 Actions slide_list(const AppState& s, UiState&, const FrameContext& c, const Rect&) {
     return draw_slide_list(s.jobs.lesson, c.thumbnails, s.settings.light_theme);
 }
+// The generation's tokens above the canvas (view_token_strip.h).
+Actions token_strip(const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
+    return draw_token_strip(s.results, ui.playback.step(), ui.canvas.chosen_head(), s.settings.light_theme);
+}
 Actions timeline(const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
     draw_timeline(s.results.trace.get(), ui.playback, s.settings.light_theme);
     return Actions{};
@@ -65,6 +72,7 @@ Actions first_run_hint(const AppState& s, UiState& ui, const FrameContext&, cons
 Actions explanation(const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
     draw_explanation(s.results.trace.get(), ui.playback.step(), s.results.model ? s.results.model->batch_item : 0,
                      s.settings.light_theme, c.fonts, false);
+    draw_decode_notes(s.results, ui.playback.step(), ui.canvas.chosen_head());  // a decode step's row and cache
     return Actions{};
 }
 Actions status_line(const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {
@@ -91,6 +99,7 @@ const std::vector<ViewSpec>& registered_views() {
         {"window.code",        true,  DockSlot::BesideCanvas, 0,                    false, false, code_panel},
         {"lesson.list.window", true,  DockSlot::SlideList,    0,                    false, true,  slide_list},
         {"window.controls",    true,  DockSlot::Left,         kNoScrollbar,         false, false, draw_controls_slot},
+        {"Generation",         false, DockSlot::TokenStrip,   kBare,                false, false, token_strip},
         {"Timeline",           false, DockSlot::Bottom,       kBare,                false, false, timeline},
         {nullptr,              false, DockSlot::AboveBottom,  0,                    false, true,  first_run_hint},
         {"window.explanation", true,  DockSlot::RightTop,     0,                    false, false, explanation},

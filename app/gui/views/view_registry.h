@@ -40,6 +40,7 @@ enum class DockSlot {
     MenuBar,      // the main menu bar along the top (the view opens it itself)
     Dialogs,      // modal popups over everything (the view opens them itself)
     Center,       // the canvas
+    TokenStrip,   // above the canvas, with --decode-from: the prompt and the decoded tokens (view_token_strip.h)
     BesideCanvas, // right of or under the canvas, when shown (the code panel; split_center, layout.h)
     SlideList,    // left of the canvas while a lesson is being made (split_slide_list, layout.h)
     Left,         // the controls column; folds into a tab when the window is narrow

@@ -3,6 +3,7 @@
 //   (heatmap pieces: view_canvas_cells.cpp; axis labels: view_canvas_labels.cpp)
 //   draw_canvas          header line, split, result, sources, legend, strip, mouse
 #include "app/gui/views/canvas/view_canvas.h"
+#include "app/gui/views/canvas/view_canvas_cache.h"
 #include "app/gui/views/canvas/view_canvas_focus.h"
 #include "app/gui/views/canvas/view_canvas_follow.h"
 #include "app/gui/views/canvas/view_weight_lines.h"
@@ -574,6 +575,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     const ResultDrawn drawn = draw_result_and_sources(p, ui, body, bands);
 
     draw_painted_cells(p, drawn);
+    draw_new_cache_rows(p, drawn);  // k_cache / v_cache: the rows this step appended (view_canvas_cache.h)
     ui.placed = placed_matrices(frame, drawn);  // the pen's drawings follow them (view_annotations.h)
     // Numbers that do not fit are hidden for the whole step, and the canvas says so: on the
     // caption line when it has room, else under the picture.

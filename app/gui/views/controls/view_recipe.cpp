@@ -26,7 +26,7 @@ Actions draw_recipe_menu_items(const Session& session) {
         }
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", text::trf("recipe.menu.tip", {{"description", text::render(recipe.description)},
-                                                                  {"article", recipe.article}}).c_str());
+                                                                  {"article", recipe.article.empty() ? recipe.source_file : recipe.article}}).c_str());
     }
     return out;
 }

@@ -124,6 +124,7 @@ void record_slot_element(ElementRects& elements, DockSlot slot, const Rect& area
         case DockSlot::RightBottom: elements.record("inspector", area); return;
         case DockSlot::Dialogs:
         case DockSlot::SlideList:  // the lesson being made's slide list: not a part a tour points at
+        case DockSlot::TokenStrip:  // shown only with a generation
         case DockSlot::AboveBottom:
         case DockSlot::StatusBar: return;  // floating, or not a part a tour points at
     }
