@@ -87,7 +87,7 @@ TEST_CASE("G opens the slide grid; arrows move the frame by columns and rows, En
     presses = {{GLFW_KEY_ESCAPE, 0}};
     CHECK(slide_grid_keys(presses, ui.present, 10) == -1);
     CHECK_FALSE(ui.present.grid);
-    CHECK(slide_grid_columns(1) == 1);
+    CHECK(slide_grid_columns(2) == 2);
     CHECK(slide_grid_columns(30) * slide_grid_columns(30) * 3 >= 30 * 4);
 }
 

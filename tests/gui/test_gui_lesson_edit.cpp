@@ -75,7 +75,7 @@ TEST_CASE("capture_slide after apply_slide gives every shipped slide back, field
             show(state, slide);
             lesson::Slide got = capture_slide(state, slide.slide.title, slide.slide.note);
             got.number = want.number;
-            CHECK(write_lesson(lesson::Lesson{1, "", "en", {got}}) == write_lesson(lesson::Lesson{1, "", "en", {want}}));
+            CHECK(write_lesson(lesson::Lesson{1, "", "en", 0, {got}}) == write_lesson(lesson::Lesson{1, "", "en", 0, {want}}));
             ++slides;
         }
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "app/gui/state/lesson_apply.h"
 #include "core/recipe.h"
 
 namespace attn::gui {
@@ -67,7 +68,7 @@ lesson::Slide capture_slide(const AppState& state, std::string title, std::strin
     view.annotations.erase(std::remove_if(view.annotations.begin(), view.annotations.end(),
                                           [&](const lesson::Annotation& a) { return elsewhere(a.cell); }),
                            view.annotations.end());
-    view.followed = anchor_of(state.results, ui.canvas.follow.cell);
+    view.followed = ui.canvas.follow.cell.valid() ? anchor_of(state.results, ui.canvas.follow.cell) : unplaced_follow(state);
     view.head = ui.canvas.enlarged_head;
     view.batch_item = state.session.batch_item;
     view.moment = ui.playback.progress();

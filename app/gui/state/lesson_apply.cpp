@@ -96,4 +96,15 @@ void show_pending_slide(AppState& state) {
     state.ui.lesson.marks = view;
 }
 
+std::optional<lesson::CellAnchor> unplaced_follow(const AppState& state) {
+    const std::optional<lesson::CellAnchor>& followed = state.ui.lesson.marks.followed;
+    if (!followed || state.ui.canvas.follow.cell.valid() || cell_of(state.results, *followed).valid()) return std::nullopt;
+    return followed;
+}
+
+void place_pending_follow(AppState& state) {
+    const std::optional<lesson::CellAnchor>& followed = state.ui.lesson.marks.followed;
+    if (followed && !state.ui.canvas.follow.cell.valid()) state.ui.canvas.follow.cell = cell_of(state.results, *followed);
+}
+
 }  // namespace attn::gui

@@ -113,6 +113,7 @@ void take_news(AppState& state, WindowParts& parts) {
     if (std::optional<CompletedModel> done = parts.worker.take_model(); done && done->trace == state.results.trace) {
         state.results.model = std::move(done->model);
         parts.cache->adopt_completed(state.results.model);  // textures already baked stay
+        place_pending_follow(state);  // a slide's followed cell on a step built only now
     }
     take_compare_news(state, parts, glfwGetTime());
     if (const float scale = monitor_content_scale(parts.window); scale != parts.content_scale) {  // another monitor
