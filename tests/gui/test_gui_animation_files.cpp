@@ -182,9 +182,11 @@ TEST_CASE("a GIF decodes with giflib to its frames, size, delays and loop, writt
     CHECK(gif.delays[0] == 100);
     CHECK(gif.delays[1] + gif.delays[2] == 7);
     CHECK(gif.delays[3] == 93);
+    // Held frames (the first and the last) are exact but for the palette; frames shown for
+    // 1/30 s may lag what they stand for by the writer's 12 levels while the picture moves.
     for (size_t i = 0; i < 4; ++i) {
         CAPTURE(i);
-        CHECK(largest_difference(gif.rgb[i], frames[i]) <= 8);
+        CHECK(largest_difference(gif.rgb[i], frames[i]) <= (i == 0 || i == 3 ? 8 : 12 + 8));
     }
 }
 

@@ -28,14 +28,15 @@ namespace {
 struct Glyph {
     unsigned codepoint = 0;
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    float zero_advance = 0;  // the width of a '0' at the size it was drawn (the canvas fits numbers by it)
 };
 
 // Every glyph drawn into any window's list this frame (see text_of in headless_imgui.h).
 std::vector<Glyph> drawn_glyphs() {
-    std::map<std::pair<float, float>, unsigned> glyph_at;
+    std::map<std::pair<float, float>, std::pair<const ImFontGlyph*, const ImFont*>> glyph_at;
     for (const ImFont* font : ImGui::GetIO().Fonts->Fonts)
         for (const ImFontGlyph& g : font->Glyphs)
-            if (g.Visible) glyph_at[{g.U0, g.V0}] = g.Codepoint;
+            if (g.Visible) glyph_at[{g.U0, g.V0}] = {&g, font};
     std::vector<Glyph> out;
     for (const ImGuiWindow* w : GImGui->Windows) {
         if (!w->Active) continue;
@@ -43,7 +44,10 @@ std::vector<Glyph> drawn_glyphs() {
         for (int i = 0; i + 3 < v.Size; ++i) {
             const auto it = glyph_at.find({v[i].uv.x, v[i].uv.y});
             if (it == glyph_at.end()) continue;
-            out.push_back({it->second, v[i].pos.x, v[i].pos.y, v[i + 2].pos.x, v[i + 2].pos.y});
+            const ImFontGlyph& g = *it->second.first;
+            const ImFontGlyph* zero = it->second.second->FindGlyph('0');
+            const float scale = g.Y1 > g.Y0 ? (v[i + 2].pos.y - v[i].pos.y) / (g.Y1 - g.Y0) : 0.0f;
+            out.push_back({g.Codepoint, v[i].pos.x, v[i].pos.y, v[i + 2].pos.x, v[i + 2].pos.y, zero ? zero->AdvanceX * scale : 0.0f});
             i += 3;
         }
     }
@@ -67,17 +71,17 @@ MatrixNumbers numbers_in(const PlacedMatrix& m, const std::vector<Glyph>& glyphs
     for (int r = 0; r < m.rows; ++r)
         for (int c = 0; c < m.cols; ++c) {
             const float x = m.rect.x + c * cw, y = m.rect.y + r * ch;
-            float left = 1e9f, right = -1e9f, digit = 0;
+            float digit = 0, width = 0;  // width: as many '0's as the number has characters
             for (const Glyph& g : glyphs) {
                 const float gx = (g.x0 + g.x1) * 0.5f, gy = (g.y0 + g.y1) * 0.5f;
                 if (!in_number(g.codepoint) || gx < x || gx > x + cw || gy < y || gy > y + ch) continue;
-                left = std::min(left, g.x0), right = std::max(right, g.x1);
+                width += g.zero_advance;
                 if (is_digit(g.codepoint)) digit = std::max(digit, g.y1 - g.y0);
             }
             if (digit <= 0) continue;
             ++out.cells_with_numbers;
             out.digit_h = std::min(out.digit_h, digit);
-            out.width_bound = std::min(out.width_bound, digit * (cw - 2.0f) / std::max(1.0f, right - left));
+            out.width_bound = std::min(out.width_bound, digit * (cw - 2.0f) / std::max(1.0f, width));
         }
     return out;
 }
@@ -172,16 +176,17 @@ TEST_CASE("while presenting, the pen's palette sits in the title strip, over nei
         state.ui.presentation = true;
         state.ui.present.pen = true;
         ui.frame(state, true);
+        ui.frame(state, true);  // the palette sizes itself to its contents on its first frame
         const ImGuiWindow* palette = drawn_window("##pen_palette");
         const ImGuiWindow* strip = drawn_window("##title_strip");
-        const ImGuiWindow* footer = drawn_window("##present_footer");
+        const ImGuiWindow* footer = drawn_window("##present_footer");  // the explanation: under or beside the picture
         REQUIRE(palette != nullptr);
         REQUIRE(strip != nullptr);
         REQUIRE(footer != nullptr);
         CAPTURE(i);
         CHECK(palette->Pos.y + palette->Size.y <= strip->Pos.y + strip->Size.y + 0.5f);
         CHECK(palette->Pos.x + palette->Size.x <= 1024.5f);
-        CHECK(palette->Pos.y + palette->Size.y <= footer->Pos.y);
+        CHECK(palette->Pos.y + palette->Size.y <= footer->Pos.y + 0.5f);
         for (const PlacedMatrix& m : state.ui.canvas.placed) CHECK(palette->Pos.y + palette->Size.y <= m.rect.y);
         // The title's glyphs stay left of the palette.
         for (const Glyph& g : drawn_glyphs())

@@ -154,8 +154,9 @@ ProductLayout layout_product(int rows, int in, const std::vector<int>& group_col
             if (in_h > row_h) in_h = row_h = avail_h / (frows + fin);
         }
         if (!bias || pass == 5) break;
-        // At least as tall as a row of W^T: many short X rows must not squash b to a line.
-        const float fitted = std::clamp(std::min(wide_bias_h, std::max(row_h * 1.5f, in_h)), 3.0f, style.max_cell * 0.6f);
+        // At least as tall as a row of W^T: many short X rows must not squash b to a line;
+        // never taller than a row of the result (b is an operand).
+        const float fitted = std::clamp(std::min({wide_bias_h, std::max(row_h * 1.5f, in_h), row_h}), 3.0f, style.max_cell * 0.6f);
         if (std::fabs(fitted - bias_h) < 0.25f) break;
         bias_h = fitted;
     }

@@ -187,7 +187,8 @@ NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float 
     // the type's size), at most twice the body text, and shrink only as far as the cell's
     // width needs, a pixel at a time.
     float largest = p.small_size();
-    if (p.f->presentation) largest = std::max(largest, std::min(cell_h * 0.4f / 0.73f, 2.0f * p.font_size()));
+    const float body = p.f->fonts.regular ? p.f->fonts.regular->FontSize : p.font_size();  // the explanation's type
+    if (p.f->presentation) largest = std::max(largest, std::min(cell_h * 0.4f / 0.73f, 2.0f * body));
     const float smallest = std::max(8.0f, p.small_size() * 0.6f);
     const float step_px = p.f->presentation ? 1.0f : std::max(1.0f, largest * 0.1f);
     for (float font = largest; font >= smallest - 0.01f; font -= step_px) {
