@@ -87,6 +87,23 @@ TEST_CASE("a click on a later token makes only the missing steps against the kep
     CHECK(state.results.decode_step == 3);
 }
 
+TEST_CASE("a click builds the step on screen first; the worker completes the other steps as it does its own") {
+    AppState state = generation_state(generation());
+    state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnWeights), 1.0f);
+    REQUIRE(show_decode_step(state, 2, 0.0).empty());
+    REQUIRE(state.results.model);
+    CHECK_FALSE(state.results.model->complete());  // only attn_weights and what it reads
+    CHECK(state.results.model->steps[static_cast<size_t>(state.results.trace->index_of(StepId::AttnWeights))].built);
+    ComputeWorker worker;
+    worker.complete_later(state.results.trace, state.results.model);
+    worker.finish_model();
+    worker.wait_until_idle();
+    const std::optional<CompletedModel> done = worker.take_model();
+    REQUIRE(done.has_value());
+    CHECK(done->trace == state.results.trace);  // the window adopts it (entry.cpp's take_news)
+    CHECK(done->model->complete());
+}
+
 TEST_CASE("a decode row equals the whole pass's row within the README's tolerances") {
     for (DType dtype : {DType::Float32, DType::BFloat16}) {
         CAPTURE(static_cast<int>(dtype));

@@ -72,6 +72,14 @@ std::optional<CompletedModel> ComputeWorker::take_model() {
     return out;
 }
 
+void ComputeWorker::complete_later(std::shared_ptr<const Trace> trace, std::shared_ptr<const DisplayModel> model) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (pending_.has_value() || finished_.load() != posted_.load()) return;  // a newer trace is coming
+    last_generation_ = posted_.load();
+    last_trace_ = std::move(trace);
+    last_model_ = std::move(model);
+}
+
 void ComputeWorker::wait_until_idle() {
     std::unique_lock<std::mutex> lock(mutex_);
     idle_.wait(lock, [this] { return !busy(); });
@@ -126,7 +134,8 @@ void ComputeWorker::complete_model_locked(std::unique_lock<std::mutex>& lock) {
         done = false;  // e.g. out of memory: the window keeps the partial model
     }
     lock.lock();
-    if (done && !pending_.has_value() && last_generation_ == generation) {
+    // last_trace_ too: the window may have handed over a model of its own meanwhile (complete_later).
+    if (done && !pending_.has_value() && last_generation_ == generation && last_trace_ == trace) {
         last_model_ = model;
         ready_model_ = CompletedModel{generation, trace, std::move(model)};
     }
@@ -146,7 +155,7 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
                 result.error = run.message();
                 return result;
             }
-            result = decode_step_result(run.value(), decode_step, batch_item, max_extent, colour_scale);
+            result = decode_step_result(run.value(), decode_step, batch_item, max_extent, colour_scale, focus_step);
             result.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             return result;
         }

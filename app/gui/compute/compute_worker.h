@@ -90,6 +90,10 @@ public:
     void finish_model();
     // The completed model of the newest result, once; nullopt when none is new.
     std::optional<CompletedModel> take_model();
+    // A result the window made itself (a token strip click, state/decode_choice.h) whose
+    // model holds only the step on screen becomes the one finish_model completes, as if
+    // this worker had handed it over. Does nothing while a request is on its way.
+    void complete_later(std::shared_ptr<const Trace> trace, std::shared_ptr<const DisplayModel> model);
     // True while the newest request, or finishing its model, is not done.
     bool busy() const { return finished_.load() != posted_.load() || finishing_.load(); }
     // Blocks until busy() is false (tests, and callers without a frame loop).

@@ -55,15 +55,16 @@ std::vector<std::string> decode_key_tokens(const DecodeRun& run, int step, int b
 }
 
 ComputeResult decode_step_result(std::shared_ptr<DecodeRun> run, int step, int batch_item, int max_extent,
-                                 ColourScale colour_scale) {
+                                 ColourScale colour_scale, std::optional<StepId> focus) {
     ComputeResult result;
     step = std::clamp(step, 0, run->made());
     result.trace = run->traces[static_cast<size_t>(step)];
     result.query_tokens = decode_query_tokens(*run, step, batch_item);
     result.key_tokens = decode_key_tokens(*run, step, batch_item);
     colour_scale.difference_from_float32 = false;  // a decode step is shown as computed
+    const int focus_index = focus ? result.trace->index_of(*focus) : kAllSteps;  // -1 (absent): all
     result.model = std::make_shared<const DisplayModel>(
-        build_display_model(*result.trace, result.query_tokens, result.key_tokens, batch_item, max_extent, kAllSteps, colour_scale));
+        build_display_model(*result.trace, result.query_tokens, result.key_tokens, batch_item, max_extent, focus_index, colour_scale));
     result.decode_rows = compare_decode_row(*result.trace, *run->whole, batch_item);
     result.decode = std::move(run);
     result.decode_step = step;

@@ -42,9 +42,10 @@ Result<int> decode_up_to(DecodeRun& run, int step);
 std::vector<std::string> decode_query_tokens(const DecodeRun& run, int step, int b);
 std::vector<std::string> decode_key_tokens(const DecodeRun& run, int step, int b);
 // What the window draws for decode step `step` (made already): its trace, a display model
-// of every step (one row is quick to build), its tokens and its row beside the whole
-// pass's (decode_rows.h), with `run` kept in the result.
+// (only `focus` and what it reads when given, as the worker builds one; the worker
+// completes it later, ComputeWorker::complete_later), its tokens and its row beside the
+// whole pass's (decode_rows.h), with `run` kept in the result.
 ComputeResult decode_step_result(std::shared_ptr<DecodeRun> run, int step, int batch_item, int max_extent,
-                                 ColourScale colour_scale);
+                                 ColourScale colour_scale, std::optional<StepId> focus = std::nullopt);
 
 }  // namespace attn::gui

@@ -59,9 +59,9 @@ std::vector<double> time_frames(OffscreenRenderer& renderer, AppState& state, He
 // frame times with L tokens and H heads (`weights_as` "heatmap": the same step as heatmaps, the reference).
 std::vector<double> compare_changes(int width, int height, int seq_len, int hidden_dim, int num_heads);
 std::vector<double> lines_frames(int width, int height, int seq_len, int num_heads, int frames, const std::string& weights_as);
-// Issue 30: the token strip's click on the decode step after `cached` positions at E, H
-// (attention weights on screen): the step made against the kept cache and the window drawn,
-// `clicks` times (each time the step is dropped first, so it is made again, not recalled).
+// Issue 30: the token strip's clicks on the next token after `cached` positions at E, H
+// (attention weights on screen): each step made against the kept cache (one row, the step
+// on screen's display model) and the window drawn, `clicks` times.
 std::vector<double> decode_step_clicks(int width, int height, int cached, int hidden_dim, int num_heads, int clicks);
 
 // Runs the benchmark on `problem`. Returns 0, or 2 with one line already on stderr.

@@ -87,7 +87,7 @@ std::vector<double> decode_step_clicks(int width, int height, int cached, int hi
     OffscreenRenderer renderer(width, height, 1.0f, false);
     HeatmapCache cache;
     AppState state;
-    ComputeRequest request = weights_request(cached + 1, hidden_dim, num_heads);
+    ComputeRequest request = weights_request(cached + clicks + 1, hidden_dim, num_heads);
     request.config.mask = MaskKind::Causal;
     request.config.decode_from = cached;  // the prefill fills the cache with `cached` positions
     ComputeResult prefill = ComputeWorker::compute(request, 1);
@@ -96,9 +96,9 @@ std::vector<double> decode_step_clicks(int width, int height, int cached, int hi
     accept_result(state, std::move(prefill), 0.0);
     state.ui.playback.set_position(std::max(0, state.results.trace->index_of(StepId::AttnWeights)), 1.0f);
     for (int click = 0; click <= clicks; ++click) {  // click 0 bakes textures and glyphs, untimed
-        state.results.decode->traces.resize(1);  // drop the step: it is made again, one row against the cache
+        // The next token: one new row against the kept cache of cached + click positions.
         const auto start = Clock::now();
-        if (!show_decode_step(state, 1, 0.0).empty()) return times;
+        if (!show_decode_step(state, click + 1, 0.0).empty()) return times;
         cache.reset(state.results.model, canvas_palette(false).masked);  // the window re-bakes on a new model
         render_state(renderer, state, cache, SnapshotLayout::FullWindow);
         gl::finish();

@@ -10,8 +10,9 @@ namespace attn::gui {
 
 // Shows decode step `step` (0 the prefill, k the row P + k - 1; clamped) of
 // state.results.decode through accept_result, and keeps the choice in the session so a
-// recomputed trace stays on it. Returns why it could not (empty when shown, or when there
-// is no generation on screen).
+// recomputed trace stays on it. Its display model holds the step on screen (and what it
+// reads): the caller hands it to the worker to complete (ComputeWorker::complete_later).
+// Returns why it could not (empty when shown, or when there is no generation on screen).
 Message show_decode_step(AppState& state, int step, double now);
 
 }  // namespace attn::gui

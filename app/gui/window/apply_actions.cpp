@@ -27,8 +27,10 @@ void present_full_screen(AppState& state, WindowParts& parts, double now) {
 void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double now) {
     apply_edits(state, actions);
     if (actions.config_changed) post_request(state, parts, now);
-    if (actions.decode_step >= 0)  // the token strip: made here against the kept cache, no new request
+    if (actions.decode_step >= 0) {  // the token strip: made here against the kept cache, no new request
         if (Message why = show_decode_step(state, actions.decode_step, now); !why.empty()) set_status(state.ui, why, now);
+        else parts.worker.complete_later(state.results.trace, state.results.model);  // the other steps, in the background
+    }
     apply_compare_actions(state, actions, parts, now);
     // Presenting (present_keys.h): the pen's drawings go into the slide they were drawn on.
     keep_slide_drawings(state.ui, parts.lesson, parts.slide_index);
