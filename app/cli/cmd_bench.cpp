@@ -152,8 +152,6 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
                     gui::format_ms(median(r.decode_step_ms)).c_str(), r.decode_step_ms.size());
     }
     if (json) {
-        out["generate_tiny_llama_ms_median"] = median(generation->ms);
-        out["generate_tiny_llama_tokens"] = generation->tokens;
         std::printf("%s\n", out.dump().c_str());
     } else {
         std::printf("slowest step median: %s ms (%dx%d, %s)\n", gui::format_ms(slowest).c_str(), r.width, r.height, r.renderer.c_str());

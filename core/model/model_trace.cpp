@@ -63,6 +63,7 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
 
     Trace trace;
     trace.config = config;
+    trace.block = shown.attention.block;  // a decode step's rows against the cache (decode_position)
     trace.parameters = shown.attention.parameters;
     trace.fully_masked_rows = shown.attention.fully_masked_rows;
     TraceModelInfo& info = trace.model;
