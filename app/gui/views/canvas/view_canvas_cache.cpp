@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 
 namespace attn::gui {
 

@@ -9,9 +9,9 @@
 #include "app/gui/display/colormap.h"
 #include "app/gui/display/format.h"
 #include "app/gui/views/panels/view_token_strip.h"
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/fonts_theme.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/fonts_theme.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 #include "core/kv_cache.h"
 

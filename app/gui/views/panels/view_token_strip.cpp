@@ -5,8 +5,8 @@
 #include <string>
 
 #include "app/gui/views/panels/view_decode_notes.h"
-#include "app/gui/window/fonts_theme.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/fonts_theme.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 #include "core/kv_cache.h"
 
