@@ -65,6 +65,26 @@ static int open_window(const CLI::App& app, attn::cli::ConfigOptions& window, co
 }
 #endif
 
+// "attnviz 0.1.0" and, for a teacher looking for the lessons, where the data is.
+static void add_version_flag(CLI::App& app) {
+    app.set_version_flag("--version", std::function<std::string()>([] {
+        const std::string data = attn::io::data_dir();
+        return std::string("attnviz ") + ATTNVIZ_VERSION +
+               (data.empty() ? "" : "\n" + attn::text::english().format("cli.version_data", {{"path", data}}));
+    }), attn::text::tr("cli.help.version"));
+}
+
+// --lang is the one option every command and the window take: the language of the
+// window, of error lines and of the prose a command writes (manifest titles, images).
+static void add_lang_options(CLI::App& app, std::string& lang) {
+    const char* lang_help = attn::text::tr("cli.help.lang");
+    app.add_option("--lang", lang, lang_help);
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        sub->add_option("--lang", lang, lang_help);
+        sub->group(attn::text::tr("cli.help.subcommands"));
+    }
+}
+
 static int run(int argc, char** argv) {
     using namespace attn::cli;
     // --help speaks the language asked for: every text below is taken from the catalogue
@@ -74,12 +94,7 @@ static int run(int argc, char** argv) {
     CLI::App app{attn::text::tr("cli.help.description")};
     use_catalogue_for_help(app);
     app.require_subcommand(0, 1);
-    // "attnviz 0.1.0" and, for a teacher looking for the lessons, where the data is.
-    app.set_version_flag("--version", std::function<std::string()>([] {
-        const std::string data = attn::io::data_dir();
-        return std::string("attnviz ") + ATTNVIZ_VERSION +
-               (data.empty() ? "" : "\n" + attn::text::english().format("cli.version_data", {{"path", data}}));
-    }), attn::text::tr("cli.help.version"));
+    add_version_flag(app);
     ConfigOptions window;
     add_config_options(app, window);
     TraceCommand trace;
@@ -96,15 +111,8 @@ static int run(int argc, char** argv) {
     SnapshotCommand snapshot;
     CLI::App* snapshot_cmd = add_snapshot_command(app, snapshot);
 #endif
-    // --lang is the one option every command and the window take: the language of the
-    // window, of error lines and of the prose a command writes (manifest titles, images).
     std::string lang;
-    const char* lang_help = attn::text::tr("cli.help.lang");
-    app.add_option("--lang", lang, lang_help);
-    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-        sub->add_option("--lang", lang, lang_help);
-        sub->group(attn::text::tr("cli.help.subcommands"));
-    }
+    add_lang_options(app, lang);
 #ifdef ATTNVIZ_HAVE_GUI
     std::string lesson;
     app.add_option("--lesson", lesson, attn::text::tr("cli.help.lesson"));

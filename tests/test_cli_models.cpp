@@ -151,7 +151,7 @@ TEST_CASE("attnviz trace --list-steps --model lists the steps the model's trace 
 
 TEST_CASE("bad model choices are one line on stderr and exit 2") {
     const std::string out = " --out " + (work_dir() / "bad").string();
-    check_one_line_error("trace --model gpt-5" + out, "no model called 'gpt-5'; the models are tiny-lm, tiny-lm-zh, reverse, sort");
+    check_one_line_error("trace --model gpt-5" + out, "no model called 'gpt-5'; the models are induction, tiny-llama, tiny-lm, tiny-lm-zh, reverse, sort");
     check_one_line_error("trace --model tiny-lm --layer 2" + out, "--layer 2 is out of range: model 'tiny-lm' has layers 0..1");
     check_one_line_error("trace --model reverse --layer -1" + out, "model 'reverse' has only layer 0");
     check_one_line_error("trace --model tiny-lm --tokens \"\"" + out, "the sentence is empty");

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "app/gui/kit/cjk_font.h"
-#include "app/gui/window/present_keys.h"
+#include "app/gui/state/enter_slide.h"
 #include "app/gui/export/animation_export.h"
 #include "app/gui/export/export.h"
 #include "app/gui/export/lesson_run.h"

@@ -13,6 +13,8 @@
 // The pen's drawings on screen are the slide's: keep_slide_drawings stores them in it.
 #pragma once
 
+#include "app/gui/state/enter_slide.h"  // enter_slide, used by the slide keys
+
 #include "app/gui/state/ui_state.h"
 #include "app/gui/window/key_actions.h"
 #include "app/lesson/lesson.h"
@@ -26,9 +28,6 @@ void presenter_keys(KeyPresses& presses, UiState& ui, bool lesson_open, double n
 // Once a frame: whether L is held (not while typing), and the pointer's trail at the
 // mouse position (x, y) at time `now` (seconds).
 void follow_pointer(PresentUi& present, bool l_held, float x, float y, double now);
-// A slide is on screen (index `index` of the lesson's slides that open): its place, title
-// and note, the next slide's title; its animation is not played yet, no stroke is in progress.
-void enter_slide(PresentUi& present, const lesson::OpenedLesson& lesson, int index);
 // When the screen's drawings changed: stores them in the lesson's slide on screen (none
 // open: they stay with the screen, in ui.lesson.marks).
 void keep_slide_drawings(UiState& ui, lesson::OpenedLesson* lesson, int index);
