@@ -76,7 +76,8 @@ void hover_and_pin_every_step(HeadlessImGui& imgui, AppState state) {
     state.settings.hint_seen = true;
     for (int step = 0; step < state.ui.playback.step_count(); ++step) {
         const Step& shown = state.results.trace->steps[static_cast<size_t>(step)];
-        CAPTURE(shown.name());
+        const std::string shown_name(shown.name());
+        CAPTURE(shown_name);
         state.ui.playback.set_position(step, 1.0f);
         state.ui.canvas.pinned = CellRef{};
         mouse_away();
@@ -98,6 +99,8 @@ void hover_and_pin_every_step(HeadlessImGui& imgui, AppState state) {
         mouse_away();
         imgui.frame(state);
         CHECK_FALSE(state.ui.canvas.hovered.valid());
+        CAPTURE(at.x);
+        CAPTURE(at.y);
         CHECK(highlight_covers(at));
         CHECK(shows(drawn_text(text::label("window.inspector")), shown.name()));
     }

@@ -97,7 +97,7 @@ CanvasSplit split_result(const Painter& p, const CanvasUi& ui, const Rect& body,
     const float gap = 24.0f * p.f->scale;
     if (enlarged || result_panels <= 1 || shown_sources == 0)
         return split_canvas(body, shown_sources, gap, result_panels, wants_w);
-    // A grid of heads: the sources give up width (down to 15%) while that makes the heads'
+    // A grid of heads: the sources give up width (down to 25%, where their captions still fit) while that makes the heads
     // cells larger, rather than leave the canvas's lower part empty (4 heads on 4:3).
     const std::vector<int> visible = visible_panels(sd, ui);
     const auto grid_cell = [&](const CanvasSplit& split) {
@@ -109,7 +109,7 @@ CanvasSplit split_result(const Painter& p, const CanvasUi& ui, const Rect& body,
     CanvasSplit best = split_canvas(body, shown_sources, gap, result_panels);
     float best_cell = grid_cell(best);
     for (int k = 1; k <= 8; ++k) {
-        const float sources_w = best.sources.w - (best.sources.w - body.w * 0.15f) * static_cast<float>(k) / 8.0f;
+        const float sources_w = best.sources.w - (best.sources.w - body.w * 0.25f) * static_cast<float>(k) / 8.0f;
         const CanvasSplit narrower = split_canvas(body, shown_sources, gap, result_panels, body.w - gap - sources_w);
         const float cell = grid_cell(narrower);
         if (cell > best_cell * 1.02f) best = narrower, best_cell = cell;
