@@ -63,7 +63,12 @@ bool highlight_covers(ImVec2 at) {
     // AddRectFilled writes four corners: top-left, top-right, bottom-right, bottom-left.
     for (int i = 0; i + 3 < v.Size; ++i) {
         if (v[i].col != fill || v[i + 2].col != fill) continue;
-        if (v[i].pos.x <= at.x && v[i].pos.y <= at.y && v[i + 2].pos.x >= at.x && v[i + 2].pos.y >= at.y) return true;
+        // Half a pixel of slack: the fill is inset a fraction of a pixel inside its cell, and
+        // a point on a thin row's edge (4.25 px rows of W^T) belongs to the cell it hovers.
+        constexpr float slack = 0.5f;
+        if (v[i].pos.x <= at.x + slack && v[i].pos.y <= at.y + slack && v[i + 2].pos.x >= at.x - slack &&
+            v[i + 2].pos.y >= at.y - slack)
+            return true;
     }
     return false;
 }
