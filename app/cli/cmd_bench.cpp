@@ -180,6 +180,7 @@ int run_render_bench_command(const BenchCommand& command, const io::Problem& pro
     const int code = gui::run_render_bench(problem, options, report);
     return code != 0 ? code : report_render_bench(report, command.json);
 #else
+    (void)command;
     (void)problem;
     return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF), so --render is not available");
 #endif
