@@ -18,9 +18,9 @@ CMAKE_FLAGS ?=
 
 # Debian 12 packages. Everything the build and the tests use comes from here.
 BUILD_PKGS := cmake make g++ pkg-config libeigen3-dev libimgui-dev libglfw3-dev libgl-dev libx11-dev \
-              libepoxy-dev libstb-dev libgif-dev doctest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core fonts-droid-fallback \
+              libepoxy-dev libstb-dev libgif-dev libimagequant-dev libcairo2-dev libpango1.0-dev doctest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core fonts-droid-fallback \
               fonts-noto-cjk
-TEST_PKGS  := xvfb xauth x11-xserver-utils libgl1-mesa-dri xdotool python3 imagemagick xclip desktop-file-utils appstream ffmpeg
+TEST_PKGS  := xvfb xauth x11-xserver-utils libgl1-mesa-dri xdotool python3 imagemagick xclip desktop-file-utils appstream ffmpeg poppler-utils
 # dpkg-shlibdeps (dpkg-dev) and file find the .deb's library dependencies.
 PACKAGE_PKGS := dpkg-dev file desktop-file-utils appstream
 # g++'s ASan/UBSan runtimes (libasan8, libubsan1) come with g++ itself.

@@ -30,6 +30,61 @@ constexpr const char* kDefaultChineseModel = "tiny-lm-zh";
 #endif
 }
 
+// Options other than --lang, --screen and --presentation say what the window shows.
+static bool is_window_option(const CLI::Option* opt) {
+    const std::string name = opt->get_name();
+    return opt->count() > 0 && name != "--help" && name != "--lang" && name != "--screen" && name != "--presentation";
+}
+
+#ifdef ATTNVIZ_HAVE_GUI
+// The window: on a lesson, on the options given, or (none given) on the saved lesson or
+// the default model.
+static int open_window(const CLI::App& app, attn::cli::ConfigOptions& window, const std::string& lesson,
+                       const attn::gui::WindowStart& start) {
+    using namespace attn::cli;
+    if (!lesson.empty()) {
+        for (const CLI::Option* opt : window.all_options)
+            if (opt->count() > 0) return fail(attn::text::active().format("cli.option_with_lesson", {{"option", opt->get_name()}}));
+        return attn::gui::run_lesson_window(lesson, start);
+    }
+    // Without any option the window resumes the saved lesson (configuration, sentence, step);
+    // with none saved it starts on the trained language model and its card's sentence.
+    // Any option starts from the documented defaults plus that option, exactly as `trace`
+    // with the same options would (nothing of the saved lesson comes back).
+    bool configured = false;
+    for (const CLI::Option* opt : app.get_options())
+        if (is_window_option(opt)) configured = true;
+    if (!configured) {
+        const std::string shown = attn::gui::starting_language(start.language);
+        window.model = shown.rfind("zh", 0) == 0 ? kDefaultChineseModel : kDefaultModel;
+        if (auto model = attn::io::load_model(window.model)) window.sentence = model.value()->spec.example_for(shown);
+    }
+    attn::Result<attn::io::Problem> problem = resolve_problem(window);
+    if (!problem) return fail(problem.message());
+    return attn::gui::run_window(problem.value(), !configured, start);
+}
+#endif
+
+// "attnviz 0.1.0" and, for a teacher looking for the lessons, where the data is.
+static void add_version_flag(CLI::App& app) {
+    app.set_version_flag("--version", std::function<std::string()>([] {
+        const std::string data = attn::io::data_dir();
+        return std::string("attnviz ") + ATTNVIZ_VERSION +
+               (data.empty() ? "" : "\n" + attn::text::english().format("cli.version_data", {{"path", data}}));
+    }), attn::text::tr("cli.help.version"));
+}
+
+// --lang is the one option every command and the window take: the language of the
+// window, of error lines and of the prose a command writes (manifest titles, images).
+static void add_lang_options(CLI::App& app, std::string& lang) {
+    const char* lang_help = attn::text::tr("cli.help.lang");
+    app.add_option("--lang", lang, lang_help);
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        sub->add_option("--lang", lang, lang_help);
+        sub->group(attn::text::tr("cli.help.subcommands"));
+    }
+}
+
 static int run(int argc, char** argv) {
     using namespace attn::cli;
     // --help speaks the language asked for: every text below is taken from the catalogue
@@ -39,12 +94,7 @@ static int run(int argc, char** argv) {
     CLI::App app{attn::text::tr("cli.help.description")};
     use_catalogue_for_help(app);
     app.require_subcommand(0, 1);
-    // "attnviz 0.1.0" and, for a teacher looking for the lessons, where the data is.
-    app.set_version_flag("--version", std::function<std::string()>([] {
-        const std::string data = attn::io::data_dir();
-        return std::string("attnviz ") + ATTNVIZ_VERSION +
-               (data.empty() ? "" : "\n" + attn::text::english().format("cli.version_data", {{"path", data}}));
-    }), attn::text::tr("cli.help.version"));
+    add_version_flag(app);
     ConfigOptions window;
     add_config_options(app, window);
     TraceCommand trace;
@@ -61,18 +111,14 @@ static int run(int argc, char** argv) {
     SnapshotCommand snapshot;
     CLI::App* snapshot_cmd = add_snapshot_command(app, snapshot);
 #endif
-    // --lang is the one option every command and the window take: the language of the
-    // window, of error lines and of the prose a command writes (manifest titles, images).
     std::string lang;
-    const char* lang_help = attn::text::tr("cli.help.lang");
-    app.add_option("--lang", lang, lang_help);
-    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-        sub->add_option("--lang", lang, lang_help);
-        sub->group(attn::text::tr("cli.help.subcommands"));
-    }
+    add_lang_options(app, lang);
 #ifdef ATTNVIZ_HAVE_GUI
     std::string lesson;
     app.add_option("--lesson", lesson, attn::text::tr("cli.help.lesson"));
+    attn::gui::WindowStart start;
+    app.add_option("--screen", start.screen, attn::text::tr("cli.help.screen"))->check(CLI::Range(1, 64));
+    app.add_flag("--presentation", start.presentation, attn::text::tr("cli.help.window_presentation"));
 #endif
     try {
         app.parse(argc, argv);
@@ -90,15 +136,13 @@ static int run(int argc, char** argv) {
     if (!lang.empty() && language.empty())
         return fail(attn::text::english().format("cli.lang_unknown", {{"value", lang}}));
     if (!language.empty()) attn::text::set_language(language);
-    // Options other than --lang say what the window shows.
-    const auto window_option = [](const CLI::Option* opt) {
-        return opt->count() > 0 && opt->get_name() != "--help" && opt->get_name() != "--lang";
-    };
-
+#ifdef ATTNVIZ_HAVE_GUI
+    start.language = language;
+#endif
     // Options written before a subcommand belong to the window and would be ignored.
     if (!app.get_subcommands().empty())
         for (const CLI::Option* opt : app.get_options())
-            if (window_option(opt))
+            if (is_window_option(opt))
                 return fail(opt->get_name() + " comes before the subcommand; put it after '" +
                             app.get_subcommands().front()->get_name() + "'");
     if (trace_cmd->parsed()) return run_trace(trace);
@@ -108,26 +152,7 @@ static int run(int argc, char** argv) {
     if (recipes_cmd->parsed()) return run_recipes(recipes);
 #ifdef ATTNVIZ_HAVE_GUI
     if (snapshot_cmd->parsed()) return run_snapshot_command(snapshot);
-    if (!lesson.empty()) {
-        for (const CLI::Option* opt : window.all_options)
-            if (opt->count() > 0) return fail(attn::text::active().format("cli.option_with_lesson", {{"option", opt->get_name()}}));
-        return attn::gui::run_lesson_window(lesson, language);
-    }
-    // Without any option the window resumes the saved lesson (configuration, sentence, step);
-    // with none saved it starts on the trained language model and its card's sentence.
-    // Any option starts from the documented defaults plus that option, exactly as `trace`
-    // with the same options would (nothing of the saved lesson comes back).
-    bool configured = false;
-    for (const CLI::Option* opt : app.get_options())
-        if (window_option(opt)) configured = true;
-    if (!configured) {
-        const std::string start = attn::gui::starting_language(language);
-        window.model = start.rfind("zh", 0) == 0 ? kDefaultChineseModel : kDefaultModel;
-        if (auto model = attn::io::load_model(window.model)) window.sentence = model.value()->spec.example_for(start);
-    }
-    attn::Result<attn::io::Problem> problem = resolve_problem(window);
-    if (!problem) return fail(problem.message());
-    return attn::gui::run_window(problem.value(), !configured, language);
+    return open_window(app, window, lesson, start);
 #else
     return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF); use a subcommand, see attnviz --help");
 #endif

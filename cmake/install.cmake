@@ -73,7 +73,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DATADI
 
 # --- make package: a .deb through CPack ------------------------------------------------
 # Depends: the shared libraries' packages as dpkg-shlibdeps finds them, plus what the
-# binary opens at run time, which it cannot see: the fonts (app/gui/window/fonts_theme.cpp,
+# binary opens at run time, which it cannot see: the fonts (app/gui/kit/fonts_theme.cpp,
 # cjk_font.cpp), libGL.so.1 (libepoxy loads it with dlopen) and Mesa's drivers.
 # ffmpeg writes MP4 exports.
 set(CPACK_GENERATOR DEB)

@@ -149,64 +149,48 @@ std::string format_bytes(uint64_t bytes) {
     return text;
 }
 
-// Floats a step owns (0 for a view of an earlier step's buffer), in double so absurd
-// sizes cannot overflow before they are refused.
-static double owned_floats(StepId id, const AttentionConfig& c) {
-    const double B = c.batch, L = c.L(), S = c.S(), E = c.E(), H = c.H(), dh = c.head_dim();
-    const double S_all = c.S_total(), S_proj = c.S() + (c.add_bias_kv ? 1 : 0), kv_width = c.kv_width();
-    const bool fused = c.variant == Variant::Fused, stacked = c.variant == Variant::Stacked;
-    switch (id) {
-        // A trained model's steps are not planned by a plain attention config.
-        case StepId::Tokens:
-        case StepId::TokenEmbedding:
-        case StepId::PositionEmbedding:
-        case StepId::EmbeddingSum:
-        case StepId::LayerInput:
-        case StepId::Norm:
-        case StepId::Residual:
-        case StepId::NextTokenProbs:
-        case StepId::PredictedTokens: return 0;
-        case StepId::Input: return B * L * c.d_in();
-        case StepId::KeyInput: return B * S * c.key_dim();
-        case StepId::ValueInput: return B * S * c.value_dim();
-        case StepId::Qkv: return 3 * B * L * E;
-        case StepId::Q: return fused ? 0 : B * L * E;  // fused: a slice of qkv
-        case StepId::K:
-        case StepId::V: return fused ? 0 : B * S_proj * kv_width;
-        case StepId::QSplit:
-        case StepId::KSplit:
-        case StepId::VSplit:
-        case StepId::ContextSplit: return 0;  // views
-        case StepId::QHeads: return stacked ? B * L * E : 0;  // stacked: own per-head blocks; else a transpose
-        case StepId::KHeads:
-        case StepId::VHeads:  // a transpose, unless the zero column makes a copy
-            return stacked ? B * S * E : c.add_zero_attn ? B * c.H_kv() * S_all * dh : 0;
-        case StepId::RopeCos:
-        case StepId::RopeSin: return L * dh;
-        case StepId::QRot: return B * L * E;
-        case StepId::KRot: return B * c.H_kv() * S_all * dh;
-        case StepId::KCache:
-        case StepId::VCache: return B * c.H_kv() * S * dh;  // the cache's buffer, every position
-        case StepId::KRepeated:
-        case StepId::VRepeated: return B * H * S_all * dh;
-        case StepId::AttnScores:
-        case StepId::AttnScaled:
-        case StepId::AttnMasked:
-        case StepId::AttnWeights:
-        case StepId::AttnDropped: return B * H * L * S_all;  // one (B,H,L,S) map each
-        case StepId::AttnWeightsAvg: return B * L * S_all;
-        case StepId::Context:                               // (B,H,L,d_h)
-        case StepId::Concat:
-        case StepId::Out: return B * L * E;
+// The length of one dimension of a planned step, from its table row's roles (StepInfo::dims).
+static double dim_length(DimRole role, const PlannedStep& step, const AttentionConfig& c) {
+    const StepInfo& row = step_info(step.id);
+    switch (role) {
+        case DimRole::Batch: return c.batch;
+        case DimRole::QueryPos: return c.L();
+        case DimRole::KeyPos:  // the inputs' S keys; bias_k's row from the projections on; add_zero_attn's from the heads on
+            if (step.kind == StepKind::Input) return c.S();
+            if (step.kind == StepKind::Projection || step.kind == StepKind::Slice || step.kind == StepKind::View)
+                return c.S() + (c.add_bias_kv ? 1 : 0);
+            return c.S_total();
+        case DimRole::Head: return row.holds_kv_heads() ? c.H_kv() : c.H();
+        case DimRole::HeadDim: return c.head_dim();
+        case DimRole::Embedding:  // the input X is d_in wide; k and v are the H_kv heads' width
+            if (step.kind == StepKind::Input) return c.d_in();
+            return row.holds_kv_heads() ? c.kv_width() : c.E();
+        case DimRole::FusedQkv: return 3.0 * c.E();
+        case DimRole::KeyFeature: return c.key_dim();
+        case DimRole::ValueFeature: return c.value_dim();
+        case DimRole::Vocabulary:
+        case DimRole::Other: return 0;  // a trained model's steps: never in an attention plan
     }
     return 0;
+}
+
+// Floats a planned step owns: its dimensions' product, or 0 for a view of its source's
+// buffer (a transpose that appends add_zero_attn's row copies). In double so absurd sizes
+// cannot overflow before they are refused.
+static double owned_floats(const PlannedStep& step, const AttentionConfig& c) {
+    const StepInfo& row = step_info(step.id);
+    const bool appends_zero_row = step.kind == StepKind::Transpose && row.holds_kv_heads() && c.add_zero_attn;
+    if (views_source(step.kind) && !appends_zero_row) return 0;
+    double floats = 1;
+    for (int d = 0; d < row.dims.rank; ++d) floats *= dim_length(row.dims.roles[static_cast<size_t>(d)], step, c);
+    return floats;
 }
 
 // The sum over the steps the forward will record (planned_steps), plus one flag byte
 // per query row.
 static double estimate_bytes_double(const AttentionConfig& c) {
     double floats = 0;
-    for (StepId id : planned_steps(c)) floats += owned_floats(id, c);
+    for (const PlannedStep& step : planned_step_rows(plan_for(c))) floats += owned_floats(step, c);
     return floats * sizeof(float) + static_cast<double>(c.batch) * c.H() * c.L();
 }
 

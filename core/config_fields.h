@@ -1,5 +1,5 @@
 // The one list of configuration fields: a row per AttentionConfig option, saying under
-// which name each place knows it. The command line (app/cli/config_options.cpp),
+// which name each place knows it. The command line (app/options/config_options.cpp),
 // settings.ini and the window's save and restore (app/gui/state/settings.cpp, app_state.cpp),
 // the trace manifest (app/io/trace_writer.cpp) and the PyTorch export's module
 // arguments (app/io/torch_export.cpp) loop over these rows instead of naming each field.

@@ -1,5 +1,10 @@
 #include "core/forward_plan.h"
 
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <optional>
+
 namespace attn {
 
 ForwardPlan plan_for(const AttentionConfig& c, bool custom_mask, bool cache) {
@@ -30,97 +35,68 @@ ForwardPlan plan_for(const AttentionConfig& c, bool custom_mask, bool cache) {
     return p;
 }
 
-namespace {
-
-using Rows = std::vector<PlannedStep>;
-
-// The inputs, then q, k and v projected into heads the way the plan's variant does it.
-void plan_projections(const ForwardPlan& p, Rows& s) {
-    s.push_back({StepId::Input, StepKind::Input, {}});
-    const StepId key_input = p.cross ? StepId::KeyInput : StepId::Input;
-    const StepId value_input = p.cross ? StepId::ValueInput : StepId::Input;
-    if (p.cross) s.insert(s.end(), {{StepId::KeyInput, StepKind::Input, {}}, {StepId::ValueInput, StepKind::Input, {}}});
-    switch (p.qkv) {
-        case QkvSource::PerHeadProjections:  // stacked: heads born separate
-            s.insert(s.end(), {{StepId::QHeads, StepKind::Projection, {StepId::Input}},
-                               {StepId::KHeads, StepKind::Projection, {key_input}},
-                               {StepId::VHeads, StepKind::Projection, {value_input}}});
-            return;
-        case QkvSource::FusedThenSlices:
-            s.insert(s.end(), {{StepId::Qkv, StepKind::Projection, {StepId::Input}},
-                               {StepId::Q, StepKind::Slice, {StepId::Qkv}},
-                               {StepId::K, StepKind::Slice, {StepId::Qkv}},
-                               {StepId::V, StepKind::Slice, {StepId::Qkv}}});
-            break;
-        case QkvSource::SeparateProjections:
-            s.insert(s.end(), {{StepId::Q, StepKind::Projection, {StepId::Input}},
-                               {StepId::K, StepKind::Projection, {key_input}},
-                               {StepId::V, StepKind::Projection, {value_input}}});
-            break;
+bool ForwardPlan::turns_on(StepWhen when) const {
+    switch (when) {
+        case StepWhen::Model: return false;
+        case StepWhen::Always: return true;
+        case StepWhen::Cross: return cross;
+        case StepWhen::Fused: return qkv == QkvSource::FusedThenSlices;
+        case StepWhen::Stacked: return qkv == QkvSource::PerHeadProjections;
+        case StepWhen::Unstacked: return qkv != QkvSource::PerHeadProjections;
+        case StepWhen::Rope: return rope;
+        case StepWhen::Cache: return cache;
+        case StepWhen::RepeatKv: return repeat_kv;
+        case StepWhen::Mask: return mask;
+        case StepWhen::Dropout: return dropout;
+        case StepWhen::Average: return average;
+        case StepWhen::OutProj: return out_proj;
     }
-    s.insert(s.end(), {{StepId::QSplit, StepKind::View, {StepId::Q}},
-                       {StepId::KSplit, StepKind::View, {StepId::K}},
-                       {StepId::VSplit, StepKind::View, {StepId::V}},
-                       {StepId::QHeads, StepKind::Transpose, {StepId::QSplit}},
-                       {StepId::KHeads, StepKind::Transpose, {StepId::KSplit}},
-                       {StepId::VHeads, StepKind::Transpose, {StepId::VSplit}}});
+    return false;
 }
 
-// Scores to context, from the q, k and v heads the earlier rows end with.
-void plan_attention(const ForwardPlan& p, StepId q, StepId k, StepId v, Rows& s) {
-    s.push_back({StepId::AttnScores, StepKind::Scores, {q, k}});
-    StepId softmax_input = StepId::AttnScaled;
-    if (p.mask && p.mask_before_scale) {
-        s.insert(s.end(), {{StepId::AttnMasked, StepKind::Mask, {StepId::AttnScores}},
-                           {StepId::AttnScaled, StepKind::Scale, {StepId::AttnMasked}}});
-    } else {
-        s.push_back({StepId::AttnScaled, StepKind::Scale, {StepId::AttnScores}});
-        if (p.mask) {
-            s.push_back({StepId::AttnMasked, StepKind::Mask, {StepId::AttnScaled}});
-            softmax_input = StepId::AttnMasked;
-        }
+namespace {
+
+// The step table's rows this plan turns on, in table order, with the kind its variant gives
+// them; the from-scratch order (mask_before_scale) records the mask before the scale.
+std::vector<const StepInfo*> rows_turned_on(const ForwardPlan& p) {
+    std::vector<const StepInfo*> rows;
+    for (const StepInfo& row : kStepTable)
+        if (p.turns_on(row.when)) rows.push_back(&row);
+    if (p.mask_before_scale) {
+        const auto of_kind = [&](StepKind kind) {
+            return std::find_if(rows.begin(), rows.end(), [&](const StepInfo* row) { return row->kind == kind; });
+        };
+        const auto mask = of_kind(StepKind::Mask), scale = of_kind(StepKind::Scale);
+        if (mask != rows.end() && scale != rows.end() && scale < mask) std::rotate(scale, mask, mask + 1);
     }
-    s.push_back({StepId::AttnWeights, StepKind::Softmax, {softmax_input}});
-    if (p.dropout) s.push_back({StepId::AttnDropped, StepKind::Dropout, {StepId::AttnWeights}});
-    // nn.MultiheadAttention returns (and averages) the weights after dropout.
-    if (p.average) s.push_back({StepId::AttnWeightsAvg, StepKind::HeadMean, {p.dropout ? StepId::AttnDropped : StepId::AttnWeights}});
-    s.push_back({StepId::Context, StepKind::WeightedSum, {p.dropout ? StepId::AttnDropped : StepId::AttnWeights, v}});
+    return rows;
+}
+
+// The kind a row's step has under this plan: its variant's other kind, if it has one.
+StepKind kind_under(const ForwardPlan& p, const StepInfo& row) {
+    const bool other = row.other.when != StepWhen::Always && p.turns_on(row.other.when);
+    return other ? row.other.kind : row.kind;
 }
 
 }  // namespace
 
 std::vector<PlannedStep> planned_step_rows(const ForwardPlan& p) {
-    Rows s;
-    plan_projections(p, s);
-    StepId q = StepId::QHeads, k = StepId::KHeads, v = StepId::VHeads;
-    if (p.rope) {
-        s.insert(s.end(), {{StepId::RopeCos, StepKind::RopeTable, {}},
-                           {StepId::RopeSin, StepKind::RopeTable, {}},
-                           {StepId::QRot, StepKind::Rotation, {StepId::QHeads, StepId::RopeCos, StepId::RopeSin}},
-                           {StepId::KRot, StepKind::Rotation, {StepId::KHeads, StepId::RopeCos, StepId::RopeSin}}});
-        q = StepId::QRot;
-        k = StepId::KRot;
+    // The latest step on each lane (StepSide) so far; a lane nothing fed yet has none.
+    std::array<std::optional<StepId>, 4> latest{};
+    std::vector<PlannedStep> steps;
+    for (const StepInfo* row : rows_turned_on(p)) {
+        PlannedStep step{row->id, kind_under(p, *row), {}};
+        for (int i = 0; i < row->sources.count; ++i) {
+            const StepSource& source = row->sources.items[static_cast<size_t>(i)];
+            const std::optional<StepId> id = source.latest ? latest[static_cast<size_t>(source.side)] : source.id;
+            assert(id && "a step reads a lane no earlier step feeds (core/step_id.h)");
+            if (id) step.sources.push_back(*id);
+        }
+        for (StepSide side : {StepSide::Query, StepSide::Key, StepSide::Value, StepSide::Map})
+            if (row->feeds & step_lane::of(side)) latest[static_cast<size_t>(side)] = row->id;
+        steps.push_back(std::move(step));
     }
-    if (p.cache) {  // the block's rows appended to the earlier positions' (keys after RoPE)
-        s.insert(s.end(), {{StepId::KCache, StepKind::CacheAppend, {k}}, {StepId::VCache, StepKind::CacheAppend, {v}}});
-        k = StepId::KCache;
-        v = StepId::VCache;
-    }
-    if (p.repeat_kv) {
-        s.insert(s.end(), {{StepId::KRepeated, StepKind::RepeatKv, {k}}, {StepId::VRepeated, StepKind::RepeatKv, {v}}});
-        k = StepId::KRepeated;
-        v = StepId::VRepeated;
-    }
-    plan_attention(p, q, k, v, s);
-    switch (p.join) {
-        case HeadJoin::TransposeContiguousView:
-            s.insert(s.end(), {{StepId::ContextSplit, StepKind::Transpose, {StepId::Context}},
-                               {StepId::Concat, StepKind::Concat, {StepId::ContextSplit}}});
-            break;
-        case HeadJoin::Cat: s.push_back({StepId::Concat, StepKind::Concat, {StepId::Context}}); break;
-    }
-    if (p.out_proj) s.push_back({StepId::Out, StepKind::Projection, {StepId::Concat}});
-    return s;
+    return steps;
 }
 
 std::vector<StepId> planned_steps(const ForwardPlan& p) {

@@ -1,10 +1,12 @@
 // The three variants as data: how q, k, v are produced and how heads are joined.
 //
 // The plan's rows are the forward's record: which steps, in which order, of which kind,
-// computed from which steps. The forward (attention.cpp) hands each planned step its
-// tensor and the trace lists them in the plan's order, so the memory estimate, the tests
-// and the CLI's --list-steps read the same list the forward records. A new step is one
-// row below, with the condition under which it runs, and one line of the forward.
+// computed from which steps. They are the step table's rows (core/step_id.h) that the
+// configuration turns on, each row saying when it is recorded, what it reads and which
+// operand lane it feeds. The forward (attention.cpp) hands each planned step its tensor
+// and the trace lists them in the plan's order, so the memory estimate, the tests and the
+// CLI's --list-steps read the same list the forward records. A new step is its table row
+// and one line of the forward; nothing here changes.
 #pragma once
 
 #include <vector>
@@ -40,6 +42,9 @@ struct ForwardPlan {
     bool repeat_kv = false;          // k_repeated, v_repeated (H_kv < H)
     bool average = false;            // attn_weights_avg
     bool out_proj = true;            // `out`; without it the trace ends at concat
+
+    // Whether a step table row recorded `when` belongs in this plan (StepInfo::when).
+    bool turns_on(StepWhen when) const;
 };
 
 // The plan for `config`; `custom_mask` says a caller-supplied mask will be combined in,

@@ -59,7 +59,7 @@ struct Message {
     }
     // A programmer's error that no input of the user can cause (a broken invariant between
     // two parts of the code): "internal: what", English in every language, never a key.
-    // tests/test_no_english.cpp lets these (and app/cli's lines) pass its literal scan.
+    // tests/test_no_english.cpp lets these (and app/cli's and app/options' lines) pass its literal scan.
     static Message internal(const std::string& what) { return plain("internal: " + what); }
     bool empty() const { return id.empty() && verbatim.empty(); }
     void clear() { *this = Message(); }

@@ -102,6 +102,18 @@ Recipe scratch_mha() {
                         Message("recipe.scratch_mha.special"));
 }
 
+// The chapter's class as the book's KV-cache chapter continues it (a repository file, no
+// article): the six-token sentence with the prefill of its first three tokens, then
+// "with", "one" and "step" one decode step each, the cache in the book's (b, T, H, d_h).
+Recipe scratch_kv_cache() {
+    Recipe r = weight_split("scratch-kv-cache", "ScratchKvCache", "", 4, Message("recipe.scratch_kv_cache.description"),
+                            Message("recipe.scratch_kv_cache.special"));
+    r.source_file = "rasbt/LLMs-from-scratch: ch04/03_kv-cache/gpt_with_kv_cache.py";
+    r.cache_note = Message("step.cache.scratch_layout");  // its cache is (b, T, H, d_h), before the transpose
+    r.config.decode_from = 3;
+    return r;
+}
+
 // The Day 15 article's run of the same class (its own layer names): d_out = 2, so each
 // of the two heads is one number wide.
 Recipe day15_mha() {
@@ -192,8 +204,9 @@ Recipe torch_mha() {
 }  // namespace
 
 const std::vector<Recipe>& recipes() {
-    static const std::vector<Recipe> all = {llama(),    scratch_stacked(), scratch_mha(), day15_mha(),     selfatt(1),
-                                            selfatt(2), selfatt(3),        selfatt(4),    interview_mha(), torch_mha()};
+    static const std::vector<Recipe> all = {llama(),      scratch_stacked(), scratch_mha(), scratch_kv_cache(), day15_mha(),
+                                            selfatt(1),   selfatt(2),        selfatt(3),    selfatt(4),         interview_mha(),
+                                            torch_mha()};
     return all;
 }
 
@@ -242,6 +255,9 @@ Message fit_recipe_masks(AttentionConfig& c) {
             note = Message("recipe.note.lengths_clipped", {{"name", recipe->name}, {"article", joined(article_lengths)},
                                                            {"keys", std::to_string(S)}, {"lengths", joined(c.valid_lengths)}});
     }
+    // A generation's prefill still the recipe's follows a shorter L: at least one row is decoded.
+    if (recipe->config.decode_from > 0 && c.decode_from == recipe->config.decode_from && c.decode_from > c.L() - 1)
+        c.decode_from = std::max(1, c.L() - 1);
     // The marker lets a later call (new B or S) tell its own mask from a user's file.
     const std::string marker = english(recipe_mask_label(*recipe));
     if (!recipe->key_pattern.empty() && (c.mask_file.empty() || c.mask_file_path == marker)) {

@@ -49,6 +49,12 @@ struct Recipe {
     // ".special" (a few lines for the recipe card: what sets this system apart).
     Message description;
     std::string article;       // the source article's title, as the article names itself (any script)
+    // Or, for a system no article teaches, the repository file it follows
+    // ("rasbt/LLMs-from-scratch: ch04/03_kv-cache/gpt_with_kv_cache.py"); the card cites it.
+    std::string source_file;
+    // How the recipe's own code keeps its KV cache, where that differs from k_cache's
+    // (B, H_kv, S_t, d_h): a sentence the cache steps' explanation adds. Empty for most.
+    Message cache_note;
     Message special;
     AttentionConfig config;    // the complete configuration (recipe and init already set)
     TorchModuleKind module = TorchModuleKind::SeparateLinears;

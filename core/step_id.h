@@ -4,7 +4,9 @@
 // does with it); everything else is derived from the table: kAllStepIds, step_name(),
 // parse_step_name() and the questions the GUI asks (step_info(id).holds_kv_heads(), ...).
 //
-// Adding a step: an enumerator and its row (the static_asserts below check the order);
+// Adding a step: an enumerator and its row (the static_asserts below check the order). The
+// row also says how the forward records it (when, what it reads, the lanes it feeds), so
+// the plan (core/forward_plan.cpp) and the memory estimate (core/config.cpp) derive it;
 // the compiler (-Wswitch, an error under ATTNVIZ_WERROR) then points at every `switch`
 // over StepId that needs a case, all of them in the core and the step text.
 #pragma once
@@ -29,7 +31,7 @@ enum class StepId : uint8_t {
     // The attention forward (core/attention.cpp):
     Input, KeyInput, ValueInput, Qkv, Q, K, V, QSplit, KSplit, VSplit, QHeads, KHeads, VHeads,
     RopeCos, RopeSin, QRot, KRot, KCache, VCache, KRepeated, VRepeated,
-    AttnScores, AttnScaled, AttnMasked, AttnWeights, AttnWeightsAvg, AttnDropped,
+    AttnScores, AttnScaled, AttnMasked, AttnWeights, AttnDropped, AttnWeightsAvg,
     Context, ContextSplit, Concat, Out,
     // A trained model's steps after its attention:
     Residual, NextTokenProbs, PredictedTokens,
@@ -123,6 +125,72 @@ inline constexpr uint16_t Residual = 1u << 5;       // the residual connection: 
 inline constexpr uint16_t EditableInput = 1u << 6;  // the query input X, whose cells the window lets the learner type
 }  // namespace step_flag
 
+// When the attention forward records a step: the switch of the ForwardPlan
+// (core/forward_plan.h) that turns its row on.
+enum class StepWhen : uint8_t {
+    Model,      // never in a plain attention forward: a trained model's own steps (core/model/)
+    Always,
+    Cross,      // separate key and value inputs
+    Fused,      // the fused variant: one (3E, d_in) projection, q, k and v its slices
+    Stacked,    // the stacked variant: each head projected on its own
+    Unstacked,  // split and fused: whole-width q, k, v viewed into heads, heads rejoined by a transpose
+    Rope,       // RoPE on
+    Cache,      // a block of rows against the KV cache (decode)
+    RepeatKv,   // fewer key/value heads than query heads
+    Mask,       // a mask (the configuration's or a caller's painted cells)
+    Dropout,    // dropout p > 0
+    Average,    // the head mean of the weights
+    OutProj,    // the output projection
+};
+
+// An operand a step reads: the latest step on a side's lane (the lane a step feeds, see
+// StepInfo::feeds), or one fixed step. The plan resolves lanes in its own order, so q's
+// heads read `input` in the stacked variant and `q_split` in the others.
+struct StepSource {
+    bool latest = false;                // the lane's latest step, not `id`
+    StepSide side = StepSide::Query;    // the lane, when `latest`
+    StepId id = StepId::Tokens;         // the step, when not `latest`
+};
+constexpr StepSource latest(StepSide side) { return {true, side, StepId::Tokens}; }
+constexpr StepSource fixed(StepId id) { return {false, StepSide::Query, id}; }
+// A step's operands in argument order (scores: q, k; context: weights, v); at most three.
+struct StepSources {
+    std::array<StepSource, 3> items{};
+    int count = 0;
+};
+template <typename... Sources>
+constexpr StepSources reads(Sources... sources) {
+    static_assert(sizeof...(Sources) <= 3, "a step reads at most three steps");
+    const std::array<StepSource, sizeof...(Sources)> given{sources...};
+    StepSources out{};
+    for (const StepSource& s : given) out.items[static_cast<std::size_t>(out.count++)] = s;
+    return out;
+}
+
+// The lanes a step feeds, one bit per StepSide: after it, a read of that lane's latest step
+// means this step.
+namespace step_lane {
+inline constexpr uint8_t None = 0;
+constexpr uint8_t of(StepSide side) { return static_cast<uint8_t>(1u << static_cast<unsigned>(side)); }
+inline constexpr uint8_t Q = of(StepSide::Query), K = of(StepSide::Key), V = of(StepSide::Value), Map = of(StepSide::Map);
+inline constexpr uint8_t QKV = Q | K | V;  // self-attention's input and the fused qkv: where q, k and v all start
+}  // namespace step_lane
+
+// The kind a step has instead of its row's in one variant (q, k, v: slices of the fused qkv;
+// the heads: projected one by one in the stacked variant). `when` Always means none.
+struct OtherKind {
+    StepWhen when = StepWhen::Always;
+    StepKind kind = StepKind::Input;
+};
+constexpr OtherKind same_kind() { return {}; }
+constexpr OtherKind kind_in(StepWhen when, StepKind kind) { return {when, kind}; }
+
+// Steps of these kinds share their source's buffer: they copy nothing (except a transpose
+// that appends add_zero_attn's row, core/extra_keys.h).
+constexpr bool views_source(StepKind kind) {
+    return kind == StepKind::Slice || kind == StepKind::View || kind == StepKind::Transpose;
+}
+
 // One row of the step table.
 struct StepInfo {
     StepId id;
@@ -134,6 +202,11 @@ struct StepInfo {
     StepDims dims;  // the roles of its tensor's dimensions: (B, H, L, S) and so on
     ModelNote note;
     uint16_t flags;  // step_flag bits
+    // How the attention forward records it (core/forward_plan.cpp derives the plan from these):
+    StepWhen when;      // the plan switch that turns it on
+    StepSources sources;  // what it is computed from
+    uint8_t feeds;      // step_lane bits: the lanes whose latest step it becomes
+    OtherKind other;    // its kind in the variant that makes it another way
 
     constexpr bool holds_kv_heads() const { return (flags & step_flag::KvHeads) != 0; }
     constexpr bool probability() const { return (flags & step_flag::Probability) != 0; }
@@ -153,6 +226,8 @@ namespace step_table_detail {
 using Kind = StepKind;
 using Side = StepSide;
 using Note = ModelNote;
+using When = StepWhen;
+namespace lane = step_lane;
 using D = DimRole;
 inline constexpr DimRole B = D::Batch, L = D::QueryPos, S = D::KeyPos, H = D::Head, Dh = D::HeadDim, E = D::Embedding,
                          Kdim = D::KeyFeature, Vdim = D::ValueFeature, E3 = D::FusedQkv, Vocab = D::Vocabulary;
@@ -160,47 +235,47 @@ namespace f = step_flag;
 
 // clang-format off
 inline constexpr StepInfo kRows[] = {
-    // id                       name                  kind               side         dimensions            note on a model     flags
-    {StepId::Tokens,            "tokens",             Kind::Input,       Side::Query, dims_of(B, L),        Note::UnknownWords, f::TokenIds},
-    {StepId::TokenEmbedding,    "token_embedding",    Kind::Lookup,      Side::Query, dims_of(B, L, E),     Note::SameRow,      f::None},
-    {StepId::PositionEmbedding, "position_embedding", Kind::Lookup,      Side::Query, dims_of(B, L, E),     Note::SumsDiffer,   f::None},
-    {StepId::EmbeddingSum,      "embedding_sum",      Kind::Add,         Side::Query, dims_of(B, L, E),     Note::SumsDiffer,   f::None},
-    {StepId::LayerInput,        "layer_input",        Kind::Input,       Side::Query, dims_of(B, L, E),     Note::None,         f::None},
-    {StepId::Norm,              "norm",               Kind::Norm,        Side::Query, dims_of(B, L, E),     Note::None,         f::None},
-    {StepId::Input,             "input",              Kind::Input,       Side::Query, dims_of(B, L, E),     Note::None,         f::EditableInput},
-    {StepId::KeyInput,          "key_input",          Kind::Input,       Side::Key,   dims_of(B, S, Kdim),  Note::None,         f::None},
-    {StepId::ValueInput,        "value_input",        Kind::Input,       Side::Value, dims_of(B, S, Vdim),  Note::None,         f::None},
-    {StepId::Qkv,               "qkv",                Kind::Projection,  Side::Query, dims_of(B, L, E3),    Note::None,         f::None},
-    {StepId::Q,                 "q",                  Kind::Projection,  Side::Query, dims_of(B, L, E),     Note::None,         f::None},
-    {StepId::K,                 "k",                  Kind::Projection,  Side::Key,   dims_of(B, S, E),     Note::None,         f::KvHeads},
-    {StepId::V,                 "v",                  Kind::Projection,  Side::Value, dims_of(B, S, E),     Note::None,         f::KvHeads},
-    {StepId::QSplit,            "q_split",            Kind::View,        Side::Query, dims_of(B, L, H, Dh), Note::None,         f::None},
-    {StepId::KSplit,            "k_split",            Kind::View,        Side::Key,   dims_of(B, S, H, Dh), Note::None,         f::KvHeads},
-    {StepId::VSplit,            "v_split",            Kind::View,        Side::Value, dims_of(B, S, H, Dh), Note::None,         f::KvHeads},
-    {StepId::QHeads,            "q_heads",            Kind::Transpose,   Side::Query, dims_of(B, H, L, Dh), Note::None,         f::None},
-    {StepId::KHeads,            "k_heads",            Kind::Transpose,   Side::Key,   dims_of(B, H, S, Dh), Note::None,         f::KvHeads},
-    {StepId::VHeads,            "v_heads",            Kind::Transpose,   Side::Value, dims_of(B, H, S, Dh), Note::None,         f::KvHeads},
-    {StepId::RopeCos,           "rope_cos",           Kind::RopeTable,   Side::Query, dims_of(L, Dh),       Note::None,         f::None},
-    {StepId::RopeSin,           "rope_sin",           Kind::RopeTable,   Side::Query, dims_of(L, Dh),       Note::None,         f::None},
-    {StepId::QRot,              "q_rot",              Kind::Rotation,    Side::Query, dims_of(B, H, L, Dh), Note::None,         f::None},
-    {StepId::KRot,              "k_rot",              Kind::Rotation,    Side::Key,   dims_of(B, H, S, Dh), Note::None,         f::KvHeads},
-    {StepId::KCache,            "k_cache",            Kind::CacheAppend, Side::Key,   dims_of(B, H, S, Dh), Note::None,         f::KvHeads},
-    {StepId::VCache,            "v_cache",            Kind::CacheAppend, Side::Value, dims_of(B, H, S, Dh), Note::None,         f::KvHeads},
-    {StepId::KRepeated,         "k_repeated",         Kind::RepeatKv,    Side::Key,   dims_of(B, H, S, Dh), Note::None,         f::None},
-    {StepId::VRepeated,         "v_repeated",         Kind::RepeatKv,    Side::Value, dims_of(B, H, S, Dh), Note::None,         f::None},
-    {StepId::AttnScores,        "attn_scores",        Kind::Scores,      Side::Map,   dims_of(B, H, L, S),  Note::None,         f::Paintable},
-    {StepId::AttnScaled,        "attn_scaled",        Kind::Scale,       Side::Map,   dims_of(B, H, L, S),  Note::None,         f::Paintable},
-    {StepId::AttnMasked,        "attn_masked",        Kind::Mask,        Side::Map,   dims_of(B, H, L, S),  Note::None,         f::Paintable | f::MaskedRows},
-    {StepId::AttnWeights,       "attn_weights",       Kind::Softmax,     Side::Map,   dims_of(B, H, L, S),  Note::None,         f::Probability | f::Paintable | f::MaskedRows},
-    {StepId::AttnWeightsAvg,    "attn_weights_avg",   Kind::HeadMean,    Side::Map,   dims_of(B, L, S),     Note::None,         f::Probability | f::Paintable | f::MaskedRows},
-    {StepId::AttnDropped,       "attn_dropped",       Kind::Dropout,     Side::Map,   dims_of(B, H, L, S),  Note::None,         f::Probability | f::MaskedRows},
-    {StepId::Context,           "context",            Kind::WeightedSum, Side::Query, dims_of(B, H, L, Dh), Note::None,         f::None},
-    {StepId::ContextSplit,      "context_split",      Kind::Transpose,   Side::Query, dims_of(B, L, H, Dh), Note::None,         f::None},
-    {StepId::Concat,            "concat",             Kind::Concat,      Side::Query, dims_of(B, L, E),     Note::None,         f::None},
-    {StepId::Out,               "out",                Kind::Projection,  Side::Query, dims_of(B, L, E),     Note::Prediction,   f::None},
-    {StepId::Residual,          "residual",           Kind::Add,         Side::Query, dims_of(B, L, E),     Note::Prediction,   f::Residual},
-    {StepId::NextTokenProbs,    "next_token_probs",   Kind::Prediction,  Side::Query, dims_of(B, L, Vocab), Note::Prediction,   f::Probability},
-    {StepId::PredictedTokens,   "predicted_tokens",   Kind::Prediction,  Side::Query, dims_of(B, L),        Note::Prediction,   f::TokenIds},
+    // id                       name                  kind               side         dimensions            note on a model     flags                                          recorded when    reads                                                                       feeds lanes kind in another variant
+    {StepId::Tokens,            "tokens",             Kind::Input,       Side::Query, dims_of(B, L),        Note::UnknownWords, f::TokenIds,                                   When::Model,     reads(),                                                                    lane::None, same_kind()},
+    {StepId::TokenEmbedding,    "token_embedding",    Kind::Lookup,      Side::Query, dims_of(B, L, E),     Note::SameRow,      f::None,                                       When::Model,     reads(),                                                                    lane::None, same_kind()},
+    {StepId::PositionEmbedding, "position_embedding", Kind::Lookup,      Side::Query, dims_of(B, L, E),     Note::SumsDiffer,   f::None,                                       When::Model,     reads(),                                                                    lane::None, same_kind()},
+    {StepId::EmbeddingSum,      "embedding_sum",      Kind::Add,         Side::Query, dims_of(B, L, E),     Note::SumsDiffer,   f::None,                                       When::Model,     reads(),                                                                    lane::None, same_kind()},
+    {StepId::LayerInput,        "layer_input",        Kind::Input,       Side::Query, dims_of(B, L, E),     Note::None,         f::None,                                       When::Model,     reads(),                                                                    lane::None, same_kind()},
+    {StepId::Norm,              "norm",               Kind::Norm,        Side::Query, dims_of(B, L, E),     Note::None,         f::None,                                       When::Model,     reads(),                                                                    lane::None, same_kind()},
+    {StepId::Input,             "input",              Kind::Input,       Side::Query, dims_of(B, L, E),     Note::None,         f::EditableInput,                              When::Always,    reads(),                                                                    lane::QKV,  same_kind()},
+    {StepId::KeyInput,          "key_input",          Kind::Input,       Side::Key,   dims_of(B, S, Kdim),  Note::None,         f::None,                                       When::Cross,     reads(),                                                                    lane::K,    same_kind()},
+    {StepId::ValueInput,        "value_input",        Kind::Input,       Side::Value, dims_of(B, S, Vdim),  Note::None,         f::None,                                       When::Cross,     reads(),                                                                    lane::V,    same_kind()},
+    {StepId::Qkv,               "qkv",                Kind::Projection,  Side::Query, dims_of(B, L, E3),    Note::None,         f::None,                                       When::Fused,     reads(latest(Side::Query)),                                                 lane::QKV,  same_kind()},
+    {StepId::Q,                 "q",                  Kind::Projection,  Side::Query, dims_of(B, L, E),     Note::None,         f::None,                                       When::Unstacked, reads(latest(Side::Query)),                                                 lane::Q,    kind_in(When::Fused, Kind::Slice)},
+    {StepId::K,                 "k",                  Kind::Projection,  Side::Key,   dims_of(B, S, E),     Note::None,         f::KvHeads,                                    When::Unstacked, reads(latest(Side::Key)),                                                   lane::K,    kind_in(When::Fused, Kind::Slice)},
+    {StepId::V,                 "v",                  Kind::Projection,  Side::Value, dims_of(B, S, E),     Note::None,         f::KvHeads,                                    When::Unstacked, reads(latest(Side::Value)),                                                 lane::V,    kind_in(When::Fused, Kind::Slice)},
+    {StepId::QSplit,            "q_split",            Kind::View,        Side::Query, dims_of(B, L, H, Dh), Note::None,         f::None,                                       When::Unstacked, reads(latest(Side::Query)),                                                 lane::Q,    same_kind()},
+    {StepId::KSplit,            "k_split",            Kind::View,        Side::Key,   dims_of(B, S, H, Dh), Note::None,         f::KvHeads,                                    When::Unstacked, reads(latest(Side::Key)),                                                   lane::K,    same_kind()},
+    {StepId::VSplit,            "v_split",            Kind::View,        Side::Value, dims_of(B, S, H, Dh), Note::None,         f::KvHeads,                                    When::Unstacked, reads(latest(Side::Value)),                                                 lane::V,    same_kind()},
+    {StepId::QHeads,            "q_heads",            Kind::Transpose,   Side::Query, dims_of(B, H, L, Dh), Note::None,         f::None,                                       When::Always,    reads(latest(Side::Query)),                                                 lane::Q,    kind_in(When::Stacked, Kind::Projection)},
+    {StepId::KHeads,            "k_heads",            Kind::Transpose,   Side::Key,   dims_of(B, H, S, Dh), Note::None,         f::KvHeads,                                    When::Always,    reads(latest(Side::Key)),                                                   lane::K,    kind_in(When::Stacked, Kind::Projection)},
+    {StepId::VHeads,            "v_heads",            Kind::Transpose,   Side::Value, dims_of(B, H, S, Dh), Note::None,         f::KvHeads,                                    When::Always,    reads(latest(Side::Value)),                                                 lane::V,    kind_in(When::Stacked, Kind::Projection)},
+    {StepId::RopeCos,           "rope_cos",           Kind::RopeTable,   Side::Query, dims_of(L, Dh),       Note::None,         f::None,                                       When::Rope,      reads(),                                                                    lane::None, same_kind()},
+    {StepId::RopeSin,           "rope_sin",           Kind::RopeTable,   Side::Query, dims_of(L, Dh),       Note::None,         f::None,                                       When::Rope,      reads(),                                                                    lane::None, same_kind()},
+    {StepId::QRot,              "q_rot",              Kind::Rotation,    Side::Query, dims_of(B, H, L, Dh), Note::None,         f::None,                                       When::Rope,      reads(latest(Side::Query), fixed(StepId::RopeCos), fixed(StepId::RopeSin)), lane::Q,    same_kind()},
+    {StepId::KRot,              "k_rot",              Kind::Rotation,    Side::Key,   dims_of(B, H, S, Dh), Note::None,         f::KvHeads,                                    When::Rope,      reads(latest(Side::Key), fixed(StepId::RopeCos), fixed(StepId::RopeSin)),   lane::K,    same_kind()},
+    {StepId::KCache,            "k_cache",            Kind::CacheAppend, Side::Key,   dims_of(B, H, S, Dh), Note::None,         f::KvHeads,                                    When::Cache,     reads(latest(Side::Key)),                                                   lane::K,    same_kind()},
+    {StepId::VCache,            "v_cache",            Kind::CacheAppend, Side::Value, dims_of(B, H, S, Dh), Note::None,         f::KvHeads,                                    When::Cache,     reads(latest(Side::Value)),                                                 lane::V,    same_kind()},
+    {StepId::KRepeated,         "k_repeated",         Kind::RepeatKv,    Side::Key,   dims_of(B, H, S, Dh), Note::None,         f::None,                                       When::RepeatKv,  reads(latest(Side::Key)),                                                   lane::K,    same_kind()},
+    {StepId::VRepeated,         "v_repeated",         Kind::RepeatKv,    Side::Value, dims_of(B, H, S, Dh), Note::None,         f::None,                                       When::RepeatKv,  reads(latest(Side::Value)),                                                 lane::V,    same_kind()},
+    {StepId::AttnScores,        "attn_scores",        Kind::Scores,      Side::Map,   dims_of(B, H, L, S),  Note::None,         f::Paintable,                                  When::Always,    reads(latest(Side::Query), latest(Side::Key)),                              lane::Map,  same_kind()},
+    {StepId::AttnScaled,        "attn_scaled",        Kind::Scale,       Side::Map,   dims_of(B, H, L, S),  Note::None,         f::Paintable,                                  When::Always,    reads(latest(Side::Map)),                                                   lane::Map,  same_kind()},
+    {StepId::AttnMasked,        "attn_masked",        Kind::Mask,        Side::Map,   dims_of(B, H, L, S),  Note::None,         f::Paintable | f::MaskedRows,                  When::Mask,      reads(latest(Side::Map)),                                                   lane::Map,  same_kind()},
+    {StepId::AttnWeights,       "attn_weights",       Kind::Softmax,     Side::Map,   dims_of(B, H, L, S),  Note::None,         f::Probability | f::Paintable | f::MaskedRows, When::Always,    reads(latest(Side::Map)),                                                   lane::Map,  same_kind()},
+    {StepId::AttnDropped,       "attn_dropped",       Kind::Dropout,     Side::Map,   dims_of(B, H, L, S),  Note::None,         f::Probability | f::MaskedRows,                When::Dropout,   reads(latest(Side::Map)),                                                   lane::Map,  same_kind()},
+    {StepId::AttnWeightsAvg,    "attn_weights_avg",   Kind::HeadMean,    Side::Map,   dims_of(B, L, S),     Note::None,         f::Probability | f::Paintable | f::MaskedRows, When::Average,   reads(latest(Side::Map)),                                                   lane::None, same_kind()},
+    {StepId::Context,           "context",            Kind::WeightedSum, Side::Query, dims_of(B, H, L, Dh), Note::None,         f::None,                                       When::Always,    reads(latest(Side::Map), latest(Side::Value)),                              lane::Q,    same_kind()},
+    {StepId::ContextSplit,      "context_split",      Kind::Transpose,   Side::Query, dims_of(B, L, H, Dh), Note::None,         f::None,                                       When::Unstacked, reads(latest(Side::Query)),                                                 lane::Q,    same_kind()},
+    {StepId::Concat,            "concat",             Kind::Concat,      Side::Query, dims_of(B, L, E),     Note::None,         f::None,                                       When::Always,    reads(latest(Side::Query)),                                                 lane::Q,    same_kind()},
+    {StepId::Out,               "out",                Kind::Projection,  Side::Query, dims_of(B, L, E),     Note::Prediction,   f::None,                                       When::OutProj,   reads(latest(Side::Query)),                                                 lane::Q,    same_kind()},
+    {StepId::Residual,          "residual",           Kind::Add,         Side::Query, dims_of(B, L, E),     Note::Prediction,   f::Residual,                                   When::Model,     reads(),                                                                    lane::None, same_kind()},
+    {StepId::NextTokenProbs,    "next_token_probs",   Kind::Prediction,  Side::Query, dims_of(B, L, Vocab), Note::Prediction,   f::Probability,                                When::Model,     reads(),                                                                    lane::None, same_kind()},
+    {StepId::PredictedTokens,   "predicted_tokens",   Kind::Prediction,  Side::Query, dims_of(B, L),        Note::Prediction,   f::TokenIds,                                   When::Model,     reads(),                                                                    lane::None, same_kind()},
 };
 // clang-format on
 }  // namespace step_table_detail

@@ -12,7 +12,7 @@ bad() { echo "check_deb: $*" >&2; status=1; }
 
 dpkg-deb -I "$deb"
 depends=$(dpkg-deb -f "$deb" Depends)
-for pkg in libc6 libstdc++6 libglfw3 libepoxy0 libgl1 libx11-6 libgomp1 libgif7 libstb0 fonts-dejavu-core fonts-noto-cjk; do
+for pkg in libc6 libstdc++6 libglfw3 libepoxy0 libgl1 libx11-6 libgomp1 libgif7 libimagequant0 libcairo2 libpango-1.0-0 libpangocairo-1.0-0 libstb0 fonts-dejavu-core fonts-noto-cjk; do
     echo "$depends" | tr ',|' '\n\n' | sed 's/^ *//; s/ .*//' | grep -qx "$pkg" || bad "Depends lacks $pkg: $depends"
 done
 [ "$(dpkg-deb -f "$deb" Package)" = attnviz ] || bad "the package is not called attnviz"

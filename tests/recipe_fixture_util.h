@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli/config_options.h"
+#include "app/options/config_options.h"
 #include "app/io/model_problem.h"
 
 namespace recipe_fixtures {
@@ -27,6 +27,22 @@ inline std::vector<std::string> all_cases() {
 
 inline nlohmann::json case_json(const std::string& name) {
     std::ifstream file(root() / name / "case.json");
+    REQUIRE_MESSAGE(file.good(), "missing fixture ", name);
+    return nlohmann::json::parse(file);
+}
+
+// The cases of tests/fixtures/recipes_decode (make_decode_fixtures.py): a recipe's
+// prefill and decode steps, each block in a folder of its own.
+inline std::filesystem::path decode_root() { return std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "tests" / "fixtures" / "recipes_decode"; }
+
+inline std::vector<std::string> decode_cases() {
+    std::ifstream file(decode_root() / "cases.json");
+    REQUIRE(file.good());
+    return nlohmann::json::parse(file).get<std::vector<std::string>>();
+}
+
+inline nlohmann::json decode_case_json(const std::string& name) {
+    std::ifstream file(decode_root() / name / "case.json");
     REQUIRE_MESSAGE(file.good(), "missing fixture ", name);
     return nlohmann::json::parse(file);
 }

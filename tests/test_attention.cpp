@@ -369,6 +369,16 @@ TEST_CASE("the memory estimate, summed over planned_steps, is the trace's real s
     SUBCASE("fused, causal") { c.variant = Variant::Fused; c.mask = MaskKind::Causal; }
     SUBCASE("stacked, dropout") { c.variant = Variant::Stacked; c.dropout = 0.2f; }
     SUBCASE("cross") { c.kv_len = 7; c.kdim = 5; c.vdim = 9; }
+    // The estimate reads each step's dimensions off the step table: these give K, V and
+    // their heads other widths and lengths than the queries'.
+    SUBCASE("grouped heads, RoPE, its own input width") { c.num_kv_heads = 1; c.rope = true; c.input_dim = 5; c.mask = MaskKind::Causal; }
+    SUBCASE("bias_k and a zero key column, head mean") { c.add_bias_kv = true; c.add_zero_attn = true; c.average_weights = true; }
+    SUBCASE("fused, mask before the scale, no output projection") {
+        c.variant = Variant::Fused;
+        c.mask = MaskKind::Causal;
+        c.mask_before_scale = true;
+        c.no_out_proj = true;
+    }
     const Trace t = run_attention(c).value();
     CHECK(estimate_trace_bytes(c) == t.storage_bytes());
 }

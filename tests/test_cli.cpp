@@ -2,6 +2,7 @@
 // (one line on stderr, exit code 2, nothing half-written).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -12,6 +13,8 @@
 #include <sys/wait.h>
 
 #include "app/io/file_util.h"
+#include "app/io/trace_writer.h"
+#include "core/forward_plan.h"
 #include "tests/shell_run.h"
 #include "app/io/npy.h"
 #include "app/io/safetensors.h"
@@ -409,11 +412,21 @@ TEST_CASE("attnviz trace runs the articles' options end to end and records them 
     CHECK(c["dtype"] == "bfloat16");
     std::vector<std::string> names;
     for (const auto& s : m["steps"]) names.push_back(s["name"].get<std::string>());
-    const std::vector<std::string> expected = {"input", "q", "k", "v", "q_split", "k_split", "v_split", "q_heads", "k_heads",
-                                               "v_heads", "rope_cos", "rope_sin", "q_rot", "k_rot", "k_repeated", "v_repeated",
-                                               "attn_scores", "attn_masked", "attn_scaled", "attn_weights", "attn_weights_avg",
-                                               "context", "context_split", "concat", "out"};
+    // The steps are the plan's for the recorded configuration, named by the step table ...
+    const attn::Result<attn::AttentionConfig> recorded = attn::io::config_from_json(c);
+    REQUIRE_MESSAGE(recorded.ok(), recorded.error());
+    std::vector<std::string> expected;
+    for (const attn::StepId id : attn::planned_steps(recorded.value())) expected.push_back(attn::step_name(id));
     CHECK(names == expected);
+    // ... among them RoPE's rotations before the scores, the grouped heads' copies, the mask
+    // before the scale (--mask-before-scale) and the head mean after the weights.
+    const auto at = [&](const char* name) { return std::find(names.begin(), names.end(), name) - names.begin(); };
+    CHECK(at("q_rot") < at("k_rot"));
+    CHECK(at("k_rot") < at("k_repeated"));
+    CHECK(at("v_repeated") < at("attn_scores"));
+    CHECK(at("attn_masked") < at("attn_scaled"));
+    CHECK(at("attn_weights") < at("attn_weights_avg"));
+    CHECK(at("out") == static_cast<std::ptrdiff_t>(names.size()) - 1);
     CHECK(fs::exists(out / "rope_cos.npy"));
     CHECK(fs::exists(out / "attn_weights_avg.npy"));
 }

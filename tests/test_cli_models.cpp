@@ -1,5 +1,5 @@
 // `attnviz models` and `--model/--layer` on the real binary: the JSON list parses and
-// names the four models, a trace writes the model's steps and token strings, and every
+// names the six models, a trace writes the model's steps and token strings, and every
 // bad choice is one line on stderr with exit code 2.
 #include <doctest/doctest.h>
 
@@ -60,7 +60,7 @@ TEST_CASE("attnviz models --json parses and lists the three trained models") {
             CHECK_MESSAGE(m.contains(key), "missing ", key);
         by_name[m["name"].get<std::string>()] = m;
     }
-    REQUIRE(by_name.size() == 4);
+    REQUIRE(by_name.size() == 6);
     CHECK(by_name["tiny-lm"]["kind"] == "language");
     CHECK(by_name["tiny-lm"]["layers"] == 2);
     CHECK(by_name["tiny-lm"]["heads"] == 4);
@@ -74,10 +74,12 @@ TEST_CASE("attnviz models --json parses and lists the three trained models") {
     CHECK(by_name["tiny-lm-zh"]["kind"] == "language");
     CHECK(by_name["reverse"]["kind"] == "algorithmic");
     CHECK(by_name["sort"]["hidden_dim"] == 64);
+    CHECK(by_name["tiny-llama"]["kind"] == "language");
+    CHECK(by_name["induction"]["layers"] == 2);
 
     const Run plain = attnviz("models");
     REQUIRE(plain.exit_code == 0);
-    CHECK(lines(plain.out) == 5);  // four models and the random weights
+    CHECK(lines(plain.out) == 7);  // six models and the random weights
     CHECK(plain.out.find("tiny-lm") != std::string::npos);
     CHECK(plain.out.find("random") != std::string::npos);
 }
@@ -149,7 +151,7 @@ TEST_CASE("attnviz trace --list-steps --model lists the steps the model's trace 
 
 TEST_CASE("bad model choices are one line on stderr and exit 2") {
     const std::string out = " --out " + (work_dir() / "bad").string();
-    check_one_line_error("trace --model gpt-5" + out, "no model called 'gpt-5'; the models are tiny-lm, tiny-lm-zh, reverse, sort");
+    check_one_line_error("trace --model gpt-5" + out, "no model called 'gpt-5'; the models are induction, tiny-llama, tiny-lm, tiny-lm-zh, reverse, sort");
     check_one_line_error("trace --model tiny-lm --layer 2" + out, "--layer 2 is out of range: model 'tiny-lm' has layers 0..1");
     check_one_line_error("trace --model reverse --layer -1" + out, "model 'reverse' has only layer 0");
     check_one_line_error("trace --model tiny-lm --tokens \"\"" + out, "the sentence is empty");

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "app/cli/config_options.h"
+#include "app/options/config_options.h"
 #include "app/io/trace_writer.h"
 #include "app/text/languages.h"
 #include "tests/config_field_samples.h"

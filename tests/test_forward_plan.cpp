@@ -48,6 +48,10 @@ void check_recorded_as_planned(const AttentionConfig& c, const std::vector<uint8
         CHECK(s.id == plan[i].id);
         CHECK(s.kind == plan[i].kind);
         CHECK(s.sources == plan[i].sources);
+        // The plan row is the step table's: its kind (or its variant's other kind) and all it reads.
+        const StepInfo& row = step_info(s.id);
+        CHECK((s.kind == row.kind || s.kind == row.other.kind));
+        CHECK(s.sources.size() == static_cast<size_t>(row.sources.count));
         CHECK_FALSE(s.tensor.empty());
         for (StepId source : s.sources) CHECK(t.index_of(source) >= 0);
         for (StepId source : s.sources) CHECK(t.index_of(source) < static_cast<int>(i));

@@ -3,10 +3,13 @@
 // exactly what the command line computes with the same options.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
-#include "app/cli/config_options.h"
+#include "app/options/config_options.h"
 #include "app/lesson/lesson.h"
 #include "core/config_fields.h"
 #include "core/recipe.h"
@@ -272,4 +275,84 @@ TEST_CASE("a slide's picture is named by its number and title, in any script, wi
     CHECK(slide_file_name(slide) == "12.png");
     slide.title = std::string(100, 'x');
     CHECK(slide_file_name(slide).size() <= 64 + 4);
+}
+
+// Issue 32: a slide with a followed cell and drawings, as the window writes it: the cell
+// under "followed", each drawing on one line with its points rounded to 0.01 of a cell,
+// the lesson's "minutes" kept; and the older layout (a point per line, eight digits) still reads.
+TEST_CASE("a slide with a followed cell and drawings is written compactly, one drawing per line, and reads back") {
+    Lesson lesson;
+    lesson.title = "Follow one weight";
+    lesson.minutes = 45;
+    Slide slide;
+    slide.number = 1;
+    slide.title = "The pronoun's row";
+    slide.view.step = StepId::AttnWeights;
+    slide.view.followed = CellAnchor{StepId::AttnWeights, 1, 4, 2, CellPart::Result};
+    Annotation stroke{Annotation::Kind::Stroke, 2, CellAnchor{StepId::AttnWeights, 1, 4, 0, CellPart::Result}, {}};
+    for (int i = 0; i < 50; ++i) stroke.points.push_back({0.123456f + 0.0371f * static_cast<float>(i), 0.5f - 0.01234567f * static_cast<float>(i)});
+    Annotation arrow{Annotation::Kind::Arrow, 0, CellAnchor{StepId::AttnWeights, 1, 4, 2, CellPart::Result}, {{0.5f, 0.5f}, {-2.3333333f, 1.0f / 3.0f}}};
+    slide.view.annotations = {stroke, arrow};
+    lesson.slides.push_back(slide);
+
+    const std::string text = write_lesson(lesson);
+    CAPTURE(text);
+    CHECK(text.find("\"minutes\": 45") != std::string::npos);
+    CHECK(text.find("\"followed\": {") != std::string::npos);
+    // One line per drawing, the whole drawing on it.
+    std::vector<std::string> drawing_lines;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        if (line.find("\"kind\":") != std::string::npos) drawing_lines.push_back(line);
+    REQUIRE(drawing_lines.size() == 2);
+    CHECK(drawing_lines[0].find("\"points\":[[0.12,0.5],[0.16,0.49]") != std::string::npos);
+    CHECK(drawing_lines[0].find("\"colour\":\"green\"") != std::string::npos);
+    CHECK(drawing_lines[1].find("\"points\":[[0.5,0.5],[-2.33,0.33]]") != std::string::npos);
+    // A 50-point stroke is one short line, not 200 lines of 8-digit floats.
+    CHECK(drawing_lines[0].size() < 50 * 14 + 200);
+    CHECK(std::count(text.begin(), text.end(), '\n') < 30);
+
+    const Result<LessonRead> read = read_lesson(text, "compact.json");
+    REQUIRE_MESSAGE(read.ok(), read.error());
+    CHECK(read->problems.empty());
+    REQUIRE(read->lesson.slides.size() == 1);
+    const SlideView& view = read->lesson.slides.front().view;
+    REQUIRE(view.followed);
+    CHECK(*view.followed == *slide.view.followed);
+    REQUIRE(view.annotations.size() == 2);
+    CHECK(read->lesson.minutes == 45);
+    for (size_t i = 0; i < stroke.points.size(); ++i) {
+        CAPTURE(i);
+        CHECK(std::abs(view.annotations[0].points[i][0] - stroke.points[i][0]) <= 0.0051f);
+        CHECK(std::abs(view.annotations[0].points[i][1] - stroke.points[i][1]) <= 0.0051f);
+    }
+    CHECK(write_lesson(read->lesson) == text);  // rounded once, the same text again
+
+    // The older layout: each coordinate on a line of its own, eight digits.
+    const Result<LessonRead> old = read_lesson(R"({"version": 1, "title": "", "language": "en", "slides": [
+      {"title": "old", "step": "attn_weights", "annotations": [
+        {"kind": "stroke", "colour": "red", "cell": {"panel": 0, "row": 1, "col": 2},
+         "points": [
+           [
+             0.12345679,
+             0.98765432
+           ],
+           [
+             1.5,
+             -0.25
+           ]
+         ]}]}]})", "old.json");
+    REQUIRE(old.ok());
+    REQUIRE(old->problems.empty());
+    REQUIRE(old->lesson.slides.front().view.annotations.size() == 1);
+    CHECK(old->lesson.slides.front().view.annotations.front().points[0][0] == doctest::Approx(0.12345679f));
+}
+
+TEST_CASE("a lesson's minutes outside 1..600 is a problem, the slides still read") {
+    const Result<LessonRead> read = read_lesson(R"({"version": 1, "minutes": 0, "slides": [{"title": "a"}]})", "t.json");
+    REQUIRE(read.ok());
+    CHECK(read->lesson.slides.size() == 1);
+    REQUIRE(read->problems.size() == 1);
+    CHECK(english(read->problems.front()).find("\"minutes\"") != std::string::npos);
+    CHECK(read->lesson.minutes == 0);
 }

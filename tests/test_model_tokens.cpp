@@ -118,7 +118,7 @@ TEST_CASE("tiny-lm-zh reads both scripts, one character a token, and names what 
 TEST_CASE("an unknown model name lists the models there are") {
     Result<std::shared_ptr<const Model>> missing = io::load_model("gpt-5");
     REQUIRE_FALSE(missing.ok());
-    CHECK(missing.error() == "no model called 'gpt-5'; the models are tiny-lm, tiny-lm-zh, reverse, sort (or give the path of a card .json)");
+    CHECK(missing.error() == "no model called 'gpt-5'; the models are induction, tiny-llama, tiny-lm, tiny-lm-zh, reverse, sort (or give the path of a card .json)");
     Result<std::shared_ptr<const Model>> no_file = io::load_model("/nonexistent/model.json");
     REQUIRE_FALSE(no_file.ok());
     CHECK(no_file.error().find("/nonexistent/model.json") != std::string::npos);

@@ -13,6 +13,7 @@
 #include "app/io/torch_code.h"
 #include "app/text/step_text.h"
 #include "core/attention.h"
+#include "core/kv_cache.h"
 #include "core/recipe.h"
 #include "tests/recipe_fixture_util.h"
 
@@ -81,6 +82,18 @@ TEST_CASE("every step of every recipe case is produced by a marked line of its c
     const std::vector<std::string> cases = recipe_fixtures::all_cases();
     REQUIRE(cases.size() >= 54);
     std::map<std::string, std::set<StepId>> recorded_by_class;  // over all cases of a class
+    const auto check_lines = [&](const Trace& trace, const std::string& recipe) {
+        const std::string cls = io::code_class_for(trace.config);
+        REQUIRE(cls == find_recipe(recipe)->torch_class);
+        const std::vector<io::CodeLine>& lines = io::code_lines_for(trace.config);
+        for (const Step& step : trace.steps) {
+            CAPTURE(step.name());
+            recorded_by_class[cls].insert(step.id);
+            const auto outside = outside_the_class.find(cls);
+            const bool has_no_line = outside != outside_the_class.end() && outside->second.count(step.id) == 1;
+            CHECK(io::lines_of_step_run(lines, step.id, trace.config).empty() == has_no_line);
+        }
+    };
     for (const std::string& name : cases) {
         CAPTURE(name);
         const nlohmann::json j = recipe_fixtures::case_json(name);
@@ -88,15 +101,21 @@ TEST_CASE("every step of every recipe case is produced by a marked line of its c
         REQUIRE_MESSAGE(problem.ok(), problem.error());
         Result<Trace> trace = run_attention(problem->config, problem->weights, problem->inputs);
         REQUIRE_MESSAGE(trace.ok(), trace.error());
-        const std::string cls = io::code_class_for(trace->config);
-        REQUIRE(cls == find_recipe(j["recipe"].get<std::string>())->torch_class);
-        const std::vector<io::CodeLine>& lines = io::code_lines_for(trace->config);
-        for (const Step& step : trace->steps) {
-            CAPTURE(step.name());
-            recorded_by_class[cls].insert(step.id);
-            const auto outside = outside_the_class.find(cls);
-            const bool has_no_line = outside != outside_the_class.end() && outside->second.count(step.id) == 1;
-            CHECK(io::lines_of_step_run(lines, step.id, trace->config).empty() == has_no_line);
+        check_lines(trace.value(), j["recipe"].get<std::string>());
+    }
+    // The decode paths (tests/fixtures/recipes_decode): the prefill and one decode step of
+    // each case, against the cache, whose k_cache and v_cache lines run there.
+    for (const std::string& name : recipe_fixtures::decode_cases()) {
+        CAPTURE(name);
+        const nlohmann::json j = recipe_fixtures::decode_case_json(name);
+        Result<io::Problem> problem = recipe_fixtures::problem_from_args(j["args"].get<std::vector<std::string>>());
+        REQUIRE_MESSAGE(problem.ok(), problem.error());
+        KvCache cache;
+        const int P = problem->config.decode_from;
+        for (const QueryBlock block : {QueryBlock{0, P}, QueryBlock{P, 1}}) {
+            Result<Trace> trace = run_attention_block(problem->config, problem->weights, problem->inputs, cache, block);
+            REQUIRE_MESSAGE(trace.ok(), trace.error());
+            check_lines(trace.value(), j["recipe"].get<std::string>());
         }
     }
     // And no marker of a class names a step none of its cases records (a stale marker
@@ -194,7 +213,7 @@ TEST_CASE("the code panel shows each recipe's class as its article writes it, wi
     const std::vector<io::CodeLine>& llama = io::recipe_class_lines("LlamaAttention");
     const io::CodeLine* tables = line_of(llama, StepId::RopeCos);
     REQUIRE(tables);
-    CHECK(tables->code == "        cos, sin = self.rotary(q_len)");
+    CHECK(tables->code == "        cos, sin = self.rotary(past, q_len)");
     CHECK(tables == line_of(llama, StepId::RopeSin));
     CHECK(io::shape_of(*tables, StepId::RopeSin) == "(L, d_h)");
     const std::vector<io::CodeLine>& torch_mha = io::recipe_class_lines("TorchMha");

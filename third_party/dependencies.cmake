@@ -16,6 +16,8 @@ if(ATTNVIZ_BUILD_GUI)
     pkg_check_modules(EPOXY REQUIRED IMPORTED_TARGET epoxy)     # libepoxy-dev: the GL loader
     pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)         # libstb-dev: PNG writing
     find_package(GIF 5 REQUIRED)                                # libgif-dev  -> GIF::GIF (animated exports)
+    pkg_check_modules(IMAGEQUANT REQUIRED IMPORTED_TARGET imagequant)  # libimagequant-dev: GIF palettes
+    pkg_check_modules(PANGOCAIRO REQUIRED IMPORTED_TARGET pangocairo cairo-pdf)  # libpango1.0-dev, libcairo2-dev: handouts
     # Debian's libimgui.a (1.86) already contains the GLFW and OpenGL3 backends.
     pkg_check_modules(IMGUI_PC REQUIRED imgui)
     find_library(IMGUI_LIBRARY NAMES libimgui.a imgui REQUIRED)

@@ -13,6 +13,7 @@
 
 #include "app/cli/commands.h"
 #include "app/text/languages.h"
+#include "app/cli/bench_generation.h"
 #include "app/io/model_problem.h"
 #include "app/io/trace_writer.h"
 #include "core/storage.h"
@@ -145,6 +146,11 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
                     gui::format_ms(median(r.lines_frame_ms)).c_str(), gui::format_ms(median(r.lines_heatmap_frame_ms)).c_str(),
                     r.lines_frame_ms.size());
     }
+    out["decode_step_1024_cached_1024_16_ms"] = median(r.decode_step_ms);  // issue 30's token strip click
+    if (!json && !r.decode_step_ms.empty()) {
+        std::printf("decode step with 1024 cached tokens (E 1024, H 16), made and redrawn: %s ms (median of %zu)\n",
+                    gui::format_ms(median(r.decode_step_ms)).c_str(), r.decode_step_ms.size());
+    }
     if (json) {
         std::printf("%s\n", out.dump().c_str());
     } else {
@@ -157,30 +163,35 @@ int report_render_bench(const gui::RenderBenchReport& r, bool json) {
 }
 #endif
 
+// --render: frame and slider times in the window's renderer, or a lesson presented.
+int run_render_bench_command(const BenchCommand& command, const io::Problem& problem) {
+#ifdef ATTNVIZ_HAVE_GUI
+    if (!command.lesson.empty()) {  // presenting a lesson (gui/export/present_bench.h)
+        gui::PresentBenchReport report;
+        const int code = gui::run_present_bench(command.lesson, command.width, command.height, std::max(command.repeat, 30), report);
+        if (code == 0) gui::print_present_bench(report);
+        return code;
+    }
+    gui::RenderBenchOptions options;
+    options.width = command.width;
+    options.height = command.height;
+    options.frames_per_step = std::max(command.repeat, 10);
+    gui::RenderBenchReport report;
+    const int code = gui::run_render_bench(problem, options, report);
+    return code != 0 ? code : report_render_bench(report, command.json);
+#else
+    (void)command;
+    (void)problem;
+    return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF), so --render is not available");
+#endif
+}
+
 }  // namespace
 
 int run_bench(const BenchCommand& command) {
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.message());
-    if (command.render) {
-#ifdef ATTNVIZ_HAVE_GUI
-        if (!command.lesson.empty()) {  // presenting a lesson (gui/export/present_bench.h)
-            gui::PresentBenchReport report;
-            const int code = gui::run_present_bench(command.lesson, command.width, command.height, std::max(command.repeat, 30), report);
-            if (code == 0) gui::print_present_bench(report);
-            return code;
-        }
-        gui::RenderBenchOptions options;
-        options.width = command.width;
-        options.height = command.height;
-        options.frames_per_step = std::max(command.repeat, 10);
-        gui::RenderBenchReport report;
-        const int code = gui::run_render_bench(problem.value(), options, report);
-        return code != 0 ? code : report_render_bench(report, command.json);
-#else
-        return fail("this build has no GUI (configured with ATTNVIZ_BUILD_GUI=OFF), so --render is not available");
-#endif
-    }
+    if (command.render) return run_render_bench_command(command, problem.value());
 #ifdef _OPENMP
     if (command.threads > 0) omp_set_num_threads(command.threads);
     const int threads = omp_get_max_threads();
@@ -220,6 +231,8 @@ int run_bench(const BenchCommand& command) {
             load_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         }
     }
+    Result<GenerationBench> generation = bench_generation(command.repeat);
+    if (!generation) return fail(generation.message());
     if (command.json) {
         nlohmann::json out = {{"forward_ms_median", med},    {"forward_ms_all", times_ms}, {"forward_ms_first", first_ms},
                               {"trace_bytes", trace_bytes},
@@ -232,6 +245,8 @@ int run_bench(const BenchCommand& command) {
             out["load_and_trace_ms_median"] = median(load_ms);
             out["load_and_trace_ms_all"] = load_ms;
         }
+        out["generate_tiny_llama_ms_median"] = median(generation->ms);
+        out["generate_tiny_llama_tokens"] = generation->tokens;
         std::printf("%s\n", out.dump().c_str());
     } else {
         std::printf("forward with full trace: median %.2f ms over %d runs (%d threads), first run %.2f ms; trace %s\n", med,
@@ -241,6 +256,8 @@ int run_bench(const BenchCommand& command) {
                         p.model->spec.name.c_str(), p.model_layer, p.model->spec.layers, median(load_ms), command.repeat);
         std::printf("resident memory: %.1f MiB with the traces freed, %.1f MiB once the cache is given back (as the idle window does)\n",
                     rss_traces_freed, rss_released);
+        std::printf("generating %d tokens with tiny-llama, every step traced: median %.1f ms over %d runs (target < 1000 ms)\n",
+                    generation->tokens, median(generation->ms), command.repeat);
     }
     return 0;
 }

@@ -23,6 +23,7 @@ int run_recipes(const RecipesCommand& command) {
             out.push_back({{"name", r.name},
                            {"description", english(r.description)},
                            {"article", r.article},
+                           {"source_file", r.source_file},
                            {"special", english(r.special)},
                            {"module", to_string(r.module)},
                            {"torch_class", r.torch_class},

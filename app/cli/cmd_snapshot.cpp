@@ -19,7 +19,7 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     CLI::App* sub = parent.add_subcommand("snapshot", text::tr("cli.help.cmd.snapshot"));
     add_config_options(*sub, command.config, /*score_scale=*/false);  // --scale is the resolution here
     gui::SnapshotOptions& o = command.options;
-    sub->add_option("--out,-o", o.out_dir, text::tr("cli.help.snapshot.out"))->required();
+    sub->add_option("--out,-o", o.out_dir, text::tr("cli.help.snapshot.out"));  // required unless --handout
     sub->add_option("--step", o.step, text::tr("cli.help.snapshot.step"))->capture_default_str();
     sub->add_option("--progress", o.progress, text::tr("cli.help.snapshot.progress"))->check(CLI::Range(0.0f, 1.0f))->capture_default_str();
     sub->add_option("--size", command.size, text::tr("cli.help.snapshot.size"));
@@ -33,6 +33,8 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     sub->add_flag("--overview", o.overview, text::tr("cli.help.snapshot.overview"));
     sub->add_option("--compare", o.compare, text::tr("cli.help.snapshot.compare"));
     sub->add_option("--lesson", o.lesson, text::tr("cli.help.snapshot.lesson"));
+    sub->add_option("--handout", o.handout, text::tr("cli.help.snapshot.handout"));
+    sub->add_option("--decode-step", o.decode_step, text::tr("cli.help.snapshot.decode_step"))->check(CLI::Range(1, 1 << 20));
     return sub;
 }
 
@@ -50,18 +52,32 @@ int run_snapshot_command(SnapshotCommand command) {
     if (command.options.overview && (!command.options.lesson.empty() || !command.options.animation.format.empty() ||
                                      !command.options.compare.empty()))
         return fail("--overview draws one picture of a configuration; it cannot be combined with --lesson, --animate or --compare");
+    if (!command.options.handout.empty() && command.options.lesson.empty()) return fail("--handout needs --lesson FILE: a handout is a lesson's");
+    if (command.options.handout.empty() && command.options.out_dir.empty()) return fail("--out is required");
     if (!command.options.lesson.empty()) {
         // The slides say what to compute and which step to show.
         for (const CLI::Option* option : command.config.all_options)
             if (option->count() > 0) return fail(option->get_name() + " cannot be combined with --lesson: each slide gives its configuration");
         if (command.options.step != "all") return fail("--step cannot be combined with --lesson: each slide gives its step");
+        if (command.options.decode_step > 0) return fail(Message("error.decode.step_with_lesson"));
         if (!command.options.compare.empty()) return fail("--compare cannot be combined with --lesson: each slide gives its configuration");
         // One animation of every slide's step, each slide's end held (issue 20).
+        if (!command.options.handout.empty()) {
+            if (!command.options.animation.format.empty() || !command.options.out_dir.empty())
+                return fail("--handout writes one PDF; it cannot be combined with --animate or --out");
+            return gui::run_lesson_handout(command.options);
+        }
         if (!command.options.animation.format.empty()) return gui::run_lesson_animation(command.options);
         return gui::run_lesson_snapshot(command.options);
     }
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.message());
+    if (command.options.decode_step > 0) {  // a step of the generation --decode-from makes
+        const AttentionConfig& c = problem->config;
+        if (c.decode_from == 0) return fail(Message("error.decode.step_needs_from"));
+        if (command.options.decode_step > c.L() - c.decode_from)
+            return fail(Message("error.decode.step_range", {{"step", command.options.decode_step}, {"last", c.L() - c.decode_from}}));
+    }
     if (!command.options.animation.format.empty()) {
         if (!command.options.compare.empty()) return fail("--compare cannot be combined with --animate; draw PNGs of A | B | A - B instead");
         return gui::run_animation_snapshot(problem.value(), command.options);

@@ -53,7 +53,7 @@ int run_trace(const TraceCommand& command) {
         if (!command.save_weights.empty()) return fail("--save-weights cannot be combined with --compare");
         return run_trace_compare(command, problem.value());
     }
-    if (problem->config.decode_from > 0) {
+    if (problem->config.decode_from > 0 || command.config.generate > 0) {
         if (!command.save_weights.empty()) return fail(Message("error.decode.save_weights"));
         return run_trace_generation(command, problem.value());
     }

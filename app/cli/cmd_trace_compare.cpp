@@ -7,7 +7,7 @@
 #include <system_error>
 
 #include "app/cli/commands.h"
-#include "app/cli/compare_options.h"
+#include "app/options/compare_options.h"
 #include "core/trace_difference.h"
 #include "app/io/model_problem.h"
 #include "app/io/trace_writer.h"

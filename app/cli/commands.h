@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "app/cli/config_options.h"
+#include "app/options/config_options.h"
 
 namespace attn::cli {
 

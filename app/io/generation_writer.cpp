@@ -39,6 +39,22 @@ TraceExtras labels_of(const Generation& g, const Trace& trace) {
     return labels;
 }
 
+// A generation's "sampling" settings (temperature 0: greedy) and its "generated" tokens.
+json sampling_fields(const Generation& g) {
+    json generated = json::array();
+    for (const GeneratedToken& t : g.generated)
+        generated.push_back({{"position", t.position},
+                             {"token", t.token},
+                             {"id", t.id},
+                             {"probability", t.probability},
+                             {"model_probability", t.model_probability},
+                             {"chosen_after", t.chosen_after}});
+    const SamplingSettings& s = g.settings;
+    return {{"sampling", {{"temperature", s.temperature}, {"greedy", s.greedy()}, {"top_k", s.top_k}, {"top_p", s.top_p},
+                          {"seed", s.seed}, {"order", "temperature, top-k, top-p"}}},
+            {"generated", generated}};
+}
+
 }  // namespace
 
 std::string generation_folder_name(size_t index) {
@@ -59,13 +75,16 @@ json generation_manifest(const Generation& g) {
                          {"cache_size", cache ? cache->tensor.dim(2) : 0}});
     }
     const AttentionConfig& c = g.traces.front().config;
-    return {{"format", "attnviz-generation"},
-            {"version", 1},
-            {"seq_len", c.L()},
-            {"decode_from", c.decode_from},
-            {"tokens", g.tokens},
-            {"cache_layout", "(B, H_kv, S_t, d_h), keys after RoPE"},
-            {"steps", steps}};
+    json manifest = {{"format", "attnviz-generation"},
+                     {"version", 1},
+                     {"seq_len", c.L()},
+                     {"decode_from", g.traces.front().block.count},
+                     {"tokens", g.tokens},
+                     {"cache_layout", "(B, H_kv, S_t, d_h), keys after RoPE"},
+                     {"steps", steps}};
+    if (!g.model.empty()) manifest["model"] = g.model;
+    if (g.sampled) manifest.update(sampling_fields(g));
+    return manifest;
 }
 
 Status write_generation_dir(const Generation& g, const std::string& dir, bool labelled, const text::Catalogue& words) {

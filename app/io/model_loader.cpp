@@ -44,7 +44,7 @@ public:
         const std::vector<float> values = t->to_vector();
         return Eigen::Map<const Vec>(values.data(), size);
     }
-    const std::string& error() const { return error_; }
+    const Message& error() const { return error_; }
 
 private:
     const Tensor* find(const std::string& name, const std::vector<int64_t>& shape) {
@@ -52,17 +52,18 @@ private:
         for (const auto& [key, tensor] : tensors_) {
             if (key != name) continue;
             if (tensor.shape() != shape) {
-                error_ = what_ + ": " + name + " has shape " + shape_text(tensor.shape()) + ", the card implies " + shape_text(shape);
+                error_ = Message("error.card.tensor_shape",
+                                 {{"what", what_}, {"name", name}, {"shape", shape_text(tensor.shape())}, {"expected", shape_text(shape)}});
                 return nullptr;
             }
             return &tensor;
         }
-        error_ = what_ + ": the weights have no tensor '" + name + "'";
+        error_ = Message("error.card.tensor_missing", {{"what", what_}, {"name", name}});
         return nullptr;
     }
     const NamedTensors& tensors_;
     std::string what_;
-    std::string error_;
+    Message error_;
 };
 
 // The embedded cards, parsed: the language model first, then by name.
@@ -82,6 +83,23 @@ std::vector<ModelSpec> parse_embedded_cards() {
     return specs;
 }
 
+// Layer `prefix`'s attention, through the same name lookup as a single-layer file: (D, D)
+// projections with biases, or for a grouped-query model without biases W_k and W_v of
+// (H_kv d_h, D), as the card says.
+Result<AttentionWeights> layer_attention(const NamedTensors& tensors, const std::string& prefix, const ModelSpec& s,
+                                         const std::string& what) {
+    using R = Result<AttentionWeights>;
+    Result<LoadedWeights> attention = weights_from_tensors_under(tensors, prefix + "attn.", what);
+    if (!attention) return R::failure(attention.message());
+    const int64_t D = s.hidden_dim, kv_width = static_cast<int64_t>(s.kv_head_count()) * s.head_dim();
+    const AttentionWeights& w = attention->weights;
+    if (attention->hidden_dim != D || w.w_k.rows() != kv_width || w.w_v.rows() != kv_width || w.w_k.cols() != D ||
+        attention->bias != s.bias)
+        return R::failure(Message(s.bias ? "error.card.layer_attention_kv" : "error.card.layer_attention_kv_no_bias",
+                                  {{"what", what}, {"layer", prefix + "attn"}, {"width", D}, {"kv_rows", kv_width}}));
+    return std::move(attention->weights);
+}
+
 }  // namespace
 
 Result<Model> model_from_bytes(const std::string& card_json, const std::string& safetensors_bytes, const std::string& what) {
@@ -97,30 +115,28 @@ Result<Model> model_from_bytes(const std::string& card_json, const std::string& 
     const int64_t V = s.vocab_size, D = s.hidden_dim, F = s.mlp_dim;
     TensorFinder get(tensors.value(), what);
     ModelWeights& w = model.weights;
+    // A model without biases (the card's architecture says so) has no bias tensors at all.
+    const auto bias = [&](const std::string& name, int64_t size) { return s.bias ? get.vector(name, size) : Vec(); };
+    const auto norm = [&](const std::string& name) { return NormWeights{get.vector(name + ".weight", D), bias(name + ".bias", D)}; };
     w.token_embedding = get.matrix("tok_emb.weight", V, D);
-    w.position_embedding = get.matrix("pos_emb.weight", s.max_len, D);
+    if (!s.rope) w.position_embedding = get.matrix("pos_emb.weight", s.max_len, D);
     for (int i = 0; i < s.layers && get.error().empty(); ++i) {
         const std::string layer = "layers." + std::to_string(i) + ".";
         LayerWeights lw;
-        lw.ln1 = {get.vector(layer + "ln1.weight", D), get.vector(layer + "ln1.bias", D)};
-        // The attention goes through the same name lookup as a single-layer file,
-        // scoped to this layer's prefix.
-        Result<LoadedWeights> attention = weights_from_tensors_under(tensors.value(), layer + "attn.", what);
+        lw.ln1 = norm(layer + "ln1");
+        Result<AttentionWeights> attention = layer_attention(tensors.value(), layer, s, what);
         if (!attention) return R::failure(attention.message());
-        if (attention->hidden_dim != D || attention->kdim != D || attention->vdim != D || !attention->bias)
-            return R::failure(what + ": layer " + std::to_string(i) + "'s attention is not (" + std::to_string(D) + ", " +
-                              std::to_string(D) + ") with biases, as the card says");
-        lw.attn = std::move(attention->weights);
+        lw.attn = std::move(attention.value());
         if (s.mlp) {
-            lw.ln2 = {get.vector(layer + "ln2.weight", D), get.vector(layer + "ln2.bias", D)};
+            lw.ln2 = norm(layer + "ln2");
             lw.fc1 = get.matrix(layer + "mlp.fc1.weight", F, D);
-            lw.fc1_bias = get.vector(layer + "mlp.fc1.bias", F);
+            lw.fc1_bias = bias(layer + "mlp.fc1.bias", F);
             lw.fc2 = get.matrix(layer + "mlp.fc2.weight", D, F);
-            lw.fc2_bias = get.vector(layer + "mlp.fc2.bias", D);
+            lw.fc2_bias = bias(layer + "mlp.fc2.bias", D);
         }
         w.layers.push_back(std::move(lw));
     }
-    w.final_norm = {get.vector("ln_f.weight", D), get.vector("ln_f.bias", D)};
+    w.final_norm = norm("ln_f");
     w.lm_head = get.matrix("lm_head.weight", V, D);
     if (!get.error().empty()) return R::failure(get.error());
     return model;

@@ -55,6 +55,9 @@ Status read_marker(std::string_view text, int line_number, CodeLine& line) {
 // unknown_conditions so a test catches a condition added to the code but not here).
 std::optional<bool> condition_value(std::string_view condition, const AttentionConfig* c) {
     const ForwardPlan plan = c ? plan_for(*c) : ForwardPlan{};
+    // A configuration with --decode-from is shown as its prefill and decode steps, each a
+    // block of rows against the KV cache: the code's cache branch runs.
+    const bool decoding = plan.cache || (c && c->decode_from > 0);
     const bool fused = c && c->variant == Variant::Fused;
     const struct {
         std::string_view text;
@@ -68,7 +71,7 @@ std::optional<bool> condition_value(std::string_view condition, const AttentionC
         {"self.rope is not None", plan.rope},
         {"self.rope[\"style\"] == \"half\"", c && c->rope_style == RopeStyle::Half},
         {"self.H_kv < self.H", plan.repeat_kv},
-        {"cache is not None", plan.cache},  // a decode step's trace (run_attention_block); never the whole pass
+        {"cache is not None", decoding},  // a prefill's or decode step's trace (run_attention_block)
         {"has_mask and self.mask_before_scale", plan.mask && plan.mask_before_scale},
         {"has_mask", plan.mask},
         {"mask is not None", plan.mask},  // the runner always passes the boolean mask when there is one
@@ -80,6 +83,8 @@ std::optional<bool> condition_value(std::string_view condition, const AttentionC
         // recipe_modules.py's classes
         {"attention_mask is not None", plan.mask},  // the recipe passes its padding mask when it has one
         {"H_kv < H", plan.repeat_kv},
+        {"use_cache", decoding},                    // ScratchKvCache
+        {"past_key_value is not None", decoding},   // LlamaAttention's Hugging Face cache
         {"m.dropout > 0.0 and self.training", plan.dropout},
         {"m._qkv_same_embed_dim", c && c->key_dim() == c->E() && c->value_dim() == c->E()},
         {"m.in_proj_bias is None", c && !c->qkv_bias()},

@@ -112,7 +112,7 @@ json notes_of(const Trace& trace) {
                         trace.model.name +
                         "'; this module reproduces its attention, not the embeddings, norm, residual or prediction");
     if (const Recipe* recipe = find_recipe(c.recipe))
-        notes.push_back("the configuration of the recipe '" + recipe->name + "' (" + recipe->article +
+        notes.push_back("the configuration of the recipe '" + recipe->name + "' (" + (recipe->article.empty() ? recipe->source_file : recipe->article) +
                         "); the generic module below computes its steps (the article-style class is " +
                         recipe->torch_class + " in AttnViz's assets/code/recipe_modules.py)");
     if (c.variant == Variant::Stacked)

@@ -31,33 +31,35 @@ std::vector<std::string> split(const std::string& s, char separator) {
 
 Result<Mat> parse_typed_matrix(const std::string& text, const std::string& flag) {
     using R = Result<Mat>;
-    const std::string example = " (rows separated by ';', values by ',', e.g. \"0.43,0.15,0.89; 0.55,0.87,0.66\")";
-    if (trimmed(text).empty()) return R::failure(flag + " is empty; give at least one row" + example);
+    const Message example("error.values.example");
+    if (trimmed(text).empty()) return R::failure(Message("error.values.empty", {{"flag", flag}, {"example", example}}));
     std::vector<std::string> rows = split(text, ';');
     if (rows.size() > 1 && trimmed(rows.back()).empty()) rows.pop_back();  // a trailing ';' is harmless
     std::vector<std::vector<float>> values;
     for (size_t r = 0; r < rows.size(); ++r) {
-        const std::string row_name = "row " + std::to_string(r + 1);
-        if (trimmed(rows[r]).empty()) return R::failure(flag + ": " + row_name + " is empty" + example);
+        const size_t row_number = r + 1;
+        if (trimmed(rows[r]).empty()) return R::failure(Message("error.values.row_empty", {{"flag", flag}, {"row", row_number}, {"example", example}}));
         std::vector<float> row;
         const std::vector<std::string> items = split(rows[r], ',');
         for (size_t i = 0; i < items.size(); ++i) {
             const std::string item = trimmed(items[i]);
-            const std::string where = row_name + ", value " + std::to_string(i + 1);
-            if (item.empty()) return R::failure(flag + ": " + where + " is missing" + example);
+            const auto failed = [&](const char* key) {
+                return R::failure(Message(key, {{"flag", flag}, {"row", row_number}, {"value", i + 1}, {"item", item}, {"example", example}}));
+            };
+            if (item.empty()) return failed("error.values.missing");
             errno = 0;
             char* end = nullptr;
             const double number = std::strtod(item.c_str(), &end);
             // Decimal only: strtod would also read hexadecimal ("0x10" as 16).
             if (end != item.c_str() + item.size() || item.find_first_of("xX") != std::string::npos)
-                return R::failure(flag + ": " + where + " '" + item + "' is not a number" + example);
+                return failed("error.values.not_number");
             if (!std::isfinite(number) || std::abs(number) > 3.4e38)
-                return R::failure(flag + ": " + where + " '" + item + "' is not a finite float32 number (NaN and infinities are not inputs)");
+                return failed("error.values.not_finite");
             row.push_back(static_cast<float>(number));
         }
         if (!values.empty() && row.size() != values.front().size())
-            return R::failure(flag + ": " + row_name + " has " + std::to_string(row.size()) + " values, row 1 has " +
-                              std::to_string(values.front().size()) + " (every row is one token of the same width)");
+            return R::failure(Message("error.values.row_width",
+                                      {{"flag", flag}, {"row", row_number}, {"count", row.size()}, {"width", values.front().size()}}));
         values.push_back(std::move(row));
     }
     Mat m(static_cast<Eigen::Index>(values.size()), static_cast<Eigen::Index>(values.front().size()));

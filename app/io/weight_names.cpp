@@ -34,45 +34,50 @@ Vec to_row(const Tensor& t) {
 
 std::string shape_text(const Tensor& t) { return attn::shape_text(t.shape()); }
 
-}  // namespace
-
-Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const std::string& what) {
-    using R = Result<LoadedWeights>;
-    std::string ambiguous;
-    const auto get = [&](const std::string& name) { return find_tensor(tensors, name, &ambiguous); };
-    const Tensor* in_proj = get("in_proj_weight");
-    const Tensor* q_sep = get("q_proj_weight");
-    const Tensor* hf_q = get("q_proj.weight");
-
-    LoadedWeights out;
+// The tensors of one attention module, found by PyTorch's or Hugging Face's names;
+// nullptr for those the file lacks.
+struct FoundTensors {
     const Tensor *wq = nullptr, *wk = nullptr, *wv = nullptr, *wo = nullptr;
     const Tensor *bq = nullptr, *bk = nullptr, *bv = nullptr, *bo = nullptr;
-    const Tensor* in_bias = nullptr;
-    const Tensor* bias_k = get("bias_k");
-    const Tensor* bias_v = get("bias_v");
-    if ((bias_k == nullptr) != (bias_v == nullptr)) return R::failure(Message("error.weights_file.one_bias_kv", {{"what", what}}));
-    if (in_proj || q_sep) {
+    const Tensor* in_proj = nullptr;  // nn.MultiheadAttention's stacked (3E, E) q/k/v projection
+    const Tensor* in_bias = nullptr;  // ... and its (3E) bias
+    const Tensor *bias_k = nullptr, *bias_v = nullptr;
+};
+
+// The tensors by name, and the naming they follow (out.naming).
+Result<FoundTensors> find_projections(const NamedTensors& tensors, const std::string& what, LoadedWeights& out) {
+    using R = Result<FoundTensors>;
+    std::string ambiguous;
+    const auto get = [&](const std::string& name) { return find_tensor(tensors, name, &ambiguous); };
+    FoundTensors f;
+    f.in_proj = get("in_proj_weight");
+    const Tensor* q_sep = get("q_proj_weight");
+    const Tensor* hf_q = get("q_proj.weight");
+    f.bias_k = get("bias_k");
+    f.bias_v = get("bias_v");
+    if ((f.bias_k == nullptr) != (f.bias_v == nullptr)) return R::failure(Message("error.weights_file.one_bias_kv", {{"what", what}}));
+    if (f.in_proj || q_sep) {
         out.naming = "pytorch";
-        wo = get("out_proj.weight");
-        bo = get("out_proj.bias");
-        in_bias = get("in_proj_bias");
+        f.wo = get("out_proj.weight");
+        f.bo = get("out_proj.bias");
+        f.in_bias = get("in_proj_bias");
         if (q_sep) {
-            wq = q_sep;
-            wk = get("k_proj_weight");
-            wv = get("v_proj_weight");
-            if (!wk || !wv) return R::failure(Message("error.weights_file.pytorch_kv", {{"what", what}}));
+            f.wq = q_sep;
+            f.wk = get("k_proj_weight");
+            f.wv = get("v_proj_weight");
+            if (!f.wk || !f.wv) return R::failure(Message("error.weights_file.pytorch_kv", {{"what", what}}));
         }
     } else if (hf_q) {
         out.naming = "huggingface";
-        wq = hf_q;
-        wk = get("k_proj.weight");
-        wv = get("v_proj.weight");
-        wo = get("o_proj.weight");
-        bq = get("q_proj.bias");
-        bk = get("k_proj.bias");
-        bv = get("v_proj.bias");
-        bo = get("o_proj.bias");
-        if (!wk || !wv) return R::failure(Message("error.weights_file.huggingface_kv", {{"what", what}}));
+        f.wq = hf_q;
+        f.wk = get("k_proj.weight");
+        f.wv = get("v_proj.weight");
+        f.wo = get("o_proj.weight");
+        f.bq = get("q_proj.bias");
+        f.bk = get("k_proj.bias");
+        f.bv = get("v_proj.bias");
+        f.bo = get("o_proj.bias");
+        if (!f.wk || !f.wv) return R::failure(Message("error.weights_file.huggingface_kv", {{"what", what}}));
     } else {
         std::string names;
         for (size_t i = 0; i < tensors.size() && i < 6; ++i) names += (i ? ", " : "") + tensors[i].first;
@@ -81,84 +86,105 @@ Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const st
     }
     if (!ambiguous.empty())
         return R::failure(Message("error.weights_file.ambiguous", {{"what", what}, {"suffix", ambiguous}}));
-    for (const Tensor* t : {wq, wk, wv, wo, in_proj})
+    for (const Tensor* t : {f.wq, f.wk, f.wv, f.wo, f.in_proj})
         if (t && t->numel() == 0) return R::failure(Message("error.weights_file.empty_projection", {{"what", what}, {"shape", shape_text(*t)}}));
-    // E is the query projection's rows (or W_o's); d_in its columns; H_kv * d_h the key projection's rows.
+    return f;
+}
+
+// W_q, W_k, W_v and W_o, and the sizes they give. E is the query projection's rows (or
+// W_o's); d_in its columns; H_kv * d_h the key projection's rows.
+Status read_projections(const FoundTensors& f, const std::string& what, LoadedWeights& out) {
     int64_t E = 0;
-    if (in_proj) {
-        if (in_proj->rank() != 2 || in_proj->dim(0) % 3 != 0 || in_proj->dim(0) != 3 * in_proj->dim(1))
-            return R::failure(Message("error.weights_file.in_proj_shape", {{"what", what}, {"shape", shape_text(*in_proj)}}));
-        E = in_proj->dim(1);
-        const Mat stacked = to_matrix(*in_proj);
+    if (f.in_proj) {
+        if (f.in_proj->rank() != 2 || f.in_proj->dim(0) % 3 != 0 || f.in_proj->dim(0) != 3 * f.in_proj->dim(1))
+            return Status::failure(Message("error.weights_file.in_proj_shape", {{"what", what}, {"shape", shape_text(*f.in_proj)}}));
+        E = f.in_proj->dim(1);
+        const Mat stacked = to_matrix(*f.in_proj);
         out.weights.w_q = stacked.topRows(E);
         out.weights.w_k = stacked.middleRows(E, E);
         out.weights.w_v = stacked.bottomRows(E);
     } else {
-        const std::pair<const char*, const Tensor*> parts[] = {{"error.input.query", wq}, {"error.input.key", wk}, {"error.input.value", wv}};
+        const std::pair<const char*, const Tensor*> parts[] = {{"error.input.query", f.wq}, {"error.input.key", f.wk}, {"error.input.value", f.wv}};
         for (const auto& [role, t] : parts)
             if (t->rank() != 2)
-                return R::failure(Message("error.weights_file.projection_rank", {{"what", what}, {"role", Message(role)}, {"shape", shape_text(*t)}}));
-        E = wq->dim(0);
-        if (wk->dim(0) > E || E % wk->dim(0) != 0)
-            return R::failure(Message("error.weights_file.key_rows", {{"what", what}, {"shape", shape_text(*wk)}, {"embed", E}}));
-        if (wv->dim(0) != wk->dim(0))
-            return R::failure(Message("error.weights_file.value_rows", {{"what", what}, {"shape", shape_text(*wv)}, {"rows", wk->dim(0)}}));
-        out.weights.w_q = to_matrix(*wq);
-        out.weights.w_k = to_matrix(*wk);
-        out.weights.w_v = to_matrix(*wv);
+                return Status::failure(Message("error.weights_file.projection_rank", {{"what", what}, {"role", Message(role)}, {"shape", shape_text(*t)}}));
+        E = f.wq->dim(0);
+        if (f.wk->dim(0) > E || E % f.wk->dim(0) != 0)
+            return Status::failure(Message("error.weights_file.key_rows", {{"what", what}, {"shape", shape_text(*f.wk)}, {"embed", E}}));
+        if (f.wv->dim(0) != f.wk->dim(0))
+            return Status::failure(Message("error.weights_file.value_rows", {{"what", what}, {"shape", shape_text(*f.wv)}, {"rows", f.wk->dim(0)}}));
+        out.weights.w_q = to_matrix(*f.wq);
+        out.weights.w_k = to_matrix(*f.wk);
+        out.weights.w_v = to_matrix(*f.wv);
     }
-    if (wo) {
-        if (wo->rank() != 2 || wo->dim(0) != E || wo->dim(1) != E)
-            return R::failure(Message("error.weights_file.out_shape", {{"what", what}, {"shape", shape_text(*wo)}, {"embed", E}}));
-        out.weights.w_o = to_matrix(*wo);
+    if (f.wo) {
+        if (f.wo->rank() != 2 || f.wo->dim(0) != E || f.wo->dim(1) != E)
+            return Status::failure(Message("error.weights_file.out_shape", {{"what", what}, {"shape", shape_text(*f.wo)}, {"embed", E}}));
+        out.weights.w_o = to_matrix(*f.wo);
     }
-    out.out_proj = wo != nullptr;
+    out.out_proj = f.wo != nullptr;
     out.hidden_dim = static_cast<int>(E);
     out.input_dim = static_cast<int>(out.weights.w_q.cols());
     out.kv_width = static_cast<int>(out.weights.w_k.rows());
     out.kdim = static_cast<int>(out.weights.w_k.cols());
     out.vdim = static_cast<int>(out.weights.w_v.cols());
-    const int64_t kv = out.kv_width;
+    return ok_status();
+}
 
-    // Biases: a present q/k/v bias means all three (an absent one is zero); the output's is its own.
-    if (in_bias) {
-        if (in_bias->numel() != 3 * E)
-            return R::failure(Message("error.weights_file.in_proj_bias", {{"what", what}, {"size", in_bias->numel()}, {"expected", 3 * E}}));
-        const Vec all = to_row(*in_bias);
+// Biases: a present q/k/v bias means all three (an absent one is zero); the output's is
+// its own; bias_k and bias_v (nn.MultiheadAttention's add_bias_kv) come together.
+Status read_biases(const FoundTensors& f, const std::string& what, LoadedWeights& out) {
+    const int64_t E = out.hidden_dim, kv = out.kv_width;
+    if (f.in_bias) {
+        if (f.in_bias->numel() != 3 * E)
+            return Status::failure(Message("error.weights_file.in_proj_bias", {{"what", what}, {"size", f.in_bias->numel()}, {"expected", 3 * E}}));
+        const Vec all = to_row(*f.in_bias);
         out.qkv_bias = true;
         out.weights.b_q = all.segment(0, E);
         out.weights.b_k = all.segment(E, E);
         out.weights.b_v = all.segment(2 * E, E);
     }
     struct BiasPart { Vec* dst; const Tensor* t; int64_t size; bool qkv; };
-    const BiasPart biases[] = {{&out.weights.b_q, bq, E, true}, {&out.weights.b_k, bk, kv, true},
-                               {&out.weights.b_v, bv, kv, true}, {&out.weights.b_o, bo, E, false}};
+    const BiasPart biases[] = {{&out.weights.b_q, f.bq, E, true}, {&out.weights.b_k, f.bk, kv, true},
+                               {&out.weights.b_v, f.bv, kv, true}, {&out.weights.b_o, f.bo, E, false}};
     for (const BiasPart& b : biases) {
         if (!b.t) continue;
         if (b.t->numel() != b.size)
-            return R::failure(Message("error.weights_file.bias_size", {{"what", what}, {"size", b.t->numel()}, {"expected", b.size}}));
+            return Status::failure(Message("error.weights_file.bias_size", {{"what", what}, {"size", b.t->numel()}, {"expected", b.size}}));
         *b.dst = to_row(*b.t);
         (b.qkv ? out.qkv_bias : out.out_bias) = true;
     }
     if (out.qkv_bias)
         for (const BiasPart& b : biases)
             if (b.qkv && b.dst->size() == 0) *b.dst = Vec::Zero(b.size);
-    if (!wo && bo) return R::failure(Message("error.weights_file.out_bias_alone", {{"what", what}}));
+    if (!f.wo && f.bo) return Status::failure(Message("error.weights_file.out_bias_alone", {{"what", what}}));
     // q/k/v biases without an output bias: a zero output bias, as files always read (numerically
     // the same); only q/k/v without bias (the from-scratch modules) is told apart.
-    if (out.qkv_bias && wo && !bo) {
+    if (out.qkv_bias && f.wo && !f.bo) {
         out.weights.b_o = Vec::Zero(E);
         out.out_bias = true;
     }
     out.bias = out.qkv_bias || out.out_bias;
-    if (bias_k) {
-        if (bias_k->numel() != kv || bias_v->numel() != kv)
-            return R::failure(Message("error.weights_file.bias_kv_size",
-                                      {{"what", what}, {"k_size", bias_k->numel()}, {"v_size", bias_v->numel()}, {"expected", kv}}));
-        out.weights.bias_k = to_row(*bias_k);
-        out.weights.bias_v = to_row(*bias_v);
+    if (f.bias_k) {
+        if (f.bias_k->numel() != kv || f.bias_v->numel() != kv)
+            return Status::failure(Message("error.weights_file.bias_kv_size",
+                                           {{"what", what}, {"k_size", f.bias_k->numel()}, {"v_size", f.bias_v->numel()}, {"expected", kv}}));
+        out.weights.bias_k = to_row(*f.bias_k);
+        out.weights.bias_v = to_row(*f.bias_v);
         out.bias_kv = true;
     }
+    return ok_status();
+}
+
+}  // namespace
+
+Result<LoadedWeights> weights_from_tensors(const NamedTensors& tensors, const std::string& what) {
+    using R = Result<LoadedWeights>;
+    LoadedWeights out;
+    const Result<FoundTensors> found = find_projections(tensors, what, out);
+    if (!found) return R::failure(found.message());
+    if (Status s = read_projections(found.value(), what, out); !s) return R::failure(s.message());
+    if (Status s = read_biases(found.value(), what, out); !s) return R::failure(s.message());
     return out;
 }
 

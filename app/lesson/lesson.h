@@ -8,7 +8,7 @@
 //                 message per slide that is not ("slide 4: "step": unknown step ...")
 //   write_lesson  Lesson -> JSON text (read_lesson gives the same Lesson back)
 //   slide_problem a slide's configuration -> io::Problem, through the command line's
-//                 own parser (app/cli/config_options.h) and field table
+//                 own parser (app/options/config_options.h) and field table
 //   open_lesson   a file: read, then every slide resolved and checked
 #pragma once
 
@@ -101,6 +101,9 @@ struct SlideView {
     int head = -1;                       // the enlarged head; -1: every head side by side
     int batch_item = 0;
     float moment = 1.0f;                 // 0..1 inside the step's animation (1: finished)
+    // With the option decode-from P: the generation's step shown (0 the prefill, k the row
+    // P + k - 1), as the window's token strip chooses it.
+    int decode_step = 0;
     std::optional<CellAnchor> pinned;    // the inspector's cell
     std::optional<CellAnchor> followed;  // the cell followed through the steps
     std::vector<CellAnchor> highlighted;
@@ -108,7 +111,8 @@ struct SlideView {
     std::map<std::string, bool> panels;  // kPanelNames given by the slide; the others stay as they are
     std::vector<std::string> elements;   // kElementIds the slide points at ("highlight"): a tour slide
     bool operator==(const SlideView& o) const {
-        return step == o.step && head == o.head && batch_item == o.batch_item && moment == o.moment && pinned == o.pinned &&
+        return step == o.step && head == o.head && batch_item == o.batch_item && moment == o.moment &&
+               decode_step == o.decode_step && pinned == o.pinned &&
                followed == o.followed && highlighted == o.highlighted && annotations == o.annotations && panels == o.panels &&
                elements == o.elements;
     }
@@ -125,13 +129,19 @@ struct Slide {
     }
 };
 
+// The longest lesson "minutes" may give (a school day).
+inline constexpr int kMaxLessonMinutes = 600;
+// Drawn points are written rounded to 1/kPointsPerCell of a cell (finer than a pixel at any size).
+inline constexpr float kPointsPerCell = 100.0f;
+
 struct Lesson {
     int version = kLessonVersion;
     std::string title;
     std::string language = "en";  // a code of assets/lang ("en", "zh-Hans", "zh-Hant")
+    int minutes = 0;              // how long the lesson should take (the presenter's countdown); 0: not said
     std::vector<Slide> slides;
     bool operator==(const Lesson& o) const {
-        return version == o.version && title == o.title && language == o.language && slides == o.slides;
+        return version == o.version && title == o.title && language == o.language && minutes == o.minutes && slides == o.slides;
     }
 };
 
@@ -146,7 +156,8 @@ struct LessonRead {
 // whole file. Fails when nothing of it can be a lesson (not UTF-8, not JSON, too large,
 // no slides list, a newer version); a wrong slide is left out with its message.
 Result<LessonRead> read_lesson(const std::string& json_text, const std::string& name);
-// The lesson as JSON text (two-space indent, fields in the documented order).
+// The lesson as JSON text (two-space indent, fields in the documented order; each drawing on
+// one line, its points rounded to 1/kPointsPerCell of a cell).
 std::string write_lesson(const Lesson& lesson);
 
 // The command-line arguments the slide's setup stands for ("--model=tiny-lm", "--rope", ...).

@@ -1,7 +1,7 @@
 // The names of the lesson format, shared by its reader and writer: the fields of each
 // object in the order the writer puts them, and the closed lists of choices.
 // The configuration's options are not listed here: they are the command line's
-// (core/config_fields.h through app/cli/config_options.h).
+// (core/config_fields.h through app/options/config_options.h).
 #pragma once
 
 #include <array>
@@ -13,10 +13,10 @@
 
 namespace attn::lesson {
 
-inline const std::vector<std::string> kLessonFields = {"version", "title", "language", "slides"};
+inline const std::vector<std::string> kLessonFields = {"version", "title", "language", "minutes", "slides"};
 inline const std::vector<std::string> kSlideFields = {
     "title", "note",    "model",    "recipe",   "sentence",    "layer",       "options",
-    "step",  "head",    "batch_item", "moment", "pinned",      "followed",    "highlighted", "annotations", "panels",
+    "step",  "head",    "batch_item", "moment", "decode_step", "pinned",      "followed",    "highlighted", "annotations", "panels",
     "highlight"};
 inline const std::vector<std::string> kCellFields = {"step", "panel", "row", "col", "part"};
 inline const std::vector<std::string> kAnnotationFields = {"kind", "colour", "cell", "points"};

@@ -221,6 +221,7 @@ Why read_slide_field(const std::string& key, const Json& value, Slide& slide) {
     if (key == "head") return read_head(value, view.head);
     if (key == "batch_item") return read_int(value, 0, 1 << 16, view.batch_item);
     if (key == "moment") return read_float(value, 0.0, 1.0, view.moment);
+    if (key == "decode_step") return read_int(value, 0, 1 << 16, view.decode_step);
     if (key == "pinned") return read_cell(value, view.step, view.pinned.emplace());
     if (key == "followed") return read_cell(value, view.step, view.followed.emplace());
     const auto cell = [&](const Json& item, CellAnchor& out) { return read_cell(item, view.step, out); };
@@ -283,7 +284,7 @@ Result<Json> parse_json(const std::string& text, const std::string& name) {
     }
 }
 
-// The lesson's own fields; a wrong title or language is a problem, not a refusal.
+// The lesson's own fields; a wrong title, language or length is a problem, not a refusal.
 Why read_lesson_fields(const Json& root, Lesson& lesson, std::string& field) {
     if (Why why = unknown_field(root, kLessonFields, field)) return why;
     field = "version";
@@ -297,13 +298,15 @@ Why read_lesson_fields(const Json& root, Lesson& lesson, std::string& field) {
     return std::nullopt;
 }
 
-void read_title_and_language(const Json& root, const std::string& name, LessonRead& read) {
+void read_title_language_minutes(const Json& root, const std::string& name, LessonRead& read) {
     Lesson& lesson = read.lesson;
     auto problem = [&](const char* field, Message why) {
         read.problems.push_back(Message("lesson.file_field_error", {{"file", name}, {"field", field}, {"why", std::move(why)}}));
     };
     if (root.contains("title"))
         if (Why why = read_text(root["title"], lesson.title)) problem("title", *why);
+    if (root.contains("minutes"))
+        if (Why why = read_int(root["minutes"], 1, kMaxLessonMinutes, lesson.minutes)) problem("minutes", *why);
     if (!root.contains("language")) return;
     std::string language;
     if (Why why = read_text(root["language"], language)) return problem("language", *why);
@@ -329,7 +332,7 @@ Result<LessonRead> read_lesson(const std::string& json_text, const std::string& 
     std::string field;
     if (Why why = read_lesson_fields(root, read.lesson, field))
         return Result<LessonRead>::failure(Message("lesson.file_field_error", {{"file", name}, {"field", field}, {"why", *why}}));
-    read_title_and_language(root, name, read);
+    read_title_language_minutes(root, name, read);
     int number = 0;
     for (const Json& item : root["slides"]) {
         Slide slide;

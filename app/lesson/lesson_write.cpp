@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <cmath>
 
 namespace attn::lesson {
 namespace {
@@ -26,15 +27,31 @@ Json cell_json(const CellAnchor& cell) {
     return j;
 }
 
+// A drawn point's coordinate, rounded: a stroke of 200 points stays a short line.
+Json rounded(float value) { return number(std::round(value * kPointsPerCell) / kPointsPerCell); }
+
 Json annotation_json(const Annotation& a) {
     Json j = Json::object();
     j["kind"] = kAnnotationKinds[static_cast<size_t>(a.kind)];
     j["colour"] = kPenColours[static_cast<size_t>(a.colour)];
     j["cell"] = cell_json(a.cell);
     Json points = Json::array();
-    for (const auto& p : a.points) points.push_back(Json::array({number(p[0]), number(p[1])}));
+    for (const auto& p : a.points) points.push_back(Json::array({rounded(p[0]), rounded(p[1])}));
     j["points"] = std::move(points);
     return j;
+}
+
+// Each drawing goes into the indented file as a marker string, replaced afterwards by the
+// drawing on one line (nlohmann's dump indents all or nothing).
+std::string drawing_marker(size_t index) { return std::string("\x01") + "drawing " + std::to_string(index); }
+
+std::string put_drawings_on_lines(std::string text, const std::vector<std::string>& drawings) {
+    for (size_t i = 0; i < drawings.size(); ++i) {
+        const std::string marker = "\"\\u0001drawing " + std::to_string(i) + "\"";
+        const size_t at = text.find(marker);
+        if (at != std::string::npos) text.replace(at, marker.size(), drawings[i]);
+    }
+    return text;
 }
 
 Json option_json(const OptionValue& value) {
@@ -57,12 +74,13 @@ void put_setup(const SlideSetup& s, Json& j) {
     j["options"] = std::move(options);
 }
 
-void put_view(const SlideView& v, Json& j) {
+void put_view(const SlideView& v, Json& j, std::vector<std::string>& drawings) {
     const SlideView absent;
     if (v.step) j["step"] = step_name(*v.step);
     if (v.head != absent.head) j["head"] = v.head;
     if (v.batch_item != absent.batch_item) j["batch_item"] = v.batch_item;
     if (v.moment != absent.moment) j["moment"] = number(v.moment);
+    if (v.decode_step != absent.decode_step) j["decode_step"] = v.decode_step;
     if (v.pinned) j["pinned"] = cell_json(*v.pinned);
     if (v.followed) j["followed"] = cell_json(*v.followed);
     if (!v.highlighted.empty()) {
@@ -71,7 +89,10 @@ void put_view(const SlideView& v, Json& j) {
     }
     if (!v.annotations.empty()) {
         j["annotations"] = Json::array();
-        for (const Annotation& a : v.annotations) j["annotations"].push_back(annotation_json(a));
+        for (const Annotation& a : v.annotations) {
+            j["annotations"].push_back(drawing_marker(drawings.size()));
+            drawings.push_back(annotation_json(a).dump(-1, ' ', false, Json::error_handler_t::replace));
+        }
     }
     if (!v.panels.empty()) {
         j["panels"] = Json::object();
@@ -87,16 +108,18 @@ std::string write_lesson(const Lesson& lesson) {
     root["version"] = kLessonVersion;
     root["title"] = lesson.title;
     root["language"] = lesson.language;
+    if (lesson.minutes > 0) root["minutes"] = lesson.minutes;
     root["slides"] = Json::array();
+    std::vector<std::string> drawings;  // each on one line (put_drawings_on_lines)
     for (const Slide& slide : lesson.slides) {
         Json j = Json::object();
         j["title"] = slide.title;
         if (!slide.note.empty()) j["note"] = slide.note;
         put_setup(slide.setup, j);
-        put_view(slide.view, j);
+        put_view(slide.view, j, drawings);
         root["slides"].push_back(std::move(j));
     }
-    return root.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+    return put_drawings_on_lines(root.dump(2, ' ', false, Json::error_handler_t::replace), drawings) + "\n";
 }
 
 }  // namespace attn::lesson

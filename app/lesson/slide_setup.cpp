@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <set>
 
-#include "app/cli/config_options.h"
+#include "app/options/config_options.h"
 #include "app/io/file_util.h"
 #include "app/io/model_loader.h"
 #include "app/io/model_problem.h"
@@ -188,6 +188,24 @@ Status check_slide_step(const Slide& slide, const std::vector<StepId>& recorded)
     return ok_status();
 }
 
+// "decode_step": only with the option decode-from P, and at most L - P.
+static Status check_decode_step(const Slide& slide, const AttentionConfig& config) {
+    const int step = slide.view.decode_step;
+    if (step == 0) return ok_status();
+    if (config.decode_from == 0) return Status::failure(slide_error(slide.number, "decode_step", Message("lesson.why.decode_step_needs_from")));
+    if (step > config.L() - config.decode_from)
+        return Status::failure(slide_error(slide.number, "decode_step", Message("lesson.why.decode_step_range", {{"last", config.L() - config.decode_from}})));
+    return ok_status();
+}
+
+// The trace whose steps a slide may name: the prefill's with decode-from (it records the
+// cache steps every decode step records too), else the whole pass's.
+static Result<Trace> recorded_trace(const io::Problem& problem) {
+    if (problem.config.decode_from == 0 || problem.model) return io::compute_trace(problem);
+    KvCache cache;
+    return run_attention_block(problem.config, problem.weights, problem.inputs, cache, QueryBlock{0, problem.config.decode_from});
+}
+
 Result<OpenedLesson> open_lesson(const std::string& path) {
     Result<std::string> bytes = io::read_file_bytes(path, kMaxLessonBytes);
     if (!bytes) return Result<OpenedLesson>::failure(bytes.message());
@@ -203,8 +221,13 @@ Result<OpenedLesson> open_lesson(const std::string& path) {
             opened.problems.push_back(problem.message());
             continue;
         }
-        // The trace says which steps this configuration records (a model adds its own).
-        Result<Trace> trace = io::compute_trace(problem.value());
+        if (Status s = check_decode_step(slide, problem->config); !s) {
+            opened.problems.push_back(s.message());
+            continue;
+        }
+        // The trace says which steps this configuration records (a model adds its own; a
+        // generation's prefill adds the cache).
+        Result<Trace> trace = recorded_trace(problem.value());
         if (!trace) {
             opened.problems.push_back(slide_error(slide.number, "options", trace.message()));
             continue;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -15,23 +16,40 @@ namespace attn::media {
 
 namespace {
 
+// While the picture moves, a pixel closer than this (in every channel, of 255) to what the
+// viewer already shows is left as it is: a colour fading over a second moves a few levels
+// a frame, and sending each of those steps made the head-split lesson's GIF 7 MB. The lag
+// never accumulates (the shown pixel stays within it of the frame's own), and a frame that
+// is held (kHeldSeconds or longer: a step's end, a slide) is sent exactly, so every picture
+// that stays on screen is the drawn one.
+constexpr int kMovingLevels = 12;
+constexpr double kHeldSeconds = 0.25;
+
 // The bounding box of the pixels where two frames differ (width 0 when equal).
 struct Rect {
     int x = 0, y = 0, width = 0, height = 0;
 };
 
-Rect changed_rect(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b, int width, int height) {
+// True when RGBA pixel `now` is within `levels` of RGB pixel `shown`.
+bool looks_same(const unsigned char* now, const unsigned char* shown, int levels) {
+    return std::abs(int{now[0]} - shown[0]) <= levels && std::abs(int{now[1]} - shown[1]) <= levels &&
+           std::abs(int{now[2]} - shown[2]) <= levels;
+}
+
+// The box round the pixels of `rgba` that do not look like `shown` (RGB, what the viewer
+// shows), width 0 when none.
+Rect changed_rect(const std::vector<unsigned char>& rgba, const std::vector<unsigned char>& shown, int width, int height,
+                  int levels) {
     int top = height, bottom = -1, left = width, right = -1;
-    const size_t row_bytes = static_cast<size_t>(width) * 4;
     for (int y = 0; y < height; ++y) {
-        const unsigned char* ra = a.data() + y * row_bytes;
-        const unsigned char* rb = b.data() + y * row_bytes;
-        if (std::memcmp(ra, rb, row_bytes) == 0) continue;
+        const unsigned char* now = rgba.data() + static_cast<size_t>(y) * width * 4;
+        const unsigned char* seen = shown.data() + static_cast<size_t>(y) * width * 3;
+        int l = 0, r = width - 1;
+        while (l < width && looks_same(now + l * 4, seen + l * 3, levels)) ++l;
+        if (l == width) continue;
+        while (looks_same(now + r * 4, seen + r * 3, levels)) --r;
         top = std::min(top, y);
         bottom = y;
-        int l = 0, r = width - 1;
-        while (std::memcmp(ra + l * 4, rb + l * 4, 4) == 0) ++l;
-        while (std::memcmp(ra + r * 4, rb + r * 4, 4) == 0) --r;
         left = std::min(left, l);
         right = std::max(right, r);
     }
@@ -87,26 +105,36 @@ private:
         const long end_cs = std::lround((clock_ + pending_seconds_) * 100.0);
         const long delay = std::min(65535L, std::max(2L, end_cs - std::lround(clock_ * 100.0)));
         clock_ += pending_seconds_;
+        levels_ = pending_seconds_ >= kHeldSeconds ? 0 : kMovingLevels;
         Rect rect{0, 0, width_, height_};
-        if (!shown_.empty()) rect = changed_rect(shown_, pending_, width_, height_);
-        if (rect.width == 0) rect = {0, 0, 1, 1};  // equal to the frame before: keep only its delay
+        if (!shown_.empty()) rect = changed_rect(pending_, shown_, width_, height_, levels_);
+        if (rect.width == 0) rect = {0, 0, 1, 1};  // looks like the frame before: keep only its delay
         const Status s = put_image(rect, static_cast<int>(delay));
-        shown_.swap(pending_);
         pending_.clear();
         return s;
     }
 
+    // The changed rectangle of the waiting frame. Inside it, a pixel that looks like what
+    // the viewer shows takes the transparent index, so the viewer keeps it: long runs of one
+    // index, which LZW packs into little (a fading cell, a growing bar).
     Status put_image(const Rect& rect, int delay_cs) {
+        const bool keep_unchanged = !shown_.empty();
+        IndexedImage image = quantize(RgbaRegion{pending_.data(), width_, rect.x, rect.y, rect.width, rect.height},
+                                      keep_unchanged ? 255 : 256);
+        if (image.palette.empty()) return failure(E_GIF_ERR_NOT_ENOUGH_MEM);
+        const int transparent = keep_unchanged ? static_cast<int>(image.palette.size()) : NO_TRANSPARENT_COLOR;
+        if (!keep_unchanged) shown_.assign(static_cast<size_t>(width_) * height_ * 3, 0);
+        update_shown(rect, image, transparent);
+        if (keep_unchanged) image.palette.push_back({0, 0, 0});
         GraphicsControlBlock control{};
         control.DisposalMode = DISPOSE_DO_NOT;
         control.DelayTime = delay_cs;
-        control.TransparentColor = NO_TRANSPARENT_COLOR;
+        control.TransparentColor = transparent;
         GifByteType extension[4];
         EGifGCBToExtension(&control, extension);
         if (EGifPutExtension(gif_, GRAPHICS_EXT_FUNC_CODE, 4, extension) != GIF_OK) return failure(gif_->Error);
         ++images_;
 
-        const IndexedImage image = quantize(RgbaRegion{pending_.data(), width_, rect.x, rect.y, rect.width, rect.height});
         std::vector<GifColorType> colours(static_cast<size_t>(1) << GifBitSize(static_cast<int>(image.palette.size())));
         for (size_t i = 0; i < image.palette.size(); ++i) colours[i] = {image.palette[i][0], image.palette[i][1], image.palette[i][2]};
         ColorMapObject* map = GifMakeMapObject(static_cast<int>(colours.size()), colours.data());
@@ -123,10 +151,31 @@ private:
         return ok_status();
     }
 
+    // In the rectangle: a pixel of the waiting frame that looks like the shown one becomes
+    // `transparent` (when there is one); every other pixel is shown in its palette colour.
+    void update_shown(const Rect& rect, IndexedImage& image, int transparent) {
+        for (int y = 0; y < rect.height; ++y) {
+            const size_t start = static_cast<size_t>(rect.y + y) * width_ + rect.x;
+            const unsigned char* now = pending_.data() + start * 4;
+            unsigned char* seen = shown_.data() + start * 3;
+            uint8_t* line = image.indices.data() + static_cast<size_t>(y) * rect.width;
+            for (int x = 0; x < rect.width; ++x, now += 4, seen += 3) {
+                if (transparent != NO_TRANSPARENT_COLOR && looks_same(now, seen, levels_)) {
+                    line[x] = static_cast<uint8_t>(transparent);
+                    continue;
+                }
+                const Rgb8& c = image.palette[line[x]];
+                seen[0] = c[0], seen[1] = c[1], seen[2] = c[2];
+            }
+        }
+    }
+
     std::string path_, temporary_;
     GifFileType* gif_ = nullptr;
     int width_ = 0, height_ = 0;
-    std::vector<unsigned char> pending_, shown_;  // RGBA: the waiting frame, the last one written
+    std::vector<unsigned char> pending_;  // RGBA: the waiting frame
+    std::vector<unsigned char> shown_;    // RGB: what the viewer shows after the frames written
+    int levels_ = 0;                      // this frame's "looks the same": kMovingLevels, or 0 when held
     double pending_seconds_ = 0;
     double clock_ = 0;  // seconds of the frames written
     int images_ = 0;

@@ -1,35 +1,21 @@
 #include "app/media/palette.h"
 
-#include <algorithm>
+#include <libimagequant.h>
+
+#include <memory>
 #include <unordered_map>
 
 namespace attn::media {
 
 namespace {
 
-constexpr int kMaxColours = 256;
-constexpr int kCellBits = 6;  // per channel: cells 4 levels wide
-constexpr int kCells = 1 << (3 * kCellBits);
-
 uint32_t packed(const unsigned char* p) { return uint32_t{p[0]} << 16 | uint32_t{p[1]} << 8 | p[2]; }
-int cell_of(const unsigned char* p) {
-    constexpr int shift = 8 - kCellBits;
-    return (p[0] >> shift) << (2 * kCellBits) | (p[1] >> shift) << kCellBits | (p[2] >> shift);
-}
 
-template <typename Visit>
-void for_each_pixel(const RgbaRegion& r, Visit&& visit) {
-    for (int row = 0; row < r.height; ++row) {
-        const unsigned char* p = r.rgba + (static_cast<size_t>(r.y + row) * r.stride + r.x) * 4;
-        for (int col = 0; col < r.width; ++col, p += 4) visit(p);
-    }
-}
-
-// The exact colours when there are at most 256 of them (false otherwise). Runs of one
+// The exact colours when there are at most `most` of them (false otherwise). Runs of one
 // colour are the common case (flat cells, background), so the last lookup is kept.
-bool exact_palette(const RgbaRegion& r, IndexedImage& out) {
+bool exact_palette(const RgbaRegion& r, int most, IndexedImage& out) {
     std::unordered_map<uint32_t, uint8_t> index;
-    index.reserve(2 * kMaxColours);
+    index.reserve(2 * static_cast<size_t>(most));
     out.indices.resize(static_cast<size_t>(r.width) * r.height);
     size_t at = 0;
     uint32_t last = 0xffffffff;
@@ -41,7 +27,7 @@ bool exact_palette(const RgbaRegion& r, IndexedImage& out) {
             if (colour != last) {
                 const auto [it, added] = index.try_emplace(colour, static_cast<uint8_t>(out.palette.size()));
                 if (added) {
-                    if (out.palette.size() == kMaxColours) return false;
+                    if (static_cast<int>(out.palette.size()) == most) return false;
                     out.palette.push_back({p[0], p[1], p[2]});
                 }
                 last = colour;
@@ -53,110 +39,49 @@ bool exact_palette(const RgbaRegion& r, IndexedImage& out) {
     return true;
 }
 
-// One occupied histogram cell: its population and the sums of its pixels' channels.
-struct Cell {
-    int id = 0;
-    uint32_t count = 0;
-    uint64_t sum[3] = {0, 0, 0};
-    int coord(int axis) const { return (id >> (kCellBits * (2 - axis))) & ((1 << kCellBits) - 1); }
+struct LiqFree {
+    void operator()(liq_attr* a) const { liq_attr_destroy(a); }
+    void operator()(liq_image* i) const { liq_image_destroy(i); }
+    void operator()(liq_result* r) const { liq_result_destroy(r); }
 };
+template <typename T>
+using LiqPtr = std::unique_ptr<T, LiqFree>;
 
-// A box of cells [begin, end) in `cells`, split until there are 256.
-struct Box {
-    size_t begin = 0, end = 0;
-    uint64_t count = 0;
-    int axis = 0;      // the widest channel
-    int extent = 0;    // its width in cells
-    uint64_t priority() const { return end - begin < 2 ? 0 : count * static_cast<uint64_t>(extent) * extent; }
-};
-
-Box make_box(const std::vector<Cell>& cells, size_t begin, size_t end) {
-    Box box{begin, end};
-    int lo[3] = {255, 255, 255}, hi[3] = {0, 0, 0};
-    for (size_t i = begin; i < end; ++i) {
-        box.count += cells[i].count;
-        for (int a = 0; a < 3; ++a) {
-            lo[a] = std::min(lo[a], cells[i].coord(a));
-            hi[a] = std::max(hi[a], cells[i].coord(a));
-        }
+// libimagequant's palette and mapping. The region is copied opaque (alpha 255), so
+// the library never spends palette entries on transparency.
+bool quantize_with_liq(const RgbaRegion& r, int most, IndexedImage& out) {
+    const size_t pixels = static_cast<size_t>(r.width) * r.height;
+    std::vector<unsigned char> opaque(pixels * 4);
+    for (int row = 0; row < r.height; ++row) {
+        const unsigned char* from = r.rgba + (static_cast<size_t>(r.y + row) * r.stride + r.x) * 4;
+        unsigned char* to = opaque.data() + static_cast<size_t>(row) * r.width * 4;
+        for (int col = 0; col < r.width; ++col, from += 4, to += 4) to[0] = from[0], to[1] = from[1], to[2] = from[2], to[3] = 255;
     }
-    for (int a = 0; a < 3; ++a)
-        if (hi[a] - lo[a] > box.extent) box.extent = hi[a] - lo[a], box.axis = a;
-    return box;
-}
-
-// Splits the box at the pixel-weighted median of its widest channel.
-std::pair<Box, Box> split(std::vector<Cell>& cells, const Box& box) {
-    const auto first = cells.begin() + static_cast<std::ptrdiff_t>(box.begin);
-    const auto last = cells.begin() + static_cast<std::ptrdiff_t>(box.end);
-    std::sort(first, last, [axis = box.axis](const Cell& a, const Cell& b) { return a.coord(axis) < b.coord(axis); });
-    uint64_t seen = 0;
-    size_t cut = box.begin + 1;
-    for (size_t i = box.begin; i + 1 < box.end; ++i) {
-        seen += cells[i].count;
-        cut = i + 1;
-        if (2 * seen >= box.count) break;
-    }
-    return {make_box(cells, box.begin, cut), make_box(cells, cut, box.end)};
-}
-
-std::vector<Box> median_cut(std::vector<Cell>& cells) {
-    std::vector<Box> boxes{make_box(cells, 0, cells.size())};
-    while (boxes.size() < kMaxColours) {
-        const auto widest = std::max_element(boxes.begin(), boxes.end(),
-                                             [](const Box& a, const Box& b) { return a.priority() < b.priority(); });
-        if (widest->priority() == 0) break;  // every box is one cell
-        const auto [low, high] = split(cells, *widest);
-        *widest = low;
-        boxes.push_back(high);
-    }
-    return boxes;
-}
-
-uint8_t nearest(const std::vector<Rgb8>& palette, const Cell& cell) {
-    int best = 0;
-    long best_distance = -1;
-    for (size_t i = 0; i < palette.size(); ++i) {
-        long d = 0;
-        for (int a = 0; a < 3; ++a) {
-            const long diff = static_cast<long>(cell.sum[a] / cell.count) - palette[i][static_cast<size_t>(a)];
-            d += diff * diff;
-        }
-        if (best_distance < 0 || d < best_distance) best = static_cast<int>(i), best_distance = d;
-    }
-    return static_cast<uint8_t>(best);
+    LiqPtr<liq_attr> attr(liq_attr_create());
+    if (!attr || liq_set_max_colors(attr.get(), most) != LIQ_OK) return false;
+    liq_set_speed(attr.get(), 8);  // hundreds of frames per export; 8 keeps a 1024x768 frame near 20 ms
+    LiqPtr<liq_image> image(liq_image_create_rgba(attr.get(), opaque.data(), r.width, r.height, 0));
+    if (!image) return false;
+    liq_result* raw = nullptr;
+    if (liq_image_quantize(image.get(), attr.get(), &raw) != LIQ_OK) return false;
+    LiqPtr<liq_result> result(raw);
+    liq_set_dithering_level(result.get(), 0.0f);
+    out.indices.resize(pixels);
+    if (liq_write_remapped_image(result.get(), image.get(), out.indices.data(), pixels) != LIQ_OK) return false;
+    const liq_palette* palette = liq_get_palette(result.get());
+    out.palette.clear();
+    for (unsigned i = 0; i < palette->count; ++i) out.palette.push_back({palette->entries[i].r, palette->entries[i].g, palette->entries[i].b});
+    return !out.palette.empty();
 }
 
 }  // namespace
 
-IndexedImage quantize(const RgbaRegion& region) {
+IndexedImage quantize(const RgbaRegion& region, int max_colours) {
+    const int most = max_colours < 2 ? 2 : (max_colours > 256 ? 256 : max_colours);
     IndexedImage out;
-    if (exact_palette(region, out)) return out;
+    if (exact_palette(region, most, out)) return out;
     out = IndexedImage{};
-    std::vector<Cell> histogram(kCells);
-    for_each_pixel(region, [&](const unsigned char* p) {
-        Cell& c = histogram[static_cast<size_t>(cell_of(p))];
-        ++c.count;
-        for (int a = 0; a < 3; ++a) c.sum[a] += p[a];
-    });
-    std::vector<Cell> cells;
-    for (int id = 0; id < kCells; ++id)
-        if (histogram[static_cast<size_t>(id)].count > 0) {
-            histogram[static_cast<size_t>(id)].id = id;
-            cells.push_back(histogram[static_cast<size_t>(id)]);
-        }
-    for (const Box& box : median_cut(cells)) {
-        uint64_t sum[3] = {0, 0, 0};
-        for (size_t i = box.begin; i < box.end; ++i)
-            for (int a = 0; a < 3; ++a) sum[a] += cells[i].sum[a];
-        out.palette.push_back({static_cast<uint8_t>(sum[0] / box.count), static_cast<uint8_t>(sum[1] / box.count),
-                               static_cast<uint8_t>(sum[2] / box.count)});
-    }
-    // Each occupied cell maps to the entry nearest its mean colour.
-    std::vector<uint8_t> cell_index(kCells, 0);
-    for (const Cell& c : cells) cell_index[static_cast<size_t>(c.id)] = nearest(out.palette, c);
-    out.indices.reserve(static_cast<size_t>(region.width) * region.height);
-    for_each_pixel(region, [&](const unsigned char* p) { out.indices.push_back(cell_index[static_cast<size_t>(cell_of(p))]); });
+    if (!quantize_with_liq(region, most, out)) out = IndexedImage{};  // out of memory: no palette
     return out;
 }
 

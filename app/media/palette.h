@@ -21,13 +21,15 @@ struct RgbaRegion {
 // The region as palette indices (width * height, row by row) and its palette.
 struct IndexedImage {
     std::vector<uint8_t> indices;
-    std::vector<Rgb8> palette;  // 1..256 entries
+    std::vector<Rgb8> palette;  // 1..max_colours entries
 };
 
-// A frame with at most 256 distinct colours keeps them exactly. Otherwise median cut
-// over a 6-bit-per-channel histogram weighted by pixel count, each box's colour the mean
-// of its pixels, each pixel mapped to the palette entry nearest its histogram cell (no
-// dithering, which would speckle flat heatmap cells). Alpha is ignored.
-IndexedImage quantize(const RgbaRegion& region);
+// A frame with at most `max_colours` (2..256) distinct colours keeps them exactly.
+// Otherwise libimagequant (pngquant's library) chooses the palette and maps the pixels,
+// with light dithering: its dithering follows edges and leaves flat areas such as heatmap
+// cells unspeckled. Alpha is ignored (frames are opaque). The GIF writer asks for 255 so
+// that one index is left for "unchanged since the frame before". An empty palette when
+// libimagequant runs out of memory.
+IndexedImage quantize(const RgbaRegion& region, int max_colours = 256);
 
 }  // namespace attn::media

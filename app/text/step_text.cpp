@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "app/text/message_text.h"
 #include "app/text/text_join.h"
 #include "core/masked_score.h"
 #include "core/ops.h"
@@ -134,8 +135,11 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
                                     {"base", fixed(c.rope_base, 0)},
                                     {"style", to_string(c.rope_style)}});
         case StepId::QRot: case StepId::KRot: return cat.format("step.rot.explanation", {{"letter", letter_of(id)}});
-        case StepId::KCache: case StepId::VCache:
-            return cat.format("step.cache.explanation", {{"kv_heads", c.H_kv()}, {"head_dim", c.head_dim()}});
+        case StepId::KCache: case StepId::VCache: {
+            const std::string cache = cat.format("step.cache.explanation", {{"kv_heads", c.H_kv()}, {"head_dim", c.head_dim()}});
+            const Recipe* recipe = find_recipe(c.recipe);  // a recipe whose code keeps another layout says so
+            return recipe && !recipe->cache_note.empty() ? join_sentences(cache, render(recipe->cache_note, cat), cat) : cache;
+        }
         case StepId::KRepeated: case StepId::VRepeated:
             return cat.format("step.repeated.explanation", {{"kv_heads", c.H_kv()},
                                                             {"heads", c.H()},
@@ -208,8 +212,23 @@ std::string step_title(StepId id, const AttentionConfig& c, const Catalogue& cat
     return cat.text(plain_key(id, c, "title", unit));
 }
 
+// A block against the KV cache (a prefill or a decode step) holds the RoPE angles of its own
+// rows only, at their absolute positions: the table's explanation names those positions,
+// never 0 .. L-1 (the cached keys were turned at theirs when they were appended).
+static std::string block_rope_text(StepId id, const Trace& trace, const Catalogue& cat) {
+    const AttentionConfig& c = trace.config;
+    const int first = c.position_offset + trace.block.first, last = first + trace.block.count - 1;
+    const char* table = id == StepId::RopeCos ? "cos" : "sin";
+    const Params values = {{"table", table}, {"first", first}, {"last", last}, {"position", first}, {"row", trace.block.first},
+                        {"base", fixed(c.rope_base, 0)}, {"style", to_string(c.rope_style)}};
+    return cat.format(trace.block.count == 1 ? "step.rope_table.decode_explanation" : "step.rope_table.prefill_explanation", values);
+}
+
 StepText describe_step(const Step& step, const Trace& trace, const Catalogue& cat) {
-    return describe_step(step.id, trace.config, cat, trace.model.token_unit);
+    StepText words = describe_step(step.id, trace.config, cat, trace.model.token_unit);
+    if ((step.id == StepId::RopeCos || step.id == StepId::RopeSin) && trace.block.count > 0)
+        words.explanation = block_rope_text(step.id, trace, cat);
+    return words;
 }
 
 std::string step_title(const Step& step, const Trace& trace, const Catalogue& cat) {

@@ -134,6 +134,75 @@ class ScratchMha(Traced):
 
 
 # --------------------------------------------------------------------------
+# scratch-kv-cache: the same weight-split class as the book's KV-cache chapter
+# continues it (rasbt/LLMs-from-scratch, ch04/03_kv-cache/gpt_with_kv_cache.py): the
+# new keys and values join cache_k / cache_v along T in their (b, T, H, d_h) layout,
+# before the transpose, and ptr_current_pos says which rows of the causal mask the new
+# queries are. AttnViz's k_cache is the same numbers after that transpose.
+# --------------------------------------------------------------------------
+
+class ScratchKvCache(Traced):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
+        self.d_out = d_out
+        self.num_heads = num_heads
+        self.head_dim = d_out // num_heads
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1), persistent=False)
+        # The cache: empty until the first forward with use_cache, then (b, T, H, d_h).
+        self.register_buffer("cache_k", None, persistent=False)
+        self.register_buffer("cache_v", None, persistent=False)
+        self.ptr_current_pos = 0  # positions already in the cache: the first new query's row
+
+    def forward(self, x, use_cache=False):
+        b, num_tokens, d_in = x.shape
+        self.keep("input", x)  # step: input (B, L, E)
+        keys_new = self.keep("k", self.W_key(x))  # step: k (B, S, E)
+        values_new = self.keep("v", self.W_value(x))  # step: v (B, S, E)
+        queries = self.keep("q", self.W_query(x))  # step: q (B, L, E)
+        keys_new = self.keep("k_split", keys_new.view(b, num_tokens, self.num_heads, self.head_dim))  # step: k_split (B, S, H, d_h)
+        values_new = self.keep("v_split", values_new.view(b, num_tokens, self.num_heads, self.head_dim))  # step: v_split (B, S, H, d_h)
+        queries = self.keep("q_split", queries.view(b, num_tokens, self.num_heads, self.head_dim))  # step: q_split (B, L, H, d_h)
+
+        if use_cache:  # generation: the new rows are appended along T (dim 1), still (b, T, H, d_h)
+            self.cache_k = keys_new if self.cache_k is None else torch.cat([self.cache_k, keys_new], dim=1)
+            self.cache_v = values_new if self.cache_v is None else torch.cat([self.cache_v, values_new], dim=1)
+            keys, values = self.cache_k, self.cache_v
+        else:
+            keys, values = keys_new, values_new
+
+        # (b, T, H, d_h) -> (b, H, T, d_h): with the cache, every position so far
+        keys = self.keep("k_cache" if use_cache else "k_heads", keys.transpose(1, 2))  # step: k_heads, k_cache (B, H, S_t, d_h)
+        queries = self.keep("q_heads", queries.transpose(1, 2))  # step: q_heads (B, H, L, d_h)
+        values = self.keep("v_cache" if use_cache else "v_heads", values.transpose(1, 2))  # step: v_heads, v_cache (B, H, S_t, d_h)
+
+        attn_scores = self.keep("attn_scores", queries @ keys.transpose(2, 3))  # step: attn_scores (B, H, L, S)
+        num_tokens_Q, num_tokens_K = queries.shape[-2], keys.shape[-2]
+        if use_cache:  # the new queries are rows ptr_current_pos .. of the causal mask
+            mask_bool = self.mask.bool()[self.ptr_current_pos:self.ptr_current_pos + num_tokens_Q, :num_tokens_K]
+            self.ptr_current_pos += num_tokens_Q
+        else:
+            mask_bool = self.mask.bool()[:num_tokens_Q, :num_tokens_K]
+        attn_scores = self.keep("attn_masked", attn_scores.masked_fill(mask_bool, -torch.inf))  # article: attn_scores.masked_fill_(mask_bool, -torch.inf)  # step: attn_masked (B, H, L, S)
+        scaled = self.keep("attn_scaled", attn_scores / keys.shape[-1] ** 0.5)  # trace-only
+        attn_weights = self.keep("attn_weights", torch.softmax(scaled, dim=-1))  # article: attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)  # step: attn_scaled, attn_weights (B, H, L, S)
+        attn_weights = self.dropout(attn_weights)  # generation runs in eval mode: dropout does nothing here
+        context_vec = self.keep("context", attn_weights @ values)  # trace-only
+        context_vec = self.keep("context_split", context_vec.transpose(1, 2))  # article: context_vec = (attn_weights @ values).transpose(1, 2)  # step: context, context_split (B, L, H, d_h)
+        context_vec = self.keep("concat", context_vec.contiguous().view(b, num_tokens, self.d_out))  # step: concat (B, L, E)
+        return self.keep("out", self.out_proj(context_vec))  # step: out (B, L, E)
+
+    def reset_cache(self):
+        self.cache_k, self.cache_v = None, None
+        self.ptr_current_pos = 0
+
+
+# --------------------------------------------------------------------------
 # day15-mha: the Day 15 article's weight-split class, two heads of width 1
 # --------------------------------------------------------------------------
 
@@ -379,6 +448,27 @@ class TorchMha(Traced):
 # llama: Hugging Face's LlamaAttention (eager), trimmed to the attention
 # --------------------------------------------------------------------------
 
+class DynamicCache:
+    """Hugging Face's cache (transformers' cache_utils.DynamicCache) in miniature: per
+    layer, the keys and values of every position so far, (B, H_kv, S, d_h), keys already
+    rotated by RoPE at their own positions; update() appends a block's and returns all."""
+
+    def __init__(self):
+        self.key_cache, self.value_cache = [], []
+
+    def get_seq_length(self, layer_idx=0):
+        return self.key_cache[layer_idx].shape[-2] if layer_idx < len(self.key_cache) else 0
+
+    def update(self, key_states, value_states, layer_idx):
+        if layer_idx == len(self.key_cache):
+            self.key_cache.append(key_states)
+            self.value_cache.append(value_states)
+        else:  # along the sequence axis, -2
+            self.key_cache[layer_idx] = torch.cat([self.key_cache[layer_idx], key_states], dim=-2)
+            self.value_cache[layer_idx] = torch.cat([self.value_cache[layer_idx], value_states], dim=-2)
+        return self.key_cache[layer_idx], self.value_cache[layer_idx]
+
+
 def rotate_half(x):
     half = x.shape[-1] // 2
     return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
@@ -397,16 +487,17 @@ class LlamaAttention(Traced):
         self.v_proj = nn.Linear(hidden_size, self.num_key_value_heads * self.head_dim, bias=False)
         self.o_proj = nn.Linear(num_heads * self.head_dim, hidden_size, bias=False)
 
-    def rotary(self, seq_len):
+    def rotary(self, past, seq_len):  # the angles of positions past .. past + seq_len - 1
         inv_freq = 1.0 / (self.rope_theta ** (torch.arange(0, self.head_dim, 2).float() / self.head_dim))
-        positions = torch.arange(seq_len).float()
+        positions = torch.arange(past, past + seq_len).float()
         freqs = positions[:, None] * inv_freq[None, :]        # (L, d_h / 2)
         emb = torch.cat((freqs, freqs), dim=-1)               # (L, d_h)
         return emb.cos(), emb.sin()
 
-    def forward(self, hidden_states):
+    def forward(self, hidden_states, past_key_value=None, layer_idx=0):
         bsz, q_len, _ = hidden_states.size()
         H, H_kv, dh = self.num_heads, self.num_key_value_heads, self.head_dim
+        past = 0 if past_key_value is None else past_key_value.get_seq_length(layer_idx)  # positions already cached
         self.keep("input", hidden_states)  # step: input (B, L, E)
         q = self.keep("q", self.q_proj(hidden_states))  # step: q (B, L, E)
         k = self.keep("k", self.k_proj(hidden_states))  # step: k (B, S, H_kv d_h)
@@ -417,17 +508,21 @@ class LlamaAttention(Traced):
         q = self.keep("q_heads", q.transpose(1, 2))  # step: q_heads (B, H, L, d_h)
         k = self.keep("k_heads", k.transpose(1, 2))  # step: k_heads (B, H_kv, S, d_h)
         v = self.keep("v_heads", v.transpose(1, 2))  # step: v_heads (B, H_kv, S, d_h)
-        cos, sin = self.rotary(q_len)
+        cos, sin = self.rotary(past, q_len)
         self.keep("rope_cos", cos)  # step: rope_cos (L, d_h)
         self.keep("rope_sin", sin)  # step: rope_sin (L, d_h)
         q = self.keep("q_rot", q * cos + rotate_half(q) * sin)  # step: q_rot (B, H, L, d_h)
         k = self.keep("k_rot", k * cos + rotate_half(k) * sin)  # step: k_rot (B, H_kv, S, d_h)
+        if past_key_value is not None:  # decoding: keys after RoPE and values join the cache
+            k, v = past_key_value.update(k, v, layer_idx)  # step: k_cache, v_cache (B, H_kv, S_t, d_h)
+            self.keep("k_cache", k), self.keep("v_cache", v)
         if H_kv < H:  # repeat_kv: each key/value head serves H / H_kv query heads
             k = self.keep("k_repeated", k.repeat_interleave(H // H_kv, dim=1))  # step: k_repeated (B, H, S, d_h)
             v = self.keep("v_repeated", v.repeat_interleave(H // H_kv, dim=1))  # step: v_repeated (B, H, S, d_h)
         scores = self.keep("attn_scores", torch.matmul(q, k.transpose(2, 3)))  # step: attn_scores (B, H, L, S)
         scaled = self.keep("attn_scaled", scores / math.sqrt(dh))  # step: attn_scaled (B, H, L, S)
-        causal = torch.full((q_len, q_len), torch.finfo(scaled.dtype).min).triu(1)  # 0 on and below the diagonal
+        kv_len = k.shape[2]  # past + q_len: query i is position past + i and sees keys 0 .. past + i
+        causal = torch.full((q_len, kv_len), torch.finfo(scaled.dtype).min).triu(past + 1)  # 0 on and below the diagonal
         masked = self.keep("attn_masked", scaled + causal)  # step: attn_masked (B, H, L, S)
         weights = self.keep("attn_weights", F.softmax(masked, dim=-1, dtype=torch.float32).to(q.dtype))  # step: attn_weights (B, H, L, S)
         context = self.keep("context", torch.matmul(weights, v))  # step: context (B, H, L, d_h)

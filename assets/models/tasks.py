@@ -379,3 +379,93 @@ def sort_head_metrics(weights, ids, lens):
                 cnt_same += 1
             cnt += 1
     return {"next_larger": tot_next / cnt, "current_in_input": tot_same / cnt_same}
+
+
+# ---------------------------------------------------------------- tiny-llama
+def llama_batch(rng, n, max_len, want_held_out):
+    """tiny-lm's sentences (with the learner's words) one after another behind one <bos>, as
+    many whole sentences as fit in max_len, padded with <pad>: long texts to generate from.
+    A sentence is held out when held_out(its own ids) is true, so no held-out sentence is
+    ever trained on, wherever it stands.  Returns ids (n, max_len)."""
+    ids = np.zeros((n, max_len), dtype=np.int64)
+    for row in range(n):
+        toks = [LM_VOCAB.index("<bos>")]
+        while True:
+            s = lm_sentence(rng, True)
+            words = encode_lm(s.words)[1:]
+            if held_out(encode_lm(s.words)) != want_held_out:
+                continue
+            if len(toks) + len(words) > max_len:
+                break
+            toks += words
+        ids[row, :len(toks)] = toks
+    return ids
+
+
+def llama_head_metrics(weights, ids):
+    """weights (B, H, L, L) of one layer: {metric: (H,)} over every token from position 2 on
+    (previous_token, first_token, self), and over the tokens with an earlier copy that is not
+    a function word (same_word_earlier: weight on the earlier copies; induction: on the
+    tokens that followed them)."""
+    sums = MetricSums(weights.shape[1])
+    for n in range(weights.shape[0]):
+        toks = [t for t in ids[n] if t != 0]
+        w = weights[n]
+        for t in range(2, len(toks)):
+            sums.add_position_metrics(w, t)
+            earlier = [j for j in range(1, t - 1) if toks[j] == toks[t]]
+            if earlier and LM_VOCAB[toks[t]] not in LM_FUNCTION_WORDS:
+                sums.add("same_word_earlier", w[:, t, earlier].sum(axis=1))
+                sums.add("induction", w[:, t, [j + 1 for j in earlier]].sum(axis=1))
+    return sums.means()
+
+
+# ---------------------------------------------------------------- induction
+# Random stretches of 4-12 distinct letters, then the same stretch again: only copying from
+# the first copy predicts the second.
+LETTERS = [chr(ord("a") + i) for i in range(20)]
+INDUCTION_VOCAB = SPECIALS + LETTERS
+
+
+def induction_batch(rng, n, max_len, want_held_out, min_k=4, max_k=12):
+    """Returns ids (n, max_len): <bos>, a stretch of k distinct letters, the stretch again,
+    <pad>s; and the k of each row.  A row is held out when held_out(its stretch) is true."""
+    ids = np.zeros((n, max_len), dtype=np.int64)
+    lens = []
+    first = len(SPECIALS)
+    while len(lens) < n:
+        k = min_k + rng.randint(max_k - min_k + 1)
+        stretch = [first + int(i) for i in rng.permutation(len(LETTERS))[:k]]
+        if held_out(stretch) != want_held_out:
+            continue
+        toks = [INDUCTION_VOCAB.index("<bos>")] + stretch + stretch
+        ids[len(lens), :len(toks)] = toks
+        lens.append(k)
+    return ids, np.array(lens)
+
+
+def induction_targets(ids, lens):
+    """The tokens of the repeated half the model can know: from the second copy's first token
+    on, the next token (<pad> = 0, ignored, everywhere else)."""
+    targets = np.zeros_like(ids)
+    for n, k in enumerate(lens):
+        for t in range(1 + k, 2 * k):
+            targets[n, t] = ids[n, t + 1]
+    return targets
+
+
+def induction_head_metrics(weights, ids, lens):
+    """weights (B, H, L, L) of one layer: previous_token (weight on t-1, every position from 2
+    to the end of the second copy), first_token, self, and in the second copy: induction (from
+    the copy of stretch token i, the weight on stretch token i + 1 of the first copy: the token
+    that followed its earlier occurrence) and same_word_earlier (on the earlier occurrence)."""
+    sums = MetricSums(weights.shape[1])
+    for n, k in enumerate(lens):
+        w = weights[n]
+        for t in range(2, 2 * k + 1):
+            sums.add_position_metrics(w, t)
+        for i in range(k - 1):
+            t = 1 + k + i              # stretch token i, second copy; first copy at 1 + i
+            sums.add("same_word_earlier", w[:, t, 1 + i])
+            sums.add("induction", w[:, t, 2 + i])
+    return sums.means()

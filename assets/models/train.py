@@ -93,8 +93,47 @@ MODELS = {
                                                  "因果：logits 第 t 列的 argmax 是 t 之後的 token；從「|」開始，它依序寫出排好序的數字")},
                  zh_claims={"next_larger": ("从 '|' 和每个输出的数字出发，关注存着下一个输出数字（即下一个更大的数字）的输入位置（平均权重）",
                                             "從「|」和每個輸出的數字出發，關注存著下一個輸出數字（即下一個更大的數字）的輸入位置（平均權重）")}),
+    # The Llama article's attention in miniature: RMSNorm, RoPE (half-split pairing), 4 query
+    # heads sharing 2 key/value heads, no biases; trained on tiny-lm's sentences one after
+    # another (tasks.llama_batch), so there is room to generate.
+    "tiny-llama": dict(kind="language", vocab=tasks.LM_VOCAB, dim=64, heads=4, kv_heads=2, layers=2, max_len=64,
+                       mlp=True, causal=True, llama=True, steps=1500, batch=32, lr=3e-3, seed=31, bos=True,
+                       code_recipe="llama",
+                       fixture_float64=True,
+                       example="the dog saw the cat and it ran . tom bob anna and sam left . bob anna and",
+                       output="row t of probs is the distribution of the word after token t",
+                       description="Llama-style language model (RMSNorm, RoPE, 4 query heads sharing 2 key/value heads, "
+                                   "no biases) trained on tiny-lm's sentences written one after another",
+                       zh_text={"description": ("Llama 风格的语言模型（RMSNorm、RoPE、4 个查询头共用 2 个键/值头、无偏置），"
+                                                "用 tiny-lm 的句子首尾相接训练",
+                                                "Llama 風格的語言模型（RMSNorm、RoPE、4 個查詢頭共用 2 個鍵/值頭、無偏置），"
+                                                "用 tiny-lm 的句子首尾相接訓練"),
+                                "reading_the_output": ("probs 的第 t 行是词元 t 之后下一个词的概率分布",
+                                                       "probs 的第 t 列是 token t 之後下一個詞的機率分布")},
+                       zh_claims=tasks.LM_METRIC_TEXT_ZH),
+    # Two attention-only layers on random stretches that repeat (tasks.induction_batch): a
+    # previous-token head in layer 0 and an induction head in layer 1 that reads it.
+    "induction": dict(kind="language", vocab=tasks.INDUCTION_VOCAB, dim=64, heads=2, layers=2, max_len=32,
+                      mlp=False, causal=True, steps=1200, batch=64, lr=3e-3, seed=41, bos=True,
+                      attn_entropy=[0.05, 0.05],
+                      fixture_float64=True,
+                      example="q c h a m e q c h a m",
+                      output="row t of probs is the distribution of the letter after token t; in the repeated half "
+                             "the argmax is the letter that followed this one in the first copy",
+                      description="two attention-only layers trained on a random stretch of 4 to 12 distinct letters "
+                                  "followed by the same stretch: it copies the stretch",
+                      zh_text={"description": ("两层只有注意力的模型，用随机的 4 到 12 个互不相同的字母加上同一段字母训练：它会照抄这一段",
+                                               "兩層只有注意力的模型，用隨機的 4 到 12 個互不相同的字母加上同一段字母訓練：它會照抄這一段"),
+                               "reading_the_output": ("probs 的第 t 行是词元 t 之后下一个字母的概率分布；在重复的那一半，argmax 就是第一遍里跟在这个字母后面的字母",
+                                                      "probs 的第 t 列是 token t 之後下一個字母的機率分布；在重複的那一半，argmax 就是第一遍裡跟在這個字母後面的字母")},
+                      zh_claims={"previous_token": ("看前一个词元（t-1 上的权重）", "看前一個 token（t-1 上的權重）"),
+                                 "induction": ("归纳头（induction head）：看这个字母上一次出现时后面跟的那个词元",
+                                               "歸納頭（induction head）：看這個字母上一次出現時後面跟的那個 token"),
+                                 "same_word_earlier": ("看这个字母上一次出现的位置", "看這個字母上一次出現的位置"),
+                                 "first_token": ("停在第一个词元 <bos> 上（位置 0 的权重）", "停在第一個 token <bos> 上（位置 0 的權重）"),
+                                 "self": ("看自己（t 上的权重）", "看自己（t 上的權重）")}),
 }
-HELD_OUT_COUNT = {"tiny-lm": 400, "tiny-lm-zh": 400, "reverse": 400, "sort": 400}
+HELD_OUT_COUNT = {"tiny-lm": 400, "tiny-lm-zh": 400, "reverse": 400, "sort": 400, "tiny-llama": 200, "induction": 400}
 ZH_LANGS = ("zh-Hans", "zh-Hant")
 
 
@@ -131,6 +170,14 @@ def train_batch(name, cfg, rng, learner=False):
         return ids, targets
     if name == "reverse":
         return tasks.reverse_batch(rng, cfg["batch"], cfg["max_len"], False)
+    if name == "tiny-llama":
+        ids = tasks.llama_batch(rng, cfg["batch"], cfg["max_len"], False)
+        targets = np.zeros_like(ids)
+        targets[:, :-1] = ids[:, 1:]
+        return ids, targets
+    if name == "induction":
+        ids, lens = tasks.induction_batch(rng, cfg["batch"], cfg["max_len"], False)
+        return ids, tasks.induction_targets(ids, lens)
     ids, lens = tasks.sort_batch(rng, cfg["batch"], 4, 8, False)
     targets = np.zeros_like(ids)
     targets[:, :-1] = ids[:, 1:]
@@ -195,7 +242,8 @@ def train(name, cfg):
     torch.manual_seed(cfg["seed"])
     rng = np.random.RandomState(cfg["seed"])
     model = TinyTransformer(len(grow["first_vocab"] if grow else cfg["vocab"]), cfg["dim"], cfg["heads"],
-                            cfg["layers"], cfg["max_len"], cfg["mlp"], cfg["causal"])
+                            cfg["layers"], cfg["max_len"], cfg["mlp"], cfg["causal"], cfg.get("llama", False),
+                            cfg.get("kv_heads"))
     losses = train_steps(name, cfg, model, rng, cfg["steps"], cfg["lr"], False)
     if grow:
         print("  %s: first vocabulary trained, weights %s" % (name, weights_digest(model, cfg)), flush=True)
@@ -295,6 +343,10 @@ def evaluate(name, cfg, model):
             texts = tasks.LM_METRIC_TEXT
         elif name == "tiny-lm-zh":
             return evaluate_zh(cfg, model, rng, n)
+        elif name == "tiny-llama":
+            return evaluate_llama(cfg, model, rng, n)
+        elif name == "induction":
+            return evaluate_induction(cfg, model, rng, n)
         elif name == "reverse":
             ids, ys = tasks.reverse_batch(rng, n, cfg["max_len"], True)
             logits, weights = model(torch.from_numpy(ids))
@@ -357,6 +409,50 @@ def evaluate_zh(cfg, model, rng, n):
     return acc, per_layer, heldout, texts
 
 
+def evaluate_llama(cfg, model, rng, n):
+    """tiny-llama: held-out loss and next-word accuracy over held-out sentences written one
+    after another, the per-head metrics (tasks.llama_head_metrics) and those texts."""
+    vocab = cfg["vocab"]
+    ids = tasks.llama_batch(rng, n, cfg["max_len"], True)
+    logits, weights = model(torch.from_numpy(ids))
+    targets = np.zeros_like(ids)
+    targets[:, :-1] = ids[:, 1:]
+    loss = F.cross_entropy(logits.reshape(-1, len(vocab)), torch.from_numpy(targets).reshape(-1), ignore_index=0).item()
+    pred = logits.argmax(-1).numpy()
+    real = targets != 0
+    acc = {"heldout_loss": round(loss, 4),
+           "next_word_accuracy": round(float((pred == targets)[real].mean()), 4)}
+    per_layer = [tasks.llama_head_metrics(w.numpy(), ids) for w in weights]
+    heldout = [{"tokens": [vocab[t] for t in row if t != 0]} for row in ids]
+    return acc, per_layer, heldout, tasks.LM_METRIC_TEXT
+
+
+INDUCTION_METRIC_TEXT = {
+    "previous_token": "looks at the previous token (weight on t-1)",
+    "induction": "induction head: looks at the token that followed this letter's earlier occurrence",
+    "same_word_earlier": "looks at this letter's earlier occurrence",
+    "first_token": "rests on the first token <bos> (weight on position 0)",
+    "self": "looks at its own token (weight on t)",
+}
+
+
+def evaluate_induction(cfg, model, rng, n):
+    """induction: accuracy on the repeated half (every token of the second copy after its
+    first), the per-head metrics (tasks.induction_head_metrics) and the held-out rows."""
+    vocab = cfg["vocab"]
+    ids, lens = tasks.induction_batch(rng, n, cfg["max_len"], True)
+    logits, weights = model(torch.from_numpy(ids))
+    pred = logits.argmax(-1).numpy()
+    targets = tasks.induction_targets(ids, lens)
+    real = targets != 0
+    acc = {"repeated_half_accuracy": round(float((pred == targets)[real].mean()), 4),
+           "whole_copy_exact_match": round(float(np.mean([(pred[i][real[i]] == targets[i][real[i]]).all()
+                                                          for i in range(n)])), 4)}
+    per_layer = [tasks.induction_head_metrics(w.numpy(), ids, lens) for w in weights]
+    heldout = [{"tokens": [vocab[t] for t in ids[i, :1 + 2 * k]], "k": int(k)} for i, k in enumerate(lens)]
+    return acc, per_layer, heldout, INDUCTION_METRIC_TEXT
+
+
 def sort_greedy(model, prefix, k):
     seq = [int(t) for t in prefix]
     for _ in range(k):
@@ -385,6 +481,8 @@ def claim_of(layer, h, metric, metrics, texts):
 # A behaviour the model card should name even where it is not its head's strongest metric
 # (a head can be both the previous-token head and something stronger at a few places).
 WANTED = {"tiny-lm": ["previous_token", "first_token", "pronoun_to_subject", "induction", "same_word_earlier"],
+          "tiny-llama": ["previous_token", "first_token", "induction"],
+          "induction": ["previous_token", "induction"],
           "tiny-lm-zh": ["previous_token", "first_token", "pronoun_to_subject"]}
 WANTED_FLOOR = 0.4
 
@@ -484,13 +582,15 @@ def tokenize(cfg, text):
 FIXTURE_MEANING = {
     "token_ids": "token ids as float32, (L,)",
     "token_embedding": "rows of tok_emb.weight for the ids, (L, D)",
-    "position_embedding": "rows 0..L-1 of pos_emb.weight, (L, D)",
+    "position_embedding": "rows 0..L-1 of pos_emb.weight (zeros for a RoPE model), (L, D)",
     "embedding_sum": "token_embedding + position_embedding: the input of layer 0, (L, D)",
     "ln1": "ln1 LayerNorm of the layer input, (L, D)",
     "q": "query, h Wq^T + bq split into heads, (H, L, d_h)",
-    "k": "key split into heads, (H, L, d_h)",
-    "v": "value split into heads, (H, L, d_h)",
-    "scores": "q k^T per head, (H, L, L)",
+    "k": "key split into heads, (H_kv, L, d_h) (H_kv = H unless grouped-query)",
+    "v": "value split into heads, (H_kv, L, d_h)",
+    "q_rot": "query heads turned by RoPE (half-split pairing), (H, L, d_h)",
+    "k_rot": "key heads turned by RoPE, before repeat_kv: what a KV cache holds, (H_kv, L, d_h)",
+    "scores": "q k^T per head (after RoPE and repeat_kv when the model has them), (H, L, L)",
     "scaled": "scores / sqrt(d_h), (H, L, L)",
     "masked": "scaled with -inf above the diagonal for causal models (same as scaled otherwise), (H, L, L)",
     "weights": "softmax of masked over the last axis, (H, L, L)",
@@ -538,16 +638,18 @@ def write_fixtures(name, cfg, model, ids, heldout):
 
 
 def tensor_names(cfg):
-    names = ["tok_emb.weight", "pos_emb.weight"]
+    """File order. A Llama-style model (cfg["llama"]) has no pos_emb and no biases."""
+    llama = cfg.get("llama", False)
+    params = ("weight",) if llama else ("weight", "bias")
+    names = ["tok_emb.weight"] + ([] if llama else ["pos_emb.weight"])
     for i in range(cfg["layers"]):
         p = "layers.%d." % i
-        names += [p + "ln1.weight", p + "ln1.bias"]
+        names += [p + "ln1." + x for x in params]
         for proj in ("q_proj", "k_proj", "v_proj", "o_proj"):
-            names += [p + "attn.%s.weight" % proj, p + "attn.%s.bias" % proj]
+            names += [p + "attn.%s.%s" % (proj, x) for x in params]
         if cfg["mlp"]:
-            names += [p + "ln2.weight", p + "ln2.bias", p + "mlp.fc1.weight", p + "mlp.fc1.bias",
-                      p + "mlp.fc2.weight", p + "mlp.fc2.bias"]
-    return names + ["ln_f.weight", "ln_f.bias", "lm_head.weight"]
+            names += [p + part + "." + x for part in ("ln2", "mlp.fc1", "mlp.fc2") for x in params]
+    return names + ["ln_f." + x for x in params] + ["lm_head.weight"]
 
 
 def tokenizer_text(cfg):
@@ -582,6 +684,21 @@ def add_zh_text(card, cfg):
         card["example_" + lang] = example
 
 
+def architecture(cfg, names):
+    """The card's "architecture": what app/io/model_card.cpp checks before it runs the model."""
+    llama = cfg.get("llama", False)
+    arch = {"norm": "rmsnorm" if llama else "layernorm", "norm_eps": 1e-5, "norm_placement": "pre",
+            "position_embedding": "rope" if llama else "learned", "mlp": cfg["mlp"],
+            "gelu": "erf" if cfg["mlp"] else None, "causal": cfg["causal"],
+            "attention_scale": "1/sqrt(head_dim)", "qkv_bias": not llama, "out_bias": not llama,
+            "final_norm": True, "tied_unembedding": False, "unembedding_bias": False}
+    if llama:
+        arch.update({"rope_base": 10000.0, "rope_pairing": "half", "kv_heads": cfg["kv_heads"],
+                     "mlp_bias": False, "norm_bias": False})
+    arch["tensors"] = names
+    return arch
+
+
 def build(name):
     cfg = MODELS[name]
     print("training %s" % name, flush=True)
@@ -610,12 +727,7 @@ def build(name):
         "tokenizer": tokenizer_text(cfg),
         **vocabulary_facts(cfg),
         "prepend_bos": cfg["bos"],
-        "architecture": {"norm": "layernorm", "norm_eps": 1e-5, "norm_placement": "pre",
-                         "position_embedding": "learned", "mlp": cfg["mlp"],
-                         "gelu": "erf" if cfg["mlp"] else None, "causal": cfg["causal"],
-                         "attention_scale": "1/sqrt(head_dim)", "qkv_bias": True, "out_bias": True,
-                         "final_norm": True, "tied_unembedding": False, "unembedding_bias": False,
-                         "tensors": names},
+        "architecture": architecture(cfg, names),
         "example": cfg["example"],
         "reading_the_output": cfg["output"],
         "example_tokens": [cfg["vocab"][i] for i in ids],
@@ -628,6 +740,10 @@ def build(name):
                      "wall_time_seconds": round(seconds, 1), "threads": 1,
                      "torch": torch.__version__},
     }
+    if "note_key" in cfg:
+        card["note_key"] = cfg["note_key"]  # a catalogue sentence the window shows under the card
+    if "code_recipe" in cfg:
+        card["code_recipe"] = cfg["code_recipe"]  # the recipe whose class the code panel shows
     if "grow" in cfg:
         grow = cfg["grow"]
         card["training"]["vocabulary_growth"] = {

@@ -22,9 +22,24 @@ Mat layer_norm(const Eigen::Ref<const Mat>& x, const NormWeights& norm, float ep
     Mat y(N, D);
     for (Eigen::Index i = 0; i < N; ++i) {
         const LayerNormStats stats = layer_norm_stats(x.row(i), eps);
-        for (Eigen::Index j = 0; j < D; ++j) y(i, j) = layer_norm_element(x(i, j), stats, norm.weight(j), norm.bias(j));
+        for (Eigen::Index j = 0; j < D; ++j)
+            y(i, j) = layer_norm_element(x(i, j), stats, norm.weight(j), norm.bias.size() ? norm.bias(j) : 0.0f);
     }
     return y;
+}
+
+Mat rms_norm(const Eigen::Ref<const Mat>& x, const NormWeights& norm, float eps) {
+    Mat y(x.rows(), x.cols());
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        const Eigen::RowVectorXd row = x.row(i).cast<double>();
+        const double inv_rms = 1.0 / std::sqrt(row.squaredNorm() / static_cast<double>(x.cols()) + static_cast<double>(eps));
+        y.row(i) = (row * inv_rms).cwiseProduct(norm.weight.cast<double>()).cast<float>();
+    }
+    return y;
+}
+
+Mat model_norm(const Eigen::Ref<const Mat>& x, const NormWeights& norm, const ModelSpec& spec) {
+    return spec.norm == NormKind::RmsNorm ? rms_norm(x, norm, spec.norm_eps) : layer_norm(x, norm, spec.norm_eps);
 }
 
 }  // namespace attn

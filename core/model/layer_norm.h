@@ -18,7 +18,14 @@ LayerNormStats layer_norm_stats(const Eigen::Ref<const Eigen::RowVectorXf>& row,
 // Element j of the normed row: (x_j - mean) * inv_std * weight_j + bias_j, rounded to float once.
 float layer_norm_element(float x, const LayerNormStats& stats, float weight, float bias);
 
-// x: (N, D) -> (N, D); each row normalised to mean 0, variance 1, then scaled and shifted.
+// x: (N, D) -> (N, D); each row normalised to mean 0, variance 1, then scaled and shifted
+// (no shift when norm.bias is empty).
 Mat layer_norm(const Eigen::Ref<const Mat>& x, const NormWeights& norm, float eps);
+
+// RMSNorm as Llama's: x / sqrt(mean(x^2) + eps) * weight, in double, rounded once.  (N, D) -> (N, D)
+Mat rms_norm(const Eigen::Ref<const Mat>& x, const NormWeights& norm, float eps);
+
+// The norm the model's card names (spec.norm), with its epsilon.  (N, D) -> (N, D)
+Mat model_norm(const Eigen::Ref<const Mat>& x, const NormWeights& norm, const ModelSpec& spec);
 
 }  // namespace attn

@@ -21,6 +21,12 @@
 
 namespace attn {
 
+// How a layer normalises the residual stream.
+enum class NormKind {
+    LayerNorm,  // (x - mean) / sqrt(var + eps) * weight + bias (the GPT-style models)
+    RmsNorm,    // x / sqrt(mean(x^2) + eps) * weight, no bias (Llama's RMSNorm)
+};
+
 enum class ModelKind {
     Language,     // predicts the next word at every position
     Algorithmic,  // maps a digit sequence to an output sequence (reverse, sort)
@@ -55,6 +61,18 @@ struct ModelSpec {
     bool causal = false;                  // a query sees only keys at or before it
     bool mlp = false;                     // each layer has LN2 + MLP after attention
     float norm_eps = 1e-5f;
+    // Llama-style choices (the card's architecture; the defaults are the GPT-style models'):
+    NormKind norm = NormKind::LayerNorm;
+    bool rope = false;         // positions by RoPE on q and k (half-split pairing), no position table
+    double rope_base = 10000.0;
+    int kv_heads = 0;          // H_kv key/value heads (grouped-query); 0: as many as heads
+    bool bias = true;          // biases in q/k/v/o, the MLP and the norms; false: none anywhere
+    // The recipe whose article-style class the code panel shows for this model's attention
+    // (the card's "code_recipe": tiny-llama's is "llama", LlamaAttention); empty: the generic module.
+    std::string code_recipe;
+    // A catalogue key (the card's "note_key"): one more sentence the window shows under the
+    // card, in the language in use (induction: how its two heads compose); empty: none.
+    std::string note_key;
     std::string example;             // a sentence where the heads differ visibly
     // The same sentence written for a language ("zh-Hant": 小狗看見了小貓), from the card's
     // optional "example_<code>" fields; the window starts on it in that language.
@@ -73,11 +91,13 @@ struct ModelSpec {
     // or 0: none). The card says it because it shaped how crisp the heads are.
     std::vector<double> attention_entropy_penalty;
     int head_dim() const { return heads > 0 ? hidden_dim / heads : 0; }
+    int kv_head_count() const { return kv_heads > 0 ? kv_heads : heads; }
 };
 
-// LayerNorm parameters: y = (x - mean) / sqrt(var + eps) * weight + bias.
+// Norm parameters: y = (x - mean) / sqrt(var + eps) * weight + bias (LayerNorm), or
+// x / sqrt(mean(x^2) + eps) * weight (RMSNorm: bias empty).
 struct NormWeights {
-    Vec weight, bias;  // (D) each
+    Vec weight, bias;  // (D) each; bias empty in a model without biases
 };
 
 struct LayerWeights {
@@ -85,14 +105,14 @@ struct LayerWeights {
     AttentionWeights attn;   // W_q, W_k, W_v, W_o (D, D) and biases (D)
     NormWeights ln2;         // before the MLP (MLP models only)
     Mat fc1;                 // (F, D)
-    Vec fc1_bias;            // (F)
+    Vec fc1_bias;            // (F); empty without biases
     Mat fc2;                 // (D, F)
-    Vec fc2_bias;            // (D)
+    Vec fc2_bias;            // (D); empty without biases
 };
 
 struct ModelWeights {
     Mat token_embedding;     // (V, D)      tok_emb.weight
-    Mat position_embedding;  // (max_len, D) pos_emb.weight
+    Mat position_embedding;  // (max_len, D) pos_emb.weight; empty for a RoPE model
     std::vector<LayerWeights> layers;
     NormWeights final_norm;  // ln_f
     Mat lm_head;             // (V, D), logits = LN_f(x) lm_head^T

@@ -52,13 +52,18 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     const ModelSpec& spec = model.spec;
     if (layer < 0 || layer >= spec.layers || static_cast<size_t>(layer) >= run.layers.size())
         return R::failure(Message("error.model.layer_range", {{"layer", layer}, {"model", spec.name}, {"last", spec.layers - 1}}));
-    if (run.token_embedding.rows() != static_cast<Eigen::Index>(tokens.ids.size()))
+    // A block's run (run_model_block) holds its rows only; `tokens` are those of positions
+    // 0 .. block end, the keys it attended to.
+    const QueryBlock rows = run.block.count > 0 ? run.block : QueryBlock{0, static_cast<int>(tokens.ids.size())};
+    if (run.token_embedding.rows() != rows.count || static_cast<size_t>(rows.first + rows.count) != tokens.ids.size())
         return R::failure(Message::internal("the model run was made on other tokens"));
+    const std::vector<int> row_ids(tokens.ids.begin() + rows.first, tokens.ids.end());
     const LayerRun& shown = run.layers[static_cast<size_t>(layer)];
     const AttentionConfig& config = shown.attention.config;
 
     Trace trace;
     trace.config = config;
+    trace.block = shown.attention.block;  // a decode step's rows against the cache (decode_position)
     trace.parameters = shown.attention.parameters;
     trace.fully_masked_rows = shown.attention.fully_masked_rows;
     TraceModelInfo& info = trace.model;
@@ -76,6 +81,7 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     info.position_rows = model.weights.position_embedding.rows();
     info.norm_weight = model.weights.layers[static_cast<size_t>(layer)].ln1.weight;
     info.norm_bias = model.weights.layers[static_cast<size_t>(layer)].ln1.bias;
+    if (info.norm_bias.size() == 0) info.norm_bias = Vec::Zero(info.norm_weight.size());  // a model without biases
     info.norm_eps = spec.norm_eps;
     info.logits = run.logits;
     if (layer > 0) {
@@ -89,7 +95,7 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
         trace.steps.push_back(make_step(id, kind, std::move(tensor), std::move(sources)));
 
     };
-    push(StepId::Tokens, StepKind::Input, ids_tensor(tokens.ids), {});
+    push(StepId::Tokens, StepKind::Input, ids_tensor(row_ids), {});
     push(StepId::TokenEmbedding, StepKind::Lookup, batch_of_one(run.token_embedding), {StepId::Tokens});
     push(StepId::PositionEmbedding, StepKind::Lookup, batch_of_one(run.position_embedding), {StepId::Tokens});
     push(StepId::EmbeddingSum, StepKind::Add, batch_of_one(run.embedding_sum),

@@ -1,11 +1,11 @@
 // Fuzz harness: the configuration from command-line arguments, i.e. the CLI11 options
-// of app/cli/config_options.cpp, then resolve_problem (sizes, masks, lengths, memory
+// of app/options/config_options.cpp, then resolve_problem (sizes, masks, lengths, memory
 // budget, validation), and for small accepted configurations the forward itself.
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "app/cli/config_options.h"
+#include "app/options/config_options.h"
 #include "core/attention.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/fuzz/fuzz_entries.h"

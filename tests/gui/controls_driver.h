@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "app/gui/window/frame.h"
+#include "app/gui/views/frame.h"
 #include "app/gui/views/controls/view_controls.h"
 #include "tests/gui/headless_imgui.h"
 

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "app/gui/state/app_state.h"
-#include "app/gui/window/frame.h"
+#include "app/gui/views/frame.h"
 #include "app/io/model_loader.h"
 
 namespace attn::gui::testing {

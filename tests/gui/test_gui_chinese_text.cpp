@@ -1,7 +1,7 @@
 // The window in each Chinese language at 1024x768, headless: every view over every step,
 // every menu and every dialog shows no English word (tests/gui/latin_words.h: code
 // identifiers and latin_words_allowed.txt aside) and no missing-glyph box. The text is read
-// back from the draw lists (drawn_runs, app/gui/test_hook.h), so a literal written past
+// back from the draw lists (drawn_runs, app/gui/kit/test_hook.h), so a literal written past
 // the catalogue is caught as surely as an untranslated key. The same check of the real
 // window under Xvfb: monkey/chinese_window_test.py.
 #include <doctest/doctest.h>
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/window/cjk_font.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/cjk_font.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/io/model_loader.h"
 #include "core/step_id.h"

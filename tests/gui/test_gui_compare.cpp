@@ -8,8 +8,8 @@
 
 #include <cmath>
 
-#include "app/cli/compare_options.h"
-#include "app/cli/config_options.h"
+#include "app/options/compare_options.h"
+#include "app/options/config_options.h"
 #include "app/gui/display/compare_difference.h"
 #include "app/gui/state/app_state.h"
 #include "app/gui/state/compare_contrasts.h"
@@ -170,7 +170,8 @@ TEST_CASE("every ready contrast sets up A and B as its row says") {
         const AttentionConfig& a = setup->a.config;
         const AttentionConfig& b = setup->b.config;
         const std::string id = contrast.id;
-        if (id == "scale") CHECK((a.scale.kind == ScaleKind::Head && b.scale.kind == ScaleKind::None));
+        // At d_h = 64, where unscaled softmax visibly saturates (issue 32), whatever is on screen.
+        if (id == "scale") CHECK((a.scale.kind == ScaleKind::Head && b.scale.kind == ScaleKind::None && a.head_dim() == 64 && b.head_dim() == 64));
         if (id == "heads") CHECK((a.num_heads == 1 && b.num_heads == 2 && a.hidden_dim == b.hidden_dim));
         if (id == "stacked") CHECK((a.variant == Variant::Split && b.variant == Variant::Stacked));
         if (id == "fused") CHECK((a.variant == Variant::Split && b.variant == Variant::Fused));
@@ -251,8 +252,8 @@ TEST_CASE("a contrast a trained model cannot show runs on its sizes with random 
         if (id == "scale" || id == "causal" || id == "heads") CHECK_FALSE(setup->note.empty());  // tiny-lm fixes these
         if (setup->note.empty()) continue;
         CHECK(setup->a.model == nullptr);
-        // The model's sizes and the very tokens it read (<bos> first).
-        CHECK(setup->a.config.hidden_dim == session.config.hidden_dim);
+        // The model's sizes (the scale contrast's own d_h = 64 aside) and the very tokens it read (<bos> first).
+        if (id != "scale") CHECK(setup->a.config.hidden_dim == session.config.hidden_dim);
         CHECK(setup->a.query_tokens.front() == "<bos>");
     }
 }

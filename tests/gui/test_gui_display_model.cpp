@@ -426,3 +426,43 @@ TEST_CASE("how peaked is read only off probability rows: not after dropout, not 
     const DisplayModel d = build_display_model(t.value(), {}, {}, 0, 512, kAllSteps, difference);
     CHECK(step_of(d, t.value(), "attn_weights").focus.empty());
 }
+
+TEST_CASE("ranges read on several threads equal a plain scan of each step") {
+    // L = 256 with 8 heads: each (B, H, L, S) step is 2 MiB, so the trace passes the 4 MiB at
+    // which read_steps shares the steps out on OpenMP's threads.
+    const Trace t = make_trace(256, 64, 8, MaskKind::Causal);
+    REQUIRE(t.storage_bytes() >= (std::uint64_t{4} << 20));
+    const int weights = t.index_of(StepId::AttnWeights);
+    const DisplayModel m = build_display_model(t, {}, {}, 0, 512, weights);
+    const int64_t hidden = 8 * 256 * 255 / 2;  // above the diagonal, in every head
+    CHECK(step_of(m, t, "attn_masked").masked_cells == hidden);
+    CHECK(step_of(m, t, "attn_weights").masked_zero_cells == hidden);
+    for (const std::string name : {"attn_scores", "attn_scaled", "attn_weights"}) {
+        CAPTURE(name);
+        const StepDisplay& sd = step_of(m, t, name);
+        REQUIRE(sd.ranged);
+        const Tensor& x = t.steps[static_cast<size_t>(sd.step)].tensor;
+        REQUIRE(x.is_contiguous());
+        float lo = INFINITY, hi = -INFINITY;
+        for (int64_t i = 0; i < x.numel(); ++i) {
+            const float v = x.data()[x.offset() + i];  // contiguous, batch 1
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        CHECK(sd.data_min == lo);
+        CHECK(sd.data_max == hi);
+    }
+    // Panel by panel, the pixels are those that completing a model fills on this thread,
+    // one step after the other (a model built for the output step first).
+    DisplayModel serial = build_display_model(t, {}, {}, 0, 512, t.index_of(StepId::Out));
+    REQUIRE_FALSE(step_of(serial, t, "attn_weights").built);
+    REQUIRE(complete_display_model(t, serial));
+    for (const std::string name : {"attn_masked", "attn_weights"}) {  // the weights and the masked scores beside them
+        CAPTURE(name);
+        const StepDisplay& a = step_of(m, t, name);
+        const StepDisplay& b = step_of(serial, t, name);
+        REQUIRE(a.panels.size() == b.panels.size());
+        for (size_t p = 0; p < a.panels.size(); ++p) CHECK(a.panels[p].values == b.panels[p].values);
+        CHECK(a.focus.size() == b.focus.size());
+    }
+}

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "app/gui/export/export.h"
-#include "app/gui/export/export_path.h"
+#include "app/gui/state/export_path.h"
 #include "app/gui/state/file_chooser.h"
 #include "app/io/file_util.h"
 #include "app/io/safetensors.h"

@@ -11,7 +11,7 @@
 #include <limits>
 #include <random>
 
-#include "app/gui/window/frame.h"
+#include "app/gui/views/frame.h"
 #include "app/gui/views/dialogs/view_dialogs.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/io/npy.h"

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "app/gui/display/format.h"
-#include "app/gui/window/frame.h"
-#include "app/gui/edits/input_edit.h"
+#include "app/gui/views/frame.h"
+#include "app/gui/state/input_edit.h"
 #include "app/gui/state/recipe_choice.h"
 #include "app/gui/views/controls/view_input_editor.h"
 #include "app/text/languages.h"

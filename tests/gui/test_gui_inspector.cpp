@@ -13,7 +13,7 @@
 #include "app/gui/compute/compute_worker.h"
 #include "tests/catalogue_words.h"
 #include "tests/gui/headless_imgui.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/projection.h"
 #include "app/gui/views/inspector/view_inspector.h"

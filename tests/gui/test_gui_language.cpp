@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/window/cjk_font.h"
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_font.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include "app/io/trace_writer.h"
 #include "app/text/step_text.h"
 #include "tests/gui/headless_imgui.h"

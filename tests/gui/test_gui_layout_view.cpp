@@ -2,7 +2,7 @@
 // heads are laid out by their cells' short side (pinned or not), the canvas's text is
 // never drawn over other text and never cut at the canvas's or a compare column's edge,
 // and compare mode's A and B print their numbers by one rule. The text is read back from
-// the draw lists (drawn_runs, app/gui/window/test_hook.h).
+// the draw lists (drawn_runs, app/gui/kit/test_hook.h).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -10,7 +10,7 @@
 
 #include "app/gui/state/compare.h"
 #include "app/gui/views/canvas/canvas_painter.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/io/model_loader.h"
 #include "tests/gui/headless_imgui.h"
 #include "tests/test_configs.h"

@@ -75,7 +75,7 @@ TEST_CASE("capture_slide after apply_slide gives every shipped slide back, field
             show(state, slide);
             lesson::Slide got = capture_slide(state, slide.slide.title, slide.slide.note);
             got.number = want.number;
-            CHECK(write_lesson(lesson::Lesson{1, "", "en", {got}}) == write_lesson(lesson::Lesson{1, "", "en", {want}}));
+            CHECK(write_lesson(lesson::Lesson{1, "", "en", 0, {got}}) == write_lesson(lesson::Lesson{1, "", "en", 0, {want}}));
             ++slides;
         }
     }
@@ -176,7 +176,7 @@ TEST_CASE("a saved lesson opens with the same slides, and a failed save leaves t
 #ifdef ATTNVIZ_HAS_WINDOW
 #include "app/gui/export/snapshot.h"
 #include "app/gui/gl/headless.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "tests/gui/checker/image_diff.h"
 
 namespace {

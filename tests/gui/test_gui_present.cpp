@@ -13,7 +13,7 @@
 #include "app/gui/display/annotations.h"
 #include "app/gui/display/colormap.h"
 #include "app/gui/window/present_keys.h"
-#include "app/gui/window/shortcuts.h"
+#include "app/gui/kit/shortcuts.h"
 #include "tests/gui/headless_imgui.h"
 
 using namespace attn;

@@ -124,6 +124,7 @@ TEST_CASE("the product layout lines X rows up with Y rows and W^T columns with Y
                 CHECK(pl.y[1].rect.right() <= area.right() + 0.5f);
                 CHECK(pl.y[1].rect.bottom() <= area.bottom() + 0.5f);
                 CHECK(pl.w[0].y >= area.y);
+                CHECK(pl.row_h + 0.01f >= pl.in_h);  // the result's rows never shorter than W^T's (issue 32)
             }
         }
     }
@@ -185,6 +186,22 @@ TEST_CASE("a short, wide product area gives its height to the rows, not to empty
     CHECK(used >= area.h - 1.0f);  // no band left empty above or below
     CHECK(pl.b[0].h <= std::max(pl.row_h * 1.5f, pl.in_h) + 0.5f);
     CHECK(pl.row_h >= 20.0f);
+}
+
+TEST_CASE("a few tokens under a tall W^T keep square result cells: W^T gives up height first") {
+    // Llama's query projection at 1024x768 (L = 6, E = 16, no bias): the result was drawn
+    // in 16 px rows under a W^T of 17 px rows, its numbers hidden.
+    LayoutStyle style;
+    style.gap = 24;
+    style.max_cell = 96;
+    style.min_row = 24;
+    style.header = 30;
+    style.col_header = 22;
+    style.row_gutter = 60;
+    const ProductLayout pl = layout_product(6, 16, {4, 4, 4, 4}, 4.0f, false, Rect{0, 120, 1024, 420}, style);
+    REQUIRE(pl.ok);
+    CHECK(pl.row_h >= pl.out_w - 0.5f);  // square cells in Y
+    CHECK(pl.in_h * 16.0f >= (420.0f - 30.0f - 22.0f - 36.0f) / 3.0f - 0.5f);  // W^T keeps a third
 }
 
 TEST_CASE("many short rows of X do not squash the bias row below a row of W^T") {

@@ -9,7 +9,7 @@
 #include <GLFW/glfw3.h>
 
 #include "app/gui/window/key_actions.h"
-#include "app/gui/window/shortcuts.h"
+#include "app/gui/kit/shortcuts.h"
 #include "app/text/languages.h"
 #include "tests/shell_run.h"
 

@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 #include <imgui.h>
 
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 #include "tests/gui/headless_imgui.h"
 
 using namespace attn::gui;

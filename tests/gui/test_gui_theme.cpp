@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "app/gui/display/colormap.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 
 using namespace attn::gui;
 

@@ -11,7 +11,7 @@
 #include <cfloat>
 #include <type_traits>
 
-#include "app/gui/window/frame.h"
+#include "app/gui/views/frame.h"
 #include "app/gui/views/controls/view_controls.h"
 #include "app/gui/views/view_registry.h"
 #include "tests/gui/controls_driver.h"

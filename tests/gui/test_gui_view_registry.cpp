@@ -3,7 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <cfloat>
+#include <filesystem>
+#include <fstream>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "app/gui/display/format.h"
@@ -59,7 +63,12 @@ bool highlight_covers(ImVec2 at) {
     // AddRectFilled writes four corners: top-left, top-right, bottom-right, bottom-left.
     for (int i = 0; i + 3 < v.Size; ++i) {
         if (v[i].col != fill || v[i + 2].col != fill) continue;
-        if (v[i].pos.x <= at.x && v[i].pos.y <= at.y && v[i + 2].pos.x >= at.x && v[i + 2].pos.y >= at.y) return true;
+        // Half a pixel of slack: the fill is inset a fraction of a pixel inside its cell, and
+        // a point on a thin row's edge (4.25 px rows of W^T) belongs to the cell it hovers.
+        constexpr float slack = 0.5f;
+        if (v[i].pos.x <= at.x + slack && v[i].pos.y <= at.y + slack && v[i + 2].pos.x >= at.x - slack &&
+            v[i + 2].pos.y >= at.y - slack)
+            return true;
     }
     return false;
 }
@@ -72,7 +81,8 @@ void hover_and_pin_every_step(HeadlessImGui& imgui, AppState state) {
     state.settings.hint_seen = true;
     for (int step = 0; step < state.ui.playback.step_count(); ++step) {
         const Step& shown = state.results.trace->steps[static_cast<size_t>(step)];
-        CAPTURE(shown.name());
+        const std::string shown_name(shown.name());
+        CAPTURE(shown_name);
         state.ui.playback.set_position(step, 1.0f);
         state.ui.canvas.pinned = CellRef{};
         mouse_away();
@@ -94,6 +104,8 @@ void hover_and_pin_every_step(HeadlessImGui& imgui, AppState state) {
         mouse_away();
         imgui.frame(state);
         CHECK_FALSE(state.ui.canvas.hovered.valid());
+        CAPTURE(at.x);
+        CAPTURE(at.y);
         CHECK(highlight_covers(at));
         CHECK(shows(drawn_text(text::label("window.inspector")), shown.name()));
     }
@@ -117,11 +129,48 @@ TEST_CASE("the registry lists each view once, with a slot for every docked panel
     }
 }
 
+// The registry's list as written in view_registry.cpp: the lines between "views = {" and
+// "};" that are not comments.
+namespace {
+
+std::vector<std::string> registry_rows() {
+    std::ifstream in(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "app/gui/views/view_registry.cpp");
+    std::vector<std::string> rows;
+    bool inside = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line.find("views = {") != std::string::npos) { inside = true; continue; }
+        if (!inside) continue;
+        if (line.find("};") != std::string::npos) break;
+        const size_t first = line.find_first_not_of(' ');
+        if (first != std::string::npos && line.compare(first, 2, "//") != 0) rows.push_back(line);
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("the registry's list is one line per view, with no branch in its rows") {
+    const std::vector<std::string> rows = registry_rows();
+    CHECK(rows.size() == registered_views().size());
+    // A row is {window, titled, slot, flags, edge, interactive only, draw} on one line; a
+    // lambda, a condition or a compare-mode branch belongs in a function (compare_slots.h).
+    const std::regex one_line(R"(^\s*\{[^{}\[\]?]*\},\s*$)");
+    for (const std::string& row : rows) {
+        CAPTURE(row);
+        CHECK(std::regex_match(row, one_line));
+        CHECK(row.find("compare.on") == std::string::npos);
+    }
+}
+
 TEST_CASE("every registered view draws something over every step and head") {
     HeadlessImGui imgui(1280, 800);
-    for (MaskKind mask : {MaskKind::None, MaskKind::Causal}) {
-        AppState state = state_for(masked(sized(4, 6, 3), mask));
+    for (int config = 0; config < 3; ++config) {
+        // No mask, a causal one, and a generation (the token strip is drawn only with one).
+        AttentionConfig c = masked(sized(4, 6, 3), config == 0 ? MaskKind::None : MaskKind::Causal);
+        if (config == 2) c.decode_from = 3;
+        AppState state = state_for(c);
         REQUIRE(state.results.trace);
+        CHECK((state.results.decode != nullptr) == (config == 2));
         state.ui.code.show = true;  // the code panel is drawn only when View > PyTorch code shows it
         state.jobs.lesson.open = true;  // the slide list is drawn only while a lesson is being made
         for (int step = 0; step < state.ui.playback.step_count(); ++step) {
@@ -132,7 +181,7 @@ TEST_CASE("every registered view draws something over every step and head") {
                 CAPTURE(step);
                 CAPTURE(head);
                 for (const ViewSpec& view : registered_views()) {
-                    if (!view.window) continue;
+                    if (!view.window || (view.slot == DockSlot::TokenStrip && !state.results.decode)) continue;
                     CAPTURE(view.window);
                     CHECK_FALSE(drawn_text(window_name(view)).empty());
                 }

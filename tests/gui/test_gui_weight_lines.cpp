@@ -221,7 +221,7 @@ TEST_CASE("lines: the weight steps are the step table's probability maps") {
     std::vector<std::string> names;
     for (StepId id : kAllStepIds)
         if (draws_weight_lines(id)) names.push_back(step_name(id));
-    CHECK(names == std::vector<std::string>{"attn_weights", "attn_weights_avg", "attn_dropped"});
+    CHECK(names == std::vector<std::string>{"attn_weights", "attn_dropped", "attn_weights_avg"});  // record order
 }
 
 TEST_CASE("lines: a causal forward's weight steps have no line from a query to a later key") {

@@ -64,6 +64,14 @@ def build_scratch_mha(p):
     return module, lambda: module(x), {"Wq.weight": module.Wq.weight, "Wo.bias": module.Wo.bias}
 
 
+def build_scratch_kv_cache(p):
+    """The whole pass (use_cache=False): the class computes what scratch-mha's does."""
+    module = rm.ScratchKvCache(p["d_in"], p["E"], p["L"], p["dropout"], p["H"])
+    x = scratch_input(p["B"], p["L"], p["d_in"])
+    x = example_batch(p["B"]) if x is None else x
+    return module, lambda: module(x), {"W_query.weight": module.W_query.weight, "out_proj.bias": module.out_proj.bias}
+
+
 def build_day15_mha(p):
     module = rm.Day15Mha(p["d_in"], p["E"], p["L"], p["dropout"], p["H"])
     x = scratch_input(p["B"], p["L"], p["d_in"])
@@ -135,6 +143,7 @@ def build_llama(p):
 RECIPES = {
     "scratch-stacked": (build_scratch_stacked, dict(B=2, L=6, d_in=3, E=4, H=2, dropout=0.0), False),
     "scratch-mha": (build_scratch_mha, dict(B=2, L=6, d_in=3, E=4, H=2, dropout=0.0), False),
+    "scratch-kv-cache": (build_scratch_kv_cache, dict(B=2, L=6, d_in=3, E=4, H=2, dropout=0.0), False),
     "day15-mha": (build_day15_mha, dict(B=2, L=6, d_in=3, E=2, H=2, dropout=0.0), False),
     "selfatt-v1": (build_selfatt(rm.SelfAttV1, False), dict(B=3, L=2, E=4), True),
     "selfatt-v2": (build_selfatt(rm.SelfAttV2, False), dict(B=3, L=2, E=4), True),
@@ -153,6 +162,8 @@ SIZES = [
     ("article", "scratch-mha", [], {}),
     ("wide", "scratch-mha", ["-E", "6", "-H", "3", "-L", "5", "-B", "3"], dict(E=6, H=3, L=5, B=3)),
     ("dropout", "scratch-mha", ["--dropout", "0.1"], dict(dropout=0.1)),
+    ("article", "scratch-kv-cache", [], {}),
+    ("wide", "scratch-kv-cache", ["-E", "6", "-H", "3", "-L", "5", "-B", "3"], dict(E=6, H=3, L=5, B=3)),
     ("article", "day15-mha", [], {}),
     ("wide", "day15-mha", ["-E", "6", "-H", "2", "-L", "4", "-B", "3"], dict(E=6, H=2, L=4, B=3)),
     ("dropout", "day15-mha", ["--dropout", "0.1"], dict(dropout=0.1)),

@@ -1,5 +1,6 @@
 #include "app/gui/compute/compute_worker.h"
 #include "app/gui/compute/free_core_team.h"
+#include "app/gui/compute/decode_run.h"
 
 #include "app/gui/display/fp32_difference.h"
 #include "app/io/model_problem.h"
@@ -71,6 +72,14 @@ std::optional<CompletedModel> ComputeWorker::take_model() {
     return out;
 }
 
+void ComputeWorker::complete_later(std::shared_ptr<const Trace> trace, std::shared_ptr<const DisplayModel> model) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (pending_.has_value() || finished_.load() != posted_.load()) return;  // a newer trace is coming
+    last_generation_ = posted_.load();
+    last_trace_ = std::move(trace);
+    last_model_ = std::move(model);
+}
+
 void ComputeWorker::wait_until_idle() {
     std::unique_lock<std::mutex> lock(mutex_);
     idle_.wait(lock, [this] { return !busy(); });
@@ -125,19 +134,31 @@ void ComputeWorker::complete_model_locked(std::unique_lock<std::mutex>& lock) {
         done = false;  // e.g. out of memory: the window keeps the partial model
     }
     lock.lock();
-    if (done && !pending_.has_value() && last_generation_ == generation) {
+    // last_trace_ too: the window may have handed over a model of its own meanwhile (complete_later).
+    if (done && !pending_.has_value() && last_generation_ == generation && last_trace_ == trace) {
         last_model_ = model;
         ready_model_ = CompletedModel{generation, trace, std::move(model)};
     }
 }
 
 ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item, int max_extent,
-                                     std::optional<StepId> focus_step, ColourScale colour_scale, bool overview) {
+                                     std::optional<StepId> focus_step, ColourScale colour_scale, bool overview, int decode_step) {
     const FreeCoreTeam team;
     ComputeResult result;
     const auto start = std::chrono::steady_clock::now();
     // No exception may leave the worker: it would end the program from a thread.
     try {
+        if (problem.config.decode_from > 0 && !problem.model) {
+            // --decode-from: the whole pass, the prefill and the steps up to the one shown (decode_run.h).
+            Result<std::shared_ptr<DecodeRun>> run = start_decode_run(std::make_shared<const io::Problem>(problem), decode_step);
+            if (!run) {
+                result.error = run.message();
+                return result;
+            }
+            result = decode_step_result(run.value(), decode_step, batch_item, max_extent, colour_scale, focus_step);
+            result.compute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            return result;
+        }
         Result<Trace> trace = io::compute_trace(problem);  // a trained model's layer, or plain attention
         if (!trace.ok()) {
             result.error = trace.message();
@@ -187,7 +208,7 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
     try {
         if (request.prebuilt) {
             result = compute(*request.prebuilt, request.batch_item, request.max_extent, request.focus_step,
-                             request.colour_scale, request.overview);
+                             request.colour_scale, request.overview, request.decode_step);
             result.generation = generation;
             return result;
         }
@@ -198,7 +219,7 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
             result.error = problem.message();
         } else {
             result = compute(problem.value(), request.batch_item, request.max_extent, request.focus_step,
-                             request.colour_scale, request.overview);
+                             request.colour_scale, request.overview, request.decode_step);
         }
     } catch (const std::exception& e) {
         result.error = Message("canvas.prepare_failed", {{"reason", e.what()}});

@@ -16,12 +16,15 @@
 #include <string>
 #include <thread>
 
+#include "app/gui/compute/decode_rows.h"
 #include "app/gui/display/display_model.h"
 #include "app/gui/display/overview.h"
 #include "core/message.h"
 #include "app/io/problem.h"
 
 namespace attn::gui {
+
+struct DecodeRun;  // decode_run.h
 
 struct ComputeRequest {
     AttentionConfig config;
@@ -39,6 +42,8 @@ struct ComputeRequest {
     int model_layer = 0;
     std::string model_sentence{};
     bool overview = false;  // View > Overview is open: also build every layer's thumbnails (display/overview.h)
+    // With --decode-from P: the decode step to show (0 the prefill, k the row P + k - 1).
+    int decode_step = 0;
 };
 
 struct ComputeResult {
@@ -50,6 +55,11 @@ struct ComputeResult {
     std::shared_ptr<const ModelOverview> overview;  // when the request asked for it (display/overview.h)
     double compute_ms = 0;                      // problem + attention + display model
     double model_ms = 0;                        // of which: building the display model
+    // With --decode-from P: the steps made so far (the window makes later ones when its
+    // token strip asks, decode_run.h) and which of them `trace` is.
+    std::shared_ptr<DecodeRun> decode;
+    int decode_step = 0;
+    DecodeRowCompare decode_rows;  // a decode step's row beside the whole pass's (decode_rows.h)
 };
 
 // A display model completed after its result was handed over (same trace).
@@ -80,6 +90,10 @@ public:
     void finish_model();
     // The completed model of the newest result, once; nullopt when none is new.
     std::optional<CompletedModel> take_model();
+    // A result the window made itself (a token strip click, state/decode_choice.h) whose
+    // model holds only the step on screen becomes the one finish_model completes, as if
+    // this worker had handed it over. Does nothing while a request is on its way.
+    void complete_later(std::shared_ptr<const Trace> trace, std::shared_ptr<const DisplayModel> model);
     // True while the newest request, or finishing its model, is not done.
     bool busy() const { return finished_.load() != posted_.load() || finishing_.load(); }
     // Blocks until busy() is false (tests, and callers without a frame loop).
@@ -90,7 +104,7 @@ public:
     // Same, for a problem that is already built.
     static ComputeResult compute(const io::Problem& problem, int batch_item, int max_extent,
                                  std::optional<StepId> focus_step = std::nullopt, ColourScale colour_scale = {},
-                                 bool overview = false);
+                                 bool overview = false, int decode_step = 0);
 
 private:
     void run();

@@ -94,6 +94,67 @@ struct StepPlan {
     HeadOf head_of;                // for the storage strip
 };
 
+// The axes a step's panels cut: its row, column and head dimensions (-1 when absent),
+// the panel's size, and the cell every panel starts from (the shown batch item).
+struct PanelAxes {
+    int row_dim, col_dim, h_dim;
+    int rows, cols;
+    DimRole col_role;
+    std::vector<int64_t> origin;
+};
+
+// The step's panels: one per head, one per head's column group of a wide (B, L, E) tensor
+// that is split into heads or joined from them, or one for the whole.
+void cut_panels(const Trace& trace, int index, const DisplayModel& model, const PanelAxes& axes, StepDisplay& sd, StepPlan& plan) {
+    const Step& step = trace.steps[static_cast<size_t>(index)];
+    const Tensor& t = step.tensor;
+    HeadOf& head_of = plan.head_of;
+    const int row_dim = axes.row_dim, col_dim = axes.col_dim, h_dim = axes.h_dim, rows = axes.rows, cols = axes.cols;
+    const DimRole col_role = axes.col_role;
+    const std::vector<int64_t>& origin = axes.origin;
+    const auto cut = [&](int head, int cut_cols, std::string label) {
+        Panel p;
+        p.head = head;
+        p.label = std::move(label);
+        p.rows = rows;
+        p.cols = cut_cols;
+        p.origin = origin;
+        p.row_dim = row_dim;
+        p.col_dim = col_dim;
+        return p;
+    };
+    std::vector<Panel>& cuts = plan.cuts;
+    if (h_dim >= 0) {
+        head_of.h_dim = h_dim;
+        sd.arrangement = (row_dim >= 0 && h_dim > row_dim) ? Arrangement::ColumnGroups : Arrangement::Grid;
+        for (int h = 0; h < static_cast<int>(t.dim(h_dim)); ++h) {
+            cuts.push_back(cut(h, cols, ""));
+            cuts.back().origin[static_cast<size_t>(h_dim)] = h;
+        }
+    } else {
+        const bool wide = col_role == DimRole::Embedding || col_role == DimRole::FusedQkv;
+        const bool grouped = model.heads > 1 && wide && col_dim >= 0 && cols % model.head_dim == 0 &&
+                             (step.kind == StepKind::Concat || feeds_head_split(trace, sd.step));
+        if (grouped) {
+            head_of.group_dim = col_dim;
+            sd.arrangement = Arrangement::ColumnGroups;
+            sd.joined = true;
+            for (int g = 0; g < cols / model.head_dim; ++g) {
+                std::string label;
+                if (col_role == DimRole::FusedQkv) {
+                    // Fused projection: Q's heads, then K's, then V's.
+                    const char* part[] = {"q", "k", "v"};
+                    label = std::string(part[std::min(2, g / model.heads)]) + " h" + std::to_string(g % model.heads);
+                }
+                cuts.push_back(cut(g % model.heads, model.head_dim, std::move(label)));
+                cuts.back().origin[static_cast<size_t>(col_dim)] = static_cast<int64_t>(g) * model.head_dim;
+            }
+        } else {
+            cuts.push_back(cut(-1, cols, ""));
+        }
+    }
+}
+
 // One step's axis meaning and its cuts into panels; independent of every other step.
 StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model, int max_extent, StepPlan& plan) {
     HeadOf& head_of = plan.head_of;
@@ -137,47 +198,9 @@ StepDisplay build_step(const Trace& trace, int index, const DisplayModel& model,
     std::vector<int64_t> origin(static_cast<size_t>(t.rank()), 0);
     if (b_dim >= 0) origin[static_cast<size_t>(b_dim)] = std::min<int64_t>(model.batch_item, t.dim(b_dim) - 1);
 
-    const auto cut = [&](int head, int cut_cols, std::string label) {
-        Panel p;
-        p.head = head;
-        p.label = std::move(label);
-        p.rows = rows;
-        p.cols = cut_cols;
-        p.origin = origin;
-        p.row_dim = row_dim;
-        p.col_dim = col_dim;
-        return p;
-    };
+    const PanelAxes axes{row_dim, col_dim, h_dim, rows, cols, col_role, std::move(origin)};
+    cut_panels(trace, index, model, axes, sd, plan);
     std::vector<Panel>& cuts = plan.cuts;
-    if (h_dim >= 0) {
-        head_of.h_dim = h_dim;
-        sd.arrangement = (row_dim >= 0 && h_dim > row_dim) ? Arrangement::ColumnGroups : Arrangement::Grid;
-        for (int h = 0; h < static_cast<int>(t.dim(h_dim)); ++h) {
-            cuts.push_back(cut(h, cols, ""));
-            cuts.back().origin[static_cast<size_t>(h_dim)] = h;
-        }
-    } else {
-        const bool wide = col_role == DimRole::Embedding || col_role == DimRole::FusedQkv;
-        const bool grouped = model.heads > 1 && wide && col_dim >= 0 && cols % model.head_dim == 0 &&
-                             (step.kind == StepKind::Concat || feeds_head_split(trace, sd.step));
-        if (grouped) {
-            head_of.group_dim = col_dim;
-            sd.arrangement = Arrangement::ColumnGroups;
-            sd.joined = true;
-            for (int g = 0; g < cols / model.head_dim; ++g) {
-                std::string label;
-                if (col_role == DimRole::FusedQkv) {
-                    // Fused projection: Q's heads, then K's, then V's.
-                    const char* part[] = {"q", "k", "v"};
-                    label = std::string(part[std::min(2, g / model.heads)]) + " h" + std::to_string(g % model.heads);
-                }
-                cuts.push_back(cut(g % model.heads, model.head_dim, std::move(label)));
-                cuts.back().origin[static_cast<size_t>(col_dim)] = static_cast<int64_t>(g) * model.head_dim;
-            }
-        } else {
-            cuts.push_back(cut(-1, cols, ""));
-        }
-    }
     plan.cap = panel_texture_cap(static_cast<int>(cuts.size()), max_extent);
     // Masked scores (the Mask step, and a scale after it) and the weights after them know
     // their hidden keys from the Mask step, whatever the fill (-inf, -1e20, finfo.min).

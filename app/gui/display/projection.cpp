@@ -142,23 +142,21 @@ ProductLayout layout_product(int rows, int in, const std::vector<int>& group_col
     for (int pass = 0; pass < 6; ++pass) {
         const float avail_h = area.h - top - mid - bias_h - bias_gap;
         if (!(avail_h > 0.0f)) return out;
-        // Square cells when they fit; otherwise rows of X and Y stay tall enough for a token
-        // while W^T keeps at least a third of the height.
+        // Square cells when they fit. Otherwise the result comes first: the rows of X and Y
+        // keep their height while W^T, at least a third of the height, gives up its own; a
+        // row of W^T is never taller than a row of the result (Y is what the step makes).
         row_h = std::min(std::max(col_w, style.min_row), style.max_cell);
         in_h = col_w;
-        const float need = static_cast<float>(rows) * row_h + static_cast<float>(in) * in_h;
-        if (need > avail_h) {
-            const float k = avail_h / need;
-            row_h *= k;
-            in_h *= k;
-            if (static_cast<float>(in) * in_h < avail_h / 3.0f && static_cast<float>(rows) * row_h > avail_h / 3.0f) {
-                in_h = std::min(col_w, avail_h / 3.0f / static_cast<float>(in));
-                row_h = (avail_h - static_cast<float>(in) * in_h) / static_cast<float>(rows);
-            }
+        const float fin = static_cast<float>(in), frows = static_cast<float>(rows);
+        if (frows * row_h + fin * in_h > avail_h) {
+            in_h = std::min(col_w, std::max(avail_h / 3.0f, avail_h - frows * row_h) / fin);
+            row_h = std::min(row_h, (avail_h - fin * in_h) / frows);
+            if (in_h > row_h) in_h = row_h = avail_h / (frows + fin);
         }
         if (!bias || pass == 5) break;
-        // At least as tall as a row of W^T: many short X rows must not squash b to a line.
-        const float fitted = std::clamp(std::min(wide_bias_h, std::max(row_h * 1.5f, in_h)), 3.0f, style.max_cell * 0.6f);
+        // At least as tall as a row of W^T: many short X rows must not squash b to a line;
+        // never taller than a row of the result (b is an operand).
+        const float fitted = std::clamp(std::min({wide_bias_h, std::max(row_h * 1.5f, in_h), row_h}), 3.0f, style.max_cell * 0.6f);
         if (std::fabs(fitted - bias_h) < 0.25f) break;
         bias_h = fitted;
     }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 
 namespace attn::gui {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "app/gui/export/export_path.h"
-#include "app/gui/window/frame.h"
+#include "app/gui/state/export_path.h"
+#include "app/gui/views/frame.h"
 #include "app/gui/export/snapshot.h"
 #include "app/io/torch_export.h"
 

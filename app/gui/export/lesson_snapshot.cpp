@@ -3,9 +3,11 @@
 #include <chrono>
 #include <cstdio>
 
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
+#include "app/gui/state/enter_slide.h"
 #include "app/gui/export/animation_export.h"
 #include "app/gui/export/export.h"
+#include "app/gui/export/lesson_run.h"
 #include "app/gui/gl/headless.h"
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/export/png_encoder.h"
@@ -22,21 +24,7 @@ int print_error(const Message& message) {
     return 2;
 }
 
-// Every slide's state, computed before the first picture: the font atlas is built once,
-// with every character the slides show (a Chinese sentence, a tokenizer's vocabulary).
-struct ComputedSlide {
-    const lesson::OpenedSlide* slide;
-    ComputeResult result;
-};
-
-// The lesson opened and every slide computed, before the first picture: the font atlas is
-// built once, with every character the slides show. Fills `run` in place (its slides point
-// into its lesson); returns 0, or the exit code after printing why.
-struct LessonRun {
-    lesson::OpenedLesson opened;
-    AppState state;
-    std::vector<ComputedSlide> computed;
-};
+}  // namespace
 
 int prepare_lesson(const SnapshotOptions& options, LessonRun& run) {
     Result<lesson::OpenedLesson> opened = lesson::open_lesson(options.lesson);
@@ -47,6 +35,7 @@ int prepare_lesson(const SnapshotOptions& options, LessonRun& run) {
     for (const Message& problem : run.opened.problems) print_error(problem);
     if (run.opened.slides.empty()) return print_error(Message("lesson.none_open", {{"file", options.lesson}}));
     run.state = snapshot_state(options);
+    run.presenting = lesson_picture_options(options, run).presentation;
     for (const lesson::OpenedSlide& slide : run.opened.slides) {
         ComputeRequest request = apply_slide(run.state, slide);
         set_tour_words(run.state.tour, slide.slide, 0, 1);  // its words' characters join the font atlas
@@ -59,22 +48,29 @@ int prepare_lesson(const SnapshotOptions& options, LessonRun& run) {
     return 0;
 }
 
-// Slide `c` on the run's state, its trace in and its textures baked.
+SnapshotOptions lesson_picture_options(const SnapshotOptions& options, const LessonRun& run) {
+    SnapshotOptions slides = options;
+    for (const lesson::OpenedSlide& slide : run.opened.slides)
+        if (slide.slide.view.elements.empty()) slides.presentation = true;
+    return slides;
+}
+
 void show_computed(LessonRun& run, ComputedSlide& c, HeatmapCache& cache) {
     apply_slide(run.state, *c.slide);
+    const int index = static_cast<int>(&c - run.computed.data());
+    enter_slide(run.state.ui.present, run.opened, index);
+    run.state.ui.presentation = run.presenting && c.slide->slide.view.elements.empty();
     // A tour slide's bubble, with its words (state/tour.h); other slides have none.
-    const int position = static_cast<int>(&c - run.computed.data());
     if (c.slide->slide.view.elements.empty()) run.state.tour = TourState{};
-    else set_tour_words(run.state.tour, c.slide->slide, position, static_cast<int>(run.computed.size()));
+    else set_tour_words(run.state.tour, c.slide->slide, index, static_cast<int>(run.computed.size()));
     accept_result(run.state, std::move(c.result), 0.0);
     cache.reset(run.state.results.model, canvas_palette(run.state.settings.light_theme).masked);
 }
 
-}  // namespace
-
-int run_lesson_snapshot(const SnapshotOptions& options) {
+int run_lesson_snapshot(const SnapshotOptions& asked) {
     LessonRun run;
-    if (const int code = prepare_lesson(options, run)) return code;
+    if (const int code = prepare_lesson(asked, run)) return code;
+    const SnapshotOptions options = lesson_picture_options(asked, run);
     const Status dir = ensure_writable_dir(options.out_dir);
     if (!dir.ok()) return print_error(dir.message());
     HeadlessGl gl;
@@ -100,12 +96,13 @@ int run_lesson_snapshot(const SnapshotOptions& options) {
     return run.opened.problems.empty() ? 0 : 2;
 }
 
-int run_lesson_animation(const SnapshotOptions& options) {
+int run_lesson_animation(const SnapshotOptions& asked) {
     AnimationRequest request;
-    if (const std::string refused = animation_request_of(options, request); !refused.empty())
+    if (const std::string refused = animation_request_of(asked, request); !refused.empty())
         return print_error(Message::plain(refused));
     LessonRun run;
-    if (const int code = prepare_lesson(options, run)) return code;
+    if (const int code = prepare_lesson(asked, run)) return code;
+    if (lesson_picture_options(asked, run).presentation) request.type_scale = kPresentationTypeScale;
     HeadlessGl gl;
     if (!gl.ok()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);

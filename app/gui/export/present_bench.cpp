@@ -10,7 +10,7 @@
 #include "app/gui/gl/headless.h"
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/views/canvas/canvas_painter.h"
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

@@ -9,7 +9,7 @@
 
 #include <sys/resource.h>
 
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 #include "app/gui/compute/compute_worker.h"
 #include "app/gui/export/export.h"
 #include "app/gui/gl/gl_objects.h"
@@ -244,6 +244,7 @@ int run_render_bench(const io::Problem& problem, const RenderBenchOptions& optio
     report.compare_change_ms = compare_changes(options.width, options.height, 256, 512, 8);
     report.lines_frame_ms = lines_frames(options.width, options.height, 64, 8, options.frames_per_step, "lines");
     report.lines_heatmap_frame_ms = lines_frames(options.width, options.height, 64, 8, options.frames_per_step, "heatmap");
+    report.decode_step_ms = decode_step_clicks(options.width, options.height, 1024, 1024, 16, 7);
     return 0;
 }
 

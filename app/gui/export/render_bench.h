@@ -46,6 +46,9 @@ struct RenderBenchReport {
     std::vector<double> lines_frame_ms;     // the lines view of 64 tokens x 8 heads, per frame
     std::vector<double> lines_heatmap_frame_ms;  // the same step drawn as heatmaps (the reference)
     std::vector<double> overview_frame_ms; // View > Overview of tiny-lm on its example sentence, frame times
+    // Issue 30: a token strip click on a decode step with 1024 cached tokens at E 1024, H 16
+    // (one row made against the kept cache, its display model, the frame drawn), per click.
+    std::vector<double> decode_step_ms;
 };
 
 // The whole window drawn `frames` times as it stands, each frame timed until the GPU is done.
@@ -56,6 +59,10 @@ std::vector<double> time_frames(OffscreenRenderer& renderer, AppState& state, He
 // frame times with L tokens and H heads (`weights_as` "heatmap": the same step as heatmaps, the reference).
 std::vector<double> compare_changes(int width, int height, int seq_len, int hidden_dim, int num_heads);
 std::vector<double> lines_frames(int width, int height, int seq_len, int num_heads, int frames, const std::string& weights_as);
+// Issue 30: the token strip's clicks on the next token after `cached` positions at E, H
+// (attention weights on screen): each step made against the kept cache (one row, the step
+// on screen's display model) and the window drawn, `clicks` times.
+std::vector<double> decode_step_clicks(int width, int height, int cached, int hidden_dim, int num_heads, int clicks);
 
 // Runs the benchmark on `problem`. Returns 0, or 2 with one line already on stderr.
 int run_render_bench(const io::Problem& problem, const RenderBenchOptions& options, RenderBenchReport& report);

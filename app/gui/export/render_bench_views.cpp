@@ -6,10 +6,11 @@
 #include <chrono>
 
 #include "app/gui/compute/compute_worker.h"
+#include "app/gui/state/decode_choice.h"
 #include "app/gui/export/snapshot.h"
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/gl/offscreen.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 
 namespace attn::gui {
 namespace {
@@ -79,6 +80,31 @@ std::vector<double> lines_frames(int width, int height, int seq_len, int num_hea
     render_state(renderer, state, cache, SnapshotLayout::FullWindow);  // untimed: textures and glyphs
     gl::finish();
     return time_frames(renderer, state, cache, frames);
+}
+
+std::vector<double> decode_step_clicks(int width, int height, int cached, int hidden_dim, int num_heads, int clicks) {
+    std::vector<double> times;
+    OffscreenRenderer renderer(width, height, 1.0f, false);
+    HeatmapCache cache;
+    AppState state;
+    ComputeRequest request = weights_request(cached + clicks + 1, hidden_dim, num_heads);
+    request.config.mask = MaskKind::Causal;
+    request.config.decode_from = cached;  // the prefill fills the cache with `cached` positions
+    ComputeResult prefill = ComputeWorker::compute(request, 1);
+    if (!prefill.error.empty()) return times;
+    state.session.config = request.config;
+    accept_result(state, std::move(prefill), 0.0);
+    state.ui.playback.set_position(std::max(0, state.results.trace->index_of(StepId::AttnWeights)), 1.0f);
+    for (int click = 0; click <= clicks; ++click) {  // click 0 bakes textures and glyphs, untimed
+        // The next token: one new row against the kept cache of cached + click positions.
+        const auto start = Clock::now();
+        if (!show_decode_step(state, click + 1, 0.0).empty()) return times;
+        cache.reset(state.results.model, canvas_palette(false).masked);  // the window re-bakes on a new model
+        render_state(renderer, state, cache, SnapshotLayout::FullWindow);
+        gl::finish();
+        if (click > 0) times.push_back(ms_since(start));
+    }
+    return times;
 }
 
 }  // namespace attn::gui

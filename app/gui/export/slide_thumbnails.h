@@ -13,16 +13,15 @@
 #include "app/gui/gl/offscreen.h"
 #include "app/gui/state/lesson_doc.h"
 #include "app/gui/state/settings.h"
+#include "app/gui/views/frame_context.h"  // SlidePictures
 
 namespace attn::gui {
 
-// The thumbnail's logical size (drawn at half size in the list, sharp on a 2x screen).
-inline constexpr int kThumbnailWidth = 320, kThumbnailHeight = 200;
-
-class SlideThumbnails {
+// The pictures are kThumbnailWidth x kThumbnailHeight (views/frame_context.h).
+class SlideThumbnails : public SlidePictures {
 public:
     // The slide's picture, or nullptr while it is not drawn yet.
-    const gl::Texture* find(const lesson::Slide& slide) const;
+    const gl::Texture* find(const lesson::Slide& slide) const override;
     // Draws the first slide of `doc` that has no picture yet (one per call, so the window
     // stays responsive after a lesson is opened). Returns true when it drew one.
     bool draw_one_missing(const LessonDoc& doc, const UiSettings& settings);

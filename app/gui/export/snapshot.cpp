@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <utility>
 
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 #include "app/gui/export/export.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/weight_lines.h"
 #include "app/gui/state/compare_contrasts.h"
-#include "app/gui/window/frame.h"
+#include "app/gui/views/frame.h"
 #include "app/gui/gl/headless.h"
 #include "app/text/languages.h"
 
@@ -135,7 +135,7 @@ static Status prepare_compare(AppState& state, const std::string& b_options) {
 
 Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions& options, AppState& state,
                               std::vector<int>& steps) {
-    ComputeResult computed = ComputeWorker::compute(problem, 0, 512, std::nullopt, {}, options.overview);
+    ComputeResult computed = ComputeWorker::compute(problem, 0, 512, std::nullopt, {}, options.overview, options.decode_step);
     if (!computed.error.empty()) return Status::failure(computed.error);
     std::string unknown;
     if (!steps_to_draw(*computed.trace, options.step, steps, unknown)) return Status::failure(unknown);

@@ -28,8 +28,10 @@ struct SnapshotOptions {
     std::string layout = "slide";  // slide (title, canvas, explanation) | canvas | window
     AnimationOptions animation;    // --animate: one GIF or MP4 file at out_dir's path instead of PNGs
     std::string lesson;         // --lesson FILE: one picture per slide instead of per step
+    std::string handout;        // --handout FILE.pdf with --lesson: a printable PDF, one page per slide
     bool overview = false;      // --overview: View > Overview's grid of every layer and head, as DIR/overview.png
     std::string compare;        // --compare "OPTIONS": B's options on top of A's; pictures of A | B | A − B
+    int decode_step = 0;        // --decode-step K (with --decode-from P): decode step K instead of the prefill
 };
 // `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.
 // Returns 0, or 2 with one line on stderr.
@@ -46,5 +48,9 @@ int run_lesson_snapshot(const SnapshotOptions& options);
 // order, as Play shows it from the slide's step's source, each slide's end held, into the
 // one file options.out_dir names. Returns 0, or 2 with one line per problem on stderr.
 int run_lesson_animation(const SnapshotOptions& options);
+// `attnviz snapshot --lesson FILE --handout out.pdf`: one A4 page per slide (its picture
+// at print resolution, title, note, formula and explanation) in the lesson's language.
+// Prints one line naming the file; returns 0, or 2 with one line per problem on stderr.
+int run_lesson_handout(const SnapshotOptions& options);
 
 }  // namespace attn::gui

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/gl/gl_objects.h"
 #include "core/message.h"
 

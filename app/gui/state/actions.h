@@ -1,7 +1,7 @@
 // Actions: what the user asked for in one frame, returned by every view and merged in
 // one place (draw_frame). Views never write the session, the settings or the jobs: an
 // edit comes back here (the view's edited copy, or a precise request) and draw_frame
-// applies it once the view's dock slot is drawn (apply_edits, window/apply_actions.h); the flags are
+// applies it once the view's dock slot is drawn (apply_edits, state/apply_edits.h); the flags are
 // then carried out by the window loop (they need GL or GLFW).
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "app/gui/export/export.h"
+#include "app/gui/state/export_request.h"
 #include "app/gui/state/jobs.h"
 #include "app/gui/state/lesson_doc.h"
 #include "app/gui/state/session.h"
@@ -31,6 +31,7 @@ struct Actions {
     bool toggle_pointer = false;       // View > Laser pointer (presenting, window/present_keys.h)
     bool toggle_pen = false;           // View > Pen
     bool toggle_overview = false;      // View > Overview (O): every layer's heads instead of the picture
+    std::optional<std::string> present_screen;  // View > Present on screen: a monitor's name
     // Help > Tour (state/tour.h): start it, show its slide `tour_slide` (-1: stay), close it.
     bool start_tour = false;
     int tour_slide = -1;
@@ -41,6 +42,7 @@ struct Actions {
     std::optional<bool> compare_edit_b;     // the switch: true edits B, false A
     std::string compare_contrast;           // a Compare menu row's id (compare_contrasts.h)
     bool compare_b_changed = false;         // post B's compute request
+    int decode_step = -1;                   // the token strip's click: show this decode step (state/decode_choice.h)
 
     // Edits of the state, each set only when the view changed something. The views of
     // one dock slot start from the same state, so two edits of one part cannot be
@@ -68,10 +70,12 @@ struct Actions {
         cancel_export |= other.cancel_export;
         if (go_to_slide < 0) go_to_slide = other.go_to_slide;
         toggle_overview ^= other.toggle_overview;  // the menu and the key in one frame cancel out
+        if (!present_screen) present_screen = std::move(other.present_screen);
         toggle_compare |= other.toggle_compare;
         if (!compare_edit_b) compare_edit_b = other.compare_edit_b;
         if (compare_contrast.empty()) compare_contrast = std::move(other.compare_contrast);
         compare_b_changed |= other.compare_b_changed;
+        if (decode_step < 0) decode_step = other.decode_step;
         if (!compare_b_edit) compare_b_edit = std::move(other.compare_b_edit);
         toggle_pointer |= other.toggle_pointer;
         toggle_pen |= other.toggle_pen;

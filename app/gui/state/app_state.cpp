@@ -52,6 +52,9 @@ void accept_result(AppState& state, ComputeResult result, double now) {
     state.results.key_tokens = std::move(result.key_tokens);
     state.results.overview = std::move(result.overview);
     state.results.compute_ms = result.compute_ms;
+    state.results.decode = std::move(result.decode);
+    state.results.decode_step = result.decode_step;
+    state.results.decode_rows = std::move(result.decode_rows);
     // Files decide some sizes (a weights file fixes E, a query file fixes B and L):
     // let the controls show what was really computed.
     if (!state.session.sources.weights_path.empty() || !state.session.sources.query_path.empty() ||

@@ -1,5 +1,8 @@
 #include "app/gui/state/capture_slide.h"
 
+#include <algorithm>
+
+#include "app/gui/state/lesson_apply.h"
 #include "core/recipe.h"
 
 namespace attn::gui {
@@ -54,11 +57,22 @@ lesson::Slide capture_slide(const AppState& state, std::string title, std::strin
     const lesson::SlideSetup now = setup_of(state.session);
     slide.setup = ui.lesson.applied && ui.lesson.applied->as_setup == now ? ui.lesson.applied->setup : now;
     lesson::SlideView& view = slide.view;
-    view = ui.lesson.marks;  // highlighted and followed cells, drawings
-    if (const Step* step = state.results.step_at(ui.playback.step())) view.step = step->id;
+    view = ui.lesson.marks;  // highlighted cells and drawings
+    const Step* step = state.results.step_at(ui.playback.step());
+    if (step) view.step = step->id;
+    // What the screen shows, nothing more: the marks of the step on screen (a drawing made
+    // on another step stays with that step's slides), the followed cell as the canvas
+    // follows it now (followed in the window or kept from the slide).
+    const auto elsewhere = [&](const lesson::CellAnchor& cell) { return !step || cell.step != step->id; };
+    view.highlighted.erase(std::remove_if(view.highlighted.begin(), view.highlighted.end(), elsewhere), view.highlighted.end());
+    view.annotations.erase(std::remove_if(view.annotations.begin(), view.annotations.end(),
+                                          [&](const lesson::Annotation& a) { return elsewhere(a.cell); }),
+                           view.annotations.end());
+    view.followed = ui.canvas.follow.cell.valid() ? anchor_of(state.results, ui.canvas.follow.cell) : unplaced_follow(state);
     view.head = ui.canvas.enlarged_head;
     view.batch_item = state.session.batch_item;
     view.moment = ui.playback.progress();
+    view.decode_step = state.results.decode ? state.results.decode_step : 0;
     view.pinned = anchor_of(state.results, ui.canvas.pinned);
     view.panels = {{"storage", ui.show_storage}, {"code", ui.code.show}};
     return slide;

@@ -15,8 +15,8 @@ lesson::SlideSetup setup_of(const Session& session);
 std::optional<lesson::CellAnchor> anchor_of(const Results& results, const CellRef& cell);
 // The screen as a slide with `title` and `note`: its setup (the slide last applied, word for
 // word, while the session still computes what it did; else setup_of), the step, head, batch
-// item and moment on screen, the pinned cell, the marks the shown slide carried
-// (highlighted and followed cells, drawings) and both panels, open or closed.
+// item and moment on screen, the pinned and the followed cell, the marks of the step on
+// screen (highlighted cells, drawings) and both panels, open or closed.
 lesson::Slide capture_slide(const AppState& state, std::string title, std::string note);
 
 }  // namespace attn::gui

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "app/cli/compare_options.h"
-#include "app/cli/config_options.h"
+#include "app/options/compare_options.h"
+#include "app/options/config_options.h"
 #include "app/io/model_problem.h"
 #include "core/model/tokenizer.h"
 
@@ -11,7 +11,9 @@ namespace attn::gui {
 
 const std::vector<Contrast>& contrasts() {
     static const std::vector<Contrast> table = {
-        {"scale", "--scale=head", "--scale=none", StepId::AttnWeights},
+        // d_h = 64 (E = 128, two heads): where unscaled softmax visibly saturates (at the
+        // window's default d_h = 4 the two pictures differ by about 0.04).
+        {"scale", "--scale=head --hidden-dim=128 --num-heads=2 --num-kv-heads=2", "--scale=none", StepId::AttnWeights},
         {"heads", "--num-heads=1 --num-kv-heads=1", "--num-heads={more_heads} --num-kv-heads={more_heads}", StepId::AttnWeights},
         {"stacked", "--variant=split", "--variant=stacked", StepId::Out},
         {"fused", "--variant=split", "--variant=fused", StepId::Out},

@@ -21,6 +21,7 @@ struct DialogState {
     bool canvas_only = true;
     bool animation_mp4 = false;        // Export animation: MP4 (ffmpeg) rather than GIF
     bool animation_all_steps = false;  // Export animation: every step rather than the one on screen
+    std::string animation_step_file;   // the one step's file name, back when "This step" is picked again
     Message error;            // shown inside the dialog (rendered when drawn)
     bool close = false;       // set by the window loop when the dialog's action succeeded
     bool refocus = false;     // put the keyboard back into the path field (after a failed try)

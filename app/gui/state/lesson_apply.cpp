@@ -11,6 +11,7 @@ ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& opened) {
     Session session;
     init_from_problem(session, opened.problem);
     session.batch_item = slide.view.batch_item;
+    session.decode_step = slide.view.decode_step;  // the generation's step (token strip)
     state.session = std::move(session);
     for (const auto& [name, open] : slide.view.panels) {
         if (name == "storage") state.ui.show_storage = open;
@@ -32,6 +33,7 @@ ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& opened) {
     ComputeRequest request;
     request.prebuilt = std::make_shared<const io::Problem>(opened.problem);
     request.batch_item = slide.view.batch_item;
+    request.decode_step = slide.view.decode_step;
     request.focus_step = slide.view.step;
     request.colour_scale = colour_scale_of(state.settings);
     return request;
@@ -92,6 +94,17 @@ void show_pending_slide(AppState& state) {
     canvas.pinned = view.pinned ? cell_of(state.results, *view.pinned) : CellRef{};
     canvas.follow.cell = view.followed ? cell_of(state.results, *view.followed) : CellRef{};
     state.ui.lesson.marks = view;
+}
+
+std::optional<lesson::CellAnchor> unplaced_follow(const AppState& state) {
+    const std::optional<lesson::CellAnchor>& followed = state.ui.lesson.marks.followed;
+    if (!followed || state.ui.canvas.follow.cell.valid() || cell_of(state.results, *followed).valid()) return std::nullopt;
+    return followed;
+}
+
+void place_pending_follow(AppState& state) {
+    const std::optional<lesson::CellAnchor>& followed = state.ui.lesson.marks.followed;
+    if (followed && !state.ui.canvas.follow.cell.valid()) state.ui.canvas.follow.cell = cell_of(state.results, *followed);
 }
 
 }  // namespace attn::gui

@@ -17,6 +17,12 @@ ComputeRequest apply_slide(AppState& state, const lesson::OpenedSlide& slide);
 // moment, head, pinned and followed cells. A cell the step's panels do not have is not
 // pinned (or followed).
 void show_pending_slide(AppState& state);
+// The followed cell the slide on screen names on a step whose panels were not built yet when
+// it was shown (the display model builds the step on screen first): none once it is placed,
+// or when the canvas follows a cell of its own.
+std::optional<lesson::CellAnchor> unplaced_follow(const AppState& state);
+// Once the display model is complete: that cell is followed, unless another one is.
+void place_pending_follow(AppState& state);
 // "slide 2 of 8: <title>" for the status line: the slide at `index` among those that open.
 Message slide_status(const lesson::OpenedLesson& lesson, int index);
 // The cell of the canvas an anchor names, or an invalid CellRef when the trace or its

@@ -96,6 +96,19 @@ void set_slide_note(LessonDoc& doc, int index, const std::string& note) {
     doc.opened.slides[static_cast<size_t>(index)].slide.note = note;
 }
 
+void set_lesson_title(LessonDoc& doc, const std::string& title) {
+    if (doc.opened.lesson.title == title) return;
+    doc.opened.lesson.title = title;
+    doc.dirty = true;
+}
+
+void set_lesson_minutes(LessonDoc& doc, int minutes) {
+    minutes = std::clamp(minutes, 0, lesson::kMaxLessonMinutes);
+    if (doc.opened.lesson.minutes == minutes) return;
+    doc.opened.lesson.minutes = minutes;
+    doc.dirty = true;
+}
+
 bool undo_lesson_edit(LessonDoc& doc) { return step_history(doc, doc.undo, doc.redo); }
 bool redo_lesson_edit(LessonDoc& doc) { return step_history(doc, doc.redo, doc.undo); }
 

@@ -21,9 +21,11 @@ struct LessonEdit {
         Add, Update, Delete, MoveUp, MoveDown,     // the current slide
         Go, Move,                                  // show slide `index`; move slide `index` to place `to`
         Title, Note,                               // slide `index`'s title or note becomes `text`
+        LessonTitle, LessonMinutes,                // the lesson's title becomes `text`; its minutes `index`
         Undo, Redo,
         SaveThenContinue, Discard, Cancel,         // the answers to "save changes first?"
         ExportPictures,                            // the saved lesson as one PNG per slide (window/lesson_pictures.h)
+        ExportHandout,                             // the saved lesson as a PDF handout (the same)
     };
     Op op = Op::Go;
     int index = -1, to = -1;
@@ -74,6 +76,9 @@ void delete_slide(LessonDoc& doc);                                // the current
 void move_slide(LessonDoc& doc, int from, int to);                // `from` ends at place `to`; it stays current
 void set_slide_title(LessonDoc& doc, int index, const std::string& title);
 void set_slide_note(LessonDoc& doc, int index, const std::string& note);
+// The lesson's own title and length ("minutes", 0: none); unsaved until saved, not undone.
+void set_lesson_title(LessonDoc& doc, const std::string& title);
+void set_lesson_minutes(LessonDoc& doc, int minutes);
 bool undo_lesson_edit(LessonDoc& doc);  // false when there is nothing to undo
 bool redo_lesson_edit(LessonDoc& doc);
 

@@ -134,6 +134,7 @@ std::vector<CardLine> model_card(const ModelSpec& spec, int layer) {
         lines.push_back({text::trf("model.card.entropy_penalty", {{"penalty", text::fixed(penalty[static_cast<size_t>(layer)], 2)}})});
     if (!spec.reading_the_output.empty())
         lines.push_back({text::trf("model.card.output", {{"text", text::render(spec.reading_the_output)}})});
+    if (!spec.note_key.empty()) lines.push_back({text::tr(spec.note_key)});
     return lines;
 }
 

@@ -7,8 +7,10 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/lesson/lesson.h"
+#include "core/message.h"
 
 namespace attn::gui {
 
@@ -33,9 +35,25 @@ struct PresentUi {
     int slide = 0, slides = 0;     // the slide on screen, by position from 0, of how many
     std::string slide_title, note, next_title;
     bool animation_played = false; // Right / Page Down has played this slide's animation
-    double started = 0;            // when the lesson was opened (the note's clock counts from it)
+    bool step_animates = true;     // the step on screen has an animation to play (the input step has none)
+    double started = 0;            // when the lesson was opened or T pressed (the note's clock counts from it)
+    int minutes = 0;               // the lesson's length ("minutes"); the note counts down to it (0: none)
+    std::string typed_slide;       // digits typed towards "number, Enter" (lesson_keys.h)
+    bool grid = false;             // G: every slide's picture in a grid, to pick one
+    int grid_choice = 0;           // the slide framed in the grid
+    Message notice;                // said over the picture for a few seconds (no status line here)
+    double notice_time = 0;
+    // C: the drawings it wiped, until Ctrl+Z brings them back or the slide changes.
+    std::vector<lesson::Annotation> wiped;
     bool pointer_shown() const { return pointer_on || pointer_held; }
 };
+
+// Columns of the slide grid (G) for `count` slides: about 4:3 cells filling a 16:10 screen.
+inline int slide_grid_columns(int count) {
+    int columns = 1;
+    while (columns * columns * 3 < count * 4) ++columns;
+    return columns;
+}
 
 // How long the pointer's trail lasts, in seconds.
 inline constexpr double kPointerTrailSeconds = 0.35;

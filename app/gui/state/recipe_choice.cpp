@@ -36,7 +36,8 @@ const Recipe* recipe_in_use(const Session& session) {
 std::vector<std::string> recipe_card_lines(const Recipe& recipe, const AttentionConfig& config) {
     std::vector<std::string> lines;
     lines.push_back(text::render(recipe.description));
-    lines.push_back(text::trf("recipe.card.article", {{"article", recipe.article}}));
+    lines.push_back(recipe.article.empty() ? text::trf("recipe.card.source_file", {{"file", recipe.source_file}})
+                                           : text::trf("recipe.card.article", {{"article", recipe.article}}));
     lines.push_back(text::render(recipe.special));
     lines.push_back(config.init == InitKind::Torch ? text::trf("recipe.card.init_torch", {{"seed", config.seed}})
                                                    : text::trf("recipe.card.init_attnviz", {{"seed", config.seed}}));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/compute/decode_run.h"
 #include "app/gui/display/display_model.h"
 #include "app/gui/display/overview.h"
 #include "core/message.h"
@@ -25,6 +26,12 @@ struct Results {
     uint64_t posted_generation = 0;
     double posted_time = 0;        // when the newest request was posted (for latency)
     double last_latency_ms = 0;    // posted -> drawn, of the last trace
+    // With --decode-from P (the token strip, decode_run.h): the steps made so far, which
+    // of them `trace` is, and its row beside the whole pass's. Null without a generation.
+    // The run is the window's to extend (apply_actions), never a view's.
+    std::shared_ptr<DecodeRun> decode;
+    int decode_step = 0;
+    DecodeRowCompare decode_rows;
 
     // Step `index` of the trace, or nullptr when there is no trace or no such step.
     const Step* step_at(int index) const {

@@ -254,6 +254,7 @@ std::optional<ComputeRequest> make_request(Session& session) {
     // init_from_problem), with the painted cells OR-ed in: reading it again would drop them.
     request.sources.mask_path.clear();
     request.batch_item = session.batch_item;
+    request.decode_step = session.decode_step;  // the token strip's choice (clamped to the steps there are)
     if (session.tokens_from_sentence && session.sources.query_path.empty()) {
         auto sentences = io::split_sentences(session.sentence_in_use);
         if (sentences.size() > 1) {

@@ -42,6 +42,9 @@ struct Session {
     // Cells painted on the canvas (painted_mask.h); make_request merges them into the
     // request's mask_file. Not used with a trained model (its mask is fixed).
     PaintedMask painted_mask;
+    // With --decode-from P: the decode step the token strip chose (0 the prefill, k the row
+    // P + k - 1); kept so a recomputed trace shows the same step.
+    int decode_step = 0;
 };
 
 // The tokens the worker embeds: the sentence's words, cut or padded ("t6", ...) to seq_len.

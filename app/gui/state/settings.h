@@ -33,9 +33,13 @@ struct UiSettings {
     float right_panel_em = 22.0f;    // 10 .. 60
     float explain_fraction = 0.45f;  // 0.15 .. 0.85
     bool hint_seen = false;     // the first-run hint (how to step) was dismissed
+    int laser_colour = 0;       // View > Laser colour: the pen's colours by position (lesson::kPenColours)
     // The code of a file in assets/lang ("en" for en.json), picked in View > Language;
     // "" until then: the language of the system's locale (LC_ALL, LC_MESSAGES, LANG).
     std::string language;
+    // The screen presentation mode goes to (View > Present on screen, --screen): a monitor's
+    // name as GLFW reports it; "" : the primary one.
+    std::string present_screen;
 
     // Last configuration, so the lesson resumes where it stopped: the fields with a
     // settings key in core/config_fields.h (the others keep their defaults), written in

@@ -15,4 +15,10 @@ void set_status(UiState& ui, Message message, double now) {
     ui.status_time = now;
 }
 
+void tell_presenter(UiState& ui, Message message, double now) {
+    ui.present.notice = message;
+    ui.present.notice_time = now;
+    set_status(ui, std::move(message), now);
+}
+
 }  // namespace attn::gui

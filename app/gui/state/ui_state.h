@@ -15,6 +15,7 @@
 #include "app/gui/display/weight_lines.h"
 #include "app/gui/state/element_rects.h"
 #include "app/gui/state/present_ui.h"
+#include "app/gui/state/screens.h"
 #include "app/lesson/lesson.h"
 #include "core/message.h"
 
@@ -124,6 +125,7 @@ struct UiState {
     LessonUi lesson;               // the lesson slide on screen, if any
     PresentUi present;             // blank screen, note, pointer, pen (present_ui.h)
     ElementRects elements;         // where the window's parts were drawn this frame (a tour slide points at them)
+    std::vector<ScreenInfo> screens;  // the monitors connected now (View > Present on screen)
 };
 
 // The head whose operands are drawn beside step `sd`: the head of `active` (the animation's
@@ -131,5 +133,7 @@ struct UiState {
 int operand_head(const CanvasUi& ui, const StepDisplay& sd, const CellRef& active);
 // Short message for the status line.
 void set_status(UiState& ui, Message message, double now);
+// The same, and over the picture in presentation mode (which has no status line).
+void tell_presenter(UiState& ui, Message message, double now);
 
 }  // namespace attn::gui

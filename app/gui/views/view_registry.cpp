@@ -1,26 +1,25 @@
-// The list of views (see view_registry.h for how to add one). Each line hands a view
-// the parts of the state it draws (read-only) and its part of the UiState, nothing else.
+// The list of views (see view_registry.h for how to add one), one line per view. Each
+// line's function hands its view the parts of the state it draws (read-only) and its part
+// of the UiState, nothing else.
 #include "app/gui/views/view_registry.h"
 
 #include <algorithm>
 
-#include "app/gui/views/canvas/view_annotations.h"
-#include "app/gui/views/canvas/view_canvas_panel.h"
-#include "app/gui/views/canvas/view_compare.h"
-#include "app/gui/views/inspector/view_compare_inspector.h"
-#include "app/gui/views/panels/view_compare_menu.h"
-#include "app/gui/views/panels/view_code.h"
-#include "app/gui/views/controls/view_controls.h"
+#include "app/gui/views/compare_slots.h"
 #include "app/gui/views/dialogs/view_dialogs.h"
+#include "app/gui/views/panels/view_code.h"
+#include "app/gui/views/panels/view_decode_notes.h"
+#include "app/gui/views/panels/view_compare_menu.h"
 #include "app/gui/views/panels/view_explain.h"
 #include "app/gui/views/panels/view_hint.h"
-#include "app/gui/views/controls/view_input_editor.h"
-#include "app/gui/views/inspector/view_inspector.h"
 #include "app/gui/views/panels/view_menu.h"
 #include "app/gui/views/panels/view_presenter.h"
+#include "app/gui/views/panels/view_slide_grid.h"
 #include "app/gui/views/panels/view_slide_list.h"
 #include "app/gui/views/panels/view_status.h"
 #include "app/gui/views/panels/view_timeline.h"
+#include "app/gui/views/panels/view_token_strip.h"
+#include "app/gui/views/panels/view_token_strip.h"
 #include "app/gui/views/panels/view_tour.h"
 #include "app/text/languages.h"
 
@@ -28,76 +27,85 @@ namespace attn::gui {
 namespace {
 
 constexpr ImGuiWindowFlags kBare = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar;
+constexpr ImGuiWindowFlags kCanvas = kBare | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus;
+constexpr ImGuiWindowFlags kNoScrollbar = ImGuiWindowFlags_NoScrollbar;
+
+// Each view's row hands it the parts of the state it draws (compare mode's three slots
+// are wrapped in compare_slots.h).
+Actions menu_bar(const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
+    return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage, ui.code.show, ui.canvas.overview,
+                     ui.screens);
+}
+Actions compare_menu(const AppState& s, UiState&, const FrameContext&, const Rect&) { return draw_compare_menu(s.compare); }
+Actions dialogs(const AppState& s, UiState&, const FrameContext&, const Rect&) {
+    return draw_dialogs(s.jobs.dialog, s.session, s.settings.light_theme);
+}
+// Presenting: the pen's palette, the note, the pointer, the blank screen (view_presenter.h).
+Actions presenter(const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+    return draw_presenter(ui, s.settings.laser_colour, c.now);
+}
+// G while presenting: every slide's picture, to pick one (view_slide_grid.h).
+Actions slide_grid(const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+    return draw_slide_grid(s.jobs.lesson, c.thumbnails, ui);
+}
+Actions code_panel(const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+    draw_code_panel(s.results.trace.get(), ui.playback, ui.code, s.settings.light_theme, c.fonts);
+    return Actions{};
+}
+Actions slide_list(const AppState& s, UiState&, const FrameContext& c, const Rect&) {
+    return draw_slide_list(s.jobs.lesson, c.thumbnails, s.settings.light_theme);
+}
+// The generation's tokens above the canvas (view_token_strip.h).
+Actions token_strip(const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
+    return draw_token_strip(s.results, ui.playback.step(), ui.canvas.chosen_head(), s.settings.light_theme);
+}
+Actions timeline(const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
+    draw_timeline(s.results.trace.get(), ui.playback, s.settings.light_theme);
+    return Actions{};
+}
+Actions first_run_hint(const AppState& s, UiState& ui, const FrameContext&, const Rect& area) {
+    // Under the lowest matrix drawn when it fits there: the tensor stays in sight.
+    float pictures_end = 0.0f;
+    for (const PlacedMatrix& m : ui.canvas.placed) pictures_end = std::max(pictures_end, m.rect.y + m.rect.h);
+    return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, ui.playback.step(), area, pictures_end);
+}
+Actions explanation(const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+    draw_explanation(s.results.trace.get(), ui.playback.step(), s.results.model ? s.results.model->batch_item : 0,
+                     s.settings.light_theme, c.fonts, false);
+    draw_decode_notes(s.results, ui.playback.step(), ui.canvas.chosen_head());  // a decode step's row and cache
+    return Actions{};
+}
+Actions status_line(const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {
+    return draw_status_line(ui, s.jobs.export_progress, c.now, area);
+}
+// Help > Tour's outlines and bubble, over everything drawn before it (view_tour.h).
+Actions tour_overlay(const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
+    const ImVec2 screen = ImGui::GetIO().DisplaySize;
+    return draw_tour_overlay(s.tour, ui.lesson.marks, ui.elements, Rect{0, 0, screen.x, screen.y}, !c.offscreen);
+}
 
 }  // namespace
 
 const std::vector<ViewSpec>& registered_views() {
-    // window, titled, slot, extra flags, edge to edge, interactive only, draw
+    // One line per view, in drawing order (later ones sit on top).
     static const std::vector<ViewSpec> views = {
-        {nullptr, false, DockSlot::MenuBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
-             return draw_menu(s.session, s.results, ui.playback.step(), s.jobs, s.settings, ui.show_storage, ui.code.show, ui.canvas.overview);
-         }},
-        {nullptr, false, DockSlot::MenuBar, 0, false, true, [](const AppState& s, UiState&, const FrameContext&, const Rect&) {
-             return draw_compare_menu(s.compare);
-         }},
-        {nullptr, false, DockSlot::Dialogs, 0, false, true, [](const AppState& s, UiState&, const FrameContext&, const Rect&) {
-             return draw_dialogs(s.jobs.dialog, s.session, s.settings.light_theme);
-         }},
-        {"Canvas", false, DockSlot::Center, kBare | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBringToFrontOnFocus,
-         true, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {
-             // Slides and canvas-only pictures show the canvas without its selector and messages.
-             const bool decorations = !c.canvas_only && !c.presentation_header && !ui.presentation;
-             if (s.compare.on) return draw_compare_canvas(s, ui, c, area);
-             Actions out = draw_canvas_panel(s.results, s.session, ui, s.settings, c, decorations);
-             draw_canvas_drawings(ui, !c.offscreen);  // the pen's drawings, in pictures too (view_annotations.h)
-             return out;
-         }},
-        // Presenting: the pen's palette, the note, the pointer, the blank screen (view_presenter.h).
-        {nullptr, false, DockSlot::Center, 0, false, true, [](const AppState&, UiState& ui, const FrameContext& c, const Rect&) {
-             return draw_presenter(ui, c.now);
-         }},
-        {"window.code", true, DockSlot::BesideCanvas, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
-             draw_code_panel(s.results.trace.get(), ui.playback, ui.code, s.settings.light_theme, c.fonts);
-             return Actions{};
-         }},
-        {"lesson.list.window", true, DockSlot::SlideList, 0, false, true, [](const AppState& s, UiState&, const FrameContext& c, const Rect&) {
-             return draw_slide_list(s.jobs.lesson, c.thumbnails, s.settings.light_theme);
-         }},
-        {"window.controls", true, DockSlot::Left, ImGuiWindowFlags_NoScrollbar, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
-             if (!s.compare.on) return draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);
-             // Compare mode: the A/B switch, then the controls of the side it chose.
-             Actions out = draw_compare_switch(s.compare);
-             if (!controls_edit_b(s)) return out |= draw_controls_panel(s.session, s.results, ui, s.settings, c.computing);
-             return out |= as_b_edit(draw_controls_panel(s.compare.b, s.compare.b_results, ui, s.settings, c.computing));
-         }},
-        {"Timeline", false, DockSlot::Bottom, kBare, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
-             draw_timeline(s.results.trace.get(), ui.playback, s.settings.light_theme);
-             return Actions{};
-         }},
-        {nullptr, false, DockSlot::AboveBottom, 0, false, true, [](const AppState& s, UiState& ui, const FrameContext&, const Rect& area) {
-             // Above the storage strip when the canvas has one, so the hint covers no picture.
-             Rect anchor = area;
-             if (ui.canvas.pictures_bottom > 0) anchor.y = std::min(anchor.y, ui.canvas.pictures_bottom);
-             return draw_first_run_hint(s.settings.hint_seen, s.results.trace != nullptr, ui.playback.step(), anchor);
-         }},
-        {"window.explanation", true, DockSlot::RightTop, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
-             draw_explanation(s.results.trace.get(), ui.playback.step(), s.results.model ? s.results.model->batch_item : 0,
-                              s.settings.light_theme, c.fonts, false);
-             return Actions{};
-         }},
-        {"window.inspector", true, DockSlot::RightBottom, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext&, const Rect&) {
-             if (s.compare.on) draw_compare_inspector(s, ui.canvas);
-             draw_inspector(s.results, ui.canvas, ui.playback.step(), MaskOrigins{&s.session.config, &s.session.painted_mask});
-             return draw_input_editor(s.session, s.results, ui, s.settings.light_theme);
-         }},
-        {nullptr, false, DockSlot::StatusBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect& area) {
-             return draw_status_line(ui, s.jobs.export_progress, c.now, area);
-         }},
-        // Help > Tour's outlines and bubble, over everything drawn before it (view_tour.h).
-        {nullptr, false, DockSlot::StatusBar, 0, false, false, [](const AppState& s, UiState& ui, const FrameContext& c, const Rect&) {
-             const ImVec2 screen = ImGui::GetIO().DisplaySize;
-             return draw_tour_overlay(s.tour, ui.lesson.marks, ui.elements, Rect{0, 0, screen.x, screen.y}, !c.offscreen);
-         }},
+        // window              titled slot                    extra flags           edge   interactive only  draw
+        {nullptr,              false, DockSlot::MenuBar,      0,                    false, false, menu_bar},
+        {nullptr,              false, DockSlot::MenuBar,      0,                    false, true,  compare_menu},
+        {nullptr,              false, DockSlot::Dialogs,      0,                    false, true,  dialogs},
+        {"Canvas",             false, DockSlot::Center,       kCanvas,              true,  false, draw_canvas_slot},
+        {nullptr,              false, DockSlot::Center,       0,                    false, true,  presenter},
+        {nullptr,              false, DockSlot::Center,       0,                    false, true,  slide_grid},
+        {"window.code",        true,  DockSlot::BesideCanvas, 0,                    false, false, code_panel},
+        {"lesson.list.window", true,  DockSlot::SlideList,    0,                    false, true,  slide_list},
+        {"window.controls",    true,  DockSlot::Left,         kNoScrollbar,         false, false, draw_controls_slot},
+        {"Generation",         false, DockSlot::TokenStrip,   kBare,                false, false, token_strip},
+        {"Timeline",           false, DockSlot::Bottom,       kBare,                false, false, timeline},
+        {nullptr,              false, DockSlot::AboveBottom,  0,                    false, true,  first_run_hint},
+        {"window.explanation", true,  DockSlot::RightTop,     0,                    false, false, explanation},
+        {"window.inspector",   true,  DockSlot::RightBottom,  0,                    false, false, draw_inspector_slot},
+        {nullptr,              false, DockSlot::StatusBar,    0,                    false, false, status_line},
+        {nullptr,              false, DockSlot::StatusBar,    0,                    false, false, tour_overlay},
     };
     return views;
 }

@@ -5,7 +5,7 @@
 // What a view may write (the compiler holds it: the state comes in const):
 //   - the session, the settings, the results and the jobs are read-only. A view that
 //     edits one works on its own copy and returns it (or a precise request) in Actions;
-//     draw_frame applies the edits (apply_edits, window/apply_actions.h) once the views of a dock slot
+//     draw_frame applies the edits (apply_edits, state/apply_edits.h) once the views of a dock slot
 //     are drawn, so the slots drawn after it show them in the same frame (the dialog the
 //     menu opens appears as the menu closes, as when views wrote in place).
 //   - the UiState (how the window is looked at: playback, hovered and pinned cells, the
@@ -18,8 +18,10 @@
 //   1. write views/view_<name>.{h,cpp} with a draw function that takes only what it
 //      draws (const parts of AppState, its part of the UiState, the FrameContext) and
 //      returns Actions;
-//   2. add one line to the list in view_registry.cpp: its window name, slot, flags and a
-//      lambda that hands it its parts of the state.
+//   2. in view_registry.cpp, a short function that hands it its parts of the state (a
+//      branch on compare mode goes into the view or a wrapper like compare_slots.h, never
+//      into the list), and one line in the list: its window name, slot, flags and that
+//      function.
 // Nothing else changes: not frame.cpp, not AppState, not the settings.
 #pragma once
 
@@ -29,7 +31,7 @@
 
 #include "app/gui/state/actions.h"
 #include "app/gui/state/app_state.h"
-#include "app/gui/window/frame_context.h"
+#include "app/gui/views/frame_context.h"
 #include "app/gui/display/layout.h"
 
 namespace attn::gui {
@@ -38,6 +40,7 @@ enum class DockSlot {
     MenuBar,      // the main menu bar along the top (the view opens it itself)
     Dialogs,      // modal popups over everything (the view opens them itself)
     Center,       // the canvas
+    TokenStrip,   // above the canvas, with --decode-from: the prompt and the decoded tokens (view_token_strip.h)
     BesideCanvas, // right of or under the canvas, when shown (the code panel; split_center, layout.h)
     SlideList,    // left of the canvas while a lesson is being made (split_slide_list, layout.h)
     Left,         // the controls column; folds into a tab when the window is narrow

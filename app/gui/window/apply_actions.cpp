@@ -4,9 +4,10 @@
 
 #include <utility>
 
+#include "app/gui/state/decode_choice.h"
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/window/compare_window.h"
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
 #include "app/gui/window/lesson_edit.h"
 #include "app/gui/window/present_keys.h"
 #include "app/gui/window/tour_actions.h"
@@ -15,32 +16,21 @@
 
 namespace attn::gui {
 
-void apply_edits(AppState& state, Actions& actions) {
-    if (actions.session_edit) state.session = std::move(*actions.session_edit);
-    if (actions.sources_edit) state.session.sources = std::move(*actions.sources_edit);
-    if (actions.settings_edit) state.settings = std::move(*actions.settings_edit);
-    // The catalogue in use is the process's, not a view's to switch.
-    if (actions.language_changed && !text::set_language(state.settings.language)) state.settings.language = text::active().code();
-    if (actions.hint_dismissed) state.settings.hint_seen = true;
-    if (actions.dialog_edit) state.jobs.dialog = std::move(*actions.dialog_edit);
-    if (actions.compare_edit_b) state.compare.editing_b = *actions.compare_edit_b;
-    if (actions.compare_b_edit) {
-        state.compare.b = std::move(*actions.compare_b_edit);
-        // The batch item and layer move both sides.
-        if (share_view_choices(state.compare.b, state.session)) actions.config_changed = true;
-    }
-    actions.compare_b_edit.reset();
-    actions.compare_edit_b.reset();
-    actions.session_edit.reset();
-    actions.sources_edit.reset();
-    actions.settings_edit.reset();
-    actions.dialog_edit.reset();
-    actions.hint_dismissed = false;
+void present_full_screen(AppState& state, WindowParts& parts, double now) {
+    state.ui.screens = connected_screens();
+    const ScreenChoice choice = choose_screen(state.ui.screens, state.settings.present_screen);
+    if (!choice.problem.empty()) tell_presenter(state.ui, choice.problem, now);
+    set_full_screen(parts.window, parts.full_screen, true, choice.problem.empty() ? state.settings.present_screen : "");
+    move_notes_window(parts.notes, parts.window);  // the speaker's notes to the other screen
 }
 
 void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double now) {
     apply_edits(state, actions);
     if (actions.config_changed) post_request(state, parts, now);
+    if (actions.decode_step >= 0) {  // the token strip: made here against the kept cache, no new request
+        if (Message why = show_decode_step(state, actions.decode_step, now); !why.empty()) set_status(state.ui, why, now);
+        else parts.worker.complete_later(state.results.trace, state.results.model);  // the other steps, in the background
+    }
     apply_compare_actions(state, actions, parts, now);
     // Presenting (present_keys.h): the pen's drawings go into the slide they were drawn on.
     keep_slide_drawings(state.ui, parts.lesson, parts.slide_index);
@@ -67,10 +57,18 @@ void apply_actions(AppState& state, Actions& actions, WindowParts& parts, double
         parts.compare_b_cache->reset(nullptr, canvas_palette(state.settings.light_theme).masked);  // re-baked when drawn
         parts.difference_cache->reset(nullptr, canvas_palette(state.settings.light_theme).masked);
     }
-    if (actions.toggle_fullscreen) set_full_screen(parts.window, parts.full_screen, !parts.full_screen.on);
+    if (actions.present_screen) {  // View > Present on screen: kept, and moved to now when presenting
+        state.settings.present_screen = *actions.present_screen;
+        if (state.ui.presentation) present_full_screen(state, parts, now);
+    }
+    if (actions.toggle_fullscreen) {
+        if (parts.full_screen.on) set_full_screen(parts.window, parts.full_screen, false);
+        else present_full_screen(state, parts, now);
+    }
     if (actions.toggle_presentation) {
         state.ui.presentation = !state.ui.presentation;
-        set_full_screen(parts.window, parts.full_screen, state.ui.presentation);
+        if (state.ui.presentation) present_full_screen(state, parts, now);
+        else set_full_screen(parts.window, parts.full_screen, false);
         parts.rebuild_fonts = true;
     }
     if (actions.leave_fullscreen) set_full_screen(parts.window, parts.full_screen, false);

@@ -20,16 +20,17 @@
 #include "app/gui/gl/leak_check.h"
 #include "app/gui/state/app_state.h"
 #include "app/gui/window/apply_actions.h"
-#include "app/gui/window/cjk_font.h"
+#include "app/gui/kit/cjk_font.h"
+#include "app/gui/state/lesson_doc.h"
 #include "app/gui/window/compare_window.h"
-#include "app/gui/window/frame.h"
+#include "app/gui/views/frame.h"
 #include "app/gui/window/imgui_ini.h"
 #include "app/gui/window/key_actions.h"
 #include "app/gui/window/lesson_edit.h"
 #include "app/gui/window/lesson_keys.h"
 #include "app/gui/window/present_keys.h"
 #include "app/gui/state/lesson_apply.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/gui/window/tour_actions.h"
 #include "app/gui/window/window_parts.h"
 #include "app/gui/window/x11_events.h"
@@ -112,6 +113,7 @@ void take_news(AppState& state, WindowParts& parts) {
     if (std::optional<CompletedModel> done = parts.worker.take_model(); done && done->trace == state.results.trace) {
         state.results.model = std::move(done->model);
         parts.cache->adopt_completed(state.results.model);  // textures already baked stay
+        place_pending_follow(state);  // a slide's followed cell on a step built only now
     }
     take_compare_news(state, parts, glfwGetTime());
     if (const float scale = monitor_content_scale(parts.window); scale != parts.content_scale) {  // another monitor
@@ -145,6 +147,8 @@ void report_for_tests(const AppState& state, const WindowParts& parts) {
     note_for_tests("lesson " + std::to_string(doc.open) + " slides " + std::to_string(doc.opened.slides.size()) + " current " +
                    std::to_string(doc.current) + " dirty " + std::to_string(doc.dirty) + " presenting " +
                    std::to_string(parts.lesson != nullptr) + " slide " + std::to_string(parts.slide_index));
+    note_for_tests("screen_state language " + text::active().code() + " full_screen " + std::to_string(parts.full_screen.on) +
+                   " screens " + std::to_string(state.ui.screens.size()));
     if (state.compare.on) {
         // Compare mode: the switch, the contrast, B's step count and the inspector's three values.
         const CompareState& c = state.compare;
@@ -166,7 +170,10 @@ void report_for_tests(const AppState& state, const WindowParts& parts) {
     note_for_tests("present slide " + std::to_string(present.slide) + " blank " + std::to_string(present.blank) + " note " +
                    std::to_string(present.note_shown) + " pen " + std::to_string(present.pen) + " pointer " +
                    std::to_string(present.pointer_shown()) + " drawings " + std::to_string(state.ui.lesson.marks.annotations.size()) +
-                   " progress " + std::to_string(state.ui.playback.progress()) + " placed " + std::to_string(state.ui.canvas.placed.size()));
+                   " progress " + std::to_string(state.ui.playback.progress()) + " placed " + std::to_string(state.ui.canvas.placed.size()) +
+                   " grid " + std::to_string(present.grid) + " choice " + std::to_string(present.grid_choice) + " typed " +
+                   (present.typed_slide.empty() ? "0" : present.typed_slide) + " presentation " + std::to_string(state.ui.presentation) +
+                   " wiped " + std::to_string(present.wiped.size()) + " started " + std::to_string(present.started));
     if (!state.ui.canvas.placed.empty()) {
         const Rect& r = state.ui.canvas.placed.front().rect;
         note_for_tests("placed_first " + std::to_string(r.x) + " " + std::to_string(r.y) + " " + std::to_string(r.w) + " " + std::to_string(r.h));
@@ -196,10 +203,15 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
         // The tour's keys first (tour_actions.h), then the presenter's (B, N, L, D, C, the pen's
         // keys), then a lesson's slide keys: the keys each one uses go no further.
         Actions tour = tour_key_actions(parts.keys.presses, state.tour);
-        presenter_keys(parts.keys.presses, state.ui, parts.lesson != nullptr);
-        const int slide = parts.lesson ? slide_key_target(parts.keys.presses, parts.slide_index,
-                                                           static_cast<int>(parts.lesson->slides.size()))
-                                       : -1;
+        const Step* shown = state.results.step_at(state.ui.playback.step());
+        state.ui.present.step_animates = !shown || shown->has_primary_source();
+        const int count = parts.lesson ? static_cast<int>(parts.lesson->slides.size()) : 0;
+        // The slide grid (G) takes every key while it is open.
+        int slide = state.ui.present.grid && parts.lesson ? slide_grid_keys(parts.keys.presses, state.ui.present, count) : -1;
+        if (!parts.lesson) state.ui.present.grid = false;
+        presenter_keys(parts.keys.presses, state.ui, parts.lesson != nullptr, glfwGetTime());
+        if (parts.lesson && slide < 0)
+            slide = slide_key_target(parts.keys.presses, parts.slide_index, count, &state.ui.present.typed_slide);
         // Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y: the lesson's slide edits (lesson_edit.h).
         std::optional<LessonEdit> lesson_key = lesson_edit_keys(parts.keys.presses, state.jobs.lesson);
         actions = key_actions(parts.keys.presses, state.ui.playback, state.ui.presentation);
@@ -268,6 +280,20 @@ void keep_settings(AppState& state, const WindowParts& parts, SettingsWatch& wat
     save_imgui_ini(parts.layout_file, false);
 }
 
+// A screen plugged in or out (GLFW's monitor callback): the list is read again.
+std::atomic<bool> g_screens_changed{false};
+void on_monitor(GLFWmonitor*, int) { g_screens_changed = true; }
+
+// The monitors, read again after one was plugged in or out: a new one is offered in the
+// status line (View > Present on screen lists it); nothing moves by itself.
+void watch_screens(AppState& state, double now) {
+    if (!g_screens_changed.exchange(false)) return;
+    std::vector<ScreenInfo> now_connected = connected_screens();
+    const std::vector<std::string> added = new_screens(state.ui.screens, now_connected);
+    state.ui.screens = std::move(now_connected);
+    if (!added.empty()) tell_presenter(state.ui, Message("screen.plugged_in", {{"name", added.front()}}), now);
+}
+
 void run_frames(AppState& state, WindowParts& parts) {
     IdleWatch idle{glfwGetTime(), false};
     SettingsWatch settings{serialize_settings(state.settings), glfwGetTime()};
@@ -280,9 +306,12 @@ void run_frames(AppState& state, WindowParts& parts) {
             continue;
         }
         take_news(state, parts);
+        watch_screens(state, glfwGetTime());
         Actions actions = draw_and_swap(state, parts, fb_w, fb_h);
-        // Presenting a lesson with a second monitor: the speaker's notes there (notes_window.h).
-        open_notes_window_if_wanted(parts.notes, parts.window, state.ui.present, parts.content_scale * state.settings.ui_scale);
+        // Presenting a lesson with a second monitor: the speaker's notes on the screen the
+        // presentation is not on (notes_window.h), once it is full screen on its own.
+        if (state.ui.presentation)
+            open_notes_window_if_wanted(parts.notes, parts.window, state.ui.present, parts.content_scale * state.settings.ui_scale);
         draw_notes_window(parts.notes, parts.window, state.ui.present, glfwGetTime());
         // The new trace's step is on screen: now the other steps.
         if (state.results.model && !state.results.model->complete()) parts.worker.finish_model();
@@ -322,8 +351,39 @@ std::string starting_language(const std::string& option_language) {
 
 namespace {
 
+// --screen N: the monitor's name becomes the one presentation uses (and is remembered, as a
+// pick in View > Present on screen is). False, with the line on stderr, when there is none.
+bool take_screen_option(UiSettings& settings, int number) {
+    if (number == 0) return true;
+    const Result<int> index = screen_by_number(connected_screens(), number);
+    if (!index) {
+        std::fprintf(stderr, "attnviz: error: %s\n", text::render(index.message()).c_str());
+        return false;
+    }
+    settings.present_screen = connected_screens()[static_cast<size_t>(index.value())].name;
+    return true;
+}
+
+// `attnviz --lesson`: the lesson becomes the Lesson menu's, as if opened there (it can be
+// saved, edited and exported), its first slide on screen and its slide keys on. Returns
+// the request that computes the first slide.
+ComputeRequest start_lesson(AppState& state, WindowParts& parts, lesson::OpenedLesson opened, const std::string& path, Message& notes) {
+    take_opened_lesson(state.jobs.lesson, std::move(opened), path);
+    const lesson::OpenedLesson& lesson = state.jobs.lesson.opened;
+    parts.lesson = &state.jobs.lesson.opened;
+    parts.lesson_stays = true;
+    enter_slide(state.ui.present, lesson, 0);
+    state.ui.present.minutes = lesson.lesson.minutes;
+    // The slides' titles and notes, which the presenter shows, in the atlas from the start
+    // (the speaker notes window builds its atlas once).
+    for (const lesson::OpenedSlide& slide : lesson.slides) note_glyphs(slide.slide.title + slide.slide.note);
+    notes = joined(std::move(notes), lesson.problems.empty() ? slide_status(lesson, 0) : lesson.problems.front());
+    return apply_slide(state, lesson.slides.front());
+}
+
 // The window; with a `lesson`, on its first slide, the slide keys moving between slides.
-int run_window_on(const io::Problem& initial, bool resume, const std::string& language, lesson::OpenedLesson* lesson) {
+int run_window_on(const io::Problem& initial, bool resume, const WindowStart& start, lesson::OpenedLesson* lesson,
+                  const std::string& lesson_path) {
     glfwSetErrorCallback(nullptr);
     if (!glfwInit()) {
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
@@ -332,7 +392,16 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
     AppState state;
     Message notes;  // shown in the status line once the window is up
     state.settings = load_settings(&notes);
-    choose_language(state.settings, language);
+    if (!take_screen_option(state.settings, start.screen)) {
+        glfwTerminate();
+        return 2;
+    }
+    choose_language(state.settings, start.language);
+    // A lesson speaks its own language (assets/lessons/README.md) unless --lang said another;
+    // the user's own choice in the settings stays for the next start without a lesson.
+    if (lesson && start.language.empty()) text::set_language(lesson->lesson.language);
+    state.ui.screens = connected_screens();
+    glfwSetMonitorCallback(on_monitor);
     auto parts = std::make_unique<WindowParts>();
     parts->window = open_main_window(state.settings);
     if (!parts->window) {
@@ -343,15 +412,13 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
     parts->content_scale = monitor_content_scale(parts->window);
     start_imgui(*parts, notes);
     ComputeRequest first = first_request(state, initial, resume, notes);
-    parts->lesson = lesson;
-    if (lesson) first = apply_slide(state, lesson->slides.front());
-    if (lesson) enter_slide(state.ui.present, *lesson, 0);
+    if (lesson) first = start_lesson(state, *parts, std::move(*lesson), lesson_path, notes);
     state.ui.present.started = glfwGetTime();
-    // The slides' titles and notes, which the presenter shows, in the atlas from the start
-    // (the speaker notes window builds its atlas once).
-    for (const lesson::OpenedSlide& slide : lesson ? lesson->slides : std::vector<lesson::OpenedSlide>{})
-        note_glyphs(slide.slide.title + slide.slide.note);
-    if (lesson) notes = joined(std::move(notes), lesson->problems.empty() ? slide_status(*lesson, 0) : lesson->problems.front());
+    if (start.presentation) {  // --presentation: full screen on the chosen screen from the first frame
+        state.ui.presentation = true;
+        present_full_screen(state, *parts, glfwGetTime());
+        notes = joined(std::move(notes), state.ui.present.notice);
+    }
     state.ui.playback.set_speed(state.settings.speed);
     note_shown_glyphs(state);
     parts->fonts = load_fonts(effective_scale(state, *parts));
@@ -382,11 +449,11 @@ int run_window_on(const io::Problem& initial, bool resume, const std::string& la
 
 }  // namespace
 
-int run_window(const io::Problem& initial, bool resume, const std::string& language) {
-    return run_window_on(initial, resume, language, nullptr);
+int run_window(const io::Problem& initial, bool resume, const WindowStart& start) {
+    return run_window_on(initial, resume, start, nullptr, "");
 }
 
-int run_lesson_window(const std::string& lesson_path, const std::string& language) {
+int run_lesson_window(const std::string& lesson_path, const WindowStart& start) {
     auto fail = [](const Message& message) {
         std::fprintf(stderr, "attnviz: error: %s\n", text::render(message).c_str());
         return 2;
@@ -395,9 +462,7 @@ int run_lesson_window(const std::string& lesson_path, const std::string& languag
     if (!opened) return fail(opened.message());
     for (const Message& problem : opened->problems) fail(problem);
     if (opened->slides.empty()) return fail(Message("lesson.none_open", {{"file", lesson_path}}));
-    // The window keeps the user's language (a choice there is saved); the lesson's own
-    // language is for its titles and notes, which the presenter will show.
-    return run_window_on(opened->slides.front().problem, false, language, &opened.value());
+    return run_window_on(opened->slides.front().problem, false, start, &opened.value(), lesson_path);
 }
 
 }  // namespace attn::gui

@@ -8,11 +8,13 @@
 
 #include <filesystem>
 
-#include "app/gui/export/export_path.h"
+#include "app/gui/state/export_path.h"
 #include "app/gui/export/slide_thumbnails.h"
 #include "app/gui/state/capture_slide.h"
 #include "app/gui/state/lesson_apply.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
+#include "app/gui/window/apply_actions.h"
+#include "app/gui/window/present_keys.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -29,6 +31,10 @@ void show_slide(AppState& state, WindowParts& parts, int index, double now) {
     doc.current = index;
     state.results.posted_generation = parts.worker.post(apply_slide(state, doc.opened.slides[static_cast<size_t>(index)]));
     state.results.posted_time = now;
+    if (parts.lesson == &doc.opened) {  // presented: the slide keys go on from here
+        parts.slide_index = index;
+        enter_slide(state.ui.present, doc.opened, index);
+    }
 }
 
 // [SECTION] ask_first -------------------------------------------------------------------
@@ -75,6 +81,12 @@ void open_file(AppState& state, WindowParts& parts, const std::string& path, dou
     if (parts.lesson == &doc.opened) parts.lesson = nullptr;
     take_opened_lesson(doc, std::move(opened.value()), path);
     parts.thumbnails->forget_all();
+    // The window speaks the lesson's language (assets/lessons/README.md), so a slide's
+    // title and the window's words around it are one script.
+    if (text::active().code() != doc.opened.lesson.language && text::set_language(doc.opened.lesson.language)) {
+        parts.rebuild_fonts = true;
+        glfwSetWindowTitle(parts.window, text::tr("window.title"));
+    }
     // A slide that does not open is left out (and out of the file when it is saved): said.
     doc.error = first_problem;
     set_status(state.ui, first_problem.empty() ? Message("lesson.status.opened", {{"file", path}}) : first_problem, now);
@@ -103,10 +115,11 @@ void present(AppState& state, WindowParts& parts, double now) {
     if (doc.opened.slides.empty()) return;
     parts.lesson = &doc.opened;
     parts.slide_index = std::max(0, doc.current);
+    state.ui.present.minutes = doc.opened.lesson.minutes;
     show_slide(state, parts, parts.slide_index, now);
     if (!state.ui.presentation) {
         state.ui.presentation = true;
-        set_full_screen(parts.window, parts.full_screen, true);
+        present_full_screen(state, parts, now);
         parts.rebuild_fonts = true;
     }
     set_status(state.ui, slide_status(doc.opened, parts.slide_index), now);
@@ -146,6 +159,11 @@ void slide_edit(AppState& state, WindowParts& parts, const LessonEdit& edit, dou
         case Op::Move: move_slide(doc, edit.index, edit.to); break;
         case Op::Title: set_slide_title(doc, edit.index, edit.text); break;
         case Op::Note: set_slide_note(doc, edit.index, edit.text); break;
+        case Op::LessonTitle: set_lesson_title(doc, edit.text); break;
+        case Op::LessonMinutes:
+            set_lesson_minutes(doc, edit.index);
+            if (parts.lesson == &doc.opened) state.ui.present.minutes = doc.opened.lesson.minutes;
+            break;
         case Op::Undo:
             if (undo_lesson_edit(doc)) set_status(state.ui, Message("lesson.status.undone"), now);
             break;
@@ -213,6 +231,7 @@ void apply_lesson_edit(AppState& state, WindowParts& parts, const LessonEdit& ed
             glfwGetWindowSize(parts.window, &w, &h);
             return set_status(state.ui, parts.lesson_pictures.start(doc.path, w, h, text::active().code()), now);
         }
+        case Op::ExportHandout: return set_status(state.ui, parts.lesson_pictures.start_handout(doc.path, text::active().code()), now);
         default: return slide_edit(state, parts, edit, now);
     }
 }
@@ -223,14 +242,18 @@ void after_lesson_frame(AppState& state, WindowParts& parts, double now) {
         glfwSetWindowShouldClose(parts.window, GLFW_FALSE);
         set_status(state.ui, Message("lesson.status.quit_held"), now);
     }
-    // Presenting (Lesson > Present) ends with presentation mode; the list follows the slide shown.
+    // Presenting (Lesson > Present) ends with presentation mode (a lesson opened with
+    // `--lesson` keeps its slide keys); the list follows the slide shown.
     if (parts.lesson == &doc.opened) {
         doc.current = parts.slide_index;
-        if (!state.ui.presentation) parts.lesson = nullptr;
+        if (!state.ui.presentation && !parts.lesson_stays) parts.lesson = nullptr;
     }
+    if (!parts.lesson) parts.lesson_stays = false;
     if (std::optional<Message> done = parts.lesson_pictures.take_result()) set_status(state.ui, *done, now);
-    // One picture per frame; an idle window is woken for the next one.
-    if (doc.open && !state.ui.presentation && parts.thumbnails->draw_one_missing(doc, state.settings)) glfwPostEmptyEvent();
+    // One picture per frame; an idle window is woken for the next one (presenting: only for
+    // the slide grid, G).
+    const bool pictures_shown = !state.ui.presentation || state.ui.present.grid;
+    if (doc.open && pictures_shown && parts.thumbnails->draw_one_missing(doc, state.settings)) glfwPostEmptyEvent();
 }
 
 }  // namespace attn::gui

@@ -55,6 +55,18 @@ std::string new_pictures_folder(const std::string& lesson_path) {
     return "";
 }
 
+std::string new_handout_file(const std::string& lesson_path) {
+    namespace fs = std::filesystem;
+    const fs::path lesson(lesson_path);
+    const std::string stem = (lesson.parent_path() / lesson.stem()).string() + "_handout";
+    for (int n = 1; n < 100; ++n) {
+        const std::string pdf = (n == 1 ? stem : stem + "_" + std::to_string(n)) + ".pdf";
+        std::error_code ec;
+        if (!fs::exists(pdf, ec) && !ec) return pdf;
+    }
+    return "";
+}
+
 LessonPictures::~LessonPictures() {
     if (waiter_.joinable()) waiter_.join();
 }
@@ -68,27 +80,41 @@ Message LessonPictures::start(const std::string& lesson_path, int width, int hei
     if (running()) return Message("lesson.pictures.busy");
     const std::string dir = new_pictures_folder(lesson_path);
     if (dir.empty()) return Message("lesson.pictures.no_folder", {{"path", lesson_path}});
+    return launch({"attnviz", "snapshot", "--lesson", lesson_path, "--out", dir, "--size",
+                   std::to_string(width) + "x" + std::to_string(height), "--lang", language},
+                  Message("lesson.pictures.started", {{"dir", dir}}), Message("lesson.pictures.done", {{"dir", dir}}),
+                  "lesson.pictures.failed");
+}
+
+Message LessonPictures::start_handout(const std::string& lesson_path, const std::string& language) {
+    if (running()) return Message("lesson.pictures.busy");
+    const std::string pdf = new_handout_file(lesson_path);
+    if (pdf.empty()) return Message("lesson.handout.no_file", {{"path", lesson_path}});
+    return launch({"attnviz", "snapshot", "--lesson", lesson_path, "--handout", pdf, "--lang", language},
+                  Message("lesson.handout.started", {{"path", pdf}}), Message("lesson.handout.done", {{"path", pdf}}),
+                  "lesson.handout.failed");
+}
+
+Message LessonPictures::launch(const std::vector<std::string>& args, Message started, Message done, const char* failed_key) {
     int stderr_fd = -1;
-    const pid_t pid = spawn_self({"attnviz", "snapshot", "--lesson", lesson_path, "--out", dir, "--size",
-                                  std::to_string(width) + "x" + std::to_string(height), "--lang", language},
-                                 stderr_fd);
+    const pid_t pid = spawn_self(args, stderr_fd);
     if (pid < 0) {
         if (stderr_fd >= 0) ::close(stderr_fd);
-        return Message("lesson.pictures.failed", {{"reason", "cannot start attnviz snapshot"}});
+        return Message(failed_key, {{"reason", "cannot start attnviz snapshot"}});
     }
     if (waiter_.joinable()) waiter_.join();  // the previous export's thread, long finished
     running_ = true;
-    waiter_ = std::thread([this, pid, stderr_fd, dir] {
+    waiter_ = std::thread([this, pid, stderr_fd, done = std::move(done), failed_key] {
         const std::string reason = first_line(stderr_fd);
         ::close(stderr_fd);
         int status = 0;
         ::waitpid(pid, &status, 0);
         const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
         std::lock_guard<std::mutex> lock(mutex_);
-        result_ = ok ? Message("lesson.pictures.done", {{"dir", dir}}) : Message("lesson.pictures.failed", {{"reason", reason}});
+        result_ = ok ? done : Message(failed_key, {{"reason", reason}});
         running_ = false;
     });
-    return Message("lesson.pictures.started", {{"dir", dir}});
+    return started;
 }
 
 std::optional<Message> LessonPictures::take_result() {

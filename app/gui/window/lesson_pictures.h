@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/message.h"
 
@@ -20,11 +21,15 @@ public:
     // Starts drawing `lesson_path`'s slides at width x height in `language`; a message saying
     // where they go, or why they cannot be drawn (one export at a time).
     Message start(const std::string& lesson_path, int width, int height, const std::string& language);
+    // Starts writing `lesson_path`'s handout PDF beside it, in `language`.
+    Message start_handout(const std::string& lesson_path, const std::string& language);
     // The finished export's message, once ("written to ...", or the child's reason).
     std::optional<Message> take_result();
     bool running() const;
 
 private:
+    // Runs the program as `args`; `done` when it exits 0, else `failed_key` with its reason.
+    Message launch(const std::vector<std::string>& args, Message started, Message done, const char* failed_key);
     mutable std::mutex mutex_;
     std::thread waiter_;
     bool running_ = false;
@@ -33,5 +38,7 @@ private:
 
 // A folder beside `lesson_path` that does not exist yet ("" when none of 99 names is free).
 std::string new_pictures_folder(const std::string& lesson_path);
+// A PDF file name beside `lesson_path` that does not exist yet ("" when none of 99 is free).
+std::string new_handout_file(const std::string& lesson_path);
 
 }  // namespace attn::gui

@@ -13,7 +13,7 @@
 
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/views/panels/view_presenter.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -89,6 +89,13 @@ void open_notes_window_if_wanted(NotesWindow& notes, GLFWwindow* main, const Pre
     apply_theme(false, scale * 1.5f);
     ImGui::SetCurrentContext(main_context);
     glfwMakeContextCurrent(main);
+}
+
+void move_notes_window(NotesWindow& notes, GLFWwindow* main) {
+    int x = 0, y = 0, w = 0, h = 0;
+    if (!notes.open() || !notes_area(main, x, y, w, h)) return;
+    glfwSetWindowPos(notes.window, x, y);
+    glfwSetWindowSize(notes.window, w, h);
 }
 
 void draw_notes_window(NotesWindow& notes, GLFWwindow* main, const PresentUi& present, double now) {

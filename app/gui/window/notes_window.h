@@ -19,10 +19,14 @@ struct NotesWindow {
     bool open() const { return window != nullptr; }
 };
 
-// Opens the window once when a lesson is presented and a second monitor (or the test
+// Opens the window once when a lesson is presented in presentation mode (the main window
+// is then full screen on its screen) and a second monitor (or the test
 // variable) is there; leaves `main`'s GL and ImGui contexts current. Language and scale
 // are the main window's (`scale`).
 void open_notes_window_if_wanted(NotesWindow& notes, GLFWwindow* main, const PresentUi& present, float scale);
+// After the presentation moved to another screen (View > Present on screen): the notes
+// window goes to a screen the presentation is not on.
+void move_notes_window(NotesWindow& notes, GLFWwindow* main);
 // Draws one frame of the notes window (nothing when it is not open, or it was closed by
 // its own close button); `main`'s contexts are current again afterwards.
 void draw_notes_window(NotesWindow& notes, GLFWwindow* main, const PresentUi& present, double now);

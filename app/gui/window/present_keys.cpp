@@ -17,8 +17,9 @@ bool is_modifier(int key) {
 
 // Right / Page Down on a slide whose animation has not played: play it (finish it when
 // the slide stopped mid-step, else from the start) instead of moving on.
+// A step with nothing to play (the input) goes straight on: the press must show something.
 bool play_slide_animation(UiState& ui) {
-    if (ui.present.animation_played || ui.lesson.pending) return false;
+    if (ui.present.animation_played || ui.lesson.pending || !ui.present.step_animates) return false;
     ui.present.animation_played = true;
     Playback& pb = ui.playback;
     if (pb.progress() < 1.0f) pb.next();
@@ -26,8 +27,33 @@ bool play_slide_animation(UiState& ui) {
     return true;
 }
 
+// C: the slide's drawings go, kept in `wiped` for Ctrl+Z.
+void wipe_drawings(UiState& ui, double now) {
+    std::vector<lesson::Annotation>& drawings = ui.lesson.marks.annotations;
+    if (drawings.empty()) return;
+    ui.present.wiped = drawings;
+    ui.present.drawings_changed |= clear_drawings(drawings);
+    tell_presenter(ui, Message("present.wiped", {{"count", ui.present.wiped.size()}}), now);
+}
+
+// Ctrl+Z: with the pen on, the last drawing goes; otherwise (or with none left) what C
+// wiped comes back. False when neither applies (the key is left to the slide edits' undo).
+bool undo_drawings(UiState& ui) {
+    PresentUi& present = ui.present;
+    std::vector<lesson::Annotation>& drawings = ui.lesson.marks.annotations;
+    if (present.pen && undo_drawing(drawings)) {
+        present.drawings_changed = true;
+        return true;
+    }
+    if (present.wiped.empty()) return present.pen;
+    drawings.insert(drawings.begin(), present.wiped.begin(), present.wiped.end());
+    present.wiped.clear();
+    present.drawings_changed = true;
+    return true;
+}
+
 // One key press; returns true when it was the presenter's.
-bool presenter_key(int key, int mods, UiState& ui, bool lesson_open) {
+bool presenter_key(int key, int mods, UiState& ui, bool lesson_open, double now) {
     PresentUi& present = ui.present;
     const bool plain = (mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER)) == 0;
     const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0;
@@ -45,11 +71,19 @@ bool presenter_key(int key, int mods, UiState& ui, bool lesson_open) {
             if (plain) present.pen = !present.pen;
             return plain;
         case GLFW_KEY_C:
-            if (plain) present.drawings_changed |= clear_drawings(ui.lesson.marks.annotations);
+            if (plain) wipe_drawings(ui, now);
             return plain;
-        case GLFW_KEY_Z:  // Ctrl+Z: the pen's undo while the pen is on
-            if (ctrl && present.pen) present.drawings_changed |= undo_drawing(ui.lesson.marks.annotations);
-            return ctrl && present.pen;
+        case GLFW_KEY_Z:  // Ctrl+Z: the pen's undo, or what C wiped
+            return ctrl && !(mods & GLFW_MOD_SHIFT) && undo_drawings(ui);
+        case GLFW_KEY_G:  // the slide grid (lesson_keys.h takes the keys while it is open)
+            if (plain && lesson_open) {
+                present.grid = true;
+                present.grid_choice = present.slide;
+            }
+            return plain && lesson_open;
+        case GLFW_KEY_T:  // the lesson's clock starts again
+            if (plain && lesson_open) present.started = now;
+            return plain && lesson_open;
         case GLFW_KEY_1:
         case GLFW_KEY_2:
         case GLFW_KEY_3:
@@ -65,7 +99,7 @@ bool presenter_key(int key, int mods, UiState& ui, bool lesson_open) {
 
 }  // namespace
 
-void presenter_keys(KeyPresses& presses, UiState& ui, bool lesson_open) {
+void presenter_keys(KeyPresses& presses, UiState& ui, bool lesson_open, double now) {
     // A blank screen comes back with any key, which does nothing else.
     if (ui.present.blank) {
         const bool any = std::any_of(presses.begin(), presses.end(), [](const auto& p) { return !is_modifier(p.first); });
@@ -76,7 +110,7 @@ void presenter_keys(KeyPresses& presses, UiState& ui, bool lesson_open) {
         return;
     }
     for (auto it = presses.begin(); it != presses.end();) {
-        if (presenter_key(it->first, it->second, ui, lesson_open)) it = presses.erase(it);
+        if (presenter_key(it->first, it->second, ui, lesson_open, now)) it = presses.erase(it);
         else ++it;
     }
 }
@@ -90,18 +124,6 @@ void follow_pointer(PresentUi& present, bool l_held, float x, float y, double no
     }
     if (present.last.x != x || present.last.y != y) present.trail.push_back({x, y, now});
     present.last = {x, y, now};
-}
-
-void enter_slide(PresentUi& present, const lesson::OpenedLesson& lesson, int index) {
-    const int count = static_cast<int>(lesson.slides.size());
-    present.slide = std::clamp(index, 0, std::max(0, count - 1));
-    present.slides = count;
-    const lesson::Slide& slide = lesson.slides[static_cast<size_t>(present.slide)].slide;
-    present.slide_title = slide.title;
-    present.note = slide.note;
-    present.next_title = present.slide + 1 < count ? lesson.slides[static_cast<size_t>(present.slide) + 1].slide.title : "";
-    present.animation_played = false;
-    present.drawing.reset();
 }
 
 void keep_slide_drawings(UiState& ui, lesson::OpenedLesson* lesson, int index) {

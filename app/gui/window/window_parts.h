@@ -9,7 +9,7 @@
 #include "app/gui/export/export_runner.h"
 #include "app/gui/export/slide_thumbnails.h"
 #include "app/gui/gl/heatmap_cache.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/window/key_input.h"
 #include "app/gui/window/lesson_pictures.h"
 #include "app/gui/window/notes_window.h"
@@ -33,6 +33,7 @@ struct WindowParts {
     std::string layout_file;        // imgui.ini ("" : none)
     lesson::OpenedLesson* lesson = nullptr;  // `attnviz --lesson`: its slides (the pen's drawings are kept in them)
     int slide_index = 0;            // with a lesson: the slide on screen
+    bool lesson_stays = false;      // `--lesson`: the slide keys stay with it outside presentation mode too
     NotesWindow notes;              // presenting with a second monitor: the speaker's window
     std::unique_ptr<lesson::OpenedLesson> tour;  // Help > Tour's lesson, once opened (state/tour.h)
     // GL objects must die before the context: reset before it is destroyed.

@@ -53,15 +53,41 @@ GLFWwindow* open_main_window(const UiSettings& settings) {
     return window;
 }
 
-void set_full_screen(GLFWwindow* window, FullScreen& fs, bool on) {
-    if (on == fs.on) return;
+std::vector<ScreenInfo> connected_screens() {
+    std::vector<ScreenInfo> screens;
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
+    GLFWmonitor* primary = glfwGetPrimaryMonitor();
+    for (int i = 0; monitors && i < count; ++i) {
+        ScreenInfo s;
+        const char* name = glfwGetMonitorName(monitors[i]);
+        s.name = name ? name : "";
+        glfwGetMonitorPos(monitors[i], &s.x, &s.y);
+        if (const GLFWvidmode* mode = glfwGetVideoMode(monitors[i])) {
+            s.w = mode->width;
+            s.h = mode->height;
+        }
+        s.primary = monitors[i] == primary;
+        screens.push_back(std::move(s));
+    }
+    return screens;
+}
+
+void set_full_screen(GLFWwindow* window, FullScreen& fs, bool on, const std::string& screen) {
+    if (on == fs.on && (!on || screen == fs.screen)) return;
     if (on) {
-        glfwGetWindowPos(window, &fs.x, &fs.y);
-        glfwGetWindowSize(window, &fs.w, &fs.h);
-        GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+        if (!fs.on) {
+            glfwGetWindowPos(window, &fs.x, &fs.y);
+            glfwGetWindowSize(window, &fs.w, &fs.h);
+        }
+        int count = 0;
+        GLFWmonitor** monitors = glfwGetMonitors(&count);
+        const ScreenChoice choice = choose_screen(connected_screens(), screen);
+        GLFWmonitor* monitor = monitors && choice.index >= 0 && choice.index < count ? monitors[choice.index] : nullptr;
         const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
         if (!mode) return;
         glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+        fs.screen = screen;
     } else {
         // Back to the placement before full screen, but never to a window too small to use
         // (it may have been dragged down to a few pixels before).

@@ -1,5 +1,5 @@
 // attnviz_text_check: judges the text the real window drew (ATTNVIZ_TEST_TEXT, see
-// app/gui/test_hook.h) by tests/gui/latin_words.h's rule, for monkey/chinese_window_test.py.
+// app/gui/kit/test_hook.h) by tests/gui/latin_words.h's rule, for monkey/chinese_window_test.py.
 //
 // usage: attnviz_text_check FILE [WORDS...]
 //   FILE   lines "x<TAB>y<TAB>window<TAB>cut<TAB>text"

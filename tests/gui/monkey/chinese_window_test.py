@@ -4,7 +4,7 @@ Xvfb screen.
 
 1. Every step, every menu (each row hovered, so the submenus open) and the dialogs are
    drawn; the window records every run of text it draws (ATTNVIZ_TEST_TEXT, see
-   app/gui/test_hook.h), and none may hold an English word or a missing-glyph box (U+FFFD):
+   app/gui/kit/test_hook.h), and none may hold an English word or a missing-glyph box (U+FFFD):
    attnviz_text_check judges it by the rule of tests/gui/latin_words.h, the same as the
    headless test's (the code panel's words are code).
 2. A Chinese sentence entered into the sentence box gives the expected tokens (the layout
@@ -47,7 +47,7 @@ def catalogue(lang):
 
 
 class TextLog:
-    """The runs of text the window recorded: (x, y, window, cut, text), app/gui/test_hook.h."""
+    """The runs of text the window recorded: (x, y, window, cut, text), app/gui/kit/test_hook.h."""
 
     def __init__(self, path):
         self.path = path

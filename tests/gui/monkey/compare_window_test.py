@@ -5,7 +5,7 @@ Compare menu sets up A and B (and B's heads or steps change as the contrast says
 a cell of the A - B column gives the inspector all three values, and V turns it off.
 
 The window names the switch's and the menu's rectangles and its compare state in its
-layout report (ATTNVIZ_TEST_LAYOUT: "item" and "compare" lines, see app/gui/window/test_hook.h).
+layout report (ATTNVIZ_TEST_LAYOUT: "item" and "compare" lines, see app/gui/kit/test_hook.h).
 
 usage: compare_window_test.py <attnviz> [--quiet] [--screenshots DIR]
 """

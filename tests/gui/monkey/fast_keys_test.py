@@ -5,7 +5,7 @@ Issue 21, item 22: `xdotool key --delay 0 BackSpace BackSpace BackSpace BackSpac
 sentence box deleted two characters in 2 of 4 tries and one in 1 of 4 (X gives such
 presses one timestamp, and GLFW 3.3 drops a press no later than the key's previous one).
 Here the real window gets that burst five times, with Backspace and with Left + Delete,
-and the sentence box (read from the window's test report, app/gui/window/test_hook.h) must lose
+and the sentence box (read from the window's test report, app/gui/kit/test_hook.h) must lose
 exactly four characters each time.
 
 usage: fast_keys_test.py <attnviz> [--quiet]

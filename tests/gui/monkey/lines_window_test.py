@@ -5,7 +5,7 @@ pins it (it stays pinned when the mouse leaves), a click on it again lets it go,
 Ctrl+click on two queries selects both for their summed weights.
 
 The window reports the token pointed at and the one pinned in its layout report
-(ATTNVIZ_TEST_LAYOUT: the "lines" line, see app/gui/window/test_hook.h).
+(ATTNVIZ_TEST_LAYOUT: the "lines" line, see app/gui/kit/test_hook.h).
 
 usage: lines_window_test.py <attnviz> [--quiet]
 """

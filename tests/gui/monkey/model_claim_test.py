@@ -4,7 +4,7 @@ a head claim on the model card puts the sentence that shows the claim into the s
 and goes to the claim's layer, head and the attention weights, in one click.
 
 The window names the buttons' rectangles and the step, head and layer on screen in its
-layout report (ATTNVIZ_TEST_LAYOUT, "item" and "shown" lines, see app/gui/test_hook.h). The
+layout report (ATTNVIZ_TEST_LAYOUT, "item" and "shown" lines, see app/gui/kit/test_hook.h). The
 sentences are read from the model cards (assets/models/*.json, "shown_by"), in the
 language the window runs in.
 

@@ -6,7 +6,7 @@ word the model never saw, an empty sentence, and one longer than the model reads
 Issue 11: "an unknown word is shown as <unk> with a visible note, never a crash"; an empty
 sentence and one longer than the model's maximum length get a clear message. The window
 reports the messages it shows (ATTNVIZ_TEST_LAYOUT, "message ..." lines, see
-app/gui/window/test_hook.h); each step checks the right message appears and the window still draws.
+app/gui/kit/test_hook.h); each step checks the right message appears and the window still draws.
 
 usage: model_sentence_test.py <attnviz> [--quiet]
 """

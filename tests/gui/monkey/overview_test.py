@@ -5,7 +5,7 @@ on screen; the O key opens the overview again; Ctrl+click on two thumbnails adds
 
 The window names the View menu, its Overview item and every thumbnail ("overview.<layer>.
 <head>", "overview.mean") in its layout report (ATTNVIZ_TEST_LAYOUT, "item" lines), and the
-step, enlarged head and layer on screen ("shown"), see app/gui/window/test_hook.h.
+step, enlarged head and layer on screen ("shown"), see app/gui/kit/test_hook.h.
 
 usage: overview_test.py <attnviz> [--quiet]
 """

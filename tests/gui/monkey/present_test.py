@@ -7,7 +7,7 @@ goes to the next slide; B blanks the screen (a black screenshot) and any key bri
 N shows the speaker note over the canvas; D turns the pen on, a mouse drag draws a stroke and
 a Shift+drag an arrow, Ctrl+Z undoes one, the drawings stay with their slide when the
 presenter goes back and forth, and C clears them. The window's state is read from its test
-report (app/gui/window/test_hook.h, the "present ..." line written by entry.cpp).
+report (app/gui/kit/test_hook.h, the "present ..." line written by entry.cpp).
 
 usage: present_test.py <attnviz> [--lesson FILE] [--quiet] [--screenshot PNG]
 """
@@ -83,13 +83,15 @@ def key_and_wait(s, key, predicate, what, timeout=10.0):
 
 
 def notes_window(attnviz, lesson, log, screenshot):
-    """With a second screen the note goes to a window of its own (app/gui/window/notes_window.h);
-    ATTNVIZ_NOTES_WINDOW=1 opens it on Xvfb's single screen. It must appear, show text and
-    survive slide changes."""
+    """With a second screen the note goes to a window of its own (app/gui/window/notes_window.h)
+    once P makes the lesson a presentation; ATTNVIZ_NOTES_WINDOW=1 opens it on Xvfb's single
+    screen. It must appear, show text and survive slide changes."""
     s = xdriver.Session(attnviz, args=["--lesson", lesson], log=log)
     try:
         s.env["ATTNVIZ_NOTES_WINDOW"] = "1"
         s.start_app()
+        s.xdo("mousemove", "--window", s.window_id, 200, 200)
+        s.keys("p")  # the notes window opens once the lesson is presented full screen
         s.window_id = None
         for _ in range(50):
             found = subprocess.run(["xdotool", "search", "--name", "speaker notes"], env=s.env,

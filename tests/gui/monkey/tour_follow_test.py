@@ -13,7 +13,7 @@ it again from the cell's right-click menu.
 
 The window names its rectangles and the strip in its layout report (ATTNVIZ_TEST_LAYOUT:
 "item", "window", "tour_highlight <id> x y w h", "tour_bubble x y w h" and "follow <strip>"
-lines, see app/gui/window/test_hook.h).
+lines, see app/gui/kit/test_hook.h).
 
 usage: tour_follow_test.py <attnviz> [--quiet]
 """

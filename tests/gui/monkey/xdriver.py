@@ -3,7 +3,7 @@
 Used by typing_test.py, monkey.py and config_memory.py. Only the Python standard library,
 Xvfb, xdotool and ImageMagick's `import` are needed; no window manager.
 
-Widgets are found through the app's test-only layout report (app/gui/window/test_hook.h): with
+Widgets are found through the app's test-only layout report (app/gui/kit/test_hook.h): with
 ATTNVIZ_TEST_LAYOUT set, the window writes the rectangles of its ImGui windows, the
 keyboard-focused item, the hovered item and whether a text field is active. Text fields
 and sliders are reached with Tab (ImGui's tab stops are exactly the widgets that take

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "app/gui/state/app_state.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/gl/heatmap_cache.h"
 #include "app/gui/display/layout.h"
 #include "app/gui/display/weight_lines.h"

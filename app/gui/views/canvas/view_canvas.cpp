@@ -3,13 +3,14 @@
 //   (heatmap pieces: view_canvas_cells.cpp; axis labels: view_canvas_labels.cpp)
 //   draw_canvas          header line, split, result, sources, legend, strip, mouse
 #include "app/gui/views/canvas/view_canvas.h"
+#include "app/gui/views/canvas/view_canvas_cache.h"
 #include "app/gui/views/canvas/view_canvas_focus.h"
 #include "app/gui/views/canvas/view_canvas_follow.h"
 #include "app/gui/views/canvas/view_weight_lines.h"
 #include "app/gui/views/canvas/view_overview.h"
 #include "app/gui/views/canvas/view_canvas_notes.h"
 #include "app/gui/views/canvas/view_canvas_rotation.h"
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -92,7 +93,28 @@ CanvasSplit split_result(const Painter& p, const CanvasUi& ui, const Rect& body,
         const float cells_h = std::max(0.0f, body.h - p.style.header - p.style.col_header);
         wants_w = cells_h * static_cast<float>(pn.cols) / static_cast<float>(pn.rows) + p.style.row_gutter + beside_w;
     }
-    return split_canvas(body, body.w > 380.0f * p.f->scale ? source_count : 0, 24.0f * p.f->scale, result_panels, wants_w);
+    const int shown_sources = body.w > 380.0f * p.f->scale ? source_count : 0;
+    const float gap = 24.0f * p.f->scale;
+    if (enlarged || result_panels <= 1 || shown_sources == 0)
+        return split_canvas(body, shown_sources, gap, result_panels, wants_w);
+    // A grid of heads: the sources give up width (down to 25%, where their captions still fit) while that makes the heads
+    // cells larger, rather than leave the canvas's lower part empty (4 heads on 4:3).
+    const std::vector<int> visible = visible_panels(sd, ui);
+    const auto grid_cell = [&](const CanvasSplit& split) {
+        Rect area = split.result;
+        area.w -= beside_w;
+        const StepLayout lay = layout_step(Arrangement::Grid, sd.joined, panel_sizes(sd, visible), area, p.style);
+        return lay.panels.empty() ? 0.0f : std::min(lay.panels.front().cell_w, lay.panels.front().cell_h);
+    };
+    CanvasSplit best = split_canvas(body, shown_sources, gap, result_panels);
+    float best_cell = grid_cell(best);
+    for (int k = 1; k <= 8; ++k) {
+        const float sources_w = best.sources.w - (best.sources.w - body.w * 0.25f) * static_cast<float>(k) / 8.0f;
+        const CanvasSplit narrower = split_canvas(body, shown_sources, gap, result_panels, body.w - gap - sources_w);
+        const float cell = grid_cell(narrower);
+        if (cell > best_cell * 1.02f) best = narrower, best_cell = cell;
+    }
+    return best;
 }
 
 // The bands around the picture when the first `folded` of them (in kFoldOrder) fold away.
@@ -328,6 +350,144 @@ float hidden_note_height(const Painter& p, const CanvasUi& ui, const Rect& body,
 // The canvas's margin: less in presentation, where the screen is the picture's.
 float canvas_pad(const CanvasFrame& frame) { return (frame.presentation ? 6.0f : 12.0f) * frame.scale; }
 
+// The step's result: a projection as its matrix product (X, W^T, b, Y), anything else as
+// the result with its sources in a column beside it (and the chosen head's focus column).
+ResultDrawn draw_result_and_sources(const Painter& p, CanvasUi& ui, const Rect& body, const CanvasBands& bands) {
+    // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
+    // with its sources in a column beside it.
+    const CanvasFrame& frame = *p.f;
+    const StepDisplay& sd = p.display(frame.step);
+    const Step& step = p.step(frame.step);
+    const float s = frame.scale, focus_h = bands.focus_h;
+    ResultDrawn drawn;
+    // (Compare mode's bare columns draw the result alone: three products side by side are unreadable.)
+    if (step.kind != StepKind::Projection || frame.bare || !draw_product(p, ui, body, drawn)) {
+        const float column_w = focus_h > 0.0f ? focus_column_width(p, sd) : 0.0f;
+        const CanvasSplit split = split_result(p, ui, body, bands.sources, column_w);
+        Rect result_area = split.result;
+        result_area.w -= column_w;
+        drawn = draw_result(p, ui, result_area);
+        if (column_w > 0.0f && frame.progress >= 1.0f) {
+            // Beside the grid, level with the chosen head's rows.
+            const int head = ui.chosen_head();
+            float right = result_area.x;
+            for (const PanelPlace& place : drawn.layout.panels) right = std::max(right, place.rect.right());
+            for (size_t k = 0; k < drawn.visible.size() && k < drawn.layout.panels.size(); ++k) {
+                if (sd.panels[static_cast<size_t>(drawn.visible[k])].head != head) continue;
+                draw_focus_column(p, sd, head, drawn.layout.panels[k], right + 8.0f * s);
+            }
+        }
+        // The operands follow the chosen head; the animation's cursor or the hovered cell
+        // previews another one, and a pinned cell counts unless another head was chosen.
+        CellRef active = drawn.active;
+        const auto on_step = [&](const CellRef& ref) { return ref.valid() && ref.step == frame.step && frame.progress >= 1.0f; };
+        if (!active.valid() && on_step(ui.hovered)) active = ui.hovered;
+        if (!active.valid() && on_step(ui.pinned) && ui.pinned.panel < static_cast<int>(sd.panels.size()) &&
+            (ui.enlarged_head < 0 || sd.panels[static_cast<size_t>(ui.pinned.panel)].head == ui.enlarged_head))
+            active = ui.pinned;
+        if (split.sources.w > 0.0f) draw_sources(p, ui, split.sources, active);
+    }
+    return drawn;
+}
+
+// "Numbers hidden": on the caption's line when it has a spot, else on a line of its own
+// under the picture.
+void draw_numbers_hidden_note(const Painter& p, const TopLine& top, const ResultDrawn& drawn, const Rect& top_left, const Rect& body,
+                              float legend_h, float hidden_h) {
+    const CanvasFrame& frame = *p.f;
+    const float s = frame.scale;
+    ImVec2 at(drawn.layout.bounds.x, drawn.layout.bounds.bottom() + 2.0f * s);
+    if (top.has_hidden_spot) at = ImVec2(top_left.x + top.hidden_spot.x, top_left.y + top.hidden_spot.y);
+    else if (hidden_h > 0.0f) at = ImVec2(body.x, body.bottom() + legend_h - hidden_h + 2.0f * s);
+    // On its own line(s) it wraps to the canvas's width (a compare column is narrow).
+    const float width = top.has_hidden_spot ? FLT_MAX : body.w;
+    for (const std::string& line : wrap_notes(p, {text::tr("canvas.numbers_hidden")}, width)) {
+        p.text(frame.fonts.small, at, p.pal.dim_text, line);
+        at.y += p.small_size() + 2.0f;
+    }
+}
+
+// Pinned and hovered cells are outlined; while painting, the hovered outline covers what
+// a click would paint.
+void outline_pinned_and_hovered(const Painter& p, const CanvasUi& ui, const ResultDrawn& drawn, bool painting) {
+    const CanvasFrame& frame = *p.f;
+    for (const CellRef& ref : {ui.pinned, ui.hovered}) {
+        if (!ref.valid() || ref.step != frame.step || frame.progress < 1.0f) continue;
+        for (const ResultDrawn::Operand& o : drawn.operands)
+            if (o.part == ref.part && o.panel == ref.panel)
+                outline_rect(p, cell_rect(o.rect, o.rect.w / static_cast<float>(o.cols), o.rect.h / static_cast<float>(o.rows), ref.row, ref.col), 2.0f);
+        if (ref.part != CellRef::Part::Result) continue;
+        for (size_t k = 0; k < drawn.visible.size(); ++k) {
+            if (drawn.visible[k] != ref.panel) continue;
+            const PanelPlace& place = drawn.layout.panels[k];
+            Rect outline = cell_rect(place.rect, place.cell_w, place.cell_h, ref.row, ref.col);
+            if (ui.paint_mode && painting && ref == ui.hovered) {
+                // What a click would paint: with Shift the query row, with Ctrl or Alt the key column.
+                const ImGuiIO& io = ImGui::GetIO();
+                const PaintReach reach = paint_reach(io.KeyShift, io.KeyCtrl, io.KeyAlt);
+                if (reach == PaintReach::Row) outline = Rect{place.rect.x, outline.y, place.rect.w, outline.h};
+                if (reach == PaintReach::Column) outline = Rect{outline.x, place.rect.y, outline.w, place.rect.h};
+            }
+            outline_rect(p, outline, 2.0f);
+        }
+    }
+}
+
+// Mouse: hover shows a cell, click pins it (or paints it), clicking a head's title enlarges it.
+void handle_canvas_mouse(const Painter& p, CanvasUi& ui, const ResultDrawn& drawn, bool painting, CanvasRequests& requests) {
+    const CanvasFrame& frame = *p.f;
+    const StepDisplay& sd = p.display(frame.step);
+    ui.hovered = CellRef{};
+    if (!frame.interactive || !ImGui::IsWindowHovered()) return;
+    const ImVec2 m = ImGui::GetMousePos();
+    const CellHit hit = hit_test(drawn.layout, drawn.sizes, m.x, m.y);
+    if (hit.panel >= 0) {
+        const int panel = drawn.visible[static_cast<size_t>(hit.panel)];
+        ui.hovered = CellRef{frame.step, panel, hit.row, hit.col};
+        const int head = sd.panels[static_cast<size_t>(panel)].head;
+        if (ui.paint_mode && painting) {
+            // Painting: the click masks or unmasks (query row, key col); it pins nothing,
+            // and waits for the step's animation to end (the cells are then where they are drawn).
+            ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+            if (frame.progress >= 1.0f && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+                const ImGuiIO& io = ImGui::GetIO();
+                requests.paint = MaskPaint{hit.row, hit.col, paint_reach(io.KeyShift, io.KeyCtrl, io.KeyAlt)};
+            }
+            return;
+        }
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+            ui.pinned = ui.hovered;
+            if (head >= 0) ui.focus_head = head;  // a click chooses; hovering only previews
+        }
+        open_cell_menu(ui);
+        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && sd.arrangement == Arrangement::Grid) {
+            ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
+        }
+        return;
+    }
+    // A cell of X, W^T or b (projections): inspectable, and pinned by a click.
+    for (const ResultDrawn::Operand& o : drawn.operands) {
+        if (!o.rect.contains(m.x, m.y) || o.rows <= 0 || o.cols <= 0) continue;
+        const int row = std::clamp(static_cast<int>((m.y - o.rect.y) / o.rect.h * static_cast<float>(o.rows)), 0, o.rows - 1);
+        const int col = std::clamp(static_cast<int>((m.x - o.rect.x) / o.rect.w * static_cast<float>(o.cols)), 0, o.cols - 1);
+        ui.hovered = CellRef{frame.step, o.panel, row, col, o.part};
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.pinned = ui.hovered;
+        open_cell_menu(ui);
+        return;
+    }
+    // Click on a panel's header area (just above it) toggles enlargement.
+    if (sd.arrangement == Arrangement::Grid && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        for (size_t k = 0; k < drawn.layout.panels.size(); ++k) {
+            const Rect& r = drawn.layout.panels[k].rect;
+            const Rect head_area{r.x, r.y - p.style.header - p.style.col_header, r.w, p.style.header + p.style.col_header};
+            if (head_area.contains(m.x, m.y)) {
+                const int head = sd.panels[static_cast<size_t>(drawn.visible[k])].head;
+                ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
+            }
+        }
+    }
+}
+
 }  // namespace
 
 float canvas_result_cell(const CanvasFrame& frame, const CanvasUi& ui, const Rect& area) {
@@ -382,7 +542,6 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     p.dl->AddRectFilled(ImVec2(area.x, area.y), ImVec2(area.right(), area.bottom()), p.pal.background);
 
     const StepDisplay& sd = p.display(frame.step);
-    const Step& step = p.step(frame.step);
     const float pad = canvas_pad(frame);
     Rect body{area.x + pad, area.y + pad, area.w - 2 * pad, area.h - 2 * pad};
     const TopLine top = plan_top_line(p, ui, body);
@@ -413,76 +572,18 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     const Rect more_notes_area{body.x, notes_area.bottom(), body.w, more_notes_h};
     const Rect rotation_area{body.x, more_notes_area.bottom(), body.w, rotation_h};
 
-    // Projections read as a matrix product (X, W^T, b, Y); everything else as the result
-    // with its sources in a column beside it.
-    ResultDrawn drawn;
-    // (Compare mode's bare columns draw the result alone: three products side by side are unreadable.)
-    if (step.kind != StepKind::Projection || frame.bare || !draw_product(p, ui, body, drawn)) {
-        const float column_w = focus_h > 0.0f ? focus_column_width(p, sd) : 0.0f;
-        const CanvasSplit split = split_result(p, ui, body, bands.sources, column_w);
-        Rect result_area = split.result;
-        result_area.w -= column_w;
-        drawn = draw_result(p, ui, result_area);
-        if (column_w > 0.0f && frame.progress >= 1.0f) {
-            // Beside the grid, level with the chosen head's rows.
-            const int head = ui.chosen_head();
-            float right = result_area.x;
-            for (const PanelPlace& place : drawn.layout.panels) right = std::max(right, place.rect.right());
-            for (size_t k = 0; k < drawn.visible.size() && k < drawn.layout.panels.size(); ++k) {
-                if (sd.panels[static_cast<size_t>(drawn.visible[k])].head != head) continue;
-                draw_focus_column(p, sd, head, drawn.layout.panels[k], right + 8.0f * s);
-            }
-        }
-        // The operands follow the chosen head; the animation's cursor or the hovered cell
-        // previews another one, and a pinned cell counts unless another head was chosen.
-        CellRef active = drawn.active;
-        const auto on_step = [&](const CellRef& ref) { return ref.valid() && ref.step == frame.step && frame.progress >= 1.0f; };
-        if (!active.valid() && on_step(ui.hovered)) active = ui.hovered;
-        if (!active.valid() && on_step(ui.pinned) && ui.pinned.panel < static_cast<int>(sd.panels.size()) &&
-            (ui.enlarged_head < 0 || sd.panels[static_cast<size_t>(ui.pinned.panel)].head == ui.enlarged_head))
-            active = ui.pinned;
-        if (split.sources.w > 0.0f) draw_sources(p, ui, split.sources, active);
-    }
+    const ResultDrawn drawn = draw_result_and_sources(p, ui, body, bands);
 
     draw_painted_cells(p, drawn);
+    draw_new_cache_rows(p, drawn);  // k_cache / v_cache: the rows this step appended (view_canvas_cache.h)
     ui.placed = placed_matrices(frame, drawn);  // the pen's drawings follow them (view_annotations.h)
     // Numbers that do not fit are hidden for the whole step, and the canvas says so: on the
     // caption line when it has room, else under the picture.
     ui.result_cell = drawn.layout.panels.empty() ? 0.0f : std::min(drawn.layout.panels.front().cell_w, drawn.layout.panels.front().cell_h);
     ui.numbers_hidden = frame.show_values && !drawn.layout.panels.empty() && frame.progress >= 1.0f &&
                         cell_number_format(p, frame.step, drawn.layout.panels.front().cell_w, drawn.layout.panels.front().cell_h).decimals < 0;
-    if (ui.numbers_hidden) {
-        ImVec2 at(drawn.layout.bounds.x, drawn.layout.bounds.bottom() + 2.0f * s);
-        if (top.has_hidden_spot) at = ImVec2(top_left.x + top.hidden_spot.x, top_left.y + top.hidden_spot.y);
-        else if (hidden_h > 0.0f) at = ImVec2(body.x, body.bottom() + legend_h - hidden_h + 2.0f * s);
-        // On its own line(s) it wraps to the canvas's width (a compare column is narrow).
-        const float width = top.has_hidden_spot ? FLT_MAX : body.w;
-        for (const std::string& line : wrap_notes(p, {text::tr("canvas.numbers_hidden")}, width)) {
-            p.text(frame.fonts.small, at, p.pal.dim_text, line);
-            at.y += p.small_size() + 2.0f;
-        }
-    }
-    // Pinned and hovered cells are outlined.
-    for (const CellRef& ref : {ui.pinned, ui.hovered}) {
-        if (!ref.valid() || ref.step != frame.step || frame.progress < 1.0f) continue;
-        for (const ResultDrawn::Operand& o : drawn.operands)
-            if (o.part == ref.part && o.panel == ref.panel)
-                outline_rect(p, cell_rect(o.rect, o.rect.w / static_cast<float>(o.cols), o.rect.h / static_cast<float>(o.rows), ref.row, ref.col), 2.0f);
-        if (ref.part != CellRef::Part::Result) continue;
-        for (size_t k = 0; k < drawn.visible.size(); ++k) {
-            if (drawn.visible[k] != ref.panel) continue;
-            const PanelPlace& place = drawn.layout.panels[k];
-            Rect outline = cell_rect(place.rect, place.cell_w, place.cell_h, ref.row, ref.col);
-            if (ui.paint_mode && paint_h > 0.0f && ref == ui.hovered) {
-                // What a click would paint: with Shift the query row, with Ctrl or Alt the key column.
-                const ImGuiIO& io = ImGui::GetIO();
-                const PaintReach reach = paint_reach(io.KeyShift, io.KeyCtrl, io.KeyAlt);
-                if (reach == PaintReach::Row) outline = Rect{place.rect.x, outline.y, place.rect.w, outline.h};
-                if (reach == PaintReach::Column) outline = Rect{outline.x, place.rect.y, outline.w, place.rect.h};
-            }
-            outline_rect(p, outline, 2.0f);
-        }
-    }
+    if (ui.numbers_hidden) draw_numbers_hidden_note(p, top, drawn, top_left, body, legend_h, hidden_h);
+    outline_pinned_and_hovered(p, ui, drawn, paint_h > 0.0f);
     draw_follow_cells(p, ui, drawn);  // the followed cell's lineage (Follow)
 
     if (!frame.key_beside) {
@@ -500,56 +601,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     p.dl->PopClipRect();
     if (paint_h > 0.0f) requests.clear_paint = draw_paint_bar(p, ui, paint_area);
 
-    // Mouse: hover shows a cell, click pins it, clicking a head's title enlarges it.
-    ui.hovered = CellRef{};
-    if (!frame.interactive || !ImGui::IsWindowHovered()) return requests;
-    const ImVec2 m = ImGui::GetMousePos();
-    const CellHit hit = hit_test(drawn.layout, drawn.sizes, m.x, m.y);
-    if (hit.panel >= 0) {
-        const int panel = drawn.visible[static_cast<size_t>(hit.panel)];
-        ui.hovered = CellRef{frame.step, panel, hit.row, hit.col};
-        const int head = sd.panels[static_cast<size_t>(panel)].head;
-        if (ui.paint_mode && paint_h > 0.0f) {
-            // Painting: the click masks or unmasks (query row, key col); it pins nothing,
-            // and waits for the step's animation to end (the cells are then where they are drawn).
-            ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-            if (frame.progress >= 1.0f && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-                const ImGuiIO& io = ImGui::GetIO();
-                requests.paint = MaskPaint{hit.row, hit.col, paint_reach(io.KeyShift, io.KeyCtrl, io.KeyAlt)};
-            }
-            return requests;
-        }
-        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-            ui.pinned = ui.hovered;
-            if (head >= 0) ui.focus_head = head;  // a click chooses; hovering only previews
-        }
-        open_cell_menu(ui);
-        if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) && sd.arrangement == Arrangement::Grid) {
-            ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
-        }
-        return requests;
-    }
-    // A cell of X, W^T or b (projections): inspectable, and pinned by a click.
-    for (const ResultDrawn::Operand& o : drawn.operands) {
-        if (!o.rect.contains(m.x, m.y) || o.rows <= 0 || o.cols <= 0) continue;
-        const int row = std::clamp(static_cast<int>((m.y - o.rect.y) / o.rect.h * static_cast<float>(o.rows)), 0, o.rows - 1);
-        const int col = std::clamp(static_cast<int>((m.x - o.rect.x) / o.rect.w * static_cast<float>(o.cols)), 0, o.cols - 1);
-        ui.hovered = CellRef{frame.step, o.panel, row, col, o.part};
-        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.pinned = ui.hovered;
-        open_cell_menu(ui);
-        return requests;
-    }
-    // Click on a panel's header area (just above it) toggles enlargement.
-    if (sd.arrangement == Arrangement::Grid && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-        for (size_t k = 0; k < drawn.layout.panels.size(); ++k) {
-            const Rect& r = drawn.layout.panels[k].rect;
-            const Rect head_area{r.x, r.y - p.style.header - p.style.col_header, r.w, p.style.header + p.style.col_header};
-            if (head_area.contains(m.x, m.y)) {
-                const int head = sd.panels[static_cast<size_t>(drawn.visible[k])].head;
-                ui.enlarged_head = ui.enlarged_head >= 0 ? -1 : head;
-            }
-        }
-    }
+    handle_canvas_mouse(p, ui, drawn, paint_h > 0.0f, requests);
     return requests;
 }
 

@@ -74,54 +74,50 @@ RasterStop draw_raster_panel(const Painter& p, const CanvasUi& ui, const StepDis
     return RasterStop{rs.full_rows, rs.partial_cols};
 }
 
-ResultDrawn draw_result(const Painter& p, CanvasUi& ui, const Rect& area) {
-    ResultDrawn out;
+namespace {
+
+// Views, transposes, slices and concatenation: the source's panels travel to their new
+// places. False when this step's panels do not all come from the source's.
+bool draw_travelling_panels(const Painter& p, const StepDisplay& from, const Rect& area, ResultDrawn& out) {
     const int step = p.f->step;
     const StepDisplay& sd = p.display(step);
-    out.visible = visible_panels(sd, ui);
-    out.sizes = panel_sizes(sd, out.visible);
-    const Arrangement arrangement = shown_arrangement(sd, out.visible);
-    const bool grid = arrangement == Arrangement::Grid;
-    out.layout = layout_step(arrangement, sd.joined, out.sizes, area, p.style);
-    if (out.layout.panels.size() != out.visible.size()) {  // no room at all (tiny window)
-        out.visible.clear();
-        out.sizes.clear();
-        out.layout.panels.clear();
-        return out;
+    const bool grid = shown_arrangement(sd, out.visible) == Arrangement::Grid;
+    const float t = ease(p.f->progress);
+    const std::vector<int> src = morph_sources(p, sd, from);
+    if (std::all_of(src.begin(), src.end(), [](int i) { return i >= 0; })) {
+        std::vector<int> all_from(from.panels.size());
+        for (size_t i = 0; i < all_from.size(); ++i) all_from[i] = static_cast<int>(i);
+        const StepLayout before = layout_step(from.arrangement, from.joined, panel_sizes(from, all_from), area, p.style);
+        if (before.panels.size() != from.panels.size()) return true;
+        // Panels of the source that are not part of this step (the rest of a fused QKV) fade away.
+        for (size_t j = 0; j < from.panels.size(); ++j) {
+            if (std::find(src.begin(), src.end(), static_cast<int>(j)) != src.end()) continue;
+            draw_heatmap(p, sd.from_step, static_cast<int>(j), before.panels[j].rect, 1.0f - t);
+        }
+        for (size_t k = 0; k < out.visible.size(); ++k) {
+            const int panel = out.visible[k];
+            PanelPlace& place = out.layout.panels[k];
+            place.rect = lerp_rect(before.panels[static_cast<size_t>(src[k])].rect, place.rect, t);
+            place.cell_w = place.rect.w / static_cast<float>(out.sizes[k].second);
+            place.cell_h = place.rect.h / static_cast<float>(out.sizes[k].first);
+            draw_heatmap(p, step, panel, place.rect);
+            decorate(p, sd, panel, place, static_cast<int>(k), out.layout.grid_cols, grid && t > 0.5f, 1.0f);
+            draw_cell_values(p, step, panel, place.rect, place.cell_w, place.cell_h, 1 << 30, 0, 1.0f);
+        }
+        return true;
     }
+    return false;
+}
+
+// Everything else: the values appear in the final layout, raster by raster, row by row or
+// fading in, as the step's motion says.
+void draw_filling_panels(const Painter& p, CanvasUi& ui, const StepDisplay* from, ResultDrawn& out) {
+    const int step = p.f->step;
+    const StepDisplay& sd = p.display(step);
+    const bool grid = shown_arrangement(sd, out.visible) == Arrangement::Grid;
     const StepMotion motion = motion_for(p.step(step).kind);
     const float progress = p.f->progress;
     const float t = ease(progress);
-    const StepDisplay* from = sd.from_step >= 0 ? &p.display(sd.from_step) : nullptr;
-
-    // ---- Views, transposes, slices, concatenation: the panels travel.
-    if (motion.morph_layout && from && out.visible.size() == sd.panels.size() && progress < 1.0f) {
-        const std::vector<int> src = morph_sources(p, sd, *from);
-        if (std::all_of(src.begin(), src.end(), [](int i) { return i >= 0; })) {
-            std::vector<int> all_from(from->panels.size());
-            for (size_t i = 0; i < all_from.size(); ++i) all_from[i] = static_cast<int>(i);
-            const StepLayout before = layout_step(from->arrangement, from->joined, panel_sizes(*from, all_from), area, p.style);
-            if (before.panels.size() != from->panels.size()) return out;
-            // Panels of the source that are not part of this step (the rest of a fused QKV) fade away.
-            for (size_t j = 0; j < from->panels.size(); ++j) {
-                if (std::find(src.begin(), src.end(), static_cast<int>(j)) != src.end()) continue;
-                draw_heatmap(p, sd.from_step, static_cast<int>(j), before.panels[j].rect, 1.0f - t);
-            }
-            for (size_t k = 0; k < out.visible.size(); ++k) {
-                const int panel = out.visible[k];
-                PanelPlace& place = out.layout.panels[k];
-                place.rect = lerp_rect(before.panels[static_cast<size_t>(src[k])].rect, place.rect, t);
-                place.cell_w = place.rect.w / static_cast<float>(out.sizes[k].second);
-                place.cell_h = place.rect.h / static_cast<float>(out.sizes[k].first);
-                draw_heatmap(p, step, panel, place.rect);
-                decorate(p, sd, panel, place, static_cast<int>(k), out.layout.grid_cols, grid && t > 0.5f, 1.0f);
-                draw_cell_values(p, step, panel, place.rect, place.cell_w, place.cell_h, 1 << 30, 0, 1.0f);
-            }
-            return out;
-        }
-    }
-
-    // ---- Everything else: the values appear in the final layout.
     const bool same_panels = from && from->panels.size() == sd.panels.size();
     for (size_t k = 0; k < out.visible.size(); ++k) {
         const int panel = out.visible[k];
@@ -169,12 +165,88 @@ ResultDrawn draw_result(const Painter& p, CanvasUi& ui, const Rect& area) {
         decorate(p, sd, panel, place, static_cast<int>(k), out.layout.grid_cols, grid, 1.0f);
         draw_cell_values(p, step, panel, r, place.cell_w, place.cell_h, stop_row, stop_col, values_alpha);
     }
+}
+
+// A source's title over its panels: its name, the head it gives, its shape, as many pieces
+// a line as fit the column. Returns the title's height.
+float draw_source_title(const Painter& p, int index, int source_head, bool per_head, const std::vector<int>& shown, const Rect& slot) {
+    const StepDisplay& ssd = p.display(index);
+    const StepId source_id = p.step(index).id;
+    const Panel& first = ssd.panels[static_cast<size_t>(shown.front())];
+    std::vector<std::string> pieces{p.step(index).name()};
+    if (per_head) pieces.push_back("· " + step_head_label(p.f->trace->config, source_id, source_head, false));
+    pieces.push_back(format_shape({first.rows, per_head ? first.cols : static_cast<int64_t>(first.cols * shown.size())},
+                                  {ssd.row_name, ssd.col_name}));
+    // As many pieces per line as fit the column (never across the result beside it).
+    std::vector<std::string> lines;
+    for (const std::string& piece : pieces) {
+        if (!lines.empty() && p.measure(p.f->fonts.small, lines.back() + " " + piece).x <= slot.w) lines.back() += " " + piece;
+        else
+            for (std::string& part : wrap_notes(p, {piece}, slot.w)) lines.push_back(std::move(part));  // a piece wider than the column wraps
+    }
+    const uint32_t title_color = per_head ? pack_rgba(with_contrast(step_head_color(p.f->trace->config, source_id, source_head), p.pal.background_rgb, 4.5f)) : p.pal.dim_text;
+    // (The clip starts a little left of the text: a glyph's bearing may reach left of its pen.)
+    p.dl->PushClipRect(ImVec2(slot.x - 2.0f, slot.y), ImVec2(slot.right(), slot.bottom()), true);
+    for (size_t l = 0; l < lines.size(); ++l) {
+        p.text(p.f->fonts.small, ImVec2(slot.x, slot.y + static_cast<float>(l) * (p.small_size() + 2.0f)), title_color, lines[l]);
+    }
+    p.dl->PopClipRect();
+    return static_cast<float>(lines.size()) * (p.small_size() + 2.0f) + 2.0f * p.f->scale;
+}
+
+// What feeds the active cell (i, j) in source `si`: rows for products, the cell itself for
+// element-wise steps.
+void outline_feeding_cells(const Painter& p, StepKind kind, int si, const Panel& first, const StepLayout& lay, const CellRef& active) {
+    const Rect& a = lay.panels.front().rect;
+    const Rect& b = lay.panels.back().rect;
+    const float cw = lay.panels.front().cell_w, ch = lay.panels.front().cell_h;
+    const int i = active.row, j = active.col;
+    auto row_rect = [&](int row) { return Rect{a.x, a.y + ch * static_cast<float>(row), b.right() - a.x, ch}; };
+    if (kind == StepKind::Scores) {
+        const int row = si == 0 ? i : j;
+        if (row < first.rows) outline_rect(p, row_rect(row), 2.0f);
+    } else if (kind == StepKind::WeightedSum) {
+        if (si == 0 && i < first.rows) outline_rect(p, row_rect(i), 2.0f);
+        if (si == 1 && j < first.cols) outline_rect(p, Rect{a.x + cw * static_cast<float>(j), a.y, cw, a.h}, 2.0f);
+    } else if (kind == StepKind::Projection || kind == StepKind::Softmax) {
+        if (i < first.rows) outline_rect(p, row_rect(i), 2.0f);
+    } else if (i < first.rows && j < first.cols && lay.panels.size() == 1) {
+        outline_rect(p, cell_rect(a, cw, ch, i, j), 2.0f);
+    }
+}
+
+}  // namespace
+
+ResultDrawn draw_result(const Painter& p, CanvasUi& ui, const Rect& area) {
+    ResultDrawn out;
+    const int step = p.f->step;
+    const StepDisplay& sd = p.display(step);
+    out.visible = visible_panels(sd, ui);
+    out.sizes = panel_sizes(sd, out.visible);
+    const Arrangement arrangement = shown_arrangement(sd, out.visible);
+    out.layout = layout_step(arrangement, sd.joined, out.sizes, area, p.style);
+    if (out.layout.panels.size() != out.visible.size()) {  // no room at all (tiny window)
+        out.visible.clear();
+        out.sizes.clear();
+        out.layout.panels.clear();
+        return out;
+    }
+    const StepMotion motion = motion_for(p.step(step).kind);
+    const float progress = p.f->progress;
+    const StepDisplay* from = sd.from_step >= 0 ? &p.display(sd.from_step) : nullptr;
+
+    // ---- Views, transposes, slices, concatenation: the panels travel.
+    if (motion.morph_layout && from && out.visible.size() == sd.panels.size() && progress < 1.0f &&
+        draw_travelling_panels(p, *from, area, out))
+        return out;
+
+    // ---- Everything else: the values appear in the final layout.
+    draw_filling_panels(p, ui, from, out);
     return out;
 }
 
 void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const CellRef& active) {
     const Step& step = p.step(p.f->step);
-    const StepKind kind = step.kind;
     const int n = static_cast<int>(step.sources.size());
     if (n == 0) return;
     const StepDisplay& sd = p.display(p.f->step);
@@ -198,25 +270,7 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
         if (shown.empty()) continue;
         const Rect slot{area.x, area.y + slot_h * static_cast<float>(si), area.w, slot_h - 8.0f * p.f->scale};
         const Panel& first = ssd.panels[static_cast<size_t>(shown.front())];
-        std::vector<std::string> pieces{p.step(index).name()};
-        if (per_head) pieces.push_back("· " + step_head_label(p.f->trace->config, source_id, source_head, false));
-        pieces.push_back(format_shape({first.rows, per_head ? first.cols : static_cast<int64_t>(first.cols * shown.size())},
-                                      {ssd.row_name, ssd.col_name}));
-        // As many pieces per line as fit the column (never across the result beside it).
-        std::vector<std::string> lines;
-        for (const std::string& piece : pieces) {
-            if (!lines.empty() && p.measure(p.f->fonts.small, lines.back() + " " + piece).x <= slot.w) lines.back() += " " + piece;
-            else
-                for (std::string& part : wrap_notes(p, {piece}, slot.w)) lines.push_back(std::move(part));  // a piece wider than the column wraps
-        }
-        const uint32_t title_color = per_head ? pack_rgba(with_contrast(step_head_color(p.f->trace->config, source_id, source_head), p.pal.background_rgb, 4.5f)) : p.pal.dim_text;
-        // (The clip starts a little left of the text: a glyph's bearing may reach left of its pen.)
-        p.dl->PushClipRect(ImVec2(slot.x - 2.0f, slot.y), ImVec2(slot.right(), slot.bottom()), true);
-        for (size_t l = 0; l < lines.size(); ++l) {
-            p.text(p.f->fonts.small, ImVec2(slot.x, slot.y + static_cast<float>(l) * (p.small_size() + 2.0f)), title_color, lines[l]);
-        }
-        p.dl->PopClipRect();
-        const float title_h = static_cast<float>(lines.size()) * (p.small_size() + 2.0f) + 2.0f * p.f->scale;
+        const float title_h = draw_source_title(p, index, source_head, per_head, shown, slot);
         const Rect inner{slot.x, slot.y + title_h, slot.w, slot.h - title_h};
         // No room for the cells and their labels (three operands in a short column): the
         // title alone, rather than labels drawn over each other around a panel of no height.
@@ -235,23 +289,7 @@ void draw_sources(const Painter& p, const CanvasUi& ui, const Rect& area, const 
         }
         outline_lineage(p, ui, index, shown, lay.panels);  // a followed cell's sources (view_canvas_follow.h)
         if (!active.valid() || lay.panels.empty()) continue;
-        // What feeds the active cell (i, j): rows for products, the cell itself for element-wise steps.
-        const Rect& a = lay.panels.front().rect;
-        const Rect& b = lay.panels.back().rect;
-        const float cw = lay.panels.front().cell_w, ch = lay.panels.front().cell_h;
-        const int i = active.row, j = active.col;
-        auto row_rect = [&](int row) { return Rect{a.x, a.y + ch * static_cast<float>(row), b.right() - a.x, ch}; };
-        if (kind == StepKind::Scores) {
-            const int row = si == 0 ? i : j;
-            if (row < first.rows) outline_rect(p, row_rect(row), 2.0f);
-        } else if (kind == StepKind::WeightedSum) {
-            if (si == 0 && i < first.rows) outline_rect(p, row_rect(i), 2.0f);
-            if (si == 1 && j < first.cols) outline_rect(p, Rect{a.x + cw * static_cast<float>(j), a.y, cw, a.h}, 2.0f);
-        } else if (kind == StepKind::Projection || kind == StepKind::Softmax) {
-            if (i < first.rows) outline_rect(p, row_rect(i), 2.0f);
-        } else if (i < first.rows && j < first.cols && shown.size() == 1) {
-            outline_rect(p, cell_rect(a, cw, ch, i, j), 2.0f);
-        }
+        outline_feeding_cells(p, step.kind, si, first, lay, active);
     }
 }
 

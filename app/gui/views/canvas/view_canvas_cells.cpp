@@ -182,9 +182,16 @@ NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float 
     if (p.f->model->signed_difference) out.difference = sd.vmax < 0.01f;
     const bool whole = out.difference || sd.colormap == ColormapKind::Neutral;
     // Fewer decimals first, then smaller type (down to 60% of the labels' size), and only
-    // then colours alone.
-    const float largest = p.small_size(), smallest = std::max(8.0f, largest * 0.6f);
-    for (float font = largest; font >= smallest - 0.01f; font -= std::max(1.0f, largest * 0.1f)) {
+    // then colours alone. In presentation the numbers are read from the back of a room:
+    // they start as large as 40% of the cell's height in digits (a digit is about 0.73 of
+    // the type's size), at most twice the body text, and shrink only as far as the cell's
+    // width needs, a pixel at a time.
+    float largest = p.small_size();
+    const float body = p.f->fonts.regular ? p.f->fonts.regular->FontSize : p.font_size();  // the explanation's type
+    if (p.f->presentation) largest = std::max(largest, std::min(cell_h * 0.4f / 0.73f, 2.0f * body));
+    const float smallest = std::max(8.0f, p.small_size() * 0.6f);
+    const float step_px = p.f->presentation ? 1.0f : std::max(1.0f, largest * 0.1f);
+    for (float font = largest; font >= smallest - 0.01f; font -= step_px) {
         if (cell_h < font + 1.0f) continue;
         // Digits are the widest characters; sign and point are narrower, so this never overflows.
         const int max_chars = static_cast<int>((cell_w - 2.0f) / measure_at(p, font, "0").x);

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "app/gui/display/format.h"
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

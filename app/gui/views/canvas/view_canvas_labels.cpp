@@ -21,15 +21,21 @@
 
 namespace attn::gui {
 
-// Text at any size (ImGui scales the glyphs of the font it has); shared with the cells.
+// The font text of `size` pixels is drawn from: ImGui scales the glyphs of the font it
+// has, so presentation's large numbers come from the large font's glyphs, which stay sharp.
+static ImFont* font_for(const Painter& p, float size) {
+    ImFont* small = p.f->fonts.small ? p.f->fonts.small : ImGui::GetFont();
+    ImFont* large = p.f->fonts.large;
+    return large && size > small->FontSize * 1.4f ? large : small;
+}
+
+// Text at any size; shared with the cells.
 ImVec2 measure_at(const Painter& p, float size, const std::string& s) {
-    ImFont* font = p.f->fonts.small ? p.f->fonts.small : ImGui::GetFont();
-    return font->CalcTextSizeA(size, FLT_MAX, 0.0f, s.c_str(), s.c_str() + s.size());
+    return font_for(p, size)->CalcTextSizeA(size, FLT_MAX, 0.0f, s.c_str(), s.c_str() + s.size());
 }
 
 void text_at(const Painter& p, float size, ImVec2 pos, uint32_t color, const std::string& s) {
-    ImFont* font = p.f->fonts.small ? p.f->fonts.small : ImGui::GetFont();
-    p.dl->AddText(font, size, pos, color, s.c_str(), s.c_str() + s.size());
+    p.dl->AddText(font_for(p, size), size, pos, color, s.c_str(), s.c_str() + s.size());
 }
 
 void text_standing(const Painter& p, float size, ImVec2 origin, uint32_t color, const std::string& s) {

@@ -5,7 +5,7 @@
 #include "app/gui/display/format.h"
 #include "app/gui/display/head_groups.h"
 #include "app/text/languages.h"
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 
 namespace attn::gui {
 namespace {

@@ -2,14 +2,14 @@
 
 #include <imgui.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/display/head_groups.h"
 #include "app/gui/views/canvas/view_canvas.h"
 #include "app/gui/views/canvas/view_canvas_follow.h"
@@ -87,6 +87,59 @@ Actions overview_requests(const Results& results, const Session& session, const 
     if (ui.canvas.overview && !results.overview && !ctx.offscreen && !ctx.computing && results.compute_error.empty())
         out.config_changed = true;
     return out;
+}
+
+// The head selector of small multiples, top right (the canvas keeps that corner free);
+// each head in its own colour.
+void draw_head_selector(const Results& results, const StepDisplay& sd, int step, UiState& ui) {
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const float s = ImGui::GetFontSize();
+    ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 8.0f, pos.y + s * 0.5f));
+    ImGui::SetNextItemWidth(s * 7.5f);
+    const std::string preview = ui.canvas.enlarged_head < 0 ? tr("canvas.all_heads")
+                                                            : trf("canvas.head", {{"head", ui.canvas.enlarged_head}});
+    if (ImGui::BeginCombo("##heads", preview.c_str())) {
+        if (ImGui::Selectable(label("canvas.all_heads"), ui.canvas.enlarged_head < 0)) ui.canvas.enlarged_head = -1;
+        for (size_t i = 0; i < sd.panels.size(); ++i) {
+            const int head = sd.panels[i].head;
+            const std::string head_label = trf("canvas.head", {{"head", head}}) + "###head" + std::to_string(head);
+            // Each entry in its head's colour, readable on the popup's background.
+            const Rgb bg{ImGui::GetStyle().Colors[ImGuiCol_PopupBg].x, ImGui::GetStyle().Colors[ImGuiCol_PopupBg].y,
+                         ImGui::GetStyle().Colors[ImGuiCol_PopupBg].z};
+            ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(step_head_color(results.trace->config, results.trace->steps[static_cast<size_t>(step)].id, head), bg, 4.5f)));
+            if (ImGui::Selectable(head_label.c_str(), ui.canvas.enlarged_head == head)) ui.canvas.enlarged_head = head;
+            ImGui::PopStyleColor();
+        }
+        ImGui::EndCombo();
+    }
+}
+
+// Why the trace could not be computed, at the bottom of the canvas.
+void draw_compute_error(const Results& results, const Session& session, bool light_theme) {
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const float s = ImGui::GetFontSize();
+    // At the bottom, on the panel's own colour: it must read over the storage strip
+    // or heatmaps under it, whatever its length in the language in use.
+    // With files in use the cause is usually one of them: say how to drop them.
+    const io::ProblemSources& files = session.sources;
+    const bool has_files = !files.weights_path.empty() || !files.query_path.empty() || !files.key_path.empty() ||
+                           !files.value_path.empty() || !files.mask_path.empty();
+    const std::string failed = trf(has_files ? "canvas.compute_failed_files" : "canvas.compute_failed",
+                                   {{"error", text::render(results.compute_error)}, {"button", tr("controls.files.forget")}});
+    const float wrap = size.x - 2.0f * s;
+    const float text_h = ImGui::CalcTextSize(failed.c_str(), nullptr, false, wrap).y;
+    const ImVec2 top(pos.x + s, pos.y + size.y - text_h - s * 0.6f);
+    ImVec4 backdrop = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    backdrop.w = 1.0f;
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(top.x - s * 0.4f, top.y - s * 0.3f),
+                                              ImVec2(top.x + wrap + s * 0.4f, top.y + text_h + s * 0.3f),
+                                              ImGui::ColorConvertFloat4ToU32(backdrop));
+    ImGui::SetCursorScreenPos(top);
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).error));
+    ImGui::PushTextWrapPos(size.x - s);
+    text_wrapped(failed.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
 }
 
 }  // namespace
@@ -179,50 +232,8 @@ Actions draw_canvas_panel(const Results& results, const Session& session, UiStat
     out |= overview_requests(results, session, ui, ctx, requests);
 
     if (decorations) {
-        if (head_selector) {
-            ImGui::SetCursorScreenPos(ImVec2(pos.x + size.x - s * 8.0f, pos.y + s * 0.5f));
-            ImGui::SetNextItemWidth(s * 7.5f);
-            const std::string preview = ui.canvas.enlarged_head < 0 ? tr("canvas.all_heads")
-                                                                    : trf("canvas.head", {{"head", ui.canvas.enlarged_head}});
-            if (ImGui::BeginCombo("##heads", preview.c_str())) {
-                if (ImGui::Selectable(label("canvas.all_heads"), ui.canvas.enlarged_head < 0)) ui.canvas.enlarged_head = -1;
-                for (size_t i = 0; i < sd.panels.size(); ++i) {
-                    const int head = sd.panels[i].head;
-                    const std::string head_label = trf("canvas.head", {{"head", head}}) + "###head" + std::to_string(head);
-                    // Each entry in its head's colour, readable on the popup's background.
-                    const Rgb bg{ImGui::GetStyle().Colors[ImGuiCol_PopupBg].x, ImGui::GetStyle().Colors[ImGuiCol_PopupBg].y,
-                                 ImGui::GetStyle().Colors[ImGuiCol_PopupBg].z};
-                    ImGui::PushStyleColor(ImGuiCol_Text, pack_rgba(with_contrast(step_head_color(results.trace->config, results.trace->steps[static_cast<size_t>(frame.step)].id, head), bg, 4.5f)));
-                    if (ImGui::Selectable(head_label.c_str(), ui.canvas.enlarged_head == head)) ui.canvas.enlarged_head = head;
-                    ImGui::PopStyleColor();
-                }
-                ImGui::EndCombo();
-            }
-        }
-        if (!results.compute_error.empty()) {
-            // At the bottom, on the panel's own colour: it must read over the storage strip
-            // or heatmaps under it, whatever its length in the language in use.
-            // With files in use the cause is usually one of them: say how to drop them.
-            const io::ProblemSources& files = session.sources;
-            const bool has_files = !files.weights_path.empty() || !files.query_path.empty() || !files.key_path.empty() ||
-                                   !files.value_path.empty() || !files.mask_path.empty();
-            const std::string failed = trf(has_files ? "canvas.compute_failed_files" : "canvas.compute_failed",
-                                           {{"error", text::render(results.compute_error)}, {"button", tr("controls.files.forget")}});
-            const float wrap = size.x - 2.0f * s;
-            const float text_h = ImGui::CalcTextSize(failed.c_str(), nullptr, false, wrap).y;
-            const ImVec2 top(pos.x + s, pos.y + size.y - text_h - s * 0.6f);
-            ImVec4 backdrop = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-            backdrop.w = 1.0f;
-            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(top.x - s * 0.4f, top.y - s * 0.3f),
-                                                      ImVec2(top.x + wrap + s * 0.4f, top.y + text_h + s * 0.3f),
-                                                      ImGui::ColorConvertFloat4ToU32(backdrop));
-            ImGui::SetCursorScreenPos(top);
-            ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(settings.light_theme).error));
-            ImGui::PushTextWrapPos(size.x - s);
-            text_wrapped(failed.c_str());
-            ImGui::PopTextWrapPos();
-            ImGui::PopStyleColor();
-        }
+        if (head_selector) draw_head_selector(results, sd, frame.step, ui);
+        if (!results.compute_error.empty()) draw_compute_error(results, session, settings.light_theme);
         if (ctx.computing) {
             const int phase = static_cast<int>(ctx.now * 4.0) % 4;  // 0 to 3 dots, four times a second
             const std::string busy = tr("canvas.computing") + std::string(static_cast<size_t>(phase), '.');

@@ -4,7 +4,7 @@
 
 #include "app/gui/state/actions.h"
 #include "app/gui/state/app_state.h"
-#include "app/gui/window/frame_context.h"
+#include "app/gui/views/frame_context.h"
 #include "app/gui/display/layout.h"
 #include "app/gui/state/results.h"
 #include "app/gui/state/session.h"

@@ -88,36 +88,17 @@ void text_right(const Painter& p, ImFont* font, float x, float y, uint32_t color
     p.text(font, ImVec2(x - p.measure(font, s).x, y), color, s);
 }
 
-}  // namespace
+// Where X's labels left room for the titles beside W^T: X's feature name, the right edge
+// of the "+ b" label and its line.
+struct InputLabels {
+    std::string in_name;
+    float bias_right = 0.0f;
+    float bias_y = 0.0f;
+};
 
-// ------------------------------------------------------------ draw_product
-bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, ResultDrawn& out) {
-    const int step = p.f->step;
-    const StepDisplay& sd = p.display(step);
-    if (sd.panels.empty() || sd.weight_panels.size() != sd.panels.size()) return false;
-    const ProjectionWeights pw = projection_weights(*p.f->trace, step);
-    if (!pw.valid()) return false;
+// X: the source's panels side by side (one for the input, head groups for concat), and its title.
+InputLabels draw_product_input(const Painter& p, const ProjectionWeights& pw, const ProductLayout& pl, int rows) {
     const StepDisplay& xs = p.display(pw.source_step);
-    const int head_dim = std::max(1, p.f->model->head_dim);
-
-    ResultDrawn r;
-    r.visible = visible_panels(sd, ui);
-    r.sizes = panel_sizes(sd, r.visible);
-    std::vector<int> group_cols;
-    for (const auto& s : r.sizes) group_cols.push_back(s.second);
-    const int rows = r.sizes.front().first;
-    const ProductLayout pl = layout_product(rows, pw.in, group_cols, sd.joined ? 0.0f : p.style.group_gap,
-                                            pw.has_bias(), area, p.style);
-    if (!pl.ok || pl.y.size() != r.visible.size()) return false;
-    r.layout.panels = pl.y;
-    r.operands.push_back({CellRef::Part::Input, r.visible.front(), pl.x, rows, pw.in});
-    for (size_t k = 0; k < r.visible.size(); ++k) {
-        r.operands.push_back({CellRef::Part::Weight, r.visible[k], pl.w[k], pw.in, group_cols[k]});
-        if (k < pl.b.size()) r.operands.push_back({CellRef::Part::Bias, r.visible[k], pl.b[k], 1, group_cols[k]});
-    }
-    r.layout.bounds = area;
-
-    // ---- X: the source's panels side by side (one for the input, head groups for concat).
     float x = pl.x.x;
     int first_col = 0;
     for (size_t k = 0; k < xs.panels.size(); ++k) {
@@ -156,11 +137,21 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
         break;
     }
 
-    // ---- W^T and b above the result, cut into the result's column groups.
+    return {in_name, bias_right, bias_y};
+}
+
+// W^T and b above the result, cut into the result's column groups, with their titles.
+void draw_product_weights(const Painter& p, const ProjectionWeights& pw, const ProductLayout& pl, const std::vector<int>& visible,
+                          const Rect& area, const InputLabels& x_labels) {
+    const int step = p.f->step;
+    const StepDisplay& sd = p.display(step);
+    const int head_dim = std::max(1, p.f->model->head_dim);
+    const std::string& in_name = x_labels.in_name;
+    const float bias_right = x_labels.bias_right, bias_y = x_labels.bias_y;
     const Step& st = p.step(step);
     const std::string out_name = st.tensor.dim_names().back();
-    for (size_t k = 0; k < r.visible.size(); ++k) {
-        const int panel = r.visible[k];
+    for (size_t k = 0; k < visible.size(); ++k) {
+        const int panel = visible[k];
         const Panel& pn = sd.panels[static_cast<size_t>(panel)];
         const int f0 = panel_first_feature(sd, pn, head_dim);
         const Rect& wr = pl.w[k];
@@ -205,8 +196,13 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
         text::trf("canvas.product.colours", {{"min", format_value(sd.weight_vmin)}, {"max", format_value(sd.weight_vmax)}}));
 
     if (!pl.b.empty()) text_right(p, p.f->fonts.small, bias_right, bias_y, p.pal.text, "+ " + pw.b_name);
+}
 
-    // ---- Y: fills in reading order (each cell is one row of X times one column of W^T).
+// Y: fills in reading order (each cell is one row of X times one column of W^T).
+void draw_product_result(const Painter& p, const CanvasUi& ui, const ProductLayout& pl, ResultDrawn& r) {
+    const int step = p.f->step;
+    const StepDisplay& sd = p.display(step);
+    const Step& st = p.step(step);
     const StepMotion motion = motion_for(st.kind);
     const float progress = p.f->progress;
     for (size_t k = 0; k < r.visible.size(); ++k) {
@@ -225,8 +221,12 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
         p.dl->AddRect(ImVec2(place.rect.x - 1, place.rect.y - 1), ImVec2(place.rect.right() + 1, place.rect.bottom() + 1), frame);
         draw_cell_values(p, step, panel, place.rect, place.cell_w, place.cell_h, stop_row, stop_col, 1.0f);
     }
+}
 
-    // ---- What makes the active cell (i, o): row i of X, column o of W^T, b[o].
+// What makes the active cell (i, o): row i of X, column o of W^T, b[o], outlined.
+void outline_active_product(const Painter& p, const CanvasUi& ui, const ProductLayout& pl, const ResultDrawn& r) {
+    const int step = p.f->step;
+    const float progress = p.f->progress;
     CellRef active = r.active;
     const CellRef focus = ui.hovered.valid() ? ui.hovered : ui.pinned;
     if (!active.valid() && focus.valid() && focus.part == CellRef::Part::Result && focus.step == step && progress >= 1.0f)
@@ -239,6 +239,39 @@ bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, Result
         outline_rect(p, Rect{col_x, pl.w[k].y, pl.out_w, pl.w[k].h}, 2.0f);
         if (!pl.b.empty()) outline_rect(p, Rect{col_x, pl.b[k].y, pl.out_w, pl.b[k].h}, 2.0f);
     }
+}
+
+}  // namespace
+
+// ------------------------------------------------------------ draw_product
+bool draw_product(const Painter& p, const CanvasUi& ui, const Rect& area, ResultDrawn& out) {
+    const int step = p.f->step;
+    const StepDisplay& sd = p.display(step);
+    if (sd.panels.empty() || sd.weight_panels.size() != sd.panels.size()) return false;
+    const ProjectionWeights pw = projection_weights(*p.f->trace, step);
+    if (!pw.valid()) return false;
+
+    ResultDrawn r;
+    r.visible = visible_panels(sd, ui);
+    r.sizes = panel_sizes(sd, r.visible);
+    std::vector<int> group_cols;
+    for (const auto& s : r.sizes) group_cols.push_back(s.second);
+    const int rows = r.sizes.front().first;
+    const ProductLayout pl = layout_product(rows, pw.in, group_cols, sd.joined ? 0.0f : p.style.group_gap,
+                                            pw.has_bias(), area, p.style);
+    if (!pl.ok || pl.y.size() != r.visible.size()) return false;
+    r.layout.panels = pl.y;
+    r.operands.push_back({CellRef::Part::Input, r.visible.front(), pl.x, rows, pw.in});
+    for (size_t k = 0; k < r.visible.size(); ++k) {
+        r.operands.push_back({CellRef::Part::Weight, r.visible[k], pl.w[k], pw.in, group_cols[k]});
+        if (k < pl.b.size()) r.operands.push_back({CellRef::Part::Bias, r.visible[k], pl.b[k], 1, group_cols[k]});
+    }
+    r.layout.bounds = area;
+
+    const InputLabels x_labels = draw_product_input(p, pw, pl, rows);
+    draw_product_weights(p, pw, pl, r.visible, area, x_labels);
+    draw_product_result(p, ui, pl, r);
+    outline_active_product(p, ui, pl, r);
     out = std::move(r);
     return true;
 }

@@ -10,8 +10,8 @@
 #include "app/gui/state/compare_contrasts.h"
 #include "app/gui/views/canvas/view_canvas.h"
 #include "app/gui/views/canvas/view_canvas_panel.h"
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -35,9 +35,10 @@ std::string look_key(const Contrast& contrast, bool random_weights) {
 }
 
 // The band above the columns: the contrast's name and what to look for, the saturation
-// numbers of the "scale" contrast, or why the contrast could not be set up (with, in the
-// window, which side the controls change). Returns its height.
-float draw_contrast_band(const CompareState& c, const Rect& area, bool pictures_only, bool random_weights) {
+// numbers of the "scale" contrast (folded away in presentation, where the pictures need
+// the height), or why the contrast could not be set up (with, in the window, which side
+// the controls change). Returns its height.
+float draw_contrast_band(const CompareState& c, const Rect& area, bool pictures_only, bool random_weights, bool presenting) {
     std::string words;
     if (!c.contrast_error.empty()) words = text::render(c.contrast_error);
     else if (const Contrast* contrast = find_contrast(c.contrast))
@@ -47,7 +48,7 @@ float draw_contrast_band(const CompareState& c, const Rect& area, bool pictures_
     if (!c.contrast_note.empty()) words += "\n" + text::render(c.contrast_note);
     // Which side the controls change, in the window (a picture has no controls).
     if (c.contrast.empty() && !pictures_only) words += std::string("\n") + tr(c.editing_b ? "compare.band.editing_b" : "compare.band.editing_a");
-    for (const SaturationRow& row : c.saturation)
+    for (const SaturationRow& row : presenting ? std::vector<SaturationRow>{} : c.saturation)
         words += "\n" + trf("compare.saturation.row", {{"head_dim", row.head_dim},
                                                       {"scaled", format_value(row.scaled, 3)},
                                                       {"unscaled", format_value(row.unscaled, 3)}});
@@ -108,7 +109,8 @@ Actions draw_compare_canvas(const AppState& state, UiState& ui, const FrameConte
     const CompareState& c = state.compare;
     const Results& a = state.results;
     if (!a.trace || !a.model) return {};
-    const float band_h = draw_contrast_band(c, area, ctx.offscreen, !a.trace->model.present());
+    const float band_h = draw_contrast_band(c, area, ctx.offscreen, !a.trace->model.present(),
+                                            state.ui.presentation || ctx.presentation_header);
     const float gap = ImGui::GetFontSize() * 0.4f;
     const float column_w = (area.w - 2.0f * gap) / 3.0f;
     const float top = area.y + band_h, h = area.h - band_h;

@@ -7,7 +7,7 @@
 #include "app/gui/state/actions.h"
 #include "app/gui/state/app_state.h"
 #include "app/gui/display/layout.h"
-#include "app/gui/window/frame_context.h"
+#include "app/gui/views/frame_context.h"
 
 namespace attn::gui {
 

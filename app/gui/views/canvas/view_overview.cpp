@@ -9,8 +9,8 @@
 #include "app/gui/display/colormap.h"
 #include "app/gui/display/weight_focus.h"
 #include "app/gui/views/canvas/view_canvas_notes.h"
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 #include "core/text_split.h"
 

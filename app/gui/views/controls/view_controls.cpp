@@ -1,5 +1,5 @@
 #include "app/gui/views/controls/view_controls.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 
 #include "app/gui/state/model_choice.h"
 #include "app/gui/views/controls/view_model.h"
@@ -7,14 +7,14 @@
 
 #include <imgui.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <string>
 
 #include "app/gui/display/colormap.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/views/controls/view_controls_attention.h"
 #include "app/gui/views/controls/view_controls_mask.h"
 #include "app/gui/views/controls/view_controls_projections.h"
@@ -157,34 +157,9 @@ bool draw_issue_options(Session& session, const Results& results, const Controls
     return changed;
 }
 
-}  // namespace
-
-const AttentionConfig& shown_config(const Session& session, const Results& results) {
-    if (session.model && results.trace && results.trace->model.present()) return results.trace->config;
-    return session.config;
-}
-
-Actions draw_controls(const Session& shown_session, const Results& results, UiState& ui, const UiSettings& shown_settings,
-                      bool computing) {
-    ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.0f);
-    Actions out = draw_model_picker(shown_session, shown_settings.light_theme);
-    // The controls edit copies (the picker's edit, if any, goes on from there); a copy is
-    // handed back when a control changed it. A text box or a typed slider value keeps its
-    // own buffer inside ImGui while it is active, so typing survives the copy each frame.
-    Session session = out.session_edit ? *out.session_edit : shown_session;
-    UiSettings settings = shown_settings;
-    bool session_edited = out.session_edit.has_value(), settings_edited = false;
-    AttentionConfig& c = session.config;
-
+// The sentence box, with what is wrong with its words.
+void draw_sentence_box(Session& session, const UiSettings& settings, Actions& out, bool& session_edited) {
     const bool model = session.model != nullptr;
-    draw_recipe_card(session);  // nothing unless the controls started from a recipe
-    // The reasons name the button that frees the greyed-out controls, in the language in use.
-    const std::string model_reason = trf("controls.fixed_by_model", {{"button", tr("model.use_random")}});
-    const std::string weights_reason = trf("controls.fixed_by_weights", {{"button", tr("controls.files.forget")}});
-    ControlsContext ctx;
-    ctx.light_theme = settings.light_theme;
-    ctx.model_reason = model ? model_reason.c_str() : nullptr;
-    ctx.weights_reason = session.sources.weights_path.empty() ? nullptr : weights_reason.c_str();
     ImGui::TextUnformatted(tr("controls.tokens"));
     ImGui::SetNextItemWidth(-1.0f);
     const char* hint = model ? tr("controls.sentence.model_hint") : tr("controls.sentence.hint");
@@ -202,39 +177,47 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
         text_wrapped(trf("model.unknown_words", {{"words", text::render(session.unknown_note)}}).c_str());
         ImGui::PopStyleColor();
     }
-    if (model) {
-        // A trained model fixes everything below the tokens: show its sizes, disabled, and say why.
-        if (draw_model_card(session, ui)) {  // a claim's button: its sentence and layer
-            session_edited = true;
-            out.config_changed = true;
-        }
-        ImGui::Separator();
-        ImGui::TextUnformatted(tr("model.sizes_fixed"));
-        const ModelSpec& spec = session.model->spec;
-        ImGui::BeginGroup();
-        ImGui::BeginDisabled();
-        const AttentionConfig& drawn = shown_config(session, results);
-        int shown_l = drawn.seq_len, shown_e = spec.hidden_dim, shown_h = spec.heads;
-        ImGui::SliderInt(label("controls.seq_len"), &shown_l, 1, spec.max_len);
-        ImGui::SliderInt(label("controls.hidden_dim"), &shown_e, 1, 1024);
-        ImGui::SliderInt(label("controls.num_heads"), &shown_h, 1, 32);
-        ImGui::EndDisabled();
-        ImGui::EndGroup();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", fixed_sizes_reason());
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-        text_wrapped(trf("model.head_dim", {{"head_dim", spec.head_dim()}}).c_str());
-        ImGui::PopStyleColor();
-        if (ImGui::Button(label("model.use_random"), ImVec2(-1.0f, 0.0f))) {
-            choose_random_weights(session, true);
-            out.config_changed = true;
-        }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", fixed_sizes_reason());
-        Session shown = session;  // greyed out: nothing drawn from it can be edited
-        shown.config = drawn;
-        bool ignored = false;
-        draw_issue_options(shown, results, ctx, ignored);
-        ImGui::Separator();
-    } else {
+}
+
+// A trained model fixes everything below the tokens: its card, its sizes (disabled, with
+// why), the button back to random weights, and its options greyed out.
+void draw_model_sizes(Session& session, const Results& results, UiState& ui, const ControlsContext& ctx, Actions& out,
+                      bool& session_edited) {
+    if (draw_model_card(session, ui)) {  // a claim's button: its sentence and layer
+        session_edited = true;
+        out.config_changed = true;
+    }
+    ImGui::Separator();
+    ImGui::TextUnformatted(tr("model.sizes_fixed"));
+    const ModelSpec& spec = session.model->spec;
+    ImGui::BeginGroup();
+    ImGui::BeginDisabled();
+    const AttentionConfig& drawn = shown_config(session, results);
+    int shown_l = drawn.seq_len, shown_e = spec.hidden_dim, shown_h = spec.heads;
+    ImGui::SliderInt(label("controls.seq_len"), &shown_l, 1, spec.max_len);
+    ImGui::SliderInt(label("controls.hidden_dim"), &shown_e, 1, 1024);
+    ImGui::SliderInt(label("controls.num_heads"), &shown_h, 1, 32);
+    ImGui::EndDisabled();
+    ImGui::EndGroup();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", fixed_sizes_reason());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    text_wrapped(trf("model.head_dim", {{"head_dim", spec.head_dim()}}).c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::Button(label("model.use_random"), ImVec2(-1.0f, 0.0f))) {
+        choose_random_weights(session, true);
+        out.config_changed = true;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", fixed_sizes_reason());
+    Session shown = session;  // greyed out: nothing drawn from it can be edited
+    shown.config = drawn;
+    bool ignored = false;
+    draw_issue_options(shown, results, ctx, ignored);
+    ImGui::Separator();
+}
+
+// Rows from the sentence's words, the sizes, the batch and the item shown.
+void draw_size_controls(Session& session, const UiSettings& settings, Actions& out, bool& session_edited) {
+    AttentionConfig& c = session.config;
     // The label wraps beside the box instead of being cut off in a narrow panel.
     if (ImGui::Checkbox("##rows_are_words", &session.tokens_from_sentence)) {
         // Ticking it with an empty box has no words to use: take the box's text first.
@@ -269,7 +252,12 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
         session.batch_item = 0;
     }
     ImGui::Separator();
+}
 
+// The variant, the seed and the articles' options, with the notes on what moved.
+void draw_attention_controls(Session& session, const Results& results, const ControlsContext& ctx, const UiSettings& settings,
+                             Actions& out, bool& session_edited) {
+    AttentionConfig& c = session.config;
     ImGui::TextUnformatted(tr("controls.attention"));
     out.config_changed |= variant_combo(session);
     int seed = static_cast<int>(c.seed);
@@ -281,7 +269,18 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     out.config_changed |= draw_issue_options(session, results, ctx, session_edited);
     warning_note(session.option_note, settings.light_theme);
     if (!(c.num_heads > 0 && c.hidden_dim % c.num_heads != 0)) warning_note(session.config_message, settings.light_theme);
-    }  // random weights
+}
+
+// With random weights every size and option is the learner's.
+void draw_random_weight_controls(Session& session, const Results& results, const ControlsContext& ctx, const UiSettings& settings,
+                                 Actions& out, bool& session_edited) {
+    draw_size_controls(session, settings, out, session_edited);
+    draw_attention_controls(session, results, ctx, settings, out, session_edited);
+}
+
+// The files the inputs came from, the (L, B, E) switch, and the button that forgets them.
+void draw_files_section(Session& session, bool model, Actions& out, bool& session_edited) {
+    AttentionConfig& c = session.config;
     const io::ProblemSources& files = session.sources;
     const bool sequence_files = !files.query_path.empty() || !files.key_path.empty() || !files.value_path.empty();
     if (!files.weights_path.empty() || sequence_files || !files.mask_path.empty() || files.query_values.size() > 0) {
@@ -308,7 +307,10 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
         }
     }
     ImGui::Separator();
+}
 
+// Numbers, storage, theme, text size and playback speed.
+void draw_display_section(UiSettings& settings, UiState& ui, Actions& out, bool& settings_edited) {
     ImGui::TextUnformatted(tr("controls.display"));
     settings_edited |= ImGui::Checkbox(label("controls.numbers"), &settings.show_values);
     ImGui::Checkbox(label("controls.storage"), &ui.show_storage);
@@ -334,7 +336,10 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
         settings_edited = true;
     }
     ImGui::Separator();
+}
 
+// The trace's size and how long it took, or that it is being computed.
+void draw_trace_status(const Results& results, bool computing, bool light_theme) {
     if (results.trace) {
         quiet_note(trf("controls.trace_size", {{"steps", results.trace->steps.size()},
                                                               {"bytes", format_bytes(results.trace->storage_bytes())}}));
@@ -348,9 +353,44 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
         ImGui::PopStyleColor();
     }
     if (computing) {
-        ImGui::TextColored(to_imvec4(theme_colors(settings.light_theme).busy), "%s", tr("controls.computing"));
+        ImGui::TextColored(to_imvec4(theme_colors(light_theme).busy), "%s", tr("controls.computing"));
 
     }
+}
+
+}  // namespace
+
+const AttentionConfig& shown_config(const Session& session, const Results& results) {
+    if (session.model && results.trace && results.trace->model.present()) return results.trace->config;
+    return session.config;
+}
+
+Actions draw_controls(const Session& shown_session, const Results& results, UiState& ui, const UiSettings& shown_settings,
+                      bool computing) {
+    ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.0f);
+    Actions out = draw_model_picker(shown_session, shown_settings.light_theme);
+    // The controls edit copies (the picker's edit, if any, goes on from there); a copy is
+    // handed back when a control changed it. A text box or a typed slider value keeps its
+    // own buffer inside ImGui while it is active, so typing survives the copy each frame.
+    Session session = out.session_edit ? *out.session_edit : shown_session;
+    UiSettings settings = shown_settings;
+    bool session_edited = out.session_edit.has_value(), settings_edited = false;
+
+    const bool model = session.model != nullptr;
+    draw_recipe_card(session);  // nothing unless the controls started from a recipe
+    // The reasons name the button that frees the greyed-out controls, in the language in use.
+    const std::string model_reason = trf("controls.fixed_by_model", {{"button", tr("model.use_random")}});
+    const std::string weights_reason = trf("controls.fixed_by_weights", {{"button", tr("controls.files.forget")}});
+    ControlsContext ctx;
+    ctx.light_theme = settings.light_theme;
+    ctx.model_reason = model ? model_reason.c_str() : nullptr;
+    ctx.weights_reason = session.sources.weights_path.empty() ? nullptr : weights_reason.c_str();
+    draw_sentence_box(session, settings, out, session_edited);
+    if (model) draw_model_sizes(session, results, ui, ctx, out, session_edited);
+    else draw_random_weight_controls(session, results, ctx, settings, out, session_edited);
+    draw_files_section(session, model, out, session_edited);
+    draw_display_section(settings, ui, out, settings_edited);
+    draw_trace_status(results, computing, settings.light_theme);
     ImGui::PopItemWidth();
     // A size, input or variant change may have made an option invalid (num_kv_heads no
     // longer dividing num_heads, RoPE with an odd d_h): it moves, and the note says so.

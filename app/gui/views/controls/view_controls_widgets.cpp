@@ -9,9 +9,9 @@
 #include <imgui_internal.h>
 #include <imgui_stdlib.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include "app/gui/display/colormap.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/display/format.h"
 #include "app/text/languages.h"
 
@@ -40,7 +40,7 @@ void help_marker(const char* text) {
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-        ImGui::TextUnformatted(text);
+        text_wrapped(text);  // never inside "-3.403e+38" or "0..3", as ImGui's own wrapping breaks
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
@@ -78,7 +78,7 @@ bool section_header(const char* key, const char* help_key, bool open) {
     if (hovered) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-        ImGui::TextUnformatted(text::tr(help_key));
+        text_wrapped(text::tr(help_key));
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
@@ -89,7 +89,7 @@ void reason_tooltip(const char* reason) {
     if (!reason || !*reason || !ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
-    ImGui::TextUnformatted(reason);
+    text_wrapped(reason);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
 }

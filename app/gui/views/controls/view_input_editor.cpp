@@ -2,7 +2,7 @@
 
 #include <imgui.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 
 #include "app/gui/views/controls/view_controls_widgets.h"
 #include <imgui_stdlib.h>
@@ -12,9 +12,9 @@
 #include <optional>
 #include <string>
 
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/display/format.h"
-#include "app/gui/edits/input_edit.h"
+#include "app/gui/state/input_edit.h"
 #include "app/text/languages.h"
 #include "app/text/message_text.h"
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/state/model_choice.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/gui/views/controls/view_controls_widgets.h"
 #include "app/io/model_loader.h"
 #include "app/text/languages.h"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/gui/state/recipe_choice.h"
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -26,7 +26,7 @@ Actions draw_recipe_menu_items(const Session& session) {
         }
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", text::trf("recipe.menu.tip", {{"description", text::render(recipe.description)},
-                                                                  {"article", recipe.article}}).c_str());
+                                                                  {"article", recipe.article.empty() ? recipe.source_file : recipe.article}}).c_str());
     }
     return out;
 }

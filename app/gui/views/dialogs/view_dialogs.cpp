@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/shortcuts.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/shortcuts.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/text/languages.h"
 

@@ -3,7 +3,7 @@
 // ("replace X?", "create folder X?") asked before anything is overwritten or created.
 #include <imgui.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 
 #include "app/gui/views/controls/view_controls_widgets.h"
 #include <imgui_stdlib.h>
@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "app/gui/export/export_path.h"
+#include "app/gui/state/export_path.h"
 #include "app/media/animation_writer.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/views/dialogs/view_file_chooser.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/text/languages.h"
@@ -131,6 +131,23 @@ void follow_animation_format(DialogState& d) {
     d.chooser.set_extensions({wanted});
 }
 
+}  // namespace
+
+void follow_animation_steps(DialogState& d, bool all) {
+    d.animation_all_steps = all;
+    fs::path p(d.path);
+    if (all) {
+        d.animation_step_file = p.filename().string();
+        p.replace_filename(std::string(kAllStepsAnimationName) + extension_of(d));
+    } else if (!d.animation_step_file.empty()) {
+        p.replace_filename(fs::path(d.animation_step_file).replace_extension(extension_of(d)));
+    }
+    d.path = p.string();
+    d.question.clear();
+}
+
+namespace {
+
 // Format, steps, resolution and area of File > Export animation. MP4 needs ffmpeg: without
 // it the choice is disabled and says what to install.
 void draw_animation_options(DialogState& d, float width, Rgb dim) {
@@ -157,10 +174,10 @@ void draw_animation_options(DialogState& d, float width, Rgb dim) {
     ImGui::TextUnformatted(text::tr("dialog.path.steps"));
     ImGui::SameLine();
     int all = d.animation_all_steps ? 1 : 0;
-    ImGui::RadioButton(text::label("dialog.path.this_step"), &all, 0);
+    bool steps_changed = ImGui::RadioButton(text::label("dialog.path.this_step"), &all, 0);
     ImGui::SameLine();
-    ImGui::RadioButton(text::label("dialog.path.all_steps"), &all, 1);
-    d.animation_all_steps = all == 1;
+    steps_changed |= ImGui::RadioButton(text::label("dialog.path.all_steps"), &all, 1);
+    if (steps_changed && d.animation_all_steps != (all == 1)) follow_animation_steps(d, all == 1);
     ImGui::TextUnformatted(text::tr("dialog.path.resolution"));
     ImGui::SameLine();
     if (d.scale_index > 1) d.scale_index = 1;  // 4x is for still pictures
@@ -201,6 +218,69 @@ void submit_open(DialogState& d, const Session& session, Actions& out) {
     close_dialog(d);
 }
 
+// A line that says what Export would do with the path typed, before it is pressed.
+PathCheck draw_path_verdict(const DialogState& d, const ThemeColors& colors, bool folder, float width) {
+    const PathCheck check = check_dialog_path(d);
+    // A line that says what Export would do; a refusal or question shown below is not repeated.
+    const std::string name = fs::path(check.resolved).filename().string();
+    switch (check.verdict) {
+        case PathVerdict::Ready: colored_wrapped(colors.dim, text::trf("dialog.path.writes", {{"path", check.resolved}}), width); break;
+        case PathVerdict::AskOverwrite:
+            colored_wrapped(colors.warning, text::trf(folder ? "dialog.path.folder_not_empty" : "dialog.path.file_exists", {{"name", name}}), width);
+            break;
+        case PathVerdict::AskCreateFolder:
+            colored_wrapped(colors.warning,
+                            text::trf("dialog.path.folder_missing", {{"name", fs::path(check.missing_folder).filename().string()}}), width);
+            break;
+        case PathVerdict::Refused:
+            if (!d.path.empty() && d.error != check.message) colored_wrapped(colors.error, text::render(check.message), width);
+            break;
+    }
+    return check;
+}
+
+// The file chooser under the path: browsing changes the folder, picking a file the path;
+// true when a file was chosen (double-click), which submits.
+bool draw_chooser(DialogState& d, bool opening, bool folder, float width) {
+    bool submit = false;
+    std::string picked;
+    const ChooserAction action = draw_file_chooser(d.chooser, width, ImGui::GetFontSize() * 11.0f, picked);
+    if (action == ChooserAction::FolderChanged) {
+        // Browsing changes where; the name typed stays (an open dialog has no name yet).
+        d.path = opening ? d.chooser.folder() + "/" : (fs::path(d.chooser.folder()) / name_part(d)).string();
+        d.question.clear();
+        d.error.clear();
+    } else if (action == ChooserAction::FilePicked || action == ChooserAction::FileChosen) {
+        d.path = folder ? picked.substr(0, picked.rfind('/')) : picked;
+        d.question.clear();
+        d.error.clear();
+        submit |= action == ChooserAction::FileChosen;
+    }
+    if (folder && ImGui::Button(text::label("dialog.path.use_shown_folder"))) {
+        d.path = d.chooser.folder();
+        d.question.clear();
+    }
+    return submit;
+}
+
+// Overwrite or create a folder? Asked inside the dialog; nothing is written until yes.
+void draw_question(DialogState& d, const ThemeColors& colors, float width, bool enter, bool escape, Actions& out) {
+    ImGui::Separator();
+    colored_wrapped(colors.warning, text::render(d.question), width);
+    const bool yes = ImGui::Button(text::label(d.create_folder.empty() ? "dialog.path.replace" : "dialog.path.create_and_export")) || enter;
+    ImGui::SameLine();
+    const bool back = ImGui::Button(text::label("dialog.path.back")) || escape;
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", text::tr("dialog.path.enter_escape"));
+    if (yes) {
+        submit_write(d, d.question_path, d.create_folder.empty(), d.create_folder, out);
+        d.question.clear();
+    } else if (back) {
+        d.question.clear();
+        d.refocus = true;
+    }
+}
+
 }  // namespace
 
 void open_path_dialog(DialogState& d, Kind kind, std::string path) {
@@ -214,8 +294,8 @@ void open_path_dialog(DialogState& d, Kind kind, std::string path) {
     if (kind == Kind::ExportAnimation) follow_animation_format(d);
     d.chooser.set_extensions({extension_of(d)});
     const std::string resolved = resolve_export_path(d.path, d.base);
-    const bool folder = !is_open_kind(kind) && target_of(kind) == ExportTarget::Folder;
-    if (resolved.empty() || !d.chooser.follow(resolved, folder)) {
+    // A folder typed ("/some/dir/") is the folder listed, whatever the dialog asks for.
+    if (resolved.empty() || !d.chooser.follow(resolved, true)) {
         // follow() keeps the listing when the folder is the same one: re-list it anyway.
         if (d.chooser.folder().empty() || resolved.empty()) d.chooser.open(d.base);
         else d.chooser.refresh();
@@ -240,48 +320,14 @@ void draw_path_dialog(DialogState& d, const Session& session, bool light_theme, 
     if (ImGui::IsItemEdited()) {
         d.question.clear();
         d.error.clear();
-        d.chooser.follow(resolve_export_path(d.path, d.base), folder);
+        d.chooser.follow(resolve_export_path(d.path, d.base), true);  // a typed folder is listed itself
     }
     quiet_note(text::trf("dialog.path.relative", {{"folder", d.base}}));
 
     // What Export would do, before it is pressed.
-    PathCheck check;
-    if (!opening) {
-        check = check_dialog_path(d);
-        // A line that says what Export would do; a refusal or question shown below is not repeated.
-        const std::string name = fs::path(check.resolved).filename().string();
-        switch (check.verdict) {
-            case PathVerdict::Ready: colored_wrapped(colors.dim, text::trf("dialog.path.writes", {{"path", check.resolved}}), width); break;
-            case PathVerdict::AskOverwrite:
-                colored_wrapped(colors.warning, text::trf(folder ? "dialog.path.folder_not_empty" : "dialog.path.file_exists", {{"name", name}}), width);
-                break;
-            case PathVerdict::AskCreateFolder:
-                colored_wrapped(colors.warning,
-                                text::trf("dialog.path.folder_missing", {{"name", fs::path(check.missing_folder).filename().string()}}), width);
-                break;
-            case PathVerdict::Refused:
-                if (!d.path.empty() && d.error != check.message) colored_wrapped(colors.error, text::render(check.message), width);
-                break;
-        }
-    }
+    const PathCheck check = opening ? PathCheck{} : draw_path_verdict(d, colors, folder, width);
 
-    std::string picked;
-    const ChooserAction action = draw_file_chooser(d.chooser, width, fs * 11.0f, picked);
-    if (action == ChooserAction::FolderChanged) {
-        // Browsing changes where; the name typed stays (an open dialog has no name yet).
-        d.path = opening ? d.chooser.folder() + "/" : (fs::path(d.chooser.folder()) / name_part(d)).string();
-        d.question.clear();
-        d.error.clear();
-    } else if (action == ChooserAction::FilePicked || action == ChooserAction::FileChosen) {
-        d.path = folder ? picked.substr(0, picked.rfind('/')) : picked;
-        d.question.clear();
-        d.error.clear();
-        submit |= action == ChooserAction::FileChosen;
-    }
-    if (folder && ImGui::Button(text::label("dialog.path.use_shown_folder"))) {
-        d.path = d.chooser.folder();
-        d.question.clear();
-    }
+    submit |= draw_chooser(d, opening, folder, width);
 
     if (d.kind == Kind::ExportSnapshot || d.kind == Kind::ExportAll) {
         ImGui::TextUnformatted(text::tr("dialog.path.resolution"));
@@ -299,20 +345,7 @@ void draw_path_dialog(DialogState& d, const Session& session, bool light_theme, 
     const bool enter = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) && !ImGui::IsAnyItemActive();
     const bool escape = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)) && !ImGui::IsAnyItemActive();
     if (asking) {
-        ImGui::Separator();
-        colored_wrapped(colors.warning, text::render(d.question), width);
-        const bool yes = ImGui::Button(text::label(d.create_folder.empty() ? "dialog.path.replace" : "dialog.path.create_and_export")) || enter;
-        ImGui::SameLine();
-        const bool back = ImGui::Button(text::label("dialog.path.back")) || escape;
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", text::tr("dialog.path.enter_escape"));
-        if (yes) {
-            submit_write(d, d.question_path, d.create_folder.empty(), d.create_folder, out);
-            d.question.clear();
-        } else if (back) {
-            d.question.clear();
-            d.refocus = true;
-        }
+        draw_question(d, colors, width, enter, escape, out);
         if (!open) close_dialog(d);
         return;
     }

@@ -12,6 +12,11 @@ namespace attn::gui {
 
 // Opens the open/export dialog `kind` with `path` in its field and the listing beside it.
 void open_path_dialog(DialogState& dialog, DialogState::Kind kind, std::string path);
+// File > Export animation's "This step" / "All steps": the file name follows, from the
+// step's ("11_attn_scores.gif") to kAllStepsAnimationName plus the format's extension and
+// back, in the folder typed.
+void follow_animation_steps(DialogState& dialog, bool all);
+inline constexpr const char* kAllStepsAnimationName = "attnviz_all_steps";
 // Inside an open or export dialog's popup: the path field, the folder listing, the
 // checks and questions ("replace?", "create folder?"), the buttons. `dialog` is the
 // dialogs view's working copy; a file opened comes back as out.sources_edit (a mask file,

@@ -11,7 +11,7 @@
 
 #include "app/gui/display/format.h"
 #include "app/gui/state/follow_state.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/gui/views/inspector/view_inspector_rules.h"
 #include "core/explain_cell.h"
 #include "app/text/step_text.h"

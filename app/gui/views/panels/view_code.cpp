@@ -2,7 +2,7 @@
 
 #include <imgui.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 
 #include "app/gui/views/controls/view_controls_widgets.h"
 

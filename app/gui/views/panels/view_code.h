@@ -7,7 +7,7 @@
 #pragma once
 
 #include "app/gui/display/animation.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/state/ui_state.h"
 #include "core/trace.h"
 

@@ -6,7 +6,7 @@
 
 #include "app/gui/state/compare_contrasts.h"
 #include "app/gui/views/controls/view_controls_widgets.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {

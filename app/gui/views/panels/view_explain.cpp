@@ -7,8 +7,8 @@
 #include <cmath>
 #include <string>
 
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/text/step_text.h"
 
 namespace attn::gui {

@@ -2,7 +2,7 @@
 // whether it copied anything, and its explanation text.
 #pragma once
 
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "core/trace.h"
 
 namespace attn::gui {

@@ -2,7 +2,7 @@
 
 #include <imgui.h>
 
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -25,6 +25,8 @@ Actions draw_lesson_menu_items(const LessonDoc& doc, bool have_trace) {
     // Drawn from the file: a lesson with unsaved edits is saved first.
     item("lesson.menu.export_pictures", Op::ExportPictures, nullptr, doc.open && count > 0 && !doc.path.empty() && !doc.dirty);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", text::tr("lesson.menu.export_pictures.tip"));
+    item("lesson.menu.export_handout", Op::ExportHandout, nullptr, doc.open && count > 0 && !doc.path.empty() && !doc.dirty);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", text::tr("lesson.menu.export_handout.tip"));
     ImGui::Separator();
     item("lesson.menu.add", Op::Add, nullptr, doc.open && have_trace);
     item("lesson.menu.update", Op::Update, nullptr, on_slide && have_trace);

@@ -5,6 +5,7 @@
 #include "app/gui/state/actions.h"
 #include "app/gui/state/jobs.h"
 #include "app/gui/state/results.h"
+#include "app/gui/state/screens.h"
 #include "app/gui/state/session.h"
 #include "app/gui/state/settings.h"
 #include "app/io/problem.h"
@@ -17,6 +18,7 @@ namespace attn::gui {
 // View changes the settings (settings_edit), the storage strip (`show_storage`, UI) and the
 // code panel (`show_code`, UI).
 Actions draw_menu(const Session& session, const Results& results, int step, const Jobs& jobs, const UiSettings& settings,
-                  bool& show_storage, bool& show_code, bool overview_open = false);  // overview_open: View > Overview's tick
+                  bool& show_storage, bool& show_code, bool overview_open = false,  // overview_open: View > Overview's tick
+                  const std::vector<ScreenInfo>& screens = {});  // View > Present on screen's list
 
 }  // namespace attn::gui

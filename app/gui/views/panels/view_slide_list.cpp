@@ -2,14 +2,17 @@
 
 #include <imgui.h>
 
-#include "app/gui/window/cjk_wrap.h"
+#include "app/gui/kit/cjk_wrap.h"
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 
-#include "app/gui/export/slide_thumbnails.h"
-#include "app/gui/window/fonts_theme.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/gl/gl_objects.h"
+#include "app/gui/views/frame_context.h"  // SlidePictures, kThumbnailWidth
+#include "app/gui/kit/fonts_theme.h"
+#include "app/gui/kit/test_hook.h"
+#include "app/gui/views/panels/note_editor.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -17,6 +20,25 @@ namespace {
 
 using Op = LessonEdit::Op;
 constexpr const char* kSlidePayload = "ATTNVIZ_SLIDE";
+
+// The lesson's own title and length (the presenter's countdown), edited in place.
+void draw_lesson_fields(const LessonDoc& doc, Actions& out) {
+    ImGui::PushID("lesson");
+    std::string title = doc.opened.lesson.title;
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::InputTextWithHint("##lesson_title", text::tr("lesson.list.lesson_title"), &title))
+        out.lesson_edit = LessonEdit{Op::LessonTitle, -1, -1, title};
+    note_item_for_tests("lesson.list.lesson_title");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr("lesson.list.lesson_title"));
+    int minutes = doc.opened.lesson.minutes;
+    ImGui::TextUnformatted(text::tr("lesson.list.minutes"));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr("lesson.list.minutes.tip"));
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::InputInt("##minutes", &minutes, 5, 15))
+        out.lesson_edit = LessonEdit{Op::LessonMinutes, std::clamp(minutes, 0, lesson::kMaxLessonMinutes), -1, ""};
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text::tr("lesson.list.minutes.tip"));
+    ImGui::PopID();
+}
 
 // The file's name and an unsaved mark, or "not saved yet".
 void draw_header(const LessonDoc& doc, const ThemeColors& colors) {
@@ -34,7 +56,7 @@ void draw_header(const LessonDoc& doc, const ThemeColors& colors) {
 
 // One slide's row: its number, thumbnail and title, a click target, a drag source and a
 // drop target (a slide dropped here takes this place).
-void draw_row(const LessonDoc& doc, int index, const SlideThumbnails* thumbnails, Actions& out) {
+void draw_row(const LessonDoc& doc, int index, const SlidePictures* thumbnails, Actions& out) {
     const lesson::Slide& slide = doc.opened.slides[static_cast<size_t>(index)].slide;
     const float width = ImGui::GetContentRegionAvail().x;
     const float picture_w = width * 0.9f, picture_h = picture_w * kThumbnailHeight / kThumbnailWidth;
@@ -80,17 +102,17 @@ void draw_current_fields(const LessonDoc& doc, Actions& out) {
     note_item_for_tests("lesson.list.title");
     ImGui::TextUnformatted(text::tr("lesson.list.note"));
     std::string note = slide.note;
-    if (ImGui::InputTextMultiline("##note", &note, ImVec2(-1, ImGui::GetTextLineHeight() * 6)))
-        out.lesson_edit = LessonEdit{Op::Note, index, -1, note};
+    if (wrapped_text_field("##note", note, ImGui::GetTextLineHeight() * 6)) out.lesson_edit = LessonEdit{Op::Note, index, -1, note};
     note_item_for_tests("lesson.list.note");
     ImGui::PopID();
 }
 
 }  // namespace
 
-Actions draw_slide_list(const LessonDoc& doc, const SlideThumbnails* thumbnails, bool light_theme) {
+Actions draw_slide_list(const LessonDoc& doc, const SlidePictures* thumbnails, bool light_theme) {
     Actions out;
     draw_header(doc, theme_colors(light_theme));
+    draw_lesson_fields(doc, out);
     const int count = static_cast<int>(doc.opened.slides.size());
     if (doc.current >= 0 && doc.current < count) {
         draw_current_fields(doc, out);

@@ -8,9 +8,9 @@
 
 namespace attn::gui {
 
-class SlideThumbnails;
+class SlidePictures;
 
-// `thumbnails` may be null (no pictures yet). What the user did comes back as a LessonEdit.
-Actions draw_slide_list(const LessonDoc& doc, const SlideThumbnails* thumbnails, bool light_theme);
+// `thumbnails` (FrameContext::thumbnails) may be null (no pictures yet). What the user did comes back as a LessonEdit.
+Actions draw_slide_list(const LessonDoc& doc, const SlidePictures* thumbnails, bool light_theme);
 
 }  // namespace attn::gui

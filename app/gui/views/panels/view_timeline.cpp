@@ -1,11 +1,12 @@
 #include "app/gui/views/panels/view_timeline.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <cmath>
 #include <vector>
 
-#include "app/gui/window/fonts_theme.h"
+#include "app/gui/kit/fonts_theme.h"
 #include "app/gui/display/layout.h"
 #include "app/text/step_text.h"
 
@@ -23,14 +24,8 @@ std::string tab_label(const Step& step, int index, int level) {
     return number + " " + step.name() + (step.is_view ? tr("timeline.tab_view_suffix") : "");
 }
 
-}  // namespace
-
-void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
-    if (!trace) {
-        ImGui::TextDisabled("%s", tr("timeline.no_trace"));
-        return;
-    }
-    const int n = static_cast<int>(trace->steps.size());
+// First, previous, play, next, last; where we are; the scrub bar.
+void draw_playback_controls(Playback& pb, int n) {
     if (ImGui::Button("|<")) pb.jump_to(0);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.first.tip"));
     ImGui::SameLine();
@@ -62,9 +57,15 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
         pb.set_position(step, position - static_cast<float>(step));
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("timeline.scrub.tip"));
+}
 
-    // Step tabs: as much of each name as lets all of them fit; else they scroll, and the
-    // current one is scrolled into view whenever it changes.
+// Step tabs: as much of each name as lets all of them fit; else they scroll, and the
+// current one is scrolled into view when it changes and is out of view. The current tab
+// shows its whole name, but while the mouse is over the strip the tabs stay where they
+// were (the one named in full changes once the mouse leaves): a tab that grew, or a strip
+// that scrolled, moved the tab under the mouse, and a second click landed on another step.
+void draw_step_tabs(const Trace* trace, Playback& pb, bool light_theme) {
+    const int n = static_cast<int>(trace->steps.size());
     const ImGuiStyle& style = ImGui::GetStyle();
     const float spacing = style.ItemSpacing.x * 0.5f;
     std::vector<std::vector<float>> widths(3, std::vector<float>(static_cast<size_t>(n)));
@@ -76,9 +77,14 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
         }
     }
     const int current_step = pb.step();
-    const int level = step_tab_detail(widths, current_step, spacing, ImGui::GetContentRegionAvail().x - 2.0f);
-    ImGui::BeginChild("##steps", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID full_key = ImGui::GetID("##named_in_full");
+    const ImVec2 strip_at = ImGui::GetCursorScreenPos(), strip_size = ImGui::GetContentRegionAvail();
+    const bool mouse_on_strip = ImGui::IsMouseHoveringRect(strip_at, ImVec2(strip_at.x + strip_size.x, strip_at.y + strip_size.y), false);
+    if (!mouse_on_strip) storage->SetInt(full_key, current_step);
+    const int in_full = std::min(n - 1, storage->GetInt(full_key, current_step));
+    const int level = step_tab_detail(widths, in_full, spacing, strip_size.x - 2.0f);
+    ImGui::BeginChild("##steps", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     const ImGuiID shown_key = ImGui::GetID("##scrolled_to");
     const bool step_changed = storage->GetInt(shown_key, -1) != current_step;
     for (int i = 0; i < n; ++i) {
@@ -90,14 +96,14 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
             ImGui::PushStyleColor(ImGuiCol_Button, to_imvec4(theme_colors(light_theme).chip_bg));
             ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
         }
-        const std::string chip = tab_label(step, i, current ? 0 : level) + "##tab" + std::to_string(i);
+        const std::string chip = tab_label(step, i, i == in_full ? 0 : level) + "##tab" + std::to_string(i);
         if (ImGui::Button(chip.c_str())) pb.jump_to(i);
         if (current) {
             ImGui::PopStyleColor(2);
-            if (step_changed) {
-                ImGui::SetScrollHereX(0.5f);
-                storage->SetInt(shown_key, current_step);
-            }
+            const ImRect view = ImGui::GetCurrentWindow()->ClipRect;
+            const bool out_of_view = ImGui::GetItemRectMin().x < view.Min.x || ImGui::GetItemRectMax().x > view.Max.x;
+            if (step_changed && out_of_view && !mouse_on_strip) ImGui::SetScrollHereX(0.5f);
+            if (!mouse_on_strip) storage->SetInt(shown_key, current_step);
         }
         if (ImGui::IsItemHovered()) {
             // Name, title and formula: what the tab shortens (the kind alone repeated the title).
@@ -111,6 +117,18 @@ void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
         ImGui::SetScrollX(ImGui::GetScrollX() - ImGui::GetIO().MouseWheel * ImGui::GetFontSize() * 3.0f);
     }
     ImGui::EndChild();
+}
+
+}  // namespace
+
+void draw_timeline(const Trace* trace, Playback& pb, bool light_theme) {
+    if (!trace) {
+        ImGui::TextDisabled("%s", tr("timeline.no_trace"));
+        return;
+    }
+    const int n = static_cast<int>(trace->steps.size());
+    draw_playback_controls(pb, n);
+    draw_step_tabs(trace, pb, light_theme);
 }
 
 }  // namespace attn::gui

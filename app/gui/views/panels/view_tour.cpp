@@ -8,8 +8,8 @@
 
 #include "app/gui/display/tour_bubble.h"
 #include "app/gui/views/view_registry.h"
-#include "app/gui/window/cjk_wrap.h"
-#include "app/gui/window/test_hook.h"
+#include "app/gui/kit/cjk_wrap.h"
+#include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -124,6 +124,7 @@ void record_slot_element(ElementRects& elements, DockSlot slot, const Rect& area
         case DockSlot::RightBottom: elements.record("inspector", area); return;
         case DockSlot::Dialogs:
         case DockSlot::SlideList:  // the lesson being made's slide list: not a part a tour points at
+        case DockSlot::TokenStrip:  // shown only with a generation
         case DockSlot::AboveBottom:
         case DockSlot::StatusBar: return;  // floating, or not a part a tour points at
     }

@@ -1,0 +1,228 @@
+// Presenting to a room (issue 32): the numbers in the cells of every shipped lesson's
+// slides at 1024x768 are measured from the glyphs the canvas drew, the result is never
+// drawn smaller than its operands, a title too wide wraps instead of being cut, and the
+// laser pointer shows on a cell of its own colour.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+
+#include "app/gui/gl/headless.h"
+#include "app/gui/gl/offscreen.h"
+#include "app/gui/state/lesson_apply.h"
+#include "app/gui/views/panels/view_presenter.h"
+#include "app/gui/views/panels/view_title_strip.h"
+#include "tests/gui/headless_imgui.h"
+
+using namespace attn;
+using namespace attn::gui;
+using namespace attn::gui::testing;
+
+namespace {
+
+// One glyph the canvas drew: its character and its quad on screen.
+struct Glyph {
+    unsigned codepoint = 0;
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    float zero_advance = 0;  // the width of a '0' at the size it was drawn (the canvas fits numbers by it)
+};
+
+// Every glyph drawn into any window's list this frame (see text_of in headless_imgui.h).
+std::vector<Glyph> drawn_glyphs() {
+    std::map<std::pair<float, float>, std::pair<const ImFontGlyph*, const ImFont*>> glyph_at;
+    for (const ImFont* font : ImGui::GetIO().Fonts->Fonts)
+        for (const ImFontGlyph& g : font->Glyphs)
+            if (g.Visible) glyph_at[{g.U0, g.V0}] = {&g, font};
+    std::vector<Glyph> out;
+    for (const ImGuiWindow* w : GImGui->Windows) {
+        if (!w->Active) continue;
+        const ImVector<ImDrawVert>& v = w->DrawList->VtxBuffer;
+        for (int i = 0; i + 3 < v.Size; ++i) {
+            const auto it = glyph_at.find({v[i].uv.x, v[i].uv.y});
+            if (it == glyph_at.end()) continue;
+            const ImFontGlyph& g = *it->second.first;
+            const ImFontGlyph* zero = it->second.second->FindGlyph('0');
+            const float scale = g.Y1 > g.Y0 ? (v[i + 2].pos.y - v[i].pos.y) / (g.Y1 - g.Y0) : 0.0f;
+            out.push_back({g.Codepoint, v[i].pos.x, v[i].pos.y, v[i + 2].pos.x, v[i + 2].pos.y, zero ? zero->AdvanceX * scale : 0.0f});
+            i += 3;
+        }
+    }
+    return out;
+}
+
+bool is_digit(unsigned c) { return c >= '0' && c <= '9'; }
+bool in_number(unsigned c) { return is_digit(c) || c == '-' || c == '.' || c == 'e' || c == '+'; }
+
+// The numbers of one matrix of cells: their digits' height, and the largest digit height
+// at which every drawn number would still fit its cell's width (less 2 pixels).
+struct MatrixNumbers {
+    int cells_with_numbers = 0;
+    float digit_h = 1e9f;      // the smallest digit height drawn
+    float width_bound = 1e9f;  // digit height the widest number allows
+};
+
+MatrixNumbers numbers_in(const PlacedMatrix& m, const std::vector<Glyph>& glyphs) {
+    MatrixNumbers out;
+    const float cw = m.cell_w(), ch = m.cell_h();
+    for (int r = 0; r < m.rows; ++r)
+        for (int c = 0; c < m.cols; ++c) {
+            const float x = m.rect.x + c * cw, y = m.rect.y + r * ch;
+            float digit = 0, width = 0;  // width: as many '0's as the number has characters
+            for (const Glyph& g : glyphs) {
+                const float gx = (g.x0 + g.x1) * 0.5f, gy = (g.y0 + g.y1) * 0.5f;
+                if (!in_number(g.codepoint) || gx < x || gx > x + cw || gy < y || gy > y + ch) continue;
+                width += g.zero_advance;
+                if (is_digit(g.codepoint)) digit = std::max(digit, g.y1 - g.y0);
+            }
+            if (digit <= 0) continue;
+            ++out.cells_with_numbers;
+            out.digit_h = std::min(out.digit_h, digit);
+            out.width_bound = std::min(out.width_bound, digit * (cw - 2.0f) / std::max(1.0f, width));
+        }
+    return out;
+}
+
+// The height of a digit of the body text (the explanation under the picture).
+float body_digit_h(const Fonts& fonts) {
+    const ImFontGlyph* zero = fonts.regular->FindGlyph('0');
+    return zero ? zero->Y1 - zero->Y0 : fonts.regular->FontSize * 0.73f;
+}
+
+}  // namespace
+
+TEST_CASE("presenting the shipped lessons at 1024x768: digits fill their cells, and the result is not smaller than an operand") {
+    HeadlessImGui ui(1024, 768, kPresentationTypeScale);
+    const float body = body_digit_h(ui.fonts);
+    int measured = 0;
+    for (const char* name : {"head-split", "scores-to-weights", "trained-heads", "llama-attention", "scratch-and-torch"}) {
+        const Result<lesson::OpenedLesson> lesson =
+            lesson::open_lesson(std::string(ATTNVIZ_SOURCE_DIR) + "/assets/lessons/" + name + ".en.json");
+        REQUIRE_MESSAGE(lesson.ok(), lesson.error());
+        for (size_t i = 0; i < lesson->slides.size(); ++i) {
+            AppState state;
+            const ComputeRequest request = apply_slide(state, lesson->slides[i]);
+            accept_result(state, ComputeWorker::compute(request, 1), 0.0);
+            state.ui.presentation = true;
+            ui.frame(state, true);
+            ui.frame(state, true);  // the second frame: the layout settled on the first
+            const std::vector<Glyph> glyphs = drawn_glyphs();
+            float result_cell = 0, operand_cell = 0, digit = 0, cell_h = 0;
+            bool checked = false;
+            for (const PlacedMatrix& m : state.ui.canvas.placed) {
+                const float cell = std::min(m.cell_w(), m.cell_h());
+                if (m.part != lesson::CellPart::Result) {
+                    operand_cell = std::max(operand_cell, cell);
+                    continue;
+                }
+                result_cell = std::max(result_cell, cell);
+                const MatrixNumbers n = numbers_in(m, glyphs);
+                if (n.cells_with_numbers == 0) continue;
+                const float wanted = std::min({0.4f * m.cell_h(), 2.0f * body, n.width_bound});
+                CAPTURE(name);
+                CAPTURE(i + 1);
+                CAPTURE(n.digit_h);
+                CAPTURE(m.cell_h());
+                CAPTURE(n.width_bound);
+                CHECK(n.digit_h >= 0.85f * wanted);
+                digit = n.digit_h, cell_h = m.cell_h(), checked = true;
+            }
+            if (checked) ++measured;
+            std::printf("digits %-18s slide %zu: %4.1f px digits in %5.1f px cells (body %4.1f)%s\n", name, i + 1, digit,
+                        cell_h, body, checked ? "" : "  no numbers drawn");
+            if (operand_cell > 0) {
+                CAPTURE(name);
+                CAPTURE(i + 1);
+                CHECK(result_cell >= operand_cell * 0.99f);
+            }
+        }
+    }
+    CHECK(measured >= 20);  // most slides show numbers; a rule that hid them all would pass above
+}
+
+TEST_CASE("a slide title too wide for 1024 pixels wraps onto a second line instead of being cut") {
+    HeadlessImGui ui(1024, 768, kPresentationTypeScale);
+    lesson::Slide slide;
+    slide.title = "A very long slide title that a teacher wrote: contiguous, then view, the one copy in memory";
+    slide.setup.options = {{"num-heads", {lesson::OptionValue::Kind::Number, "2"}}};
+    slide.view.step = StepId::Concat;
+    const Result<io::Problem> problem = lesson::slide_problem(slide);
+    REQUIRE(problem.ok());
+    AppState state;
+    accept_result(state, ComputeWorker::compute(apply_slide(state, {slide, problem.value()}), 1), 0.0);
+    state.ui.presentation = true;
+    state.ui.present.slides = 8;
+    state.ui.present.slide = 6;
+    state.ui.present.slide_title = slide.title;
+    ui.frame(state, true);
+    const std::string strip = drawn_text("##title_strip");
+    CHECK(shows(strip, slide.title));  // every word drawn, the last one too
+    const ImGuiWindow* window = drawn_window("##title_strip");
+    REQUIRE(window != nullptr);
+    for (const Glyph& g : drawn_glyphs())
+        if (g.y1 <= window->Pos.y + window->Size.y) CHECK(g.x1 <= 1024.0f + 0.5f);  // nothing past the screen's edge
+}
+
+TEST_CASE("while presenting, the pen's palette sits in the title strip, over neither the picture nor the explanation") {
+    HeadlessImGui ui(1024, 768, kPresentationTypeScale);
+    const Result<lesson::OpenedLesson> lesson = lesson::open_lesson(std::string(ATTNVIZ_SOURCE_DIR) + "/assets/lessons/head-split.en.json");
+    REQUIRE(lesson.ok());
+    for (size_t i : {size_t{0}, size_t{2}}) {  // the storage strip's slide, and a step with a formula beside the title
+        AppState state;
+        accept_result(state, ComputeWorker::compute(apply_slide(state, lesson->slides[i]), 1), 0.0);
+        state.ui.presentation = true;
+        state.ui.present.pen = true;
+        ui.frame(state, true);
+        ui.frame(state, true);  // the palette sizes itself to its contents on its first frame
+        const ImGuiWindow* palette = drawn_window("##pen_palette");
+        const ImGuiWindow* strip = drawn_window("##title_strip");
+        const ImGuiWindow* footer = drawn_window("##present_footer");  // the explanation: under or beside the picture
+        REQUIRE(palette != nullptr);
+        REQUIRE(strip != nullptr);
+        REQUIRE(footer != nullptr);
+        CAPTURE(i);
+        CHECK(palette->Pos.y + palette->Size.y <= strip->Pos.y + strip->Size.y + 0.5f);
+        CHECK(palette->Pos.x + palette->Size.x <= 1024.5f);
+        CHECK(palette->Pos.y + palette->Size.y <= footer->Pos.y + 0.5f);
+        for (const PlacedMatrix& m : state.ui.canvas.placed) CHECK(palette->Pos.y + palette->Size.y <= m.rect.y);
+        // The title's glyphs stay left of the palette.
+        for (const Glyph& g : drawn_glyphs())
+            if (g.y1 <= strip->Pos.y + strip->Size.y && g.y0 >= strip->Pos.y && g.x0 < palette->Pos.x) CHECK(g.x1 <= palette->Pos.x + 0.5f);
+    }
+}
+
+// Needs an X display: ctest runs it under xvfb-run ("gui laser", tests/gui/CMakeLists.txt).
+TEST_CASE("the laser pointer shows on a dark-red cell in every colour it can take") {
+    if (std::getenv("DISPLAY") == nullptr) {
+        MESSAGE("no X display (ctest runs this under xvfb-run): skipped");
+        return;
+    }
+    HeadlessGl gl;
+    REQUIRE(gl.ok());
+    OffscreenRenderer renderer(200, 200, 1.0f, false);
+    REQUIRE(renderer.valid());
+    const unsigned char cell[3] = {103, 0, 31};  // the diverging map's darkest red
+    for (int colour = 0; colour < static_cast<int>(kPenRgb.size()); ++colour) {
+        CAPTURE(colour);
+        const float r = 12.0f;
+        renderer.render([&](const Fonts&) {
+            ImGui::GetBackgroundDrawList()->AddRectFilled(ImVec2(0, 0), ImVec2(200, 200), IM_COL32(cell[0], cell[1], cell[2], 255));
+            draw_laser_dot(ImGui::GetForegroundDrawList(), ImVec2(100, 100), r, colour);
+        });
+        const std::vector<unsigned char> px = renderer.pixels();
+        // Round the dot, just outside it: a ring that stands out from the cell.
+        int contrast = 0;
+        for (int a = 0; a < 16; ++a)
+            for (const float at : {1.1f, 1.35f}) {
+                const int x = 100 + static_cast<int>(r * at * std::cos(a * 0.3927f)), y = 100 + static_cast<int>(r * at * std::sin(a * 0.3927f));
+                const unsigned char* p = &px[(static_cast<size_t>(y) * 200 + x) * 4];
+                int diff = 0;
+                for (int c = 0; c < 3; ++c) diff = std::max(diff, std::abs(int{p[c]} - int{cell[c]}));
+                contrast = std::max(contrast, diff);
+            }
+        CHECK(contrast >= 150);
+    }
+}
