@@ -100,6 +100,12 @@ struct CanvasBands {
 // needed first (storage strip, paint toggle, readouts, dials, operands, notes), until the
 // picture's cells are big enough for numbers.
 CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h);
+// The result and its sources side by side (the sources only when asked and there is room);
+// `beside_w`: what the result keeps at its right (the "how peaked" column).
+CanvasSplit split_result(const Painter& p, const CanvasUi& ui, const Rect& body, bool sources, float beside_w);
+// The result's cells with these bands (the focus column beside the grid too), and their short side.
+CellSize result_cell_size(const Painter& p, const CanvasUi& ui, const CanvasBands& bands);
+float result_cell(const Painter& p, const CanvasUi& ui, const CanvasBands& bands);
 
 // The caption broken into lines no wider than `width`, between its pieces (they are three
 // spaces apart: "attn_weights", "(B=1, H=4, ...)", "item 2"), so no piece is cut.
