@@ -409,7 +409,8 @@ void read_steps(const Trace& trace, DisplayModel& model, const std::vector<StepP
             if (pass == 0 ? to_fill : (!to_fill && to_scan)) work.push_back(static_cast<int>(i));
         }
     }
-    const bool parallel = trace.storage_bytes() >= (std::uint64_t{4} << 20);
+    // Read only by the pragma: unused where OpenMP is off (the browser build, clang warns).
+    [[maybe_unused]] const bool parallel = trace.storage_bytes() >= (std::uint64_t{4} << 20);
     const int m = static_cast<int>(work.size());
 #pragma omp parallel for schedule(dynamic) if (parallel)
     for (int k = 0; k < m; ++k) {

@@ -99,6 +99,7 @@ void file_menu_items(const Session& session, const Results& results, int step, c
     const io::ProblemSources& sources = session.sources;
     if (ImGui::MenuItem(label("menu.file.open_weights"))) open_dialog(jobs, Kind::OpenWeights, sources.weights_path, out);
     if (ImGui::MenuItem(label("menu.file.open_query"))) open_dialog(jobs, Kind::OpenQuery, sources.query_path, out);
+    note_item_for_tests("menu.file.open_query");  // the browser's page test opens a query file here
     if (ImGui::MenuItem(label("menu.file.open_key"))) open_dialog(jobs, Kind::OpenKey, sources.key_path, out);
     if (ImGui::MenuItem(label("menu.file.open_value"))) open_dialog(jobs, Kind::OpenValue, sources.value_path, out);
     if (ImGui::MenuItem(label("menu.file.open_mask"))) open_dialog(jobs, Kind::OpenMask, sources.mask_path, out);
@@ -129,6 +130,7 @@ void file_menu_items(const Session& session, const Results& results, int step, c
     if (ImGui::MenuItem(label("menu.file.export_tensors"), nullptr, false, have)) {
         open_dialog(jobs, Kind::ExportTensors, export_folder(jobs) + "/attnviz_tensors", out);
     }
+    note_item_for_tests("menu.file.export_tensors");  // ... and downloads the trace from here
     if (ImGui::MenuItem(label("menu.file.export_csv"), nullptr, false, have)) {
         open_dialog(jobs, Kind::ExportCsv, export_folder(jobs) + "/" + with_extension(step_file, ".csv"), out);
     }
