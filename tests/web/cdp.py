@@ -89,7 +89,10 @@ class Chromium:
         """Polls `expression` until it is truthy; returns its value."""
         deadline = time.time() + timeout
         while time.time() < deadline:
-            value = self.evaluate(expression)
+            try:
+                value = self.evaluate(expression)
+            except RuntimeError:  # e.g. the runtime's FS before attnviz.js has loaded
+                value = None
             if value:
                 return value
             time.sleep(0.1)
