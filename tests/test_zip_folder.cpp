@@ -9,6 +9,9 @@
 #include "shell_run.h"
 
 namespace fs = std::filesystem;
+using attn::testing::run_shell;
+using attn::testing::scratch_dir;
+using attn::testing::ShellRun;
 
 namespace {
 
