@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -279,8 +280,15 @@ Result<Json> parse_json(const std::string& text, const std::string& name) {
     if (nesting_depth(text) > kMaxDepth) return file_error(Message("lesson.why.too_deep", {{"max", kMaxDepth}}));
     try {
         return Json::parse(text);
-    } catch (const Json::exception& e) {
-        return file_error(Message("lesson.why.not_json", {{"error", e.what()}}));
+    } catch (const Json::parse_error& e) {
+        // The parser's own words are English: the window says where the text stops being JSON.
+        const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+        const size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+        const size_t column = at - (line_start == std::string::npos || at == 0 ? 0 : line_start + 1) + 1;
+        return file_error(Message("lesson.why.not_json", {{"line", line}, {"column", column}}));
+    } catch (const Json::exception&) {
+        return file_error(Message("lesson.why.not_json", {{"line", 1}, {"column", 1}}));
     }
 }
 

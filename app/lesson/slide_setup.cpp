@@ -6,14 +6,17 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <type_traits>
 
 #include "app/options/config_options.h"
 #include "app/io/file_util.h"
 #include "app/io/model_loader.h"
 #include "app/io/model_problem.h"
+#include "core/config_fields.h"
 #include "core/recipe.h"
 
 namespace attn::lesson {
@@ -61,6 +64,50 @@ std::string field_named_in(const Message& message) {
             field = name;
         }
     return field;
+}
+
+// Why the command line's parser refuses `value` for the option `name`, in the catalogue's
+// words: the field table knows the option's type, range and choices.
+Message option_refusal(const std::string& name, const OptionValue& value) {
+    for (const ConfigField& field : config_fields()) {
+        if (field.long_option() != "--" + name) continue;
+        if (*field.choices) return Message("lesson.why.unknown_choice", {{"name", value.text}, {"names", std::string(field.choices)}});
+        const char* expected = std::visit([](auto member) -> const char* {
+            using T = std::decay_t<decltype(AttentionConfig{}.*member)>;
+            if constexpr (std::is_same_v<T, bool>) return "lesson.type.flag";
+            else if constexpr (std::is_integral_v<T>) return "lesson.type.whole";
+            else if constexpr (std::is_floating_point_v<T>) return "lesson.type.number";
+            return nullptr;  // a text: refused only by its choices
+        }, field.member);
+        if (!expected) break;
+        char* end = nullptr;
+        const double number = std::strtod(value.text.c_str(), &end);
+        const bool whole = std::string(expected) == "lesson.type.whole";
+        const bool read = std::string(expected) != "lesson.type.flag" && !value.text.empty() && *end == '\0' &&
+                          (!whole || number == std::floor(number));
+        if (!read || !field.option_range.given()) return Message("lesson.why.type", {{"expected", Message(expected)}});
+        return Message("lesson.why.range", {{"value", value.text}, {"lo", number_text(field.option_range.lo)}, {"hi", number_text(field.option_range.hi)}});
+    }
+    return Message("lesson.why.option_value", {{"name", name}, {"value", value.text}});
+}
+
+// The first of the slide's options the parser refuses on its own, and why (the option's
+// name is the field the message names).
+std::pair<std::string, Message> refused_option(const SlideSetup& setup) {
+    for (const auto& [name, value] : setup.options) {
+        SlideSetup alone;
+        alone.options = {{name, value}};
+        CLI::App app;
+        cli::ConfigOptions options;
+        cli::add_config_options(app, options);
+        std::vector<std::string> args = setup_arguments(alone);
+        try {
+            app.parse(args);
+        } catch (const CLI::ParseError&) {
+            return {name, option_refusal(name, value)};
+        }
+    }
+    return {"options", Message("lesson.why.options_together")};  // each alone is taken
 }
 
 // The model or recipe the slide names exists (checked first, so the message names the field).
@@ -157,9 +204,10 @@ Result<io::Problem> slide_problem(const Slide& slide, const std::string& base_di
     std::reverse(args.begin(), args.end());  // CLI11 takes a vector last argument first
     try {
         app.parse(args);
-    } catch (const CLI::ParseError& e) {
-        const Message why = Message::plain(e.what());
-        return R::failure(slide_error(slide.number, field_named_in(why), why));
+    } catch (const CLI::ParseError&) {
+        // CLI11's own message is English: say which option refused what, from the catalogue.
+        const auto [name, why] = refused_option(setup);
+        return R::failure(slide_error(slide.number, name, why));
     }
     R problem = cli::resolve_problem(options);
     if (!problem) return R::failure(slide_error(slide.number, field_named_in(problem.message()), problem.message()));
