@@ -63,7 +63,6 @@ SectionEdit draw_rope_controls(Session& session, const ControlsContext& ctx) {
     if (!section_header("controls.section.rope", "controls.section.rope.help")) return out;
     begin_fixed_group(ctx.model_reason);
     AttentionConfig& c = session.config;
-    // Refused for an odd d_h, separate key/value inputs or extra key columns: the core says which.
     out.config_changed |= field_control(session, config_field("rope"));
     // Refused for an odd d_h, separate key/value inputs or extra key columns: said under it.
     const Message refusal = c.rope ? Message() : refusal_of(session, [](AttentionConfig& x) { x.rope = true; });
