@@ -5,8 +5,9 @@
 // can be drawn inside a cell). Cells are read with texelFetch: no filtering, no aliasing.
 // Each picture texel is rounded to 8 bits and, in the SMOOTH_CELLS variant (u_cell_px >= 4),
 // filtered bilinearly between the four nearest, as when the picture was an RGBA8 texture
-// of its own: the same pixels, without a render pass per heatmap. (Two variants, not a
-// branch: a software rasteriser runs both sides of a branch for every fragment.)
+// of its own: the same pixels, without a render pass per heatmap. The FINITE_VALUES
+// variant is for values with no inf or NaN (most big maps): the colormap alone. (Variants,
+// not branches: a software rasteriser runs both sides of a branch for every fragment.)
 uniform sampler2D u_values;    // (rows, cols) R32F; row 0 is the tensor's first row
 uniform sampler2D u_colormap;  // (1, 256) RGBA8 colour stops, sampled linearly
 uniform float u_vmin;          // value mapped to the left end of the colormap
@@ -43,6 +44,9 @@ float stripe_coverage(ivec2 px) {
 // The colour of picture texel `px`, in 8 bits. Selects instead of branches (see above).
 vec3 picture_texel(ivec2 px) {
     float v = texelFetch(u_values, px / max(u_cell_px, 1), 0).r;
+#ifdef FINITE_VALUES
+    vec3 c = colormap(v);
+#else
     float stripe = stripe_coverage(px);
     // -inf: a masked score, neither a value on the colormap nor "not computed yet".
     // +inf: a probability that is exactly 0 because its key was masked: the colour of 0
@@ -52,6 +56,7 @@ vec3 picture_texel(ivec2 px) {
     c = masked_key ? mix(c, u_hatch_color.rgb, 0.45 * stripe) : c;
     c = masked_score ? mix(u_masked_color.rgb, u_hatch_color.rgb, stripe) : c;
     c = isnan(v) ? vec3(1.0, 0.0, 1.0) : c;
+#endif
     return floor(clamp(c, 0.0, 1.0) * 255.0 + 0.5) / 255.0;
 }
 

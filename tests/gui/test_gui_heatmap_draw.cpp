@@ -1,6 +1,7 @@
 // Heatmaps coloured while ImGui draws the frame (gl/colorizer.h, issue 28's slider
-// redraw): the cells get their colormap colours, a fade blends like any ImGui image,
-// masked cells are hatched, and what ImGui draws after a heatmap keeps its own colours.
+// redraw): the cells get their colormap colours (in each of the shader's variants), a fade
+// blends like any ImGui image, masked cells are hatched, and what ImGui draws after a
+// heatmap keeps its own colours.
 // Needs an X display: ctest runs it under xvfb-run ("gui heatmap colours", tests/gui/CMakeLists.txt).
 #include <doctest/doctest.h>
 
@@ -74,6 +75,21 @@ TEST_CASE("a heatmap is coloured as it is drawn: its colormap's colours, faded, 
     CHECK(fill > 15);
     CHECK(stripes > 15);
     CHECK(distance(opaque, 100, 185, Rgb{0.0f, 200.0f / 255.0f, 0.0f}) <= 1);  // ImGui's own colour again
+
+    // The same values without the masked cell, one texel per cell: the variant for finite
+    // values draws the same colours.
+    const std::vector<float> finite_values = {-2.0f, 2.0f, 1.0f, 0.0f};
+    const gl::Texture finite_texture = gl::Colorizer::upload(finite_values.data(), 2, 2);
+    const gl::HeatmapColouring finite{&colorizer, -2.0f, 2.0f, ColormapKind::Diverging, masked, hatch, 1, true};
+    renderer.render([&](const Fonts&) {
+        gl::Colorizer::add_image(*ImGui::GetBackgroundDrawList(), finite_texture, finite, ImVec2(0, 0), ImVec2(kSide, 160),
+                                 ImVec2(0, 0), ImVec2(1, 1));
+    });
+    const std::vector<unsigned char> plain = renderer.pixels();
+    CHECK(distance(plain, 50, 40, low) <= 2);
+    CHECK(distance(plain, 150, 40, high) <= 2);
+    CHECK(distance(plain, 50, 120, three_quarters) <= 2);
+    CHECK(distance(plain, 150, 120, sample_colormap(ColormapKind::Diverging, 0.5f)) <= 2);
 
     // Half faded over black: half of each colour, as ImGui blends a tinted image.
     const std::vector<unsigned char> faded = draw(IM_COL32(255, 255, 255, 128));

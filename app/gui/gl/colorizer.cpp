@@ -20,7 +20,8 @@ std::string with_define(const char* source, const char* define) {
 }  // namespace
 
 Colorizer::Colorizer()
-    : sharp_(shaders::heatmap_vert, shaders::heatmap_frag),
+    : finite_(shaders::heatmap_vert, with_define(shaders::heatmap_frag, "FINITE_VALUES 1").c_str()),
+      sharp_(shaders::heatmap_vert, shaders::heatmap_frag),
       smooth_(shaders::heatmap_vert, with_define(shaders::heatmap_frag, "SMOOTH_CELLS 1").c_str()) {
     const auto div = colormap_table(ColormapKind::Diverging);
     const auto seq = colormap_table(ColormapKind::Sequential);
@@ -52,7 +53,7 @@ void Colorizer::use_for_next_quad(const ImDrawList*, const ImDrawCmd* command) {
     float projection[16] = {};
     glGetUniformfv(static_cast<GLuint>(imgui_program), glGetUniformLocation(static_cast<GLuint>(imgui_program), "ProjMtx"),
                    projection);
-    const ShaderProgram& program = c.cell_px >= 4 ? self.smooth_ : self.sharp_;
+    const ShaderProgram& program = c.cell_px >= 4 ? self.smooth_ : c.finite ? self.finite_ : self.sharp_;
     program.use();
     program.set_mat4("u_projection", projection);
     program.set_int("u_values", 0);  // ImGui binds the draw command's texture to unit 0

@@ -25,14 +25,17 @@ struct HeatmapColouring {
                         // +inf (a weight of a masked key) the colour of 0 with a faint hatch
     int cell_px = 1;    // picture texels per cell side: 1, or more for small masked maps
                         // (hatching inside each cell, smoothed when >= 4)
+    bool finite = false;  // no inf or NaN among the values: the colormap alone is drawn
 };
 
 class Colorizer {
 public:
     // Compiles the shaders and builds the colormap tables; check error() afterwards.
     Colorizer();
-    const std::string& error() const { return sharp_.valid() ? smooth_.error() : sharp_.error(); }
-    bool valid() const { return sharp_.valid() && smooth_.valid(); }
+    const std::string& error() const {
+        return !finite_.valid() ? finite_.error() : !sharp_.valid() ? sharp_.error() : smooth_.error();
+    }
+    bool valid() const { return finite_.valid() && sharp_.valid() && smooth_.valid(); }
 
     // values: (rows, cols) row-major, as a nearest-sampled R32F texture of cols x rows texels.
     static Texture upload(const float* values, int rows, int cols);
@@ -47,8 +50,9 @@ private:
     // draw command (the quad); ImDrawCallback_ResetRenderState switches back after it.
     static void use_for_next_quad(const ImDrawList* list, const ImDrawCmd* command);
 
-    // heatmap_frag.glsl twice: nearest picture texels, and (SMOOTH_CELLS) filtered ones.
-    ShaderProgram sharp_, smooth_;
+    // heatmap_frag.glsl three times: nearest picture texels of finite values
+    // (FINITE_VALUES), of any values, and filtered ones (SMOOTH_CELLS).
+    ShaderProgram finite_, sharp_, smooth_;
     const Texture& table(ColormapKind kind) const {
         switch (kind) {
             case ColormapKind::Diverging: return diverging_;

@@ -1,6 +1,8 @@
 #include "app/gui/gl/heatmap_cache.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 
 namespace attn::gui {
 
@@ -55,7 +57,8 @@ void HeatmapCache::upload(const StepDisplay& sd, HeatmapLayer layer, Uploaded& o
     out.slots.assign(panels.size(), Slot{});
     const auto add_texture = [&](const float* values, int rows, int cols, int cell_px) {
         out.textures.push_back(gl::Colorizer::upload(values, rows, cols));
-        out.colourings.push_back(gl::HeatmapColouring{colorizer_.get(), vmin, vmax, kind, masked_, hatch_, cell_px});
+        const bool finite = std::all_of(values, values + static_cast<std::ptrdiff_t>(rows) * cols, [](float v) { return std::isfinite(v); });
+        out.colourings.push_back(gl::HeatmapColouring{colorizer_.get(), vmin, vmax, kind, masked_, hatch_, cell_px, finite});
     };
 
     // Panels of one texel per cell go into stacks no taller than the GL limit; the others
