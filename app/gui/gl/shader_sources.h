@@ -4,7 +4,7 @@
 
 namespace attn::gui::shaders {
 
-extern const char* const fullscreen_vert;  // shaders/fullscreen_vert.glsl
-extern const char* const heatmap_frag;     // shaders/heatmap_frag.glsl
+extern const char* const heatmap_vert;  // shaders/heatmap_vert.glsl
+extern const char* const heatmap_frag;  // shaders/heatmap_frag.glsl
 
 }  // namespace attn::gui::shaders
