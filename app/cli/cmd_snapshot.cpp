@@ -72,11 +72,13 @@ int run_snapshot_command(SnapshotCommand command) {
     }
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.message());
-    if (command.options.decode_step > 0) {  // a step of the generation --decode-from makes
+    if (command.options.decode_step > 0) {  // a step of the generation --decode-from (or --generate) makes
         const AttentionConfig& c = problem->config;
-        if (c.decode_from == 0) return fail(Message("error.decode.step_needs_from"));
-        if (command.options.decode_step > c.L() - c.decode_from)
-            return fail(Message("error.decode.step_range", {{"step", command.options.decode_step}, {"last", c.L() - c.decode_from}}));
+        const bool generating = problem->model && problem->generate > 0;
+        if (c.decode_from == 0 && !generating) return fail(Message("error.decode.step_needs_from"));
+        const int last = generating ? problem->generate : c.L() - c.decode_from;
+        if (command.options.decode_step > last)
+            return fail(Message("error.decode.step_range", {{"step", command.options.decode_step}, {"last", last}}));
     }
     if (!command.options.animation.format.empty()) {
         if (!command.options.compare.empty()) return fail("--compare cannot be combined with --animate; draw PNGs of A | B | A - B instead");

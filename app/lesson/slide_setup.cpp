@@ -17,6 +17,7 @@
 #include "app/io/model_loader.h"
 #include "app/io/model_problem.h"
 #include "core/config_fields.h"
+#include "core/model/generate.h"
 #include "core/recipe.h"
 
 namespace attn::lesson {
@@ -162,6 +163,13 @@ std::vector<std::string> setup_arguments(const SlideSetup& setup) {
     if (!setup.recipe.empty()) args.push_back("--recipe=" + setup.recipe);
     if (setup.sentence) args.push_back("--tokens=" + *setup.sentence);
     if (setup.layer) args.push_back("--layer=" + std::to_string(*setup.layer));
+    if (setup.generate > 0) {  // the sampling options as --generate reads them
+        args.push_back("--generate=" + std::to_string(setup.generate));
+        args.push_back("--temperature=" + number_text(setup.sampling.temperature));
+        args.push_back("--top-k=" + std::to_string(setup.sampling.top_k));
+        args.push_back("--top-p=" + number_text(setup.sampling.top_p));
+        args.push_back("--sample-seed=" + std::to_string(setup.sampling.seed));
+    }
     for (const auto& [name, value] : setup.options) {
         if (value.kind != OptionValue::Kind::Flag) args.push_back("--" + name + "=" + value.text);
         else if (value.text == "true") args.push_back("--" + name);
@@ -236,19 +244,28 @@ Status check_slide_step(const Slide& slide, const std::vector<StepId>& recorded)
     return ok_status();
 }
 
-// "decode_step": only with the option decode-from P, and at most L - P.
-static Status check_decode_step(const Slide& slide, const AttentionConfig& config) {
+// "decode_step": only with the option decode-from P (at most L - P) or with "generate" N
+// (at most N).
+static Status check_decode_step(const Slide& slide, const io::Problem& problem) {
     const int step = slide.view.decode_step;
     if (step == 0) return ok_status();
-    if (config.decode_from == 0) return Status::failure(slide_error(slide.number, "decode_step", Message("lesson.why.decode_step_needs_from")));
-    if (step > config.L() - config.decode_from)
-        return Status::failure(slide_error(slide.number, "decode_step", Message("lesson.why.decode_step_range", {{"last", config.L() - config.decode_from}})));
+    const AttentionConfig& config = problem.config;
+    const bool generating = problem.model && problem.generate > 0;
+    if (config.decode_from == 0 && !generating)
+        return Status::failure(slide_error(slide.number, "decode_step", Message("lesson.why.decode_step_needs_from")));
+    const int last = generating ? problem.generate : config.L() - config.decode_from;
+    if (step > last) return Status::failure(slide_error(slide.number, "decode_step", Message("lesson.why.decode_step_range", {{"last", last}})));
     return ok_status();
 }
 
-// The trace whose steps a slide may name: the prefill's with decode-from (it records the
-// cache steps every decode step records too), else the whole pass's.
+// The trace whose steps a slide may name: the prefill's with decode-from or a model's
+// generation (it records the cache steps every decode step records too), else the whole pass's.
 static Result<Trace> recorded_trace(const io::Problem& problem) {
+    if (problem.model && problem.generate > 0) {
+        Result<GenerationRun> run = generate(*problem.model, problem.model_tokens.ids, problem.generate, problem.sampling);
+        if (!run) return Result<Trace>::failure(run.message());
+        return trace_generation_step(*problem.model, run.value(), 0, problem.model_layer);
+    }
     if (problem.config.decode_from == 0 || problem.model) return io::compute_trace(problem);
     KvCache cache;
     return run_attention_block(problem.config, problem.weights, problem.inputs, cache, QueryBlock{0, problem.config.decode_from});
@@ -269,7 +286,7 @@ Result<OpenedLesson> open_lesson(const std::string& path) {
             opened.problems.push_back(problem.message());
             continue;
         }
-        if (Status s = check_decode_step(slide, problem->config); !s) {
+        if (Status s = check_decode_step(slide, problem.value()); !s) {
             opened.problems.push_back(s.message());
             continue;
         }

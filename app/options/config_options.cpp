@@ -245,6 +245,8 @@ static Result<io::Problem> resolve_model_problem(const ConfigOptions& o) {
         if (Status s = apply_option_text(config_field(name), o.text(name), problem->config); !s) return R::failure(s.message());
     problem->config.decode_from = o.config.decode_from;  // every layer decodes from there (cmd_trace_generation.cpp)
     if (Status s = check_generation_options(o, problem.value()); !s) return R::failure(s.message());
+    problem->generate = o.generate;
+    problem->sampling = o.sampling;
     return problem;
 }
 

@@ -19,6 +19,7 @@
 #include "app/gui/views/controls/view_controls_attention.h"
 #include "app/gui/views/controls/view_controls_mask.h"
 #include "app/gui/views/controls/view_controls_projections.h"
+#include "app/gui/views/controls/view_generate.h"
 #include "app/gui/views/controls/view_controls_widgets.h"
 #include "app/text/languages.h"
 
@@ -376,6 +377,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     ctx.model_reason = model ? model_reason.c_str() : nullptr;
     ctx.weights_reason = session.sources.weights_path.empty() ? nullptr : weights_reason.c_str();
     draw_sentence_box(session, settings, out, session_edited);
+    if (model) session_edited |= draw_generate_section(session, out, settings.light_theme);
     if (model) draw_model_sizes(session, results, ui, ctx, out, session_edited);
     else draw_random_weight_controls(session, results, ctx, settings, out, session_edited);
     draw_files_section(session, model, out, session_edited);
