@@ -141,7 +141,7 @@ static Status prepare_contrast(AppState& state, const std::string& id, const std
     if (!contrast) {
         std::string names;
         for (const Contrast& c : contrasts()) names += (names.empty() ? "" : ", ") + std::string(c.id);
-        return Status::failure("unknown contrast '" + id + "'; the Compare menu's contrasts are: " + names);
+        return Status::failure(Message("error.snapshot.unknown_contrast", {{"name", id}, {"contrasts", names}}));
     }
     Result<ContrastSetup> setup = set_up_contrast(state, *contrast);
     if (!setup) return Status::failure(setup.message());
