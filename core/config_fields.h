@@ -37,7 +37,7 @@ struct FieldRange {
 enum FieldFlag : unsigned {
     kShowDefault = 1u << 0,   // --help shows the default value
     kZeroIsAuto = 1u << 1,    // 0 means "derived" (S = L, kdim = d_in, ...): no default shown, no option written
-    kFilesDecide = 1u << 2,   // weights or input files can fix it: an explicit option must agree with them
+    kFilesDecide = 1u << 2,   // weights or input files can fix it (a size, a bias): an explicit option must agree with them
     kNegatedFlag = 1u << 3,   // the option turns the field off (--no-bias clears `bias`)
     kSavedAsIndex = 1u << 4,  // settings.ini holds the enumeration's number, not its name
     kNullWhenEmpty = 1u << 5, // the manifest writes null for an empty text
@@ -54,7 +54,7 @@ struct ConfigField {
     const char* manifest_key;     // key in the manifest's "config" ("": not written)
     const char* export_key;       // keyword argument of the exported Attention module ("": none)
     FieldRange option_range;      // what the command line accepts (none: validate() decides)
-    FieldRange saved_range;       // what the window's controls take; settings.ini clamps to it
+    FieldRange saved_range;       // what the window's controls take (an enumeration: its values' indices); settings.ini clamps to it
     unsigned flags = 0;           // FieldFlag bits
     const char* choices = "";     // the only texts the option takes, comma separated ("": any)
     // What the files write when it is not the member itself (resolved sizes, flags that

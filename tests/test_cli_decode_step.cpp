@@ -25,14 +25,15 @@ int lines(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("snapshot --decode-step is refused without --decode-from, past the last step and with --lesson") {
+TEST_CASE("snapshot --decode-step is refused without --decode-from or --generate, past the last step and with --lesson") {
     const fs::path out = attn::testing::scratch_dir("attnviz_decode_step_test", "refused");
     struct Case {
         const char* args;
         const char* says;
     };
-    for (const Case& c : {Case{"-L 6 --mask causal --decode-step 2", "--decode-step needs --decode-from"},
+    for (const Case& c : {Case{"-L 6 --mask causal --decode-step 2", "--decode-step needs a generation, --decode-from P or --generate N"},
                           Case{"-L 6 --mask causal --decode-from 3 --decode-step 4", "--decode-step 4 must be between 1 and 3"},
+                          Case{"--model tiny-lm --generate 3 --decode-step 4", "--decode-step 4 must be between 1 and 3"},
                           Case{"--lesson lesson.json --decode-step 1", "--decode-step cannot be combined with --lesson"}}) {
         CAPTURE(c.args);
         const attn::testing::ShellRun r = snapshot(c.args, out);

@@ -4,6 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
 #include <set>
 #include <string>
 
@@ -87,4 +90,43 @@ TEST_CASE("every field survives the command line: configuration -> options -> co
         CHECK(config_samples::changed_fields(sample.config, problem->config, [](const ConfigField& f) { return f.option; },
                                              same_value) == "");
     }
+}
+
+TEST_CASE("every field the window draws from its row is a plain field with its catalogue keys") {
+    // The controls' sections name their plain fields (field_control.h); read the names from
+    // the sources, so a misspelt or unworded one fails here instead of in the window.
+    std::set<std::string> drawn;
+    const std::regex list(R"re(field_controls\(session, \{([^}]*)\}\))re"),
+        single(R"re(config_field\("([a-z_]+)"\))re"), quoted(R"re("([a-z_]+)")re");
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "app/gui/views/controls")) {
+        std::ifstream in(entry.path());
+        const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        for (std::sregex_iterator it(source.begin(), source.end(), single), end; it != end; ++it) drawn.insert((*it)[1]);
+        for (std::sregex_iterator it(source.begin(), source.end(), list), end; it != end; ++it) {
+            const std::string names = (*it)[1];
+            for (std::sregex_iterator q(names.begin(), names.end(), quoted); q != end; ++q) drawn.insert((*q)[1]);
+        }
+    }
+    CHECK(drawn.size() >= 18);  // the sizes, the scores, RoPE, projections, extras and precision
+    const text::Catalogue& english = text::english();
+    for (const ConfigField& field : config_fields()) {
+        if (!drawn.count(field.name)) continue;
+        const std::string key = std::string("controls.") + field.name;
+        CAPTURE(key);
+        drawn.erase(field.name);
+        const bool flag = std::holds_alternative<bool AttentionConfig::*>(field.member);
+        const bool choice = std::holds_alternative<DType AttentionConfig::*>(field.member) ||
+                            std::holds_alternative<RopeStyle AttentionConfig::*>(field.member);
+        CHECK((choice || english.has_own(key)));  // an enumeration's radio buttons name only its values
+        CHECK((flag || field.saved_range.given()));  // a number's or an enumeration's control has a range
+        if (std::holds_alternative<DType AttentionConfig::*>(field.member)) {
+            for (int i = static_cast<int>(field.saved_range.lo); i <= static_cast<int>(field.saved_range.hi); ++i)
+                CHECK(english.has_own(key + "." + to_string(static_cast<DType>(i))));
+        }
+        if (std::holds_alternative<RopeStyle AttentionConfig::*>(field.member)) {
+            for (int i = static_cast<int>(field.saved_range.lo); i <= static_cast<int>(field.saved_range.hi); ++i)
+                CHECK(english.has_own(key + "." + to_string(static_cast<RopeStyle>(i))));
+        }
+    }
+    CHECK_MESSAGE(drawn.empty(), "not a row of the field table: " << (drawn.empty() ? std::string() : *drawn.begin()));
 }

@@ -179,3 +179,17 @@ TEST_CASE("every include in app/ and core/ runs down the layers of app/layers.tx
     CHECK(files > 300);              // the scan walked the sources
     CHECK(includes_checked > 1000);  // and read their includes
 }
+
+TEST_CASE("the frame draws views only through the registry") {
+    // frame.cpp lays out the dock slots and calls draw_slot; a view drawn any other way
+    // (draw_title_strip(...) straight from the frame) would escape the registry's list.
+    const std::string frame = slurp(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "app" / "gui" / "views" / "frame.cpp");
+    const std::regex call(R"(\b(draw_[a-z_]+)\s*\()");
+    std::vector<std::string> outside;
+    for (std::sregex_iterator it(frame.begin(), frame.end(), call), end; it != end; ++it) {
+        const std::string name = (*it)[1];
+        if (name != "draw_slot" && name != "draw_frame") outside.push_back(name);
+    }
+    CHECK_MESSAGE(outside.empty(), "frame.cpp calls " << (outside.empty() ? std::string() : outside.front()));
+    CHECK(frame.find("draw_slot(") != std::string::npos);
+}

@@ -176,7 +176,7 @@ TEST_CASE("a slide's model, recipe and options are checked as the command line c
     slide.setup.options = {{"hidden-dim", {OptionValue::Kind::Number, "10"}}, {"num-heads", {OptionValue::Kind::Number, "3"}}};
     CHECK(problem_of(slide).rfind("slide 3: \"options\": ", 0) == 0);
     slide.setup.options = {{"num-heads", {OptionValue::Kind::Text, "two"}}};
-    CHECK(problem_of(slide).rfind("slide 3: \"options\": ", 0) == 0);
+    CHECK(problem_of(slide) == "slide 3: \"num-heads\": must be a whole number");
     slide.setup.options.clear();
     slide.setup.layer = 1;
     CHECK(problem_of(slide).rfind("slide 3: \"layer\": --layer needs --model", 0) == 0);
@@ -185,6 +185,43 @@ TEST_CASE("a slide's model, recipe and options are checked as the command line c
     CHECK(problem_of(slide).rfind("slide 3: \"head\": head 2 does not exist", 0) == 0);
     slide.view.head = 1;
     CHECK(problem_of(slide).empty());
+}
+
+// Whether `message` and every message inside it come from the catalogue (no verbatim text).
+bool all_from_catalogue(const Message& message) {
+    if (message.id.empty()) return false;
+    for (const MessageArg& arg : message.args)
+        for (const Message& inner : arg.message)
+            if (!all_from_catalogue(inner)) return false;
+    return true;
+}
+
+TEST_CASE("an option a slide's parser refuses is named, with the catalogue's reason") {
+    Slide slide;
+    slide.number = 2;
+    auto refusal = [&](const char* name, OptionValue::Kind kind, const char* value) {
+        slide.setup.options = {{"hidden-dim", {OptionValue::Kind::Number, "8"}}, {name, {kind, value}}};
+        const Result<io::Problem> problem = slide_problem(slide);
+        REQUIRE_FALSE(problem.ok());
+        CHECK(all_from_catalogue(problem.message()));  // so a Chinese window says it in Chinese
+        return problem.error();
+    };
+    CHECK(refusal("seq-len", OptionValue::Kind::Number, "0") == "slide 2: \"seq-len\": 0 is not within 1..1048576");
+    CHECK(refusal("seq-len", OptionValue::Kind::Number, "2.5") == "slide 2: \"seq-len\": must be a whole number");
+    CHECK(refusal("dropout", OptionValue::Kind::Text, "lots") == "slide 2: \"dropout\": must be a number");
+    CHECK(refusal("rope-style", OptionValue::Kind::Text, "diagonal") ==
+          "slide 2: \"rope-style\": \"diagonal\" is not one of half,interleaved");
+    CHECK(refusal("layer", OptionValue::Kind::Number, "x").rfind("slide 2: \"layer\": ", 0) == 0);
+    CHECK(refusal("rope", OptionValue::Kind::Text, "maybe") == "slide 2: \"rope\": must be true or false");
+    CHECK(refusal("weights", OptionValue::Kind::Flag, "true") ==
+          "slide 2: \"weights\": \"true\" is not a value the option \"weights\" takes (see attnviz --help)");
+}
+
+TEST_CASE("a lesson that is not JSON says where it stops being JSON, in the catalogue's words") {
+    const Result<LessonRead> read = read_lesson("{\"version\": 1,\n  \"slides\": [}", "bad.json");
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error() == "bad.json: not JSON: the text stops being JSON at line 2, column 14");
+    CHECK(all_from_catalogue(read.message()));
 }
 
 TEST_CASE("a slide computes exactly what the command line computes with the same options") {

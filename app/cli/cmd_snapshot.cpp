@@ -11,7 +11,7 @@ namespace attn::cli {
 static void add_animation_options(CLI::App& sub, gui::AnimationOptions& a) {
     sub.add_option("--animate", a.format, text::tr("cli.help.snapshot.animate"))
         ->check(CLI::IsMember({"gif", "mp4"}));
-    sub.add_option("--fps", a.fps, text::tr("cli.help.snapshot.fps"))->check(CLI::Range(1, 120))->capture_default_str();
+    sub.add_option("--fps", a.fps, text::tr("cli.help.snapshot.fps"))->check(CLI::Range(1, 120));
     sub.add_option("--speed", a.speed, text::tr("cli.help.snapshot.speed"))->check(CLI::Range(0.1f, 8.0f))->capture_default_str();
 }
 
@@ -32,6 +32,7 @@ CLI::App* add_snapshot_command(CLI::App& parent, SnapshotCommand& command) {
     add_animation_options(*sub, o.animation);
     sub->add_flag("--overview", o.overview, text::tr("cli.help.snapshot.overview"));
     sub->add_option("--compare", o.compare, text::tr("cli.help.snapshot.compare"));
+    sub->add_option("--contrast", o.contrast, text::tr("cli.help.snapshot.contrast"))->excludes("--compare");
     sub->add_option("--lesson", o.lesson, text::tr("cli.help.snapshot.lesson"));
     sub->add_option("--handout", o.handout, text::tr("cli.help.snapshot.handout"));
     sub->add_option("--decode-step", o.decode_step, text::tr("cli.help.snapshot.decode_step"))->check(CLI::Range(1, 1 << 20));
@@ -49,8 +50,8 @@ int run_snapshot_command(SnapshotCommand command) {
     }
     // Checked here so step and lesson pictures both refuse it.
     if (!gui::parse_weights_as(command.options.view)) return fail("--view '" + command.options.view + "' must be heatmap, lines or both");
-    if (command.options.overview && (!command.options.lesson.empty() || !command.options.animation.format.empty() ||
-                                     !command.options.compare.empty()))
+    const bool comparing = !command.options.compare.empty() || !command.options.contrast.empty();
+    if (command.options.overview && (!command.options.lesson.empty() || !command.options.animation.format.empty() || comparing))
         return fail("--overview draws one picture of a configuration; it cannot be combined with --lesson, --animate or --compare");
     if (!command.options.handout.empty() && command.options.lesson.empty()) return fail("--handout needs --lesson FILE: a handout is a lesson's");
     if (command.options.handout.empty() && command.options.out_dir.empty()) return fail("--out is required");
@@ -60,7 +61,7 @@ int run_snapshot_command(SnapshotCommand command) {
             if (option->count() > 0) return fail(option->get_name() + " cannot be combined with --lesson: each slide gives its configuration");
         if (command.options.step != "all") return fail("--step cannot be combined with --lesson: each slide gives its step");
         if (command.options.decode_step > 0) return fail(Message("error.decode.step_with_lesson"));
-        if (!command.options.compare.empty()) return fail("--compare cannot be combined with --lesson: each slide gives its configuration");
+        if (comparing) return fail("--compare and --contrast cannot be combined with --lesson: each slide gives its configuration");
         // One animation of every slide's step, each slide's end held (issue 20).
         if (!command.options.handout.empty()) {
             if (!command.options.animation.format.empty() || !command.options.out_dir.empty())
@@ -72,14 +73,16 @@ int run_snapshot_command(SnapshotCommand command) {
     }
     Result<io::Problem> problem = resolve_problem(command.config);
     if (!problem) return fail(problem.message());
-    if (command.options.decode_step > 0) {  // a step of the generation --decode-from makes
+    if (command.options.decode_step > 0) {  // a step of the generation --decode-from (or --generate) makes
         const AttentionConfig& c = problem->config;
-        if (c.decode_from == 0) return fail(Message("error.decode.step_needs_from"));
-        if (command.options.decode_step > c.L() - c.decode_from)
-            return fail(Message("error.decode.step_range", {{"step", command.options.decode_step}, {"last", c.L() - c.decode_from}}));
+        const bool generating = problem->model && problem->generate > 0;
+        if (c.decode_from == 0 && !generating) return fail(Message("error.decode.step_needs_from"));
+        const int last = generating ? problem->generate : c.L() - c.decode_from;
+        if (command.options.decode_step > last)
+            return fail(Message("error.decode.step_range", {{"step", command.options.decode_step}, {"last", last}}));
     }
     if (!command.options.animation.format.empty()) {
-        if (!command.options.compare.empty()) return fail("--compare cannot be combined with --animate; draw PNGs of A | B | A - B instead");
+        if (comparing) return fail("--compare and --contrast cannot be combined with --animate; draw PNGs of A | B | A - B instead");
         return gui::run_animation_snapshot(problem.value(), command.options);
     }
     return gui::run_snapshot(problem.value(), command.options);

@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "core/model/model.h"
 #include "core/model/model_forward.h"
+#include "core/model/sampling.h"
 #include "core/model/tokenizer.h"
 #include "core/recipe.h"
 #include "core/result.h"
@@ -77,6 +78,11 @@ struct Problem {
     // The run (split variant) build_model_problem made on model_tokens, reused by
     // compute_trace so a model problem is computed once.
     std::shared_ptr<const ModelRun> model_run;
+    // With a next-token model: `generate` tokens generated after the sentence, each drawn with
+    // `sampling` (--generate N, core/model/generate.h); 0: the sentence alone. The window then
+    // shows the generation in its token strip.
+    int generate = 0;
+    SamplingSettings sampling;
     // Labels of batch item `b`'s query rows and key columns.
     const std::vector<std::string>& query_tokens_of(int b) const;
     const std::vector<std::string>& key_tokens_of(int b) const;

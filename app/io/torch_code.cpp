@@ -7,6 +7,7 @@
 
 #include "app/io/embedded_code.h"
 #include "app/text/languages.h"
+#include "core/config_fields.h"
 #include "core/forward_plan.h"
 #include "core/recipe.h"
 
@@ -50,10 +51,30 @@ Status read_marker(std::string_view text, int line_number, CodeLine& line) {
     return ok_status();
 }
 
+// A condition on one of the module's arguments that is a field's flag (the field table's
+// export name, core/config_fields.h): `self.add_bias_kv`, `add_bias_kv` and
+// `self.out_proj is not None` read the value the exported module receives, from the same
+// row module_args (torch_export.cpp) writes it from. nullopt: no such argument.
+std::optional<bool> option_condition(std::string_view condition, const AttentionConfig* c) {
+    std::string_view name = condition;
+    if (name.substr(0, 5) == "self.") name.remove_prefix(5);
+    constexpr std::string_view kNotNone = " is not None";
+    if (name.size() > kNotNone.size() && name.substr(name.size() - kNotNone.size()) == kNotNone)
+        name.remove_suffix(kNotNone.size());
+    for (const ConfigField& field : config_fields()) {
+        const auto* member = std::get_if<bool AttentionConfig::*>(&field.member);
+        if (!member || name != field.export_key) continue;
+        if (!c) return false;
+        return field.has(kExportNegated) ? !(c->**member) : c->**member;
+    }
+    return std::nullopt;
+}
+
 // The conditions the module's `if` lines test, as this configuration answers them.
 // nullopt: not a condition of the module (counted as taken, and reported by
 // unknown_conditions so a test catches a condition added to the code but not here).
 std::optional<bool> condition_value(std::string_view condition, const AttentionConfig* c) {
+    if (const std::optional<bool> option = option_condition(condition, c)) return option;
     const ForwardPlan plan = c ? plan_for(*c) : ForwardPlan{};
     // A configuration with --decode-from is shown as its prefill and decode steps, each a
     // block of rows against the KV cache: the code's cache branch runs.
@@ -65,9 +86,6 @@ std::optional<bool> condition_value(std::string_view condition, const AttentionC
     } table[] = {
         {"fused", fused},
         {"self.fused", fused},
-        {"add_bias_kv", c && c->add_bias_kv},
-        {"self.add_bias_kv", c && c->add_bias_kv},
-        {"self.add_zero_attn", c && c->add_zero_attn},
         {"self.rope is not None", plan.rope},
         {"self.rope[\"style\"] == \"half\"", c && c->rope_style == RopeStyle::Half},
         {"self.H_kv < self.H", plan.repeat_kv},
@@ -76,10 +94,8 @@ std::optional<bool> condition_value(std::string_view condition, const AttentionC
         {"has_mask", plan.mask},
         {"mask is not None", plan.mask},  // the runner always passes the boolean mask when there is one
         {"mask_add is not None", c && !c->mask_file.empty() && !c->mask_file_is_boolean},
-        {"self.average_weights", plan.average},
         {"self.dropout.p > 0", plan.dropout},
         {"dropout_keep is not None", plan.dropout},  // the exported script replays AttnViz's draw
-        {"self.out_proj is not None", plan.out_proj},
         // recipe_modules.py's classes
         {"attention_mask is not None", plan.mask},  // the recipe passes its padding mask when it has one
         {"H_kv < H", plan.repeat_kv},

@@ -90,8 +90,15 @@ struct SlideSetup {
     std::optional<std::string> sentence;     // --tokens; none: the model's, recipe's or default input
     std::optional<int> layer;                // --layer (with a model)
     std::map<std::string, OptionValue> options;  // {"num-heads": "4", "rope": flag}
+    // With a next-token model: `generate` tokens generated after the sentence (--generate N),
+    // each drawn as `sampling` says (--temperature, --top-k, --top-p, --sample-seed;
+    // core/model/sampling.h); 0: the sentence alone. SlideView::decode_step picks the step shown.
+    int generate = 0;
+    SamplingSettings sampling;
     bool operator==(const SlideSetup& o) const {
-        return model == o.model && recipe == o.recipe && sentence == o.sentence && layer == o.layer && options == o.options;
+        return model == o.model && recipe == o.recipe && sentence == o.sentence && layer == o.layer && options == o.options &&
+               generate == o.generate && sampling.temperature == o.sampling.temperature && sampling.top_k == o.sampling.top_k &&
+               sampling.top_p == o.sampling.top_p && sampling.seed == o.sampling.seed;
     }
 };
 
@@ -101,8 +108,8 @@ struct SlideView {
     int head = -1;                       // the enlarged head; -1: every head side by side
     int batch_item = 0;
     float moment = 1.0f;                 // 0..1 inside the step's animation (1: finished)
-    // With the option decode-from P: the generation's step shown (0 the prefill, k the row
-    // P + k - 1), as the window's token strip chooses it.
+    // With the option decode-from P, or `generate` N (SlideSetup): the generation's step shown
+    // (0 the prefill, k the row P + k - 1), as the window's token strip chooses it.
     int decode_step = 0;
     std::optional<CellAnchor> pinned;    // the inspector's cell
     std::optional<CellAnchor> followed;  // the cell followed through the steps

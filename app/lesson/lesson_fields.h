@@ -15,9 +15,11 @@ namespace attn::lesson {
 
 inline const std::vector<std::string> kLessonFields = {"version", "title", "language", "minutes", "slides"};
 inline const std::vector<std::string> kSlideFields = {
-    "title", "note",    "model",    "recipe",   "sentence",    "layer",       "options",
+    "title", "note",    "model",    "recipe",   "sentence",    "layer",       "generate", "temperature", "top_k", "top_p", "sample_seed", "options",
     "step",  "head",    "batch_item", "moment", "decode_step", "pinned",      "followed",    "highlighted", "annotations", "panels",
     "highlight"};
+// The fields that say how a generation draws its tokens: only with "generate".
+inline const std::vector<std::string> kSamplingFields = {"temperature", "top_k", "top_p", "sample_seed"};
 inline const std::vector<std::string> kCellFields = {"step", "panel", "row", "col", "part"};
 inline const std::vector<std::string> kAnnotationFields = {"kind", "colour", "cell", "points"};
 // By position: CellPart and Annotation::Kind.

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -203,8 +204,28 @@ Why read_head(const Json& value, int& head) {
     return read_int(value, 0, 1 << 16, head);
 }
 
+// "top_p": in (0, 1], as --top-p (core/model/sampling.h).
+Why read_top_p(const Json& value, float& out) {
+    if (Why why = read_float(value, 0.0, 1.0, out)) return why;
+    if (out == 0.0f) return Message("lesson.why.top_p_zero");
+    return std::nullopt;
+}
+
+// "sample_seed": a whole number from 0.
+Why read_seed(const Json& value, uint64_t& out) {
+    int seed = 0;
+    if (Why why = read_int(value, 0, std::numeric_limits<int>::max(), seed)) return why;
+    out = static_cast<uint64_t>(seed);
+    return std::nullopt;
+}
+
 // The fields of what the slide computes.
 Why read_setup_field(const std::string& key, const Json& value, SlideSetup& setup) {
+    if (key == "generate") return read_int(value, 1, 1 << 16, setup.generate);
+    if (key == "temperature") return read_float(value, 0.0, 100.0, setup.sampling.temperature);
+    if (key == "top_k") return read_int(value, 0, 1 << 20, setup.sampling.top_k);
+    if (key == "top_p") return read_top_p(value, setup.sampling.top_p);
+    if (key == "sample_seed") return read_seed(value, setup.sampling.seed);
     if (key == "model") return read_text(value, setup.model);
     if (key == "recipe") return read_text(value, setup.recipe);
     if (key == "sentence") return read_text(value, setup.sentence.emplace());
@@ -247,6 +268,9 @@ std::optional<Message> read_slide(const Json& value, Slide& slide) {
     }
     if (!slide.setup.model.empty() && !slide.setup.recipe.empty())
         return slide_error(slide.number, "recipe", Message("lesson.why.model_and_recipe"));
+    if (!value.contains("generate"))  // how tokens are drawn means nothing without a generation
+        for (const std::string& name : kSamplingFields)
+            if (value.contains(name)) return slide_error(slide.number, name, Message("lesson.why.sampling_without_generate"));
     return std::nullopt;
 }
 
@@ -279,8 +303,15 @@ Result<Json> parse_json(const std::string& text, const std::string& name) {
     if (nesting_depth(text) > kMaxDepth) return file_error(Message("lesson.why.too_deep", {{"max", kMaxDepth}}));
     try {
         return Json::parse(text);
-    } catch (const Json::exception& e) {
-        return file_error(Message("lesson.why.not_json", {{"error", e.what()}}));
+    } catch (const Json::parse_error& e) {
+        // The parser's own words are English: the window says where the text stops being JSON.
+        const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+        const size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+        const size_t column = at - (line_start == std::string::npos || at == 0 ? 0 : line_start + 1) + 1;
+        return file_error(Message("lesson.why.not_json", {{"line", line}, {"column", column}}));
+    } catch (const Json::exception&) {
+        return file_error(Message("lesson.why.not_json", {{"line", 1}, {"column", 1}}));
     }
 }
 

@@ -68,6 +68,14 @@ void put_setup(const SlideSetup& s, Json& j) {
     if (!s.recipe.empty()) j["recipe"] = s.recipe;
     if (s.sentence) j["sentence"] = *s.sentence;
     if (s.layer) j["layer"] = *s.layer;
+    if (s.generate > 0) {  // the sampling settings only when they differ from greedy's defaults
+        const SamplingSettings absent;
+        j["generate"] = s.generate;
+        if (s.sampling.temperature != absent.temperature) j["temperature"] = number(s.sampling.temperature);
+        if (s.sampling.top_k != absent.top_k) j["top_k"] = s.sampling.top_k;
+        if (s.sampling.top_p != absent.top_p) j["top_p"] = number(s.sampling.top_p);
+        if (s.sampling.seed != absent.seed) j["sample_seed"] = s.sampling.seed;
+    }
     if (s.options.empty()) return;
     Json options = Json::object();
     for (const auto& [name, value] : s.options) options[name] = option_json(value);

@@ -6,17 +6,21 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <type_traits>
 
 #include "app/options/config_options.h"
 #include "app/io/file_util.h"
 #include "app/io/model_loader.h"
 #include "app/io/model_problem.h"
+#include "core/config_fields.h"
+#include "core/model/generate.h"
 #include "core/recipe.h"
 
 namespace attn::lesson {
@@ -64,6 +68,50 @@ std::string field_named_in(const Message& message) {
             field = name;
         }
     return field;
+}
+
+// Why the command line's parser refuses `value` for the option `name`, in the catalogue's
+// words: the field table knows the option's type, range and choices.
+Message option_refusal(const std::string& name, const OptionValue& value) {
+    for (const ConfigField& field : config_fields()) {
+        if (field.long_option() != "--" + name) continue;
+        if (*field.choices) return Message("lesson.why.unknown_choice", {{"name", value.text}, {"names", std::string(field.choices)}});
+        const char* expected = std::visit([](auto member) -> const char* {
+            using T = std::decay_t<decltype(AttentionConfig{}.*member)>;
+            if constexpr (std::is_same_v<T, bool>) return "lesson.type.flag";
+            else if constexpr (std::is_integral_v<T>) return "lesson.type.whole";
+            else if constexpr (std::is_floating_point_v<T>) return "lesson.type.number";
+            return nullptr;  // a text: refused only by its choices
+        }, field.member);
+        if (!expected) break;
+        char* end = nullptr;
+        const double number = std::strtod(value.text.c_str(), &end);
+        const bool whole = std::string(expected) == "lesson.type.whole";
+        const bool read = std::string(expected) != "lesson.type.flag" && !value.text.empty() && *end == '\0' &&
+                          (!whole || number == std::floor(number));
+        if (!read || !field.option_range.given()) return Message("lesson.why.type", {{"expected", Message(expected)}});
+        return Message("lesson.why.range", {{"value", value.text}, {"lo", number_text(field.option_range.lo)}, {"hi", number_text(field.option_range.hi)}});
+    }
+    return Message("lesson.why.option_value", {{"name", name}, {"value", value.text}});
+}
+
+// The first of the slide's options the parser refuses on its own, and why (the option's
+// name is the field the message names).
+std::pair<std::string, Message> refused_option(const SlideSetup& setup) {
+    for (const auto& [name, value] : setup.options) {
+        SlideSetup alone;
+        alone.options = {{name, value}};
+        CLI::App app;
+        cli::ConfigOptions options;
+        cli::add_config_options(app, options);
+        std::vector<std::string> args = setup_arguments(alone);
+        try {
+            app.parse(args);
+        } catch (const CLI::ParseError&) {
+            return {name, option_refusal(name, value)};
+        }
+    }
+    return {"options", Message("lesson.why.options_together")};  // each alone is taken
 }
 
 // The model or recipe the slide names exists (checked first, so the message names the field).
@@ -142,6 +190,13 @@ std::vector<std::string> setup_arguments(const SlideSetup& setup) {
     if (!setup.recipe.empty()) args.push_back("--recipe=" + setup.recipe);
     if (setup.sentence) args.push_back("--tokens=" + *setup.sentence);
     if (setup.layer) args.push_back("--layer=" + std::to_string(*setup.layer));
+    if (setup.generate > 0) {  // the sampling options as --generate reads them
+        args.push_back("--generate=" + std::to_string(setup.generate));
+        args.push_back("--temperature=" + number_text(setup.sampling.temperature));
+        args.push_back("--top-k=" + std::to_string(setup.sampling.top_k));
+        args.push_back("--top-p=" + number_text(setup.sampling.top_p));
+        args.push_back("--sample-seed=" + std::to_string(setup.sampling.seed));
+    }
     for (const auto& [name, value] : setup.options) {
         if (value.kind != OptionValue::Kind::Flag) args.push_back("--" + name + "=" + value.text);
         else if (value.text == "true") args.push_back("--" + name);
@@ -184,9 +239,10 @@ Result<io::Problem> slide_problem(const Slide& slide, const std::string& base_di
     std::reverse(args.begin(), args.end());  // CLI11 takes a vector last argument first
     try {
         app.parse(args);
-    } catch (const CLI::ParseError& e) {
-        const Message why = Message::plain(e.what());
-        return R::failure(slide_error(slide.number, field_named_in(why), why));
+    } catch (const CLI::ParseError&) {
+        // CLI11's own message is English: say which option refused what, from the catalogue.
+        const auto [name, why] = refused_option(setup);
+        return R::failure(slide_error(slide.number, name, why));
     }
     R problem = cli::resolve_problem(options);
     if (!problem) return R::failure(slide_error(slide.number, field_named_in(problem.message()), problem.message()));
@@ -215,19 +271,28 @@ Status check_slide_step(const Slide& slide, const std::vector<StepId>& recorded)
     return ok_status();
 }
 
-// "decode_step": only with the option decode-from P, and at most L - P.
-static Status check_decode_step(const Slide& slide, const AttentionConfig& config) {
+// "decode_step": only with the option decode-from P (at most L - P) or with "generate" N
+// (at most N).
+static Status check_decode_step(const Slide& slide, const io::Problem& problem) {
     const int step = slide.view.decode_step;
     if (step == 0) return ok_status();
-    if (config.decode_from == 0) return Status::failure(slide_error(slide.number, "decode_step", Message("lesson.why.decode_step_needs_from")));
-    if (step > config.L() - config.decode_from)
-        return Status::failure(slide_error(slide.number, "decode_step", Message("lesson.why.decode_step_range", {{"last", config.L() - config.decode_from}})));
+    const AttentionConfig& config = problem.config;
+    const bool generating = problem.model && problem.generate > 0;
+    if (config.decode_from == 0 && !generating)
+        return Status::failure(slide_error(slide.number, "decode_step", Message("lesson.why.decode_step_needs_from")));
+    const int last = generating ? problem.generate : config.L() - config.decode_from;
+    if (step > last) return Status::failure(slide_error(slide.number, "decode_step", Message("lesson.why.decode_step_range", {{"last", last}})));
     return ok_status();
 }
 
-// The trace whose steps a slide may name: the prefill's with decode-from (it records the
-// cache steps every decode step records too), else the whole pass's.
+// The trace whose steps a slide may name: the prefill's with decode-from or a model's
+// generation (it records the cache steps every decode step records too), else the whole pass's.
 static Result<Trace> recorded_trace(const io::Problem& problem) {
+    if (problem.model && problem.generate > 0) {
+        Result<GenerationRun> run = generate(*problem.model, problem.model_tokens.ids, problem.generate, problem.sampling);
+        if (!run) return Result<Trace>::failure(run.message());
+        return trace_generation_step(*problem.model, run.value(), 0, problem.model_layer);
+    }
     if (problem.config.decode_from == 0 || problem.model) return io::compute_trace(problem);
     KvCache cache;
     return run_attention_block(problem.config, problem.weights, problem.inputs, cache, QueryBlock{0, problem.config.decode_from});
@@ -248,7 +313,7 @@ Result<OpenedLesson> open_lesson(const std::string& path) {
             opened.problems.push_back(problem.message());
             continue;
         }
-        if (Status s = check_decode_step(slide, problem->config); !s) {
+        if (Status s = check_decode_step(slide, problem.value()); !s) {
             opened.problems.push_back(s.message());
             continue;
         }

@@ -49,7 +49,7 @@ using LiqPtr = std::unique_ptr<T, LiqFree>;
 
 // libimagequant's palette and mapping. The region is copied opaque (alpha 255), so
 // the library never spends palette entries on transparency.
-bool quantize_with_liq(const RgbaRegion& r, int most, IndexedImage& out) {
+bool quantize_with_liq(const RgbaRegion& r, int most, int quality, IndexedImage& out) {
     const size_t pixels = static_cast<size_t>(r.width) * r.height;
     std::vector<unsigned char> opaque(pixels * 4);
     for (int row = 0; row < r.height; ++row) {
@@ -60,6 +60,7 @@ bool quantize_with_liq(const RgbaRegion& r, int most, IndexedImage& out) {
     LiqPtr<liq_attr> attr(liq_attr_create());
     if (!attr || liq_set_max_colors(attr.get(), most) != LIQ_OK) return false;
     liq_set_speed(attr.get(), 8);  // hundreds of frames per export; 8 keeps a 1024x768 frame near 20 ms
+    if (quality < 100) liq_set_quality(attr.get(), 0, quality);
     LiqPtr<liq_image> image(liq_image_create_rgba(attr.get(), opaque.data(), r.width, r.height, 0));
     if (!image) return false;
     liq_result* raw = nullptr;
@@ -76,12 +77,12 @@ bool quantize_with_liq(const RgbaRegion& r, int most, IndexedImage& out) {
 
 }  // namespace
 
-IndexedImage quantize(const RgbaRegion& region, int max_colours) {
+IndexedImage quantize(const RgbaRegion& region, int max_colours, int quality) {
     const int most = max_colours < 2 ? 2 : (max_colours > 256 ? 256 : max_colours);
     IndexedImage out;
     if (exact_palette(region, most, out)) return out;
     out = IndexedImage{};
-    if (!quantize_with_liq(region, most, out)) out = IndexedImage{};  // out of memory: no palette
+    if (!quantize_with_liq(region, most, quality, out)) out = IndexedImage{};  // out of memory: no palette
     return out;
 }
 

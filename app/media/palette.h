@@ -30,6 +30,8 @@ struct IndexedImage {
 // cells unspeckled. Alpha is ignored (frames are opaque). The GIF writer asks for 255 so
 // that one index is left for "unchanged since the frame before". An empty palette when
 // libimagequant runs out of memory.
-IndexedImage quantize(const RgbaRegion& region, int max_colours = 256);
+// `quality` (0..100) below 100 lets libimagequant use fewer colours where the picture
+// allows (pngquant's --quality 0-N): less to store for a frame shown a 30th of a second.
+IndexedImage quantize(const RgbaRegion& region, int max_colours = 256, int quality = 100);
 
 }  // namespace attn::media

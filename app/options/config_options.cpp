@@ -204,19 +204,33 @@ static Status apply_option_text(const ConfigField& field, const std::string& tex
     return ok_status();
 }
 
+// An option the files decide, given explicitly: its value must be what the files give. A
+// flag's message says which parameter the weights file has or lacks
+// (error.options.files_decide.<name>); a size's gives both numbers.
+static Status check_files_agree(const ConfigField& field, const AttentionConfig& given, const AttentionConfig& got) {
+    if (field_value(field, given) == field_value(field, got)) return ok_status();
+    const std::string flag_key = std::string("error.options.files_decide.") + field.name;
+    if (text::english().has_own(flag_key)) return Status::failure(Message(flag_key));
+    return Status::failure(Message("error.options.files_decide", {{"option", field.long_option()},
+                                                                  {"given", format_field(field, given)},
+                                                                  {"actual", format_field(field, got)}}));
+}
+
 // With --model the model fixes sizes, weights, inputs and mask: options that would set
 // them are refused by name rather than silently ignored.
 static Result<io::Problem> resolve_model_problem(const ConfigOptions& o) {
     using R = Result<io::Problem>;
     for (const ConfigField& field : config_fields())
-        if (field.has(kFilesDecide) && o.given(field.name))
-            return R::failure(Message("error.options.model_fixes_size", {{"option", field.long_option()}, {"model", o.model}}));
+        if (field.has(kFilesDecide) && o.given(field.name)) {
+            const bool flag = std::holds_alternative<bool AttentionConfig::*>(field.member);
+            return R::failure(Message(flag ? "error.options.model_fixes" : "error.options.model_fixes_size",
+                                      {{"option", field.long_option()}, {"model", o.model}}));
+        }
     const std::pair<bool, const char*> refused[] = {
         {!o.sources.weights_path.empty(), "--weights"}, {!o.sources.query_path.empty(), "--query"},
         {!o.sources.key_path.empty(), "--key"},         {!o.sources.value_path.empty(), "--value"},
         {o.given("mask"), "--mask"},                    {!o.text("valid_lengths").empty(), "--valid-lengths"},
-        {o.config.cross_attention, "--cross"},          {o.given("bias"), "--no-bias"},
-        {o.config.dropout != 0.0f, "--dropout"}};
+        {o.config.cross_attention, "--cross"},          {o.config.dropout != 0.0f, "--dropout"}};
     for (const auto& [given, flag] : refused)
         if (given) return R::failure(Message("error.options.model_fixes", {{"option", flag}, {"model", o.model}}));
     // With a model, '|' is not a batch separator: it is a word like any other (the sort
@@ -231,6 +245,8 @@ static Result<io::Problem> resolve_model_problem(const ConfigOptions& o) {
         if (Status s = apply_option_text(config_field(name), o.text(name), problem->config); !s) return R::failure(s.message());
     problem->config.decode_from = o.config.decode_from;  // every layer decodes from there (cmd_trace_generation.cpp)
     if (Status s = check_generation_options(o, problem.value()); !s) return R::failure(s.message());
+    problem->generate = o.generate;
+    problem->sampling = o.sampling;
     return problem;
 }
 
@@ -279,27 +295,11 @@ static Result<io::Problem> resolve_without_recipe(ConfigOptions o) {
 
     R problem = io::build_problem(c, o.sources);
     if (!problem) return problem;
-    // Files decide sizes; an explicit option that disagrees is an error, not silently ignored.
-    const AttentionConfig& got = problem->config;
-    for (const ConfigField& field : config_fields()) {
-        if (!field.has(kFilesDecide) || !o.given(field.name)) continue;
-        const FieldValue given = field_value(field, o.config), actual = field_value(field, got);
-        if (given != actual)
-            return R::failure(Message("error.options.files_decide", {{"option", field.long_option()},
-                                                                     {"given", format_field(field, o.config)},
-                                                                     {"actual", format_field(field, got)}}));
-    }
-    if (!o.config.bias && got.bias) return R::failure(Message("error.options.weights_have_bias"));
-    if (!o.sources.weights_path.empty()) {
-        if (o.given("no_qkv_bias") && got.qkv_bias())
-            return R::failure(Message("error.options.weights_have_qkv_bias"));
-        if (o.given("no_out_bias") && got.out_bias())
-            return R::failure(Message("error.options.weights_have_out_bias"));
-        if (o.given("no_out_proj") && !got.no_out_proj)
-            return R::failure(Message("error.options.weights_have_out_proj"));
-        if (o.given("add_bias_kv") && !got.add_bias_kv)
-            return R::failure(Message("error.options.weights_lack_bias_kv"));
-    }
+    // Files decide sizes and which parameters exist; an explicit option that disagrees is
+    // an error, not silently ignored.
+    for (const ConfigField& field : config_fields())
+        if (field.has(kFilesDecide) && o.given(field.name))
+            if (Status agrees = check_files_agree(field, o.config, problem->config); !agrees) return R::failure(agrees.message());
     return problem;
 }
 

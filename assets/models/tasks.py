@@ -421,51 +421,59 @@ def llama_head_metrics(weights, ids):
 
 
 # ---------------------------------------------------------------- induction
-# Random stretches of 4-12 distinct letters, then the same stretch again: only copying from
-# the first copy predicts the second.
+# <bos>, a run of random letters, then a random stretch of 4-12 distinct letters and the same
+# stretch again: only copying from the first copy predicts the second. The run in front (0 to
+# as many letters as fit, none of them in the stretch) moves the stretch to a different place
+# in every row, so no position says where it starts: the model has to find the earlier
+# occurrence of the current letter by content (an induction head), not by position.
 LETTERS = [chr(ord("a") + i) for i in range(20)]
 INDUCTION_VOCAB = SPECIALS + LETTERS
 
 
 def induction_batch(rng, n, max_len, want_held_out, min_k=4, max_k=12):
-    """Returns ids (n, max_len): <bos>, a stretch of k distinct letters, the stretch again,
-    <pad>s; and the k of each row.  A row is held out when held_out(its stretch) is true."""
+    """Returns ids (n, max_len): <bos>, a run of r random letters not in the stretch, a stretch
+    of k distinct letters, the stretch again, <pad>s; the k of each row and its start 1 + r.
+    A row is held out when held_out(its stretch) is true."""
     ids = np.zeros((n, max_len), dtype=np.int64)
-    lens = []
+    lens, starts = [], []
     first = len(SPECIALS)
     while len(lens) < n:
         k = min_k + rng.randint(max_k - min_k + 1)
-        stretch = [first + int(i) for i in rng.permutation(len(LETTERS))[:k]]
+        order = rng.permutation(len(LETTERS))
+        stretch = [first + int(i) for i in order[:k]]
+        r = rng.randint(max_len - 1 - 2 * k + 1)
+        run = [first + int(i) for i in rng.choice(order[k:], size=r)]
         if held_out(stretch) != want_held_out:
             continue
-        toks = [INDUCTION_VOCAB.index("<bos>")] + stretch + stretch
+        toks = [INDUCTION_VOCAB.index("<bos>")] + run + stretch + stretch
         ids[len(lens), :len(toks)] = toks
         lens.append(k)
-    return ids, np.array(lens)
+        starts.append(1 + r)
+    return ids, np.array(lens), np.array(starts)
 
 
-def induction_targets(ids, lens):
+def induction_targets(ids, lens, starts):
     """The tokens of the repeated half the model can know: from the second copy's first token
     on, the next token (<pad> = 0, ignored, everywhere else)."""
     targets = np.zeros_like(ids)
-    for n, k in enumerate(lens):
-        for t in range(1 + k, 2 * k):
+    for n, (k, s) in enumerate(zip(lens, starts)):
+        for t in range(s + k, s + 2 * k - 1):
             targets[n, t] = ids[n, t + 1]
     return targets
 
 
-def induction_head_metrics(weights, ids, lens):
+def induction_head_metrics(weights, ids, lens, starts):
     """weights (B, H, L, L) of one layer: previous_token (weight on t-1, every position from 2
     to the end of the second copy), first_token, self, and in the second copy: induction (from
     the copy of stretch token i, the weight on stretch token i + 1 of the first copy: the token
     that followed its earlier occurrence) and same_word_earlier (on the earlier occurrence)."""
     sums = MetricSums(weights.shape[1])
-    for n, k in enumerate(lens):
+    for n, (k, s) in enumerate(zip(lens, starts)):
         w = weights[n]
-        for t in range(2, 2 * k + 1):
+        for t in range(2, s + 2 * k):
             sums.add_position_metrics(w, t)
         for i in range(k - 1):
-            t = 1 + k + i              # stretch token i, second copy; first copy at 1 + i
-            sums.add("same_word_earlier", w[:, t, 1 + i])
-            sums.add("induction", w[:, t, 2 + i])
+            t = s + k + i              # stretch token i, second copy; first copy at s + i
+            sums.add("same_word_earlier", w[:, t, s + i])
+            sums.add("induction", w[:, t, s + i + 1])
     return sums.means()

@@ -113,10 +113,14 @@ MODELS = {
                        zh_claims=tasks.LM_METRIC_TEXT_ZH),
     # Two attention-only layers on random stretches that repeat (tasks.induction_batch): a
     # previous-token head in layer 0 and an induction head in layer 1 that reads it.
+    # The position table starts as sinusoids (sin_pos_init): "the position before me" is then
+    # a fixed linear map of my own position, so layer 0 finds its previous-token head early;
+    # from a random table it copied by other means (no clean circuit after 1200 steps).
     "induction": dict(kind="language", vocab=tasks.INDUCTION_VOCAB, dim=64, heads=2, layers=2, max_len=32,
-                      mlp=False, causal=True, steps=1200, batch=64, lr=3e-3, seed=41, bos=True,
-                      attn_entropy=[0.05, 0.05],
+                      mlp=False, causal=True, steps=1000, batch=64, lr=3e-3, seed=41, bos=True,
+                      sin_pos_init=0.5,
                       fixture_float64=True,
+                      note_key="model.induction.composition",
                       example="q c h a m e q c h a m",
                       output="row t of probs is the distribution of the letter after token t; in the repeated half "
                              "the argmax is the letter that followed this one in the first copy",
@@ -176,8 +180,8 @@ def train_batch(name, cfg, rng, learner=False):
         targets[:, :-1] = ids[:, 1:]
         return ids, targets
     if name == "induction":
-        ids, lens = tasks.induction_batch(rng, cfg["batch"], cfg["max_len"], False)
-        return ids, tasks.induction_targets(ids, lens)
+        ids, lens, starts = tasks.induction_batch(rng, cfg["batch"], cfg["max_len"], False)
+        return ids, tasks.induction_targets(ids, lens, starts)
     ids, lens = tasks.sort_batch(rng, cfg["batch"], 4, 8, False)
     targets = np.zeros_like(ids)
     targets[:, :-1] = ids[:, 1:]
@@ -235,6 +239,19 @@ def weights_digest(model, cfg):
     return h.hexdigest()[:16]
 
 
+def sinusoidal_positions(model, scale):
+    """pos_emb (max_len, D) set to the Transformer paper's sinusoids x scale before training:
+    column 2i is sin(p / 10000^(2i/D)), column 2i+1 its cos."""
+    length, dim = model.pos_emb.weight.shape
+    pos = torch.arange(length, dtype=torch.float32)[:, None]
+    freq = 1.0 / (10000 ** (torch.arange(0, dim, 2, dtype=torch.float32) / dim))
+    table = torch.zeros(length, dim)
+    table[:, 0::2] = torch.sin(pos * freq)
+    table[:, 1::2] = torch.cos(pos * freq)
+    with torch.no_grad():
+        model.pos_emb.weight.copy_(table * scale)
+
+
 def train(name, cfg):
     """Trains `steps` steps; with `grow`, grows the vocabulary and trains grow["steps"] more.
     Returns the model and the mean training loss of the last 100 steps."""
@@ -244,6 +261,8 @@ def train(name, cfg):
     model = TinyTransformer(len(grow["first_vocab"] if grow else cfg["vocab"]), cfg["dim"], cfg["heads"],
                             cfg["layers"], cfg["max_len"], cfg["mlp"], cfg["causal"], cfg.get("llama", False),
                             cfg.get("kv_heads"))
+    if cfg.get("sin_pos_init"):
+        sinusoidal_positions(model, cfg["sin_pos_init"])
     losses = train_steps(name, cfg, model, rng, cfg["steps"], cfg["lr"], False)
     if grow:
         print("  %s: first vocabulary trained, weights %s" % (name, weights_digest(model, cfg)), flush=True)
@@ -440,16 +459,17 @@ def evaluate_induction(cfg, model, rng, n):
     """induction: accuracy on the repeated half (every token of the second copy after its
     first), the per-head metrics (tasks.induction_head_metrics) and the held-out rows."""
     vocab = cfg["vocab"]
-    ids, lens = tasks.induction_batch(rng, n, cfg["max_len"], True)
+    ids, lens, starts = tasks.induction_batch(rng, n, cfg["max_len"], True)
     logits, weights = model(torch.from_numpy(ids))
     pred = logits.argmax(-1).numpy()
-    targets = tasks.induction_targets(ids, lens)
+    targets = tasks.induction_targets(ids, lens, starts)
     real = targets != 0
     acc = {"repeated_half_accuracy": round(float((pred == targets)[real].mean()), 4),
            "whole_copy_exact_match": round(float(np.mean([(pred[i][real[i]] == targets[i][real[i]]).all()
                                                           for i in range(n)])), 4)}
-    per_layer = [tasks.induction_head_metrics(w.numpy(), ids, lens) for w in weights]
-    heldout = [{"tokens": [vocab[t] for t in ids[i, :1 + 2 * k]], "k": int(k)} for i, k in enumerate(lens)]
+    per_layer = [tasks.induction_head_metrics(w.numpy(), ids, lens, starts) for w in weights]
+    heldout = [{"tokens": [vocab[t] for t in ids[i, :s + 2 * k]], "k": int(k), "start": int(s)}
+               for i, (k, s) in enumerate(zip(lens, starts))]
     return acc, per_layer, heldout, INDUCTION_METRIC_TEXT
 
 
@@ -736,6 +756,7 @@ def build(name):
         "training": {"steps": cfg["steps"], "batch": cfg["batch"], "seed": cfg["seed"],
                      "optimizer": "AdamW lr %g, weight decay 0.01, 100 warm-up steps then cosine" % cfg["lr"],
                      "attention_entropy_penalty": list(cfg.get("attn_entropy", [0.0] * cfg["layers"])),
+                     **({"position_table_init": "sinusoidal x %g" % cfg["sin_pos_init"]} if cfg.get("sin_pos_init") else {}),
                      "final_train_loss": round(train_loss, 4), "heldout": acc,
                      "wall_time_seconds": round(seconds, 1), "threads": 1,
                      "torch": torch.__version__},

@@ -185,14 +185,14 @@ TEST_CASE("RoPE is switched on, styled and offset by its controls, and refused f
         open_sections(driver, state);
         CHECK(driver.tick(state, "controls.rope"));
         CHECK(requested(state).rope);
-        CHECK(driver.click(state, ControlsDriver::key_id("controls.rope.interleaved"), ControlsDriver::kWindow, true));
+        CHECK(driver.click(state, ControlsDriver::key_id("controls.rope_style.interleaved"), ControlsDriver::kWindow, true));
         CHECK(requested(state).rope_style == RopeStyle::Interleaved);
-        CHECK(driver.type_into(state, ControlsDriver::key_id("controls.rope.offset"), "7", false));
+        CHECK(driver.type_into(state, ControlsDriver::key_id("controls.position_offset"), "7", false));
         CHECK(requested(state).position_offset == 7);
-        CHECK(driver.type_into(state, ControlsDriver::key_id("controls.rope.base"), "500000", true));
+        CHECK(driver.type_into(state, ControlsDriver::key_id("controls.rope_base"), "500000", true));
         CHECK(requested(state).rope_base == 500000.0);
         // A negative offset snaps to 0.
-        driver.type_into(state, ControlsDriver::key_id("controls.rope.offset"), "-3", false);
+        driver.type_into(state, ControlsDriver::key_id("controls.position_offset"), "-3", false);
         CHECK(requested(state).position_offset == 0);
         // Turning on cross-attention afterwards turns RoPE off, with a note.
         AppState crossed = state;
@@ -403,7 +403,7 @@ TEST_CASE("every step draws at 1024x768 with the options on and every section of
         imgui.frame(state);
         drawn += drawn_text(text::label("window.controls"));
     }
-    CHECK(shows(drawn, text::tr("controls.rope.base")));
+    CHECK(shows(drawn, text::tr("controls.rope_base")));
     CHECK(shows(drawn, text::trf("controls.kv_heads.short.gqa", {{"kv_heads", 2}})));
     CHECK(shows(drawn, text::tr("controls.dtype.bfloat16")));
     CHECK(text::markers_produced() == markers);  // every text drawn had its key and parameters

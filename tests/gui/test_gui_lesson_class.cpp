@@ -91,6 +91,35 @@ TEST_CASE("G opens the slide grid; arrows move the frame by columns and rows, En
     CHECK(slide_grid_columns(30) * slide_grid_columns(30) * 3 >= 30 * 4);
 }
 
+TEST_CASE("the slide grid of one, two or three slides keeps its pictures sharp and centred; of many, fills the screen") {
+    const float top = 40, gap = 16, caption = 22, aspect = 1.6f, largest = 640;
+    for (const auto& [w, h] : {std::pair{1024.0f, 768.0f}, std::pair{1920.0f, 1080.0f}}) {
+        for (int count = 1; count <= 12; ++count) {
+            CAPTURE(w);
+            CAPTURE(count);
+            const SlideGridPlace g = slide_grid_place(count, w, h, top, gap, caption, aspect, largest);
+            const int rows = (count + g.columns - 1) / g.columns;
+            CHECK(g.columns == slide_grid_columns(count));  // the arrow keys move by the same columns
+            CHECK(g.columns <= count);                      // one slide: one column (it sat in the left of two)
+            CHECK(g.cell_w <= largest);                     // at most twice the picture drawn: not blurred
+            CHECK(g.cell_h == doctest::Approx(g.cell_w / aspect));
+            // Inside the screen, centred both ways (before: one slide sat at the top, 990 px wide).
+            const float right = g.left + g.columns * g.cell_w + (g.columns - 1) * gap;
+            const float bottom = g.top + rows * (g.cell_h + caption) + (rows - 1) * gap;
+            CHECK(g.left >= gap * 0.5f);
+            CHECK(right <= w - gap * 0.5f);
+            CHECK(g.top >= top);
+            CHECK(bottom <= h + 0.5f);
+            CHECK(g.left == doctest::Approx(w - right));
+            CHECK(g.top - top == doctest::Approx(h - bottom).epsilon(0.01));
+            // A bigger picture would leave the screen or the cap: each is as large as it may be.
+            const bool width_bound = right + g.columns * 8.0f > w - gap * 0.5f;
+            const bool height_bound = bottom + rows * 8.0f / aspect > h;
+            CHECK((g.cell_w == doctest::Approx(largest) || width_bound || height_bound));
+        }
+    }
+}
+
 TEST_CASE("C wipes the slide's drawings and Ctrl+Z brings them back, with the pen on or off") {
     UiState ui;
     lesson::Annotation a;

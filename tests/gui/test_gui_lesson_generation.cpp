@@ -1,4 +1,5 @@
-// A lesson slide can show one step of a generation: the option "decode-from" makes it, the
+// A lesson slide can show one step of a generation: the option "decode-from" or a trained
+// model's "generate" (with "temperature", "top_k", "top_p", "sample_seed") makes it, the
 // view's "decode_step" chooses the step (0 the prefill), read and written like the other
 // fields, checked against the steps the generation has, and drawn by the window's path.
 #include <doctest/doctest.h>
@@ -9,6 +10,7 @@
 #include "app/gui/compute/compute_worker.h"
 #include "app/gui/state/lesson_apply.h"
 #include "app/lesson/lesson.h"
+#include "core/model/generate.h"
 
 using namespace attn;
 using namespace attn::lesson;
@@ -73,4 +75,79 @@ TEST_CASE("a slide's decode step needs decode-from and must be one of its steps"
     CHECK(english(opened->problems[0]).rfind("slide 1: \"decode_step\": a decode step needs a generation", 0) == 0);
     CHECK(english(opened->problems[1]).rfind("slide 2: \"decode_step\": this generation has decode steps 1..5", 0) == 0);
     CHECK(english(opened->problems[2]).rfind("slide 3: \"decode_step\":", 0) == 0);
+}
+
+TEST_CASE("a slide's generation fields are written and read back; the sampling ones only when not greedy's defaults") {
+    Lesson lesson;
+    Slide slide;
+    slide.number = 1;
+    slide.title = "sampled";
+    slide.setup.model = "tiny-lm";
+    slide.setup.generate = 8;
+    slide.setup.sampling.temperature = 0.8f;
+    slide.setup.sampling.top_k = 10;
+    slide.setup.sampling.top_p = 0.9f;
+    slide.setup.sampling.seed = 3;
+    slide.view.decode_step = 5;
+    lesson.slides.push_back(slide);
+    const std::string text = write_lesson(lesson);
+    for (const char* field : {"\"generate\": 8", "\"temperature\": 0.8", "\"top_k\": 10", "\"top_p\": 0.9", "\"sample_seed\": 3"}) {
+        CAPTURE(field);
+        CHECK(text.find(field) != std::string::npos);
+    }
+    const Result<LessonRead> read = read_lesson(text, "t.json");
+    REQUIRE_MESSAGE(read.ok(), read.error());
+    CHECK(read->lesson == lesson);
+    lesson.slides.front().setup.sampling = SamplingSettings{};  // greedy: only "generate" is written
+    const std::string greedy = write_lesson(lesson);
+    CHECK(greedy.find("\"generate\": 8") != std::string::npos);
+    CHECK(greedy.find("temperature") == std::string::npos);
+    CHECK(greedy.find("top_k") == std::string::npos);
+}
+
+TEST_CASE("a slide shows step 5 of a model's generation, the same tokens as the command line's") {
+    const Result<OpenedLesson> opened = open_slides(
+        R"([{"title": "step 5", "model": "tiny-lm", "sentence": "the dog", "generate": 6, "temperature": 0.8, "top_k": 10, "sample_seed": 3,
+             "step": "k_cache", "decode_step": 5}])");
+    REQUIRE_MESSAGE(opened.ok(), opened.error());
+    REQUIRE_MESSAGE(opened->problems.empty(), english(opened->problems.front()));
+    REQUIRE(opened->slides.size() == 1);
+    gui::AppState state;
+    const gui::ComputeRequest request = gui::apply_slide(state, opened->slides.front());
+    CHECK(state.session.generating);
+    const gui::ComputeResult result = gui::ComputeWorker::compute(request, 1);
+    REQUIRE_MESSAGE(result.error.empty(), english(result.error));
+    REQUIRE(result.decode);
+    REQUIRE(result.decode->generation);
+    CHECK(result.decode_step == 5);
+    CHECK(result.trace->decode_position() == 3 + 5 - 1);  // <bos> the dog, then step 5
+    SamplingSettings s;
+    s.temperature = 0.8f;
+    s.top_k = 10;
+    s.seed = 3;
+    const Result<GenerationRun> reference = generate(*result.decode->problem->model, result.decode->problem->model_tokens.ids, 6, s);
+    REQUIRE(reference.ok());
+    CHECK(result.decode->generation->ids == reference->ids);
+}
+
+TEST_CASE("bad generation fields are refused with the slide and the field named") {
+    const Result<OpenedLesson> opened = open_slides(
+        R"([{"title": "a", "model": "tiny-lm", "generate": 4, "top_p": 0},
+            {"title": "b", "model": "tiny-lm", "temperature": 0.5},
+            {"title": "c", "model": "tiny-lm", "generate": 0},
+            {"title": "d", "model": "tiny-lm", "generate": 4, "temperature": -1},
+            {"title": "e", "model": "tiny-lm", "generate": 4, "decode_step": 5},
+            {"title": "f", "model": "tiny-lm", "generate": 4, "top_k": "ten"}])");
+    REQUIRE_MESSAGE(opened.ok(), opened.error());
+    CHECK(opened->slides.empty());
+    REQUIRE(opened->problems.size() == 6);
+    std::vector<std::string> said;
+    for (const Message& m : opened->problems) said.push_back(english(m));
+    CAPTURE(said);
+    CHECK(said[0].rfind("slide 1: \"top_p\": top_p keeps the likeliest tokens", 0) == 0);
+    CHECK(said[1].rfind("slide 2: \"temperature\": this field says how a generation draws its tokens", 0) == 0);
+    CHECK(said[2].rfind("slide 3: \"generate\":", 0) == 0);
+    CHECK(said[3].rfind("slide 4: \"temperature\":", 0) == 0);
+    CHECK(said[4].rfind("slide 5: \"decode_step\": this generation has decode steps 1..4", 0) == 0);
+    CHECK(said[5].rfind("slide 6: \"top_k\":", 0) == 0);
 }

@@ -13,7 +13,9 @@
 
 #include "app/gui/gl/headless.h"
 #include "app/gui/gl/offscreen.h"
+#include "app/gui/state/compare_contrasts.h"
 #include "app/gui/state/lesson_apply.h"
+#include "app/options/compare_options.h"
 #include "app/gui/views/panels/view_presenter.h"
 #include "app/gui/views/panels/view_title_strip.h"
 #include "tests/gui/headless_imgui.h"
@@ -141,6 +143,57 @@ TEST_CASE("presenting the shipped lessons at 1024x768: digits fill their cells, 
         }
     }
     CHECK(measured >= 20);  // most slides show numbers; a rule that hid them all would pass above
+}
+
+TEST_CASE("compare mode in presentation at 1024x768: every contrast prints legible digits, and its captions stay in their columns") {
+    HeadlessImGui ui(1024, 768, kPresentationTypeScale);
+    const float body = body_digit_h(ui.fonts);
+    // The window's first screen: tiny-lm on its card's sentence, then the Compare menu.
+    const Result<io::Problem> start = cli::problem_from_arguments({"--model=tiny-lm"});
+    REQUIRE_MESSAGE(start.ok(), start.error());
+    int columns_with_numbers = 0;
+    for (const Contrast& contrast : contrasts()) {
+        CAPTURE(contrast.id);
+        AppState state;
+        init_from_problem(state.session, start.value());
+        accept_result(state, ComputeWorker::compute(start.value(), 0, 512), 0.0);
+        const Result<ContrastSetup> setup = set_up_contrast(state, contrast);
+        REQUIRE_MESSAGE(setup.ok(), setup.error());
+        accept_result(state, ComputeWorker::compute(setup->a, 0, 512), 0.0);
+        accept_b_result(state.compare, ComputeWorker::compute(setup->b, 0, 512), 0.0);
+        state.ui.playback.set_position(state.results.trace->index_of(contrast.step), 1.0f);
+        state.ui.presentation = true;
+        ui.frame(state, true);
+        ui.frame(state, true);
+        const std::vector<Glyph> glyphs = drawn_glyphs();
+        const std::vector<CanvasUi::Column>& columns = state.ui.canvas.columns;
+        REQUIRE(columns.size() >= 2);  // A, B (and A − B where the shapes match)
+        for (size_t k = 0; k < columns.size(); ++k) {
+            CAPTURE(k);
+            const Rect& column = columns[k].rect;
+            // Nothing drawn from inside a column runs past its right edge (before: "(B=1, H=2, L").
+            for (const Glyph& g : glyphs)
+                if (g.x0 >= column.x && g.x0 < column.right() && g.y0 >= column.y && g.y1 <= column.bottom())
+                    CHECK(g.x1 <= column.right() + 0.5f);
+            for (const PlacedMatrix& m : columns[k].placed) {
+                if (m.part != lesson::CellPart::Result) continue;
+                const MatrixNumbers n = numbers_in(m, glyphs);
+                // Cells of 10 px (four heads of 9 x 9 in a third of the screen) printed nothing. Not
+                // for E = 64 columns (stacked, fused) nor the heads contrast's B, whose grid is its point.
+                const std::string id = contrast.id;
+                if (id != "stacked" && id != "fused" && !(id == "heads" && k == 1)) CHECK(std::min(m.cell_w(), m.cell_h()) >= 20.0f);
+                if (n.cells_with_numbers == 0) continue;
+                const float wanted = std::min({0.4f * m.cell_h(), 2.0f * body, n.width_bound});
+                CAPTURE(n.digit_h);
+                CAPTURE(m.cell_h());
+                CAPTURE(n.width_bound);
+                CHECK(n.digit_h >= 0.85f * wanted);
+                std::printf("compare %-12s column %zu: %4.1f px digits in %5.1f px cells\n", contrast.id, k, n.digit_h, m.cell_h());
+                ++columns_with_numbers;
+            }
+        }
+    }
+    CHECK(columns_with_numbers >= 8);  // before: none (every contrast said "numbers hidden")
 }
 
 TEST_CASE("a slide title too wide for 1024 pixels wraps onto a second line instead of being cut") {

@@ -164,9 +164,13 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
     const auto start = std::chrono::steady_clock::now();
     // No exception may leave the worker: it would end the program from a thread.
     try {
-        if (problem.config.decode_from > 0 && !problem.model) {
-            // --decode-from: the whole pass, the prefill and the steps up to the one shown (decode_run.h).
-            Result<std::shared_ptr<DecodeRun>> run = start_decode_run(std::make_shared<const io::Problem>(problem), decode_step);
+        const bool generating = problem.model && problem.generate > 0;
+        if ((problem.config.decode_from > 0 && !problem.model) || generating) {
+            // --decode-from: the whole pass, the prefill and the steps up to the one shown;
+            // a model's generation: every token drawn and decoded, the shown layer's steps (decode_run.h).
+            auto shared = std::make_shared<const io::Problem>(problem);
+            Result<std::shared_ptr<DecodeRun>> run = generating ? start_generation_run(shared, problem.generate, problem.sampling, decode_step)
+                                                                : start_decode_run(shared, decode_step);
             if (!run) {
                 result.error = run.message();
                 return result;
@@ -234,6 +238,10 @@ ComputeResult ComputeWorker::compute(const ComputeRequest& request, uint64_t gen
         if (!problem.ok()) {
             result.error = problem.message();
         } else {
+            if (request.model) {  // the controls' Generate (0: the sentence alone)
+                problem.value().generate = request.generate;
+                problem.value().sampling = request.sampling;
+            }
             result = compute(problem.value(), request.batch_item, request.max_extent, request.focus_step,
                              request.colour_scale, request.overview, request.decode_step);
         }

@@ -44,6 +44,10 @@ struct ComputeRequest {
     bool overview = false;  // View > Overview is open: also build every layer's thumbnails (display/overview.h)
     // With --decode-from P: the decode step to show (0 the prefill, k the row P + k - 1).
     int decode_step = 0;
+    // With a next-token `model`: tokens to generate after the sentence and how each is drawn
+    // (io::Problem::generate); 0: none.
+    int generate = 0;
+    SamplingSettings sampling{};
 };
 
 struct ComputeResult {

@@ -163,9 +163,9 @@ std::vector<int64_t> cell_index(const Panel& panel, int row, int col);
 // The exact value of that cell, read from the tensor (not the pooled texture).
 float cell_value(const Tensor& tensor, const Panel& panel, int row, int col);
 
-// Fragments per cell side when a panel is baked: 1, or up to 16 for a small panel with
-// masked (+-inf) cells, so the shader can draw the hatching inside each cell while the
-// baked texture stays within 512 texels a side.
+// Picture texels per cell side when a panel is coloured (gl/colorizer.h): 1, or up to 16
+// for a small panel with masked (+-inf) cells, so the shader can draw the hatching inside
+// each cell while the picture stays within 512 texels a side.
 int bake_cell_px(const Panel& panel);
 
 // True when the colormap for this kind of step is sequential (probabilities).

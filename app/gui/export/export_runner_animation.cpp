@@ -11,9 +11,6 @@ namespace attn::gui {
 
 namespace {
 
-// GIF delays are hundredths of a second: 25 frames per second keeps every delay exact.
-constexpr int kGifFps = 25;
-constexpr int kMp4Fps = 30;
 // Drawing time per window frame: the window stays responsive while the export runs.
 constexpr std::chrono::milliseconds kFrameBudget{25};
 
@@ -32,7 +29,7 @@ void ExportRunner::start_animation(AppState& state, const ExportRequest& request
     } else {
         r.steps.push_back(state.ui.playback.step());
     }
-    r.timing = media::AnimationTiming{request.mp4 ? kMp4Fps : kGifFps, state.ui.playback.speed(), Playback::kStepSeconds,
+    r.timing = media::AnimationTiming{media::default_fps(r.format), state.ui.playback.speed(), Playback::kStepSeconds,
                                       Playback::kDwellSeconds};
     r.layout = request.canvas_only ? SnapshotLayout::CanvasOnly : SnapshotLayout::FullWindow;
     export_image_size(state, request.canvas_only, win_w, win_h, r.width, r.height);

@@ -133,6 +133,31 @@ static Status prepare_compare(AppState& state, const std::string& b_options) {
     return ok_status();
 }
 
+// --contrast: A and B set up as the Compare menu sets them up from the options' setup,
+// both computed, and the pictures' steps named again in A's trace (the contrast may change
+// which steps it records: the stacked variant, one head).
+static Status prepare_contrast(AppState& state, const std::string& id, const std::string& step_spec, std::vector<int>& steps) {
+    const Contrast* contrast = find_contrast(id);
+    if (!contrast) {
+        std::string names;
+        for (const Contrast& c : contrasts()) names += (names.empty() ? "" : ", ") + std::string(c.id);
+        return Status::failure(Message("error.snapshot.unknown_contrast", {{"name", id}, {"contrasts", names}}));
+    }
+    Result<ContrastSetup> setup = set_up_contrast(state, *contrast);
+    if (!setup) return Status::failure(setup.message());
+    ComputeResult a = ComputeWorker::compute(setup.value().a, state.session.batch_item, 512);
+    if (!a.error.empty()) return Status::failure(a.error);
+    ComputeResult b = ComputeWorker::compute(setup.value().b, state.session.batch_item, 512);
+    if (!b.error.empty()) return Status::failure(b.error);
+    accept_result(state, std::move(a), 0.0);
+    accept_b_result(state.compare, std::move(b), 0.0);
+    note_shown_glyphs(state);
+    steps.clear();
+    std::string unknown;
+    if (!steps_to_draw(*state.results.trace, step_spec, steps, unknown)) return Status::failure(unknown);
+    return ok_status();
+}
+
 Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions& options, AppState& state,
                               std::vector<int>& steps) {
     ComputeResult computed = ComputeWorker::compute(problem, 0, 512, std::nullopt, {}, options.overview, options.decode_step);
@@ -145,6 +170,7 @@ Status prepare_snapshot_state(const io::Problem& problem, const SnapshotOptions&
     init_from_problem(state.session, problem);  // the controls of --layout window show these options
     accept_result(state, std::move(computed), 0.0);
     if (!options.compare.empty()) return prepare_compare(state, options.compare);
+    if (!options.contrast.empty()) return prepare_contrast(state, options.contrast, options.step, steps);
     note_shown_glyphs(state);  // the sentence's and tokens' characters, before the atlas is built
     return ok_status();
 }

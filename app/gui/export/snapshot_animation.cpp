@@ -21,7 +21,8 @@ std::string animation_request_of(const SnapshotOptions& options, AnimationReques
     if (request.format == media::AnimationFormat::Mp4 && media::find_ffmpeg().empty())
         return text::render(Message("error.animation.no_ffmpeg"));
     request.path = options.out_dir;
-    request.timing = media::AnimationTiming{options.animation.fps, options.animation.speed, Playback::kStepSeconds,
+    const int fps = options.animation.fps > 0 ? options.animation.fps : media::default_fps(request.format);
+    request.timing = media::AnimationTiming{fps, options.animation.speed, Playback::kStepSeconds,
                                             Playback::kDwellSeconds};
     request.layout = snapshot_layout(options.layout);
     request.width = options.width;

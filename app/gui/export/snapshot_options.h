@@ -11,7 +11,7 @@ namespace attn::gui {
 // `attnviz snapshot --animate`'s options (app/gui/export/snapshot_animation.cpp draws them).
 struct AnimationOptions {
     std::string format;  // "" (PNG files), "gif" or "mp4"
-    int fps = 30;
+    int fps = 0;  // 0: the format's own (media::default_fps: GIF 20, MP4 30)
     float speed = 1.0f;  // the window's playback speed: 2 plays twice as fast
 };
 
@@ -31,6 +31,7 @@ struct SnapshotOptions {
     std::string handout;        // --handout FILE.pdf with --lesson: a printable PDF, one page per slide
     bool overview = false;      // --overview: View > Overview's grid of every layer and head, as DIR/overview.png
     std::string compare;        // --compare "OPTIONS": B's options on top of A's; pictures of A | B | A − B
+    std::string contrast;       // --contrast ID: the Compare menu's ready contrast, set up from these options
     int decode_step = 0;        // --decode-step K (with --decode-from P): decode step K instead of the prefill
 };
 // `attnviz snapshot`: writes DIR/NN_<step>.png, drawn by the same code as the window.

@@ -130,6 +130,9 @@ void ShaderProgram::set_float(const char* name, float value) const {
 void ShaderProgram::set_vec4(const char* name, const float* rgba) const {
     glUniform4fv(glGetUniformLocation(id_, name), 1, rgba);
 }
+void ShaderProgram::set_mat4(const char* name, const float* column_major) const {
+    glUniformMatrix4fv(glGetUniformLocation(id_, name), 1, GL_FALSE, column_major);
+}
 void ShaderProgram::release() {
     if (id_ != 0) glDeleteProgram(id_);
     id_ = 0;
@@ -199,32 +202,12 @@ void Framebuffer::release() {
     id_ = 0;
 }
 
-// ---------------------------------------------------------------- VertexArray
-VertexArray VertexArray::create() {
-    VertexArray vao;
-    glGenVertexArrays(1, &vao.id_);
-    return vao;
-}
-VertexArray::~VertexArray() {
-    if (id_ != 0) glDeleteVertexArrays(1, &id_);
-}
-VertexArray::VertexArray(VertexArray&& other) noexcept : id_(std::exchange(other.id_, 0u)) {}
-VertexArray& VertexArray::operator=(VertexArray&& other) noexcept {
-    if (this != &other) {
-        if (id_ != 0) glDeleteVertexArrays(1, &id_);
-        id_ = std::exchange(other.id_, 0u);
-    }
-    return *this;
-}
-void VertexArray::bind() const { glBindVertexArray(id_); }
-
 // ---------------------------------------------------------------- helpers
 void clear_color(float r, float g, float b, float a) {
     glClearColor(r, g, b, a);
     glClear(GL_COLOR_BUFFER_BIT);
 }
 void finish() { glFinish(); }
-void draw_fullscreen_triangle() { glDrawArrays(GL_TRIANGLES, 0, 3); }
 int max_texture_size() {
     GLint size = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);

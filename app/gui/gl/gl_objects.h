@@ -55,6 +55,7 @@ public:
     void set_int(const char* name, int value) const;
     void set_float(const char* name, float value) const;
     void set_vec4(const char* name, const float* rgba) const;
+    void set_mat4(const char* name, const float* column_major) const;
 
 private:
     void release();
@@ -92,26 +93,9 @@ private:
     Texture color_;
 };
 
-// An empty vertex array; core profile needs one bound to draw at all.
-class VertexArray {
-public:
-    VertexArray() = default;
-    static VertexArray create();
-    ~VertexArray();
-    VertexArray(VertexArray&& other) noexcept;
-    VertexArray& operator=(VertexArray&& other) noexcept;
-    VertexArray(const VertexArray&) = delete;
-    VertexArray& operator=(const VertexArray&) = delete;
-    void bind() const;
-
-private:
-    unsigned id_ = 0;
-};
-
 // Small helpers that keep raw gl* calls inside this folder.
 void clear_color(float r, float g, float b, float a);
 void finish();                      // glFinish: wait for the GPU (for timing)
-void draw_fullscreen_triangle();    // glDrawArrays(GL_TRIANGLES, 0, 3)
 int max_texture_size();
 std::string renderer_name();        // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
 

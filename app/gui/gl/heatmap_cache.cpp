@@ -1,6 +1,8 @@
 #include "app/gui/gl/heatmap_cache.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 
 namespace attn::gui {
 
@@ -32,8 +34,9 @@ void HeatmapCache::reset(std::shared_ptr<const DisplayModel> model, Rgb masked_c
     // Stripes a step lighter than the fill: visible on the near-black (dark) and the
     // grey (light) masked colour alike.
     hatch_ = Rgb{std::min(1.0f, masked_.r + 0.3f), std::min(1.0f, masked_.g + 0.3f), std::min(1.0f, masked_.b + 0.3f)};
-    baked_.clear();
-    if (model_) baked_.resize(model_->steps.size());
+    retired_ = std::move(uploaded_);
+    uploaded_.clear();
+    if (model_) uploaded_.resize(model_->steps.size());
 }
 
 void HeatmapCache::adopt_completed(std::shared_ptr<const DisplayModel> model) {
@@ -41,20 +44,25 @@ void HeatmapCache::adopt_completed(std::shared_ptr<const DisplayModel> model) {
         reset(std::move(model), masked_);
         return;
     }
-    // A step is baked only once it has panels (image() below), and built steps do not
-    // change when the rest of the model is completed, so every baked texture still holds.
+    // A step is uploaded only once it has panels (image() below), and built steps do not
+    // change when the rest of the model is completed, so every uploaded texture still holds.
     model_ = std::move(model);
 }
 
-void HeatmapCache::bake(const StepDisplay& sd, HeatmapLayer layer, Baked& out) {
+void HeatmapCache::upload(const StepDisplay& sd, HeatmapLayer layer, Uploaded& out) {
     const bool values = layer == HeatmapLayer::Values;
     const std::vector<Panel>& panels = panels_of(sd, layer);
     const float vmin = values ? sd.vmin : sd.weight_vmin, vmax = values ? sd.vmax : sd.weight_vmax;
     const ColormapKind kind = values ? sd.colormap : ColormapKind::Diverging;
     out.slots.assign(panels.size(), Slot{});
+    const auto add_texture = [&](const float* values, int rows, int cols, int cell_px) {
+        out.textures.push_back(gl::Colorizer::upload(values, rows, cols));
+        const bool finite = std::all_of(values, values + static_cast<std::ptrdiff_t>(rows) * cols, [](float v) { return std::isfinite(v); });
+        out.colourings.push_back(gl::HeatmapColouring{colorizer_.get(), vmin, vmax, kind, masked_, hatch_, cell_px, finite});
+    };
 
     // Panels of one texel per cell go into stacks no taller than the GL limit; the others
-    // are baked one by one.
+    // get a texture each.
     const int limit = gl::max_texture_size();
     std::vector<std::vector<size_t>> stacks;
     int stack_rows = 0;
@@ -63,8 +71,7 @@ void HeatmapCache::bake(const StepDisplay& sd, HeatmapLayer layer, Baked& out) {
         const int cell_px = bake_cell_px(p);
         if (cell_px != 1) {
             out.slots[i].texture = static_cast<int>(out.textures.size());
-            out.textures.push_back(
-                colorizer_->bake(p.values.data(), p.tex_rows, p.tex_cols, vmin, vmax, kind, masked_, hatch_, cell_px));
+            add_texture(p.values.data(), p.tex_rows, p.tex_cols, cell_px);
             continue;
         }
         int start = stacks.empty() ? 0 : stack_start(stack_rows + 1);
@@ -98,27 +105,32 @@ void HeatmapCache::bake(const StepDisplay& sd, HeatmapLayer layer, Baked& out) {
             slot.v0 = static_cast<float>(starts[k]) / static_cast<float>(rows);
             slot.v1 = static_cast<float>(starts[k] + p.tex_rows) / static_cast<float>(rows);
         }
-        out.textures.push_back(colorizer_->bake(stacked.data(), rows, cols, vmin, vmax, kind, masked_, hatch_, 1));
+        add_texture(stacked.data(), rows, cols, 1);
     }
 }
 
 HeatmapImage HeatmapCache::image(int step, int panel, HeatmapLayer layer) {
     if (!model_ || step < 0 || step >= static_cast<int>(model_->steps.size())) return {};
     const StepDisplay& sd = model_->steps[static_cast<size_t>(step)];
-    Baked& baked = baked_[static_cast<size_t>(step)][static_cast<size_t>(layer)];
-    if (!baked.done) {
-        if (panels_of(sd, layer).empty()) return {};  // not built yet: bake once it has panels
-        baked.done = true;
+    Uploaded& uploaded = uploaded_[static_cast<size_t>(step)][static_cast<size_t>(layer)];
+    if (!uploaded.done) {
+        if (panels_of(sd, layer).empty()) return {};  // not built yet: upload once it has panels
+        uploaded.done = true;
         if (!colorizer_) colorizer_ = std::make_unique<gl::Colorizer>();
         if (!colorizer_->valid()) return {};
-        bake(sd, layer, baked);
+        upload(sd, layer, uploaded);
     }
-    if (panel < 0 || panel >= static_cast<int>(baked.slots.size())) return {};
-    const Slot& slot = baked.slots[static_cast<size_t>(panel)];
+    if (panel < 0 || panel >= static_cast<int>(uploaded.slots.size())) return {};
+    const Slot& slot = uploaded.slots[static_cast<size_t>(panel)];
     if (slot.texture < 0) return {};
-    const gl::Texture& t = baked.textures[static_cast<size_t>(slot.texture)];
+    const gl::Texture& t = uploaded.textures[static_cast<size_t>(slot.texture)];
     if (!t.valid()) return {};
-    return HeatmapImage{&t, slot.u0, slot.v0, slot.u1, slot.v1};
+    return HeatmapImage{&t, &uploaded.colourings[static_cast<size_t>(slot.texture)], slot.u0, slot.v0, slot.u1, slot.v1};
+}
+
+void HeatmapImage::draw(ImDrawList& list, ImVec2 a, ImVec2 b, float col0, float row0, float col1, float row1, ImU32 tint) const {
+    if (!texture || !colouring) return;
+    gl::Colorizer::add_image(list, *texture, *colouring, a, b, ImVec2(u(col0), v(row0)), ImVec2(u(col1), v(row1)), tint);
 }
 
 std::string HeatmapCache::error() const { return colorizer_ ? colorizer_->error() : std::string(); }

@@ -33,6 +33,10 @@ lesson::SlideSetup setup_of(const Session& session) {
         // The model fixes the configuration: its name, the layer and the sentence say it all.
         setup.model = session.model->spec.name;
         setup.layer = session.model_layer;
+        if (session.generating) {  // the generation on screen (the controls' Generate)
+            setup.generate = session.generate_tokens;
+            setup.sampling = session.sampling;
+        }
         return setup;
     }
     setup.recipe = session.config.recipe;

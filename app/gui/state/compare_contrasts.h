@@ -36,9 +36,20 @@ Result<ContrastSetup> contrast_setup(const Session& session, const Contrast& con
 // the model picker's note says what the side runs (the trained model or random weights).
 void apply_contrast_side(Session& side, const io::Problem& problem, const Session& base);
 
+// Compare mode on `contrast` (the Compare menu, `attnviz snapshot --contrast`): from the
+// session compare mode started on (state.compare.base; started here when it is off), the
+// session on screen becomes A and compare mode's B the contrast's B, with the contrast's
+// name, note and (for "scale") saturation table recorded. Returns A's and B's problems for
+// the caller to compute, or the reason they cannot be built (kept in contrast_error too).
+Result<ContrastSetup> set_up_contrast(AppState& state, const Contrast& contrast);
+
 // B for `attnviz snapshot --compare` and `attnviz trace --compare`: the session's setup
 // with `b_options` (command-line options) on top, or the one-line reason it cannot be built.
 Result<io::Problem> problem_for_b(const Session& a, const std::string& b_options);
+
+// The mean over (batch, head, query) rows of each row's largest attention weight (1: every
+// row gives all its weight to one key; 1/S: spread evenly). 0 without attn_weights.
+float mean_row_peak(const Trace& trace);
 
 // The "scale" contrast's numbers: `base` (random weights, its L and H) at d_h = 4, 16,
 // 64 and 256, with and without the 1/sqrt(d_h) scaling.

@@ -5,6 +5,7 @@
 #include "app/io/model_loader.h"
 #include "app/text/languages.h"
 #include "app/text/text_join.h"
+#include "core/model/generate.h"
 #include "core/model/tokenizer.h"
 
 namespace attn::gui {
@@ -14,6 +15,8 @@ Message choose_model(Session& session, const std::string& name) {
     const std::shared_ptr<const Model>& model = loaded.value();
     session.model = model;
     session.model_layer = 0;
+    session.generating = false;  // a generation belongs to its model: Generate again for this one
+    session.decode_step = 0;
     // The card's sentence in the language in use (tiny-lm-zh's in the script shown).
     session.sentence = model->spec.example_for(text::active().code());
     session.sentence_in_use = session.sentence;
@@ -33,6 +36,8 @@ void choose_random_weights(Session& session, bool keep_sizes) {
     const std::shared_ptr<const Model> old = std::move(session.model);  // session.model is now empty
     const ModelSpec& spec = old->spec;
     session.model_layer = 0;
+    session.generating = false;
+    session.decode_step = 0;
     session.unknown_note.clear();
     AttentionConfig& c = session.config;
     if (keep_sizes) {
@@ -136,6 +141,18 @@ std::vector<CardLine> model_card(const ModelSpec& spec, int layer) {
         lines.push_back({text::trf("model.card.output", {{"text", text::render(spec.reading_the_output)}})});
     if (!spec.note_key.empty()) lines.push_back({text::tr(spec.note_key)});
     return lines;
+}
+
+Message generation_refusal(const Session& session) {
+    if (!session.model) return Message();
+    if (Status s = check_sampling(session.sampling); !s) return s.message();
+    Result<TokenizedText> prompt = tokenize(session.model->spec, session.sentence_in_use);
+    if (!prompt) return prompt.message();
+    const ModelSpec& spec = session.model->spec;
+    const int P = static_cast<int>(prompt->ids.size()), N = session.generate_tokens;
+    if (N < 1 || P + N > spec.max_len)
+        return Message("gen.too_many", {{"tokens", N}, {"prompt", P}, {"max", spec.max_len}, {"fit", std::max(0, spec.max_len - P)}});
+    return Message();
 }
 
 }  // namespace attn::gui

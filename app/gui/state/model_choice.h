@@ -23,6 +23,11 @@ bool choose_layer(Session& session, int layer);
 // why. Returns true when the text in use changed.
 bool follow_model_sentence(Session& session);
 
+// Why the session's generation (Generate in the controls) cannot run: the prompt plus
+// generate_tokens does not fit the model's max_len (the message says how many fit), or a
+// sampling setting is out of range; empty when it can (or without a model).
+Message generation_refusal(const Session& session);
+
 // "language" / "algorithmic" in the language in use (model.kind.*).
 std::string kind_word(ModelKind kind);
 

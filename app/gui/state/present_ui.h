@@ -4,6 +4,7 @@
 // The drawings themselves are the slide's (ui.lesson.marks.annotations).
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <optional>
 #include <string>
@@ -48,11 +49,39 @@ struct PresentUi {
     bool pointer_shown() const { return pointer_on || pointer_held; }
 };
 
-// Columns of the slide grid (G) for `count` slides: about 4:3 cells filling a 16:10 screen.
+// Columns of the slide grid (G) for `count` slides: about 4:3 cells filling a 16:10 screen,
+// never more than there are slides (one slide took two columns and sat in the left one).
 inline int slide_grid_columns(int count) {
     int columns = 1;
     while (columns * columns * 3 < count * 4) ++columns;
-    return columns;
+    return std::min(columns, std::max(count, 1));
+}
+
+// Where the slide grid's pictures go: `columns` of them (slide_grid_columns), each `cell_w`
+// x `cell_h` with a caption line `caption_h` under it, `gap` apart, the block centred in the
+// screen below `top`. A picture is as large as the screen allows but at most `largest_w`
+// wide: one slide or two would otherwise be stretched to a blurred poster of the whole
+// screen (a 320 px picture drawn 990 px wide at 1024x768), the grid's block sitting at the
+// top with the rest of the screen empty.
+struct SlideGridPlace {
+    int columns = 1;
+    float cell_w = 0, cell_h = 0;  // one picture
+    float left = 0, top = 0;       // the first picture's top-left corner
+};
+inline SlideGridPlace slide_grid_place(int count, float screen_w, float screen_h, float top, float gap, float caption_h,
+                                       float aspect, float largest_w) {
+    SlideGridPlace out;
+    out.columns = slide_grid_columns(count);
+    const int rows = (std::max(count, 1) + out.columns - 1) / out.columns;
+    const float by_width = (screen_w - gap * static_cast<float>(out.columns + 1)) / static_cast<float>(out.columns);
+    const float by_height = ((screen_h - top - gap * static_cast<float>(rows)) / static_cast<float>(rows) - caption_h) * aspect;
+    out.cell_w = std::max(gap * 4.0f, std::min({by_width, by_height, largest_w}));
+    out.cell_h = out.cell_w / aspect;
+    const float block_w = out.cell_w * static_cast<float>(out.columns) + gap * static_cast<float>(out.columns - 1);
+    const float block_h = (out.cell_h + caption_h) * static_cast<float>(rows) + gap * static_cast<float>(rows - 1);
+    out.left = (screen_w - block_w) * 0.5f;
+    out.top = top + std::max(0.0f, (screen_h - top - block_h) * 0.5f);
+    return out;
 }
 
 // How long the pointer's trail lasts, in seconds.

@@ -1,5 +1,7 @@
 #include "app/gui/state/session.h"
 
+#include "app/gui/state/model_choice.h"
+
 #include "core/model/tokenizer.h"
 #include "core/repeat_kv.h"
 #include "core/text_split.h"
@@ -124,6 +126,11 @@ void init_from_problem(Session& session, const io::Problem& problem) {
         session.sentence_in_use = words;
         session.tokens_from_sentence = true;
         session.unknown_note = unknown_words_note(problem.model_tokens.unknown_words);
+        session.generating = problem.generate > 0;  // --generate N: the window opens on that generation
+        if (session.generating) {
+            session.generate_tokens = problem.generate;
+            session.sampling = problem.sampling;
+        }
     }
 }
 
@@ -238,6 +245,16 @@ std::optional<ComputeRequest> make_request(Session& session) {
         request.model = session.model;
         request.model_layer = session.model_layer;
         request.model_sentence = session.sentence_in_use;
+        if (session.generating) {
+            // Shown in the Generate section (views/controls/view_generate.h); nothing computed.
+            if (Message why = generation_refusal(session); !why.empty()) {
+                session.config_message = why;
+                return std::nullopt;
+            }
+            request.generate = session.generate_tokens;
+            request.sampling = session.sampling;
+            request.decode_step = session.decode_step;
+        }
         return request;
     }
     const AttentionConfig config = request_config(session);

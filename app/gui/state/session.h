@@ -45,6 +45,11 @@ struct Session {
     // With --decode-from P: the decode step the token strip chose (0 the prefill, k the row
     // P + k - 1); kept so a recomputed trace shows the same step.
     int decode_step = 0;
+    // The controls' Generate (a next-token model only, views/controls/view_generate.h): how
+    // many tokens and how each is drawn, and whether the trace on screen is that generation.
+    int generate_tokens = 8;
+    SamplingSettings sampling;
+    bool generating = false;
 };
 
 // The tokens the worker embeds: the sentence's words, cut or padded ("t6", ...) to seq_len.

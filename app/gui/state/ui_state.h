@@ -65,6 +65,14 @@ struct CanvasUi {
     TokenRef lines_hovered, lines_pinned;  // the lines view's token under the mouse and the one clicked
     std::vector<int> lines_selected;       // queries Ctrl+clicked in the lines view: their weights summed
     std::vector<PlacedMatrix> placed;      // where this frame's matrices of cells are (the pen's drawings follow them)
+    // Compare mode: each column drawn, A's, B's and A − B's in that order, with its
+    // rectangle (caption included) and matrices (`placed` keeps A's, so a drawing stays on
+    // A's cells); empty outside compare mode.
+    struct Column {
+        Rect rect;
+        std::vector<PlacedMatrix> placed;
+    };
+    std::vector<Column> columns;
     // View > Overview (display/overview.h): every layer's heads as thumbnails instead of the picture.
     bool overview = false;
     std::vector<HeadRef> overview_selected;  // thumbnails Ctrl+clicked: their mean is shown too

@@ -2,7 +2,7 @@
 //   splitter(s)        draggable bars between the side panels; they change the saved sizes
 //   controls_tab       the folded controls of a narrow window
 //   draw_slot          draws the registered views of one slot (view_registry.cpp)
-//   presentation       title strip + canvas + explanation, large type, no controls
+//   presentation       title strip + canvas + explanation (their views: view_presentation_footer.h)
 //   canvas_alone       a canvas-only export: the title strip above the canvas
 //   draw_frame         the normal layout: the dock slots (layout.cpp dock_rects) and their views
 #include "app/gui/views/frame.h"
@@ -16,6 +16,7 @@
 #include "app/gui/kit/cjk_wrap.h"
 #include "app/gui/kit/fonts_theme.h"
 #include "app/gui/views/canvas/view_canvas_panel.h"
+#include "app/gui/views/panels/view_presentation_footer.h"
 #include "app/gui/views/panels/view_presenter.h"
 #include "app/gui/views/panels/view_title_strip.h"
 #include "app/gui/views/panels/view_token_strip.h"
@@ -117,94 +118,41 @@ Rect token_strip_above(AppState& state, UiState& ui, const FrameContext& ctx, Re
     return canvas;
 }
 
-// Presentation's footer: the step's explanation, as large as it fits in at most a third of
-// the screen; longer ones take smaller type (down to 80%), and when even that is too long
-// the footer scrolls and shows its scrollbar, so a cut-off text is never mistaken for all.
-struct FooterText {
-    float height = 0, font_scale = 1;
-    bool scrolls = false;
-};
-// The padding of the footer (and the side column): the style's at `base` of its size.
-ImVec2 footer_padding(float base) {
-    const ImVec2 pad = ImGui::GetStyle().WindowPadding;
-    return ImVec2(pad.x * base, pad.y * base);
-}
-
-FooterText fit_footer(const std::string& text, float w, float most_h, float base) {
-    const ImVec2 pad = footer_padding(base);
-    const float wrap = std::max(1.0f, w - 10.0f - pad.x * 2.0f);
-    const float most = std::floor(most_h) - pad.y * 2.0f;
-    FooterText out;
-    for (const float step : {1.0f, 0.9f, 0.8f}) {
-        const float scale = step * base;
-        // Text at a smaller scale wraps as at a wider width at full size.
-        const float text_h = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap / scale).y * scale;
-        out.font_scale = scale;
-        out.height = std::max(text_h, ImGui::GetFontSize() * base * 2.0f) + pad.y * 2.0f;
-        if (text_h <= most) return out;
-    }
-    out.height = most + pad.y * 2.0f;
-    out.scrolls = true;
-    return out;
-}
-
 void presentation(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
     // While the pen is on its palette sits at the strip's right end (view_presenter.h).
     const bool palette = ui.present.pen && ui.presentation && !ctx.offscreen;
-    const TitleStrip strip = measure_title_strip(state, ctx, w, h, true, palette ? pen_palette_size() : ImVec2(0, 0));
-    const std::string& explanation = strip.words.explanation;
+    PresentationLayout layout;
+    layout.strip = measure_title_strip(state, ctx, w, h, true, palette ? pen_palette_size() : ImVec2(0, 0));
     // The explanation, like the title strip, keeps its UI-scale-1 type (strip.text_scale).
-    const FooterText footer = fit_footer(explanation, w, h / 3.0f, strip.text_scale);
-    draw_title_strip(strip, ctx, state.settings.light_theme, w);
+    layout.footer = fit_footer(layout.strip.words.explanation, w, h / 3.0f, layout.strip.text_scale);
     // The explanation goes beside the picture, with its caption and legend, when that
     // gives the picture clearly bigger cells (a 2x2 grid of heads on a 4:3 projector).
-    const float header_h = strip.height, side_w = std::floor(w * 0.3f);
-    const Rect under{0, header_h, w, h - header_h - footer.height}, left{0, header_h, w - side_w, h - header_h};
+    const float header_h = layout.strip.height, side_w = std::floor(w * 0.3f);
+    const Rect under{0, header_h, w, h - header_h - layout.footer.height}, left{0, header_h, w - side_w, h - header_h};
     // Compare mode's three columns each need their caption and legend: the explanation stays under them.
-    const PresentationFit fit = !strip.title.empty() && ui.presentation && !state.compare.on
-                                    ? fit_presentation(state, ui, ctx, w, h, header_h, footer.height, side_w)
+    const PresentationFit fit = !layout.strip.title.empty() && ui.presentation && !state.compare.on
+                                    ? fit_presentation(state, ui, ctx, w, h, header_h, layout.footer.height, side_w)
                                     : PresentationFit{};
+    layout.beside = fit.beside;
     FrameContext canvas_ctx = ctx;
     canvas_ctx.key_beside = fit.beside;
     canvas_ctx.canvas_type = fit.canvas_type;
+    canvas_ctx.presentation = &layout;
+    draw_slot(DockSlot::PresentTitle, state, ui, canvas_ctx, Rect{0, 0, w, header_h}, out);
     draw_slot(DockSlot::Center, state, ui, canvas_ctx, token_strip_above(state, ui, ctx, fit.beside ? left : under, out), out);
-    if (fit.beside) {
-        const ImVec2 pad = ImGui::GetStyle().WindowPadding;
-        place_window(left.w, header_h, side_w, h - header_h);
-        ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, footer_padding(strip.text_scale));
-        ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar);
-        ImGui::PopStyleVar();
-        const ImVec2 at = ImGui::GetCursorScreenPos();
-        const float key_h = draw_presentation_key(state, ui, canvas_ctx, Rect{at.x, at.y, side_w - pad.x * 2.0f, 0.0f});
-        ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + key_h));
-        ImGui::SetWindowFontScale(fit_footer(explanation, side_w, h - header_h - key_h, strip.text_scale).font_scale);
-        ImGui::PushTextWrapPos(0.0f);
-        text_wrapped(explanation.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::SetWindowFontScale(1.0f);
-        ImGui::End();
-        return;
-    }
-    place_window(0, h - footer.height, w, footer.height);
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, footer_padding(strip.text_scale));
-    ImGui::Begin("##present_footer", nullptr, kTiledPanelFlags | ImGuiWindowFlags_NoTitleBar | (footer.scrolls ? 0 : ImGuiWindowFlags_NoScrollbar));
-    ImGui::PopStyleVar();
-    if (!strip.title.empty()) {
-        ImGui::SetWindowFontScale(footer.font_scale);
-        ImGui::PushTextWrapPos(0.0f);
-        text_wrapped(explanation.c_str());  // breaks between Chinese characters too
-        ImGui::PopTextWrapPos();
-        ImGui::SetWindowFontScale(1.0f);
-    }
-    ImGui::End();
+    const Rect footer = fit.beside ? Rect{left.w, header_h, side_w, h - header_h} : Rect{0, h - layout.footer.height, w, layout.footer.height};
+    draw_slot(DockSlot::PresentFooter, state, ui, canvas_ctx, footer, out);
 }
 
 // A canvas-only export: the title strip above the canvas, so the picture stands alone on
 // a slide.
 void canvas_alone(AppState& state, UiState& ui, Actions& out, const FrameContext& ctx, float w, float h) {
-    const TitleStrip strip = measure_title_strip(state, ctx, w, h, false);
-    draw_title_strip(strip, ctx, state.settings.light_theme, w);
-    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, strip.height, w, h - strip.height}, out);
+    PresentationLayout layout;
+    layout.strip = measure_title_strip(state, ctx, w, h, false);
+    FrameContext titled = ctx;
+    titled.presentation = &layout;
+    draw_slot(DockSlot::PresentTitle, state, ui, titled, Rect{0, 0, w, layout.strip.height}, out);
+    draw_slot(DockSlot::Center, state, ui, ctx, Rect{0, layout.strip.height, w, h - layout.strip.height}, out);
 }
 
 // The normal layout. The splitter bars and the controls tab belong to the frame, not to a

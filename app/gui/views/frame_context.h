@@ -9,6 +9,7 @@
 namespace attn::gui {
 
 namespace gl { class Texture; }
+struct PresentationLayout;  // views/panels/view_presentation_footer.h
 
 // The slide list's pictures (window only). The window draws them between frames
 // (export/slide_thumbnails.h, a layer above the views) and hands them to the views
@@ -38,6 +39,9 @@ struct FrameContext {
     float canvas_type = 1.0f; // presentation: the canvas's type and sizes relative to `scale` (fit_presentation)
     double now = 0;
     const SlidePictures* thumbnails = nullptr;  // the slide list's pictures (window only)
+    // Presentation and canvas-only pictures: the title strip and footer frame.cpp measured
+    // for this frame, which their views draw.
+    const PresentationLayout* presentation = nullptr;
 };
 
 // Height of a canvas-only export's title strip, in large-font heights.

@@ -13,12 +13,12 @@
 #include "app/gui/views/panels/view_explain.h"
 #include "app/gui/views/panels/view_hint.h"
 #include "app/gui/views/panels/view_menu.h"
+#include "app/gui/views/panels/view_presentation_footer.h"
 #include "app/gui/views/panels/view_presenter.h"
 #include "app/gui/views/panels/view_slide_grid.h"
 #include "app/gui/views/panels/view_slide_list.h"
 #include "app/gui/views/panels/view_status.h"
 #include "app/gui/views/panels/view_timeline.h"
-#include "app/gui/views/panels/view_token_strip.h"
 #include "app/gui/views/panels/view_token_strip.h"
 #include "app/gui/views/panels/view_tour.h"
 #include "app/text/languages.h"
@@ -106,6 +106,8 @@ const std::vector<ViewSpec>& registered_views() {
         {"window.inspector",   true,  DockSlot::RightBottom,  0,                    false, false, draw_inspector_slot},
         {nullptr,              false, DockSlot::StatusBar,    0,                    false, false, status_line},
         {nullptr,              false, DockSlot::StatusBar,    0,                    false, false, tour_overlay},
+        {nullptr,              false, DockSlot::PresentTitle, 0,                    false, false, draw_presentation_title},
+        {nullptr,              false, DockSlot::PresentFooter, 0,                   false, false, draw_presentation_footer},
     };
     return views;
 }

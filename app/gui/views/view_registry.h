@@ -22,7 +22,10 @@
 //      branch on compare mode goes into the view or a wrapper like compare_slots.h, never
 //      into the list), and one line in the list: its window name, slot, flags and that
 //      function.
-// Nothing else changes: not frame.cpp, not AppState, not the settings.
+// Nothing else changes: not frame.cpp, not AppState, not the settings. Every view of the
+// main window is a row here, the presentation's title strip and footer included; the
+// speaker's separate notes window (window/notes_window.h) has its own GL and ImGui
+// contexts and draws one view, draw_note_text, which the in-window notes share.
 #pragma once
 
 #include <imgui.h>
@@ -49,6 +52,8 @@ enum class DockSlot {
     RightTop,     // the right column, above its draggable bar
     RightBottom,  // the right column, below it
     StatusBar,    // the line along the bottom edge (the view opens its window)
+    PresentTitle, // presentation and canvas-only pictures: the title strip along the top
+    PresentFooter,// presentation: the explanation under the canvas, or in a column beside it
 };
 
 // How a view is drawn: `state` read-only, `ui` the writable UiState (the same object as

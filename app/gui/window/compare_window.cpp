@@ -27,25 +27,11 @@ ComputeRequest prebuilt_request(const AppState& state, const io::Problem& proble
 void choose_contrast(AppState& state, WindowParts& parts, const std::string& id, double now) {
     const Contrast* contrast = find_contrast(id);
     if (!contrast) return;
-    if (!state.compare.on) start_compare(state);
-    Result<ContrastSetup> setup = contrast_setup(state.compare.base, *contrast);
-    CompareState& c = state.compare;
-    c.contrast = id;
-    c.saturation.clear();
-    c.contrast_note = {};
-    if (!setup) {
-        c.contrast_error = setup.message();
-        return;
-    }
-    c.contrast_error = {};
-    c.contrast_note = setup.value().note;
-    apply_contrast_side(state.session, setup.value().a, c.base);
-    apply_contrast_side(c.b, setup.value().b, c.base);
-    if (std::string(contrast->id) == "scale") c.saturation = saturation_by_head_dim(setup.value().a.config);
-    state.ui.resume_step = step_name(contrast->step);
-    state.ui.canvas.pinned = CellRef{};
+    const Result<ContrastSetup> setup = set_up_contrast(state, *contrast);
+    if (!setup) return;
     state.results.posted_generation = parts.worker.post(prebuilt_request(state, setup.value().a, contrast->step));
     state.results.posted_time = now;
+    CompareState& c = state.compare;
     c.b_results.posted_generation = parts.compare_worker.post(prebuilt_request(state, setup.value().b, contrast->step));
     c.b_results.posted_time = now;
 }

@@ -18,7 +18,7 @@ import xdriver
 
 # Every contrast of app/gui/state/compare_contrasts.cpp with the step it shows and B's heads
 # (the window starts with 2 heads; the trained model has 4).
-CONTRASTS = [("scale", "attn_weights", 2), ("heads", "attn_weights", 2), ("stacked", "out", 2), ("fused", "out", 2),
+CONTRASTS = [("scale", "attn_weights", 1), ("heads", "attn_weights", 2), ("stacked", "out", 2), ("fused", "out", 2),
              ("trained", "attn_weights", 4), ("bfloat16", "attn_scores", 2), ("causal", "attn_weights", 2),
              ("rope_offset", "attn_scores", 2)]
 

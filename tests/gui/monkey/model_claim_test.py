@@ -31,12 +31,34 @@ def claim_sentence(model, layer, head, metric, language):
     raise KeyError("%s has no claim L%d H%d %s" % (model, layer, head, metric))
 
 
+def scrolled_into_view(s, name):
+    """Turns the mouse wheel over the controls, as a user would, until the item `name` lies
+    inside their scrolling body (the card sits below the Generate section, out of sight on a
+    short screen). Returns the layout with the item in view, or None."""
+    for _ in range(40):
+        lay = s.layout()
+        body = next((r for k, r in lay.windows.items() if "###window.controls/##controls_body" in k), None)
+        if name not in lay.items or body is None:
+            return None
+        x, y, w, h = body
+        top, bottom = lay.items[name][1], lay.items[name][3]
+        if top >= y and bottom <= y + h:
+            return lay
+        before = lay.items[name]
+        s.click(x + w / 2, y + h / 2, button=5 if bottom > y + h else 4)
+        s.wait_for(lambda l: l.items.get(name) != before, 2.0)
+    return None
+
+
 def press_claim(s, log, model, layer, head, metric, language):
     """Clicks the claim's button; returns a problem or ""."""
     name = "model.card.show.%d.%d.%s" % (layer, head, metric)
     lay = s.wait_for(lambda l: name in l.items, 15.0)
     if lay is None:
         return "no button beside the claim %s (items: %r)" % (name, sorted(s.layout().items))
+    lay = scrolled_into_view(s, name)
+    if lay is None:
+        return "the button beside the claim %s could not be scrolled into view" % name
     x0, y0, x1, y1 = lay.items[name]
     s.click((x0 + x1) / 2, (y0 + y1) / 2)
     want = claim_sentence(model, layer, head, metric, language)

@@ -421,6 +421,7 @@ float draw_canvas_key(const CanvasFrame& frame, const CanvasUi& ui, const Rect& 
 CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& area) {
     CanvasRequests requests;
     ui.placed.clear();
+    ui.columns.clear();  // compare mode refills them after its three columns
     ui.storage_rect = Rect{};
     if (!frame.trace || !frame.model || area.w < 8.0f || area.h < 8.0f) return requests;
     if (frame.step < 0 || frame.step >= static_cast<int>(frame.model->steps.size())) return requests;

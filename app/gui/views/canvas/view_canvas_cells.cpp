@@ -33,8 +33,7 @@ void draw_heatmap(const Painter& p, int step, int panel, const Rect& r, float al
         return;
     }
     const uint32_t tint = IM_COL32(255, 255, 255, static_cast<int>(std::clamp(alpha, 0.0f, 1.0f) * 255.0f));
-    p.dl->AddImage(image.texture->imgui_id(), a, b, ImVec2(image.u(col0), image.v(row0)), ImVec2(image.u(col1), image.v(row1)),
-                   tint);
+    image.draw(*p.dl, a, b, col0, row0, col1, row1, tint);
 }
 
 void draw_panel_frame(const Painter& p, const StepDisplay& sd, int panel, const Rect& r, bool grid, float alpha) {

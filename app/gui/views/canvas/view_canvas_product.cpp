@@ -20,7 +20,7 @@ namespace {
 void draw_layer(const Painter& p, int step, int panel, HeatmapLayer layer, const Rect& r) {
     const HeatmapImage image = p.f->cache ? p.f->cache->image(step, panel, layer) : HeatmapImage{};
     const ImVec2 a(r.x, r.y), b(r.right(), r.bottom());
-    if (image.texture) p.dl->AddImage(image.texture->imgui_id(), a, b, ImVec2(image.u0, image.v0), ImVec2(image.u1, image.v1));
+    if (image.texture) image.draw(*p.dl, a, b);
     else p.dl->AddRectFilled(a, b, p.pal.empty_cell);
     p.dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(b.x + 1, b.y + 1), p.pal.frame);
 }

@@ -89,6 +89,21 @@ void draw_column(const CanvasFrame& frame, const CanvasUi& shown, CanvasUi& merg
     if (own.focus_head != shown.focus_head) merged.focus_head = own.focus_head;
     merged.result_cell = own.result_cell;
     merged.pictures_bottom = std::max(merged.pictures_bottom, own.pictures_bottom);
+    if (merged.columns.empty()) merged.placed = own.placed;  // A's column
+    merged.columns.push_back({r, own.placed});
+}
+
+// What the three columns show of the canvas UI. In presentation a grid of heads, a third of
+// the screen wide, leaves cells too small for any number (tiny-lm's four heads of 9 x 9 at
+// 1024x768: 10 px cells): when A and B have as many heads, each column shows the one head
+// chosen (the enlarged one, else the focused one, as the head selector sets them). A
+// contrast of head counts (A: one head, B: several) keeps B's grid: it is the point.
+CanvasUi columns_ui(const CanvasUi& shown, const Trace& a, const Trace* b, const StepDisplay& step, bool presenting) {
+    CanvasUi out = shown;
+    const bool same_heads = b && b->config.H() == a.config.H();
+    if (presenting && same_heads && step.arrangement == Arrangement::Grid && step.panels.size() > 1 && out.enlarged_head < 0)
+        out.enlarged_head = shown.chosen_head();
+    return out;
 }
 
 CanvasFrame column_frame(const Results& results, const Session& session, const UiState& ui, const AppState& state,
@@ -109,8 +124,8 @@ Actions draw_compare_canvas(const AppState& state, UiState& ui, const FrameConte
     const CompareState& c = state.compare;
     const Results& a = state.results;
     if (!a.trace || !a.model) return {};
-    const float band_h = draw_contrast_band(c, area, ctx.offscreen, !a.trace->model.present(),
-                                            state.ui.presentation || ctx.presentation_header);
+    const bool presenting = state.ui.presentation || ctx.presentation_header;
+    const float band_h = draw_contrast_band(c, area, ctx.offscreen, !a.trace->model.present(), presenting);
     const float gap = ImGui::GetFontSize() * 0.4f;
     const float column_w = (area.w - 2.0f * gap) / 3.0f;
     const float top = area.y + band_h, h = area.h - band_h;
@@ -118,13 +133,15 @@ Actions draw_compare_canvas(const AppState& state, UiState& ui, const FrameConte
                              {area.x + column_w + gap, top, column_w, h},
                              {area.x + 2.0f * (column_w + gap), top, column_w, h}};
     const int a_step = std::clamp(ui.playback.step(), 0, static_cast<int>(a.model->steps.size()) - 1);
-    const CanvasUi shown = ui.canvas;
+    const bool b_ready = c.b_results.trace && c.b_results.model;
+    const CanvasUi shown = columns_ui(ui.canvas, *a.trace, b_ready ? c.b_results.trace.get() : nullptr,
+                                      a.model->steps[static_cast<size_t>(a_step)], state.ui.presentation);
     ui.canvas.hovered = CellRef{};
+    ui.canvas.columns.clear();
 
     CanvasFrame frame_a = column_frame(a, state.session, ui, state, ctx, "compare.a");
     const Step& step = a.trace->steps[static_cast<size_t>(a_step)];
     const int b_step = b_step_of(state, a_step);
-    const bool b_ready = c.b_results.trace && c.b_results.model;
     // A and B print their cells' numbers by one rule, chosen over both (the same cell size
     // never hides A's numbers while B prints its own).
     if (b_ready && b_step >= 0) frame_a.number_peer = {c.b_results.trace.get(), c.b_results.model.get(), b_step};

@@ -15,9 +15,11 @@
 
 #include "app/gui/display/colormap.h"
 #include "app/gui/kit/fonts_theme.h"
+#include "app/gui/views/controls/field_control.h"
 #include "app/gui/views/controls/view_controls_attention.h"
 #include "app/gui/views/controls/view_controls_mask.h"
 #include "app/gui/views/controls/view_controls_projections.h"
+#include "app/gui/views/controls/view_generate.h"
 #include "app/gui/views/controls/view_controls_widgets.h"
 #include "app/text/languages.h"
 
@@ -27,10 +29,6 @@ namespace {
 using text::label;
 using text::tr;
 using text::trf;
-
-bool slider_size(const char* label, int* value, int lo, int hi) {
-    return slider_int_aside(label, value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
-}
 
 // Why hidden_dim and num_heads do not fit, and one-click fixes.
 bool divisibility_fixes(Session& session, bool light_theme) {
@@ -95,11 +93,7 @@ bool cross_attention_controls(Session& session, bool light_theme) {
     help_marker(tr("controls.cross.help"));
     if (!c.cross_attention) return changed;
     ImGui::Indent();
-    changed |= slider_size(label("controls.kv_len"), &c.kv_len, 1, 1024);
-    changed |= slider_width_or_e(label("controls.kdim"), &c.kdim, c.hidden_dim);
-    help_marker(tr("controls.kdim.help"));
-    changed |= slider_width_or_e(label("controls.vdim"), &c.vdim, c.hidden_dim);
-    help_marker(tr("controls.vdim.help"));
+    changed |= field_controls(session, {"kv_len", "kdim", "vdim"});
     ImGui::Unindent();
     if (!session.cross_note.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imvec4(theme_colors(light_theme).warning));
@@ -232,16 +226,13 @@ void draw_size_controls(Session& session, const UiSettings& settings, Actions& o
     ImGui::Separator();
 
     ImGui::TextUnformatted(tr("controls.sizes"));
-    out.config_changed |= slider_size(label("controls.seq_len"), &c.seq_len, 1, 1024);
-    out.config_changed |= slider_size(label("controls.hidden_dim"), &c.hidden_dim, 1, 1024);
-    out.config_changed |= ImGui::SliderInt(label("controls.num_heads"), &c.num_heads, 1, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
-    note_item_for_tests("controls.num_heads");  // the compare window test edits B's heads here
+    out.config_changed |= field_controls(session, {"seq_len", "hidden_dim", "num_heads"});
     if (c.num_heads > 0 && c.hidden_dim % c.num_heads == 0) {
         ImGui::TextDisabled("%s", trf("controls.head_dim", {{"head_dim", c.hidden_dim / c.num_heads}}).c_str());
     }
     out.config_changed |= divisibility_fixes(session, settings.light_theme);
     out.config_changed |= cross_attention_controls(session, settings.light_theme);
-    out.config_changed |= ImGui::SliderInt(label("controls.batch"), &c.batch, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    out.config_changed |= field_control(session, config_field("batch"));
     if (c.batch > 1) {
         int item = std::min(session.batch_item, c.batch - 1);
         if (ImGui::SliderInt(label("controls.show_item"), &item, 0, c.batch - 1, "%d", ImGuiSliderFlags_AlwaysClamp)) out.config_changed = true;
@@ -386,6 +377,7 @@ Actions draw_controls(const Session& shown_session, const Results& results, UiSt
     ctx.model_reason = model ? model_reason.c_str() : nullptr;
     ctx.weights_reason = session.sources.weights_path.empty() ? nullptr : weights_reason.c_str();
     draw_sentence_box(session, settings, out, session_edited);
+    if (model) session_edited |= draw_generate_section(session, out, settings.light_theme);
     if (model) draw_model_sizes(session, results, ui, ctx, out, session_edited);
     else draw_random_weight_controls(session, results, ctx, settings, out, session_edited);
     draw_files_section(session, model, out, session_edited);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/gui/display/format.h"
+#include "app/gui/views/controls/field_control.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -15,27 +16,6 @@ namespace {
 using text::label;
 using text::tr;
 using text::trf;
-
-// One radio button per value of an enumeration, each greyed out (with the core's reason)
-// when the configuration would not run with it. Returns true when `value` changed.
-template <typename Enum, size_t N>
-bool guarded_radios(Session& session, Enum AttentionConfig::*field, const char* const (&keys)[N]) {
-    AttentionConfig& c = session.config;
-    bool changed = false;
-    for (size_t i = 0; i < N; ++i) {
-        const Enum option = static_cast<Enum>(i);
-        if (i > 0) flow_checkbox(tr(keys[i]));
-        const Message refusal = c.*field == option ? Message() : refusal_of(session, [&](AttentionConfig& x) { x.*field = option; });
-        ImGui::BeginDisabled(!refusal.empty());
-        if (ImGui::RadioButton(label(keys[i]), c.*field == option) && c.*field != option) {
-            c.*field = option;
-            changed = true;
-        }
-        ImGui::EndDisabled();
-        if (!refusal.empty()) reason_tooltip(text::render(refusal).c_str());
-    }
-    return changed;
-}
 
 }  // namespace
 
@@ -73,9 +53,7 @@ SectionEdit draw_scores_controls(Session& session, const ControlsContext& ctx) {
     // The factor the core multiplies by, for the sizes in use.
     if (c.num_heads > 0 && c.hidden_dim % c.num_heads == 0)
         quiet_note(trf("controls.scale.factor", {{"factor", format_value(c.scale_factor())}}));
-    out.config_changed |= ImGui::Checkbox(label("controls.mask_before_scale"), &c.mask_before_scale);
-    help_marker(tr("controls.mask_before_scale.help"));
-    out.config_changed |= ImGui::SliderFloat(label("controls.dropout"), &c.dropout, 0.0f, 0.9f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    out.config_changed |= field_controls(session, {"mask_before_scale", "dropout"});
     end_fixed_group(ctx.model_reason);
     return out;
 }
@@ -85,31 +63,13 @@ SectionEdit draw_rope_controls(Session& session, const ControlsContext& ctx) {
     if (!section_header("controls.section.rope", "controls.section.rope.help")) return out;
     begin_fixed_group(ctx.model_reason);
     AttentionConfig& c = session.config;
-    // Refused for an odd d_h, separate key/value inputs or extra key columns: the core says which.
-    const Message refusal = refusal_of(session, [](AttentionConfig& x) { x.rope = true; });
-    out.config_changed |= guarded_checkbox(label("controls.rope"), &c.rope, refusal);
-    if (!c.rope && !refusal.empty()) quiet_note(text::render(refusal));
+    out.config_changed |= field_control(session, config_field("rope"));
+    // Refused for an odd d_h, separate key/value inputs or extra key columns: said under it.
+    const Message refusal = c.rope ? Message() : refusal_of(session, [](AttentionConfig& x) { x.rope = true; });
+    if (!refusal.empty()) quiet_note(text::render(refusal));
     if (c.rope) {
         ImGui::Indent();
-        // Any positive base is valid; the slider spans the bases in use (10000 in Llama,
-        // 500000 in Llama 3) and cannot reach 0.
-        double base = c.rope_base;
-        const double lo = 1.0, hi = 1e7;
-        if (ImGui::SliderScalar(label("controls.rope.base"), ImGuiDataType_Double, &base, &lo, &hi, "%.0f",
-                                ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic)) {
-            c.rope_base = std::clamp(base, lo, hi);
-            out.config_changed = true;
-        }
-        const char* styles[] = {"controls.rope.half", "controls.rope.interleaved"};
-        out.config_changed |= guarded_radios(session, &AttentionConfig::rope_style, styles);
-        help_marker(tr("controls.rope.style.help"));
-        int offset = c.position_offset;
-        if (ImGui::InputInt(label("controls.rope.offset"), &offset)) {
-            const int clamped = std::clamp(offset, 0, 1 << 20);  // positions count from 0
-            out.config_changed |= clamped != c.position_offset;
-            c.position_offset = clamped;
-        }
-        help_marker(tr("controls.rope.offset.help"));
+        out.config_changed |= field_controls(session, {"rope_base", "rope_style", "position_offset"});
         ImGui::Unindent();
     }
     end_fixed_group(ctx.model_reason);
@@ -120,8 +80,7 @@ SectionEdit draw_precision_controls(Session& session, const ControlsContext& ctx
     SectionEdit out;
     if (!section_header("controls.section.precision", "controls.section.precision.help")) return out;
     begin_fixed_group(ctx.model_reason);
-    const char* dtypes[] = {"controls.dtype.float32", "controls.dtype.bfloat16", "controls.dtype.float16"};
-    out.config_changed |= guarded_radios(session, &AttentionConfig::dtype, dtypes);
+    out.config_changed |= field_control(session, config_field("dtype"));
     end_fixed_group(ctx.model_reason);
     return out;
 }

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "app/gui/views/controls/field_control.h"
 #include "app/text/languages.h"
 #include "core/repeat_kv.h"
 
@@ -77,13 +78,10 @@ SectionEdit draw_projection_controls(Session& session, const ControlsContext& ct
     // What a weights file's shapes decide: greyed out while one is loaded.
     begin_fixed_group(ctx.model_reason ? nullptr : ctx.weights_reason);
     out.config_changed |= kv_heads_combo(session);
-    out.config_changed |= slider_width_or_e(label("controls.input_dim"), &c.input_dim, c.hidden_dim);
-    help_marker(tr("controls.input_dim.help"));
+    out.config_changed |= field_control(session, config_field("input_dim"));
     out.config_changed |= bias_checkboxes(c);
     end_fixed_group(ctx.model_reason ? nullptr : ctx.weights_reason);
-    const Message refusal = refusal_of(session, [](AttentionConfig& x) { x.no_out_proj = true; });
-    out.config_changed |= guarded_checkbox(label("controls.no_out_proj"), &c.no_out_proj, refusal);
-    help_marker(tr("controls.no_out_proj.help"));
+    out.config_changed |= field_control(session, config_field("no_out_proj"));
     end_fixed_group(ctx.model_reason);
     return out;
 }
@@ -92,19 +90,11 @@ SectionEdit draw_mha_extras_controls(Session& session, const ControlsContext& ct
     SectionEdit out;
     if (!section_header("controls.section.mha", "controls.section.mha.help")) return out;
     begin_fixed_group(ctx.model_reason);
-    AttentionConfig& c = session.config;
     // bias_k and bias_v are parameters: a weights file has them or not.
     begin_fixed_group(ctx.model_reason ? nullptr : ctx.weights_reason);
-    const Message bias_kv = refusal_of(session, [](AttentionConfig& x) { x.add_bias_kv = true; });
-    out.config_changed |= guarded_checkbox(label("controls.add_bias_kv"), &c.add_bias_kv, bias_kv);
+    out.config_changed |= field_control(session, config_field("add_bias_kv"));
     end_fixed_group(ctx.model_reason ? nullptr : ctx.weights_reason);
-    help_marker(tr("controls.add_bias_kv.help"));
-    const Message zero = refusal_of(session, [](AttentionConfig& x) { x.add_zero_attn = true; });
-    out.config_changed |= guarded_checkbox(label("controls.add_zero_attn"), &c.add_zero_attn, zero);
-    help_marker(tr("controls.add_zero_attn.help"));
-    const Message average = refusal_of(session, [](AttentionConfig& x) { x.average_weights = true; });
-    out.config_changed |= guarded_checkbox(label("controls.average_weights"), &c.average_weights, average);
-    help_marker(tr("controls.average_weights.help"));
+    out.config_changed |= field_controls(session, {"add_zero_attn", "average_weights"});
     end_fixed_group(ctx.model_reason);
     return out;
 }

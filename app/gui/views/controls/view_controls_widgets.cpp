@@ -153,15 +153,6 @@ bool slider_float_aside(const char* label, float* value, float lo, float hi, con
     return changed;
 }
 
-bool slider_width_or_e(const char* label, int* value, int hidden_dim) {
-    int shown = *value > 0 ? *value : hidden_dim;
-    const char* format = *value > 0 ? "%d" : text::tr("controls.follows_e_format");
-    if (!slider_int_aside(label, &shown, 1, 1024, format, ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
-        return false;
-    *value = shown;
-    return true;
-}
-
 void begin_fixed_group(const char* reason) {
     ImGui::BeginGroup();
     ImGui::BeginDisabled(reason != nullptr);

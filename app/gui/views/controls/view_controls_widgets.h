@@ -54,8 +54,6 @@ bool guarded_checkbox(const char* label, bool* value, const Message& refusal);
 // 1024x768 panel). Ctrl+click still types a value.
 bool slider_int_aside(const char* label, int* value, int lo, int hi, const char* format, ImGuiSliderFlags flags);
 bool slider_float_aside(const char* label, float* value, float lo, float hi, const char* format, ImGuiSliderFlags flags);
-// A slider for a width where 0 means "same as E": it shows the width in use and says so.
-bool slider_width_or_e(const char* label, int* value, int hidden_dim);
 // A group of controls a trained model fixes: greyed out, hovering says why. Call
 // end_fixed_group() after the controls (both do nothing special when `reason` is null).
 void begin_fixed_group(const char* reason);

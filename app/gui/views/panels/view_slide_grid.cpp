@@ -49,14 +49,12 @@ Actions draw_slide_grid(const LessonDoc& doc, const SlidePictures* thumbnails, U
     ImGui::SetNextWindowBgAlpha(1.0f);
     ImGui::Begin("##slide_grid", nullptr, kPanelFlags | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     ImGui::TextUnformatted(text::tr("present.grid.title"));
-    // Cells as large as the screen allows: the columns share its width, the rows its height.
-    const int columns = slide_grid_columns(count), rows = (count + columns - 1) / columns;
-    const float top = ImGui::GetCursorScreenPos().y + gap * 0.5f;
-    const float by_width = (screen.x - gap * static_cast<float>(columns + 1)) / static_cast<float>(columns);
-    const float by_height = ((screen.y - top - gap * static_cast<float>(rows)) / static_cast<float>(rows) - line) *
-                            static_cast<float>(kThumbnailWidth) / static_cast<float>(kThumbnailHeight);
-    const float w = std::max(fs * 4.0f, std::min(by_width, by_height)), h = w * kThumbnailHeight / kThumbnailWidth;
-    const float left = (screen.x - (w * static_cast<float>(columns) + gap * static_cast<float>(columns - 1))) * 0.5f;
+    // Pictures as large as the screen allows, up to twice the size they are drawn at.
+    const SlideGridPlace place = slide_grid_place(count, screen.x, screen.y, ImGui::GetCursorScreenPos().y + gap * 0.5f, gap, line,
+                                                  static_cast<float>(kThumbnailWidth) / static_cast<float>(kThumbnailHeight),
+                                                  2.0f * static_cast<float>(kThumbnailWidth));
+    const int columns = place.columns;
+    const float w = place.cell_w, h = place.cell_h, left = place.left, top = place.top;
     for (int i = 0; i < count; ++i) {
         const lesson::Slide& slide = doc.opened.slides[static_cast<size_t>(i)].slide;
         const ImVec2 at(left + static_cast<float>(i % columns) * (w + gap), top + static_cast<float>(i / columns) * (h + line + gap));

@@ -4,7 +4,9 @@
 
 #include <string>
 
+#include "app/gui/display/format.h"
 #include "app/gui/views/panels/view_decode_notes.h"
+#include "app/gui/views/panels/view_next_token.h"
 #include "app/gui/kit/fonts_theme.h"
 #include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
@@ -35,6 +37,9 @@ bool token_chip(const std::string& token, int position, bool current, bool made,
 std::string chip_tip(const DecodeRun& run, int position) {
     if (position < run.prefill()) return trf("strip.prompt.tip", {{"last", run.prefill() - 1}});
     const int step = run.step_of_position(position);
+    if (const NextTokenChoice* drawn = choice_after_step(run, step - 1))  // the choice that put this token here
+        return trf("strip.token.tip_generated", {{"position", position}, {"step", step}, {"keys", position + 1},
+                                                 {"row", position - 1}, {"probability", format_cell_fixed(drawn->probability, 2)}});
     return trf(step <= run.made() ? "strip.token.tip" : "strip.token.tip_new",
                {{"position", position}, {"step", step}, {"keys", position + 1}});
 }
@@ -48,7 +53,8 @@ float token_strip_height(const Results& results, int step) {
     if (!results.decode) return 0.0f;
     const ImGuiStyle& style = ImGui::GetStyle();
     const float lines = has_strip_line(results, step) ? 3.0f : 1.0f;
-    return chips_height() + (ImGui::GetFrameHeight() + style.ItemSpacing.y) * lines + style.WindowPadding.y * 2.0f;
+    return chips_height() + next_token_chart_height(results) + (ImGui::GetFrameHeight() + style.ItemSpacing.y) * lines +
+           style.WindowPadding.y * 2.0f;
 }
 
 std::string kv_memory_line(const AttentionConfig& config, int layers, int64_t positions) {
@@ -67,15 +73,15 @@ Actions draw_token_strip(const Results& results, int step_on_screen, int head, b
     Actions out;
     const DecodeRun* run = results.decode.get();
     if (!run || !results.trace) return out;
-    const std::vector<std::string>& tokens = run->problem->query_tokens_of(results.model ? results.model->batch_item : 0);
+    const std::vector<std::string> tokens = decode_tokens(*run, results.model ? results.model->batch_item : 0);
     const float spacing = ImGui::GetStyle().ItemSpacing.x * 0.5f;
     ImGui::BeginChild("##tokens", ImVec2(0, chips_height()), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s", tr("strip.prompt"));
-    for (int position = 0; position < run->problem->config.L(); ++position) {
+    for (int position = 0; position < run->length(); ++position) {
         if (position == run->prefill()) {
             ImGui::SameLine();
-            ImGui::TextDisabled("%s", tr("strip.decoded"));
+            ImGui::TextDisabled("%s", tr(run->generation ? "strip.generated" : "strip.decoded"));
         }
         ImGui::SameLine(0.0f, spacing);
         const int step = run->step_of_position(position);
@@ -88,6 +94,7 @@ Actions draw_token_strip(const Results& results, int step_on_screen, int head, b
     if (ImGui::IsWindowHovered() && ImGui::GetIO().MouseWheel != 0.0f)  // the wheel scrolls the chips sideways
         ImGui::SetScrollX(ImGui::GetScrollX() - ImGui::GetIO().MouseWheel * ImGui::GetFontSize() * 3.0f);
     ImGui::EndChild();
+    draw_next_token_chart(results, light_theme);
     const Step* cache = results.trace->find(StepId::KCache);
     const int64_t positions = cache ? cache->tensor.dim(2) : 0;
     const AttentionConfig& c = run->problem->config;
@@ -98,6 +105,11 @@ Actions draw_token_strip(const Results& results, int step_on_screen, int head, b
                                                           {"total", format_bytes(static_cast<uint64_t>(per_token * positions * c.batch))}}).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kv_memory_line(c, 1, positions).c_str());
     draw_strip_line(results, step_on_screen, head);
+    if (run->generation) {
+        std::string generated = "generated";
+        for (size_t i = static_cast<size_t>(run->prefill()); i < tokens.size(); ++i) generated += " " + tokens[i];
+        note_for_tests(generated);
+    }
     note_for_tests("decode_step " + std::to_string(results.decode_step) + " made " + std::to_string(run->made()) + " cache " +
                    std::to_string(positions));
     return out;

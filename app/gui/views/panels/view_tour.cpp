@@ -126,7 +126,9 @@ void record_slot_element(ElementRects& elements, DockSlot slot, const Rect& area
         case DockSlot::SlideList:  // the lesson being made's slide list: not a part a tour points at
         case DockSlot::TokenStrip:  // shown only with a generation
         case DockSlot::AboveBottom:
-        case DockSlot::StatusBar: return;  // floating, or not a part a tour points at
+        case DockSlot::StatusBar:
+        case DockSlot::PresentTitle:  // presentation has no tour
+        case DockSlot::PresentFooter: return;  // floating, or not a part a tour points at
     }
 }
 
