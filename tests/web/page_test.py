@@ -5,13 +5,16 @@ Serves build-web/ on 127.0.0.1 (a free port), opens it with ?test in Debian's ch
 (SwiftShader's WebGL 2), waits for the marker the app sets after its first frames
 (window.attnvizReady, frame_loop_browser.cpp) and for the first trace on screen (the
 window's state report, app/gui/kit/test_hook.h, read from the page's file system), then
-checks what keys do: Right steps forward, P switches to presentation and back. Then
+checks that an idle page draws only a few of the browser's animation frames, and what
+keys do: Right steps forward, P switches to presentation and back. Then
 the page draws the desktop's golden pictures of the default start (`attnviz snapshot`
 through ?args=) and they are compared with tests/gui/golden/default_start under the
 golden rule (tests/gui/checker/image_diff.h) with a documented browser tolerance
 (BROWSER_DIFFERING_FRACTION). Last, File > Open query through the browser's file input
 (a small .npy) and File > Export tensors, downloaded as a zip whose first step holds the
-uploaded values.
+uploaded values; View > Present on screen says that the page opens no speaker notes window;
+Lesson > Open opens a shipped lesson, Lesson > Save downloads it, and Lesson > Export slides
+as pictures draws them in the page and downloads them as a zip of one PNG per slide.
 
     tests/web/page_test.py BUILD_WEB_DIR [--chromium chromium] [--screenshot out.png]
 """
@@ -52,6 +55,14 @@ GOLDEN_ARGS = ["snapshot", "--model", "tiny-lm", "--step", "attn_weights,next_to
 BROWSER_DIFFERING_FRACTION = 0.002
 
 REPORT = "FS.analyzePath('/tmp/attnviz_layout.txt').exists ? FS.readFile('/tmp/attnviz_layout.txt', {encoding: 'utf8'}) : ''"
+DRAWN_TEXT = "/tmp/attnviz_text.txt"  # every run of text the window drew (ATTNVIZ_TEST_TEXT, index.html)
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+SHIPPED_LESSON = "head-split.en.json"  # in the page at /assets/lessons (web/page.cmake)
+# An idle page (nothing moving, nothing computing) draws a frame when input arrives and
+# otherwise two a second, as the desktop's idle window (app/gui/window/x11_events.h): of 60
+# animation frames (a second at 60 Hz) at most this many are drawn.
+IDLE_FRAMES = 60
+IDLE_DRAWN_AT_MOST = 8
 
 
 def serve(folder):
@@ -206,6 +217,113 @@ def check_files(browser, page, work):
     print("page_test: opened query.npy through the file input; downloaded attnviz_tensors.zip (%d files)" % len(names))
 
 
+def catalogue(key):
+    with open(os.path.join(SOURCE, "assets", "lang", "en.json"), encoding="utf-8") as f:
+        return json.load(f)[key]
+
+
+def wait_download(work, name, timeout=60):
+    """The path of the browser's finished download `name` in `work` (Chromium writes a
+    .crdownload first and renames it when done)."""
+    path, deadline = os.path.join(work, name), time.time() + timeout
+    while time.time() < deadline and not os.path.exists(path):
+        time.sleep(0.2)
+    if not os.path.exists(path):
+        raise AssertionError("no download of %s (in the folder: %s)" % (name, sorted(os.listdir(work))))
+    return path
+
+
+def check_idle(browser):
+    """Of IDLE_FRAMES animation frames of the idle page, at most IDLE_DRAWN_AT_MOST drawn
+    (window.Module.attnvizFramesDrawn, window_events_browser.cpp). Waits for a quiet
+    stretch: the first step's animation draws every frame while it plays."""
+    browser.evaluate("window.attnvizTicks = 0; (function tick() { window.attnvizTicks++; requestAnimationFrame(tick); })(); 1")
+    deadline, counts = time.time() + 30, None
+    while time.time() < deadline:
+        ticks, drawn = browser.evaluate("[window.attnvizTicks, Module.attnvizFramesDrawn]")
+        browser.wait_for("window.attnvizTicks >= %d" % (ticks + IDLE_FRAMES), 20, "%d animation frames" % IDLE_FRAMES)
+        counts = browser.evaluate("[window.attnvizTicks - %d, Module.attnvizFramesDrawn - %d]" % (ticks, drawn))
+        if counts[1] <= IDLE_DRAWN_AT_MOST:
+            print("page_test: idle: %d of %d animation frames drawn" % (counts[1], counts[0]))
+            return
+    raise AssertionError("the idle page drew %s of %s animation frames (at most %d)" % (counts[1], counts[0], IDLE_DRAWN_AT_MOST))
+
+
+def check_notes_message(browser, page):
+    """View > Present on screen, where a second screen is picked, says in the window that a
+    page opens no speaker notes window there."""
+    click_item(browser, page, "menu.view")
+    click_item(browser, page, "menu.view.present_on")
+    words = " ".join(catalogue("web.unavailable.notes_window").split())
+
+    def shown():
+        drawn = read_page_file(browser, DRAWN_TEXT) or b""
+        runs = [line.split("\t", 4)[-1] for line in drawn.decode("utf-8").splitlines()]
+        return words in " ".join(" ".join(runs).split())
+    deadline = time.time() + 20
+    while time.time() < deadline and not shown():
+        time.sleep(0.2)
+    if not shown():
+        raise AssertionError("View > Present on screen does not say %r" % words)
+    bar = Layout(page.report()).window("##MainMenuBar")  # a click outside the menus closes them
+    browser.click(bar[0] + bar[2] - 20, bar[1] + bar[3] / 2)
+    page.wait_report(lambda r: Layout(r).window("##Menu_") is None, "the menu to close")
+    print("page_test: View > Present on screen says the page opens no speaker notes window")
+
+
+def lesson_menu(browser, page, item):
+    click_item(browser, page, "lesson.menu")
+    click_item(browser, page, item)
+
+
+def lesson_state(report):
+    words = report_line(report, "lesson")  # "lesson 1 slides 8 current 0 dirty 0 presenting 0 slide 0"
+    return None if not words else dict(open=words[0] == "1", slides=int(words[2]), current=int(words[4]),
+                                       dirty=words[6] == "1")
+
+
+def check_lesson(browser, page, work):
+    """Lesson > Open a shipped lesson; Lesson > Save downloads it; Lesson > Export slides as
+    pictures draws them in the page and downloads <name>_slides.zip, one PNG per slide."""
+    with open(os.path.join(SOURCE, "assets", "lessons", SHIPPED_LESSON), encoding="utf-8") as f:
+        shipped = json.load(f)
+    count = len(shipped["slides"])
+    lesson_menu(browser, page, "lesson.menu.open")
+    page.wait_report(lambda r: Layout(r).text_input, "the lesson's path field")
+    browser.key("a", "KeyA", 65, modifiers=2)  # Ctrl+A: the whole path
+    browser.type_text("/assets/lessons/" + SHIPPED_LESSON)
+    browser.key("Enter", "Enter", 13, text="\r")
+    page.wait_report(lambda r: (lesson_state(r) or {}).get("slides") == count and report_line(r, "shown")[0] ==
+                     shipped["slides"][0]["step"], "the shipped lesson's %d slides, its first step on screen" % count)
+    print("page_test: opened /assets/lessons/%s: %d slides, slide 1's step %s on screen"
+          % (SHIPPED_LESSON, count, shipped["slides"][0]["step"]))
+    lesson_menu(browser, page, "lesson.menu.save")
+    with open(wait_download(work, SHIPPED_LESSON), encoding="utf-8") as f:
+        saved = json.load(f)
+    if [s["title"] for s in saved["slides"]] != [s["title"] for s in shipped["slides"]]:
+        raise AssertionError("the downloaded lesson's slides are not the shipped ones: %r" % saved["slides"])
+    print("page_test: Lesson > Save downloaded %s (%d slides)" % (SHIPPED_LESSON, len(saved["slides"])))
+    lesson_menu(browser, page, "lesson.menu.export_pictures")
+    zip_name = SHIPPED_LESSON[:-len(".json")] + "_slides.zip"
+    width, height = browser.evaluate("[Module.canvas.width, Module.canvas.height]")
+    with zipfile.ZipFile(wait_download(work, zip_name, timeout=180)) as z:
+        names = sorted(n for n in z.namelist() if n.endswith(".png"))
+        if len(names) != count or not names[0].split("/")[-1].startswith("01_"):
+            raise AssertionError("%s holds %r, not %d slide pictures" % (zip_name, names, count))
+        for name in names:  # PNG files of the window's size (the size is in the IHDR chunk)
+            data = z.read(name)
+            if data[:8] != b"\x89PNG\r\n\x1a\n" or struct.unpack(">II", data[16:24]) != (width, height):
+                raise AssertionError("%s in %s is no %dx%d PNG" % (name, zip_name, width, height))
+        # The first slide drawn, not an empty frame: many colours (one pixel in 97 read).
+        _, _, rgba = png_diff.read_png(z.read(names[0]))
+        colours = len({bytes(rgba[i:i + 4]) for i in range(0, len(rgba), 4 * 97)})
+        if colours < 16:
+            raise AssertionError("%s has %d colours: not a slide" % (names[0], colours))
+    done = catalogue("lesson.pictures.downloaded").replace("{file}", zip_name)
+    page.wait_report(lambda r: "message " + done in r, "the status line: " + done)
+    print("page_test: Lesson > Export slides as pictures downloaded %s: %d PNGs of %dx%d" % (zip_name, count, width, height))
+
+
 def step_index(report):
     words = report_line(report, "shown")
     return words[0] if words else None
@@ -234,6 +352,7 @@ def main():
         if args.screenshot:
             with open(args.screenshot, "wb") as f:
                 f.write(browser.screenshot())
+        check_idle(browser)
         # Right: the next step.
         before = step_index(first)
         browser.key("ArrowRight", "ArrowRight", 39)
@@ -243,7 +362,10 @@ def main():
         page.wait_report(lambda r: "presentation 1" in r, "P to switch to presentation")
         browser.key("p", "KeyP", 80, text="p")
         page.wait_report(lambda r: "presentation 0" in r, "P to leave presentation")
-        check_files(browser, page, tempfile.mkdtemp(prefix="attnviz-files-"))
+        work = tempfile.mkdtemp(prefix="attnviz-files-")
+        check_files(browser, page, work)
+        check_notes_message(browser, page)
+        check_lesson(browser, page, work)
     except (AssertionError, TimeoutError, RuntimeError) as e:
         failures.append(str(e))
     finally:

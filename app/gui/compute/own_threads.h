@@ -4,12 +4,10 @@
 // the frame loop instead, between two frames.
 #pragma once
 
+#include "app/gui/compute/in_browser.h"
+
 namespace attn::gui {
 
-#ifdef __EMSCRIPTEN__
-inline constexpr bool kOwnThreads = false;
-#else
-inline constexpr bool kOwnThreads = true;
-#endif
+inline constexpr bool kOwnThreads = !kInBrowser;
 
 }  // namespace attn::gui

@@ -246,23 +246,26 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
 }
 
 // Idle (nothing moving, nothing computing): wait for input instead of redrawing. Idle for
-// a second, the memory kept for the next trace goes back to the system.
+// a second, the memory kept for the next trace goes back to the system. False: no frame to
+// draw now (the browser's idle animation frames, x11_events.h).
 struct IdleWatch {
     double last_busy = 0;
     bool released = false;
 };
-void wait_for_work(const AppState& state, WindowParts& parts, IdleWatch& idle) {
+bool wait_for_work(const AppState& state, WindowParts& parts, IdleWatch& idle) {
     const bool busy = state.ui.playback.animating() || parts.worker.busy() || parts.compare_worker.busy() || state.jobs.export_progress.active ||
                       !state.ui.present.trail.empty() ||  // the pointer's trail fades
                       !parts.keys.queue.empty() || parts.keys.settle_frames > 0;
+    bool draw = true;
     if (busy) poll_window_events();
-    else wait_window_events(0.5);
+    else draw = wait_window_events(0.5);
     if (busy) {
         idle = IdleWatch{glfwGetTime(), false};
     } else if (glfwGetTime() - idle.last_busy > 1.0 && !idle.released) {
         release_cached_storage();
         idle.released = true;
     }
+    return draw;
 }
 
 // The window's size and, a moment after they change (not only at exit), the settings.
@@ -312,7 +315,7 @@ bool one_frame(FrameLoop& loop) {
     AppState& state = loop.state;
     WindowParts& parts = loop.parts;
     if (glfwWindowShouldClose(parts.window) || g_stop_requested) return false;
-    wait_for_work(state, parts, loop.idle);
+    if (!wait_for_work(state, parts, loop.idle)) return true;
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(parts.window, &fb_w, &fb_h);
     if (fb_w <= 0 || fb_h <= 0 || glfwGetWindowAttrib(parts.window, GLFW_ICONIFIED)) {

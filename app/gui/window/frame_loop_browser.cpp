@@ -38,11 +38,17 @@ void fit_canvas_to_page() {
     int now_w = 0, now_h = 0;
     glfwGetWindowSize(window, &now_w, &now_h);
     // Not glfwSetWindowSize: emscripten's asks for full screen when the size equals the
-    // screen's. The canvas's resize listener tells GLFW the new size.
-    if (w > 0 && h > 0 && (w != now_w || h != now_h)) EM_ASM({ Browser.setCanvasSize($0, $1); }, w, h);
+    // screen's. The canvas's resize listener tells GLFW the new size. A resized canvas is
+    // blank until drawn: the next frame is drawn even when idle (window_events_browser.cpp).
+    if (w > 0 && h > 0 && (w != now_w || h != now_h))
+        EM_ASM({
+            Browser.setCanvasSize($0, $1);
+            Module.attnvizInput = true;
+        }, w, h);
 }
 
-// Each of the browser's animation frames (about 60 a second while the tab is visible).
+// Each of the browser's animation frames (about 60 a second while the tab is visible);
+// an idle window draws only some of them (x11_events.h).
 void browser_frame(void* arg) {
     auto* loop = static_cast<BrowserLoop*>(arg);
     fit_canvas_to_page();

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "app/gui/compute/in_browser.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/weight_lines.h"
 #include "app/gui/kit/test_hook.h"
@@ -91,6 +92,12 @@ void present_on_screen_menu(const std::vector<ScreenInfo>& screens, const std::s
         note_item_for_tests("menu.view.screen." + std::to_string(i));
     }
     if (screens.empty()) ImGui::TextDisabled("%s", tr("menu.view.present_on.none"));
+    if (kInBrowser) {  // where a second screen is picked: a page opens no speaker notes window there
+        ImGui::Separator();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
+        ImGui::TextDisabled("%s", tr("web.unavailable.notes_window"));
+        ImGui::PopTextWrapPos();
+    }
     ImGui::EndMenu();
 }
 
