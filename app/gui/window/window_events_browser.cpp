@@ -20,7 +20,8 @@ int g_frames_drawn = 0;
 // Whether the page had input since the last call: keys, the mouse, the wheel, touches,
 // focus, a file picked, text composed. Listeners on the window in the capture phase see
 // every event before emscripten's GLFW does; frame_loop_browser.cpp also sets the flag when
-// the canvas changes size.
+// the canvas changes size, and glfwPostEmptyEvent (web/glfw_page.js) when the window asks
+// for its next frame (the slide list's next picture).
 bool input_arrived() {
     return EM_ASM_INT({
                if (Module.attnvizInput === undefined) {
