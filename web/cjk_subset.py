@@ -9,6 +9,7 @@ user types is drawn as a box with a note in the status line (README "In the brow
     web/cjk_subset.py OUT.ttc [REPO]      (Debian's python3-fonttools, fonts-noto-cjk)
 """
 import glob
+import json
 import os
 import sys
 
@@ -19,12 +20,28 @@ SOURCE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 FAMILIES = ("Noto Sans CJK SC", "Noto Sans CJK TC")
 
 
+def strings(value):
+    """Every string in a JSON value, keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
 def shown_characters(repo):
+    # Read as JSON, not as text: a model's vocabulary may be written with \uXXXX escapes
+    # (Python's json.dump), and its characters are shown all the same.
     text = set()
     for pattern in ("assets/lang/*.json", "assets/lessons/*.json", "assets/models/*.json"):
         for path in sorted(glob.glob(os.path.join(repo, pattern))):
             with open(path, encoding="utf-8") as f:
-                text.update(c for c in f.read() if ord(c) > 0x7F)
+                for s in strings(json.load(f)):
+                    text.update(c for c in s if ord(c) > 0x7F)
     return "".join(sorted(text))
 
 

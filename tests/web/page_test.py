@@ -14,7 +14,8 @@ golden rule (tests/gui/checker/image_diff.h) with a documented browser tolerance
 (a small .npy) and File > Export tensors, downloaded as a zip whose first step holds the
 uploaded values; View > Present on screen says that the page opens no speaker notes window;
 Lesson > Open opens a shipped lesson, Lesson > Save downloads it, and Lesson > Export slides
-as pictures draws them in the page and downloads them as a zip of one PNG per slide.
+as pictures draws them in the page and downloads them as a zip of one PNG per slide. Last,
+the page in zh-Hant on tiny-lm-zh draws every character with a glyph.
 
     tests/web/page_test.py BUILD_WEB_DIR [--chromium chromium] [--screenshot out.png]
 """
@@ -137,6 +138,31 @@ def check_golden(chromium, url, profile):
     return problems
 
 
+def check_chinese_glyphs(chromium, url, profile):
+    """The page in zh-Hant on tiny-lm-zh (its vocabulary's characters on screen) has a glyph
+    for every character it draws: no U+FFFD in the drawn text, no status line naming
+    characters the fonts lack (web/cjk_subset.py keeps every character of the catalogues,
+    lessons and models)."""
+    browser = Chromium(chromium, WIDTH, HEIGHT, profile)
+    try:
+        browser.open(url + "?test&args=--lang%20zh-Hant%20--model%20tiny-lm-zh")
+        browser.wait_for("window.attnvizReady === true", READY_SECONDS, "the first frames in zh-Hant")
+        page = Page(browser)
+        page.wait_report(lambda r: (report_line(r, "shown") or [""])[0] == "tokens", "tiny-lm-zh's tokens on screen")
+        drawn = browser.evaluate("Module.attnvizFramesDrawn")  # the fonts are rebuilt between frames
+        browser.wait_for("Module.attnvizFramesDrawn >= %d" % (drawn + 3), 10, "three more frames")
+        missing = catalogue("status.glyphs_missing", "zh-Hant").split("{characters}")[0]
+        said = [line for line in page.report().splitlines() if line.startswith("message " + missing)]
+        boxes = [line for line in (read_page_file(browser, DRAWN_TEXT) or b"").decode("utf-8").splitlines()
+                 if "\ufffd" in line]
+        if said or boxes:
+            return ["zh-Hant on tiny-lm-zh lacks glyphs: %s %s" % (said, boxes[:3])]
+        print("page_test: zh-Hant on tiny-lm-zh: every character drawn has a glyph")
+        return []
+    finally:
+        browser.close()
+
+
 def write_npy(path, rows, cols):
     """A float32 (rows, cols) .npy of 0.1, 0.2, ... (NumPy's format, version 1.0)."""
     header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, cols)
@@ -217,8 +243,8 @@ def check_files(browser, page, work):
     print("page_test: opened query.npy through the file input; downloaded attnviz_tensors.zip (%d files)" % len(names))
 
 
-def catalogue(key):
-    with open(os.path.join(SOURCE, "assets", "lang", "en.json"), encoding="utf-8") as f:
+def catalogue(key, language="en"):
+    with open(os.path.join(SOURCE, "assets", "lang", language + ".json"), encoding="utf-8") as f:
         return json.load(f)[key]
 
 
@@ -391,6 +417,10 @@ def main():
         failures += check_golden(args.chromium, url, tempfile.mkdtemp(prefix="attnviz-chromium-"))
     except (TimeoutError, RuntimeError, ValueError) as e:
         failures.append("golden pictures: %s" % e)
+    try:
+        failures += check_chinese_glyphs(args.chromium, url, tempfile.mkdtemp(prefix="attnviz-chromium-"))
+    except (AssertionError, TimeoutError, RuntimeError) as e:
+        failures.append("zh-Hant glyphs: %s" % e)
     server.shutdown()
     for text in errors:
         print("page_test: console error: %s" % text, file=sys.stderr)
