@@ -182,11 +182,6 @@ std::string text_inside(const std::vector<Glyph>& glyphs, const Rect& r) {
     return out;
 }
 
-std::string without_spaces(std::string s) {
-    s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
-    return s;
-}
-
 // Every column's numbers against the legible-digits rule (issue 32 item 21: 40% of the cell's
 // height, at most twice the body text, as far as the widest number allows). A − B prints a
 // number in every cell that has a value and none over the hatching of a key masked in both;
@@ -362,5 +357,34 @@ TEST_CASE("the laser pointer shows on a dark-red cell in every colour it can tak
                 contrast = std::max(contrast, diff);
             }
         CHECK(contrast >= 150);
+    }
+}
+
+TEST_CASE("compare mode in the 1024x768 window: the A/B switch and the inspector's A, B and A − B stay inside their panels") {
+    // Issue 28 (a 1024 px window): the switch's "B" and the inspector's "A − B: -0.00344509"
+    // ran past their panels' right edges.
+    HeadlessImGui ui(1024, 768);
+    const Contrast* bfloat16 = find_contrast("bfloat16");
+    REQUIRE(bfloat16 != nullptr);
+    AppState state;
+    set_up_compare(state, *bfloat16);
+    state.ui.canvas.pinned = CellRef{state.results.trace->index_of(StepId::AttnScores), 0, 4, 3};
+    ui.frame(state, false);
+    ui.frame(state, false);
+    const std::string inspector = without_spaces(drawn_text(text::label("window.inspector")));
+    const std::string controls = without_spaces(drawn_text(text::label("window.controls")));
+    CHECK(inspector.find("A−B:-0.00") != std::string::npos);  // bfloat16's difference, whole
+    CHECK(controls.find(without_spaces(text::tr("compare.switch.b"))) != std::string::npos);
+    // Every glyph of the two panels (their child windows too) ends inside the panel.
+    const std::vector<Glyph> glyphs = drawn_glyphs();
+    for (const char* key : {"window.inspector", "window.controls"}) {
+        const ImGuiWindow* panel = drawn_window(text::label(key));
+        REQUIRE(panel != nullptr);
+        const float right = panel->Pos.x + panel->Size.x;
+        for (const Glyph& g : glyphs)
+            if (g.y0 >= panel->Pos.y && g.y1 <= panel->Pos.y + panel->Size.y && g.x0 >= panel->Pos.x && g.x0 < right) {
+                CAPTURE(key);
+                CHECK(g.x1 <= right + 0.5f);
+            }
     }
 }
