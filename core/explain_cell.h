@@ -61,7 +61,7 @@ enum class CellRule : uint8_t {
     Mean,            // attn_weights_avg: value = sum (the terms, one per head, in float) / divisor
     Lookup,          // token_embedding / position_embedding: value = row lookup.row, column lookup.column of a table
     Add,             // embedding_sum, residual: value = operand + operand2
-    Norm,            // norm (LayerNorm): value = (operand - mean) * inv_std * gamma + beta
+    Norm,            // norm: value = (operand - mean) * inv_std * gamma + beta (RMSNorm: mean 0, beta NaN)
     Prediction,      // next_token_probs: value = exp(logit - row_max) / sum, in double, over the final logits
     Argmax,          // predicted_tokens: value = the id of the largest logit (terms: largest first)
     PreviousLayer,   // layer_input: value = operand_value (previous layer after attention) + operand2_value (its MLP)

@@ -47,7 +47,8 @@ void explain_add(const Trace& trace, const Step& step, CellExplanation& e) {
 }
 
 // norm[0, t, d] = (x[t, d] - mean_t) / sqrt(var_t + eps) * gamma[d] + beta[d], the row's
-// statistics in double (core/model/layer_norm.h).
+// statistics in double (core/model/layer_norm.h); RMSNorm: x[t, d] / sqrt(mean(x_t^2) + eps)
+// * gamma[d] (mean 0 and no beta, which stays NaN).
 void explain_norm(const Trace& trace, const Step& step, CellExplanation& e) {
     const std::vector<int64_t>& idx = e.cell.index;  // (b, t, d)
     const StepId src = step.primary_source();
@@ -55,7 +56,7 @@ void explain_norm(const Trace& trace, const Step& step, CellExplanation& e) {
     const TraceModelInfo& m = trace.model;
     Eigen::RowVectorXf row(x.dim(2));
     for (int64_t d = 0; d < x.dim(2); ++d) row(d) = x.at({idx[0], idx[1], d});
-    const LayerNormStats stats = layer_norm_stats(row, m.norm_eps);
+    const LayerNormStats stats = norm_stats(row, m.norm_eps, m.norm);  // RMSNorm: mean 0, mean of squares
     e.operand = CellAddress::of_step(src, idx);
     e.operand_value = x.at(idx);
     e.norm.mean = stats.mean;
@@ -64,7 +65,8 @@ void explain_norm(const Trace& trace, const Step& step, CellExplanation& e) {
     e.norm.normalized = (static_cast<double>(e.operand_value) - stats.mean) * stats.inv_std;
     e.norm.eps = m.norm_eps;
     e.norm.gamma = idx[2] < m.norm_weight.size() ? m.norm_weight(idx[2]) : std::nanf("");
-    e.norm.beta = idx[2] < m.norm_bias.size() ? m.norm_bias(idx[2]) : std::nanf("");
+    const bool has_beta = m.norm == NormKind::LayerNorm && idx[2] < m.norm_bias.size();  // RMSNorm has none
+    e.norm.beta = has_beta ? m.norm_bias(idx[2]) : std::nanf("");
     e.highlights.push_back(row_cells(trace, src, idx[0], idx[1]));  // the mean and variance read the whole row
     e.rule = CellRule::Norm;
 }

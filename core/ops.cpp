@@ -124,8 +124,10 @@ FlushDenormals::~FlushDenormals() {
 }
 
 void for_each_head(int64_t count, const std::function<void(int64_t)>& body, int64_t work_per_item) {
-    // Below ~2^18 multiply-adds in all (about 0.1 ms on one core) threads cost more than they save.
-    constexpr int64_t kMinParallelWork = int64_t{1} << 18;
+    // Below ~2^21 multiply-adds in all (about 0.5 ms on one core) a team costs more than it
+    // saves: waking it takes tens of microseconds, and when another process holds the second
+    // core the team waits for it for milliseconds (a decode row at S_t = 1024, H = 16, is 2^20).
+    constexpr int64_t kMinParallelWork = int64_t{1} << 21;
     [[maybe_unused]] const bool parallel = count > 1 && work_per_item > 0 && count > kMinParallelWork / work_per_item;
 #pragma omp parallel if (parallel)
     {

@@ -93,7 +93,8 @@ struct TraceModelInfo {
     // Numbers of the model run that no step holds but explain_cell needs to break the
     // model's steps down (D = E the model width, V the vocabulary size):
     int64_t position_rows = 0;         // rows of the position table (the model's max_len)
-    Vec norm_weight, norm_bias;        // (D) LN1 of the layer shown: gamma and beta
+    NormKind norm = NormKind::LayerNorm;  // the card's norm (LN1 and the final norm): its name in the texts
+    Vec norm_weight, norm_bias;        // (D) LN1 of the layer shown: gamma and beta (no beta for RMSNorm)
     float norm_eps = 0;                // its epsilon
     Mat logits;                        // (L, V) the last layer's logits (after the final norm and lm_head)
     // Layer > 0: what the previous layer added up to the shown layer's input, (L, D) each:

@@ -16,6 +16,14 @@
 
 namespace attn {
 
+// How a trained model's layer normalises the residual stream (its card's architecture.norm;
+// core/model/model.h reads it, a model layer's trace carries it for the texts).
+enum class NormKind {
+    LayerNorm,  // (x - mean) / sqrt(var + eps) * weight + bias (the GPT-style models)
+    RmsNorm,    // x / sqrt(mean(x^2) + eps) * weight, no bias (Llama's RMSNorm)
+};
+
+
 struct AttentionWeights {
     Mat w_q;  // (E, d_in)
     Mat w_k;  // (H_kv * d_h, kdim)

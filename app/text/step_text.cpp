@@ -79,7 +79,7 @@ std::string fill_text(const AttentionConfig& c, const Catalogue& cat) {
 // What the mask step writes and what that does to the softmax: exactly zero weight with
 // -inf (a fully masked row is zeros, flagged), zero weight and uniform fully masked rows
 // with a fill far below any score (-1e20, finfo.min), a small weight with a nearer number.
-std::string masked_text(const AttentionConfig& c, const Catalogue& cat) {
+std::string masked_text(const AttentionConfig& c, const Catalogue& cat, int keys) {
     const char* why = c.mask == MaskKind::Causal    ? "step.attn_masked.why_causal"
                       : c.mask == MaskKind::Padding ? "step.attn_masked.why_padding"
                                                     : "step.attn_masked.why_other";
@@ -88,7 +88,7 @@ std::string masked_text(const AttentionConfig& c, const Catalogue& cat) {
                          : value <= -1e4f   ? "step.attn_masked.explanation_finite"
                                             : "step.attn_masked.explanation_value";
     const std::string fill = fill_text(c, cat);
-    return join_sentences(cat.format(why, {{"fill", fill}}), cat.format(effect, {{"fill", fill}, {"keys", c.S_total()}}), cat);
+    return join_sentences(cat.format(why, {{"fill", fill}}), cat.format(effect, {{"fill", fill}, {"keys", keys}}), cat);
 }
 
 // A recipe whose code calls .contiguous() on the transpose back (core/recipe.h,
@@ -110,25 +110,36 @@ bool generic_reshape(StepId id, const AttentionConfig& c) {
     return id == StepId::Concat && c.variant != Variant::Stacked && find_recipe(c.recipe) == nullptr;
 }
 
-std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
+// The query rows and keys a step's text counts: the whole pass's L and S, or a block's rows
+// against the KV cache (a prefill's rows 0 .. P-1; a decode step's one row p, reading keys 0 .. p).
+struct TextRows {
+    int queries = 0;  // rows of the step's tensors
+    int keys = 0;     // keys each row reads (before add_bias_kv / add_zero_attn)
+    int first = 0;    // absolute position of the first row
+};
+
+TextRows whole_pass_rows(const AttentionConfig& c) { return {c.L(), c.S(), 0}; }
+
+std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit, const TextRows& rows) {
     const std::string key = key_of(id, "explanation");
     switch (id) {
-        case StepId::Tokens: return cat.format(plain_key(id, c, "explanation", unit), {{"tokens", c.L()}});
+        case StepId::Tokens: return cat.format(plain_key(id, c, "explanation", unit), {{"tokens", rows.queries}});
         case StepId::TokenEmbedding: return cat.format(key, {{"embed", c.E()}});
-        case StepId::PositionEmbedding: return cat.format(key, {{"last_position", c.L() - 1}});
+        case StepId::PositionEmbedding:
+            return cat.format(key, {{"first_position", rows.first}, {"last_position", rows.first + rows.queries - 1}});
         case StepId::NextTokenProbs: return cat.text(plain_key(id, c, "explanation", unit));
         case StepId::EmbeddingSum: case StepId::LayerInput: case StepId::Residual:
         case StepId::PredictedTokens: return cat.text(key);
         case StepId::Norm: return cat.format(key, {{"embed", c.E()}});
         case StepId::Input:  // the input's own width: d_in, which differs from E in the from-scratch articles
-            return cat.format(c.d_in() == c.E() ? key : "step.input.explanation_d_in", {{"tokens", c.L()}, {"embed", c.E()}, {"d_in", c.d_in()}});
+            return cat.format(c.d_in() == c.E() ? key : "step.input.explanation_d_in", {{"tokens", rows.queries}, {"embed", c.E()}, {"d_in", c.d_in()}});
         case StepId::KeyInput: return cat.format(key, {{"keys", c.S()}, {"kdim", c.key_dim()}});
         case StepId::ValueInput: return cat.format(key, {{"keys", c.S()}, {"vdim", c.value_dim()}});
         case StepId::Qkv: return cat.format(key, {{"rows", 3 * c.E()}, {"embed", c.E()}});
         case StepId::Q: case StepId::K: case StepId::V: return projection_text(id, c, cat);
         case StepId::QSplit: case StepId::KSplit: case StepId::VSplit: return split_text(id, c, cat);
         case StepId::QHeads: case StepId::KHeads: case StepId::VHeads: return heads_text(id, c, cat);
-        case StepId::AttnScores: return cat.format(key, {{"queries", c.L()}, {"keys", c.S()}, {"heads", c.H()}});
+        case StepId::AttnScores: return cat.format(key, {{"queries", rows.queries}, {"keys", rows.keys}, {"heads", c.H()}});
         case StepId::RopeCos: case StepId::RopeSin:
             return cat.format(key, {{"first", c.position_offset},
                                     {"last", c.position_offset + c.L() - 1},
@@ -156,7 +167,7 @@ std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& ca
                 case ScaleKind::Head: break;
             }
             return cat.format(key, {{"head_dim", c.head_dim()}, {"root", fixed(std::sqrt(static_cast<double>(c.head_dim())), 3)}});
-        case StepId::AttnMasked: return masked_text(c, cat);
+        case StepId::AttnMasked: return masked_text(c, cat, rows.keys + c.S_total() - c.S());
         case StepId::AttnWeights: return cat.text(key);
         case StepId::AttnDropped:
             return cat.format(key, {{"p", fixed(c.dropout, 2)}, {"keep_scale", fixed(dropout_keep_scale(c.dropout), 3)}});
@@ -197,14 +208,18 @@ std::string plain_key(StepId id, const AttentionConfig& c, const char* part, Tok
     return key_of(id, part);
 }
 
-}  // namespace
-
-StepText describe_step(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
+StepText step_words(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit, const TextRows& rows) {
     if (is_stacked_heads(id, c)) return stacked_heads_text(id, c, cat);
     // The mask's formula quotes the fill in use (scores[mask] = -1e20).
     const std::string formula = id == StepId::AttnMasked ? cat.format(plain_key(id, c, "formula"), {{"fill", fill_text(c, cat)}})
                                                          : cat.text(plain_key(id, c, "formula", unit));
-    return {cat.text(plain_key(id, c, "title", unit)), formula, explanation(id, c, cat, unit)};
+    return {cat.text(plain_key(id, c, "title", unit)), formula, explanation(id, c, cat, unit, rows)};
+}
+
+}  // namespace
+
+StepText describe_step(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
+    return step_words(id, c, cat, unit, whole_pass_rows(c));
 }
 
 std::string step_title(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
@@ -224,14 +239,24 @@ static std::string block_rope_text(StepId id, const Trace& trace, const Catalogu
     return cat.format(trace.block.count == 1 ? "step.rope_table.decode_explanation" : "step.rope_table.prefill_explanation", values);
 }
 
+// Llama's RMSNorm (the model card's norm) has its own title, formula and explanation.
+static bool rms_norm_step(StepId id, const Trace& trace) { return id == StepId::Norm && trace.model.norm == NormKind::RmsNorm; }
+
 StepText describe_step(const Step& step, const Trace& trace, const Catalogue& cat) {
-    StepText words = describe_step(step.id, trace.config, cat, trace.model.token_unit);
+    if (rms_norm_step(step.id, trace))
+        return {cat.text("step.norm.rms.title"), cat.text("step.norm.rms.formula"),
+                cat.format("step.norm.rms.explanation", {{"embed", trace.config.E()}})};
+    // A block against the cache counts its own rows and the keys they read, never the whole L.
+    const TextRows rows = trace.block.count > 0 ? TextRows{trace.block.count, trace.block.first + trace.block.count, trace.block.first}
+                                                : whole_pass_rows(trace.config);
+    StepText words = step_words(step.id, trace.config, cat, trace.model.token_unit, rows);
     if ((step.id == StepId::RopeCos || step.id == StepId::RopeSin) && trace.block.count > 0)
         words.explanation = block_rope_text(step.id, trace, cat);
     return words;
 }
 
 std::string step_title(const Step& step, const Trace& trace, const Catalogue& cat) {
+    if (rms_norm_step(step.id, trace)) return cat.text("step.norm.rms.title");
     return step_title(step.id, trace.config, cat, trace.model.token_unit);
 }
 

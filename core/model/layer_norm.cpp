@@ -13,6 +13,18 @@ LayerNormStats layer_norm_stats(const Eigen::Ref<const Eigen::RowVectorXf>& row,
     return s;
 }
 
+LayerNormStats rms_norm_stats(const Eigen::Ref<const Eigen::RowVectorXf>& row, float eps) {
+    const Eigen::RowVectorXd x = row.cast<double>();
+    LayerNormStats s;
+    s.variance = x.squaredNorm() / static_cast<double>(x.size());  // mean(x^2), as rms_norm
+    s.inv_std = 1.0 / std::sqrt(s.variance + static_cast<double>(eps));
+    return s;
+}
+
+LayerNormStats norm_stats(const Eigen::Ref<const Eigen::RowVectorXf>& row, float eps, NormKind kind) {
+    return kind == NormKind::RmsNorm ? rms_norm_stats(row, eps) : layer_norm_stats(row, eps);
+}
+
 float layer_norm_element(float x, const LayerNormStats& stats, float weight, float bias) {
     return static_cast<float>((static_cast<double>(x) - stats.mean) * stats.inv_std * weight + bias);
 }

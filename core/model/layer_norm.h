@@ -15,6 +15,11 @@ struct LayerNormStats {
 };
 // row: (D) -> its mean, variance and 1/sqrt(variance + eps).
 LayerNormStats layer_norm_stats(const Eigen::Ref<const Eigen::RowVectorXf>& row, float eps);
+// RMSNorm's statistics in the same form: nothing subtracted (mean 0), `variance` the mean
+// of squares, inv_std = 1 / sqrt(mean(x^2) + eps).   row: (D)
+LayerNormStats rms_norm_stats(const Eigen::Ref<const Eigen::RowVectorXf>& row, float eps);
+// The statistics of the norm `kind` names.
+LayerNormStats norm_stats(const Eigen::Ref<const Eigen::RowVectorXf>& row, float eps, NormKind kind);
 // Element j of the normed row: (x_j - mean) * inv_std * weight_j + bias_j, rounded to float once.
 float layer_norm_element(float x, const LayerNormStats& stats, float weight, float bias);
 

@@ -21,12 +21,6 @@
 
 namespace attn {
 
-// How a layer normalises the residual stream.
-enum class NormKind {
-    LayerNorm,  // (x - mean) / sqrt(var + eps) * weight + bias (the GPT-style models)
-    RmsNorm,    // x / sqrt(mean(x^2) + eps) * weight, no bias (Llama's RMSNorm)
-};
-
 enum class ModelKind {
     Language,     // predicts the next word at every position
     Algorithmic,  // maps a digit sequence to an output sequence (reverse, sort)

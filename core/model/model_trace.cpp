@@ -74,6 +74,7 @@ Result<Trace> trace_model_layer(const Model& model, const TokenizedText& tokens,
     info.tokens = tokens.tokens;
     info.vocabulary = spec.vocabulary;
     info.token_unit = spec.token_unit;
+    info.norm = spec.norm;
     info.script_forms = spec.script_forms;
     info.unknown_words = tokens.unknown_words;
     for (int id : run.predicted_ids) info.predicted_tokens.push_back(spec.vocabulary[static_cast<size_t>(id)]);

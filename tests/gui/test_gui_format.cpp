@@ -115,3 +115,22 @@ TEST_CASE("inspector lines break at spaces, never inside a number") {
     REQUIRE(narrow.size() == 2u);
     CHECK(narrow[1] == "0.1756");
 }
+
+TEST_CASE("a difference too wide for its cell prints as whole numbers of a power of ten, two digits for the largest") {
+    // Compare mode's A − B at 1024x768 in presentation: "-0.48" needs 5 characters in 24 px cells.
+    CHECK(scaled_exponent(0.4803f) == 2);
+    CHECK(format_cell_scaled(-0.4803f, 2) == "-48");
+    CHECK(format_cell_scaled(0.004f, 2) == "0");
+    CHECK(format_cell_scaled(-0.004f, 2) == "0");  // never "-0"
+    // bfloat16's scores: 0.006871 -> 69 (x 10000); the note says "69 = 0.0069".
+    CHECK(scaled_exponent(0.006871f) == 4);
+    CHECK(format_cell_scaled(0.006871f, 4) == "69");
+    CHECK(format_cell_fixed(0.006871f, 4) == "0.0069");
+    CHECK(format_power_of_ten(2) == "100");
+    CHECK(format_power_of_ten(4) == "10000");
+    CHECK(format_power_of_ten(8) == "1e+8");
+    // Large differences keep their units (no "x 0.1"), and nothing for no difference.
+    CHECK(scaled_exponent(150.0f) == 0);
+    CHECK(scaled_exponent(0.0f) == 0);
+    CHECK(format_cell_scaled(-std::numeric_limits<float>::infinity(), 2).empty());  // masked: hatching only
+}

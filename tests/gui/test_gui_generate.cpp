@@ -12,6 +12,7 @@
 #include "app/gui/views/panels/view_next_token.h"
 #include "app/gui/views/panels/view_token_strip.h"
 #include "app/text/languages.h"
+#include "app/text/step_text.h"
 #include "core/model/generate.h"
 #include "tests/gui/headless_imgui.h"
 
@@ -148,4 +149,36 @@ TEST_CASE("the token strip shows the generated tokens and the next-token chart i
         CHECK(shows(drawn_text("Generation"), text::tr("gen.next.last")));
     }
     REQUIRE(text::set_language("en"));
+}
+
+TEST_CASE("a generation's KV cache line counts every layer of the model, not one") {
+    AppState state = generated_state("tiny-lm", "the cat", 2);
+    REQUIRE(state.results.decode);
+    const DecodeRun& run = *state.results.decode;
+    const int layers = state.session.model->spec.layers;
+    REQUIRE(layers > 1);  // tiny-lm has more than one layer, so one-layer arithmetic shows
+    CHECK(run.layers() == layers);
+    const AttentionConfig& c = run.problem->config;
+    const int64_t per_layer = kv_cache_bytes_per_token(1, c.H_kv(), c.head_dim(), c.dtype);
+    const std::string line = kv_memory_line(c, run.layers(), 5);
+    CHECK(line.find(std::to_string(layers) + " layer") != std::string::npos);
+    CHECK(line.find(format_bytes(static_cast<uint64_t>(per_layer * layers))) != std::string::npos);
+}
+
+TEST_CASE("a generation's texts count the rows on screen: the prompt in the prefill, one row and its keys in a decode step") {
+    AppState state = generated_state("tiny-lm", "the cat saw", 3);
+    REQUIRE(state.results.decode);
+    const DecodeRun& run = *state.results.decode;
+    const int P = run.prefill();  // <bos> the cat saw
+    REQUIRE(P == 4);
+    const Trace& prefill = *run.traces.at(0);
+    const auto words = [](const Trace& t, StepId id) { return text::describe_step(*t.find(id), t, text::english()).explanation; };
+    CHECK(words(prefill, StepId::Tokens).find("into 4 token") != std::string::npos);
+    CHECK(words(prefill, StepId::Tokens).find("into 7 token") == std::string::npos);  // not prompt + generated
+    CHECK(words(prefill, StepId::PositionEmbedding).find("rows 0..3") != std::string::npos);
+    REQUIRE(show_decode_step(state, 2, 0.0).empty());  // the row at position P + 1 = 5, reading keys 0..5
+    const Trace& step = *state.results.trace;
+    CHECK(words(step, StepId::AttnScores).find("1 x 6 scores") != std::string::npos);
+    CHECK(words(step, StepId::PositionEmbedding).find("rows 5..5") != std::string::npos);
+    CHECK(words(step, StepId::Input).find("1 token") != std::string::npos);
 }

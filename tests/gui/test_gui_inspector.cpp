@@ -134,6 +134,14 @@ void check_drawn(const std::string& text, const std::string& name, const CellExp
             CHECK(has(text, format_value(e.operand_value) + " (" + step_name(e.operand.step) + ") + " + format_value(e.operand2_value)));
             break;
         case CellRule::Norm:
+            if (std::isnan(e.norm.beta)) {  // RMSNorm (tiny-llama): the mean of squares, no mean, no beta
+                CHECK(has(text, words_before("inspector.norm.rms.stats", "mean_square") + format_value(static_cast<float>(e.norm.variance))));
+                CHECK(has(text, words_before("inspector.norm.rms.affine", "gamma") + format_value(e.norm.gamma) +
+                                words_before("inspector.norm.rms.affine", "value") + format_value(e.value)));
+                CHECK_FALSE(has(text, words_before("inspector.norm.affine", "beta")));
+                CHECK_FALSE(has(text, words_before("inspector.norm.stats", "row")));  // "LayerNorm of row"
+                break;
+            }
             CHECK(has(text, "mean " + format_value(static_cast<float>(e.norm.mean))));
             CHECK(has(text, words_before("inspector.norm.affine", "gamma") + format_value(e.norm.gamma) + words_before("inspector.norm.affine", "beta") +
                             format_value(e.norm.beta)));
@@ -298,6 +306,7 @@ TEST_CASE("the inspector draws every step of the trained models: lookups, norm, 
     SUBCASE("tiny-lm layer 1") { inspect_every_step(state_for_model("tiny-lm", 1)); }
     SUBCASE("reverse") { inspect_every_step(state_for_model("reverse", 0)); }
     SUBCASE("sort") { inspect_every_step(state_for_model("sort", 0)); }
+    SUBCASE("tiny-llama layer 0 (RMSNorm)") { inspect_every_step(state_for_model("tiny-llama", 0)); }
 }
 
 TEST_CASE("a cell of the next-word distribution names its row's token and its column's word") {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "app/gui/gl/headless.h"
 #include "app/gui/gl/offscreen.h"
@@ -145,29 +146,92 @@ TEST_CASE("presenting the shipped lessons at 1024x768: digits fill their cells, 
     CHECK(measured >= 20);  // most slides show numbers; a rule that hid them all would pass above
 }
 
+namespace {
+
+// Compare mode on `contrast` from the window's first screen (tiny-lm on its card's
+// sentence, then the Compare menu), A and B computed, on the contrast's step.
+void set_up_compare(AppState& state, const Contrast& contrast) {
+    const Result<io::Problem> start = cli::problem_from_arguments({"--model=tiny-lm"});
+    REQUIRE_MESSAGE(start.ok(), start.error());
+    init_from_problem(state.session, start.value());
+    accept_result(state, ComputeWorker::compute(start.value(), 0, 512), 0.0);
+    const Result<ContrastSetup> setup = set_up_contrast(state, contrast);
+    REQUIRE_MESSAGE(setup.ok(), setup.error());
+    accept_result(state, ComputeWorker::compute(setup->a, 0, 512), 0.0);
+    accept_b_result(state.compare, ComputeWorker::compute(setup->b, 0, 512), 0.0);
+    state.ui.playback.set_position(state.results.trace->index_of(contrast.step), 1.0f);
+}
+
+// The cells of A − B's matrix `m` that have a number to show: all but the hatched ones (a
+// key masked in both runs, or a score masked in either: no difference to read).
+int difference_cells_with_a_value(const AppState& state, const PlacedMatrix& m) {
+    const DisplayModel& model = *state.compare.difference_model;
+    const int step = state.results.trace->index_of(m.step);
+    const Panel& panel = model.steps[static_cast<size_t>(step)].panels[static_cast<size_t>(m.panel)];
+    int cells = 0;
+    for (const float v : panel.values) cells += std::isinf(v) ? 0 : 1;
+    return cells;
+}
+
+// The characters drawn inside `r`, in drawing order.
+std::string text_inside(const std::vector<Glyph>& glyphs, const Rect& r) {
+    std::string out;
+    for (const Glyph& g : glyphs)
+        if (g.x0 >= r.x && g.x1 <= r.right() + 0.5f && g.y0 >= r.y && g.y1 <= r.bottom() + 0.5f && g.codepoint < 128)
+            out += static_cast<char>(g.codepoint);
+    return out;
+}
+
+// Every column's numbers against the legible-digits rule (issue 32 item 21: 40% of the cell's
+// height, at most twice the body text, as far as the widest number allows). A − B prints a
+// number in every cell that has a value and none over the hatching of a key masked in both;
+// a column without numbers says so. Returns how many matrices printed numbers.
+int check_compare_columns(const AppState& state, const Contrast& contrast, float body, const char* where) {
+    const std::vector<Glyph> glyphs = drawn_glyphs();
+    const std::vector<CanvasUi::Column>& columns = state.ui.canvas.columns;
+    REQUIRE(columns.size() >= 2);  // A, B (and A − B where the shapes match)
+    int with_numbers = 0;
+    for (size_t k = 0; k < columns.size(); ++k) {
+        CAPTURE(k);
+        const std::string words = without_spaces(text_inside(glyphs, columns[k].rect));
+        for (const PlacedMatrix& m : columns[k].placed) {
+            if (m.part != lesson::CellPart::Result) continue;
+            const MatrixNumbers n = numbers_in(m, glyphs);
+            std::printf("%s %-12s column %zu: %4.1f px digits in %5.1f px cells%s\n", where, contrast.id, k,
+                        n.cells_with_numbers ? n.digit_h : 0.0f, m.cell_h(), n.cells_with_numbers ? "" : "  (no numbers)");
+            if (n.cells_with_numbers == 0) {
+                CHECK(words.find("numbershidden") != std::string::npos);  // hidden numbers say so
+                continue;
+            }
+            const float wanted = std::min({0.4f * m.cell_h(), 2.0f * body, n.width_bound});
+            CAPTURE(n.digit_h);
+            CAPTURE(m.cell_h());
+            CAPTURE(n.width_bound);
+            CHECK(n.digit_h >= 0.85f * wanted);
+            if (k == 2) CHECK(n.cells_with_numbers == difference_cells_with_a_value(state, m));
+            ++with_numbers;
+        }
+    }
+    return with_numbers;
+}
+
+}  // namespace
+
 TEST_CASE("compare mode in presentation at 1024x768: every contrast prints legible digits, and its captions stay in their columns") {
     HeadlessImGui ui(1024, 768, kPresentationTypeScale);
     const float body = body_digit_h(ui.fonts);
-    // The window's first screen: tiny-lm on its card's sentence, then the Compare menu.
-    const Result<io::Problem> start = cli::problem_from_arguments({"--model=tiny-lm"});
-    REQUIRE_MESSAGE(start.ok(), start.error());
     int columns_with_numbers = 0;
     for (const Contrast& contrast : contrasts()) {
         CAPTURE(contrast.id);
         AppState state;
-        init_from_problem(state.session, start.value());
-        accept_result(state, ComputeWorker::compute(start.value(), 0, 512), 0.0);
-        const Result<ContrastSetup> setup = set_up_contrast(state, contrast);
-        REQUIRE_MESSAGE(setup.ok(), setup.error());
-        accept_result(state, ComputeWorker::compute(setup->a, 0, 512), 0.0);
-        accept_b_result(state.compare, ComputeWorker::compute(setup->b, 0, 512), 0.0);
-        state.ui.playback.set_position(state.results.trace->index_of(contrast.step), 1.0f);
+        set_up_compare(state, contrast);
         state.ui.presentation = true;
         ui.frame(state, true);
         ui.frame(state, true);
         const std::vector<Glyph> glyphs = drawn_glyphs();
         const std::vector<CanvasUi::Column>& columns = state.ui.canvas.columns;
-        REQUIRE(columns.size() >= 2);  // A, B (and A − B where the shapes match)
+        REQUIRE(columns.size() >= 2);
+        const std::string id = contrast.id;
         for (size_t k = 0; k < columns.size(); ++k) {
             CAPTURE(k);
             const Rect& column = columns[k].rect;
@@ -177,23 +241,39 @@ TEST_CASE("compare mode in presentation at 1024x768: every contrast prints legib
                     CHECK(g.x1 <= column.right() + 0.5f);
             for (const PlacedMatrix& m : columns[k].placed) {
                 if (m.part != lesson::CellPart::Result) continue;
-                const MatrixNumbers n = numbers_in(m, glyphs);
                 // Cells of 10 px (four heads of 9 x 9 in a third of the screen) printed nothing. Not
                 // for E = 64 columns (stacked, fused) nor the heads contrast's B, whose grid is its point.
-                const std::string id = contrast.id;
                 if (id != "stacked" && id != "fused" && !(id == "heads" && k == 1)) CHECK(std::min(m.cell_w(), m.cell_h()) >= 20.0f);
-                if (n.cells_with_numbers == 0) continue;
-                const float wanted = std::min({0.4f * m.cell_h(), 2.0f * body, n.width_bound});
-                CAPTURE(n.digit_h);
-                CAPTURE(m.cell_h());
-                CAPTURE(n.width_bound);
-                CHECK(n.digit_h >= 0.85f * wanted);
-                std::printf("compare %-12s column %zu: %4.1f px digits in %5.1f px cells\n", contrast.id, k, n.digit_h, m.cell_h());
-                ++columns_with_numbers;
+                // A − B of the contrasts whose differences are the lesson ("-0.48" did not fit 24 px
+                // cells, "6.9e-3" was skipped cell by cell with no note) prints its numbers.
+                if (k == 2 && (id == "scale" || id == "trained" || id == "causal" || id == "bfloat16"))
+                    CHECK(numbers_in(m, glyphs).cells_with_numbers > 0);
             }
         }
+        columns_with_numbers += check_compare_columns(state, contrast, body, "present 1024x768");
     }
-    CHECK(columns_with_numbers >= 8);  // before: none (every contrast said "numbers hidden")
+    CHECK(columns_with_numbers >= 12);  // before: none (every contrast said "numbers hidden"); then 11 without A − B
+}
+
+TEST_CASE("compare mode outside presentation (a 1280x720 snapshot, the 1920x1080 window): legible digits, nothing over hatching in A - B") {
+    // snapshot --compare at 1280x720 printed 6 px digits in 39 px cells; at 1920x1080 A − B
+    // printed "0.00" over the hatching of keys masked in both runs.
+    for (const auto& [w, h, slide] : {std::tuple<float, float, bool>{1280, 720, true}, {1920, 1080, false}}) {
+        HeadlessImGui ui(w, h);
+        const float body = body_digit_h(ui.fonts);
+        const std::string where = std::to_string(static_cast<int>(w)) + "x" + std::to_string(static_cast<int>(h)) + (slide ? " slide " : " window");
+        int with_numbers = 0;
+        for (const Contrast& contrast : contrasts()) {
+            CAPTURE(contrast.id);
+            CAPTURE(where);
+            AppState state;
+            set_up_compare(state, contrast);
+            ui.frame(state, slide);
+            ui.frame(state, slide);
+            with_numbers += check_compare_columns(state, contrast, body, where.c_str());
+        }
+        CHECK(with_numbers >= 12);
+    }
 }
 
 TEST_CASE("a slide title too wide for 1024 pixels wraps onto a second line instead of being cut") {
@@ -277,5 +357,34 @@ TEST_CASE("the laser pointer shows on a dark-red cell in every colour it can tak
                 contrast = std::max(contrast, diff);
             }
         CHECK(contrast >= 150);
+    }
+}
+
+TEST_CASE("compare mode in the 1024x768 window: the A/B switch and the inspector's A, B and A − B stay inside their panels") {
+    // Issue 28 (a 1024 px window): the switch's "B" and the inspector's "A − B: -0.00344509"
+    // ran past their panels' right edges.
+    HeadlessImGui ui(1024, 768);
+    const Contrast* bfloat16 = find_contrast("bfloat16");
+    REQUIRE(bfloat16 != nullptr);
+    AppState state;
+    set_up_compare(state, *bfloat16);
+    state.ui.canvas.pinned = CellRef{state.results.trace->index_of(StepId::AttnScores), 0, 4, 3};
+    ui.frame(state, false);
+    ui.frame(state, false);
+    const std::string inspector = without_spaces(drawn_text(text::label("window.inspector")));
+    const std::string controls = without_spaces(drawn_text(text::label("window.controls")));
+    CHECK(inspector.find("A−B:-0.00") != std::string::npos);  // bfloat16's difference, whole
+    CHECK(controls.find(without_spaces(text::tr("compare.switch.b"))) != std::string::npos);
+    // Every glyph of the two panels (their child windows too) ends inside the panel.
+    const std::vector<Glyph> glyphs = drawn_glyphs();
+    for (const char* key : {"window.inspector", "window.controls"}) {
+        const ImGuiWindow* panel = drawn_window(text::label(key));
+        REQUIRE(panel != nullptr);
+        const float right = panel->Pos.x + panel->Size.x;
+        for (const Glyph& g : glyphs)
+            if (g.y0 >= panel->Pos.y && g.y1 <= panel->Pos.y + panel->Size.y && g.x0 >= panel->Pos.x && g.x0 < right) {
+                CAPTURE(key);
+                CHECK(g.x1 <= right + 0.5f);
+            }
     }
 }

@@ -2,16 +2,17 @@
 # The window's language: the locale's when none was picked, --lang when given (and then
 # remembered), English for a locale AttnViz has no language for. Read from the window's
 # title, which is the catalogue's "window.title" in the language in use.
-# Usage: window_language.sh ATTNVIZ   (needs xvfb-run and xdotool)
+# Usage: window_language.sh ATTNVIZ   (needs Xvfb and xdotool)
 set -u
 attnviz=$1
+private_display="$(cd "$(dirname "$0")" && pwd)/on_private_display.sh"
 config=$(mktemp -d)
 trap 'rm -rf "$config"' EXIT
 failures=0
 
 # The title of a window started with environment $1 and options $2.
 title_of() {
-    xvfb-run -a sh -c "env -u LC_ALL -u LC_MESSAGES -u LANGUAGE XDG_CONFIG_HOME='$config' $1 '$attnviz' -L 3 -E 4 -H 2 $2 &
+    "$private_display" sh -c "env -u LC_ALL -u LC_MESSAGES -u LANGUAGE XDG_CONFIG_HOME='$config' $1 '$attnviz' -L 3 -E 4 -H 2 $2 &
         pid=\$!; i=0
         while [ \$i -lt 40 ] && ! xdotool search --name AttnViz >/dev/null 2>&1; do sleep 0.25; i=\$((i + 1)); done
         sleep 0.5; xdotool search --name AttnViz getwindowname %@ 2>/dev/null | head -n 1

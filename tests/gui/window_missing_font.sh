@@ -2,8 +2,9 @@
 # Without fonts-noto-cjk the window still starts: in Chinese the status line names the
 # package to install, in English nothing is said. The font is hidden in a private mount
 # namespace (root only), so the rest of the machine keeps it; elsewhere the test is skipped.
-# Usage: window_missing_font.sh ATTNVIZ   (needs unshare, mount, xvfb-run)
+# Usage: window_missing_font.sh ATTNVIZ   (needs unshare, mount, Xvfb)
 set -u
+private_display="$(cd "$(dirname "$0")" && pwd)/on_private_display.sh"
 attnviz=$1
 noto=/usr/share/fonts/opentype/noto
 work=$(mktemp -d)
@@ -18,7 +19,7 @@ fi
 messages_of() {
     rm -f "$work/layout"
     unshare --mount --propagation private sh -c "mount --bind '$work/empty' '$noto' &&
-        xvfb-run -a sh -c \"XDG_CONFIG_HOME='$work/config' ATTNVIZ_TEST_LAYOUT='$work/layout' '$attnviz' -L 3 -E 4 -H 2 $1 &
+        '$private_display' sh -c \"XDG_CONFIG_HOME='$work/config' ATTNVIZ_TEST_LAYOUT='$work/layout' '$attnviz' -L 3 -E 4 -H 2 $1 &
             pid=\\\$!; i=0
             while [ \\\$i -lt 40 ] && [ ! -s '$work/layout' ]; do sleep 0.25; i=\\\$((i + 1)); done
             sleep 1; kill \\\$pid; wait \\\$pid\""

@@ -9,7 +9,10 @@ namespace {
 // Row `row` of head h of a (B, H, rows, S) map for batch item b: its first `keys` values.
 std::vector<float> map_row(const Tensor& map, int b, int h, int row, int keys) {
     std::vector<float> out(static_cast<size_t>(keys));
-    for (int j = 0; j < keys; ++j) out[static_cast<size_t>(j)] = map.at({b, h, row, j});
+    // Straight from the strides: Tensor::at per cell cost 2 ms of a decode click at S_t = 1024.
+    const float* first = map.data() + map.offset_of({b, h, row, 0});
+    const int64_t stride = map.strides()[3];
+    for (int j = 0; j < keys; ++j) out[static_cast<size_t>(j)] = first[j * stride];
     return out;
 }
 

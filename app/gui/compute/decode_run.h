@@ -34,6 +34,8 @@ struct DecodeRun {
     int length() const { return generation ? generation->seq_len : problem->config.L(); }                 // L
     int step_count() const { return length() - prefill(); }                                              // L - P decode steps
     int made() const { return static_cast<int>(traces.size()) - 1; }           // decode steps computed
+    // Layers with a KV cache: every layer of a trained model's generation, or the one attention.
+    int layers() const { return generation ? static_cast<int>(generation->caches.size()) : 1; }
     // The step shown for a click on the token at `position` (0 .. L-1): the prefill for a
     // prompt token, else position - P + 1.
     int step_of_position(int position) const { return position < prefill() ? 0 : position - prefill() + 1; }

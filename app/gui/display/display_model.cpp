@@ -409,8 +409,12 @@ void read_steps(const Trace& trace, DisplayModel& model, const std::vector<StepP
             if (pass == 0 ? to_fill : (!to_fill && to_scan)) work.push_back(static_cast<int>(i));
         }
     }
+    // The bytes these steps read, not the trace's: a decode step's trace views a cache of
+    // many megabytes while the step on screen reads a few kilobytes of it.
+    std::uint64_t work_bytes = 0;
+    for (int i : work) work_bytes += static_cast<std::uint64_t>(trace.steps[static_cast<size_t>(i)].tensor.numel()) * sizeof(float);
     // Read only by the pragma: unused where OpenMP is off (the browser build, clang warns).
-    [[maybe_unused]] const bool parallel = trace.storage_bytes() >= (std::uint64_t{4} << 20);
+    [[maybe_unused]] const bool parallel = work_bytes >= (std::uint64_t{8} << 20);
     const int m = static_cast<int>(work.size());
 #pragma omp parallel for schedule(dynamic) if (parallel)
     for (int k = 0; k < m; ++k) {

@@ -45,6 +45,22 @@ std::string format_cell_fixed(float value, int decimals) {
     return text;
 }
 
+int scaled_exponent(float largest) {
+    if (!(largest > 0.0f) || !std::isfinite(largest)) return 0;
+    return std::max(0, 1 - static_cast<int>(std::floor(std::log10(largest))));
+}
+
+std::string format_cell_scaled(float value, int exponent) {
+    if (std::isnan(value) || std::isinf(value)) return "";
+    const long whole = std::lround(static_cast<double>(value) * std::pow(10.0, exponent));
+    return std::to_string(whole);  // 0 is "0": lround has no negative zero
+}
+
+std::string format_power_of_ten(int exponent) {
+    if (exponent <= 5) return std::to_string(static_cast<long>(std::lround(std::pow(10.0, exponent))));
+    return "1e+" + std::to_string(exponent);
+}
+
 bool is_fill_value(float value) { return std::isfinite(value) && std::fabs(value) >= 1e15f; }
 
 std::string format_value(float value, int significant) {

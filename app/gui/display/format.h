@@ -22,6 +22,15 @@ int choose_cell_decimals(const float* values, size_t count, int max_chars);
 // `value` with `decimals` decimals ("-0.06" -> "-0.1", "-0.03" -> "0.0" at 1); "-inf" for
 // -inf; a finite mask fill as "-3e+38"; "" for nan/+inf or decimals < 0.
 std::string format_cell_fixed(float value, int decimals);
+// Differences (compare mode's A − B, differences from float32) whose "-0.48" or "2.9e-3"
+// does not fit their cells print in units of 10^-k instead: the power of ten that gives
+// the largest |value| two digits (0.4803 -> 2, 0.0069 -> 4; never below 0), and each
+// value as the whole number round(value x 10^k) ("-48", "7"; never "-0"). The canvas
+// says which unit under the picture. 0 for a largest of 0.
+int scaled_exponent(float largest);
+std::string format_cell_scaled(float value, int exponent);
+// "100", "10000", then "1e+06": the factor the scaled numbers were multiplied by.
+std::string format_power_of_ten(int exponent);
 // A finite value so large it can only be a mask fill (float32's lowest, -1e20): it is
 // not a number to read in a cell, and must not decide the decimals of the others.
 bool is_fill_value(float value);

@@ -194,8 +194,15 @@ def part_add(attnviz, log, shots):
         s.click_item("lesson.menu.new")
         wait_line(s, "lesson", lambda d: d["open"] == "1", "Lesson > New")
         s.keys("Home")
-        for _ in range(10):  # input .. attn_scores
+        s.wait_for(lambda l: l.shown and l.shown[0] == "input", 10.0)
+        # input .. attn_scores, one Right at a time, each waited for: a Right pressed while
+        # the step still animates completes that animation first (slow frames under load).
+        for _ in range(20):
+            before = s.layout().shown
+            if before and before[0] == "attn_scores":
+                break
             s.keys("Right")
+            s.wait_for(lambda l: l.shown != before, 5.0)
         lay = s.wait_for(lambda l: "canvas.panel0" in l.items and l.shown and l.shown[0] == "attn_scores", 20.0)
         if lay is None:
             raise AssertionError("the canvas does not show attn_scores (shown %r)" % (s.layout().shown,))

@@ -72,6 +72,8 @@ struct Painter {
     LayoutStyle style;
     // (step, characters per cell) -> decimals, chosen once per frame (cell_number_format).
     mutable std::vector<std::pair<std::pair<int, int>, int>> decimals_memo;
+    // step -> (longest "2.9e-3" of its cells, largest |value|), once per frame (cell_number_format).
+    mutable std::vector<std::pair<int, std::pair<int, float>>> difference_memo;
 
     const StepDisplay& display(int step) const { return f->model->steps[static_cast<size_t>(step)]; }
     const Step& step(int step) const { return f->trace->steps[static_cast<size_t>(step)]; }
@@ -140,7 +142,14 @@ struct NumberFormat {
     int max_chars = 0;
     float font_px = 0;        // the type size: the labels' small font, or smaller to fit
     bool difference = false;  // differences from float32: "2.9e-3"
+    // Differences whose plain or "2.9e-3" numbers fit no type size print as whole numbers
+    // in units of 10^-scaled ("-48" for -0.48; format_cell_scaled); 0: not scaled.
+    int scaled = 0;
+    float largest = 0;  // the step's largest |value| (the note's example)
 };
+// The line the canvas writes under (or beside) a picture about its cells' numbers:
+// "numbers hidden" when `format` hides them, the unit of scaled numbers, else "".
+std::string cell_numbers_note(const NumberFormat& format);
 NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float cell_h);
 // Numbers inside cells that are big enough; cells at or after (stop_row, stop_col) are skipped.
 void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, float cell_w, float cell_h,

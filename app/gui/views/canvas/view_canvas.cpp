@@ -228,13 +228,18 @@ void draw_top_line(const Painter& p, const TopLine& t, const Rect& body) {
     }
 }
 
-// The height of a line of its own for "numbers hidden" when the picture planned in `body`
-// (with the legend's band `legend_h` under it) would hide its numbers, else 0.
-float hidden_note_height(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h) {
+// The height of a line of its own for the cells' note (cell_numbers_note: "numbers
+// hidden", or the unit of scaled differences) when the picture planned in `body` (with the
+// legend's band `legend_h` under it) needs one, else 0. "Numbers hidden" with a spot on
+// the caption's line (`hidden_spot`) needs none.
+float hidden_note_height(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h, bool hidden_spot) {
     if (!p.f->show_values) return 0.0f;
     const CellSize cell = result_cell_size(p, ui, plan_bands(p, ui, body, legend_h));
-    if (cell.w <= 0.0f || cell_number_format(p, p.f->step, cell.w, cell.h).decimals >= 0) return 0.0f;
-    const size_t lines = wrap_notes(p, {text::tr("canvas.numbers_hidden")}, body.w).size();
+    if (cell.w <= 0.0f) return 0.0f;
+    const NumberFormat format = cell_number_format(p, p.f->step, cell.w, cell.h);
+    const std::string note = cell_numbers_note(format);
+    if (note.empty() || (format.decimals < 0 && hidden_spot)) return 0.0f;
+    const size_t lines = wrap_notes(p, {note}, body.w).size();
     return static_cast<float>(lines) * (p.small_size() + 2.0f) + 4.0f * p.f->scale;
 }
 
@@ -281,18 +286,19 @@ ResultDrawn draw_result_and_sources(const Painter& p, CanvasUi& ui, const Rect& 
     return drawn;
 }
 
-// "Numbers hidden": on the caption's line when it has a spot, else on a line of its own
-// under the picture.
+// The cells' note (cell_numbers_note): "numbers hidden" on the caption's line when it has a
+// spot, else (and the unit of scaled numbers always) on a line of its own under the picture.
 void draw_numbers_hidden_note(const Painter& p, const TopLine& top, const ResultDrawn& drawn, const Rect& top_left, const Rect& body,
-                              float legend_h, float hidden_h) {
+                              float legend_h, float hidden_h, const NumberFormat& format) {
     const CanvasFrame& frame = *p.f;
     const float s = frame.scale;
+    const bool spot = top.has_hidden_spot && format.decimals < 0;
     ImVec2 at(drawn.layout.bounds.x, drawn.layout.bounds.bottom() + 2.0f * s);
-    if (top.has_hidden_spot) at = ImVec2(top_left.x + top.hidden_spot.x, top_left.y + top.hidden_spot.y);
+    if (spot) at = ImVec2(top_left.x + top.hidden_spot.x, top_left.y + top.hidden_spot.y);
     else if (hidden_h > 0.0f) at = ImVec2(body.x, body.bottom() + legend_h - hidden_h + 2.0f * s);
     // On its own line(s) it wraps to the canvas's width (a compare column is narrow).
-    const float width = top.has_hidden_spot ? FLT_MAX : body.w;
-    for (const std::string& line : wrap_notes(p, {text::tr("canvas.numbers_hidden")}, width)) {
+    const float width = spot ? FLT_MAX : body.w;
+    for (const std::string& line : wrap_notes(p, {cell_numbers_note(format)}, width)) {
         p.text(frame.fonts.small, at, p.pal.dim_text, line);
         at.y += p.small_size() + 2.0f;
     }
@@ -447,7 +453,7 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     // "numbers hidden" with no room on the caption's line gets a line of its own under the
     // legend, planned with the bands (never drawn over the legend's words).
     float legend_h = top.legend_h;
-    const float hidden_h = top.has_hidden_spot || frame.key_beside ? 0.0f : hidden_note_height(p, ui, body, legend_h);
+    const float hidden_h = frame.key_beside ? 0.0f : hidden_note_height(p, ui, body, legend_h, top.has_hidden_spot);
     legend_h += hidden_h;
     const CanvasBands bands = plan_bands(p, ui, body, legend_h);
     const float paint_h = bands.paint_h, focus_h = bands.focus_h, notes_h = bands.notes_h, rotation_h = bands.rotation_h;
@@ -472,9 +478,11 @@ CanvasRequests draw_canvas(const CanvasFrame& frame, CanvasUi& ui, const Rect& a
     // Numbers that do not fit are hidden for the whole step, and the canvas says so: on the
     // caption line when it has room, else under the picture.
     ui.result_cell = drawn.layout.panels.empty() ? 0.0f : std::min(drawn.layout.panels.front().cell_w, drawn.layout.panels.front().cell_h);
-    ui.numbers_hidden = frame.show_values && !drawn.layout.panels.empty() && frame.progress >= 1.0f &&
-                        cell_number_format(p, frame.step, drawn.layout.panels.front().cell_w, drawn.layout.panels.front().cell_h).decimals < 0;
-    if (ui.numbers_hidden) draw_numbers_hidden_note(p, top, drawn, top_left, body, legend_h, hidden_h);
+    const bool noted = frame.show_values && !drawn.layout.panels.empty() && frame.progress >= 1.0f;
+    const NumberFormat format = noted ? cell_number_format(p, frame.step, drawn.layout.panels.front().cell_w, drawn.layout.panels.front().cell_h)
+                                      : NumberFormat{};
+    ui.numbers_hidden = noted && format.decimals < 0;
+    if (noted && !cell_numbers_note(format).empty()) draw_numbers_hidden_note(p, top, drawn, top_left, body, legend_h, hidden_h, format);
     outline_pinned_and_hovered(p, ui, drawn, paint_h > 0.0f);
     draw_follow_cells(p, ui, drawn);  // the followed cell's lineage (Follow)
 

@@ -137,11 +137,9 @@ void draw_hatched_cell_plate(const Painter& p, const Panel& pn, int row, int col
 
 namespace {
 
-// The decimals every panel of `step` is drawn with in `max_chars` characters: one rule for
-// the whole step, so a head with a minus sign does not print less than its neighbours.
-int step_decimals(const Painter& p, int step, int max_chars) {
-    for (const auto& [key, decimals] : p.decimals_memo)
-        if (key == std::make_pair(step, max_chars)) return decimals;
+// The values of `step`'s cells that print numbers (panels small enough), and with
+// `with_peer` those of compare mode's other column at the same step.
+std::vector<float> shown_values(const Painter& p, int step, bool with_peer) {
     std::vector<float> values;
     const auto add_values = [&](const Tensor& t, const StepDisplay& sd) {
         for (const Panel& pn : sd.panels) {
@@ -153,12 +151,51 @@ int step_decimals(const Painter& p, int step, int max_chars) {
     add_values(p.step(step).tensor, p.display(step));
     // The peer's values too (compare mode's other column): one rule for both pictures.
     const CanvasFrame::NumberPeer& peer = p.f->number_peer;
-    if (peer.trace && peer.model && step == p.f->step && peer.step >= 0 && peer.step < static_cast<int>(peer.model->steps.size()) &&
-        peer.model->steps[static_cast<size_t>(peer.step)].built)
+    if (with_peer && peer.trace && peer.model && step == p.f->step && peer.step >= 0 &&
+        peer.step < static_cast<int>(peer.model->steps.size()) && peer.model->steps[static_cast<size_t>(peer.step)].built)
         add_values(peer.trace->steps[static_cast<size_t>(peer.step)].tensor, peer.model->steps[static_cast<size_t>(peer.step)]);
+    return values;
+}
+
+// The decimals every panel of `step` is drawn with in `max_chars` characters: one rule for
+// the whole step, so a head with a minus sign does not print less than its neighbours.
+int step_decimals(const Painter& p, int step, int max_chars) {
+    for (const auto& [key, decimals] : p.decimals_memo)
+        if (key == std::make_pair(step, max_chars)) return decimals;
+    const std::vector<float> values = shown_values(p, step, true);
     const int decimals = values.empty() ? -1 : choose_cell_decimals(values.data(), values.size(), max_chars);
     p.decimals_memo.emplace_back(std::make_pair(step, max_chars), decimals);
     return decimals;
+}
+
+// A difference step's widest "2.9e-3" (in characters) and largest finite |value|.
+std::pair<int, float> difference_widths(const Painter& p, int step) {
+    for (const auto& [key, widths] : p.difference_memo)
+        if (key == step) return widths;
+    std::pair<int, float> widths{0, 0.0f};
+    for (const float v : shown_values(p, step, false)) {
+        if (!std::isfinite(v)) continue;  // a key masked in both runs: no number
+        widths.first = std::max(widths.first, static_cast<int>(format_difference(v).size()));
+        widths.second = std::max(widths.second, std::fabs(v));
+    }
+    p.difference_memo.emplace_back(step, widths);
+    return widths;
+}
+
+// How a step's numbers print in `max_chars` characters by `format`'s kind (its decimals,
+// difference and scaled already set as the pass tries them): decimals, or -1 when some
+// number would not fit.
+int decimals_that_fit(const Painter& p, int step, const NumberFormat& format, bool ids, int max_chars) {
+    if (ids) return 0;  // a vocabulary id or word too long for its cell is left out alone
+    if (format.scaled > 0 || format.difference) {
+        const std::pair<int, float> widths = difference_widths(p, step);
+        const float largest = widths.second;
+        const int chars = format.difference ? widths.first
+                                            : static_cast<int>(std::max(format_cell_scaled(largest, format.scaled).size(),
+                                                                        format_cell_scaled(-largest, format.scaled).size()));
+        return chars <= max_chars ? 0 : -1;
+    }
+    return step_decimals(p, step, max_chars);
 }
 
 }  // namespace
@@ -170,39 +207,74 @@ static std::string vocabulary_word(const Painter& p, float id) {
     return index >= 0 && index < static_cast<long>(vocabulary.size()) ? vocabulary[static_cast<size_t>(index)] : "";
 }
 
+// The decimals a step's plain numbers keep at type size `font` in cells of this size (-1: none).
+static int kept_decimals(const Painter& p, int step, float font, float cell_w, float cell_h) {
+    if (cell_h < font + 1.0f) return -1;
+    const int max_chars = static_cast<int>((cell_w - 2.0f) / measure_at(p, font, "0").x);
+    return max_chars < 3 ? -1 : step_decimals(p, step, max_chars);
+}
+
 NumberFormat cell_number_format(const Painter& p, int step, float cell_w, float cell_h) {
     NumberFormat out;
     const StepDisplay& sd = p.display(step);
     if (sd.panels.empty()) return out;
     // Ids are whole numbers: "38", not "38.00". Differences from float32 are tiny: "2.9e-3"
     // says more than "0.00" (format_difference).
-    out.difference = p.f->model->colour_scale.difference_from_float32;
+    const bool signed_difference = p.f->model->signed_difference;
+    const bool differences = signed_difference || p.f->model->colour_scale.difference_from_float32;
     // Compare mode's A − B reads as plain numbers ("-0.12") unless it is all rounding.
-    if (p.f->model->signed_difference) out.difference = sd.vmax < 0.01f;
-    const bool whole = out.difference || sd.colormap == ColormapKind::Neutral;
+    const bool e_notation = signed_difference ? sd.vmax < 0.01f : differences;
+    const bool ids = sd.colormap == ColormapKind::Neutral;  // token ids, also in a difference model
     // Fewer decimals first, then smaller type (down to 60% of the labels' size), and only
-    // then colours alone. In presentation the numbers are read from the back of a room:
-    // they start as large as 40% of the cell's height in digits (a digit is about 0.73 of
-    // the type's size), at most twice the body text, and shrink only as far as the cell's
-    // width needs, a pixel at a time.
+    // then colours alone. Numbers read from the back of a room (presentation, and compare
+    // mode's three columns, whose cells are a third of the canvas's) start as large as 40%
+    // of the cell's height in digits (a digit is about 0.73 of the type's size), at most
+    // twice the body text, and shrink only as far as the cell's width needs, a pixel at a time.
     float largest = p.small_size();
     const float body = p.f->fonts.regular ? p.f->fonts.regular->FontSize : p.font_size();  // the explanation's type
-    if (p.f->presentation) largest = std::max(largest, std::min(cell_h * 0.4f / 0.73f, 2.0f * body));
+    const bool room = p.f->presentation || p.f->bare;
+    if (room) largest = std::max(largest, std::min(cell_h * 0.4f / 0.73f, 2.0f * body));
     const float smallest = std::max(8.0f, p.small_size() * 0.6f);
-    const float step_px = p.f->presentation ? 1.0f : std::max(1.0f, largest * 0.1f);
-    for (float font = largest; font >= smallest - 0.01f; font -= step_px) {
-        if (cell_h < font + 1.0f) continue;
-        // Digits are the widest characters; sign and point are narrower, so this never overflows.
-        const int max_chars = static_cast<int>((cell_w - 2.0f) / measure_at(p, font, "0").x);
-        if (max_chars < 3) continue;
-        const int decimals = whole ? 0 : step_decimals(p, step, max_chars);
-        if (decimals < 0) continue;
-        out.decimals = decimals;
-        out.max_chars = max_chars;
-        out.font_px = font;
-        return out;
+    const float step_px = room ? 1.0f : std::max(1.0f, largest * 0.1f);
+    // A difference too wide for every size is tried once more as whole numbers of 10^-k
+    // ("-48" for -0.48): two digits of the largest, and a line under the picture names the
+    // unit. Not rounding (rounding_only): "24" for 2.4e-7 would make noise look like a result.
+    const bool scaled_try = differences && !ids && !sd.rounding_only;
+    for (int pass = 0; pass < (scaled_try ? 2 : 1); ++pass) {
+        NumberFormat tried;
+        tried.difference = pass == 0 && e_notation;
+        tried.largest = differences ? difference_widths(p, step).second : 0.0f;
+        tried.scaled = pass == 1 ? scaled_exponent(tried.largest) : 0;
+        if (pass == 1 && tried.scaled == 0) break;  // whole numbers already were the plain try
+        // Compare mode's columns are read against each other (0.53 in A, 0.86 in B, -0.33 in
+        // A − B; "0.5" and "0.9" would not add up): a decimal that fits at the body text's
+        // size is kept rather than traded for larger type.
+        const int keep = p.f->bare && pass == 0 && !ids && !tried.difference
+                             ? kept_decimals(p, step, std::clamp(body, smallest, largest), cell_w, cell_h)
+                             : -1;
+        for (float font = largest; font >= smallest - 0.01f; font -= step_px) {
+            if (cell_h < font + 1.0f) continue;
+            // Digits are the widest characters; sign and point are narrower, so this never overflows.
+            const int max_chars = static_cast<int>((cell_w - 2.0f) / measure_at(p, font, "0").x);
+            if (max_chars < 3) continue;
+            const int decimals = decimals_that_fit(p, step, tried, ids, max_chars);
+            if (decimals < 0 || decimals < keep) continue;
+            out = tried;
+            out.decimals = decimals;
+            out.max_chars = max_chars;
+            out.font_px = font;
+            return out;
+        }
     }
     return out;
+}
+
+std::string cell_numbers_note(const NumberFormat& format) {
+    if (format.decimals < 0) return text::tr("canvas.numbers_hidden");
+    if (format.scaled <= 0) return "";
+    return text::trf("canvas.numbers_scaled", {{"factor", format_power_of_ten(format.scaled)},
+                                                {"example", format_cell_scaled(format.largest, format.scaled)},
+                                                {"value", format_cell_fixed(format.largest, format.scaled)}});  // "0.90", not "0.9"
 }
 
 void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, float cell_w, float cell_h, int stop_row,
@@ -215,6 +287,9 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
     if (format.decimals < 0) return;  // colours only: a cut number would be a wrong number
     const int max_chars = format.max_chars, decimals = format.decimals;
     const bool difference = format.difference;
+    // Compare mode's A − B has nothing to say about a key masked in both runs: its hatching
+    // alone, as in the scores (-inf, no number), not "0.00" over the stripes.
+    const bool blank_masked = p.f->model->signed_difference;
     // A model's output sequence (sort, reverse) reads as its tokens, not as vocabulary ids;
     // the `tokens` step keeps its ids, which is what it teaches.
     const Step& shown = p.step(step);
@@ -229,7 +304,11 @@ void draw_cell_values(const Painter& p, int step, int panel, const Rect& r, floa
         for (int j = 0; j < pn.cols; ++j) {
             if (i == stop_row && j >= stop_col) break;
             const float v = values[static_cast<size_t>(i) * static_cast<size_t>(pn.cols) + static_cast<size_t>(j)];
-            const std::string s = difference ? format_difference(v) : words ? vocabulary_word(p, v) : format_cell_fixed(v, decimals);
+            if (blank_masked && hatch_mark(pn, i, j) != 0) continue;
+            const std::string s = difference        ? format_difference(v)
+                                  : format.scaled > 0 ? format_cell_scaled(v, format.scaled)
+                                  : words           ? vocabulary_word(p, v)
+                                                    : format_cell_fixed(v, decimals);
             if (s.empty() || static_cast<int>(s.size()) > max_chars) continue;
             const bool masked = hatch_mark(pn, i, j) < 0 || (std::isinf(v) && v < 0);
             const Rgb c = sample_colormap(sd.colormap, colormap_position(v, sd.vmin, sd.vmax));

@@ -403,7 +403,25 @@ void draw_add(const CellExplanation& e) {
     if (step_info(e.cell.step).residual()) text_wrapped(tr("inspector.add.residual"));
 }
 
+// The name of the model's norm (its card's architecture.norm), in the language in use.
+const char* norm_name(const Trace& trace) {
+    return tr(trace.model.norm == NormKind::RmsNorm ? "model.norm.rms_norm" : "model.norm.layer_norm");
+}
+
+// RMSNorm: the row divided by its root mean square, scaled by gamma; no mean, no beta.
+void draw_rms_norm(const Trace& trace, const CellExplanation& e) {
+    const Tensor& source = trace.find(e.operand.step)->tensor;
+    const std::string mean_square = format_value(static_cast<float>(e.norm.variance));
+    text_wrapped(trf("inspector.norm.rms.stats", {{"row", as_ll(e.cell.index[1])}, {"source", step_name(e.operand.step)},
+                                                  {"count", as_ll(source.dim(2))}, {"mean_square", mean_square}, {"eps", format_value(e.norm.eps)}}));
+    text_wrapped(trf("inspector.norm.rms.value", {{"x", format_value(e.operand_value)}, {"mean_square", mean_square}, {"eps", format_value(e.norm.eps)},
+                                                  {"normalized", format_value(static_cast<float>(e.norm.normalized))}}));
+    text_wrapped(trf("inspector.norm.rms.affine", {{"normalized", format_value(static_cast<float>(e.norm.normalized))},
+                                                   {"gamma", format_value(e.norm.gamma)}, {"value", format_value(e.value)}}));
+}
+
 void draw_norm(const Trace& trace, const CellExplanation& e) {
+    if (trace.model.norm == NormKind::RmsNorm) return draw_rms_norm(trace, e);
     const Tensor& source = trace.find(e.operand.step)->tensor;
     text_wrapped(trf("inspector.norm.stats", {{"row", as_ll(e.cell.index[1])}, {"source", step_name(e.operand.step)}, {"count", as_ll(source.dim(2))},
                                               {"mean", format_value(static_cast<float>(e.norm.mean))},
@@ -434,7 +452,7 @@ void draw_prediction(const Trace& trace, const CellExplanation& e) {
     const int64_t t = e.cell.index[1];
     // "next word after position 3" / "next character after position 3", as the model reads.
     const char* row_key = text::token_unit_key(trace.model.token_unit, "inspector.prediction.row", "inspector.prediction.character_row");
-    text_wrapped(trf(row_key, {{"row", as_ll(t)}, {"later", e.later_layers}, {"max", format_value(e.row_max)},
+    text_wrapped(trf(row_key, {{"row", as_ll(t)}, {"later", e.later_layers}, {"norm", norm_name(trace)}, {"max", format_value(e.row_max)},
                                                   {"sum", format_value(e.exp_sum)}}));
     logits_table(trace, e, true);
     text_wrapped(trf("inspector.prediction.cell", {{"word", word_of(trace, e.cell.index[2])}, {"logit", format_value(e.operand_value)},
@@ -443,7 +461,7 @@ void draw_prediction(const Trace& trace, const CellExplanation& e) {
 }
 
 void draw_argmax(const Trace& trace, const CellExplanation& e) {
-    text_wrapped(trf("inspector.argmax", {{"row", as_ll(e.cell.index[1])}, {"later", e.later_layers},
+    text_wrapped(trf("inspector.argmax", {{"row", as_ll(e.cell.index[1])}, {"later", e.later_layers}, {"norm", norm_name(trace)},
                                           {"word", word_of(trace, static_cast<int64_t>(e.value))}, {"logit", format_value(e.operand_value)}}));
     logits_table(trace, e, false);
 }

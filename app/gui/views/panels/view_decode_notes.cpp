@@ -63,7 +63,7 @@ void draw_row_compare(const DecodeRowStep& rows, const StepDisplay& look, int po
 void draw_memory(const Results& results) {
     const Step* cache = results.trace->find(StepId::KCache);
     ImGui::Separator();
-    text_wrapped(kv_memory_line(results.trace->config, 1, cache ? cache->tensor.dim(2) : 0).c_str());
+    text_wrapped(kv_memory_line(results.trace->config, results.decode ? results.decode->layers() : 1, cache ? cache->tensor.dim(2) : 0).c_str());
     text_wrapped(trf("decode.memory.table_title", {{"layers", kTableLayers}, {"head_dim", kTableHeadDim}, {"context", kTableContext}}).c_str());
     if (!ImGui::BeginTable("##kv_memory", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) return;
     for (const char* key : {"decode.memory.kind", "decode.memory.kv_heads", "decode.memory.per_token", "decode.memory.context"})

@@ -98,12 +98,12 @@ Actions draw_token_strip(const Results& results, int step_on_screen, int head, b
     const Step* cache = results.trace->find(StepId::KCache);
     const int64_t positions = cache ? cache->tensor.dim(2) : 0;
     const AttentionConfig& c = run->problem->config;
-    const int64_t per_token = kv_cache_bytes_per_token(1, c.H_kv(), c.head_dim(), c.dtype);
+    const int64_t per_token = kv_cache_bytes_per_token(run->layers(), c.H_kv(), c.head_dim(), c.dtype);
     ImGui::TextDisabled("%s", trf("strip.memory_short", {{"per_token", format_bytes(static_cast<uint64_t>(per_token))},
                                                           {"positions", positions},
                                                           {"batch", c.batch},
                                                           {"total", format_bytes(static_cast<uint64_t>(per_token * positions * c.batch))}}).c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kv_memory_line(c, 1, positions).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kv_memory_line(c, run->layers(), positions).c_str());
     draw_strip_line(results, step_on_screen, head);
     if (run->generation) {
         std::string generated = "generated";
