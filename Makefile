@@ -10,6 +10,9 @@
 #   make screenshots    re-draws the README's pictures of the Chinese window (assets/screenshots.sh)
 #   make install        installs the build into PREFIX (default /usr/local), under DESTDIR if set
 #   make package        a .deb for other machines (x86-64-v3, build-package/attnviz_<version>_amd64.deb)
+#   make web            the browser build (WebAssembly + WebGL2) into build-web/: copy that folder to any web server
+#   make web-serve      serves build-web/ on http://127.0.0.1:$(WEB_PORT)/ (WEB_PORT, 8031 by default)
+#   make web-test       the core tests under node and the page in headless Chromium (ctest in build-web-obj/)
 # Other targets: make build, make bench, make deps, make clean.
 
 BUILD_DIR ?= build
@@ -42,7 +45,8 @@ PACKAGE_DIR   ?= build-package
 # A package runs on other machines: any x86-64 CPU since about 2015, not -march=native.
 PACKAGE_ARCH  ?= x86-64-v3
 
-.PHONY: run test soak build deps test-deps bench clean test-sanitize test-sanitize-core fuzz test-portable golden screenshots install package
+.PHONY: run test soak build deps test-deps bench clean test-sanitize test-sanitize-core fuzz test-portable golden screenshots install package \
+        web web-serve web-test
 
 run: build
 	./$(BUILD_DIR)/attnviz
@@ -131,10 +135,47 @@ package: deps
 	cd $(PACKAGE_DIR) && cpack -G DEB
 	./packaging/check_deb.sh $(PACKAGE_DIR)/attnviz_*.deb $$(sed -n 's/^ATTNVIZ_APP_ID:INTERNAL=//p' $(PACKAGE_DIR)/CMakeCache.txt)
 
+# The browser build, with Debian's emscripten (emcc 3.1.6) only. build-web/ is the page
+# (index.html, attnviz.js/.wasm/.data); build-web-obj/ holds CMake's files, Dear ImGui's
+# sources (web/imgui_source.sh: Debian's source package of libimgui-dev's version) and the
+# CJK font subset. README "In the browser" says what differs from the desktop.
+WEB_DIR  ?= build-web
+WEB_OBJ  ?= build-web-obj
+WEB_PORT ?= 8031
+WEB_PKGS := emscripten cmake make libeigen3-dev nlohmann-json3-dev libcli11-dev libstb-dev doctest-dev \
+            fonts-dejavu-core fonts-noto-cjk python3-fonttools
+WEB_TEST_PKGS := chromium python3-websocket
+# emcc's JavaScript optimizer needs acorn, which Debian ships in /usr/share/nodejs.
+WEB_ENV  := NODE_PATH=/usr/share/nodejs
+WEB_CJK  := $(WEB_OBJ)/NotoSansCJK-subset.ttc
+web:
+	@./third_party/install-deps.sh $(WEB_PKGS)
+	./web/imgui_source.sh $(WEB_OBJ)
+	$(MAKE) --no-print-directory $(WEB_CJK)
+	$(WEB_ENV) emcmake cmake -S . -B $(WEB_OBJ)/cmake -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_FAST_MATH_FLAGS=OFF \
+	      -DATTNVIZ_IMGUI_SOURCE=$(CURDIR)/$(WEB_OBJ)/imgui -DATTNVIZ_WEB_SITE=$(CURDIR)/$(WEB_DIR) \
+	      -DATTNVIZ_WEB_CJK=$(CURDIR)/$(WEB_CJK) $(CMAKE_FLAGS)
+	$(WEB_ENV) cmake --build $(WEB_OBJ)/cmake -j $(JOBS) --target attnviz_page
+
+# Debian's python (python3-fonttools), whatever python3 comes first on PATH.
+$(WEB_CJK): web/cjk_subset.py $(wildcard assets/lang/*.json assets/lessons/*.json assets/models/*.json)
+	@mkdir -p $(WEB_OBJ)
+	/usr/bin/python3 web/cjk_subset.py $@
+
+# Any static server works (no special headers: the build is single-threaded).
+web-serve: web
+	@echo "AttnViz in the browser: http://127.0.0.1:$(WEB_PORT)/"
+	python3 -m http.server $(WEB_PORT) --bind 127.0.0.1 --directory $(WEB_DIR)
+
+web-test: web
+	@./third_party/install-deps.sh $(WEB_TEST_PKGS)
+	$(WEB_ENV) cmake --build $(WEB_OBJ)/cmake -j $(JOBS) --target attnviz_web_tests
+	cd $(WEB_OBJ)/cmake && ctest --output-on-failure --timeout 900
+
 bench: build
 	./$(BUILD_DIR)/attnviz bench --seq-len 512 --hidden-dim 512 --num-heads 8
 	./$(BUILD_DIR)/attnviz bench --seq-len 1024 --hidden-dim 1024 --num-heads 16
 	ATTNVIZ=./$(BUILD_DIR)/attnviz ./bench/animation.sh 1
 
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(SANITIZE_CORE_DIR) $(FUZZ_DIR) $(PORTABLE_DIR) $(PACKAGE_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(SANITIZE_CORE_DIR) $(FUZZ_DIR) $(PORTABLE_DIR) $(PACKAGE_DIR) $(WEB_DIR) $(WEB_OBJ)

@@ -61,7 +61,11 @@ TEST_CASE("every language has every key of en.json with exactly its parameters")
         const nlohmann::json catalogue = load_json(file);
         REQUIRE(catalogue.is_object());  // valid JSON, a flat object of "key": "template"
 
-        for (const auto& [key, english_value] : english.items()) {
+        // Named copies, not structured bindings: clang 14 (the browser build's) cannot
+        // capture a binding in CAPTURE's lambda.
+        for (const auto& item : english.items()) {
+            const std::string key = item.key();
+            const nlohmann::json& english_value = item.value();
             CAPTURE(key);
             const auto found = catalogue.find(key);
             CHECK_MESSAGE(found != catalogue.end(), "a key of en.json is missing");
@@ -71,7 +75,8 @@ TEST_CASE("every language has every key of en.json with exactly its parameters")
             const std::string translated = parameter_set(found->get<std::string>());
             CHECK(translated == expected);
         }
-        for (const auto& [key, value] : catalogue.items()) {
+        for (const auto& item : catalogue.items()) {
+            const std::string key = item.key();
             CAPTURE(key);
             CHECK_MESSAGE(english.contains(key), "a key English does not have (stale or misspelt)");
         }

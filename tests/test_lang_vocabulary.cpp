@@ -237,7 +237,9 @@ void check_glossary_decisions(const std::string& code, Script script) {
         });
     }
     CHECK(rules_applied >= 30);  // the trace, Follow and frame keys alone are more
-    for (const auto& [where, text] : lesson_and_card_texts(code)) {
+    for (const auto& where_text : lesson_and_card_texts(code)) {  // no structured bindings: clang 14 cannot CAPTURE them
+        const auto& where = where_text.first;
+        const auto& text = where_text.second;
         CAPTURE(where);
         const std::vector<std::string> found = rejected_usage(text, script);
         CHECK_MESSAGE(found.empty(), "a rendering the glossary decided against: " << joined(found));

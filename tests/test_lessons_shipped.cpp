@@ -56,11 +56,15 @@ TEST_CASE("every shipped lesson opens whole, with 6 to 12 noted slides, in each 
         lessons[name][language] = l;
     }
     CHECK(lessons.size() == 6);  // five lessons and Help > Tour
-    for (const auto& [name, versions] : lessons) {
+    for (const auto& entry : lessons) {  // no structured bindings: clang 14 cannot CAPTURE them
+        const std::string& name = entry.first;
+        const auto& versions = entry.second;
         CAPTURE(name);
         for (const char* language : kLanguages) CHECK_MESSAGE(versions.count(language) == 1, language);
         const lesson::Lesson& english_version = versions.begin()->second;
-        for (const auto& [language, version] : versions) {
+        for (const auto& language_version : versions) {
+            const std::string& language = language_version.first;
+            const lesson::Lesson& version = language_version.second;
             CAPTURE(language);
             REQUIRE(version.slides.size() == english_version.slides.size());
             for (size_t i = 0; i < version.slides.size(); ++i) {

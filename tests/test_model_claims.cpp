@@ -372,7 +372,9 @@ TEST_CASE("the sort model's heads attend to the next larger digit on held-out in
 TEST_CASE("each head claim's suggested sentence shows at least the claimed figure, in every language") {
     const std::pair<const char*, Measure> models[] = {
         {"tiny-lm", measure_tiny_lm}, {"tiny-lm-zh", measure_tiny_lm_zh}, {"reverse", measure_reverse}, {"sort", measure_sort}};
-    for (const auto& [name, measure] : models) {
+    for (const auto& name_measure : models) {  // no structured bindings: clang 14 cannot CAPTURE them
+        const char* const name = name_measure.first;
+        const Measure& measure = name_measure.second;
         CAPTURE(name);
         const auto model = load(name);
         std::ifstream in(std::filesystem::path(ATTNVIZ_SOURCE_DIR) / "assets" / "models" / (std::string(name) + ".json"));
@@ -392,7 +394,9 @@ TEST_CASE("each head claim's suggested sentence shows at least the claimed figur
             else for (const auto& [code, text] : sentence.items()) forms.emplace_back(code, text.get<std::string>());
             // The window shows what the loader read: the English form, the others per language.
             CHECK(english(claim.shown_by) == forms.front().second);
-            for (const auto& [code, text] : forms) {
+            for (const auto& form : forms) {
+                const std::string& code = form.first;
+                const std::string& text = form.second;
                 CAPTURE(code);
                 CAPTURE(text);
                 std::vector<MetricSums> per_layer(static_cast<size_t>(model->spec.layers));

@@ -196,7 +196,9 @@ TEST_CASE("typed values: rows by ';', values by ','; every malformed input is on
         {"1e39,1", "not a finite"},
         {"1.5.2", "not a number"},
     };
-    for (const auto& [text, says] : bad) {
+    for (const auto& text_says : bad) {  // no structured bindings: clang 14 cannot CAPTURE them
+        const auto& text = text_says.first;
+        const auto& says = text_says.second;
         CAPTURE(text);
         Result<Mat> r = io::parse_typed_matrix(text, "--query-values");
         REQUIRE(!r.ok());

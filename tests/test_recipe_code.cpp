@@ -120,7 +120,9 @@ TEST_CASE("every step of every recipe case is produced by a marked line of its c
     }
     // And no marker of a class names a step none of its cases records (a stale marker
     // would highlight nothing and dim its line for no reason).
-    for (const auto& [cls, recorded] : recorded_by_class) {
+    for (const auto& cls_recorded : recorded_by_class) {  // no structured bindings: clang 14 cannot CAPTURE them
+        const std::string& cls = cls_recorded.first;
+        const std::set<StepId>& recorded = cls_recorded.second;
         CAPTURE(cls);
         for (const io::CodeLine& line : io::recipe_class_lines(cls))
             for (StepId id : line.steps) {

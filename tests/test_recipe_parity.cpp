@@ -101,7 +101,9 @@ TEST_CASE("every recipe's trace equals its PyTorch module at every step (seeds 0
             CHECK(bits.largest == 0);
         }
         // Init replay: the first row of each weight exactly as torch has it.
-        for (const auto& [param, values] : j["first_rows"].items()) {
+        for (const auto& item : j["first_rows"].items()) {  // no structured bindings: clang 14 cannot CAPTURE them
+            const std::string param = item.key();
+            const auto& values = item.value();
             CAPTURE(param);
             const std::vector<float> ours_row = our_first_row(param, *problem->weights, problem->config.head_dim());
             const std::vector<double> torch_row = values.get<std::vector<double>>();

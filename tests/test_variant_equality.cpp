@@ -74,7 +74,9 @@ TEST_CASE("split, stacked and fused projections agree to the bit under every cac
                 const auto steps = shared_steps(split, traced(with_variant(base, other)));
                 CHECK(steps.size() >= 6);  // at least scores, scaled, masked, weights, concat, out
                 bool has_out = false;
-                for (const auto& [name, largest] : steps) {
+                for (const auto& name_largest : steps) {  // no structured bindings: clang 14 cannot CAPTURE them
+                    const auto& name = name_largest.first;
+                    const auto& largest = name_largest.second;
                     CAPTURE(name);
                     CHECK(largest == 0.0f);
                     has_out |= name == "out";

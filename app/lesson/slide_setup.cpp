@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -140,14 +143,38 @@ int slide_of(const Message& problem) {
     return 0;
 }
 
+#if defined(__cpp_lib_to_chars)
+// The shortest text that reads back as `value` (std::to_chars, plain format).
+template <typename T>
+std::string shortest_text(T value) {
+    char buffer[64];
+    return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+}
+#else
+// The same without floating-point std::to_chars (LLVM 14's libc++, the browser build's):
+// the fewest significant digits that read back as `value`, written %f-style or %e-style,
+// whichever is shorter (a tie: %f), as std::to_chars's plain format does.
+template <typename T>
+std::string shortest_text(T value) {
+    constexpr int kMaxDigits = std::numeric_limits<T>::max_digits10;
+    char exp_form[64], fixed_form[400];
+    for (int digits = 1;; ++digits) {
+        std::snprintf(exp_form, sizeof exp_form, "%.*e", digits - 1, static_cast<double>(value));
+        if (static_cast<T>(std::strtod(exp_form, nullptr)) != value && digits < kMaxDigits) continue;
+        const char* e = std::strchr(exp_form, 'e');
+        if (!e) return exp_form;  // inf, nan
+        const int exponent = std::atoi(e + 1);
+        std::snprintf(fixed_form, sizeof fixed_form, "%.*f", std::max(0, digits - 1 - exponent), static_cast<double>(value));
+        return std::strlen(fixed_form) <= std::strlen(exp_form) ? fixed_form : exp_form;
+    }
+}
+#endif
+
 }  // namespace
 
 std::string number_text(double value) {
-    char buffer[64];
     const float f = static_cast<float>(value);
-    const auto done = static_cast<double>(f) == value ? std::to_chars(buffer, buffer + sizeof buffer, f)
-                                                       : std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, done.ptr);
+    return static_cast<double>(f) == value ? shortest_text(f) : shortest_text(value);
 }
 
 std::optional<Message> check_option_name(const std::string& name) {

@@ -197,3 +197,16 @@ TEST_CASE("drawn text reads back with its spaces and marks a glyph the font lack
     CHECK(english_words("view softmax Hello q_heads fp32 B") == std::vector<std::string>{"Hello"});
     CHECK(english_words("\xE9\x81\xAE\xE7\xBD\xA9\xEF\xBC\x88mask\xEF\xBC\x89 Hello").size() == 1);  // 遮罩（mask）: a gloss
 }
+
+TEST_CASE("a noted character no loaded font draws is named for the status line, one that is drawn is not") {
+    HeadlessImGui ui(400, 200);
+    note_glyphs("\xC3\xA9\xE0\xBD\x80");  // é (DejaVu has it), ཀ (Tibetan: in none of the window's fonts)
+    ui.fonts = load_fonts(1.0f);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    const std::string missing = noted_glyphs_not_drawn();
+    CAPTURE(missing);
+    CHECK(missing.find("\xE0\xBD\x80") != std::string::npos);
+    CHECK(missing.find("\xC3\xA9") == std::string::npos);
+}

@@ -1,6 +1,7 @@
 #include "app/gui/compute/compute_worker.h"
 #include "app/gui/compute/free_core_team.h"
 #include "app/gui/compute/decode_run.h"
+#include "app/gui/compute/own_threads.h"
 
 #include "app/gui/display/fp32_difference.h"
 #include "app/io/model_problem.h"
@@ -30,7 +31,9 @@ std::shared_ptr<const ModelOverview> overview_of(const io::Problem& problem, con
 ComputeWorker::ComputeWorker()
     : ComputeWorker([](const ComputeRequest& request, uint64_t generation) { return compute(request, generation); }) {}
 
-ComputeWorker::ComputeWorker(ComputeFn compute_fn) : compute_fn_(std::move(compute_fn)), thread_([this] { run(); }) {}
+ComputeWorker::ComputeWorker(ComputeFn compute_fn) : compute_fn_(std::move(compute_fn)) {
+    if (kOwnThreads) thread_ = std::thread([this] { run(); });
+}
 
 ComputeWorker::~ComputeWorker() {
     {
@@ -38,7 +41,7 @@ ComputeWorker::~ComputeWorker() {
         stop_ = true;
     }
     wake_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
 }
 
 uint64_t ComputeWorker::post(ComputeRequest request) {
@@ -51,6 +54,7 @@ uint64_t ComputeWorker::post(ComputeRequest request) {
 }
 
 std::optional<ComputeResult> ComputeWorker::take() {
+    serve_without_thread();
     std::lock_guard<std::mutex> lock(mutex_);
     std::optional<ComputeResult> out = std::move(ready_);
     ready_.reset();
@@ -66,6 +70,7 @@ void ComputeWorker::finish_model() {
 }
 
 std::optional<CompletedModel> ComputeWorker::take_model() {
+    serve_without_thread();
     std::lock_guard<std::mutex> lock(mutex_);
     std::optional<CompletedModel> out = std::move(ready_model_);
     ready_model_.reset();
@@ -81,6 +86,7 @@ void ComputeWorker::complete_later(std::shared_ptr<const Trace> trace, std::shar
 }
 
 void ComputeWorker::wait_until_idle() {
+    while (!kOwnThreads && busy()) serve_without_thread();
     std::unique_lock<std::mutex> lock(mutex_);
     idle_.wait(lock, [this] { return !busy(); });
 }
@@ -92,32 +98,42 @@ void ComputeWorker::run() {
     for (;;) {
         wake_.wait(lock, [this] { return stop_ || pending_.has_value() || finish_requested_; });
         if (stop_) return;
-        if (pending_) {
-            ComputeRequest request = std::move(*pending_);
-            pending_.reset();
-            has_pending_.store(false);
-            const uint64_t generation = posted_.load();
-            lock.unlock();
-            ComputeResult result = compute_fn_(request, generation);
-            lock.lock();
-            // A newer request makes this result stale: drop it, the newer one follows.
-            if (generation == posted_.load()) {
-                if (result.error.empty() && result.model) {
-                    last_generation_ = generation;
-                    last_trace_ = result.trace;
-                    last_model_ = result.model;
-                }
-                ready_ = std::move(result);
-            }
-            finished_.store(generation);
-            idle_.notify_all();
-            continue;
-        }
-        finish_requested_ = false;
-        complete_model_locked(lock);
-        finishing_.store(false);
-        idle_.notify_all();
+        serve_one_locked(lock);
     }
+}
+
+void ComputeWorker::serve_without_thread() {
+    if (kOwnThreads) return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (pending_.has_value() || finish_requested_) serve_one_locked(lock);
+}
+
+void ComputeWorker::serve_one_locked(std::unique_lock<std::mutex>& lock) {
+    if (pending_) {
+        ComputeRequest request = std::move(*pending_);
+        pending_.reset();
+        has_pending_.store(false);
+        const uint64_t generation = posted_.load();
+        lock.unlock();
+        ComputeResult result = compute_fn_(request, generation);
+        lock.lock();
+        // A newer request makes this result stale: drop it, the newer one follows.
+        if (generation == posted_.load()) {
+            if (result.error.empty() && result.model) {
+                last_generation_ = generation;
+                last_trace_ = result.trace;
+                last_model_ = result.model;
+            }
+            ready_ = std::move(result);
+        }
+        finished_.store(generation);
+        idle_.notify_all();
+        return;
+    }
+    finish_requested_ = false;
+    complete_model_locked(lock);
+    finishing_.store(false);
+    idle_.notify_all();
 }
 
 void ComputeWorker::complete_model_locked(std::unique_lock<std::mutex>& lock) {

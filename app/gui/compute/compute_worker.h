@@ -80,7 +80,7 @@ public:
 
     ComputeWorker();
     explicit ComputeWorker(ComputeFn compute_fn);
-    ~ComputeWorker();  // stops and joins the thread
+    ~ComputeWorker();  // stops and joins the thread (when it has one: own_threads.h)
     ComputeWorker(const ComputeWorker&) = delete;
     ComputeWorker& operator=(const ComputeWorker&) = delete;
 
@@ -112,6 +112,11 @@ public:
 
 private:
     void run();
+    // Without threads of its own (own_threads.h, the browser): take() and take_model() do
+    // the waiting work on the caller's thread, between two frames.
+    void serve_without_thread();
+    // One request, or the completion of the newest model, with `lock` held on entry and exit.
+    void serve_one_locked(std::unique_lock<std::mutex>& lock);
     // On the worker thread: completes last_model_ (unlocks `lock` while building).
     void complete_model_locked(std::unique_lock<std::mutex>& lock);
     ComputeFn compute_fn_;

@@ -413,7 +413,8 @@ void read_steps(const Trace& trace, DisplayModel& model, const std::vector<StepP
     // many megabytes while the step on screen reads a few kilobytes of it.
     std::uint64_t work_bytes = 0;
     for (int i : work) work_bytes += static_cast<std::uint64_t>(trace.steps[static_cast<size_t>(i)].tensor.numel()) * sizeof(float);
-    const bool parallel = work_bytes >= (std::uint64_t{8} << 20);
+    // Read only by the pragma: unused where OpenMP is off (the browser build, clang warns).
+    [[maybe_unused]] const bool parallel = work_bytes >= (std::uint64_t{8} << 20);
     const int m = static_cast<int>(work.size());
 #pragma omp parallel for schedule(dynamic) if (parallel)
     for (int k = 0; k < m; ++k) {

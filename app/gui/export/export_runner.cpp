@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "app/gui/export/download.h"
 #include "app/gui/state/export_path.h"
 #include "app/gui/views/frame.h"
 #include "app/gui/export/snapshot.h"
@@ -35,7 +36,8 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
         if (s.ok()) {
             state.jobs.dialog.close = true;
             state.jobs.dialog.last_folder = std::filesystem::path(request.path).parent_path().string();
-            set_status(state.ui, std::move(done), now);
+            Message not_downloaded = offer_download(request.path);  // the browser's download (download.h)
+            set_status(state.ui, not_downloaded.empty() ? std::move(done) : std::move(not_downloaded), now);
         } else {
             state.jobs.dialog.error = s.message();
         }
@@ -119,8 +121,10 @@ void ExportRunner::continue_all(AppState& state, double now) {
     }
     if (!pool_->idle()) return;  // still encoding: look again next frame
     const Status s = pool_->finish();
-    set_status(state.ui, s.ok() ? Message("export.wrote_all", {{"count", p.total}, {"folder", p.folder}}) : s.message(),
-
+    Message not_downloaded = s.ok() ? offer_download(p.folder) : Message();  // the browser's download (download.h)
+    set_status(state.ui,
+               !s.ok() ? s.message() : !not_downloaded.empty() ? not_downloaded
+                                                              : Message("export.wrote_all", {{"count", p.total}, {"folder", p.folder}}),
                now);
     p.active = false;
     renderer_.reset();

@@ -30,8 +30,16 @@ struct LessonRun {
 SnapshotOptions lesson_picture_options(const SnapshotOptions& options, const LessonRun& run);
 
 // Opens options.lesson and computes every slide into `run` (its slides point into its
-// lesson); returns 0, or the exit code 2 after printing why on stderr.
+// lesson); empty, or why the lesson cannot be drawn. Slides that do not open are left
+// out and listed in run.opened.problems.
+Message compute_lesson(const SnapshotOptions& options, LessonRun& run);
+// The same for the command line: returns 0, or the exit code 2 after printing why (and
+// every slide that did not open) on stderr.
 int prepare_lesson(const SnapshotOptions& options, LessonRun& run);
+// Draws every slide of a prepared `run` as options.out_dir/NN_<title>.png with the GL
+// context current now (the command line's off-screen one, or the page's own window in
+// the browser); empty, or why the pictures were not written.
+Message write_lesson_pictures(const SnapshotOptions& options, LessonRun& run);
 // Puts slide `c` on the run's state: its trace in (moved out of `c`), its textures baked,
 // and its place and title in the title strip ("Slide 3 / 8: <title> · <step>"). A tour
 // slide, which points at parts of the window, is drawn as the window (not presenting).

@@ -26,14 +26,13 @@ int print_error(const Message& message) {
 
 }  // namespace
 
-int prepare_lesson(const SnapshotOptions& options, LessonRun& run) {
+Message compute_lesson(const SnapshotOptions& options, LessonRun& run) {
     Result<lesson::OpenedLesson> opened = lesson::open_lesson(options.lesson);
-    if (!opened) return print_error(opened.message());
+    if (!opened) return opened.message();
     run.opened = std::move(opened.value());
     // The lesson's own language unless --lang chose one.
     if (text::active().code() == "en") text::set_language(run.opened.lesson.language);
-    for (const Message& problem : run.opened.problems) print_error(problem);
-    if (run.opened.slides.empty()) return print_error(Message("lesson.none_open", {{"file", options.lesson}}));
+    if (run.opened.slides.empty()) return Message("lesson.none_open", {{"file", options.lesson}});
     run.state = snapshot_state(options);
     run.presenting = lesson_picture_options(options, run).presentation;
     for (const lesson::OpenedSlide& slide : run.opened.slides) {
@@ -41,11 +40,17 @@ int prepare_lesson(const SnapshotOptions& options, LessonRun& run) {
         set_tour_words(run.state.tour, slide.slide, 0, 1);  // its words' characters join the font atlas
         request.focus_step.reset();  // every step: cells on other steps are checked against their panels
         run.computed.push_back({&slide, ComputeWorker::compute(request, 0)});
-        if (!run.computed.back().result.error.empty()) return print_error(run.computed.back().result.error);
+        if (!run.computed.back().result.error.empty()) return run.computed.back().result.error;
         accept_result(run.state, run.computed.back().result, 0.0);
         note_shown_glyphs(run.state);
     }
-    return 0;
+    return {};
+}
+
+int prepare_lesson(const SnapshotOptions& options, LessonRun& run) {
+    const Message failed = compute_lesson(options, run);
+    for (const Message& problem : run.opened.problems) print_error(problem);
+    return failed.empty() ? 0 : print_error(failed);
 }
 
 SnapshotOptions lesson_picture_options(const SnapshotOptions& options, const LessonRun& run) {
@@ -67,20 +72,13 @@ void show_computed(LessonRun& run, ComputedSlide& c, HeatmapCache& cache) {
     cache.reset(run.state.results.model, canvas_palette(run.state.settings.light_theme).masked);
 }
 
-int run_lesson_snapshot(const SnapshotOptions& asked) {
-    LessonRun run;
-    if (const int code = prepare_lesson(asked, run)) return code;
+Message write_lesson_pictures(const SnapshotOptions& asked, LessonRun& run) {
     const SnapshotOptions options = lesson_picture_options(asked, run);
     const Status dir = ensure_writable_dir(options.out_dir);
-    if (!dir.ok()) return print_error(dir.message());
-    HeadlessGl gl;
-    if (!gl.ok()) {
-        std::fprintf(stderr, "%s\n", kNoDisplayMessage);
-        return 2;
-    }
+    if (!dir.ok()) return dir.message();
     const std::unique_ptr<OffscreenRenderer> offscreen = snapshot_renderer(options);
     OffscreenRenderer& renderer = *offscreen;
-    if (!renderer.valid()) return print_error(renderer.error());
+    if (!renderer.valid()) return renderer.error();
     HeatmapCache cache;
     PngEncoderPool pool;
     for (ComputedSlide& c : run.computed) {
@@ -91,8 +89,20 @@ int run_lesson_snapshot(const SnapshotOptions& asked) {
         pool.submit(options.out_dir + "/" + lesson::slide_file_name(c.slide->slide), renderer.pixel_width(),
                     renderer.pixel_height(), renderer.pixels());
     }
-    if (!cache.error().empty()) return print_error(Message::plain(cache.error()));
-    if (const Status written = pool.finish(); !written.ok()) return print_error(written.message());
+    if (!cache.error().empty()) return Message::plain(cache.error());
+    if (const Status written = pool.finish(); !written.ok()) return written.message();
+    return {};
+}
+
+int run_lesson_snapshot(const SnapshotOptions& asked) {
+    LessonRun run;
+    if (const int code = prepare_lesson(asked, run)) return code;
+    HeadlessGl gl;
+    if (!gl.ok()) {
+        std::fprintf(stderr, "%s\n", kNoDisplayMessage);
+        return 2;
+    }
+    if (const Message failed = write_lesson_pictures(asked, run); !failed.empty()) return print_error(failed);
     return run.opened.problems.empty() ? 0 : 2;
 }
 

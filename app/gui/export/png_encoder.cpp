@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "app/gui/compute/own_threads.h"
 #include "app/gui/export/export.h"
 
 namespace attn::gui {
@@ -11,6 +12,7 @@ unsigned PngEncoderPool::all_cores() { return std::max(1u, std::thread::hardware
 unsigned PngEncoderPool::beside_frame_loop() { return std::max(1u, std::thread::hardware_concurrency() - 1); }
 
 PngEncoderPool::PngEncoderPool(unsigned threads) {
+    if (!kOwnThreads) return;  // submit() encodes at once (own_threads.h)
     for (unsigned i = 0; i < std::max(1u, threads); ++i) threads_.emplace_back([this] { encode_loop(); });
 }
 
@@ -25,6 +27,12 @@ PngEncoderPool::~PngEncoderPool() {
 }
 
 void PngEncoderPool::submit(std::string path, int width, int height, std::vector<unsigned char> rgba) {
+    if (threads_.empty()) {
+        const Status s = write_png(path, width, height, rgba);
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!s.ok()) errors_.push_back(s.message());
+        return;
+    }
     {
         std::lock_guard<std::mutex> lock(mutex_);
         queue_.push_back(Job{std::move(path), width, height, std::move(rgba)});
@@ -34,7 +42,7 @@ void PngEncoderPool::submit(std::string path, int width, int height, std::vector
 
 bool PngEncoderPool::has_room() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return queue_.size() < threads_.size();
+    return queue_.size() < std::max<size_t>(1, threads_.size());
 }
 
 bool PngEncoderPool::idle() const {
@@ -44,7 +52,7 @@ bool PngEncoderPool::idle() const {
 
 void PngEncoderPool::wait_for_room() {
     std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [this] { return queue_.size() < threads_.size(); });
+    done_.wait(lock, [this] { return queue_.size() < std::max<size_t>(1, threads_.size()); });
 }
 
 Status PngEncoderPool::finish() {

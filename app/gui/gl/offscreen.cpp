@@ -1,6 +1,7 @@
 #include <epoxy/gl.h>
 
 #include "app/gui/gl/offscreen.h"
+#include "app/gui/gl/shader_sources.h"
 
 #include <imgui.h>
 
@@ -41,7 +42,7 @@ OffscreenRenderer::OffscreenRenderer(int width, int height, float scale, bool li
     io.DisplaySize = ImVec2(static_cast<float>(pw), static_cast<float>(ph));
     fonts_ = load_fonts(scale_);
     apply_theme(light, scale_);
-    ImGui_ImplOpenGL3_Init("#version 330");
+    ImGui_ImplOpenGL3_Init(shaders::glsl_version);
 }
 
 OffscreenRenderer::~OffscreenRenderer() {

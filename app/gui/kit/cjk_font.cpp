@@ -175,6 +175,22 @@ bool note_glyphs(std::string_view utf8) {
     return added;
 }
 
+std::string noted_glyphs_not_drawn(size_t limit) {
+    const ImFont* drawn = ImGui::GetCurrentContext() && !ImGui::GetIO().Fonts->Fonts.empty() ? ImGui::GetIO().Fonts->Fonts[0] : nullptr;
+    std::string missing;
+    size_t count = 0;
+    for (ImWchar c : noted()) {
+        if (!drawn || drawn->FindGlyphNoFallback(c) || count == limit) continue;
+        ++count;
+        // UTF-8 of a Basic Multilingual Plane character (ImWchar is 16 bits): 2 or 3 bytes.
+        std::string utf8 = c < 0x800 ? std::string{static_cast<char>(0xC0 | c >> 6)}
+                                     : std::string{static_cast<char>(0xE0 | c >> 12), static_cast<char>(0x80 | (c >> 6 & 0x3F))};
+        utf8 += static_cast<char>(0x80 | (c & 0x3F));
+        missing += (missing.empty() ? "" : " ") + utf8;
+    }
+    return missing;
+}
+
 bool note_shown_glyphs(const AppState& state) {
     bool added = note_glyphs(state.session.sentence);
     added |= note_glyphs(state.tour.title);  // the tour's bubble (state/tour.h)

@@ -58,6 +58,10 @@ int find_face(const void* data, size_t size, std::string_view family);
 // Returns true when `utf8` held a character not noted before that the current context's
 // atlas lacks (the atlas must be rebuilt).
 bool note_glyphs(std::string_view utf8);
+// The noted characters the built atlas has no glyph for (no font installed, or in the
+// browser outside the shipped subset: ImGui draws them as U+FFFD boxes), the first
+// `limit` of them in UTF-8, separated by spaces; empty when every one is drawn.
+std::string noted_glyphs_not_drawn(size_t limit = 8);
 // Notes what `state` shows: the sentence box's text every call, and the token names and
 // vocabulary once per trace. True when the atlas must be rebuilt.
 bool note_shown_glyphs(const AppState& state);

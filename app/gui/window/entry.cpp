@@ -23,6 +23,7 @@
 #include "app/gui/kit/cjk_font.h"
 #include "app/gui/state/lesson_doc.h"
 #include "app/gui/window/compare_window.h"
+#include "app/gui/window/frame_loop.h"
 #include "app/gui/views/frame.h"
 #include "app/gui/window/imgui_ini.h"
 #include "app/gui/window/key_actions.h"
@@ -34,6 +35,7 @@
 #include "app/gui/window/tour_actions.h"
 #include "app/gui/window/window_parts.h"
 #include "app/gui/window/x11_events.h"
+#include "app/gui/gl/shader_sources.h"
 #include "app/text/language_tag.h"
 #include "app/text/languages.h"
 #include "core/storage.h"
@@ -91,7 +93,7 @@ void start_imgui(WindowParts& parts, Message& notes) {
     // Keys, text and mouse buttons go through the queue; the cursor position, focus and
     // scroll stay with the backend (the callbacks only note that input came).
     install_input_callbacks(parts.window, parts.keys);
-    ImGui_ImplOpenGL3_Init("#version 330");
+    ImGui_ImplOpenGL3_Init(shaders::glsl_version);
 }
 
 void stop_imgui(WindowParts& parts) {
@@ -130,6 +132,9 @@ void take_news(AppState& state, WindowParts& parts) {
     parts.fonts = load_fonts(effective_scale(state, parts));
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
+    // A box is never silent: the status line names the characters no font here has.
+    if (const std::string missing = noted_glyphs_not_drawn(); !missing.empty())
+        set_status(state.ui, Message("status.glyphs_missing", {{"characters", missing}}), glfwGetTime());
     apply_theme(state.settings.light_theme, effective_scale(state, parts));
     parts.rebuild_fonts = false;
 }
@@ -241,23 +246,26 @@ Actions draw_and_swap(AppState& state, WindowParts& parts, int fb_w, int fb_h) {
 }
 
 // Idle (nothing moving, nothing computing): wait for input instead of redrawing. Idle for
-// a second, the memory kept for the next trace goes back to the system.
+// a second, the memory kept for the next trace goes back to the system. False: no frame to
+// draw now (the browser's idle animation frames, x11_events.h).
 struct IdleWatch {
     double last_busy = 0;
     bool released = false;
 };
-void wait_for_work(const AppState& state, WindowParts& parts, IdleWatch& idle) {
+bool wait_for_work(const AppState& state, WindowParts& parts, IdleWatch& idle) {
     const bool busy = state.ui.playback.animating() || parts.worker.busy() || parts.compare_worker.busy() || state.jobs.export_progress.active ||
                       !state.ui.present.trail.empty() ||  // the pointer's trail fades
                       !parts.keys.queue.empty() || parts.keys.settle_frames > 0;
+    bool draw = true;
     if (busy) poll_window_events();
-    else wait_window_events(0.5);
+    else draw = wait_window_events(0.5);
     if (busy) {
         idle = IdleWatch{glfwGetTime(), false};
     } else if (glfwGetTime() - idle.last_busy > 1.0 && !idle.released) {
         release_cached_storage();
         idle.released = true;
     }
+    return draw;
 }
 
 // The window's size and, a moment after they change (not only at exit), the settings.
@@ -294,34 +302,50 @@ void watch_screens(AppState& state, double now) {
     if (!added.empty()) tell_presenter(state.ui, Message("screen.plugged_in", {{"name", added.front()}}), now);
 }
 
-void run_frames(AppState& state, WindowParts& parts) {
-    IdleWatch idle{glfwGetTime(), false};
-    SettingsWatch settings{serialize_settings(state.settings), glfwGetTime()};
-    while (!glfwWindowShouldClose(parts.window) && !g_stop_requested) {
-        wait_for_work(state, parts, idle);
-        int fb_w = 0, fb_h = 0;
-        glfwGetFramebufferSize(parts.window, &fb_w, &fb_h);
-        if (fb_w <= 0 || fb_h <= 0 || glfwGetWindowAttrib(parts.window, GLFW_ICONIFIED)) {
-            glfwWaitEventsTimeout(0.25);  // minimised or zero-sized: nothing to draw into
-            continue;
-        }
-        take_news(state, parts);
-        watch_screens(state, glfwGetTime());
-        Actions actions = draw_and_swap(state, parts, fb_w, fb_h);
-        // Presenting a lesson with a second monitor: the speaker's notes on the screen the
-        // presentation is not on (notes_window.h), once it is full screen on its own.
-        if (state.ui.presentation)
-            open_notes_window_if_wanted(parts.notes, parts.window, state.ui.present, parts.content_scale * state.settings.ui_scale);
-        draw_notes_window(parts.notes, parts.window, state.ui.present, glfwGetTime());
-        // The new trace's step is on screen: now the other steps.
-        if (state.results.model && !state.results.model->complete()) parts.worker.finish_model();
-        finish_compare_models(state, parts);
-        apply_actions(state, actions, parts, glfwGetTime());
-        parts.exporter->continue_all(state, glfwGetTime());
-        after_lesson_frame(state, parts, glfwGetTime());  // unsaved slides before quitting, thumbnails
-        gl::Framebuffer::bind_default(fb_w, fb_h);
-        keep_settings(state, parts, settings);
+// What one frame of the loop needs beyond the state and the window's parts.
+struct FrameLoop {
+    AppState& state;
+    WindowParts& parts;
+    IdleWatch idle;
+    SettingsWatch settings;
+};
+
+// One turn of the frame loop; false once the window is to close.
+bool one_frame(FrameLoop& loop) {
+    AppState& state = loop.state;
+    WindowParts& parts = loop.parts;
+    if (glfwWindowShouldClose(parts.window) || g_stop_requested) return false;
+    if (!wait_for_work(state, parts, loop.idle)) return true;
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(parts.window, &fb_w, &fb_h);
+    if (fb_w <= 0 || fb_h <= 0 || glfwGetWindowAttrib(parts.window, GLFW_ICONIFIED)) {
+        glfwWaitEventsTimeout(0.25);  // minimised or zero-sized: nothing to draw into
+        return true;
     }
+    take_news(state, parts);
+    watch_screens(state, glfwGetTime());
+    Actions actions = draw_and_swap(state, parts, fb_w, fb_h);
+    // Presenting a lesson with a second monitor: the speaker's notes on the screen the
+    // presentation is not on (notes_window.h), once it is full screen on its own.
+    if (state.ui.presentation)
+        open_notes_window_if_wanted(parts.notes, parts.window, state.ui.present, parts.content_scale * state.settings.ui_scale);
+    draw_notes_window(parts.notes, parts.window, state.ui.present, glfwGetTime());
+    // The new trace's step is on screen: now the other steps.
+    if (state.results.model && !state.results.model->complete()) parts.worker.finish_model();
+    finish_compare_models(state, parts);
+    apply_actions(state, actions, parts, glfwGetTime());
+    parts.exporter->continue_all(state, glfwGetTime());
+    after_lesson_frame(state, parts, glfwGetTime());  // unsaved slides before quitting, thumbnails
+    gl::Framebuffer::bind_default(fb_w, fb_h);
+    keep_settings(state, parts, loop.settings);
+    return true;
+}
+
+// The frames until the window closes (true), or, in the browser, handed to the page's
+// animation frames (false: this returns at once and the state must stay alive).
+bool run_frames(AppState& state, WindowParts& parts) {
+    FrameLoop loop{state, parts, IdleWatch{glfwGetTime(), false}, SettingsWatch{serialize_settings(state.settings), glfwGetTime()}};
+    return run_frame_loop([loop]() mutable { return one_frame(loop); });
 }
 
 }  // namespace
@@ -389,7 +413,9 @@ int run_window_on(const io::Problem& initial, bool resume, const WindowStart& st
         std::fprintf(stderr, "%s\n", kNoDisplayMessage);
         return 2;
     }
-    AppState state;
+    // On the heap: in the browser the frames outlive this function (run_frames).
+    auto owned_state = std::make_unique<AppState>();
+    AppState& state = *owned_state;
     Message notes;  // shown in the status line once the window is up
     state.settings = load_settings(&notes);
     if (!take_screen_option(state.settings, start.screen)) {
@@ -431,7 +457,12 @@ int run_window_on(const io::Problem& initial, bool resume, const WindowStart& st
 
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
-    run_frames(state, *parts);
+    if (!run_frames(state, *parts)) {
+        // The browser runs the frames from now on: the window and its state stay.
+        owned_state.release();
+        parts.release();
+        return 0;
+    }
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 
+#include "app/gui/compute/in_browser.h"
+#include "app/gui/export/download.h"
 #include "app/gui/state/export_path.h"
 #include "app/gui/export/slide_thumbnails.h"
 #include "app/gui/state/capture_slide.h"
@@ -106,7 +108,12 @@ void save_to(AppState& state, WindowParts& parts, const std::string& path, doubl
         return;
     }
     if (state.jobs.dialog.kind == Kind::SaveLesson) state.jobs.dialog.close = true;
-    set_status(state.ui, Message("lesson.status.saved", {{"file", path}, {"count", doc.opened.slides.size()}}), now);
+    // In the browser the file is in the page's memory: it is downloaded too (download.h).
+    const Message not_downloaded = offer_download(path);
+    const char* saved_key = kInBrowser ? "lesson.status.saved_downloaded" : "lesson.status.saved";
+    set_status(state.ui,
+               not_downloaded.empty() ? Message(saved_key, {{"file", path}, {"count", doc.opened.slides.size()}}) : not_downloaded,
+               now);
     continue_pending(state, parts, now);
 }
 

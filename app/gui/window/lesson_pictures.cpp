@@ -5,7 +5,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <vector>
 
 extern char** environ;
@@ -42,30 +41,6 @@ pid_t spawn_self(const std::vector<std::string>& args, int& stderr_fd) {
 }
 
 }  // namespace
-
-std::string new_pictures_folder(const std::string& lesson_path) {
-    namespace fs = std::filesystem;
-    const fs::path lesson(lesson_path);
-    const std::string stem = (lesson.parent_path() / lesson.stem()).string() + "_slides";
-    for (int n = 1; n < 100; ++n) {
-        const std::string dir = n == 1 ? stem : stem + "_" + std::to_string(n);
-        std::error_code ec;
-        if (!fs::exists(dir, ec) && !ec) return dir;
-    }
-    return "";
-}
-
-std::string new_handout_file(const std::string& lesson_path) {
-    namespace fs = std::filesystem;
-    const fs::path lesson(lesson_path);
-    const std::string stem = (lesson.parent_path() / lesson.stem()).string() + "_handout";
-    for (int n = 1; n < 100; ++n) {
-        const std::string pdf = (n == 1 ? stem : stem + "_" + std::to_string(n)) + ".pdf";
-        std::error_code ec;
-        if (!fs::exists(pdf, ec) && !ec) return pdf;
-    }
-    return "";
-}
 
 LessonPictures::~LessonPictures() {
     if (waiter_.joinable()) waiter_.join();

@@ -2,9 +2,12 @@
 // program's own `attnviz snapshot --lesson` (the same pictures as on the command line),
 // run as a child process so the window keeps drawing. The pictures go into a new folder
 // beside the lesson file (`<name>_slides`, or `_slides_2` ... when that exists): no file of
-// the user's is ever overwritten.
+// the user's is ever overwritten. A page starts no programs: in the browser the same code
+// draws the slides in the page itself and the folder is downloaded as one zip
+// (lesson_pictures_browser.cpp).
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -34,6 +37,10 @@ private:
     std::thread waiter_;
     bool running_ = false;
     std::optional<Message> result_;
+    // The browser's export: run by take_result in the frame after the one that showed
+    // "Drawing the slides ..." (the page is busy while it draws them).
+    std::function<Message()> in_page_;
+    bool in_page_shown_ = false;
 };
 
 // A folder beside `lesson_path` that does not exist yet ("" when none of 99 names is free).

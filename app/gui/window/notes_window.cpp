@@ -14,6 +14,7 @@
 #include "app/gui/gl/gl_objects.h"
 #include "app/gui/views/panels/view_presenter.h"
 #include "app/gui/kit/fonts_theme.h"
+#include "app/gui/gl/shader_sources.h"
 #include "app/text/languages.h"
 
 namespace attn::gui {
@@ -84,7 +85,7 @@ void open_notes_window_if_wanted(NotesWindow& notes, GLFWwindow* main, const Pre
     ImGui::SetCurrentContext(notes.context);
     ImGui::GetIO().IniFilename = nullptr;
     ImGui_ImplGlfw_InitForOpenGL(notes.window, false);
-    ImGui_ImplOpenGL3_Init("#version 330");
+    ImGui_ImplOpenGL3_Init(shaders::glsl_version);
     load_fonts(scale * 1.5f);  // read from across a desk
     apply_theme(false, scale * 1.5f);
     ImGui::SetCurrentContext(main_context);

@@ -46,11 +46,11 @@ void poll_window_events() {
     glfwPollEvents();
 }
 
-void wait_window_events(double seconds) {
+bool wait_window_events(double seconds) {
     Display* display = x11_display();
     if (!display) {
         glfwWaitEventsTimeout(seconds);
-        return;
+        return true;
     }
     // Events GLFW posts to wake the loop (glfwPostEmptyEvent) come through the same
     // connection, so waiting on it misses nothing.
@@ -59,6 +59,7 @@ void wait_window_events(double seconds) {
         ::poll(&connection, 1, static_cast<int>(seconds * 1000.0));
     }
     poll_window_events();
+    return true;
 }
 
 }  // namespace attn::gui

@@ -15,7 +15,11 @@ namespace attn::gui {
 // glfwPollEvents(), with the key times spread first (X11 only; elsewhere plain GLFW).
 void poll_window_events();
 // glfwWaitEventsTimeout(seconds), the same way: returns when an event arrived or the time
-// passed, after handing the events to GLFW.
-void wait_window_events(double seconds);
+// passed, after handing the events to GLFW; true: draw a frame. In the browser nothing can
+// wait (the page hands events to GLFW between its animation frames, about 60 a second):
+// false while no input arrived and `seconds` have not passed since the last frame drawn,
+// so an idle page draws two frames a second, as an idle desktop window does
+// (window_events_browser.cpp).
+bool wait_window_events(double seconds);
 
 }  // namespace attn::gui

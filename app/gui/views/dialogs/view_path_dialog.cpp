@@ -14,6 +14,8 @@
 #include "app/gui/state/export_path.h"
 #include "app/media/animation_writer.h"
 #include "app/gui/kit/fonts_theme.h"
+#include "app/gui/kit/test_hook.h"
+#include "app/gui/kit/upload.h"
 #include "app/gui/views/dialogs/view_file_chooser.h"
 #include "app/gui/views/dialogs/view_path_dialog.h"
 #include "app/text/languages.h"
@@ -302,6 +304,13 @@ void open_path_dialog(DialogState& d, Kind kind, std::string path) {
     }
 }
 
+// The browser: files from the user's computer, copied into the folder listed (upload.h).
+static void draw_upload_button(const DialogState& d) {
+    if (!can_upload()) return;
+    if (ImGui::Button(text::label("dialog.path.upload"))) upload_into(d.chooser.folder());
+    note_item_for_tests("upload");
+}
+
 void draw_path_dialog(DialogState& d, const Session& session, bool light_theme, Actions& out, bool open) {
     const ThemeColors colors = theme_colors(light_theme);
     const float fs = ImGui::GetFontSize();
@@ -328,6 +337,7 @@ void draw_path_dialog(DialogState& d, const Session& session, bool light_theme, 
     const PathCheck check = opening ? PathCheck{} : draw_path_verdict(d, colors, folder, width);
 
     submit |= draw_chooser(d, opening, folder, width);
+    if (opening) draw_upload_button(d);
 
     if (d.kind == Kind::ExportSnapshot || d.kind == Kind::ExportAll) {
         ImGui::TextUnformatted(text::tr("dialog.path.resolution"));

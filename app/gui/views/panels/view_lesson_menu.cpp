@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include "app/gui/compute/in_browser.h"
 #include "app/gui/kit/test_hook.h"
 #include "app/text/languages.h"
 
@@ -24,9 +25,12 @@ Actions draw_lesson_menu_items(const LessonDoc& doc, bool have_trace) {
     item("lesson.menu.present", Op::Present, nullptr, doc.open && count > 0);
     // Drawn from the file: a lesson with unsaved edits is saved first.
     item("lesson.menu.export_pictures", Op::ExportPictures, nullptr, doc.open && count > 0 && !doc.path.empty() && !doc.dirty);
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", text::tr("lesson.menu.export_pictures.tip"));
+    // In the browser the pictures are drawn in the page and downloaded; there is no handout.
+    const char* pictures_tip = kInBrowser ? "lesson.menu.export_pictures.tip_web" : "lesson.menu.export_pictures.tip";
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", text::tr(pictures_tip));
     item("lesson.menu.export_handout", Op::ExportHandout, nullptr, doc.open && count > 0 && !doc.path.empty() && !doc.dirty);
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", text::tr("lesson.menu.export_handout.tip"));
+    const char* handout_tip = kInBrowser ? "web.unavailable.handout" : "lesson.menu.export_handout.tip";
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", text::tr(handout_tip));
     ImGui::Separator();
     item("lesson.menu.add", Op::Add, nullptr, doc.open && have_trace);
     item("lesson.menu.update", Op::Update, nullptr, on_slide && have_trace);

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "app/gui/compute/in_browser.h"
 #include "app/gui/display/format.h"
 #include "app/gui/display/weight_lines.h"
 #include "app/gui/kit/test_hook.h"
@@ -91,6 +92,12 @@ void present_on_screen_menu(const std::vector<ScreenInfo>& screens, const std::s
         note_item_for_tests("menu.view.screen." + std::to_string(i));
     }
     if (screens.empty()) ImGui::TextDisabled("%s", tr("menu.view.present_on.none"));
+    if (kInBrowser) {  // where a second screen is picked: a page opens no speaker notes window there
+        ImGui::Separator();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
+        ImGui::TextDisabled("%s", tr("web.unavailable.notes_window"));
+        ImGui::PopTextWrapPos();
+    }
     ImGui::EndMenu();
 }
 
@@ -99,6 +106,7 @@ void file_menu_items(const Session& session, const Results& results, int step, c
     const io::ProblemSources& sources = session.sources;
     if (ImGui::MenuItem(label("menu.file.open_weights"))) open_dialog(jobs, Kind::OpenWeights, sources.weights_path, out);
     if (ImGui::MenuItem(label("menu.file.open_query"))) open_dialog(jobs, Kind::OpenQuery, sources.query_path, out);
+    note_item_for_tests("menu.file.open_query");  // the browser's page test opens a query file here
     if (ImGui::MenuItem(label("menu.file.open_key"))) open_dialog(jobs, Kind::OpenKey, sources.key_path, out);
     if (ImGui::MenuItem(label("menu.file.open_value"))) open_dialog(jobs, Kind::OpenValue, sources.value_path, out);
     if (ImGui::MenuItem(label("menu.file.open_mask"))) open_dialog(jobs, Kind::OpenMask, sources.mask_path, out);
@@ -129,6 +137,7 @@ void file_menu_items(const Session& session, const Results& results, int step, c
     if (ImGui::MenuItem(label("menu.file.export_tensors"), nullptr, false, have)) {
         open_dialog(jobs, Kind::ExportTensors, export_folder(jobs) + "/attnviz_tensors", out);
     }
+    note_item_for_tests("menu.file.export_tensors");  // ... and downloads the trace from here
     if (ImGui::MenuItem(label("menu.file.export_csv"), nullptr, false, have)) {
         open_dialog(jobs, Kind::ExportCsv, export_folder(jobs) + "/" + with_extension(step_file, ".csv"), out);
     }

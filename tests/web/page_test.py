@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""The page in headless Chromium (ctest "web: page in headless chromium"; make web-test).
+
+Serves build-web/ on 127.0.0.1 (a free port), opens it with ?test in Debian's chromium
+(SwiftShader's WebGL 2), waits for the marker the app sets after its first frames
+(window.attnvizReady, frame_loop_browser.cpp) and for the first trace on screen (the
+window's state report, app/gui/kit/test_hook.h, read from the page's file system), then
+checks that an idle page draws only a few of the browser's animation frames, and what
+keys do: Right steps forward, P switches to presentation and back. Then
+the page draws the desktop's golden pictures of the default start (`attnviz snapshot`
+through ?args=) and they are compared with tests/gui/golden/default_start under the
+golden rule (tests/gui/checker/image_diff.h) with a documented browser tolerance
+(BROWSER_DIFFERING_FRACTION). Last, File > Open query through the browser's file input
+(a small .npy) and File > Export tensors, downloaded as a zip whose first step holds the
+uploaded values; View > Present on screen says that the page opens no speaker notes window;
+Lesson > Open opens a shipped lesson, Lesson > Save downloads it, and Lesson > Export slides
+as pictures draws them in the page and downloads them as a zip of one PNG per slide. Last,
+the page in zh-Hant on tiny-lm-zh draws every character with a glyph.
+
+    tests/web/page_test.py BUILD_WEB_DIR [--chromium chromium] [--screenshot out.png]
+"""
+import argparse
+import json
+import struct
+import zipfile
+import base64
+import functools
+import http.server
+import os
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gui", "monkey"))
+from cdp import Chromium  # noqa: E402
+import png_diff  # noqa: E402
+from xdriver import Layout  # noqa: E402  (the window's state report, parsed)
+
+WIDTH, HEIGHT = 1280, 800
+# The page's first start computes and draws the trained model's trace: a few seconds
+# under SwiftShader on a loaded 2-core machine.
+READY_SECONDS = 60
+
+# The desktop's golden pictures of the window's default start (tests/gui/CMakeLists.txt,
+# "gui golden default_start"), drawn in the page by the same command: `attnviz snapshot`.
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gui", "golden", "default_start")
+GOLDEN_ARGS = ["snapshot", "--model", "tiny-lm", "--step", "attn_weights,next_token_probs", "--size", "640x400",
+               "--out", "/tmp/golden"]
+
+# The browser's tolerance: image_diff.h's channel tolerance (24) but 0.2 % of the pixels
+# instead of 0.1 %. SwiftShader rounds the colour lookup of small heatmap cells a little
+# differently from Mesa's llvmpipe: measured 0.015 % (attn_weights) and 0.124 %
+# (next_token_probs, whose residual cells are 4 px) of differing pixels.
+BROWSER_DIFFERING_FRACTION = 0.002
+
+REPORT = "FS.analyzePath('/tmp/attnviz_layout.txt').exists ? FS.readFile('/tmp/attnviz_layout.txt', {encoding: 'utf8'}) : ''"
+DRAWN_TEXT = "/tmp/attnviz_text.txt"  # every run of text the window drew (ATTNVIZ_TEST_TEXT, index.html)
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+SHIPPED_LESSON = "head-split.en.json"  # in the page at /assets/lessons (web/page.cmake)
+# An idle page (nothing moving, nothing computing) draws a frame when input arrives and
+# otherwise two a second, as the desktop's idle window (app/gui/window/x11_events.h): of 60
+# animation frames (a second at 60 Hz) at most this many are drawn.
+IDLE_FRAMES = 60
+IDLE_DRAWN_AT_MOST = 8
+
+
+def serve(folder):
+    """A quiet static server on a free port of 127.0.0.1; returns (server, url)."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+    handler = functools.partial(Quiet, directory=folder)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, "http://127.0.0.1:%d/" % server.server_address[1]
+
+
+def report_line(report, prefix):
+    """The words after `prefix` on the report's first line starting with it, or None."""
+    for line in report.splitlines():
+        if line.startswith(prefix + " "):
+            return line[len(prefix) + 1:].split()
+    return None
+
+
+class Page:
+    def __init__(self, browser):
+        self.browser = browser
+
+    def report(self):
+        return self.browser.evaluate(REPORT) or ""
+
+    def wait_report(self, predicate, what, timeout=20):
+        """Waits until predicate(report) holds; returns the report."""
+        holder = {}
+
+        def check():
+            holder["r"] = self.report()
+            return predicate(holder["r"])
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if check():
+                return holder["r"]
+            time.sleep(0.1)
+        raise AssertionError("waited %d s for %s; last report:\n%s" % (timeout, what, holder.get("r", "")))
+
+
+def read_page_file(browser, path):
+    """A file of the page's file system, or None while it does not exist."""
+    text = browser.evaluate(
+        "(() => { if (!FS.analyzePath(%r).exists) return null; const b = FS.readFile(%r); let s = '';"
+        " for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode.apply(null, b.subarray(i, i + 8192));"
+        " return btoa(s); })()" % (path, path))
+    return None if text is None else base64.b64decode(text)
+
+
+def check_golden(chromium, url, profile):
+    """The page's snapshots against the desktop's golden pictures (image_diff.h's rule)."""
+    browser = Chromium(chromium, WIDTH, HEIGHT, profile)
+    problems = []
+    try:
+        browser.open(url + "?args=" + "%20".join(GOLDEN_ARGS))
+        for name in sorted(os.listdir(GOLDEN)):
+            path = "/tmp/golden/" + name
+            browser.wait_for("FS.analyzePath(%r).exists" % path, READY_SECONDS, path)
+            with open(os.path.join(GOLDEN, name), "rb") as f:
+                golden = png_diff.read_png(f.read())
+            matches, differing, pixels, largest = png_diff.compare(png_diff.read_png(read_page_file(browser, path)), golden,
+                                                                   max_differing_fraction=BROWSER_DIFFERING_FRACTION)
+            print("page_test: golden %s: %d of %d pixels differ beyond the tolerance, largest difference %d"
+                  % (name, differing, pixels, largest))
+            if not matches:
+                problems.append("golden %s differs in %d of %d pixels" % (name, differing, pixels))
+    finally:
+        browser.close()
+    return problems
+
+
+def check_chinese_glyphs(chromium, url, profile):
+    """The page in zh-Hant on tiny-lm-zh (its vocabulary's characters on screen) has a glyph
+    for every character it draws: no U+FFFD in the drawn text, no status line naming
+    characters the fonts lack (web/cjk_subset.py keeps every character of the catalogues,
+    lessons and models)."""
+    browser = Chromium(chromium, WIDTH, HEIGHT, profile)
+    try:
+        browser.open(url + "?test&args=--lang%20zh-Hant%20--model%20tiny-lm-zh")
+        browser.wait_for("window.attnvizReady === true", READY_SECONDS, "the first frames in zh-Hant")
+        page = Page(browser)
+        page.wait_report(lambda r: (report_line(r, "shown") or [""])[0] == "tokens", "tiny-lm-zh's tokens on screen")
+        drawn = browser.evaluate("Module.attnvizFramesDrawn")  # the fonts are rebuilt between frames
+        browser.wait_for("Module.attnvizFramesDrawn >= %d" % (drawn + 3), 10, "three more frames")
+        missing = catalogue("status.glyphs_missing", "zh-Hant").split("{characters}")[0]
+        said = [line for line in page.report().splitlines() if line.startswith("message " + missing)]
+        boxes = [line for line in (read_page_file(browser, DRAWN_TEXT) or b"").decode("utf-8").splitlines()
+                 if "\ufffd" in line]
+        if said or boxes:
+            return ["zh-Hant on tiny-lm-zh lacks glyphs: %s %s" % (said, boxes[:3])]
+        print("page_test: zh-Hant on tiny-lm-zh: every character drawn has a glyph")
+        return []
+    finally:
+        browser.close()
+
+
+def write_npy(path, rows, cols):
+    """A float32 (rows, cols) .npy of 0.1, 0.2, ... (NumPy's format, version 1.0)."""
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, cols)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    values = struct.pack("<%df" % (rows * cols), *[0.1 * (i + 1) for i in range(rows * cols)])
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + values)
+
+
+def click_item(browser, page, name):
+    """Clicks the middle of the widget the window reports as `name` (note_item_for_tests)."""
+    # Where it stays: a popup's first frame is laid out unseen, then placed.
+    rect, deadline = None, time.time() + 20
+    while time.time() < deadline:
+        lay = Layout(page.wait_report(lambda r: name in Layout(r).items, "the item " + name))
+        if lay.items[name] == rect:
+            break
+        rect = lay.items[name]
+        time.sleep(0.3)
+    x0, y0, x1, y1 = rect
+    browser.click((x0 + x1) / 2, (y0 + y1) / 2)
+
+
+def open_file_menu(browser, page):
+    bar = Layout(page.report()).window("##MainMenuBar")
+    browser.click(bar[0] + 15, bar[1] + bar[3] / 2)
+
+
+def check_files(browser, page, work):
+    """File > Open query through the browser's file input, then File > Export tensors as a
+    download (a .zip of the trace's folder)."""
+    query = os.path.join(work, "query.npy")
+    write_npy(query, 4, 6)  # the page runs -L 4 -E 6 -H 2 (main below)
+    open_file_menu(browser, page)
+    click_item(browser, page, "menu.file.open_query")
+    # The path field has the keyboard when the dialog opens: where it is.
+    field = None
+    for _ in range(60):  # where it stays (the popup's first frame is laid out unseen)
+        focus = Layout(page.wait_report(lambda r: (Layout(r).focus or ("",) * 6)[5].startswith("Open"), "the path field")).focus
+        if focus == field:
+            break
+        field = focus
+        time.sleep(0.3)
+    click_item(browser, page, "upload")
+    browser.wait_for("document.getElementById('attnviz-upload') !== null", 10, "the file input")
+    browser.set_file_input("#attnviz-upload", [query])
+    folder = browser.evaluate("document.getElementById('attnviz-upload').dataset.folder")
+    browser.wait_for("FS.analyzePath(%r).exists" % (folder + "/query.npy"), 10, "the uploaded file")
+    # The path field, typed over, then Enter opens it.
+    browser.click((field[0] + field[2]) / 2, (field[1] + field[3]) / 2)
+    page.wait_report(lambda r: Layout(r).text_input, "the path field to take the keyboard")
+    browser.key("a", "KeyA", 65, modifiers=2)  # Ctrl+A: the whole path
+    browser.type_text(folder + "/query.npy")
+    browser.key("Enter", "Enter", 13, text="\r")
+    page.wait_report(lambda r: "upload" not in Layout(r).items, "the open dialog to close after Enter")
+    browser.send("Browser.setDownloadBehavior", session=False, behavior="allow", downloadPath=work)
+    open_file_menu(browser, page)
+    click_item(browser, page, "menu.file.export_tensors")
+    page.wait_report(lambda r: Layout(r).window("##path") is not None or "text_input 1" in r, "the export dialog")
+    browser.key("Enter", "Enter", 13, text="\r")
+    deadline = time.time() + 30
+    zip_path = os.path.join(work, "attnviz_tensors.zip")
+    while time.time() < deadline and not os.path.exists(zip_path):
+        time.sleep(0.2)
+    if not os.path.exists(zip_path):
+        raise AssertionError("no download of attnviz_tensors.zip after File > Export tensors")
+    with zipfile.ZipFile(zip_path) as z:
+        names = z.namelist()
+        if z.testzip() is not None or "attnviz_tensors/manifest.json" not in names:
+            raise AssertionError("the downloaded zip lacks its manifest: %s" % names[:5])
+        manifest = json.loads(z.read("attnviz_tensors/manifest.json"))
+        first = z.read("attnviz_tensors/" + manifest["steps"][0]["file"])
+    # The trace's first step is the query read from the uploaded file: its values end the .npy.
+    with open(query, "rb") as f:
+        uploaded = f.read()[-4 * 4 * 6:]  # the 4 x 6 float32 values
+    if not first.endswith(uploaded):
+        raise AssertionError("the trace's %s is not the uploaded query" % manifest["steps"][0]["file"])
+    print("page_test: opened query.npy through the file input; downloaded attnviz_tensors.zip (%d files)" % len(names))
+
+
+def catalogue(key, language="en"):
+    with open(os.path.join(SOURCE, "assets", "lang", language + ".json"), encoding="utf-8") as f:
+        return json.load(f)[key]
+
+
+def wait_download(work, name, timeout=60):
+    """The path of the browser's finished download `name` in `work` (Chromium writes a
+    .crdownload first and renames it when done)."""
+    path, deadline = os.path.join(work, name), time.time() + timeout
+    while time.time() < deadline and not os.path.exists(path):
+        time.sleep(0.2)
+    if not os.path.exists(path):
+        raise AssertionError("no download of %s (in the folder: %s)" % (name, sorted(os.listdir(work))))
+    return path
+
+
+def check_idle(browser):
+    """Of IDLE_FRAMES animation frames of the idle page, at most IDLE_DRAWN_AT_MOST drawn
+    (window.Module.attnvizFramesDrawn, window_events_browser.cpp). Waits for a quiet
+    stretch: the first step's animation draws every frame while it plays."""
+    browser.evaluate("window.attnvizTicks = 0; (function tick() { window.attnvizTicks++; requestAnimationFrame(tick); })(); 1")
+    deadline, counts = time.time() + 30, None
+    while time.time() < deadline:
+        ticks, drawn = browser.evaluate("[window.attnvizTicks, Module.attnvizFramesDrawn]")
+        browser.wait_for("window.attnvizTicks >= %d" % (ticks + IDLE_FRAMES), 20, "%d animation frames" % IDLE_FRAMES)
+        counts = browser.evaluate("[window.attnvizTicks - %d, Module.attnvizFramesDrawn - %d]" % (ticks, drawn))
+        if counts[1] <= IDLE_DRAWN_AT_MOST:
+            print("page_test: idle: %d of %d animation frames drawn" % (counts[1], counts[0]))
+            break
+    else:
+        raise AssertionError("the idle page drew %s of %s animation frames (at most %d)" % (counts[1], counts[0], IDLE_DRAWN_AT_MOST))
+    # glfwPostEmptyEvent (the window asking for its next frame) wakes the idle page at once,
+    # not at the next half second: three times, each within a few animation frames.
+    # Counted in the page: the animation frames from the call to the next frame drawn (at
+    # most 120 are watched).
+    wake = ("new Promise(done => { const t0 = window.attnvizTicks, d0 = Module.attnvizFramesDrawn;"
+            " Module.attnvizPostEmptyEvent();"
+            " (function watch() { const waited = window.attnvizTicks - t0;"
+            " if (Module.attnvizFramesDrawn > d0 || waited > 120) done(waited); else requestAnimationFrame(watch); })(); })")
+    for _ in range(3):
+        waited = browser.evaluate(wake)
+        if waited > 4:
+            raise AssertionError("glfwPostEmptyEvent woke the idle page only after %d animation frames" % waited)
+        ticks = browser.evaluate("window.attnvizTicks")
+        browser.wait_for("window.attnvizTicks >= %d" % (ticks + 10), 5, "10 animation frames")
+    print("page_test: glfwPostEmptyEvent wakes the idle page within a few animation frames")
+
+
+def check_notes_message(browser, page):
+    """View > Present on screen, where a second screen is picked, says in the window that a
+    page opens no speaker notes window there."""
+    click_item(browser, page, "menu.view")
+    click_item(browser, page, "menu.view.present_on")
+    words = " ".join(catalogue("web.unavailable.notes_window").split())
+
+    def shown():
+        drawn = read_page_file(browser, DRAWN_TEXT) or b""
+        runs = [line.split("\t", 4)[-1] for line in drawn.decode("utf-8").splitlines()]
+        return words in " ".join(" ".join(runs).split())
+    deadline = time.time() + 20
+    while time.time() < deadline and not shown():
+        time.sleep(0.2)
+    if not shown():
+        raise AssertionError("View > Present on screen does not say %r" % words)
+    bar = Layout(page.report()).window("##MainMenuBar")  # a click outside the menus closes them
+    browser.click(bar[0] + bar[2] - 20, bar[1] + bar[3] / 2)
+    page.wait_report(lambda r: Layout(r).window("##Menu_") is None, "the menu to close")
+    print("page_test: View > Present on screen says the page opens no speaker notes window")
+
+
+def lesson_menu(browser, page, item):
+    click_item(browser, page, "lesson.menu")
+    click_item(browser, page, item)
+
+
+def lesson_state(report):
+    words = report_line(report, "lesson")  # "lesson 1 slides 8 current 0 dirty 0 presenting 0 slide 0"
+    return None if not words else dict(open=words[0] == "1", slides=int(words[2]), current=int(words[4]),
+                                       dirty=words[6] == "1")
+
+
+def check_lesson(browser, page, work):
+    """Lesson > Open a shipped lesson; Lesson > Save downloads it; Lesson > Export slides as
+    pictures draws them in the page and downloads <name>_slides.zip, one PNG per slide."""
+    with open(os.path.join(SOURCE, "assets", "lessons", SHIPPED_LESSON), encoding="utf-8") as f:
+        shipped = json.load(f)
+    count = len(shipped["slides"])
+    lesson_menu(browser, page, "lesson.menu.open")
+    page.wait_report(lambda r: Layout(r).text_input, "the lesson's path field")
+    browser.key("a", "KeyA", 65, modifiers=2)  # Ctrl+A: the whole path
+    browser.type_text("/assets/lessons/" + SHIPPED_LESSON)
+    browser.key("Enter", "Enter", 13, text="\r")
+    page.wait_report(lambda r: (lesson_state(r) or {}).get("slides") == count and report_line(r, "shown")[0] ==
+                     shipped["slides"][0]["step"], "the shipped lesson's %d slides, its first step on screen" % count)
+    print("page_test: opened /assets/lessons/%s: %d slides, slide 1's step %s on screen"
+          % (SHIPPED_LESSON, count, shipped["slides"][0]["step"]))
+    lesson_menu(browser, page, "lesson.menu.save")
+    with open(wait_download(work, SHIPPED_LESSON), encoding="utf-8") as f:
+        saved = json.load(f)
+    if [s["title"] for s in saved["slides"]] != [s["title"] for s in shipped["slides"]]:
+        raise AssertionError("the downloaded lesson's slides are not the shipped ones: %r" % saved["slides"])
+    print("page_test: Lesson > Save downloaded %s (%d slides)" % (SHIPPED_LESSON, len(saved["slides"])))
+    lesson_menu(browser, page, "lesson.menu.export_pictures")
+    zip_name = SHIPPED_LESSON[:-len(".json")] + "_slides.zip"
+    width, height = browser.evaluate("[Module.canvas.width, Module.canvas.height]")
+    with zipfile.ZipFile(wait_download(work, zip_name, timeout=180)) as z:
+        names = sorted(n for n in z.namelist() if n.endswith(".png"))
+        if len(names) != count or not names[0].split("/")[-1].startswith("01_"):
+            raise AssertionError("%s holds %r, not %d slide pictures" % (zip_name, names, count))
+        for name in names:  # PNG files of the window's size (the size is in the IHDR chunk)
+            data = z.read(name)
+            if data[:8] != b"\x89PNG\r\n\x1a\n" or struct.unpack(">II", data[16:24]) != (width, height):
+                raise AssertionError("%s in %s is no %dx%d PNG" % (name, zip_name, width, height))
+        # The first slide drawn, not an empty frame: many colours (one pixel in 97 read).
+        _, _, rgba = png_diff.read_png(z.read(names[0]))
+        colours = len({bytes(rgba[i:i + 4]) for i in range(0, len(rgba), 4 * 97)})
+        if colours < 16:
+            raise AssertionError("%s has %d colours: not a slide" % (names[0], colours))
+    done = catalogue("lesson.pictures.downloaded").replace("{file}", zip_name)
+    page.wait_report(lambda r: "message " + done in r, "the status line: " + done)
+    print("page_test: Lesson > Export slides as pictures downloaded %s: %d PNGs of %dx%d" % (zip_name, count, width, height))
+
+
+def step_index(report):
+    words = report_line(report, "shown")
+    return words[0] if words else None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("site")
+    parser.add_argument("--chromium", default="chromium")
+    parser.add_argument("--screenshot", default="")
+    args = parser.parse_args()
+    if not os.path.isfile(os.path.join(args.site, "index.html")):
+        print("page_test: %s has no index.html (run make web)" % args.site, file=sys.stderr)
+        return 2
+    server, url = serve(args.site)
+    profile = tempfile.mkdtemp(prefix="attnviz-chromium-")
+    browser = Chromium(args.chromium, WIDTH, HEIGHT, profile)
+    failures = []
+    try:
+        browser.open(url + "?test&args=-L%204%20-E%206%20-H%202")
+        browser.wait_for("window.attnvizReady === true", READY_SECONDS, "the first frames")
+        page = Page(browser)
+        first = page.wait_report(lambda r: report_line(r, "shown") is not None, "the first trace on screen")
+        print("page_test: first frames after %.0f ms; shown %s" %
+              (browser.evaluate("window.attnvizFirstFrameMs"), report_line(first, "shown")))
+        if args.screenshot:
+            with open(args.screenshot, "wb") as f:
+                f.write(browser.screenshot())
+        check_idle(browser)
+        # Right: the next step.
+        before = step_index(first)
+        browser.key("ArrowRight", "ArrowRight", 39)
+        page.wait_report(lambda r: step_index(r) not in (None, before), "Right to step forward")
+        # P: presentation on, and off again.
+        browser.key("p", "KeyP", 80, text="p")
+        page.wait_report(lambda r: "presentation 1" in r, "P to switch to presentation")
+        browser.key("p", "KeyP", 80, text="p")
+        page.wait_report(lambda r: "presentation 0" in r, "P to leave presentation")
+        work = tempfile.mkdtemp(prefix="attnviz-files-")
+        check_files(browser, page, work)
+        check_notes_message(browser, page)
+        check_lesson(browser, page, work)
+    except (AssertionError, TimeoutError, RuntimeError) as e:
+        failures.append(str(e))
+    finally:
+        errors = [text for kind, text in browser.console if kind == "error"]
+        browser.close()
+    try:
+        failures += check_golden(args.chromium, url, tempfile.mkdtemp(prefix="attnviz-chromium-"))
+    except (TimeoutError, RuntimeError, ValueError) as e:
+        failures.append("golden pictures: %s" % e)
+    try:
+        failures += check_chinese_glyphs(args.chromium, url, tempfile.mkdtemp(prefix="attnviz-chromium-"))
+    except (AssertionError, TimeoutError, RuntimeError) as e:
+        failures.append("zh-Hant glyphs: %s" % e)
+    server.shutdown()
+    for text in errors:
+        print("page_test: console error: %s" % text, file=sys.stderr)
+    for failure in failures:
+        print("page_test: FAILED: %s" % failure, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
