@@ -14,6 +14,7 @@
 #include "app/text/languages.h"
 #include "app/text/step_text.h"
 #include "core/model/generate.h"
+#include "core/model/tokenizer.h"
 #include "tests/gui/headless_imgui.h"
 
 using namespace attn;
@@ -181,4 +182,25 @@ TEST_CASE("a generation's texts count the rows on screen: the prompt in the pref
     CHECK(words(step, StepId::AttnScores).find("1 x 6 scores") != std::string::npos);
     CHECK(words(step, StepId::PositionEmbedding).find("rows 5..5") != std::string::npos);
     CHECK(words(step, StepId::Input).find("1 token") != std::string::npos);
+}
+
+TEST_CASE("Generate opens on a count that fits after the model's own sentence, and keeps a count the user chose") {
+    AppState state;
+    REQUIRE(choose_model(state.session, "tiny-lm").empty());
+    const ModelSpec& spec = state.session.model->spec;
+    Result<TokenizedText> example = tokenize(spec, state.session.sentence_in_use);
+    REQUIRE(example.ok());
+    const int fit = spec.max_len - static_cast<int>(example->ids.size());
+    REQUIRE(fit < kDefaultNewTokens);  // the card's sentence leaves fewer than 8: the default would be refused
+    CHECK(state.session.generate_tokens == std::max(1, fit));
+    CHECK(generation_refusal(state.session).empty());
+    state.session.sentence = "the cat";  // a short sentence: the whole default fits again
+    REQUIRE(follow_model_sentence(state.session));
+    CHECK(state.session.generate_tokens == kDefaultNewTokens);
+    state.session.generate_tokens = 40;  // typed by the user (view_generate sets the flag)
+    state.session.generate_tokens_chosen = true;
+    state.session.sentence = "the dog";
+    REQUIRE(follow_model_sentence(state.session));
+    CHECK(state.session.generate_tokens == 40);  // kept, and refused with how many fit
+    CHECK_FALSE(generation_refusal(state.session).empty());
 }

@@ -28,6 +28,7 @@ Message choose_model(Session& session, const std::string& name) {
     session.sources = io::ProblemSources{};
     session.painted_mask = PaintedMask{};
     session.model_note = Message("model.note.chosen", {{"name", model->spec.name}});
+    fit_default_new_tokens(session);
     return Message();
 }
 
@@ -74,6 +75,7 @@ bool follow_model_sentence(Session& session) {
     session.unknown_note = unknown_words_note(tokens->unknown_words);
     if (session.sentence == session.sentence_in_use) return false;
     session.sentence_in_use = session.sentence;
+    fit_default_new_tokens(session);
     return true;
 }
 
@@ -141,6 +143,13 @@ std::vector<CardLine> model_card(const ModelSpec& spec, int layer) {
         lines.push_back({text::trf("model.card.output", {{"text", text::render(spec.reading_the_output)}})});
     if (!spec.note_key.empty()) lines.push_back({text::tr(spec.note_key)});
     return lines;
+}
+
+void fit_default_new_tokens(Session& session) {
+    if (!session.model || session.generate_tokens_chosen) return;
+    Result<TokenizedText> prompt = tokenize(session.model->spec, session.sentence_in_use);
+    const int fit = prompt ? session.model->spec.max_len - static_cast<int>(prompt->ids.size()) : kDefaultNewTokens;
+    session.generate_tokens = std::clamp(fit, 1, kDefaultNewTokens);
 }
 
 Message generation_refusal(const Session& session) {

@@ -27,6 +27,10 @@ bool follow_model_sentence(Session& session);
 // generate_tokens does not fit the model's max_len (the message says how many fit), or a
 // sampling setting is out of range; empty when it can (or without a model).
 Message generation_refusal(const Session& session);
+// Until the user chose a count: Generate's count becomes kDefaultNewTokens (session.h), or
+// fewer when only fewer fit after the sentence in use (at least 1; the refusal then says
+// why). Called when the model or its sentence changes.
+void fit_default_new_tokens(Session& session);
 
 // "language" / "algorithmic" in the language in use (model.kind.*).
 std::string kind_word(ModelKind kind);

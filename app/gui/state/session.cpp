@@ -129,8 +129,10 @@ void init_from_problem(Session& session, const io::Problem& problem) {
         session.generating = problem.generate > 0;  // --generate N: the window opens on that generation
         if (session.generating) {
             session.generate_tokens = problem.generate;
+            session.generate_tokens_chosen = true;
             session.sampling = problem.sampling;
         }
+        fit_default_new_tokens(session);
     }
 }
 

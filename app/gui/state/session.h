@@ -17,6 +17,9 @@
 
 namespace attn::gui {
 
+// Generate's new tokens until the user sets a count (shortened to what fits the model).
+inline constexpr int kDefaultNewTokens = 8;
+
 struct Session {
     AttentionConfig config;
     std::string sentence = "the cat sat on the mat";  // the box's text; '|' separates batch items
@@ -47,7 +50,11 @@ struct Session {
     int decode_step = 0;
     // The controls' Generate (a next-token model only, views/controls/view_generate.h): how
     // many tokens and how each is drawn, and whether the trace on screen is that generation.
-    int generate_tokens = 8;
+    int generate_tokens = kDefaultNewTokens;
+    // False until the user sets the count (or a lesson or --generate does): until then the
+    // count is the default shortened to what fits after the sentence, so a model whose
+    // example sentence nearly fills max_len does not open on a refusal.
+    bool generate_tokens_chosen = false;
     SamplingSettings sampling;
     bool generating = false;
 };

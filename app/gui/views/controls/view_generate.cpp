@@ -47,6 +47,7 @@ bool draw_generate_section(Session& session, Actions& out, bool light_theme) {
     int tokens = session.generate_tokens;
     if (ImGui::InputInt(label("gen.tokens"), &tokens)) {
         session.generate_tokens = std::clamp(tokens, 1, 1024);
+        session.generate_tokens_chosen = true;
         changed = true;
     }
     note_item_for_tests("gen.tokens");
