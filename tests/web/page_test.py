@@ -14,7 +14,7 @@ golden rule (tests/gui/checker/image_diff.h) with a documented browser tolerance
 (BROWSER_DIFFERING_FRACTION). Last, File > Open query through the browser's file input
 (a small .npy) and File > Export tensors, downloaded as a zip whose first step holds the
 uploaded values; View > Present on screen says that the page opens no speaker notes window;
-Lesson > Open opens a shipped lesson,
+Help > Keyboard's N row says what N does in a page; Lesson > Open opens a shipped lesson,
 Lesson > Save downloads it, and Lesson > Export slides as pictures draws them in the page
 and downloads them as a zip of one PNG per slide; View > Language > zh-Hans survives a
 reload (settings.ini in IndexedDB). A second page on a devicePixelRatio 2 screen draws
@@ -393,6 +393,29 @@ def check_full_screen(browser, page):
     print("page_test: F: the page went full screen (screen %dx%d, canvas %dx%d) and back" % tuple(size))
 
 
+def check_keyboard_help(browser, page):
+    """Help > Keyboard in the page: the N row says what N does in a browser (the notes stay
+    over the canvas), not the desktop's separate notes window."""
+    click_item(browser, page, "menu.help")
+    click_item(browser, page, "menu.help.keyboard")
+    words = " ".join(catalogue("shortcut.note.action.browser").split())
+    desktop = " ".join(catalogue("shortcut.note.action").split())
+
+    def drawn():
+        runs = [line.split("\t", 4)[-1] for line in (read_page_file(browser, DRAWN_TEXT) or b"").decode("utf-8").splitlines()]
+        return " ".join(" ".join(runs).split())
+    deadline = time.time() + 20
+    while time.time() < deadline and words not in drawn():
+        time.sleep(0.2)
+    if words not in drawn():
+        raise AssertionError("Help > Keyboard does not say %r" % words)
+    if desktop in drawn():
+        raise AssertionError("Help > Keyboard in the page says the desktop's %r" % desktop)
+    browser.key("Escape", "Escape", 27)
+    page.wait_report(lambda r: "###dialog.keys" not in r, "the keyboard help to close")
+    print("page_test: Help > Keyboard says what N does in the browser")
+
+
 # The page's settings folder in IndexedDB (index.html mounts IDBFS there; emscripten's
 # IDBFS keeps each file under its path in the database named after the mount point).
 CONFIG = "/home/web_user/.config"
@@ -515,6 +538,7 @@ def main():
         work = tempfile.mkdtemp(prefix="attnviz-files-")
         check_files(browser, page, work)
         check_notes_message(browser, page)
+        check_keyboard_help(browser, page)
         check_lesson(browser, page, work)
         check_settings_kept(browser, page)  # last: the page speaks zh-Hans from here on
     except (AssertionError, TimeoutError, RuntimeError) as e:
