@@ -83,6 +83,21 @@ TEST_CASE("every shortcut row has a key and an action in English") {
     }
 }
 
+TEST_CASE("in the browser the N row says the speaker notes stay over the canvas") {
+    const auto row = [](const std::string& id) {
+        return *std::find_if(kShortcuts.begin(), kShortcuts.end(), [&](const Shortcut& s) { return s.id == id; });
+    };
+    CHECK(shortcut_action_key(row("note"), false) == "shortcut.note.action");
+    CHECK(shortcut_action_key(row("note"), true) == "shortcut.note.action.browser");
+    for (const char* code : {"en", "zh-Hans", "zh-Hant"}) {
+        CAPTURE(code);
+        REQUIRE(attn::text::find_language(code) != nullptr);
+        CHECK(attn::text::find_language(code)->has_own("shortcut.note.action.browser"));
+    }
+    // A row without a browser text reads the same in both builds.
+    CHECK(shortcut_action_key(row("play"), true) == "shortcut.play.action");
+}
+
 TEST_CASE("playback keys move the lesson; window keys come back as actions") {
     attn::gui::Playback pb;
     pb.set_step_count(17);

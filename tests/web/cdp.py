@@ -10,7 +10,8 @@ import time
 
 
 class Chromium:
-    def __init__(self, chromium, width, height, profile):
+    def __init__(self, chromium, width, height, profile, scale=1):
+        """`scale`: the screen's devicePixelRatio (2: a HiDPI screen)."""
         to_child_r, self._to_child = os.pipe()
         self._from_child, from_child_w = os.pipe()
 
@@ -20,7 +21,7 @@ class Chromium:
         args = [chromium, "--headless=new", "--no-sandbox", "--use-gl=swiftshader",
                 "--enable-unsafe-swiftshader", "--remote-debugging-pipe", "--no-first-run",
                 "--user-data-dir=" + profile, "--window-size=%d,%d" % (width, height),
-                "--hide-scrollbars", "--force-device-scale-factor=1", "about:blank"]
+                "--hide-scrollbars", "--force-device-scale-factor=%g" % scale, "about:blank"]
         # 3 and 4 stay open in the child whichever runs first, give_fds or the closing of
         # the fds not passed.
         self.log = tempfile.TemporaryFile()

@@ -6,15 +6,19 @@ Serves build-web/ on 127.0.0.1 (a free port), opens it with ?test in Debian's ch
 (window.attnvizReady, frame_loop_browser.cpp) and for the first trace on screen (the
 window's state report, app/gui/kit/test_hook.h, read from the page's file system), then
 checks that an idle page draws only a few of the browser's animation frames, and what
-keys do: Right steps forward, P switches to presentation and back. Then
+keys do: Right steps forward, P switches to presentation and back, F makes the page
+full screen through the browser and back. Then
 the page draws the desktop's golden pictures of the default start (`attnviz snapshot`
 through ?args=) and they are compared with tests/gui/golden/default_start under the
 golden rule (tests/gui/checker/image_diff.h) with a documented browser tolerance
 (BROWSER_DIFFERING_FRACTION). Last, File > Open query through the browser's file input
 (a small .npy) and File > Export tensors, downloaded as a zip whose first step holds the
 uploaded values; View > Present on screen says that the page opens no speaker notes window;
-Lesson > Open opens a shipped lesson, Lesson > Save downloads it, and Lesson > Export slides
-as pictures draws them in the page and downloads them as a zip of one PNG per slide. Last,
+Help > Keyboard's N row says what N does in a page; Lesson > Open opens a shipped lesson,
+Lesson > Save downloads it, and Lesson > Export slides as pictures draws them in the page
+and downloads them as a zip of one PNG per slide; View > Language > zh-Hans survives a
+reload (settings.ini in IndexedDB). A second page on a devicePixelRatio 2 screen draws
+at twice the pixels (canvas, fonts, menu bar) and takes clicks where they land. Last,
 the page in zh-Hant on tiny-lm-zh draws every character with a glyph.
 
     tests/web/page_test.py BUILD_WEB_DIR [--chromium chromium] [--screenshot out.png]
@@ -366,6 +370,131 @@ def check_lesson(browser, page, work):
     print("page_test: Lesson > Export slides as pictures downloaded %s: %d PNGs of %dx%d" % (zip_name, count, width, height))
 
 
+def screen_state(report):
+    """The report's screen_state line as a dict: language, full_screen, screens, font_px."""
+    words = report_line(report, "screen_state") or []
+    return dict(zip(words[::2], words[1::2]))
+
+
+def check_full_screen(browser, page):
+    """F asks the browser for full screen (web/glfw_page.js: requestFullscreen on the page's
+    element; headless Chromium grants it): the page's element is full screen, the window
+    says full_screen 1 and its canvas fills the screen. F again leaves it."""
+    browser.key("f", "KeyF", 70, text="f")
+    browser.wait_for("document.fullscreenElement === document.documentElement", 20, "F to make the page full screen")
+    page.wait_report(lambda r: screen_state(r).get("full_screen") == "1", "the window to say full_screen 1")
+    size = browser.wait_for("Module.canvas.width === Math.round(screen.width * devicePixelRatio) &&"
+                            " [screen.width, screen.height, Module.canvas.width, Module.canvas.height]",
+                            20, "the canvas to fill the screen")
+    browser.key("f", "KeyF", 70, text="f")
+    browser.wait_for("document.fullscreenElement === null", 20, "F again to leave full screen")
+    page.wait_report(lambda r: screen_state(r).get("full_screen") == "0", "the window to say full_screen 0")
+    browser.wait_for("Module.canvas.width === Math.round(innerWidth * devicePixelRatio)", 20, "the canvas back to the page's size")
+    print("page_test: F: the page went full screen (screen %dx%d, canvas %dx%d) and back" % tuple(size))
+
+
+def check_keyboard_help(browser, page):
+    """Help > Keyboard in the page: the N row says what N does in a browser (the notes stay
+    over the canvas), not the desktop's separate notes window."""
+    click_item(browser, page, "menu.help")
+    click_item(browser, page, "menu.help.keyboard")
+    words = " ".join(catalogue("shortcut.note.action.browser").split())
+    desktop = " ".join(catalogue("shortcut.note.action").split())
+
+    def drawn():
+        runs = [line.split("\t", 4)[-1] for line in (read_page_file(browser, DRAWN_TEXT) or b"").decode("utf-8").splitlines()]
+        return " ".join(" ".join(runs).split())
+    deadline = time.time() + 20
+    while time.time() < deadline and words not in drawn():
+        time.sleep(0.2)
+    if words not in drawn():
+        raise AssertionError("Help > Keyboard does not say %r" % words)
+    if desktop in drawn():
+        raise AssertionError("Help > Keyboard in the page says the desktop's %r" % desktop)
+    browser.key("Escape", "Escape", 27)
+    page.wait_report(lambda r: "###dialog.keys" not in r, "the keyboard help to close")
+    print("page_test: Help > Keyboard says what N does in the browser")
+
+
+# The page's settings folder in IndexedDB (index.html mounts IDBFS there; emscripten's
+# IDBFS keeps each file under its path in the database named after the mount point).
+CONFIG = "/home/web_user/.config"
+
+
+def stored_file(browser, path):
+    """The text IndexedDB holds for the page's file `path`, or None."""
+    return browser.evaluate(
+        "new Promise(done => { const open = indexedDB.open(%r); open.onerror = () => done(null);"
+        " open.onsuccess = () => { const db = open.result;"
+        " if (!db.objectStoreNames.contains('FILE_DATA')) { db.close(); done(null); return; }"
+        " const get = db.transaction('FILE_DATA').objectStore('FILE_DATA').get(%r);"
+        " get.onerror = () => { db.close(); done(null); };"
+        " get.onsuccess = () => { db.close(); const e = get.result;"
+        " done(e && e.contents ? new TextDecoder().decode(e.contents) : null); }; }; })" % (CONFIG, path))
+
+
+def check_settings_kept(browser, page):
+    """View > Language > zh-Hans, then a reload: the page starts in zh-Hans (settings.ini
+    kept in IndexedDB, read back before the app starts). imgui.ini lives in the same
+    folder; it is written only when ImGui's own settings change, which the window's
+    layout (every window placed by the app) does not do here, so it is not checked."""
+    click_item(browser, page, "menu.view")
+    click_item(browser, page, "menu.view.language")
+    click_item(browser, page, "menu.view.language.zh-Hans")
+    page.wait_report(lambda r: screen_state(r).get("language") == "zh-Hans", "View > Language to switch to zh-Hans")
+    settings, deadline = None, time.time() + 30
+    while time.time() < deadline:
+        settings = stored_file(browser, CONFIG + "/attnviz/settings.ini")
+        if settings and "language = zh-Hans" in settings.splitlines():
+            break
+        time.sleep(0.3)
+    else:
+        raise AssertionError("IndexedDB holds no settings.ini naming zh-Hans: %r" % settings)
+    browser.evaluate("window.attnvizReady = false")  # the reloaded page sets it again
+    browser.send("Page.reload")
+    browser.wait_for("window.attnvizReady === true", READY_SECONDS, "the reloaded page's first frames")
+    report = page.wait_report(lambda r: screen_state(r).get("language") is not None, "the reloaded page's report")
+    if screen_state(report)["language"] != "zh-Hans":
+        raise AssertionError("after a reload the page speaks %s, not the zh-Hans picked before" % screen_state(report)["language"])
+    print("page_test: View > Language > zh-Hans survives a reload (settings.ini in IndexedDB)")
+
+
+def check_device_pixel_ratio(chromium, url, profile, at_one):
+    """On a screen of devicePixelRatio 2 the canvas has 2 pixels per CSS pixel each way, the
+    window spans them (ImGui's display is the canvas's pixels), its fonts are rasterised
+    at twice the size (sharp, not stretched), its menu bar is twice as tall as at ratio 1,
+    and a click lands on what is under it (emscripten scales the mouse to canvas pixels).
+    `at_one`: the main page's report at ratio 1."""
+    browser = Chromium(chromium, WIDTH, HEIGHT, profile, scale=2)
+    problems = []
+    try:
+        browser.open(url + "?test&args=-L%204%20-E%206%20-H%202")
+        browser.wait_for("window.attnvizReady === true", READY_SECONDS, "the first frames at devicePixelRatio 2")
+        page = Page(browser)
+        report = page.wait_report(lambda r: report_line(r, "shown") is not None and Layout(r).window("##MainMenuBar"),
+                                  "the first trace at devicePixelRatio 2")
+        ratio, width, height, css_w, css_h = browser.evaluate(
+            "[devicePixelRatio, Module.canvas.width, Module.canvas.height, Module.canvas.clientWidth, Module.canvas.clientHeight]")
+        if ratio != 2 or (width, height) != (2 * css_w, 2 * css_h):
+            problems.append("at devicePixelRatio %s the canvas is %dx%d for %dx%d CSS pixels" % (ratio, width, height, css_w, css_h))
+        bar, bar_one = Layout(report).window("##MainMenuBar"), Layout(at_one).window("##MainMenuBar")
+        font, font_one = int(screen_state(report).get("font_px", 0)), int(screen_state(at_one).get("font_px", 0))
+        if bar[2] != width or abs(bar[3] - 2 * bar_one[3]) > 1 or font_one <= 0 or font != 2 * font_one:
+            problems.append("at devicePixelRatio 2 the menu bar is %gx%g (at 1: %gx%g), the font %d px (at 1: %d) on a %d px canvas"
+                            % (bar[2], bar[3], bar_one[2], bar_one[3], font, font_one, width))
+        x0, y0, x1, y1 = Layout(page.wait_report(lambda r: "menu.view" in Layout(r).items, "the View menu")).items["menu.view"]
+        browser.click((x0 + x1) / 4, (y0 + y1) / 4)  # canvas pixels / 2: CSS pixels
+        page.wait_report(lambda r: Layout(r).window("##Menu_") is not None, "a click on View to open its menu")
+        if not problems:
+            print("page_test: devicePixelRatio 2: canvas %dx%d for %dx%d CSS px, menu bar %g px tall (%g at 1), font %d px (%d at 1)"
+                  % (width, height, css_w, css_h, bar[3], bar_one[3], font, font_one))
+    except (AssertionError, TimeoutError, RuntimeError) as e:
+        problems.append("devicePixelRatio 2: %s" % e)
+    finally:
+        browser.close()
+    return problems
+
+
 def step_index(report):
     words = report_line(report, "shown")
     return words[0] if words else None
@@ -383,7 +512,7 @@ def main():
     server, url = serve(args.site)
     profile = tempfile.mkdtemp(prefix="attnviz-chromium-")
     browser = Chromium(args.chromium, WIDTH, HEIGHT, profile)
-    failures = []
+    failures, at_one = [], ""
     try:
         browser.open(url + "?test&args=-L%204%20-E%206%20-H%202")
         browser.wait_for("window.attnvizReady === true", READY_SECONDS, "the first frames")
@@ -404,15 +533,21 @@ def main():
         page.wait_report(lambda r: "presentation 1" in r, "P to switch to presentation")
         browser.key("p", "KeyP", 80, text="p")
         page.wait_report(lambda r: "presentation 0" in r, "P to leave presentation")
+        check_full_screen(browser, page)
+        at_one = page.report()  # the window at devicePixelRatio 1, for check_device_pixel_ratio
         work = tempfile.mkdtemp(prefix="attnviz-files-")
         check_files(browser, page, work)
         check_notes_message(browser, page)
+        check_keyboard_help(browser, page)
         check_lesson(browser, page, work)
+        check_settings_kept(browser, page)  # last: the page speaks zh-Hans from here on
     except (AssertionError, TimeoutError, RuntimeError) as e:
         failures.append(str(e))
     finally:
         errors = [text for kind, text in browser.console if kind == "error"]
         browser.close()
+    if at_one:
+        failures += check_device_pixel_ratio(args.chromium, url, tempfile.mkdtemp(prefix="attnviz-chromium-"), at_one)
     try:
         failures += check_golden(args.chromium, url, tempfile.mkdtemp(prefix="attnviz-chromium-"))
     except (TimeoutError, RuntimeError, ValueError) as e:

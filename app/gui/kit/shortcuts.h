@@ -5,6 +5,9 @@
 #pragma once
 
 #include <array>
+#include <string>
+
+#include "app/text/languages.h"
 
 namespace attn::gui {
 
@@ -45,5 +48,13 @@ inline constexpr std::array<Shortcut, 29> kShortcuts{{
     {"timer", "T"},
     {"overview", "O"},  // View > Overview: every layer and head
 }};
+
+// The catalogue key of a row's action: "shortcut.<id>.action", or in the browser build
+// "shortcut.<id>.action.browser" where the key does something else in a page (N: a page
+// opens no window of its own, so the speaker notes stay over the canvas).
+inline std::string shortcut_action_key(const Shortcut& shortcut, bool in_browser) {
+    const std::string key = std::string("shortcut.") + shortcut.id + ".action";
+    return in_browser && text::english().has_own(key + ".browser") ? key + ".browser" : key;
+}
 
 }  // namespace attn::gui

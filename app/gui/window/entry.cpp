@@ -153,7 +153,10 @@ void report_for_tests(const AppState& state, const WindowParts& parts) {
                    std::to_string(doc.current) + " dirty " + std::to_string(doc.dirty) + " presenting " +
                    std::to_string(parts.lesson != nullptr) + " slide " + std::to_string(parts.slide_index));
     note_for_tests("screen_state language " + text::active().code() + " full_screen " + std::to_string(parts.full_screen.on) +
-                   " screens " + std::to_string(state.ui.screens.size()));
+                   " screens " + std::to_string(state.ui.screens.size()) +
+                   // The regular font's rasterised size in pixels (16 x the scale): sharp text
+                   // on a HiDPI screen is drawn from glyphs of the screen's size.
+                   " font_px " + std::to_string(ImGui::GetIO().Fonts->Fonts.empty() ? 0 : static_cast<int>(ImGui::GetIO().Fonts->Fonts[0]->FontSize)));
     if (state.compare.on) {
         // Compare mode: the switch, the contrast, B's step count and the inspector's three values.
         const CompareState& c = state.compare;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/gui/compute/in_browser.h"
 #include "app/gui/kit/cjk_wrap.h"
 #include "app/gui/kit/shortcuts.h"
 #include "app/gui/kit/test_hook.h"
@@ -98,7 +99,7 @@ void draw_open_dialog(DialogState& d, const Session& session, bool light_theme, 
                 const std::string key = std::string("shortcut.") + shortcut.id;
                 text_wrapped(tr(key + ".keys"));
                 ImGui::TableNextColumn();
-                text_wrapped(tr(key + ".action"));
+                text_wrapped(tr(shortcut_action_key(shortcut, kInBrowser)));
 
             }
             ImGui::EndTable();

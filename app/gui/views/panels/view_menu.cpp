@@ -63,11 +63,15 @@ void weights_as_menu(UiSettings& settings, bool& settings_edited) {
 // picking one switches at the end of the frame (apply_edits makes it the catalogue in
 // use; the window rebuilds its fonts, not the trace).
 void language_menu(UiSettings& settings, bool& settings_edited, Actions& out) {
-    if (!ImGui::BeginMenu(label("menu.view.language"))) return;
+    const bool open = ImGui::BeginMenu(label("menu.view.language"));
+    note_item_for_tests("menu.view.language");  // the browser's page test picks a language here
+    if (!open) return;
     for (const std::string& code : text::language_codes()) {
         const text::Catalogue* language = text::find_language(code);
         const std::string item = std::string(language->name()) + "###language." + code;
-        if (ImGui::MenuItem(item.c_str(), nullptr, text::active().code() == code)) {
+        const bool picked = ImGui::MenuItem(item.c_str(), nullptr, text::active().code() == code);
+        note_item_for_tests("menu.view.language." + code);
+        if (picked) {
             settings.language = code;
             settings_edited = true;
             out.language_changed = true;
@@ -254,6 +258,7 @@ Actions draw_menu(const Session& session, const Results& results, int step, cons
     note_item_for_tests("menu.help");  // Help > Tour's window test clicks it
     if (help_open) {
         if (ImGui::MenuItem(label("menu.help.keyboard"))) open_dialog(jobs, Kind::Keys, "", out);
+        note_item_for_tests("menu.help.keyboard");  // the browser's page test reads the N row
         // Help > Tour: a walk around the window (state/tour.h).
         if (ImGui::MenuItem(label("tour.menu"))) out.start_tour = true;
         note_item_for_tests("tour.menu");
