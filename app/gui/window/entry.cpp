@@ -262,6 +262,7 @@ bool wait_for_work(const AppState& state, WindowParts& parts, IdleWatch& idle) {
     bool draw = true;
     if (busy) poll_window_events();
     else draw = wait_window_events(0.5);
+    if (full_screen_left_outside()) parts.full_screen.on = false;  // the browser's Esc
     if (busy) {
         idle = IdleWatch{glfwGetTime(), false};
     } else if (glfwGetTime() - idle.last_busy > 1.0 && !idle.released) {

@@ -57,4 +57,20 @@ bool wait_window_events(double seconds) {
     return true;
 }
 
+bool full_screen_left_outside() {
+    // A fullscreenchange that leaves no element full screen sets the flag; read and cleared
+    // every frame, so the window's own exit (F again) is forgotten before the next F.
+    return EM_ASM_INT({
+               if (Module.attnvizLeftFullScreen === undefined) {
+                   Module.attnvizLeftFullScreen = false;
+                   document.addEventListener("fullscreenchange", () => {
+                       if (!document.fullscreenElement) Module.attnvizLeftFullScreen = true;
+                   });
+               }
+               const left = Module.attnvizLeftFullScreen;
+               Module.attnvizLeftFullScreen = false;
+               return left ? 1 : 0;
+           }) != 0;
+}
+
 }  // namespace attn::gui

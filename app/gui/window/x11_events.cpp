@@ -62,4 +62,6 @@ bool wait_window_events(double seconds) {
     return true;
 }
 
+bool full_screen_left_outside() { return false; }
+
 }  // namespace attn::gui

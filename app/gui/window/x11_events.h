@@ -21,5 +21,10 @@ void poll_window_events();
 // so an idle page draws two frames a second, as an idle desktop window does
 // (window_events_browser.cpp).
 bool wait_window_events(double seconds);
+// Whether full screen ended without the window asking since the last call: in the browser
+// the page's own Esc or menu leaves it, and the window must follow, or the next F would
+// only undo a state the page no longer has (two presses to go full screen again). Always
+// false on the desktop, where only the window leaves full screen.
+bool full_screen_left_outside();
 
 }  // namespace attn::gui
