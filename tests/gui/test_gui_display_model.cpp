@@ -103,6 +103,65 @@ TEST_CASE("the storage strip colours a transposed tensor's buffer like the origi
     CHECK(heads.strip.first_positions[2] == 4);
 }
 
+namespace {
+
+// The strip's bins worked out the other way round: every element of the tensor marks its
+// storage position with its head (-2 for a step without heads), positions no element
+// reaches stay -1, and a bin sampled at more than one value is mixed (-3), as
+// StorageStrip documents.
+std::vector<int8_t> strip_bins_by_elements(const Tensor& t, const StorageStrip& strip, int h_dim, int group_dim, int heads, int head_dim) {
+    std::vector<int> head_at(static_cast<size_t>(strip.storage_elements), -1);
+    std::vector<int64_t> idx(static_cast<size_t>(t.rank()), 0);
+    for (int64_t n = 0; n < t.numel(); ++n) {
+        int64_t r = n, pos = t.offset();
+        for (int d = t.rank() - 1; d >= 0; --d) {
+            const auto du = static_cast<size_t>(d);
+            idx[du] = r % t.shape()[du];
+            r /= t.shape()[du];
+            pos += idx[du] * t.strides()[du];
+        }
+        int h = -2;
+        if (h_dim >= 0) h = static_cast<int>(idx[static_cast<size_t>(h_dim)]);
+        else if (group_dim >= 0) h = static_cast<int>(idx[static_cast<size_t>(group_dim)] / head_dim % heads);
+        head_at[static_cast<size_t>(pos)] = h >= 0 ? std::min(h, 127) : h;
+    }
+    const auto bins = static_cast<int64_t>(strip.bins.size());
+    const int64_t per_bin = std::max<int64_t>(1, strip.storage_elements / bins);
+    const int64_t samples = std::min<int64_t>(per_bin, 16);
+    std::vector<int8_t> out;
+    for (int64_t bin = 0; bin < bins; ++bin) {
+        const int64_t begin = bin * strip.storage_elements / bins;
+        int value = head_at[static_cast<size_t>(begin)];
+        for (int64_t k = 1; k < samples; ++k)
+            if (head_at[static_cast<size_t>(begin + per_bin * k / samples)] != value) value = -3;
+        out.push_back(static_cast<int8_t>(value));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("every step's storage strip matches its elements' heads, contiguous, viewed, transposed or sliced") {
+    for (Variant v : {Variant::Split, Variant::Fused, Variant::Stacked}) {
+        for (const std::array<int, 3>& size : {std::array<int, 3>{3, 4, 2}, std::array<int, 3>{40, 32, 4}}) {
+            const Trace t = make_trace(size[0], size[1], size[2], MaskKind::Causal, v);
+            const DisplayModel m = build_display_model(t, {}, {}, 0);
+            for (size_t i = 0; i < t.steps.size(); ++i) {
+                const Tensor& tensor = t.steps[i].tensor;
+                const StepDisplay& sd = m.steps[i];
+                if (tensor.empty() || tensor.rank() == 0 || sd.strip.bins.empty()) continue;
+                CAPTURE(to_string(v));
+                CAPTURE(size[0]);
+                CAPTURE(t.steps[i].name());
+                const int h_dim = tensor.find_dim(DimRole::Head);
+                const bool grouped = h_dim < 0 && sd.arrangement == Arrangement::ColumnGroups;
+                const int group_dim = grouped ? tensor.rank() - 1 : -1;
+                CHECK(sd.strip.bins == strip_bins_by_elements(tensor, sd.strip, h_dim, group_dim, m.heads, m.head_dim));
+            }
+        }
+    }
+}
+
 TEST_CASE("probabilities use the sequential colormap and signed values a symmetric range") {
     const Trace t = make_trace(4, 4, 2);
     const DisplayModel m = build_display_model(t, {}, {}, 0);
@@ -189,6 +248,36 @@ TEST_CASE("big maps are pooled keeping the strongest value, and -inf only when a
     CHECK(m[0] == 0.5f);
     const std::vector<float> all = {ninf, ninf};
     CHECK(std::isinf(pool_max_abs(all, 1, 2, 1, 1)[0]));
+}
+
+TEST_CASE("pooling hands each row over once and pools the same as without, finite or not") {
+    // 6 x 8 from a 10-wide buffer (a strided view): whole blocks (-> 3 x 4), a -inf and a
+    // NaN in one block (the general way after the fast one), and blocks that do not divide (-> 4 x 3).
+    std::vector<float> buffer(60);
+    for (size_t i = 0; i < buffer.size(); ++i) buffer[i] = std::sin(static_cast<float>(i) * 1.7f) * static_cast<float>(i % 7);
+    std::vector<float> with_marks = buffer;
+    with_marks[23] = -INFINITY;
+    with_marks[44] = NAN;
+    for (const std::vector<float>* values : {&buffer, &with_marks}) {
+        for (const std::array<int, 2>& out : {std::array<int, 2>{3, 4}, std::array<int, 2>{4, 3}}) {
+            std::vector<const float*> rows_read;
+            const std::vector<float> pooled = pool_max_abs(values->data(), 10, 6, 8, out[0], out[1],
+                                                           [&](const float* row, int cols) {
+                                                               CHECK(cols == 8);
+                                                               rows_read.push_back(row);
+                                                           });
+            std::vector<float> copy;  // the slice, row-major, pooled the plain way
+            for (int r = 0; r < 6; ++r) copy.insert(copy.end(), values->begin() + r * 10, values->begin() + r * 10 + 8);
+            const std::vector<float> plain = pool_max_abs(copy, 6, 8, out[0], out[1]);
+            REQUIRE(pooled.size() == plain.size());
+            for (size_t i = 0; i < plain.size(); ++i) {
+                CAPTURE(i);
+                CHECK((pooled[i] == plain[i] || (std::isnan(pooled[i]) && std::isnan(plain[i]))));
+            }
+            REQUIRE(rows_read.size() == 6u);
+            for (int r = 0; r < 6; ++r) CHECK(rows_read[static_cast<size_t>(r)] == values->data() + r * 10);
+        }
+    }
 }
 
 TEST_CASE("a large trace is reduced to display resolution") {

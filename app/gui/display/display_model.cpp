@@ -253,6 +253,13 @@ struct RangeScan {
     }
     // n adjacent values with no mask behind them.
     void add_run(const float* v, int n) { scan_run(v, n, lo, hi, masked_cells); }
+    // Another part of the same step (min, max and counts do not depend on the order).
+    void merge(const RangeScan& o) {
+        lo = std::min(lo, o.lo);
+        hi = std::max(hi, o.hi);
+        masked_cells += o.masked_cells;
+        masked_zero_cells += o.masked_zero_cells;
+    }
     void store(StepDisplay& sd) const {
         const bool any = lo <= hi;
         sd.data_min = any ? lo : 0.0f;
@@ -263,21 +270,36 @@ struct RangeScan {
     }
 };
 
-// The step's value range and masked-cell counts, from every panel's cells, read in place.
+// A step's panels are shared out on the compute thread's OpenMP team when the step is big
+// enough to be worth waking it (a 256 x 256 x 8 step is); each panel keeps its own range.
+bool panels_in_parallel(const Tensor& t, size_t panels) { return panels > 1 && t.numel() >= (int64_t{1} << 18); }
+
+RangeScan merged(const std::vector<RangeScan>& parts) {
+    RangeScan all;
+    for (const RangeScan& part : parts) all.merge(part);
+    return all;
+}
+
+// One panel's value range and masked-cell counts, read in place.
+void scan_panel(const Tensor& t, const StepPlan& plan, const Panel& p, RangeScan& range) {
+    const bool contiguous_rows = p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1;
+    if (!plan.mask && contiguous_rows) {
+        const int64_t start = t.offset_of(p.origin);
+        const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
+        for (int r = 0; r < p.rows; ++r) range.add_run(t.data() + start + r * rs, p.cols);
+        return;
+    }
+    for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) { range.add(v, masked_key, plan.scores); });
+}
+
+// The step's value range and masked-cell counts, from every panel's cells.
 void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
     const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
-    RangeScan range;
-    for (const Panel& p : plan.cuts) {
-        const bool contiguous_rows = p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1;
-        if (!plan.mask && contiguous_rows) {
-            const int64_t start = t.offset_of(p.origin);
-            const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
-            for (int r = 0; r < p.rows; ++r) range.add_run(t.data() + start + r * rs, p.cols);
-            continue;
-        }
-        for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) { range.add(v, masked_key, plan.scores); });
-    }
-    range.store(sd);
+    const int n = static_cast<int>(plan.cuts.size());
+    std::vector<RangeScan> ranges(plan.cuts.size());
+#pragma omp parallel for schedule(static) if (panels_in_parallel(t, plan.cuts.size()))
+    for (int i = 0; i < n; ++i) scan_panel(t, plan, plan.cuts[static_cast<size_t>(i)], ranges[static_cast<size_t>(i)]);
+    merged(ranges).store(sd);
 }
 
 // True when the step shows exactly its first source's values for the shown batch item:
@@ -296,43 +318,51 @@ bool same_values_as_source(const Trace& trace, int index) {
     return t.dim(0) == src.dim(0) && t.strides()[0] == src.strides()[0];
 }
 
-// The pixels: each panel's values (pooled to display size), projection weights and
-// the storage strip's picture. The expensive part, done first for the step on screen.
-// With `scan`, the step's range is taken from the same reads (scan_ranges' figures).
+// One panel's pixels (its values pooled to display size), its range read on the way
+// with `scan`.
+void fill_panel(const Tensor& t, const StepPlan& plan, Panel& p, bool scan, RangeScan& range) {
+    const bool pooled = p.tex_rows != p.rows || p.tex_cols != p.cols;
+    if (pooled && !plan.mask && (p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1)) {
+        // Adjacent columns, nothing masked: pooled straight from the tensor, no copy, each
+        // row's range read as it is pooled.
+        const float* first = t.data() + t.offset_of(p.origin);
+        const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
+        const RowRead read_range = [&](const float* row, int n) { range.add_run(row, n); };
+        p.values = pool_max_abs(first, rs, p.rows, p.cols, p.tex_rows, p.tex_cols, scan ? read_range : RowRead());
+        return;
+    }
+    std::vector<float> full = read_slice(t, p.origin, p.row_dim, p.col_dim, p.rows, p.cols);
+    if (plan.mask) {
+        // The texture marks hidden keys so the shader hatches them (numbers still come
+        // from the tensor): masked scores as -inf whatever the fill, and weights that
+        // are exactly 0 because their key was masked as +inf, so the mask stays visible
+        // after the softmax.
+        const float infinity = std::numeric_limits<float>::infinity();
+        size_t n = 0;
+        for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) {
+            if (scan) range.add(v, masked_key, plan.scores);
+            if (masked_key && plan.scores) full[n] = -infinity;
+            else if (masked_key && v == 0.0f) full[n] = infinity;
+            ++n;
+        });
+    } else if (scan) {
+        range.add_run(full.data(), static_cast<int>(full.size()));  // the copy is in the cache now
+    }
+    p.values = pooled ? pool_max_abs(full, p.rows, p.cols, p.tex_rows, p.tex_cols) : std::move(full);
+}
+
+// The pixels: each panel's values, projection weights and the storage strip's picture.
+// The expensive part, done first for the step on screen. With `scan`, the step's range is
+// taken from the same reads (scan_ranges' figures).
 void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& plan, StepDisplay& sd, bool scan) {
     const Step& step = trace.steps[static_cast<size_t>(sd.step)];
     const Tensor& t = step.tensor;
     std::vector<Panel> panels = plan.cuts;
-    RangeScan range;
-    for (Panel& p : panels) {
-        const bool pooled = p.tex_rows != p.rows || p.tex_cols != p.cols;
-        if (pooled && !plan.mask && (p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1)) {
-            // Adjacent columns, nothing masked: pooled straight from the tensor, no copy.
-            const float* first = t.data() + t.offset_of(p.origin);
-            const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
-            for (int r = 0; scan && r < p.rows; ++r) range.add_run(first + r * rs, p.cols);
-            p.values = pool_max_abs(first, rs, p.rows, p.cols, p.tex_rows, p.tex_cols);
-            continue;
-        }
-        std::vector<float> full = read_slice(t, p.origin, p.row_dim, p.col_dim, p.rows, p.cols);
-        if (plan.mask) {
-            // The texture marks hidden keys so the shader hatches them (numbers still come
-            // from the tensor): masked scores as -inf whatever the fill, and weights that
-            // are exactly 0 because their key was masked as +inf, so the mask stays visible
-            // after the softmax.
-            const float infinity = std::numeric_limits<float>::infinity();
-            size_t n = 0;
-            for_each_cell(t, plan.mask, plan.fill, p, [&](float v, bool masked_key) {
-                if (scan) range.add(v, masked_key, plan.scores);
-                if (masked_key && plan.scores) full[n] = -infinity;
-                else if (masked_key && v == 0.0f) full[n] = infinity;
-                ++n;
-            });
-        } else if (scan) {
-            range.add_run(full.data(), static_cast<int>(full.size()));  // the copy is in the cache now
-        }
-        p.values = pooled ? pool_max_abs(full, p.rows, p.cols, p.tex_rows, p.tex_cols) : std::move(full);
-    }
+    const int n = static_cast<int>(panels.size());
+    std::vector<RangeScan> ranges(panels.size());
+#pragma omp parallel for schedule(static) if (panels_in_parallel(t, panels.size()))
+    for (int i = 0; i < n; ++i) fill_panel(t, plan, panels[static_cast<size_t>(i)], scan, ranges[static_cast<size_t>(i)]);
+    const RangeScan range = merged(ranges);
     sd.panels = std::move(panels);
     if (step.kind == StepKind::Projection) {
         build_weight_panels(projection_weights(trace, sd.step), sd, model.head_dim, plan.cap, sd.weight_panels,

@@ -58,29 +58,43 @@ bool all_finite(const float* values, int64_t row_stride, int rows, int cols) {
     return bad == 0;
 }
 
-// pool_max_abs for blocks of exactly fr rows by fc columns and finite values, a row of
-// blocks at a time so the loops vectorise. Taking the first of the largest magnitude in each
-// row's part of a block, then across the rows, keeps the first in reading order on ties,
-// as one pass over the block in reading order does.
-void pool_whole_blocks(const float* values, int64_t row_stride, int fr, int fc, int out_rows, int out_cols, float* out) {
-    std::vector<float> part(static_cast<size_t>(out_cols));  // one input row's part of each block
-    for (int orow = 0; orow < out_rows; ++orow) {
-        float* out_row = out + static_cast<size_t>(orow) * out_cols;
-        for (int rr = 0; rr < fr; ++rr) {
-            const float* in = values + static_cast<int64_t>(orow * fr + rr) * row_stride;
-            for (int oc = 0; oc < out_cols; ++oc) part[static_cast<size_t>(oc)] = in[oc * fc];
-            for (int k = 1; k < fc; ++k) {
-                for (int oc = 0; oc < out_cols; ++oc) {
-                    const float v = in[oc * fc + k], best = part[static_cast<size_t>(oc)];
-                    part[static_cast<size_t>(oc)] = std::fabs(v) > std::fabs(best) ? v : best;
-                }
-            }
+// One row of pool_max_abs's output for blocks of exactly fr rows by fc columns and finite
+// values, the loops over a row of blocks so they vectorise. Taking the first of the largest
+// magnitude in each row's part of a block, then across the rows, keeps the first in
+// reading order on ties, as one pass over the block in reading order does.
+// `part`: (out_cols) scratch.
+void pool_block_row(const float* values, int64_t row_stride, int fr, int fc, int out_cols, float* out_row, float* part) {
+    for (int rr = 0; rr < fr; ++rr) {
+        const float* in = values + static_cast<int64_t>(rr) * row_stride;
+        for (int oc = 0; oc < out_cols; ++oc) part[oc] = in[oc * fc];
+        for (int k = 1; k < fc; ++k) {
             for (int oc = 0; oc < out_cols; ++oc) {
-                const float v = part[static_cast<size_t>(oc)];
-                out_row[oc] = rr == 0 || std::fabs(v) > std::fabs(out_row[oc]) ? v : out_row[oc];
+                const float v = in[oc * fc + k], best = part[oc];
+                part[oc] = std::fabs(v) > std::fabs(best) ? v : best;
             }
         }
+        for (int oc = 0; oc < out_cols; ++oc) {
+            const float v = part[oc];
+            out_row[oc] = rr == 0 || std::fabs(v) > std::fabs(out_row[oc]) ? v : out_row[oc];
+        }
     }
+}
+
+// Whole blocks (rows and cols multiples of the output's): each row of blocks is handed to
+// `row_read` and pooled while it is in the cache. False, with every row read, when a block
+// holds a value that is not finite (the caller pools again the general way).
+bool pool_whole_blocks(const float* values, int64_t row_stride, int rows, int cols, int out_rows, int out_cols,
+                       const RowRead& row_read, float* out) {
+    const int fr = rows / out_rows, fc = cols / out_cols;
+    std::vector<float> part(static_cast<size_t>(out_cols));
+    bool finite = true;
+    for (int orow = 0; orow < out_rows; ++orow) {
+        const float* block = values + static_cast<int64_t>(orow) * fr * row_stride;
+        for (int rr = 0; row_read && rr < fr; ++rr) row_read(block + rr * row_stride, cols);
+        finite = finite && all_finite(block, row_stride, fr, cols);
+        if (finite) pool_block_row(block, row_stride, fr, fc, out_cols, out + static_cast<size_t>(orow) * out_cols, part.data());
+    }
+    return finite;
 }
 
 }  // namespace
@@ -92,18 +106,22 @@ std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int 
 }
 
 std::vector<float> pool_max_abs(const float* values, int64_t row_stride, int rows, int cols, int out_rows,
-                                int out_cols) {
+                                int out_cols, const RowRead& row_read) {
     if (out_rows >= rows && out_cols >= cols) {
         std::vector<float> copy(static_cast<size_t>(rows) * cols);
-        for (int r = 0; r < rows; ++r) std::copy(values + r * row_stride, values + r * row_stride + cols, &copy[static_cast<size_t>(r) * cols]);
+        for (int r = 0; r < rows; ++r) {
+            if (row_read) row_read(values + r * row_stride, cols);
+            std::copy(values + r * row_stride, values + r * row_stride + cols, &copy[static_cast<size_t>(r) * cols]);
+        }
         return copy;
     }
     const float neg_inf = -std::numeric_limits<float>::infinity();
     std::vector<float> out(static_cast<size_t>(out_rows) * out_cols, neg_inf);
-    const bool finite = all_finite(values, row_stride, rows, cols);
-    if (finite && rows % out_rows == 0 && cols % out_cols == 0) {  // the usual case: 256 -> 128
-        pool_whole_blocks(values, row_stride, rows / out_rows, cols / out_cols, out_rows, out_cols, out.data());
-        return out;
+    if (rows % out_rows == 0 && cols % out_cols == 0) {  // the usual case: 256 -> 128
+        if (pool_whole_blocks(values, row_stride, rows, cols, out_rows, out_cols, row_read, out.data())) return out;
+        std::fill(out.begin(), out.end(), neg_inf);  // a value not finite: the general way below
+    } else if (row_read) {
+        for (int r = 0; r < rows; ++r) row_read(values + r * row_stride, cols);
     }
     std::vector<int> ocol_of(static_cast<size_t>(cols));  // one division per column, not per cell
     for (int c = 0; c < cols; ++c) ocol_of[static_cast<size_t>(c)] = static_cast<int>(static_cast<int64_t>(c) * out_cols / cols);

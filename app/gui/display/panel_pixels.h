@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/tensor.h"
@@ -24,9 +25,13 @@ void scan_run(const float* v, int n, float& lo, float& hi, int64_t& neg_infs);
 // on ties); +-inf only if the whole block is.
 std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols,
                                 int out_rows, int out_cols);
+// Called with each input row (cols adjacent values) while pool_max_abs reads it.
+using RowRead = std::function<void(const float* row, int cols)>;
+
 // The same, reading row r at values + r * row_stride (the columns adjacent): straight from
-// a tensor, no copy of the slice first.
+// a tensor, no copy of the slice first. With `row_read`, each row is also handed to it
+// once, while it is in the cache (the step's range is read in the same pass).
 std::vector<float> pool_max_abs(const float* values, int64_t row_stride, int rows, int cols,
-                                int out_rows, int out_cols);
+                                int out_rows, int out_cols, const RowRead& row_read = nullptr);
 
 }  // namespace attn::gui

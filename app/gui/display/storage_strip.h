@@ -16,10 +16,12 @@ struct HeadOf {
     int h_dim = -1;        // tensor dimension holding the head
     int group_dim = -1;    // or: the column dimension grouped by d_h
     int head_dim = 1, heads = 1;
+    // The dimension the head is read from (-1: none).
+    int dim() const { return h_dim >= 0 ? h_dim : group_dim; }
+    // The head of index `i` along dim().
+    int at(int64_t i) const { return static_cast<int>(h_dim >= 0 ? i : (i / head_dim) % heads); }
     int operator()(const std::vector<int64_t>& idx) const {
-        if (h_dim >= 0) return static_cast<int>(idx[static_cast<size_t>(h_dim)]);
-        if (group_dim >= 0) return static_cast<int>((idx[static_cast<size_t>(group_dim)] / head_dim) % heads);
-        return -2;
+        return dim() >= 0 ? at(idx[static_cast<size_t>(dim())]) : -2;
     }
 };
 

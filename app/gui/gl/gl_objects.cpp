@@ -37,6 +37,14 @@ void Texture::set_linear(bool linear) {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
 }
 
+void Texture::write_rows(int first_row, int rows, int cols, const float* values) {
+    if (!id_ || rows <= 0 || cols <= 0) return;
+    glBindTexture(GL_TEXTURE_2D, id_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, first_row, cols, rows, GL_RED, GL_FLOAT, values);
+}
+
 Texture::Texture(Texture&& other) noexcept
     : id_(std::exchange(other.id_, 0u)), width_(other.width_), height_(other.height_) {}
 

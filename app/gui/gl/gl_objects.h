@@ -31,6 +31,8 @@ public:
     void bind(int unit) const;
     // Linear (smooth when magnified) or nearest (sharp texels) sampling.
     void set_linear(bool linear);
+    // An R32F texture's texels (0.., first_row..) from `rows` x `cols` row-major floats.
+    void write_rows(int first_row, int rows, int cols, const float* values);
 
 private:
     void release();

@@ -55,10 +55,9 @@ void HeatmapCache::upload(const StepDisplay& sd, HeatmapLayer layer, Uploaded& o
     const float vmin = values ? sd.vmin : sd.weight_vmin, vmax = values ? sd.vmax : sd.weight_vmax;
     const ColormapKind kind = values ? sd.colormap : ColormapKind::Diverging;
     out.slots.assign(panels.size(), Slot{});
-    const auto add_texture = [&](const float* values, int rows, int cols, int cell_px) {
-        out.textures.push_back(gl::Colorizer::upload(values, rows, cols));
-        const bool finite = std::all_of(values, values + static_cast<std::ptrdiff_t>(rows) * cols, [](float v) { return std::isfinite(v); });
-        out.colourings.push_back(gl::HeatmapColouring{colorizer_.get(), vmin, vmax, kind, masked_, hatch_, cell_px, finite});
+    const auto finite = [](const Panel& p) { return std::all_of(p.values.begin(), p.values.end(), [](float v) { return std::isfinite(v); }); };
+    const auto add_colouring = [&](int cell_px, bool all_finite) {
+        out.colourings.push_back(gl::HeatmapColouring{colorizer_.get(), vmin, vmax, kind, masked_, hatch_, cell_px, all_finite});
     };
 
     // Panels of one texel per cell go into stacks no taller than the GL limit; the others
@@ -71,7 +70,8 @@ void HeatmapCache::upload(const StepDisplay& sd, HeatmapLayer layer, Uploaded& o
         const int cell_px = bake_cell_px(p);
         if (cell_px != 1) {
             out.slots[i].texture = static_cast<int>(out.textures.size());
-            add_texture(p.values.data(), p.tex_rows, p.tex_cols, cell_px);
+            out.textures.push_back(gl::Colorizer::upload(p.values.data(), p.tex_rows, p.tex_cols));
+            add_colouring(cell_px, finite(p));
             continue;
         }
         int start = stacks.empty() ? 0 : stack_start(stack_rows + 1);
@@ -91,21 +91,22 @@ void HeatmapCache::upload(const StepDisplay& sd, HeatmapLayer layer, Uploaded& o
             rows = start + panels[i].tex_rows;
             cols = std::max(cols, panels[i].tex_cols);
         }
-        // Cells outside every panel stay 0: they are never drawn.
-        std::vector<float> stacked(static_cast<size_t>(rows) * static_cast<size_t>(cols), 0.0f);
+        // Each panel is written straight into its rows (no stacked copy first); the rows
+        // between panels are never drawn.
+        gl::Texture texture(gl::Texture::Format::R32F, cols, rows, nullptr);
+        bool all_finite = true;
         for (size_t k = 0; k < stack.size(); ++k) {
             const Panel& p = panels[stack[k]];
-            for (int r = 0; r < p.tex_rows; ++r) {
-                std::copy_n(p.values.begin() + static_cast<std::ptrdiff_t>(r) * p.tex_cols, p.tex_cols,
-                            stacked.begin() + static_cast<std::ptrdiff_t>(starts[k] + r) * cols);
-            }
+            texture.write_rows(starts[k], p.tex_rows, p.tex_cols, p.values.data());
+            all_finite = all_finite && finite(p);
             Slot& slot = out.slots[stack[k]];
             slot.texture = static_cast<int>(out.textures.size());
             slot.u1 = static_cast<float>(p.tex_cols) / static_cast<float>(cols);
             slot.v0 = static_cast<float>(starts[k]) / static_cast<float>(rows);
             slot.v1 = static_cast<float>(starts[k] + p.tex_rows) / static_cast<float>(rows);
         }
-        add_texture(stacked.data(), rows, cols, 1);
+        out.textures.push_back(std::move(texture));
+        add_colouring(1, all_finite);
     }
 }
 
