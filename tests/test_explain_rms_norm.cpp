@@ -81,3 +81,35 @@ TEST_CASE("tiny-llama's norm step is titled, written and explained as RMSNorm in
         CHECK(text::step_title(*norm, trace.value(), cat) == words.title);
     }
 }
+
+TEST_CASE("a trained model's input and next-token texts name its own norm; plain attention's name either") {
+    for (const char* name : {"tiny-llama", "tiny-lm"}) {
+        CAPTURE(name);
+        Result<std::shared_ptr<const Model>> model = io::load_model(name);
+        REQUIRE_MESSAGE(model.ok(), model.error());
+        Result<TokenizedText> tokens = tokenize(model.value()->spec, model.value()->spec.example);
+        REQUIRE(tokens.ok());
+        Result<Trace> trace = trace_model_layer(*model.value(), tokens.value(), 0);
+        REQUIRE_MESSAGE(trace.ok(), trace.error());
+        const bool rms = trace->model.norm == NormKind::RmsNorm;
+        CHECK(rms == (std::string(name) == "tiny-llama"));
+        for (const std::string& code : text::language_codes()) {
+            CAPTURE(code);
+            const text::Catalogue& cat = *text::find_language(code);
+            const std::string own = cat.text(rms ? "model.norm.rms_norm" : "model.norm.layer_norm");
+            const std::string other = cat.text(rms ? "model.norm.layer_norm" : "model.norm.rms_norm");
+            for (StepId id : {StepId::Input, StepId::NextTokenProbs}) {
+                const Step* step = trace->find(id);
+                REQUIRE(step != nullptr);
+                const std::string words = text::describe_step(*step, trace.value(), cat).explanation;
+                CAPTURE(words);
+                CHECK(words.find(own) != std::string::npos);
+                CHECK(words.find(other) == std::string::npos);  // no hedge naming both
+            }
+        }
+    }
+    // Without a trace (or with plain attention) the text cannot know: it names both.
+    const text::Catalogue& en = *text::find_language("en");
+    const std::string plain = text::describe_step(StepId::Input, AttentionConfig{}, en).explanation;
+    CHECK(plain.find(en.text("model.norm.per_card")) != std::string::npos);
+}

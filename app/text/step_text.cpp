@@ -120,19 +120,23 @@ struct TextRows {
 
 TextRows whole_pass_rows(const AttentionConfig& c) { return {c.L(), c.S(), 0}; }
 
-std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit, const TextRows& rows) {
+// `norm`: the trained model's norm by name ("RMSNorm"), or the catalogue's words for either
+// when no trace says which (model.norm.per_card).
+std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit, const TextRows& rows,
+                        const std::string& norm) {
     const std::string key = key_of(id, "explanation");
     switch (id) {
         case StepId::Tokens: return cat.format(plain_key(id, c, "explanation", unit), {{"tokens", rows.queries}});
         case StepId::TokenEmbedding: return cat.format(key, {{"embed", c.E()}});
         case StepId::PositionEmbedding:
             return cat.format(key, {{"first_position", rows.first}, {"last_position", rows.first + rows.queries - 1}});
-        case StepId::NextTokenProbs: return cat.text(plain_key(id, c, "explanation", unit));
-        case StepId::EmbeddingSum: case StepId::LayerInput: case StepId::Residual:
-        case StepId::PredictedTokens: return cat.text(key);
+        case StepId::NextTokenProbs: return cat.format(plain_key(id, c, "explanation", unit), {{"norm", norm}});
+        case StepId::PredictedTokens: return cat.format(key, {{"norm", norm}});
+        case StepId::EmbeddingSum: case StepId::LayerInput: case StepId::Residual: return cat.text(key);
         case StepId::Norm: return cat.format(key, {{"embed", c.E()}});
         case StepId::Input:  // the input's own width: d_in, which differs from E in the from-scratch articles
-            return cat.format(c.d_in() == c.E() ? key : "step.input.explanation_d_in", {{"tokens", rows.queries}, {"embed", c.E()}, {"d_in", c.d_in()}});
+            return cat.format(c.d_in() == c.E() ? key : "step.input.explanation_d_in",
+                              {{"tokens", rows.queries}, {"embed", c.E()}, {"d_in", c.d_in()}, {"norm", norm}});
         case StepId::KeyInput: return cat.format(key, {{"keys", c.S()}, {"kdim", c.key_dim()}});
         case StepId::ValueInput: return cat.format(key, {{"keys", c.S()}, {"vdim", c.value_dim()}});
         case StepId::Qkv: return cat.format(key, {{"rows", 3 * c.E()}, {"embed", c.E()}});
@@ -208,18 +212,19 @@ std::string plain_key(StepId id, const AttentionConfig& c, const char* part, Tok
     return key_of(id, part);
 }
 
-StepText step_words(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit, const TextRows& rows) {
+StepText step_words(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit, const TextRows& rows,
+                    const std::string& norm) {
     if (is_stacked_heads(id, c)) return stacked_heads_text(id, c, cat);
     // The mask's formula quotes the fill in use (scores[mask] = -1e20).
     const std::string formula = id == StepId::AttnMasked ? cat.format(plain_key(id, c, "formula"), {{"fill", fill_text(c, cat)}})
                                                          : cat.text(plain_key(id, c, "formula", unit));
-    return {cat.text(plain_key(id, c, "title", unit)), formula, explanation(id, c, cat, unit, rows)};
+    return {cat.text(plain_key(id, c, "title", unit)), formula, explanation(id, c, cat, unit, rows, norm)};
 }
 
 }  // namespace
 
 StepText describe_step(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
-    return step_words(id, c, cat, unit, whole_pass_rows(c));
+    return step_words(id, c, cat, unit, whole_pass_rows(c), cat.text("model.norm.per_card"));
 }
 
 std::string step_title(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
@@ -249,7 +254,11 @@ StepText describe_step(const Step& step, const Trace& trace, const Catalogue& ca
     // A block against the cache counts its own rows and the keys they read, never the whole L.
     const TextRows rows = trace.block.count > 0 ? TextRows{trace.block.count, trace.block.first + trace.block.count, trace.block.first}
                                                 : whole_pass_rows(trace.config);
-    StepText words = step_words(step.id, trace.config, cat, trace.model.token_unit, rows);
+    // A trained model's texts name its norm; plain attention's speak of either.
+    const char* norm = !trace.model.present()                     ? "model.norm.per_card"
+                       : trace.model.norm == NormKind::RmsNorm ? "model.norm.rms_norm"
+                                                                 : "model.norm.layer_norm";
+    StepText words = step_words(step.id, trace.config, cat, trace.model.token_unit, rows, cat.text(norm));
     if ((step.id == StepId::RopeCos || step.id == StepId::RopeSin) && trace.block.count > 0)
         words.explanation = block_rope_text(step.id, trace, cat);
     return words;
