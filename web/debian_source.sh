@@ -30,6 +30,7 @@ tarball=$(ls "$out/src/${source}_${upstream}".orig.tar.* | head -n1)
 tmp="$out/$name.tmp"
 rm -rf "$tmp" && mkdir -p "$tmp"
 tar -xf "$tarball" -C "$tmp" --strip-components=1
+# Debian's patches, if the package has any (a package without them has no debian/patches).
 tar -xf "$(ls "$out/src/${source}_${version}".debian.tar.* | head -n1)" -C "$tmp" debian/patches 2>/dev/null || true
 if [ -f "$tmp/debian/patches/series" ]; then
     sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$tmp/debian/patches/series" | while read -r patch level; do
