@@ -136,24 +136,31 @@ package: deps
 	./packaging/check_deb.sh $(PACKAGE_DIR)/attnviz_*.deb $$(sed -n 's/^ATTNVIZ_APP_ID:INTERNAL=//p' $(PACKAGE_DIR)/CMakeCache.txt)
 
 # The browser build, with Debian's emscripten (emcc 3.1.6) only. build-web/ is the page
-# (index.html, attnviz.js/.wasm/.data); build-web-obj/ holds CMake's files, Dear ImGui's
-# sources (web/imgui_source.sh: Debian's source package of libimgui-dev's version) and the
-# CJK font subset. README "In the browser" says what differs from the desktop.
+# (index.html, attnviz.js/.wasm/.data); build-web-obj/ holds CMake's files, the sources of
+# Dear ImGui, giflib and libimagequant (web/debian_source.sh: Debian's source packages of
+# the versions libimgui-dev, libgif-dev and libimagequant-dev install; the version check
+# greps each library's header) and the CJK font subset. README "In the browser" says what
+# differs from the desktop.
 WEB_DIR  ?= build-web
 WEB_OBJ  ?= build-web-obj
 WEB_PORT ?= 8031
 WEB_PKGS := emscripten cmake make libeigen3-dev nlohmann-json3-dev libcli11-dev libstb-dev doctest-dev \
-            fonts-dejavu-core fonts-noto-cjk python3-fonttools
+            fonts-dejavu-core fonts-noto-cjk python3-fonttools patch
 WEB_TEST_PKGS := chromium python3-websocket
 # emcc's JavaScript optimizer needs acorn, which Debian ships in /usr/share/nodejs.
 WEB_ENV  := NODE_PATH=/usr/share/nodejs
 WEB_CJK  := $(WEB_OBJ)/NotoSansCJK-subset.ttc
 web:
 	@./third_party/install-deps.sh $(WEB_PKGS)
-	./web/imgui_source.sh $(WEB_OBJ)
+	./web/debian_source.sh $(WEB_OBJ) imgui imgui=1.86+ds-1 imgui.h '#define IMGUI_VERSION *"1\.86"'
+	./web/debian_source.sh $(WEB_OBJ) giflib giflib=5.2.1-2.5+deb12u1 gif_lib.h \
+	      '#define GIFLIB_MAJOR 5$$' '#define GIFLIB_MINOR 2$$' '#define GIFLIB_RELEASE 1$$'
+	./web/debian_source.sh $(WEB_OBJ) libimagequant libimagequant=2.17.0-1 libimagequant.h \
+	      '#define LIQ_VERSION_STRING "2\.17\.0"'
 	$(MAKE) --no-print-directory $(WEB_CJK)
 	$(WEB_ENV) emcmake cmake -S . -B $(WEB_OBJ)/cmake -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_FAST_MATH_FLAGS=OFF \
-	      -DATTNVIZ_IMGUI_SOURCE=$(CURDIR)/$(WEB_OBJ)/imgui -DATTNVIZ_WEB_SITE=$(CURDIR)/$(WEB_DIR) \
+	      -DATTNVIZ_IMGUI_SOURCE=$(CURDIR)/$(WEB_OBJ)/imgui -DATTNVIZ_GIFLIB_SOURCE=$(CURDIR)/$(WEB_OBJ)/giflib \
+	      -DATTNVIZ_IMAGEQUANT_SOURCE=$(CURDIR)/$(WEB_OBJ)/libimagequant -DATTNVIZ_WEB_SITE=$(CURDIR)/$(WEB_DIR) \
 	      -DATTNVIZ_WEB_CJK=$(CURDIR)/$(WEB_CJK) $(CMAKE_FLAGS)
 	$(WEB_ENV) cmake --build $(WEB_OBJ)/cmake -j $(JOBS) --target attnviz_page
 

@@ -5,15 +5,25 @@
 #     headers in front of emscripten's libc);
 #   - GLFW and OpenGL ES 3 (WebGL2) from emscripten's own ports (-sUSE_GLFW=3);
 #   - Dear ImGui compiled from Debian's source package of the same version (1.86),
-#     unpacked by web/imgui_source.sh into ATTNVIZ_IMGUI_SOURCE;
+#     unpacked by web/debian_source.sh into ATTNVIZ_IMGUI_SOURCE;
+#   - giflib (5.2.1) and libimagequant (2.17.0), the GIF writer's (app/media/gif_writer.cpp,
+#     palette.cpp), compiled the same way from Debian's source packages of the versions the
+#     desktop links (ATTNVIZ_GIFLIB_SOURCE, ATTNVIZ_IMAGEQUANT_SOURCE);
 #   - libepoxy's header replaced by web/include/epoxy/gl.h (GLES3; WebGL needs no loader),
 #     GLFW's extended by web/include/GLFW/glfw3.h (the 3.3 functions AttnViz uses).
-# giflib, libimagequant, cairo/pango and ffmpeg have no browser build here: app/media
-# compiles its browser side instead (app/media/CMakeLists.txt).
-set(ATTNVIZ_IMGUI_SOURCE "" CACHE PATH "Dear ImGui 1.86 sources (web/imgui_source.sh)")
-if(NOT EXISTS "${ATTNVIZ_IMGUI_SOURCE}/imgui.cpp")
-    message(FATAL_ERROR "ATTNVIZ_IMGUI_SOURCE must name the unpacked ImGui 1.86 sources (make web does this)")
-endif()
+# cairo/pango and ffmpeg have no browser build here: app/media compiles its browser side
+# instead (app/media/CMakeLists.txt).
+set(ATTNVIZ_IMGUI_SOURCE "" CACHE PATH "Dear ImGui 1.86 sources (web/debian_source.sh)")
+set(ATTNVIZ_GIFLIB_SOURCE "" CACHE PATH "giflib 5.2.1 sources (web/debian_source.sh)")
+set(ATTNVIZ_IMAGEQUANT_SOURCE "" CACHE PATH "libimagequant 2.17.0 sources (web/debian_source.sh)")
+function(attnviz_web_unpacked variable file)
+    if(NOT EXISTS "${${variable}}/${file}")
+        message(FATAL_ERROR "${variable} must name the unpacked sources with ${file} (make web does this)")
+    endif()
+endfunction()
+attnviz_web_unpacked(ATTNVIZ_IMGUI_SOURCE imgui.cpp)
+attnviz_web_unpacked(ATTNVIZ_GIFLIB_SOURCE egif_lib.c)
+attnviz_web_unpacked(ATTNVIZ_IMAGEQUANT_SOURCE libimagequant.c)
 
 set(ATTNVIZ_WEB_SYSINC ${CMAKE_BINARY_DIR}/debian-headers)
 file(MAKE_DIRECTORY ${ATTNVIZ_WEB_SYSINC})
@@ -37,6 +47,7 @@ add_library(attnviz_stb STATIC ${PROJECT_SOURCE_DIR}/web/stb_image_write.c)
 target_include_directories(attnviz_stb SYSTEM PUBLIC ${ATTNVIZ_WEB_SYSINC}/stb)
 add_library(stb::stb ALIAS attnviz_stb)
 attnviz_web_headers(doctest::doctest)
+
 
 if(ATTNVIZ_BUILD_GUI)
     # emscripten's GLFW, with the four GLFW 3.3 functions it lacks (web/glfw33.cpp).
@@ -72,3 +83,31 @@ endif()
 # emscripten's default would abort on the first throw).
 add_compile_options(-msimd128 -fwasm-exceptions)
 add_link_options(-fwasm-exceptions)
+
+# giflib's encoder: egif_lib.c (EGif*), gifalloc.c (colour maps), gif_hash.c (egif_lib's
+# LZW code table), gif_err.c (GifErrorString), openbsd-reallocarray.c (gifalloc's
+# reallocarray). Left out: dgif_lib.c (the decoder: the page writes GIFs, the tests read
+# them in Python), gif_font.c (text drawn into images), quantize.c (giflib's own
+# quantizer: libimagequant picks the palettes) and the command-line tools.
+add_library(attnviz_giflib STATIC)
+target_sources(attnviz_giflib PRIVATE
+    ${ATTNVIZ_GIFLIB_SOURCE}/egif_lib.c ${ATTNVIZ_GIFLIB_SOURCE}/gifalloc.c ${ATTNVIZ_GIFLIB_SOURCE}/gif_hash.c
+    ${ATTNVIZ_GIFLIB_SOURCE}/gif_err.c ${ATTNVIZ_GIFLIB_SOURCE}/openbsd-reallocarray.c)
+target_include_directories(attnviz_giflib SYSTEM PUBLIC ${ATTNVIZ_GIFLIB_SOURCE})
+add_library(GIF::GIF ALIAS attnviz_giflib)
+# libimagequant's library: every C file its Makefile puts in libimagequant.a (pam, mediancut,
+# blur, mempool, kmeans, nearest, libimagequant). Left out: example.c (a program) and
+# org/pngquant/PngQuant.c (Java's binding). No OpenMP (the page has one thread) and no
+# SSE (WebAssembly: its plain C paths, which -msimd128 above vectorises where it can).
+add_library(attnviz_imagequant STATIC)
+foreach(part IN ITEMS pam mediancut blur mempool kmeans nearest libimagequant)
+    target_sources(attnviz_imagequant PRIVATE ${ATTNVIZ_IMAGEQUANT_SOURCE}/${part}.c)
+endforeach()
+target_include_directories(attnviz_imagequant SYSTEM PUBLIC ${ATTNVIZ_IMAGEQUANT_SOURCE})
+add_library(PkgConfig::IMAGEQUANT ALIAS attnviz_imagequant)
+# Both at the Release build's -O3 -DNDEBUG, as their own Makefiles do (libimagequant's
+# asserts off, as in Debian's library), with -msimd128 like our code (add_compile_options
+# above), and with their warnings silenced: they are Debian's code, not ours (our -Werror
+# is attnviz_warnings', for our targets only), so a warning there is only noise.
+target_compile_options(attnviz_giflib PRIVATE -w)
+target_compile_options(attnviz_imagequant PRIVATE -w)

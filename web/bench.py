@@ -8,6 +8,8 @@ run beside the native build, printed, never asserted (speed targets are benchmar
   forward      `attnviz bench -L 256 -E 512 -H 8` in the page and natively (target: 4x)
   slider       `attnviz bench --render -L 64 -E 256 -H 8`: a slider change until the new
                trace is on screen (target: 50 ms), in the page and natively
+  GIF export   `attnviz snapshot --animate gif` of tiny-lm's attn_weights at 1280x800 (the
+               window's export, drawn off-screen frame by frame), in the page and natively
 
     web/bench.py [--site build-web] [--native build/attnviz] [--runs 3]
 """
@@ -17,6 +19,7 @@ import gzip
 import http.server
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -30,6 +33,9 @@ from page_test import serve  # noqa: E402
 
 FORWARD = ["bench", "-L", "256", "-E", "512", "-H", "8", "--json"]
 SLIDER = ["bench", "--render", "-L", "64", "-E", "256", "-H", "8", "--json"]
+GIF = ["snapshot", "--model", "tiny-lm", "--step", "attn_weights", "--animate", "gif", "--size", "1280x800", "--out"]
+# What `attnviz snapshot --animate` prints: "wrote F: 33 frames (33 drawn), 3.40 s, 1280x800 pixels, in 3.32 s".
+GIF_WROTE = re.compile(r"^wrote .*: ([0-9]+) frames .* in ([0-9.]+) s$", re.M)
 
 
 def download_sizes(site):
@@ -69,6 +75,25 @@ def bench_in_page(url, profile_root, args):
     return in_page(url, profile_root, "?args=" + "%20".join(args), printed)
 
 
+def gif_in_page(url, profile_root):
+    """(frames, seconds) of the GIF export in the page."""
+    def printed(browser):
+        browser.evaluate("1")  # lets the console messages arrive
+        found = [GIF_WROTE.search(text) for _, text in browser.console]
+        return next(((int(m[1]), float(m[2])) for m in found if m), None)
+    return in_page(url, profile_root, "?args=" + "%20".join(GIF + ["/tmp/bench.gif"]), printed)
+
+
+def gif_native(native):
+    if not native or not os.path.exists(native):
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        out = subprocess.run(["xvfb-run", "-a", native] + GIF + [os.path.join(folder, "bench.gif")],
+                             capture_output=True, text=True, timeout=600)
+    m = GIF_WROTE.search(out.stdout)
+    return (int(m[1]), float(m[2])) if m else None
+
+
 def bench_native(native, args):
     if not native or not os.path.exists(native):
         return None
@@ -105,6 +130,12 @@ def main():
         if native:
             line += ", native %.1f ms" % native.get(key, float("nan"))
         print(line + " (target 50 ms)")
+        frames, page = gif_in_page(url, profiles)
+        line = "GIF export of tiny-lm's attn_weights at 1280x800 (%d frames): page %.2f s" % (frames, page)
+        native = gif_native(args.native)
+        if native:
+            line += ", native %.2f s, %.1fx" % (native[1], page / native[1])
+        print(line)
     finally:
         server.shutdown()
     return 0

@@ -44,4 +44,8 @@ constexpr int default_fps(AnimationFormat format) { return format == AnimationFo
 // "ffmpeg" as found on PATH ("" when it is not installed).
 std::string find_ffmpeg();
 
+// Why there is no MP4 export when find_ffmpeg() is "": ffmpeg is not installed, or (in the
+// browser, browser_media.cpp) a page starts no programs.
+Message mp4_unavailable();
+
 }  // namespace attn::media

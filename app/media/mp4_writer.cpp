@@ -164,10 +164,12 @@ std::string find_ffmpeg() {
     return "";
 }
 
+Message mp4_unavailable() { return Message("error.animation.no_ffmpeg"); }
+
 Result<std::unique_ptr<AnimationWriter>> open_mp4(const std::string& path, int width, int height, int fps) {
     using R = Result<std::unique_ptr<AnimationWriter>>;
     const std::string ffmpeg = find_ffmpeg();
-    if (ffmpeg.empty()) return R::failure(Message("error.animation.no_ffmpeg"));
+    if (ffmpeg.empty()) return R::failure(mp4_unavailable());
     if (Status s = io::check_writable_target(path); !s) return R::failure(s.message());
     auto writer = std::make_unique<Mp4Writer>(path, io::temporary_name_for(path), width, height, fps);
     if (Status s = writer->start(ffmpeg); !s) return R::failure(s.message());

@@ -13,8 +13,9 @@ through ?args=) and they are compared with tests/gui/golden/default_start under 
 golden rule (tests/gui/checker/image_diff.h) with a documented browser tolerance
 (BROWSER_DIFFERING_FRACTION). Last, File > Open query through the browser's file input
 (a small .npy) and File > Export tensors, downloaded as a zip whose first step holds the
-uploaded values; View > Present on screen says that the page opens no speaker notes window;
-Help > Keyboard's N row says what N does in a page; Lesson > Open opens a shipped lesson,
+uploaded values; File > Export animation downloads a looping, animated GIF of the
+canvas' size (gif_check.py reads it); View > Present on screen says that the page opens
+no speaker notes window; Help > Keyboard's N row says what N does in a page; Lesson > Open opens a shipped lesson,
 Lesson > Save downloads it, and Lesson > Export slides as pictures draws them in the page
 and downloads them as a zip of one PNG per slide; View > Language > zh-Hans survives a
 reload (settings.ini in IndexedDB). A second page on a devicePixelRatio 2 screen draws
@@ -25,6 +26,7 @@ the page in zh-Hant on tiny-lm-zh draws every character with a glyph.
 """
 import argparse
 import json
+import re
 import struct
 import zipfile
 import base64
@@ -39,6 +41,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gui", "monkey"))
 from cdp import Chromium  # noqa: E402
+import gif_check  # noqa: E402
 import png_diff  # noqa: E402
 from xdriver import Layout  # noqa: E402  (the window's state report, parsed)
 
@@ -370,6 +373,64 @@ def check_lesson(browser, page, work):
     print("page_test: Lesson > Export slides as pictures downloaded %s: %d PNGs of %dx%d" % (zip_name, count, width, height))
 
 
+def status_lines(report):
+    """The report's "message ..." lines: what the status line says."""
+    return set(re.findall("^message .*$", report, re.M))
+
+
+def check_gif_export(browser, page, work):
+    """File > Export animation with the dialog's defaults (this step, GIF, 1x, the canvas
+    alone): the page writes the GIF (giflib and libimagequant compiled to WebAssembly) and
+    downloads it, as a picture. It must be an animated GIF89a of the canvas' export size
+    that loops, of as many images as the status line says, the first a whole drawn frame."""
+    before = set(os.listdir(work))
+    open_file_menu(browser, page)
+    click_item(browser, page, "menu.file.export_animation")
+    page.wait_report(lambda r: "text_input 1" in r, "the export animation dialog's path field")
+    # How long the page is held between two of its animation frames while the export runs
+    # (printed, not checked: speed is a benchmark figure, README "In the browser").
+    browser.evaluate("window.attnvizGaps = []; (() => { let last = performance.now(); const tick = t => {"
+                     " window.attnvizGaps.push(t - last); last = t; if (!window.attnvizGapsStop) requestAnimationFrame(tick);"
+                     " }; requestAnimationFrame(tick); })()")
+    said_before = status_lines(page.report())
+    started = time.time()
+    browser.key("Enter", "Enter", 13, text="\r")
+    # The export's end is a new status line: the file written, or why not.
+    report = page.wait_report(lambda r: status_lines(r) - said_before,
+                              "the status line after the export", 300)
+    seconds = time.time() - started
+    written = catalogue("export.wrote_animation")  # "wrote {path} ({frames} frames, {seconds} s)"
+    pattern = re.escape(written).replace(r"\{path\}", "(/.*)").replace(r"\{frames\}", "([0-9]+)").replace(r"\{seconds\}", "[0-9.]+")
+    if not re.search("^message " + pattern + "$", report, re.M):
+        raise AssertionError("the status line after File > Export animation says %s, not '%s'"
+                             % (sorted(status_lines(report) - said_before), written))
+    gaps = sorted(browser.evaluate("window.attnvizGapsStop = true; window.attnvizGaps") or [0])
+    path, frames = re.search("^message " + pattern + "$", report, re.M).groups()
+    name = os.path.basename(path)
+    if not name.endswith(".gif") or name in before:
+        raise AssertionError("the animation was written to %s, not a new .gif" % path)
+    with open(wait_download(work, name), "rb") as f:
+        data = f.read()
+    gif = gif_check.read_gif(data)
+    # The dialog's default area is the canvas alone: its window's size, with the step's title
+    # strip below (kCanvasTitleEm 1.7 of the 26 px large font: export_image_size, export_runner.cpp).
+    _, _, width, height = Layout(report).window("Canvas")
+    height += int(26 * 1.7)
+    if gif.version != "GIF89a" or not gif.loops or (gif.width, gif.height) != (width, height):
+        raise AssertionError("%s is a %s of %dx%d (loops: %s), not a looping GIF89a of the canvas' export size %dx%d"
+                             % (name, gif.version, gif.width, gif.height, gif.loops, width, height))
+    if len(gif.images) < 2 or len(gif.images) != int(frames):
+        raise AssertionError("%s holds %d images; the status line says %s frames" % (name, len(gif.images), frames))
+    first = gif.images[0]
+    colours = gif_check.colours_of(first)
+    if (first.width, first.height) != (width, height) or len(colours) < 16:
+        raise AssertionError("%s's first image is %dx%d of %d colours: not the drawn canvas"
+                             % (name, first.width, first.height, len(colours)))
+    print("page_test: File > Export animation downloaded %s: %d images of %dx%d (the first of %d colours), %.0f KB, "
+          "in %.1f s; the page's frames meanwhile: median %.0f ms, longest %.0f ms"
+          % (name, len(gif.images), width, height, len(colours), len(data) / 1024, seconds, gaps[len(gaps) // 2], gaps[-1]))
+
+
 def screen_state(report):
     """The report's screen_state line as a dict: language, full_screen, screens, font_px."""
     words = report_line(report, "screen_state") or []
@@ -549,6 +610,7 @@ def main():
         at_one = page.report()  # the window at devicePixelRatio 1, for check_device_pixel_ratio
         work = tempfile.mkdtemp(prefix="attnviz-files-")
         check_files(browser, page, work)
+        check_gif_export(browser, page, work)
         check_notes_message(browser, page)
         check_keyboard_help(browser, page)
         check_lesson(browser, page, work)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "core/message.h"
 
@@ -12,5 +13,11 @@ namespace attn::gui {
 
 // Empty when done (or nothing to do); else why the download could not be made.
 Message offer_download(const std::string& path);
+
+// An export's status line: `done` once `path` is handed to the user, else why it could not be.
+inline Message after_download(const std::string& path, Message done) {
+    Message not_downloaded = offer_download(path);
+    return not_downloaded.empty() ? std::move(done) : std::move(not_downloaded);
+}
 
 }  // namespace attn::gui

@@ -36,8 +36,7 @@ void ExportRunner::start(AppState& state, const ExportRequest& request, int win_
         if (s.ok()) {
             state.jobs.dialog.close = true;
             state.jobs.dialog.last_folder = std::filesystem::path(request.path).parent_path().string();
-            Message not_downloaded = offer_download(request.path);  // the browser's download (download.h)
-            set_status(state.ui, not_downloaded.empty() ? std::move(done) : std::move(not_downloaded), now);
+            set_status(state.ui, after_download(request.path, std::move(done)), now);  // the browser's download (download.h)
         } else {
             state.jobs.dialog.error = s.message();
         }
@@ -121,11 +120,8 @@ void ExportRunner::continue_all(AppState& state, double now) {
     }
     if (!pool_->idle()) return;  // still encoding: look again next frame
     const Status s = pool_->finish();
-    Message not_downloaded = s.ok() ? offer_download(p.folder) : Message();  // the browser's download (download.h)
-    set_status(state.ui,
-               !s.ok() ? s.message() : !not_downloaded.empty() ? not_downloaded
-                                                              : Message("export.wrote_all", {{"count", p.total}, {"folder", p.folder}}),
-               now);
+    Message done("export.wrote_all", {{"count", p.total}, {"folder", p.folder}});
+    set_status(state.ui, s.ok() ? after_download(p.folder, std::move(done)) : s.message(), now);  // the browser's download (download.h)
     p.active = false;
     renderer_.reset();
     pool_.reset();

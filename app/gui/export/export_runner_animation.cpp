@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "app/gui/display/animation.h"
+#include "app/gui/export/download.h"
 #include "app/gui/export/export_runner.h"
 #include "app/text/text_template.h"
 
@@ -20,7 +21,7 @@ void ExportRunner::start_animation(AppState& state, const ExportRequest& request
     AnimationRequest r;
     r.format = request.mp4 ? media::AnimationFormat::Mp4 : media::AnimationFormat::Gif;
     if (request.mp4 && media::find_ffmpeg().empty()) {
-        state.jobs.dialog.error = Message("error.animation.no_ffmpeg");
+        state.jobs.dialog.error = media::mp4_unavailable();
         return;
     }
     r.path = request.path;
@@ -68,9 +69,11 @@ void ExportRunner::continue_animation(AppState& state, double now) {
     p.next = static_cast<int>(animation_->fraction() * static_cast<float>(p.total));
     if (!s) return stop(s.message());
     if (animation_->active()) return;
-    stop(Message("export.wrote_animation", {{"path", animation_->path()},
+    // The browser's download of the finished file (download.h), as for a picture.
+    Message done("export.wrote_animation", {{"path", animation_->path()},
                                             {"frames", animation_->frames_in_file()},
-                                            {"seconds", text::fixed(animation_->seconds(), 1)}}));
+                                            {"seconds", text::fixed(animation_->seconds(), 1)}});
+    stop(after_download(animation_->path(), std::move(done)));
 }
 
 void ExportRunner::cancel(AppState& state, double now) {

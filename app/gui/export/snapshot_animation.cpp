@@ -19,7 +19,7 @@ std::string animation_request_of(const SnapshotOptions& options, AnimationReques
     if (!(options.animation.speed >= 0.1f && options.animation.speed <= 8.0f)) return "--speed must be between 0.1 and 8";
     // Refused before anything is computed: a missing ffmpeg, a bad rate or target.
     if (request.format == media::AnimationFormat::Mp4 && media::find_ffmpeg().empty())
-        return text::render(Message("error.animation.no_ffmpeg"));
+        return text::render(media::mp4_unavailable());
     request.path = options.out_dir;
     const int fps = options.animation.fps > 0 ? options.animation.fps : media::default_fps(request.format);
     request.timing = media::AnimationTiming{fps, options.animation.speed, Playback::kStepSeconds,

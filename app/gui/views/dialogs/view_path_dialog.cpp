@@ -151,7 +151,7 @@ void follow_animation_steps(DialogState& d, bool all) {
 namespace {
 
 // Format, steps, resolution and area of File > Export animation. MP4 needs ffmpeg: without
-// it the choice is disabled and says what to install.
+// it (always in the browser) the choice is disabled and says why (what to install).
 void draw_animation_options(DialogState& d, float width, Rgb dim) {
     ImGui::TextUnformatted(text::tr("dialog.path.format"));
     ImGui::SameLine();
@@ -172,7 +172,7 @@ void draw_animation_options(DialogState& d, float width, Rgb dim) {
         d.chooser.refresh();
         d.question.clear();
     }
-    if (!have_ffmpeg) colored_wrapped(dim, text::render(Message("error.animation.no_ffmpeg")), width);
+    if (!have_ffmpeg) colored_wrapped(dim, text::render(media::mp4_unavailable()), width);
     ImGui::TextUnformatted(text::tr("dialog.path.steps"));
     ImGui::SameLine();
     int all = d.animation_all_steps ? 1 : 0;

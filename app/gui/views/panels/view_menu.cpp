@@ -138,6 +138,7 @@ void file_menu_items(const Session& session, const Results& results, int step, c
     if (ImGui::MenuItem(label("menu.file.export_animation"), nullptr, false, have && !jobs.export_progress.active)) {
         open_dialog(jobs, Kind::ExportAnimation, export_folder(jobs) + "/" + with_extension(step_file, ".gif"), out);
     }
+    note_item_for_tests("menu.file.export_animation");  // the browser's page test downloads a GIF from here
     if (ImGui::MenuItem(label("menu.file.export_tensors"), nullptr, false, have)) {
         open_dialog(jobs, Kind::ExportTensors, export_folder(jobs) + "/attnviz_tensors", out);
     }
