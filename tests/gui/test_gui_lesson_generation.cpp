@@ -11,6 +11,7 @@
 #include "app/gui/state/lesson_apply.h"
 #include "app/lesson/lesson.h"
 #include "core/model/generate.h"
+#include "tests/shell_run.h"
 
 using namespace attn;
 using namespace attn::lesson;
@@ -19,7 +20,9 @@ namespace {
 
 // A lesson file of `slides` in a fresh folder, opened.
 Result<OpenedLesson> open_slides(const std::string& slides) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "attnviz_test_lesson_generation";
+    // A folder of this process's own: ctest -j runs this file's test cases side by side, and
+    // one case removing a shared folder while another wrote its lesson there failed it.
+    const std::filesystem::path dir = attn::testing::scratch_dir("attnviz_test_lesson_generation", "lesson");
     std::filesystem::create_directories(dir);
     const std::filesystem::path file = dir / "generation.json";
     std::ofstream(file) << R"({"version": 1, "title": "t", "slides": )" + slides + "}";
