@@ -272,7 +272,8 @@ struct RangeScan {
 
 // A step's panels are shared out on the compute thread's OpenMP team when the step is big
 // enough to be worth waking it (a 256 x 256 x 8 step is); each panel keeps its own range.
-bool panels_in_parallel(const Tensor& t, size_t panels) { return panels > 1 && t.numel() >= (int64_t{1} << 18); }
+// Read only by the pragmas: unused where OpenMP is off (the portable and browser builds).
+[[maybe_unused]] bool panels_in_parallel(const Tensor& t, size_t panels) { return panels > 1 && t.numel() >= (int64_t{1} << 18); }
 
 RangeScan merged(const std::vector<RangeScan>& parts) {
     RangeScan all;
