@@ -1,6 +1,7 @@
 #include "app/gui/kit/cjk_font.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImTextCharToUtf8
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -182,11 +183,8 @@ std::string noted_glyphs_not_drawn(size_t limit) {
     for (ImWchar c : noted()) {
         if (!drawn || drawn->FindGlyphNoFallback(c) || count == limit) continue;
         ++count;
-        // UTF-8 of a Basic Multilingual Plane character (ImWchar is 16 bits): 2 or 3 bytes.
-        std::string utf8 = c < 0x800 ? std::string{static_cast<char>(0xC0 | c >> 6)}
-                                     : std::string{static_cast<char>(0xE0 | c >> 12), static_cast<char>(0x80 | (c >> 6 & 0x3F))};
-        utf8 += static_cast<char>(0x80 | (c & 0x3F));
-        missing += (missing.empty() ? "" : " ") + utf8;
+        char utf8[5];
+        missing += (missing.empty() ? "" : " ") + std::string(ImTextCharToUtf8(utf8, c));
     }
     return missing;
 }
