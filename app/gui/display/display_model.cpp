@@ -253,13 +253,6 @@ struct RangeScan {
     }
     // n adjacent values with no mask behind them.
     void add_run(const float* v, int n) { scan_run(v, n, lo, hi, masked_cells); }
-    // Another part of the same step (min, max and counts do not depend on the order).
-    void merge(const RangeScan& o) {
-        lo = std::min(lo, o.lo);
-        hi = std::max(hi, o.hi);
-        masked_cells += o.masked_cells;
-        masked_zero_cells += o.masked_zero_cells;
-    }
     void store(StepDisplay& sd) const {
         const bool any = lo <= hi;
         sd.data_min = any ? lo : 0.0f;
@@ -269,17 +262,6 @@ struct RangeScan {
         sd.ranged = true;
     }
 };
-
-// A step's panels are shared out on the compute thread's OpenMP team when the step is big
-// enough to be worth waking it (a 256 x 256 x 8 step is); each panel keeps its own range.
-// Read only by the pragmas: unused where OpenMP is off (the portable and browser builds).
-[[maybe_unused]] bool panels_in_parallel(const Tensor& t, size_t panels) { return panels > 1 && t.numel() >= (int64_t{1} << 18); }
-
-RangeScan merged(const std::vector<RangeScan>& parts) {
-    RangeScan all;
-    for (const RangeScan& part : parts) all.merge(part);
-    return all;
-}
 
 // One panel's value range and masked-cell counts, read in place.
 void scan_panel(const Tensor& t, const StepPlan& plan, const Panel& p, RangeScan& range) {
@@ -296,11 +278,9 @@ void scan_panel(const Tensor& t, const StepPlan& plan, const Panel& p, RangeScan
 // The step's value range and masked-cell counts, from every panel's cells.
 void scan_ranges(const Trace& trace, const StepPlan& plan, StepDisplay& sd) {
     const Tensor& t = trace.steps[static_cast<size_t>(sd.step)].tensor;
-    const int n = static_cast<int>(plan.cuts.size());
-    std::vector<RangeScan> ranges(plan.cuts.size());
-#pragma omp parallel for schedule(static) if (panels_in_parallel(t, plan.cuts.size()))
-    for (int i = 0; i < n; ++i) scan_panel(t, plan, plan.cuts[static_cast<size_t>(i)], ranges[static_cast<size_t>(i)]);
-    merged(ranges).store(sd);
+    RangeScan range;
+    for (const Panel& p : plan.cuts) scan_panel(t, plan, p, range);
+    range.store(sd);
 }
 
 // True when the step shows exactly its first source's values for the shown batch item:
@@ -359,11 +339,8 @@ void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& pl
     const Step& step = trace.steps[static_cast<size_t>(sd.step)];
     const Tensor& t = step.tensor;
     std::vector<Panel> panels = plan.cuts;
-    const int n = static_cast<int>(panels.size());
-    std::vector<RangeScan> ranges(panels.size());
-#pragma omp parallel for schedule(static) if (panels_in_parallel(t, panels.size()))
-    for (int i = 0; i < n; ++i) fill_panel(t, plan, panels[static_cast<size_t>(i)], scan, ranges[static_cast<size_t>(i)]);
-    const RangeScan range = merged(ranges);
+    RangeScan range;
+    for (Panel& p : panels) fill_panel(t, plan, p, scan, range);
     sd.panels = std::move(panels);
     if (step.kind == StepKind::Projection) {
         build_weight_panels(projection_weights(trace, sd.step), sd, model.head_dim, plan.cap, sd.weight_panels,
