@@ -82,7 +82,7 @@ TEST_CASE("tiny-llama's norm step is titled, written and explained as RMSNorm in
     }
 }
 
-TEST_CASE("a trained model's input and next-token texts name its own norm; plain attention's name either") {
+TEST_CASE("a trained model's input and next-token texts and formula name its own norm; plain attention's name either") {
     for (const char* name : {"tiny-llama", "tiny-lm"}) {
         CAPTURE(name);
         Result<std::shared_ptr<const Model>> model = io::load_model(name);
@@ -106,6 +106,9 @@ TEST_CASE("a trained model's input and next-token texts name its own norm; plain
                 CHECK(words.find(own) != std::string::npos);
                 CHECK(words.find(other) == std::string::npos);  // no hedge naming both
             }
+            // The formula names the final norm the same way: RMSNorm_f for an RMSNorm model.
+            const std::string formula = text::describe_step(*trace->find(StepId::NextTokenProbs), trace.value(), cat).formula;
+            CHECK(formula == (rms ? "softmax(RMSNorm_f(x_last) W_head^T)" : "softmax(LN_f(x_last) W_head^T)"));
         }
     }
     // Without a trace (or with plain attention) the text cannot know: it names both.

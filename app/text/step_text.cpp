@@ -1,5 +1,7 @@
 #include "app/text/step_text.h"
 
+#include <optional>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -120,10 +122,21 @@ struct TextRows {
 
 TextRows whole_pass_rows(const AttentionConfig& c) { return {c.L(), c.S(), 0}; }
 
-// `norm`: the trained model's norm by name ("RMSNorm"), or the catalogue's words for either
-// when no trace says which (model.norm.per_card).
+// A trained model's norm (its card's), or none when no trace says which.
+using ModelNorm = std::optional<NormKind>;
+
+// The norm by name in the explanations ("RMSNorm"), or the catalogue's words for either.
+std::string norm_name(ModelNorm norm, const Catalogue& cat) {
+    if (!norm) return cat.text("model.norm.per_card");
+    return cat.text(*norm == NormKind::RmsNorm ? "model.norm.rms_norm" : "model.norm.layer_norm");
+}
+
+// The final norm in the formulas: LN_f, or RMSNorm_f for a model whose card says RMSNorm.
+const char* final_norm_symbol(ModelNorm norm) { return norm == NormKind::RmsNorm ? "RMSNorm_f" : "LN_f"; }
+
 std::string explanation(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit, const TextRows& rows,
-                        const std::string& norm) {
+                        ModelNorm model_norm) {
+    const std::string norm = norm_name(model_norm, cat);
     const std::string key = key_of(id, "explanation");
     switch (id) {
         case StepId::Tokens: return cat.format(plain_key(id, c, "explanation", unit), {{"tokens", rows.queries}});
@@ -213,18 +226,21 @@ std::string plain_key(StepId id, const AttentionConfig& c, const char* part, Tok
 }
 
 StepText step_words(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit, const TextRows& rows,
-                    const std::string& norm) {
+                    ModelNorm norm) {
     if (is_stacked_heads(id, c)) return stacked_heads_text(id, c, cat);
-    // The mask's formula quotes the fill in use (scores[mask] = -1e20).
-    const std::string formula = id == StepId::AttnMasked ? cat.format(plain_key(id, c, "formula"), {{"fill", fill_text(c, cat)}})
-                                                         : cat.text(plain_key(id, c, "formula", unit));
+    // The mask's formula quotes the fill in use (scores[mask] = -1e20); the prediction's, the model's final norm.
+    std::string formula;
+    if (id == StepId::AttnMasked) formula = cat.format(plain_key(id, c, "formula"), {{"fill", fill_text(c, cat)}});
+    else if (id == StepId::NextTokenProbs || id == StepId::PredictedTokens)
+        formula = cat.format(plain_key(id, c, "formula", unit), {{"norm_f", final_norm_symbol(norm)}});
+    else formula = cat.text(plain_key(id, c, "formula", unit));
     return {cat.text(plain_key(id, c, "title", unit)), formula, explanation(id, c, cat, unit, rows, norm)};
 }
 
 }  // namespace
 
 StepText describe_step(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
-    return step_words(id, c, cat, unit, whole_pass_rows(c), cat.text("model.norm.per_card"));
+    return step_words(id, c, cat, unit, whole_pass_rows(c), std::nullopt);
 }
 
 std::string step_title(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
@@ -255,10 +271,8 @@ StepText describe_step(const Step& step, const Trace& trace, const Catalogue& ca
     const TextRows rows = trace.block.count > 0 ? TextRows{trace.block.count, trace.block.first + trace.block.count, trace.block.first}
                                                 : whole_pass_rows(trace.config);
     // A trained model's texts name its norm; plain attention's speak of either.
-    const char* norm = !trace.model.present()                     ? "model.norm.per_card"
-                       : trace.model.norm == NormKind::RmsNorm ? "model.norm.rms_norm"
-                                                                 : "model.norm.layer_norm";
-    StepText words = step_words(step.id, trace.config, cat, trace.model.token_unit, rows, cat.text(norm));
+    const ModelNorm norm = trace.model.present() ? ModelNorm(trace.model.norm) : std::nullopt;
+    StepText words = step_words(step.id, trace.config, cat, trace.model.token_unit, rows, norm);
     if ((step.id == StepId::RopeCos || step.id == StepId::RopeSin) && trace.block.count > 0)
         words.explanation = block_rope_text(step.id, trace, cat);
     return words;
