@@ -25,7 +25,16 @@ apt_opts=(-o "Dir::Etc::SourceList=$out/apt/sources.list" -o Dir::Etc::SourcePar
           -o "Dir::State::Lists=$out/apt/lists" -o "Dir::Cache::Archives=$out/apt/archives"
           -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
 apt-get "${apt_opts[@]}" -qq update
-(cd "$out/src" && apt-get "${apt_opts[@]}" -qq source --download-only "$source=$version")
+# The archive keeps only a release's newest revision: once bookworm has a newer one (a
+# +deb12u2), the pinned one is gone, so the newest is taken instead. The header check
+# below still holds the upstream version the desktop links.
+if ! (cd "$out/src" && apt-get "${apt_opts[@]}" -qq source --download-only "$source=$version"); then
+    echo "debian_source.sh: $source=$version is no longer in the archive; taking bookworm's newest $source" >&2
+    rm -rf "$out/src" && mkdir -p "$out/src"
+    (cd "$out/src" && apt-get "${apt_opts[@]}" -qq source --download-only "$source")
+    version=$(ls "$out/src"/"${source}"_*.dsc | head -n1 | sed -e "s|.*/${source}_||" -e 's|\.dsc$||')
+    upstream=${version%-*}
+fi
 tarball=$(ls "$out/src/${source}_${upstream}".orig.tar.* | head -n1)
 tmp="$out/$name.tmp"
 rm -rf "$tmp" && mkdir -p "$tmp"
