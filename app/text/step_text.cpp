@@ -122,14 +122,7 @@ struct TextRows {
 
 TextRows whole_pass_rows(const AttentionConfig& c) { return {c.L(), c.S(), 0}; }
 
-// A trained model's norm (its card's), or none when no trace says which.
 using ModelNorm = std::optional<NormKind>;
-
-// The norm by name in the explanations ("RMSNorm"), or the catalogue's words for either.
-std::string norm_name(ModelNorm norm, const Catalogue& cat) {
-    if (!norm) return cat.text("model.norm.per_card");
-    return cat.text(*norm == NormKind::RmsNorm ? "model.norm.rms_norm" : "model.norm.layer_norm");
-}
 
 // The final norm in the formulas: LN_f, or RMSNorm_f for a model whose card says RMSNorm.
 const char* final_norm_symbol(ModelNorm norm) { return norm == NormKind::RmsNorm ? "RMSNorm_f" : "LN_f"; }
@@ -238,6 +231,11 @@ StepText step_words(StepId id, const AttentionConfig& c, const Catalogue& cat, T
 }
 
 }  // namespace
+
+std::string norm_name(std::optional<NormKind> norm, const Catalogue& cat) {
+    if (!norm) return cat.text("model.norm.per_card");
+    return cat.text(*norm == NormKind::RmsNorm ? "model.norm.rms_norm" : "model.norm.layer_norm");
+}
 
 StepText describe_step(StepId id, const AttentionConfig& c, const Catalogue& cat, TokenUnit unit) {
     return step_words(id, c, cat, unit, whole_pass_rows(c), std::nullopt);

@@ -3,6 +3,7 @@
 // holds numbers only, so switching language needs no recompute.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "app/text/languages.h"
@@ -38,6 +39,10 @@ std::string step_title(StepId id, const AttentionConfig& config, const Catalogue
 // for a trained model, its token unit.
 StepText describe_step(const Step& step, const Trace& trace, const Catalogue& catalogue = active());
 std::string step_title(const Step& step, const Trace& trace, const Catalogue& catalogue = active());
+
+// A trained model's norm by name ("RMSNorm", from its card), in the catalogue's language;
+// without a model (none), the words for either (model.norm.per_card).
+std::string norm_name(std::optional<NormKind> norm, const Catalogue& catalogue = active());
 
 // What a step that is not a view does to storage ("a copy: torch.cat writes a new
 // buffer" for the stacked concat); "" for other steps.

@@ -403,11 +403,6 @@ void draw_add(const CellExplanation& e) {
     if (step_info(e.cell.step).residual()) text_wrapped(tr("inspector.add.residual"));
 }
 
-// The name of the model's norm (its card's architecture.norm), in the language in use.
-const char* norm_name(const Trace& trace) {
-    return tr(trace.model.norm == NormKind::RmsNorm ? "model.norm.rms_norm" : "model.norm.layer_norm");
-}
-
 // RMSNorm: the row divided by its root mean square, scaled by gamma; no mean, no beta.
 void draw_rms_norm(const Trace& trace, const CellExplanation& e) {
     const Tensor& source = trace.find(e.operand.step)->tensor;
@@ -452,7 +447,7 @@ void draw_prediction(const Trace& trace, const CellExplanation& e) {
     const int64_t t = e.cell.index[1];
     // "next word after position 3" / "next character after position 3", as the model reads.
     const char* row_key = text::token_unit_key(trace.model.token_unit, "inspector.prediction.row", "inspector.prediction.character_row");
-    text_wrapped(trf(row_key, {{"row", as_ll(t)}, {"later", e.later_layers}, {"norm", norm_name(trace)}, {"max", format_value(e.row_max)},
+    text_wrapped(trf(row_key, {{"row", as_ll(t)}, {"later", e.later_layers}, {"norm", text::norm_name(trace.model.norm)}, {"max", format_value(e.row_max)},
                                                   {"sum", format_value(e.exp_sum)}}));
     logits_table(trace, e, true);
     text_wrapped(trf("inspector.prediction.cell", {{"word", word_of(trace, e.cell.index[2])}, {"logit", format_value(e.operand_value)},
@@ -461,7 +456,7 @@ void draw_prediction(const Trace& trace, const CellExplanation& e) {
 }
 
 void draw_argmax(const Trace& trace, const CellExplanation& e) {
-    text_wrapped(trf("inspector.argmax", {{"row", as_ll(e.cell.index[1])}, {"later", e.later_layers}, {"norm", norm_name(trace)},
+    text_wrapped(trf("inspector.argmax", {{"row", as_ll(e.cell.index[1])}, {"later", e.later_layers}, {"norm", text::norm_name(trace.model.norm)},
                                           {"word", word_of(trace, static_cast<int64_t>(e.value))}, {"logit", format_value(e.operand_value)}}));
     logits_table(trace, e, false);
 }
