@@ -299,17 +299,29 @@ bool same_values_as_source(const Trace& trace, int index) {
     return t.dim(0) == src.dim(0) && t.strides()[0] == src.strides()[0];
 }
 
-// One panel's pixels (its values pooled to display size), its range read on the way
-// with `scan`.
-void fill_panel(const Tensor& t, const StepPlan& plan, Panel& p, bool scan, RangeScan& range) {
+// True when `p` is pooled straight from the tensor, row by row (fill_panel).
+bool pooled_in_place(const Tensor& t, const StepPlan& plan, const Panel& p) {
     const bool pooled = p.tex_rows != p.rows || p.tex_cols != p.cols;
-    if (pooled && !plan.mask && (p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1)) {
+    return pooled && !plan.mask && (p.col_dim < 0 || t.strides()[static_cast<size_t>(p.col_dim)] == 1);
+}
+
+// One panel's pixels (its values pooled to display size), its range read on the way
+// with `scan`. A panel pooled in place (pooled_in_place) hands each of its rows to
+// `also_read` too while the row is in the cache.
+void fill_panel(const Tensor& t, const StepPlan& plan, Panel& p, bool scan, RangeScan& range,
+                const RowRead& also_read = nullptr) {
+    const bool pooled = p.tex_rows != p.rows || p.tex_cols != p.cols;
+    if (pooled_in_place(t, plan, p)) {
         // Adjacent columns, nothing masked: pooled straight from the tensor, no copy, each
         // row's range read as it is pooled.
         const float* first = t.data() + t.offset_of(p.origin);
         const int64_t rs = p.row_dim >= 0 ? t.strides()[static_cast<size_t>(p.row_dim)] : 0;
-        const RowRead read_range = [&](const float* row, int n) { range.add_run(row, n); };
-        p.values = pool_max_abs(first, rs, p.rows, p.cols, p.tex_rows, p.tex_cols, scan ? read_range : RowRead());
+        const RowRead read_row = [&](const float* row, int n) {
+            if (scan) range.add_run(row, n);
+            if (also_read) also_read(row, n);
+        };
+        p.values = pool_max_abs(first, rs, p.rows, p.cols, p.tex_rows, p.tex_cols,
+                                scan || also_read ? read_row : RowRead());
         return;
     }
     std::vector<float> full = read_slice(t, p.origin, p.row_dim, p.col_dim, p.rows, p.cols);
@@ -332,16 +344,53 @@ void fill_panel(const Tensor& t, const StepPlan& plan, Panel& p, bool scan, Rang
     p.values = pooled ? pool_max_abs(full, p.rows, p.cols, p.tex_rows, p.tex_cols) : std::move(full);
 }
 
+// True when every panel of a (B, H, L, S) weight step is head k's whole (L, S) map of the
+// shown batch item, in head order, pooled in place: its rows can be measured for "how
+// peaked" while pooling reads them (weight_focus' figures, read once).
+bool focus_read_while_pooled(const Tensor& t, const StepPlan& plan, int batch_item) {
+    if (t.rank() != 4 || static_cast<int64_t>(plan.cuts.size()) != t.dim(1)) return false;
+    for (size_t k = 0; k < plan.cuts.size(); ++k) {
+        const Panel& p = plan.cuts[k];
+        const bool whole_head = p.row_dim == 2 && p.col_dim == 3 && p.rows == t.dim(2) && p.cols == t.dim(3) &&
+                                p.origin.size() == 4 && p.origin[0] == batch_item &&
+                                p.origin[1] == static_cast<int64_t>(k) && p.origin[2] == 0 && p.origin[3] == 0;
+        if (!whole_head || !pooled_in_place(t, plan, p)) return false;
+    }
+    return true;
+}
+
+// The panels' pixels and, for the softmax's weights, how peaked each row is (weight_focus).
+void fill_panels(const Tensor& t, const DisplayModel& model, const StepPlan& plan, StepKind kind, StepDisplay& sd,
+                 bool scan, RangeScan& range) {
+    std::vector<Panel> panels = plan.cuts;
+    // "How peaked" only where rows are distributions: the softmax's weights, not dropout's
+    // rescaled survivors (rows no longer sum to 1) nor their differences from float32.
+    const bool wants_focus = kind == StepKind::Softmax && !model.colour_scale.difference_from_float32;
+    if (wants_focus && focus_read_while_pooled(t, plan, model.batch_item)) {
+        // Each head's rows measured while pooling holds them in the cache: the weights are
+        // read once, not twice (half a million of them at 256 x 256 x 8).
+        for (size_t k = 0; k < panels.size(); ++k) {
+            std::vector<RowFocus> rows;
+            rows.reserve(static_cast<size_t>(panels[k].rows));
+            fill_panel(t, plan, panels[k], scan, range,
+                       [&rows](const float* row, int n) { rows.push_back(row_focus(row, nullptr, n)); });
+            sd.focus.push_back(summarise_head(static_cast<int>(k), std::move(rows)));
+        }
+    } else {
+        for (Panel& p : panels) fill_panel(t, plan, p, scan, range);
+        if (wants_focus) sd.focus = weight_focus(t, plan.mask, model.batch_item, plan.fill);  // the mask the plan already found
+    }
+    sd.panels = std::move(panels);
+}
+
 // The pixels: each panel's values, projection weights and the storage strip's picture.
 // The expensive part, done first for the step on screen. With `scan`, the step's range is
 // taken from the same reads (scan_ranges' figures).
 void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& plan, StepDisplay& sd, bool scan) {
     const Step& step = trace.steps[static_cast<size_t>(sd.step)];
     const Tensor& t = step.tensor;
-    std::vector<Panel> panels = plan.cuts;
     RangeScan range;
-    for (Panel& p : panels) fill_panel(t, plan, p, scan, range);
-    sd.panels = std::move(panels);
+    fill_panels(t, model, plan, step.kind, sd, scan, range);
     if (step.kind == StepKind::Projection) {
         build_weight_panels(projection_weights(trace, sd.step), sd, model.head_dim, plan.cap, sd.weight_panels,
                             sd.bias_panels, sd.weight_vmin, sd.weight_vmax);
@@ -350,10 +399,6 @@ void fill_step(const Trace& trace, const DisplayModel& model, const StepPlan& pl
     picture.buffer_id = sd.strip.buffer_id;  // named for every step up front (name_buffer)
     picture.shares_with = std::move(sd.strip.shares_with);
     sd.strip = std::move(picture);
-    // "How peaked" only where rows are distributions: the softmax's weights, not dropout's
-    // rescaled survivors (rows no longer sum to 1) nor their differences from float32.
-    if (step.kind == StepKind::Softmax && !model.colour_scale.difference_from_float32)
-        sd.focus = weight_focus(t, plan.mask, model.batch_item, plan.fill);  // the mask the plan already found
     if (scan) range.store(sd);
     sd.built = true;
 }

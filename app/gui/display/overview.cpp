@@ -24,19 +24,16 @@ Peakedness peakedness(const HeadWeights& weights) {
     // row_focus reads masked keys from a row of masked scores: -inf where the mask hid the key.
     const float hidden = -std::numeric_limits<float>::infinity();
     std::vector<float> scores(static_cast<size_t>(weights.keys), 0.0f);
-    double max_sum = 0, entropy_sum = 0;
+    std::vector<RowFocus> rows;
+    rows.reserve(static_cast<size_t>(weights.queries));
     for (int q = 0; q < weights.queries; ++q) {
         for (int k = 0; k < weights.keys; ++k) scores[static_cast<size_t>(k)] = weights.is_masked(q, k) ? hidden : 0.0f;
-        const RowFocus row = row_focus(&weights.weights[at(q, 0, weights.keys)], scores.data(), weights.keys);
-        if (!row.counted) continue;
-        ++out.counted_rows;
-        max_sum += row.max_weight;
-        entropy_sum += row.entropy;
+        rows.push_back(row_focus(&weights.weights[at(q, 0, weights.keys)], scores.data(), weights.keys));
     }
-    if (out.counted_rows > 0) {
-        out.mean_max = static_cast<float>(max_sum / out.counted_rows);
-        out.mean_entropy = static_cast<float>(entropy_sum / out.counted_rows);
-    }
+    const HeadFocus means = summarise_head(0, std::move(rows));  // the same means as the canvas's
+    out.counted_rows = means.counted_rows;
+    out.mean_max = means.mean_max;
+    out.mean_entropy = means.mean_entropy;
     return out;
 }
 

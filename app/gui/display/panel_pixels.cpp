@@ -26,9 +26,12 @@ std::vector<float> read_slice(const Tensor& t, const std::vector<int64_t>& origi
     return out;
 }
 
-// NaN and -inf are mapped to values that cannot win, so the reductions are exact in
-// any order and the loop vectorises.
-void scan_run(const float* v, int n, float& lo, float& hi, int64_t& neg_infs) {
+namespace {
+
+// The general way: NaN and -inf are mapped to values that cannot win, so the reductions
+// are exact in any order and the loop vectorises (with mask operations: about 25
+// instructions per 8 values).
+void scan_run_any(const float* v, int n, float& lo, float& hi, int64_t& neg_infs) {
     const float inf = std::numeric_limits<float>::infinity();
     float l = lo, h = hi;
     int64_t count = 0;
@@ -43,6 +46,26 @@ void scan_run(const float* v, int n, float& lo, float& hi, int64_t& neg_infs) {
     lo = l;
     hi = h;
     neg_infs += count;
+}
+
+}  // namespace
+
+// Almost every run is finite: plain min and max, and x * 0 summed, which stays 0 unless
+// some x is +-inf or NaN (then the general way reads the run again). Three vector
+// instructions per 8 values: the range of a 256 x 256 x 8 step is read in a quarter of
+// the time.
+void scan_run(const float* v, int n, float& lo, float& hi, int64_t& neg_infs) {
+    float l = std::numeric_limits<float>::infinity(), h = -l, zero = 0.0f;
+#pragma omp simd reduction(min : l) reduction(max : h) reduction(+ : zero)
+    for (int i = 0; i < n; ++i) {
+        const float x = v[i];
+        l = std::min(l, x);
+        h = std::max(h, x);
+        zero += x * 0.0f;
+    }
+    if (zero != 0.0f) return scan_run_any(v, n, lo, hi, neg_infs);
+    lo = std::min(lo, l);
+    hi = std::max(hi, h);
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <Eigen/Core>
 
@@ -11,52 +12,95 @@
 
 namespace attn::gui {
 
-RowFocus row_focus(const float* weights, const float* scores, int cols, float fill) {
-    RowFocus out;
-    // The weights that count, in one vectorised pass: visible keys' weights above 0, else 0
-    // (a dropped or exactly-zero weight adds nothing). Then q log q over them, with Eigen's
-    // vectorised log: a 256 x 256 x 8 step has half a million of them on every slider change.
-    thread_local std::vector<float> kept_row, log_row;  // (cols) each
-    kept_row.resize(static_cast<size_t>(cols));
+namespace {
+
+// The entropy of q = w / sum over `keys` keys, normalised to 0..1, from w >= 0 as it is:
+// -sum(q log q) = log(sum) - sum(w log w) / sum, so the row is never divided. The logs
+// with Eigen's vectorised log (a 256 x 256 x 8 step has half a million of them on every
+// slider change), into a row of their own, then a dot product in double.
+float normalised_entropy(const float* w, int cols, float sum, int keys) {
+    thread_local std::vector<float> log_row;  // (cols)
     log_row.resize(static_cast<size_t>(cols));
+    const float* logs = log_row.data();
+    Eigen::Map<Eigen::ArrayXf>(log_row.data(), cols) =
+        Eigen::Map<const Eigen::ArrayXf>(w, cols).max(std::numeric_limits<float>::min()).log();  // 0 log 0 = 0 below
+    double w_log_w = 0;
+#pragma omp simd reduction(+ : w_log_w)
+    for (int j = 0; j < cols; ++j) w_log_w += static_cast<double>(w[j] * logs[j]);
+    const double h = std::log(static_cast<double>(sum)) - w_log_w / sum;
+    return static_cast<float>(std::min(1.0, std::max(0.0, h / std::log(static_cast<double>(keys)))));
+}
+
+// The figures once the weights that count are known (keys of them visible, their sum).
+RowFocus focus_of(const float* kept, int cols, int keys, float sum, float max_weight) {
+    RowFocus out;
+    out.keys = keys;
+    out.max_weight = max_weight;
+    // One visible key takes all the weight by construction: report it, but it is no evidence.
+    if (keys <= 1 || !(sum > 0.0f)) return out;
+    out.entropy = normalised_entropy(kept, cols, sum, keys);
+    out.counted = true;
+    return out;
+}
+
+// The usual row: no mask, every weight finite and >= 0, read in place. One pass for the
+// sum and the largest weight, where x * 0 summed stays 0 unless some weight is +-inf or
+// NaN. Empty when the row is not usual.
+std::optional<RowFocus> plain_row_focus(const float* weights, int cols) {
+    float sum = 0.0f, max_weight = 0.0f, least = 0.0f, zero = 0.0f;
+#pragma omp simd reduction(+ : sum, zero) reduction(max : max_weight) reduction(min : least)
+    for (int j = 0; j < cols; ++j) {
+        const float w = weights[j];
+        sum += w;
+        zero += w * 0.0f;
+        max_weight = std::max(max_weight, w);
+        least = std::min(least, w);
+    }
+    if (zero != 0.0f || least < 0.0f) return std::nullopt;
+    return focus_of(weights, cols, cols, sum, max_weight);
+}
+
+}  // namespace
+
+RowFocus row_focus(const float* weights, const float* scores, int cols, float fill) {
+    if (!scores) {
+        if (std::optional<RowFocus> plain = plain_row_focus(weights, cols)) return *plain;
+    }
+    // The general way: the weights that count into a row of their own, visible keys'
+    // weights above 0, else 0 (a dropped, exactly-zero or NaN weight adds nothing).
+    thread_local std::vector<float> kept_row;  // (cols)
+    kept_row.resize(static_cast<size_t>(cols));
     float* kept = kept_row.data();
     int keys = cols;
-    if (scores) {
-#pragma omp simd reduction(+ : keys)
-        for (int j = 0; j < cols; ++j) {
-            const bool visible = !is_masked_score(scores[j], fill);
-            keys -= visible ? 0 : 1;
-            kept[j] = visible ? weights[j] : 0.0f;
-        }
-    } else {
-        std::copy(weights, weights + cols, kept);
-    }
     float max_weight = 0.0f, sum = 0.0f;  // a float sum: the entropy is shown to two decimals
-#pragma omp simd reduction(+ : sum) reduction(max : max_weight)
+#pragma omp simd reduction(+ : keys, sum) reduction(max : max_weight)
     for (int j = 0; j < cols; ++j) {
-        const float k = kept[j] > 0.0f ? kept[j] : 0.0f;  // NaN too adds nothing
+        const bool visible = !scores || !is_masked_score(scores[j], fill);
+        keys -= visible ? 0 : 1;
+        const float k = visible && weights[j] > 0.0f ? weights[j] : 0.0f;
         kept[j] = k;
         sum += k;
         max_weight = max_weight > k ? max_weight : k;
     }
-    out.keys = keys;
-    out.max_weight = max_weight;
-    if (out.keys <= 1 || !(sum > 0.0f)) {
-        // One visible key takes all the weight by construction: report it, but it is no evidence.
-        out.entropy = 0.0f;
-        return out;
+    return focus_of(kept, cols, keys, sum, max_weight);
+}
+
+HeadFocus summarise_head(int head, std::vector<RowFocus> rows) {
+    HeadFocus focus;
+    focus.head = head;
+    double max_sum = 0, entropy_sum = 0;
+    for (const RowFocus& row : rows) {
+        if (!row.counted) continue;
+        ++focus.counted_rows;
+        max_sum += row.max_weight;
+        entropy_sum += row.entropy;
     }
-    // The log in float: the entropy is shown to two decimals.
-    Eigen::Map<Eigen::ArrayXf> q(kept, cols);
-    q *= 1.0f / sum;
-    const float* logs = log_row.data();
-    Eigen::Map<Eigen::ArrayXf>(log_row.data(), cols) = q.max(std::numeric_limits<float>::min()).log();  // 0 log 0 = 0 below
-    double h = 0;
-#pragma omp simd reduction(+ : h)
-    for (int j = 0; j < cols; ++j) h -= static_cast<double>(kept[j] * logs[j]);
-    out.entropy = static_cast<float>(std::min(1.0, std::max(0.0, h / std::log(static_cast<double>(out.keys)))));
-    out.counted = true;
-    return out;
+    if (focus.counted_rows > 0) {
+        focus.mean_max = static_cast<float>(max_sum / focus.counted_rows);
+        focus.mean_entropy = static_cast<float>(entropy_sum / focus.counted_rows);
+    }
+    focus.rows = std::move(rows);
+    return focus;
 }
 
 std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked, int batch_item, float fill) {
@@ -76,10 +120,8 @@ std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked,
 #pragma omp parallel for schedule(static) if (h_count > 1 && rows * cols >= 16384)
     for (int64_t h = 0; h < h_count; ++h) {
         std::vector<float> w_row(static_cast<size_t>(cols)), s_row(static_cast<size_t>(cols));
-        HeadFocus& focus = heads[static_cast<size_t>(h)];
-        focus.head = static_cast<int>(h);
-        focus.rows.reserve(static_cast<size_t>(rows));
-        double max_sum = 0, entropy_sum = 0;
+        std::vector<RowFocus> focus_rows;
+        focus_rows.reserve(static_cast<size_t>(rows));
         for (int64_t r = 0; r < rows; ++r) {
             // A row is read in place when its columns are adjacent (the usual case), else copied.
             const auto row_of = [&](const Tensor& t, std::vector<float>& copy) {
@@ -89,18 +131,9 @@ std::vector<HeadFocus> weight_focus(const Tensor& weights, const Tensor* masked,
             };
             const float* w = row_of(weights, w_row);
             const float* s = masked ? row_of(*masked, s_row) : nullptr;
-            const RowFocus row = row_focus(w, s, static_cast<int>(cols), fill);
-            if (row.counted) {
-                ++focus.counted_rows;
-                max_sum += row.max_weight;
-                entropy_sum += row.entropy;
-            }
-            focus.rows.push_back(row);
+            focus_rows.push_back(row_focus(w, s, static_cast<int>(cols), fill));
         }
-        if (focus.counted_rows > 0) {
-            focus.mean_max = static_cast<float>(max_sum / focus.counted_rows);
-            focus.mean_entropy = static_cast<float>(entropy_sum / focus.counted_rows);
-        }
+        heads[static_cast<size_t>(h)] = summarise_head(static_cast<int>(h), std::move(focus_rows));
     }
     return heads;
 }

@@ -40,6 +40,9 @@ struct HeadFocus {
 RowFocus row_focus(const float* weights, const float* scores, int cols,
                    float fill = -std::numeric_limits<float>::infinity());
 
+// Head `head`'s figures from its rows (L): the means over the counted ones.
+HeadFocus summarise_head(int head, std::vector<RowFocus> rows);
+
 // Every head of batch item `batch_item` of a (B, H, L, S) weight tensor; `masked` is the
 // (B, H, L, S) masked-score tensor or nullptr when nothing was masked. Returns (H) heads;
 // empty when the tensor is not rank 4 or the shapes differ.
