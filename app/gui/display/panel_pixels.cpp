@@ -70,15 +70,19 @@ void scan_run(const float* v, int n, float& lo, float& hi, int64_t& neg_infs) {
 
 namespace {
 
-// True when every value is finite (no NaN, no +-inf). Vectorised.
+// True when every one of n adjacent values is finite (no NaN, no +-inf): x * 0 summed
+// stays 0 unless some x is not. Vectorised.
+bool run_is_finite(const float* v, int n) {
+    float zero = 0.0f;
+#pragma omp simd reduction(+ : zero)
+    for (int i = 0; i < n; ++i) zero += v[i] * 0.0f;
+    return zero == 0.0f;
+}
+
 bool all_finite(const float* values, int64_t row_stride, int rows, int cols) {
-    int bad = 0;
-    for (int r = 0; r < rows; ++r) {
-        const float* row = values + r * row_stride;
-#pragma omp simd reduction(+ : bad)
-        for (int c = 0; c < cols; ++c) bad += !(std::fabs(row[c]) <= std::numeric_limits<float>::max());
-    }
-    return bad == 0;
+    for (int r = 0; r < rows; ++r)
+        if (!run_is_finite(values + r * row_stride, cols)) return false;
+    return true;
 }
 
 // One row of pool_max_abs's output for blocks of exactly fr rows by fc columns and finite
@@ -120,6 +124,70 @@ bool pool_whole_blocks(const float* values, int64_t row_stride, int rows, int co
     return finite;
 }
 
+// Where each output column's block of input columns is: its first column, and for k up to
+// the widest block the column each block reads k-th (its first again once the block is
+// done: taking the largest magnitude of a value with itself changes nothing). Blocks are
+// floor or ceil of cols / out_cols wide, as c * out_cols / cols assigns them.
+struct ColumnBlocks {
+    int widest = 1;
+    std::vector<std::vector<int>> column;  // [k][out col]
+
+    ColumnBlocks(int cols, int out_cols) {
+        std::vector<int> first(static_cast<size_t>(out_cols) + 1, cols);  // block oc: [first[oc], first[oc + 1])
+        for (int c = cols - 1; c >= 0; --c) first[static_cast<size_t>(static_cast<int64_t>(c) * out_cols / cols)] = c;
+        for (int oc = 0; oc < out_cols; ++oc) widest = std::max(widest, first[static_cast<size_t>(oc) + 1] - first[static_cast<size_t>(oc)]);
+        column.assign(static_cast<size_t>(widest), std::vector<int>(static_cast<size_t>(out_cols)));
+        for (int k = 0; k < widest; ++k) {
+            for (int oc = 0; oc < out_cols; ++oc) {
+                const int begin = first[static_cast<size_t>(oc)], end = first[static_cast<size_t>(oc) + 1];
+                column[static_cast<size_t>(k)][static_cast<size_t>(oc)] = begin + k < end ? begin + k : begin;
+            }
+        }
+    }
+
+    // best[oc]: the first value of largest magnitude in block oc of `in`.
+    void pool_row(const float* in, int out_cols, float* best) const {
+        const int* first = column[0].data();
+        for (int oc = 0; oc < out_cols; ++oc) best[oc] = in[first[oc]];
+        for (int k = 1; k < widest; ++k) {
+            const int* col = column[static_cast<size_t>(k)].data();
+            for (int oc = 0; oc < out_cols; ++oc) {
+                const float v = in[col[oc]];
+                best[oc] = std::fabs(v) > std::fabs(best[oc]) ? v : best[oc];
+            }
+        }
+    }
+};
+
+// Finite values, row by row, each row pooled while it is in the cache (and handed to
+// `row_read` first). Within a row each block keeps its first value of largest magnitude,
+// then across the rows of a block the first row's on ties: the first in reading order, as
+// one pass over the block in reading order keeps. False, with every row still handed to
+// `row_read`, once a row holds a value that is not finite (the caller pools again the
+// general way).
+bool pool_finite_rows(const float* values, int64_t row_stride, int rows, int cols, int out_rows, int out_cols,
+                      const RowRead& row_read, float* out) {
+    const ColumnBlocks blocks(cols, out_cols);
+    std::vector<float> part(static_cast<size_t>(out_cols));  // (out_cols) the row's blocks
+    float* best = part.data();
+    bool finite = true;
+    int previous_orow = -1;
+    for (int r = 0; r < rows; ++r) {
+        const float* in = values + r * row_stride;
+        if (row_read) row_read(in, cols);
+        finite = finite && run_is_finite(in, cols);
+        if (!finite) continue;
+        blocks.pool_row(in, out_cols, best);
+        const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
+        float* out_row = out + static_cast<size_t>(orow) * out_cols;
+        const bool first_row = orow != previous_orow;
+        previous_orow = orow;
+        for (int oc = 0; oc < out_cols; ++oc)
+            out_row[oc] = first_row || std::fabs(best[oc]) > std::fabs(out_row[oc]) ? best[oc] : out_row[oc];
+    }
+    return finite;
+}
+
 }  // namespace
 
 std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols, int out_rows,
@@ -140,46 +208,18 @@ std::vector<float> pool_max_abs(const float* values, int64_t row_stride, int row
     }
     const float neg_inf = -std::numeric_limits<float>::infinity();
     std::vector<float> out(static_cast<size_t>(out_rows) * out_cols, neg_inf);
-    if (rows % out_rows == 0 && cols % out_cols == 0) {  // the usual case: 256 -> 128
-        if (pool_whole_blocks(values, row_stride, rows, cols, out_rows, out_cols, row_read, out.data())) return out;
-        std::fill(out.begin(), out.end(), neg_inf);  // a value not finite: the general way below
-    } else if (row_read) {
-        for (int r = 0; r < rows; ++r) row_read(values + r * row_stride, cols);
-    }
+    // Every value finite, the usual case: one pass, each row read once. Whole blocks (256 ->
+    // 128) a row of blocks at a time, at a fixed stride; other sizes (255 -> 128, a slider
+    // between powers of two) row by row through each block's columns.
+    const bool whole_blocks = rows % out_rows == 0 && cols % out_cols == 0;
+    if (whole_blocks ? pool_whole_blocks(values, row_stride, rows, cols, out_rows, out_cols, row_read, out.data())
+                     : pool_finite_rows(values, row_stride, rows, cols, out_rows, out_cols, row_read, out.data()))
+        return out;
+    // Masked cells or NaN: every cell again, +-inf shown only where nothing finite shares
+    // the block.
+    std::fill(out.begin(), out.end(), neg_inf);
     std::vector<int> ocol_of(static_cast<size_t>(cols));  // one division per column, not per cell
     for (int c = 0; c < cols; ++c) ocol_of[static_cast<size_t>(c)] = static_cast<int>(static_cast<int64_t>(c) * out_cols / cols);
-    bool any_inf = false;
-    for (int r = 0; r < rows && !any_inf; ++r)
-        for (int c = 0; c < cols; ++c) any_inf |= std::isinf(values[r * row_stride + c]);
-    if (!any_inf) {
-        // Block by block: each output starts from the first value of its block and takes
-        // any of strictly larger magnitude, in the same row-major order as the general
-        // loop below, so both give the same result.
-        std::vector<int> first_col(static_cast<size_t>(out_cols) + 1, cols);  // block oc: [first_col[oc], first_col[oc + 1])
-        for (int c = cols - 1; c >= 0; --c) first_col[static_cast<size_t>(ocol_of[static_cast<size_t>(c)])] = c;
-        int previous_orow = -1;
-        for (int r = 0; r < rows; ++r) {
-            const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
-            const bool first_row = orow != previous_orow;
-            previous_orow = orow;
-            const float* in_row = values + r * row_stride;
-            float* out_row = out.data() + static_cast<size_t>(orow) * out_cols;
-            for (int oc = 0; oc < out_cols; ++oc) {
-                const int begin = first_col[static_cast<size_t>(oc)], end = first_col[static_cast<size_t>(oc) + 1];
-                float best = first_row ? in_row[begin] : out_row[oc];
-                float best_abs = std::fabs(best);
-                for (int c = begin; c < end; ++c) {
-                    const float a = std::fabs(in_row[c]);
-                    if (a > best_abs) {  // NaN never wins (and a NaN first value stays)
-                        best_abs = a;
-                        best = in_row[c];
-                    }
-                }
-                out_row[oc] = best;
-            }
-        }
-        return out;
-    }
     std::vector<unsigned char> has_finite(out.size(), 0);
     for (int r = 0; r < rows; ++r) {
         const int orow = static_cast<int>(static_cast<int64_t>(r) * out_rows / rows);
