@@ -448,9 +448,11 @@ void copy_view_ranges(const Trace& trace, DisplayModel& model) {
 // The pixels of the `fill` steps not built yet (their ranges read on the way) and the ranges
 // of the other `needed` steps. Steps are independent: they are shared out on OpenMP's
 // threads, the same team that just computed the trace (a separate std::thread would compete
-// with those threads while they still spin-wait after the forward). A small trace is done
-// sooner on one thread than by waking a team (and much sooner when another process holds the
-// second core: the team then waits for it).
+// with those threads while they still spin-wait after the forward; the team has one thread
+// when another process holds the second core, free_core_team.h). Below 4 MiB of reads one
+// thread is sooner than waking a team. The weights on screen at 256/512/8 read 6 MiB (the
+// weights, the scaled scores beside them, the scores for their shared colour scale): about
+// 2.2 ms on one thread, 1.6-2.0 ms on two.
 void read_steps(const Trace& trace, DisplayModel& model, const std::vector<StepPlan>& plans, const std::vector<char>& fill,
                 const std::vector<char>& needed) {
     std::vector<int> work;  // the steps to fill first: they take longest
@@ -467,7 +469,7 @@ void read_steps(const Trace& trace, DisplayModel& model, const std::vector<StepP
     std::uint64_t work_bytes = 0;
     for (int i : work) work_bytes += static_cast<std::uint64_t>(trace.steps[static_cast<size_t>(i)].tensor.numel()) * sizeof(float);
     // Read only by the pragma: unused where OpenMP is off (the browser build, clang warns).
-    [[maybe_unused]] const bool parallel = work_bytes >= (std::uint64_t{8} << 20);
+    [[maybe_unused]] const bool parallel = work_bytes >= (std::uint64_t{4} << 20);
     const int m = static_cast<int>(work.size());
 #pragma omp parallel for schedule(dynamic) if (parallel)
     for (int k = 0; k < m; ++k) {
