@@ -190,3 +190,25 @@ TEST_CASE("how peaked, measured while the weights are pooled, equals weight_focu
         }
     }
 }
+
+TEST_CASE("panels say when every value is finite, so the texture upload need not look again") {
+    attn::AttentionConfig c = attn::test_configs::sized(80, 32, 8);
+    c.mask = MaskKind::Causal;
+    attn::Result<attn::Trace> traced = attn::run_attention(c);
+    REQUIRE(traced.ok());
+    const attn::Trace& t = traced.value();
+    const DisplayModel m = build_display_model(t, {}, {}, 0, 64);
+    for (const StepDisplay& sd : m.steps) {
+        for (const Panel& p : sd.panels) {
+            CAPTURE(attn::step_name(t.steps[static_cast<size_t>(sd.step)].id));
+            bool finite = true;
+            for (float v : p.values) finite = finite && std::isfinite(v);
+            CHECK(p.known_finite == finite);
+            if (p.known_finite) CHECK(bake_cell_px(p) == 1);
+        }
+    }
+    // The masked scores hide keys (-inf, hatched): those panels are not finite.
+    const StepDisplay& masked = m.steps[static_cast<size_t>(t.index_of(attn::StepId::AttnMasked))];
+    REQUIRE_FALSE(masked.panels.empty());
+    CHECK_FALSE(masked.panels[0].known_finite);
+}

@@ -190,6 +190,8 @@ bool pool_finite_rows(const float* values, int64_t row_stride, int rows, int col
 
 }  // namespace
 
+bool all_finite(const std::vector<float>& values) { return run_is_finite(values.data(), static_cast<int>(values.size())); }
+
 std::vector<float> pool_max_abs(const std::vector<float>& values, int rows, int cols, int out_rows,
                                 int out_cols) {
     if (out_rows >= rows && out_cols >= cols) return values;

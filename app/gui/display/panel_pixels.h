@@ -20,6 +20,9 @@ std::vector<float> read_slice(const Tensor& t, const std::vector<int64_t>& origi
 // before anything is drawn.
 void scan_run(const float* v, int n, float& lo, float& hi, int64_t& neg_infs);
 
+// True when every value is finite (no NaN, no +-inf). Vectorised.
+bool all_finite(const std::vector<float>& values);
+
 // Pools a (rows, cols) row-major matrix down to (out_rows, out_cols), keeping in each
 // block the value of largest magnitude (its sign kept; the first one in reading order
 // on ties); +-inf only if the whole block is.
