@@ -51,7 +51,8 @@ float cell_value(const Tensor& tensor, const Panel& panel, int row, int col) {
 }
 
 int bake_cell_px(const Panel& panel) {
-    if (panel.known_finite) return 1;
+    // One vectorised pass settles the usual panel; only one with NaN or +-inf is read again.
+    if (all_finite(panel.values)) return 1;
     const bool masked = std::any_of(panel.values.begin(), panel.values.end(), [](float v) { return std::isinf(v); });
     if (!masked) return 1;
     const int side = std::max({panel.tex_rows, panel.tex_cols, 1});
@@ -323,7 +324,6 @@ void fill_panel(const Tensor& t, const StepPlan& plan, Panel& p, bool scan, Rang
         };
         p.values = pool_max_abs(first, rs, p.rows, p.cols, p.tex_rows, p.tex_cols,
                                 scan || also_read ? read_row : RowRead());
-        p.known_finite = all_finite(p.values);  // the texture's upload need not look again
         return;
     }
     std::vector<float> full = read_slice(t, p.origin, p.row_dim, p.col_dim, p.rows, p.cols);
@@ -344,7 +344,6 @@ void fill_panel(const Tensor& t, const StepPlan& plan, Panel& p, bool scan, Rang
         range.add_run(full.data(), static_cast<int>(full.size()));  // the copy is in the cache now
     }
     p.values = pooled ? pool_max_abs(full, p.rows, p.cols, p.tex_rows, p.tex_cols) : std::move(full);
-    p.known_finite = all_finite(p.values);
 }
 
 // True when every panel of a (B, H, L, S) weight step is head k's whole (L, S) map of the

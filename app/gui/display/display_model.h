@@ -38,8 +38,6 @@ struct Panel {
     std::vector<float> values;       // (tex_rows, tex_cols) row-major; max-|v| pooled. -inf is a
                                      // masked score; +inf marks a probability that is exactly 0
                                      // because its key was masked (drawn faintly hatched)
-    bool known_finite = false;       // every one of `values` is finite, as the display model
-                                     // found while filling it (false: not known, or not finite)
     // Where cell (r, c) lives in the tensor: full index = `origin` with
     // index[row_dim] += r and index[col_dim] += c (col_dim may be -1 for rank-1 slices).
     std::vector<int64_t> origin;

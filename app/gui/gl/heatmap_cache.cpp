@@ -55,7 +55,7 @@ void HeatmapCache::upload(const StepDisplay& sd, HeatmapLayer layer, Uploaded& o
     const float vmin = values ? sd.vmin : sd.weight_vmin, vmax = values ? sd.vmax : sd.weight_vmax;
     const ColormapKind kind = values ? sd.colormap : ColormapKind::Diverging;
     out.slots.assign(panels.size(), Slot{});
-    const auto finite = [](const Panel& p) { return p.known_finite || all_finite(p.values); };
+    const auto finite = [](const Panel& p) { return all_finite(p.values); };
     const auto add_colouring = [&](int cell_px, bool all_finite) {
         out.colourings.push_back(gl::HeatmapColouring{colorizer_.get(), vmin, vmax, kind, masked_, hatch_, cell_px, all_finite});
     };
