@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -138,8 +139,14 @@ struct Slide {
 
 // The longest lesson "minutes" may give (a school day).
 inline constexpr int kMaxLessonMinutes = 600;
-// Drawn points are written rounded to 1/kPointsPerCell of a cell (finer than a pixel at any size).
+// Drawn points are kept in files at 1/kPointsPerCell of a cell (finer than a pixel at any size).
 inline constexpr float kPointsPerCell = 100.0f;
+// A drawn point's coordinate on that grid. The reader and the writer both apply it, so a
+// lesson read, written and read again is the same lesson. Worked in double so it is exact
+// to apply twice: snap_to_grid(snap_to_grid(x)) == snap_to_grid(x) for every float x.
+inline float snap_to_grid(float cells) {
+    return static_cast<float>(std::round(static_cast<double>(cells) * kPointsPerCell) / kPointsPerCell);
+}
 
 struct Lesson {
     int version = kLessonVersion;

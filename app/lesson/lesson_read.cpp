@@ -137,7 +137,7 @@ Why read_points(const Json& value, std::vector<std::array<float, 2>>& points) {
         std::array<float, 2> p{};
         for (size_t i = 0; i < 2; ++i)
             if (Why why = read_float(point[i], -kFar, kFar, p[i])) return why;
-        points.push_back(p);
+        points.push_back({snap_to_grid(p[0]), snap_to_grid(p[1])});
     }
     return std::nullopt;
 }

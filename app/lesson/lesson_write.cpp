@@ -27,8 +27,8 @@ Json cell_json(const CellAnchor& cell) {
     return j;
 }
 
-// A drawn point's coordinate, rounded: a stroke of 200 points stays a short line.
-Json rounded(float value) { return number(std::round(value * kPointsPerCell) / kPointsPerCell); }
+// A drawn point's coordinate on the file's grid: a stroke of 200 points stays a short line.
+Json rounded(float value) { return number(snap_to_grid(value)); }
 
 Json annotation_json(const Annotation& a) {
     Json j = Json::object();
