@@ -192,6 +192,17 @@ TEST_CASE("a loader's message carries its id and values, and renders in the lang
     CHECK(text::render(bad.message()) == "['q.npy' is no .npy]");
 }
 
+// Found by the lesson fuzzer: a field name with a newline in it, quoted by the message,
+// made a two-line message (the command line promises one line).
+TEST_CASE("a value with control characters in it keeps its message on one line") {
+    const Message m("lesson.why.unknown_step", {{"name", std::string("at\tt\nn\x01") + "\xe6\xb3\xa8"}});
+    const std::string line = english(m);
+    CAPTURE(line);
+    CHECK(line.find('\n') == std::string::npos);
+    CHECK(line.find('\t') == std::string::npos);
+    CHECK(line.find("at\\tt\\nn\\x01\xe6\xb3\xa8") != std::string::npos);  // UTF-8 kept as it is
+}
+
 TEST_CASE("a message whose id no language has shows a visible marker, and a verbatim one shows as it is") {
     const uint64_t before = text::markers_produced();
     CHECK(text::render(Message("error.no_such_message")).find("error.no_such_message") != std::string::npos);
