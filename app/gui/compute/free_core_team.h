@@ -5,7 +5,9 @@
 // OpenMP's own dynamic mode is no help here: libgomp subtracts the 15-minute load average,
 // so one compile a quarter of an hour ago keeps a 2-core machine on one thread. The count
 // of runnable threads right now (/proc/loadavg) is what tells whether a core is idle.
-// Results do not depend on the team size. The caller's setting is restored afterwards.
+// Results do not depend on the team size. The caller's setting is restored afterwards, and
+// the team's threads are released (omp_pause_resource_all) so none spins on a core that the
+// frame drawn next needs.
 #pragma once
 
 #include <optional>
