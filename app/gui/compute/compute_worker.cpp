@@ -159,7 +159,7 @@ void ComputeWorker::complete_model_locked(std::unique_lock<std::mutex>& lock) {
 
 ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item, int max_extent,
                                      std::optional<StepId> focus_step, ColourScale colour_scale, bool overview, int decode_step) {
-    const FreeCoreTeam team;
+    FreeCoreTeam team;
     ComputeResult result;
     const auto start = std::chrono::steady_clock::now();
     // No exception may leave the worker: it would end the program from a thread.
@@ -200,6 +200,7 @@ ComputeResult ComputeWorker::compute(const io::Problem& problem, int batch_item,
             }
         }
         auto shared = std::make_shared<const Trace>(std::move(trace.value()));
+        team.grow_if_cores_freed();
         const auto model_start = std::chrono::steady_clock::now();
         const int focus = focus_step ? shared->index_of(*focus_step) : kAllSteps;  // -1 (absent) = all
         result.model = std::make_shared<const DisplayModel>(

@@ -14,6 +14,8 @@ int team_size_for(int cores, int runnable) {
     return std::clamp(cores - busy_elsewhere, 1, std::max(1, cores));
 }
 
+int grown_team_size(int current, std::optional<int> free_now) { return std::max(current, free_now.value_or(current)); }
+
 std::optional<int> runnable_threads(const std::string& loadavg_line) {
     std::istringstream in(loadavg_line);
     double one = 0, five = 0, fifteen = 0;
@@ -31,19 +33,39 @@ std::optional<int> runnable_threads(const std::string& loadavg_line) {
     }
 }
 
+#ifdef _OPENMP
+namespace {
+
+// The threads a team may have now, or nothing when /proc/loadavg cannot tell.
+std::optional<int> free_team_size() {
+    std::ifstream file("/proc/loadavg");
+    std::string line;
+    std::getline(file, line);
+    const std::optional<int> runnable = runnable_threads(line);
+    if (!runnable) return std::nullopt;
+    return team_size_for(omp_get_num_procs(), *runnable);
+}
+
+}  // namespace
+#endif
+
 FreeCoreTeam::FreeCoreTeam() {
 #ifdef _OPENMP
     previous_threads_ = omp_get_max_threads();
     previous_dynamic_ = omp_get_dynamic();
-    std::ifstream file("/proc/loadavg");
-    std::string line;
-    std::getline(file, line);
-    if (const std::optional<int> runnable = runnable_threads(line)) {
+    if (const std::optional<int> size = free_team_size()) {
         omp_set_dynamic(0);
-        omp_set_num_threads(team_size_for(omp_get_num_procs(), *runnable));
+        omp_set_num_threads(*size);
     } else {
         omp_set_dynamic(1);  // no /proc: OpenMP's own estimate
     }
+#endif
+}
+
+void FreeCoreTeam::grow_if_cores_freed() {
+#ifdef _OPENMP
+    if (omp_get_dynamic()) return;
+    omp_set_num_threads(grown_team_size(omp_get_max_threads(), free_team_size()));
 #endif
 }
 

@@ -18,6 +18,9 @@ namespace attn::gui {
 // Threads for a team on `cores` cores when `runnable` threads are runnable now, the
 // calling one included: one per idle core plus the caller's, at least 1.
 int team_size_for(int cores, int runnable);
+// A team's size when it looks again mid-request: more threads when cores were freed, never
+// fewer (its threads may be running; nothing known now: the size it has).
+int grown_team_size(int current, std::optional<int> free_now);
 // The runnable-threads count of a /proc/loadavg line ("0.52 0.61 0.70 3/412 12345"), or
 // nothing when the line does not have that form.
 std::optional<int> runnable_threads(const std::string& loadavg_line);
@@ -28,6 +31,9 @@ public:
     ~FreeCoreTeam();
     FreeCoreTeam(const FreeCoreTeam&) = delete;
     FreeCoreTeam& operator=(const FreeCoreTeam&) = delete;
+    // Looks again at the free cores and adds threads for those freed since: a frame being
+    // drawn when the request came in has usually finished by the time the trace is built.
+    void grow_if_cores_freed();
 
 private:
     [[maybe_unused]] int previous_threads_ = 0;
