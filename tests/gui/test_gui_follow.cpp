@@ -259,3 +259,24 @@ TEST_CASE("a trained model's weight is followed into the residual and the next-w
     CHECK(cells_in(lineage, StepId::Q, LineageRole::Source) == static_cast<size_t>(trace.config.head_dim()));
     CHECK(cells_in(lineage, StepId::Norm, LineageRole::Source) == 0);
 }
+
+// Found looking at a lesson slide at 1024x768: with the code panel under the canvas and a
+// followed cell's strip at its bottom, the weights' "how peaked" lines took the rest and
+// the enlarged head was drawn 3 pixels high. The least needed bands now fold first.
+TEST_CASE("at 1024x768 with the code panel and a followed cell, the enlarged head keeps cells a reader can see") {
+    testing::HeadlessImGui ui(1024, 768);
+    AppState state = testing::state_for(causal(sized(6, 16, 4)));
+    state.settings.hint_seen = true;
+    state.ui.code.show = true;
+    state.ui.canvas.enlarged_head = 2;
+    const int scores = state.results.trace->index_of(StepId::AttnScores);
+    state.ui.canvas.follow.cell = CellRef{scores, 2, 3, 2};
+    state.ui.playback.set_position(state.results.trace->index_of(StepId::AttnWeights), 1.0f);
+    for (int frame = 0; frame < 3; ++frame) ui.frame(state);
+    REQUIRE(state.ui.canvas.follow.lineage);
+    const Rect canvas = *state.ui.elements.find("canvas");
+    CAPTURE(canvas.h);
+    CHECK(canvas.h < 400.0f);  // the short canvas this is about
+    MESSAGE("result cell " << state.ui.canvas.result_cell);
+    CHECK(state.ui.canvas.result_cell >= 10.0f);
+}

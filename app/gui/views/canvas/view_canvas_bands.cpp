@@ -115,7 +115,18 @@ float result_cell(const Painter& p, const CanvasUi& ui, const CanvasBands& bands
 
 CanvasBands plan_bands(const Painter& p, const CanvasUi& ui, const Rect& body, float legend_h) {
     if (p.f->bare) return bands_with(p, body, legend_h, static_cast<int>(Band::Count));
-    if (!p.f->presentation && !p.f->fold_bands) return bands_with(p, body, legend_h, 0);
+    if (!p.f->presentation && !p.f->fold_bands) {
+        // Every band, unless they squeeze the picture under 4 lines of height (a 1024x768
+        // projector with the code panel under the canvas and a followed cell's strip): then
+        // the least needed fold until it has 8 lines, its head bar, key labels and rows.
+        const CanvasBands every = bands_with(p, body, legend_h, 0);
+        if (every.body.h >= 4.0f * p.small_size()) return every;
+        for (int folded = 1; folded < static_cast<int>(Band::Count); ++folded) {
+            const CanvasBands fewer = bands_with(p, body, legend_h, folded);
+            if (fewer.body.h >= 8.0f * p.small_size()) return fewer;
+        }
+        return bands_with(p, body, legend_h, static_cast<int>(Band::Count));
+    }
     // Presentation: the picture comes first. Bands fold, least needed first, until its
     // cells are within 5% of the largest folding can give them (and hold a number, "-0.00"
     // in the small font): operands and readouts make way for the picture, at any UI scale.
