@@ -37,6 +37,7 @@ TEST_CASE("a team grows when cores were freed, never shrinks mid-request, and th
     CHECK(grown_team_size(2, 1) == 2);
     CHECK(grown_team_size(1, std::nullopt) == 1);
 #ifdef _OPENMP
+    const int callers = omp_get_max_threads();  // put back at the end: later cases in this process use it
     omp_set_num_threads(3);
     {
         FreeCoreTeam team;
@@ -45,5 +46,6 @@ TEST_CASE("a team grows when cores were freed, never shrinks mid-request, and th
         CHECK(omp_get_max_threads() == omp_get_num_procs());  // not shrunk, whatever the load
     }
     CHECK(omp_get_max_threads() == 3);
+    omp_set_num_threads(callers);
 #endif
 }
