@@ -556,3 +556,32 @@ TEST_CASE("ranges read on several threads equal a plain scan of each step") {
         CHECK(a.focus.size() == b.focus.size());
     }
 }
+
+TEST_CASE("the weights on screen, read head by head on several threads, equal each head read alone") {
+    // No mask: the weights are pooled in place and "how peaked" is read in the same pass,
+    // one task per head (fill_panels), while the other thread reads the scores' ranges.
+    const Trace t = make_trace(256, 64, 8);
+    const int weights = t.index_of(StepId::AttnWeights);
+    const DisplayModel m = build_display_model(t, {}, {}, 0, 512, weights);
+    const StepDisplay& sd = step_of(m, t, "attn_weights");
+    const Tensor& x = t.steps[static_cast<size_t>(sd.step)].tensor;
+    const std::vector<HeadFocus> alone = weight_focus(x, nullptr, 0);  // every row, in order, on this thread
+    REQUIRE(sd.focus.size() == 8);
+    REQUIRE(alone.size() == 8);
+    REQUIRE(sd.panels.size() == 8);
+    REQUIRE(sd.panels[0].tex_rows < sd.panels[0].rows);  // pooled: "how peaked" is read in the same pass
+    for (size_t h = 0; h < alone.size(); ++h) {
+        CAPTURE(h);
+        CHECK(sd.focus[h].head == static_cast<int>(h));
+        CHECK(sd.focus[h].counted_rows == alone[h].counted_rows);
+        CHECK(sd.focus[h].mean_max == alone[h].mean_max);
+        CHECK(sd.focus[h].mean_entropy == alone[h].mean_entropy);
+        // Each head's panel holds that head's pooled map: its largest weight is the head's.
+        float head_max = 0;
+        for (const RowFocus& row : alone[h].rows) head_max = std::max(head_max, row.max_weight);
+        CHECK(*std::max_element(sd.panels[h].values.begin(), sd.panels[h].values.end()) == head_max);
+    }
+    // The range is every head's together.
+    CHECK(sd.data_min == *std::min_element(x.data() + x.offset(), x.data() + x.offset() + x.numel()));
+    CHECK(sd.data_max == *std::max_element(x.data() + x.offset(), x.data() + x.offset() + x.numel()));
+}

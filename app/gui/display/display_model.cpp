@@ -255,6 +255,13 @@ struct RangeScan {
     }
     // n adjacent values with no mask behind them.
     void add_run(const float* v, int n) { scan_run(v, n, lo, hi, masked_cells); }
+    // Another part of the same step's cells, scanned on its own.
+    void add(const RangeScan& part) {
+        lo = std::min(lo, part.lo);
+        hi = std::max(hi, part.hi);
+        masked_cells += part.masked_cells;
+        masked_zero_cells += part.masked_zero_cells;
+    }
     void store(StepDisplay& sd) const {
         const bool any = lo <= hi;
         sd.data_min = any ? lo : 0.0f;
@@ -368,20 +375,32 @@ void fill_panels(const Tensor& t, const DisplayModel& model, const StepPlan& pla
     // "How peaked" only where rows are distributions: the softmax's weights, not dropout's
     // rescaled survivors (rows no longer sum to 1) nor their differences from float32.
     const bool wants_focus = kind == StepKind::Softmax && !model.colour_scale.difference_from_float32;
-    if (wants_focus && focus_read_while_pooled(t, plan, model.batch_item)) {
-        // Each head's rows measured while pooling holds them in the cache: the weights are
-        // read once, not twice (half a million of them at 256 x 256 x 8).
-        for (size_t k = 0; k < panels.size(); ++k) {
-            std::vector<RowFocus> rows;
-            rows.reserve(static_cast<size_t>(panels[k].rows));
-            fill_panel(t, plan, panels[k], scan, range,
-                       [&rows](const float* row, int n) { rows.push_back(row_focus(row, nullptr, n)); });
-            sd.focus.push_back(summarise_head(static_cast<int>(k), std::move(rows)));
+    // Each head's rows measured while pooling holds them in the cache: the weights are
+    // read once, not twice (half a million of them at 256 x 256 x 8).
+    const bool focus_while_pooling = wants_focus && focus_read_while_pooled(t, plan, model.batch_item);
+    const int count = static_cast<int>(panels.size());
+    std::vector<RangeScan> parts(panels.size());                        // (panels)
+    std::vector<HeadFocus> heads(focus_while_pooling ? panels.size() : 0);  // (H)
+    // The panels (a head each for the weights) as tasks: a thread of the team that has read
+    // its own steps (read_steps) takes some at the loop's barrier, so the step on screen,
+    // the longest of them, is not left to one thread. default(shared): a task would
+    // otherwise copy this function's locals (firstprivate), and its results with them.
+#pragma omp taskloop grainsize(1) if (count > 1) default(shared)
+    for (int k = 0; k < count; ++k) {
+        const auto panel = static_cast<size_t>(k);
+        if (!focus_while_pooling) {
+            fill_panel(t, plan, panels[panel], scan, parts[panel]);
+            continue;
         }
-    } else {
-        for (Panel& p : panels) fill_panel(t, plan, p, scan, range);
-        if (wants_focus) sd.focus = weight_focus(t, plan.mask, model.batch_item, plan.fill);  // the mask the plan already found
+        std::vector<RowFocus> rows;  // (L)
+        rows.reserve(static_cast<size_t>(panels[panel].rows));
+        fill_panel(t, plan, panels[panel], scan, parts[panel],
+                   [&rows](const float* row, int n) { rows.push_back(row_focus(row, nullptr, n)); });
+        heads[panel] = summarise_head(k, std::move(rows));
     }
+    for (const RangeScan& part : parts) range.add(part);
+    if (focus_while_pooling) sd.focus = std::move(heads);
+    else if (wants_focus) sd.focus = weight_focus(t, plan.mask, model.batch_item, plan.fill);  // the mask the plan already found
     sd.panels = std::move(panels);
 }
 
