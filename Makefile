@@ -94,7 +94,7 @@ test-sanitize: test-deps
 	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_SANITIZE=ON \
 	      -DATTNVIZ_ARCH=$(PORTABLE_ARCH) $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
-	cd $(SANITIZE_DIR) && $(SANITIZE_ENV) ctest --output-on-failure --timeout 1200
+	cd $(SANITIZE_DIR) && $(SANITIZE_ENV) ctest --output-on-failure --timeout 1200 -j $(JOBS)
 
 # The sanitizer build without the window: every core, file and command-line test, in
 # about a third of test-sanitize's time (what CI runs).
@@ -102,7 +102,7 @@ test-sanitize-core: deps
 	cmake -S . -B $(SANITIZE_CORE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNVIZ_SANITIZE=ON \
 	      -DATTNVIZ_ARCH=$(PORTABLE_ARCH) -DATTNVIZ_BUILD_GUI=OFF $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_CORE_DIR) -j $(JOBS)
-	cd $(SANITIZE_CORE_DIR) && $(SANITIZE_ENV) ctest --output-on-failure --timeout 1200
+	cd $(SANITIZE_CORE_DIR) && $(SANITIZE_ENV) ctest --output-on-failure --timeout 1200 -j $(JOBS)
 
 # clang without OpenMP (Debian's clang would need libomp) and without the window.
 fuzz: deps
@@ -118,7 +118,7 @@ test-portable: deps
 	cmake -S . -B $(PORTABLE_DIR) -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_FAST_MATH_FLAGS=OFF \
 	      -DATTNVIZ_ARCH=none -DATTNVIZ_BUILD_GUI=OFF $(CMAKE_FLAGS)
 	cmake --build $(PORTABLE_DIR) -j $(JOBS)
-	cd $(PORTABLE_DIR) && ctest --output-on-failure --timeout 600
+	cd $(PORTABLE_DIR) && ctest --output-on-failure --timeout 600 -j $(JOBS)
 
 # The binary, menu entry, icons, AppStream metadata, models and lessons (cmake/install.cmake).
 install: build
@@ -177,7 +177,7 @@ web-serve: web
 web-test: web
 	@./third_party/install-deps.sh $(WEB_TEST_PKGS)
 	$(WEB_ENV) cmake --build $(WEB_OBJ)/cmake -j $(JOBS) --target attnviz_web_tests
-	cd $(WEB_OBJ)/cmake && ctest --output-on-failure --timeout 900
+	cd $(WEB_OBJ)/cmake && ctest --output-on-failure --timeout 900 -j $(JOBS)
 
 bench: build
 	./$(BUILD_DIR)/attnviz bench --seq-len 512 --hidden-dim 512 --num-heads 8
