@@ -380,7 +380,7 @@ void fill_panels(const Tensor& t, const DisplayModel& model, const StepPlan& pla
     const bool focus_while_pooling = wants_focus && focus_read_while_pooled(t, plan, model.batch_item);
     const int count = static_cast<int>(panels.size());
     std::vector<RangeScan> parts(panels.size());                        // (panels)
-    std::vector<HeadFocus> heads(focus_while_pooling ? panels.size() : 0);  // (H)
+    if (focus_while_pooling) sd.focus.assign(panels.size(), HeadFocus{});  // (H)
     // The panels (a head each for the weights) as tasks: a thread of the team that has read
     // its own steps (read_steps) takes some at the loop's barrier, so the step on screen,
     // the longest of them, is not left to one thread. default(shared): a task would
@@ -388,19 +388,13 @@ void fill_panels(const Tensor& t, const DisplayModel& model, const StepPlan& pla
 #pragma omp taskloop grainsize(1) if (count > 1) default(shared)
     for (int k = 0; k < count; ++k) {
         const auto panel = static_cast<size_t>(k);
-        if (!focus_while_pooling) {
-            fill_panel(t, plan, panels[panel], scan, parts[panel]);
-            continue;
-        }
-        std::vector<RowFocus> rows;  // (L)
-        rows.reserve(static_cast<size_t>(panels[panel].rows));
-        fill_panel(t, plan, panels[panel], scan, parts[panel],
-                   [&rows](const float* row, int n) { rows.push_back(row_focus(row, nullptr, n)); });
-        heads[panel] = summarise_head(k, std::move(rows));
+        std::vector<RowFocus> rows;  // (L), when measured while pooling
+        const RowRead measure_row = [&rows](const float* row, int n) { rows.push_back(row_focus(row, nullptr, n)); };
+        fill_panel(t, plan, panels[panel], scan, parts[panel], focus_while_pooling ? measure_row : RowRead());
+        if (focus_while_pooling) sd.focus[panel] = summarise_head(k, std::move(rows));
     }
     for (const RangeScan& part : parts) range.add(part);
-    if (focus_while_pooling) sd.focus = std::move(heads);
-    else if (wants_focus) sd.focus = weight_focus(t, plan.mask, model.batch_item, plan.fill);  // the mask the plan already found
+    if (wants_focus && !focus_while_pooling) sd.focus = weight_focus(t, plan.mask, model.batch_item, plan.fill);  // the mask the plan already found
     sd.panels = std::move(panels);
 }
 
